@@ -1,0 +1,75 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/forgehq/forge/cmd"
+	"github.com/rogpeppe/go-internal/testscript"
+)
+
+// TestMain lets scripts run the real forge command in a child process.
+func TestMain(m *testing.M) {
+	testscript.Main(m, map[string]func(){
+		"forge": func() { os.Exit(cmd.Main()) },
+	})
+}
+
+// TestScripts runs testdata/script/*.txtar end to end. Each script gets an
+// empty config directory and home, and no terminal.
+func TestScripts(t *testing.T) {
+	testscript.Run(t, testscript.Params{
+		Dir:                 "../../testdata/script",
+		RequireExplicitExec: true,
+		Setup:               setupScript,
+		Cmds:                scriptCmds,
+	})
+}
+
+// scriptCmds are builtins for scripts:
+//
+//	ls-mode PATH               print PATH's permission bits in octal
+//	exit-code N CMD [ARGS...]  run CMD and require exit status N
+var scriptCmds = map[string]func(ts *testscript.TestScript, neg bool, args []string){
+	"ls-mode": func(ts *testscript.TestScript, neg bool, args []string) {
+		if len(args) != 1 {
+			ts.Fatalf("usage: ls-mode PATH")
+		}
+		st, err := os.Stat(ts.MkAbs(args[0]))
+		ts.Check(err)
+		fmt.Fprintf(ts.Stdout(), "%o\n", st.Mode().Perm())
+	},
+	"exit-code": func(ts *testscript.TestScript, neg bool, args []string) {
+		if len(args) < 2 {
+			ts.Fatalf("usage: exit-code N CMD [ARGS...]")
+		}
+		want, err := strconv.Atoi(args[0])
+		ts.Check(err)
+		got := 0
+		if err := ts.Exec(args[1], args[2:]...); err != nil {
+			var ee *exec.ExitError
+			if !errors.As(err, &ee) {
+				ts.Fatalf("%s: %v", args[1], err)
+			}
+			got = ee.ExitCode()
+		}
+		if got != want {
+			ts.Fatalf("%s exited %d, want %d", strings.Join(args[1:], " "), got, want)
+		}
+	},
+}
+
+func setupScript(env *testscript.Env) error {
+	env.Setenv("FORGE_CONFIG_DIR", env.WorkDir+"/.config/forge")
+	env.Setenv("HOME", env.WorkDir+"/home")
+	env.Setenv("XDG_CACHE_HOME", env.WorkDir+"/.cache")
+	for _, k := range []string{"FORGE_PROFILE", "FORGE_BASE_URL", "FORGE_TOKEN", "FORGE_REGISTRY_URL", "FORGE_USERNAME", "FORGE_PASSWORD", "FORGE_REPO", "AGENT_URL", "AGENT_API_KEY", "FORGE_DEBUG", "FORGE_FORCE_TTY", "NO_COLOR", "CLICOLOR_FORCE"} {
+		env.Setenv(k, "")
+	}
+	return nil
+}

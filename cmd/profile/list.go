@@ -1,0 +1,92 @@
+package profile
+
+import (
+	"github.com/forgehq/forge/config"
+	"github.com/forgehq/forge/internal/cmdutil"
+	"github.com/forgehq/forge/internal/output"
+	"github.com/spf13/cobra"
+)
+
+// fields are the JSON fields of a profile. Secrets appear only masked.
+var fields = []string{"name", "current", "base_url", "agent_url", "registry_url", "user", "token", "agent_key", "registry_user", "registry_password"}
+
+type listOptions struct {
+	f        *cmdutil.Factory
+	exporter *output.Exporter
+}
+
+func newListCmd(f *cmdutil.Factory) *cobra.Command {
+	opts := &listOptions{f: f}
+	cmd := &cobra.Command{
+		Use:     "list",
+		Aliases: []string{"ls"},
+		Short:   "List profiles",
+		Example: `  forge profile list
+  forge profile list --json name,base_url --jq '.[].name'`,
+		Args: cmdutil.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error { return runList(opts) },
+	}
+	opts.exporter = output.AddJSONFlags(cmd, fields...)
+	return cmd
+}
+
+func runList(opts *listOptions) error {
+	if err := opts.exporter.Validate(); err != nil {
+		return err
+	}
+	cf, err := opts.f.ConfigFile()
+	if err != nil {
+		return err
+	}
+	current := currentName(opts.f, cf)
+	if opts.exporter.Enabled() {
+		list := make([]map[string]any, 0, len(cf.Profiles))
+		for _, name := range cf.ProfileNames() {
+			list = append(list, record(name, name == current, cf.Profile(name)))
+		}
+		return opts.exporter.Write(opts.f.IOStreams, list)
+	}
+	ios := opts.f.IOStreams
+	if len(cf.Profiles) == 0 {
+		if ios.IsStdoutTTY() {
+			ios.ErrOut.Write([]byte("No profiles yet; add one with `forge profile add NAME --base-url URL`.\n"))
+		}
+		return nil
+	}
+	t := output.NewTable(ios, "", "NAME", "BASE URL", "USER")
+	for _, name := range cf.ProfileNames() {
+		p := cf.Profile(name)
+		mark := ""
+		if name == current {
+			mark = "*"
+		}
+		t.Add(mark, output.Green)
+		t.Add(name, output.Bold)
+		t.Add(p.BaseURL)
+		t.Add(p.User)
+		t.EndRow()
+	}
+	return t.Render()
+}
+
+// currentName is the profile commands run against: --profile, then
+// FORGE_PROFILE, then the file's current_profile.
+func currentName(f *cmdutil.Factory, cf *config.File) string {
+	if f.ProfileFlag != "" {
+		return f.ProfileFlag
+	}
+	if v := f.Getenv("FORGE_PROFILE"); v != "" {
+		return v
+	}
+	return cf.CurrentProfile
+}
+
+// record is a profile as JSON, with secrets masked.
+func record(name string, current bool, p *config.Profile) map[string]any {
+	return map[string]any{
+		"name": name, "current": current,
+		"base_url": p.BaseURL, "agent_url": p.AgentURL, "registry_url": p.RegistryURL,
+		"user": p.User, "token": config.Mask(p.Token), "agent_key": config.Mask(p.AgentKey),
+		"registry_user": p.RegistryUser, "registry_password": config.Mask(p.RegistryPassword),
+	}
+}

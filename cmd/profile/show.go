@@ -1,0 +1,104 @@
+package profile
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/forgehq/forge/config"
+	"github.com/forgehq/forge/internal/cmdutil"
+	"github.com/forgehq/forge/internal/output"
+	"github.com/spf13/cobra"
+)
+
+type showOptions struct {
+	f        *cmdutil.Factory
+	name     string
+	exporter *output.Exporter
+}
+
+func newShowCmd(f *cmdutil.Factory) *cobra.Command {
+	opts := &showOptions{f: f}
+	cmd := &cobra.Command{
+		Use:   "show [NAME]",
+		Short: "Show a profile's settings, secrets masked",
+		Long: `Show the settings forge would use for a profile (the current one by
+default): each value with where it came from — a flag, the environment, the
+config file or a default. Secrets are masked; ` + "`forge auth token`" + ` prints the token.`,
+		Example: `  forge profile show
+  forge profile show dev --json base_url --jq .base_url`,
+		Args:              cmdutil.MaximumArgs(1, "at most one profile name"),
+		ValidArgsFunction: completeNames(f),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if len(args) == 1 {
+				opts.name = args[0]
+			}
+			return runShow(opts)
+		},
+	}
+	opts.exporter = output.AddJSONFlags(cmd, fields...)
+	return cmd
+}
+
+func runShow(opts *showOptions) error {
+	if err := opts.exporter.Validate(); err != nil {
+		return err
+	}
+	f := opts.f
+	cf, err := f.ConfigFile()
+	if err != nil {
+		return err
+	}
+	flag := opts.name
+	if flag == "" {
+		flag = f.ProfileFlag
+	}
+	s, err := config.Resolve(cf, flag, f.Getenv)
+	if err != nil {
+		return &cmdutil.UsageError{Err: err}
+	}
+	if opts.exporter.Enabled() {
+		return opts.exporter.Write(f.IOStreams, settingsRecord(s, s.Profile == currentName(f, cf)))
+	}
+	return printSettings(f, s, cf.Profile(s.Profile) != nil)
+}
+
+func settingsRecord(s *config.Settings, current bool) map[string]any {
+	return record(s.Profile, current, &config.Profile{
+		BaseURL: s.BaseURL, AgentURL: s.AgentURL, RegistryURL: s.RegistryURL, User: s.User,
+		Token: s.Token, AgentKey: s.AgentKey, RegistryUser: s.RegistryUser, RegistryPassword: s.RegistryPassword,
+	})
+}
+
+func printSettings(f *cmdutil.Factory, s *config.Settings, saved bool) error {
+	ios := f.IOStreams
+	cs := ios.ColorScheme()
+	path, _ := f.ConfigPath()
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s %s\n", cs.Bold("profile:"), s.Profile)
+	if !saved {
+		fmt.Fprintf(&b, "  %s\n", cs.Gray("(not in "+path+" yet)"))
+	}
+	rows := []struct{ key, val string }{
+		{"base_url", s.BaseURL}, {"agent_url", s.AgentURL}, {"registry_url", s.RegistryURL},
+		{"user", s.User}, {"token", config.Mask(s.Token)}, {"agent_key", config.Mask(s.AgentKey)},
+		{"registry_user", s.RegistryUser}, {"registry_password", config.Mask(s.RegistryPassword)},
+	}
+	for _, r := range rows {
+		val := r.val
+		if val == "" {
+			val = cs.Gray("(not set)")
+		} else if src := s.Sources[r.key]; src != config.FromFile {
+			val += cs.Gray(fmt.Sprintf("  (from %s)", sourceText(src, r.key)))
+		}
+		fmt.Fprintf(&b, "%-18s %s\n", r.key+":", val)
+	}
+	_, err := fmt.Fprint(ios.Out, b.String())
+	return err
+}
+
+func sourceText(src config.Source, key string) string {
+	if src == config.FromEnv {
+		return config.EnvVar(key)
+	}
+	return string(src)
+}

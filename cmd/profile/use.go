@@ -1,0 +1,38 @@
+package profile
+
+import (
+	"fmt"
+
+	"github.com/forgehq/forge/config"
+	"github.com/forgehq/forge/internal/cmdutil"
+	"github.com/spf13/cobra"
+)
+
+func newUseCmd(f *cmdutil.Factory) *cobra.Command {
+	return &cobra.Command{
+		Use:               "use NAME",
+		Short:             "Make a profile the current one",
+		Example:           `  forge profile use dev`,
+		Args:              cmdutil.ExactArgs(1, "a profile name"),
+		ValidArgsFunction: completeNames(f),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runUse(f, args[0])
+		},
+	}
+}
+
+func runUse(f *cmdutil.Factory, name string) error {
+	err := f.UpdateConfig(func(cf *config.File) error {
+		if cf.Profile(name) == nil {
+			return &cmdutil.UsageError{Err: &config.UnknownProfileError{Name: name, Known: cf.ProfileNames()}}
+		}
+		cf.CurrentProfile = name
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	cs := f.IOStreams.ErrColorScheme()
+	fmt.Fprintf(f.IOStreams.ErrOut, "%s Switched to profile %s\n", cs.SuccessIcon(), cs.Bold(name))
+	return nil
+}

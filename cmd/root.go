@@ -1,0 +1,113 @@
+// Package cmd is forge's command tree. Each noun lives in a package of its
+// own under cmd/; this package wires them to the root and turns the result
+// into an exit code.
+package cmd
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/forgehq/forge/cmd/profile"
+	"github.com/forgehq/forge/cmd/version"
+	"github.com/forgehq/forge/internal/build"
+	"github.com/forgehq/forge/internal/cmdutil"
+	"github.com/forgehq/forge/internal/iostreams"
+	"github.com/forgehq/forge/internal/output"
+	"github.com/spf13/cobra"
+)
+
+// Main runs forge with the process's arguments and environment and returns
+// the exit code.
+func Main() int {
+	f := cmdutil.New(iostreams.System(), os.Getenv)
+	return Run(context.Background(), f, os.Args[1:])
+}
+
+// Run executes forge with args and returns the exit code; tests call it
+// with their own Factory.
+func Run(parent context.Context, f *cmdutil.Factory, args []string) int {
+	ctx, cancel := context.WithCancel(parent)
+	defer cancel()
+	root := NewRootCmd(f)
+	root.PersistentPreRunE = func(*cobra.Command, []string) error {
+		watchInterrupt(ctx, cancel)
+		return nil
+	}
+	root.SetArgs(output.NormalizeJSONArgs(root, args))
+	err := root.ExecuteContext(ctx)
+	if err != nil && ctx.Err() != nil {
+		err = context.Canceled
+	}
+	if cmdutil.ShouldPrint(err) {
+		if cmdutil.ExitCode(err) == cmdutil.ExitInterrupted {
+			fmt.Fprintln(f.IOStreams.ErrOut, "forge: interrupted")
+		} else {
+			fmt.Fprintf(f.IOStreams.ErrOut, "forge: %s\n", err)
+		}
+	}
+	return cmdutil.ExitCode(err)
+}
+
+// watchInterrupt makes Ctrl-C (or SIGTERM) cancel the running command's
+// context, so it stops its request and forge exits 130; a second Ctrl-C
+// kills forge at once. It is installed only when a command runs: setting up
+// signal delivery costs about half a millisecond, which `forge --version`
+// and help (answered by cobra before any hook) do not pay.
+func watchInterrupt(ctx context.Context, cancel context.CancelFunc) {
+	ch := make(chan os.Signal, 1)
+	signal.Notify(ch, os.Interrupt, syscall.SIGTERM)
+	go func() {
+		select {
+		case <-ch:
+			cancel()
+			signal.Stop(ch)
+		case <-ctx.Done():
+			signal.Stop(ch)
+		}
+	}()
+}
+
+// NewRootCmd builds the whole command tree. Building it reads nothing and
+// connects nowhere.
+func NewRootCmd(f *cmdutil.Factory) *cobra.Command {
+	root := &cobra.Command{
+		Use:   "forge <command> <subcommand> [flags]",
+		Short: "Work with the hosting service from the command line",
+		Long: `forge works with the hosting service from your terminal and from CI:
+git repositories, issues, pull requests, releases and CI runs; your account
+and two-factor authentication; the agent chat; and the container registry.`,
+		Example: `  forge profile add dev --base-url http://127.0.0.1:8080/api/v2
+  forge profile use dev
+  forge profile show`,
+		Version:       build.Version,
+		SilenceErrors: true,
+		SilenceUsage:  true,
+		Args:          cmdutil.GroupArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return cmd.Help()
+		},
+	}
+	// Every parent's persistent hooks run, not only the nearest one's, so
+	// the root's interrupt handling survives subcommands with hooks.
+	cobra.EnableTraverseRunHooks = true
+	cobra.AddTemplateFunc("forgeVersion", build.String)
+	root.SetVersionTemplate("{{forgeVersion}}\n")
+	root.SetOut(f.IOStreams.Out)
+	root.SetErr(f.IOStreams.ErrOut)
+	root.SetFlagErrorFunc(func(cmd *cobra.Command, err error) error {
+		return &cmdutil.UsageError{Err: fmt.Errorf("%w; see `%s --help`", err, cmd.CommandPath())}
+	})
+	root.PersistentFlags().StringVar(&f.ProfileFlag, "profile", "", "Use the named configuration `profile` (also FORGE_PROFILE)")
+	root.PersistentFlags().BoolVar(&f.DebugFlag, "debug", false, "Trace HTTP requests to stderr, secrets masked (also FORGE_DEBUG=1)")
+	root.CompletionOptions.HiddenDefaultCmd = true
+
+	root.AddCommand(
+		version.NewCmd(f),
+		profile.NewCmd(f),
+	)
+	addHelpTopics(root)
+	return root
+}

@@ -1,0 +1,23 @@
+// Package version implements `forge version`.
+package version
+
+import (
+	"fmt"
+
+	"github.com/forgehq/forge/internal/build"
+	"github.com/forgehq/forge/internal/cmdutil"
+	"github.com/spf13/cobra"
+)
+
+// NewCmd returns `forge version`.
+func NewCmd(f *cmdutil.Factory) *cobra.Command {
+	return &cobra.Command{
+		Use:   "version",
+		Short: "Show forge's version, commit and build date",
+		Args:  cmdutil.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			_, err := fmt.Fprintln(f.IOStreams.Out, build.String())
+			return err
+		},
+	}
+}

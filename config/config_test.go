@@ -1,0 +1,259 @@
+package config
+
+import (
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+func env(m map[string]string) func(string) string {
+	return func(k string) string { return m[k] }
+}
+
+func sampleFile() *File {
+	f := &File{CurrentProfile: "dev"}
+	f.SetProfile("dev", &Profile{BaseURL: "http://dev.example/api/v2", Token: "file-token-1234567", User: "alice"})
+	f.SetProfile("prod", &Profile{BaseURL: "https://prod.example/api/v2", AgentURL: "https://agent.example", Token: "prod-token-7654321"})
+	return f
+}
+
+func TestResolvePrecedence(t *testing.T) {
+	f := sampleFile()
+	tests := []struct {
+		name        string
+		flag        string
+		env         map[string]string
+		wantProfile string
+		wantSrc     Source
+		wantBase    string
+		wantToken   string
+		wantAgent   string
+	}{
+		{"file current profile", "", nil, "dev", FromFile, "http://dev.example/api/v2", "file-token-1234567", "http://dev.example"},
+		{"env profile beats file", "", map[string]string{"FORGE_PROFILE": "prod"}, "prod", FromEnv, "https://prod.example/api/v2", "prod-token-7654321", "https://agent.example"},
+		{"flag beats env", "dev", map[string]string{"FORGE_PROFILE": "prod"}, "dev", FromFlag, "http://dev.example/api/v2", "file-token-1234567", "http://dev.example"},
+		{"env values beat file values", "", map[string]string{"FORGE_TOKEN": "env-token", "FORGE_BASE_URL": "http://env.example/api/v2", "AGENT_URL": "http://agent.env"}, "dev", FromFile, "http://env.example/api/v2", "env-token", "http://agent.env"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s, err := Resolve(f, tt.flag, env(tt.env))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if s.Profile != tt.wantProfile || s.ProfileSource != tt.wantSrc {
+				t.Errorf("profile = %s from %s, want %s from %s", s.Profile, s.ProfileSource, tt.wantProfile, tt.wantSrc)
+			}
+			if s.BaseURL != tt.wantBase || s.Token != tt.wantToken || s.AgentURL != tt.wantAgent {
+				t.Errorf("got base %q token %q agent %q", s.BaseURL, s.Token, s.AgentURL)
+			}
+		})
+	}
+}
+
+func TestResolveSources(t *testing.T) {
+	s, err := Resolve(sampleFile(), "", env(map[string]string{"FORGE_TOKEN": "x"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]Source{"token": FromEnv, "base_url": FromFile, "agent_url": FromDefault, "registry_url": FromDefault}
+	for k, src := range want {
+		if s.Sources[k] != src {
+			t.Errorf("source of %s = %q, want %q", k, s.Sources[k], src)
+		}
+	}
+}
+
+func TestResolveUnknownProfile(t *testing.T) {
+	_, err := Resolve(sampleFile(), "staging", env(nil))
+	var upe *UnknownProfileError
+	if !errors.As(err, &upe) || !strings.Contains(err.Error(), "dev, prod") || !strings.Contains(err.Error(), "forge profile add staging") {
+		t.Fatalf("err = %v", err)
+	}
+	// The implicit default profile need not exist.
+	s, err := Resolve(&File{}, "", env(nil))
+	if err != nil || s.Profile != DefaultProfile {
+		t.Fatalf("empty config: %v %v", s, err)
+	}
+}
+
+func TestNormalizeBaseURL(t *testing.T) {
+	good := map[string]string{
+		"http://127.0.0.1:8080/api/v2":   "http://127.0.0.1:8080/api/v2",
+		"https://h.example/api/v2/":      "https://h.example/api/v2",
+		"https://h.example":              "https://h.example/api/v2",
+		"https://h.example/forge/api/v2": "https://h.example/forge/api/v2",
+	}
+	for in, want := range good {
+		got, err := NormalizeBaseURL(in)
+		if err != nil || got != want {
+			t.Errorf("NormalizeBaseURL(%q) = %q, %v; want %q", in, got, err, want)
+		}
+	}
+	for _, bad := range []string{"", "127.0.0.1:8080", "ftp://h/api/v2", "https://h.example/api/v1", "http://u:p@h/api/v2", "http:///api/v2"} {
+		if _, err := NormalizeBaseURL(bad); err == nil {
+			t.Errorf("NormalizeBaseURL(%q) accepted", bad)
+		}
+	}
+}
+
+func TestMask(t *testing.T) {
+	cases := map[string]string{"": "", "short": "****", "0123456789abcdef": "****cdef"}
+	for in, want := range cases {
+		if got := Mask(in); got != want {
+			t.Errorf("Mask(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestSaveLoadRoundTripKeepsUnknownKeys(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "forge", "config.yaml")
+	src := "current_profile: dev\nfuture_setting: 7\nprofiles:\n  dev:\n    base_url: http://x/api/v2\n    shiny_new_key: sparkle\n"
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(src), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := Update(path, func(f *File) error { f.Profile("dev").User = "bob"; return nil }); err != nil {
+		t.Fatal(err)
+	}
+	data, _ := os.ReadFile(path)
+	for _, want := range []string{"future_setting: 7", "shiny_new_key: sparkle", "user: bob"} {
+		if !strings.Contains(string(data), want) {
+			t.Errorf("rewritten file lost %q:\n%s", want, data)
+		}
+	}
+}
+
+func TestSavePermissions(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "forge")
+	path := filepath.Join(dir, "config.yaml")
+	if err := sampleFile().Save(path); err != nil {
+		t.Fatal(err)
+	}
+	for p, want := range map[string]os.FileMode{dir: 0o700, path: 0o600} {
+		st, err := os.Stat(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if st.Mode().Perm() != want {
+			t.Errorf("%s mode = %v, want %v", p, st.Mode().Perm(), want)
+		}
+	}
+}
+
+func TestCorruptFileIsReportedAndNeverOverwritten(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "config.yaml")
+	bad := "current_profile: dev\nprofiles:\n  dev: [unclosed\n"
+	if err := os.WriteFile(path, []byte(bad), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	_, err := Load(path)
+	var pe *ParseError
+	if !errors.As(err, &pe) || !strings.Contains(err.Error(), path) || !strings.Contains(err.Error(), "line") {
+		t.Fatalf("Load error = %v; want a ParseError naming the file and line", err)
+	}
+	if err := Update(path, func(f *File) error { f.CurrentProfile = "x"; return nil }); err == nil {
+		t.Fatal("Update of a corrupt file succeeded")
+	}
+	if data, _ := os.ReadFile(path); string(data) != bad {
+		t.Fatalf("corrupt file was rewritten:\n%s", data)
+	}
+}
+
+func TestUpdateErrorWritesNothing(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "config.yaml")
+	if err := sampleFile().Save(path); err != nil {
+		t.Fatal(err)
+	}
+	before, _ := os.ReadFile(path)
+	boom := errors.New("boom")
+	if err := Update(path, func(f *File) error { f.CurrentProfile = "prod"; return boom }); !errors.Is(err, boom) {
+		t.Fatalf("err = %v", err)
+	}
+	after, _ := os.ReadFile(path)
+	if string(before) != string(after) {
+		t.Fatal("a failed update changed the file")
+	}
+}
+
+// TestKillMidWriteLeavesOldFile runs a child process that stops between
+// writing the temporary file and renaming it, kills it there, and checks
+// the configuration is the old one, whole.
+func TestKillMidWriteLeavesOldFile(t *testing.T) {
+	if os.Getenv("FORGE_TEST_HANG_IN_SAVE") != "" {
+		afterTempWrite = func() {
+			os.WriteFile(os.Getenv("FORGE_TEST_HANG_IN_SAVE"), []byte("ready"), 0o600)
+			select {}
+		}
+		big := sampleFile()
+		big.Profile("dev").Extra = map[string]any{"padding": strings.Repeat("x", 1<<20)}
+		big.Save(os.Getenv("FORGE_TEST_CONFIG"))
+		return
+	}
+	dir := t.TempDir()
+	path := filepath.Join(dir, "config.yaml")
+	if err := sampleFile().Save(path); err != nil {
+		t.Fatal(err)
+	}
+	before, _ := os.ReadFile(path)
+	ready := filepath.Join(dir, "ready")
+	child := exec.Command(os.Args[0], "-test.run=^TestKillMidWriteLeavesOldFile$")
+	child.Env = append(os.Environ(), "FORGE_TEST_HANG_IN_SAVE="+ready, "FORGE_TEST_CONFIG="+path)
+	if err := child.Start(); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		if _, err := os.Stat(ready); err == nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			child.Process.Kill()
+			t.Fatal("child never reached the rename")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	child.Process.Kill()
+	child.Wait()
+	after, err := os.ReadFile(path)
+	if err != nil || string(after) != string(before) {
+		t.Fatalf("config changed by a killed write (err %v)", err)
+	}
+	if _, err := Load(path); err != nil {
+		t.Fatalf("config unreadable after a killed write: %v", err)
+	}
+}
+
+func TestDir(t *testing.T) {
+	cases := []struct {
+		env  map[string]string
+		want string
+	}{
+		{map[string]string{"FORGE_CONFIG_DIR": "/a", "XDG_CONFIG_HOME": "/b", "HOME": "/c"}, "/a"},
+		{map[string]string{"XDG_CONFIG_HOME": "/b", "HOME": "/c"}, "/b/forge"},
+		{map[string]string{"HOME": "/c"}, "/c/.config/forge"},
+	}
+	for _, c := range cases {
+		if got, _ := Dir(env(c.env)); got != c.want {
+			t.Errorf("Dir(%v) = %q, want %q", c.env, got, c.want)
+		}
+	}
+}
+
+func TestValidProfileName(t *testing.T) {
+	for _, ok := range []string{"dev", "prod-eu.1", "A_b", "0"} {
+		if ValidProfileName(ok) != nil {
+			t.Errorf("%q refused", ok)
+		}
+	}
+	for _, bad := range []string{"", "-dev", ".x", "a b", "a/b", strings.Repeat("x", 65), "é"} {
+		if ValidProfileName(bad) == nil {
+			t.Errorf("%q accepted", bad)
+		}
+	}
+}

@@ -1,0 +1,65 @@
+package cmdutil
+
+import (
+	"strconv"
+
+	"github.com/spf13/cobra"
+)
+
+// ExactArgs is cobra.ExactArgs with a usage error that says what is missing.
+func ExactArgs(n int, what string) cobra.PositionalArgs {
+	return func(cmd *cobra.Command, args []string) error {
+		switch {
+		case len(args) < n:
+			return UsageErrorf("missing %s; see `%s --help`", what, cmd.CommandPath())
+		case len(args) > n:
+			return UsageErrorf("unexpected argument %q; %s takes %s", args[n], cmd.CommandPath(), what)
+		}
+		return nil
+	}
+}
+
+// MaximumArgs allows up to n arguments.
+func MaximumArgs(n int, what string) cobra.PositionalArgs {
+	return func(cmd *cobra.Command, args []string) error {
+		if len(args) > n {
+			return UsageErrorf("unexpected argument %q; %s takes %s", args[n], cmd.CommandPath(), what)
+		}
+		return nil
+	}
+}
+
+// NoArgs refuses positional arguments.
+func NoArgs(cmd *cobra.Command, args []string) error {
+	if len(args) > 0 {
+		return UsageErrorf("unexpected argument %q; see `%s --help`", args[0], cmd.CommandPath())
+	}
+	return nil
+}
+
+// GroupArgs is the Args of a command that only holds subcommands: an unknown
+// word is a usage error instead of a silently printed help text.
+func GroupArgs(cmd *cobra.Command, args []string) error {
+	if len(args) > 0 {
+		return UsageErrorf("unknown command %q for %q; see `%s --help`", args[0], cmd.CommandPath(), cmd.CommandPath())
+	}
+	return nil
+}
+
+// ParseNumber parses an issue, pull request, run or job number given as an
+// argument; anything but a positive integer is a usage error.
+func ParseNumber(arg, what string) (int64, error) {
+	n, err := strconv.ParseInt(arg, 10, 64)
+	if err != nil || n <= 0 {
+		return 0, UsageErrorf("%s must be a positive integer, not %q", what, arg)
+	}
+	return n, nil
+}
+
+// Group makes cmd a command that only holds subcommands: bare, it prints
+// its help; followed by an unknown word, it is a usage error (exit 2).
+func Group(cmd *cobra.Command) *cobra.Command {
+	cmd.Args = GroupArgs
+	cmd.RunE = func(c *cobra.Command, _ []string) error { return c.Help() }
+	return cmd
+}

@@ -1,0 +1,104 @@
+// Package cmdutil holds what every forge command shares: the Factory, the
+// error types and the one place where errors become exit codes.
+package cmdutil
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+)
+
+// Exit codes of forge, documented in `forge help exit-codes`.
+const (
+	ExitOK          = 0
+	ExitFailure     = 1
+	ExitUsage       = 2
+	ExitAuth        = 4
+	ExitInterrupted = 130
+)
+
+// UsageError is a mistake in how forge was called: a bad flag or argument,
+// or a missing value that cannot be prompted for. Exit code 2.
+type UsageError struct{ Err error }
+
+func (e *UsageError) Error() string { return e.Err.Error() }
+func (e *UsageError) Unwrap() error { return e.Err }
+
+// UsageErrorf formats a UsageError. Name the flag or argument that fixes it.
+func UsageErrorf(format string, a ...any) error {
+	return &UsageError{Err: fmt.Errorf(format, a...)}
+}
+
+// AuthError means forge is not logged in or the service refused the
+// credentials. Exit code 4.
+type AuthError struct{ Err error }
+
+func (e *AuthError) Error() string { return e.Err.Error() }
+func (e *AuthError) Unwrap() error { return e.Err }
+
+// AuthErrorf formats an AuthError.
+func AuthErrorf(format string, a ...any) error {
+	return &AuthError{Err: fmt.Errorf(format, a...)}
+}
+
+// ErrSilent ends a command with exit code 1 after it has already told the
+// user what went wrong.
+var ErrSilent = errors.New("silent error")
+
+// ExitError carries an explicit exit code without a message, for commands
+// like `run watch --exit-status` whose result is the code itself.
+type ExitError struct{ Code int }
+
+func (e *ExitError) Error() string { return fmt.Sprintf("exit status %d", e.Code) }
+
+// httpStatuser is implemented by the error types of client/, chat/ and
+// regclient/, so their HTTP status decides the exit code here, in one place.
+type httpStatuser interface{ HTTPStatus() int }
+
+// ExitCode maps an error returned by a command to forge's exit code.
+func ExitCode(err error) int {
+	if err == nil {
+		return ExitOK
+	}
+	var (
+		usage  *UsageError
+		auth   *AuthError
+		exit   *ExitError
+		status httpStatuser
+	)
+	switch {
+	case errors.As(err, &exit):
+		return exit.Code
+	case errors.Is(err, context.Canceled):
+		return ExitInterrupted
+	case errors.As(err, &usage):
+		return ExitUsage
+	case errors.As(err, &auth):
+		return ExitAuth
+	case errors.As(err, &status) && status.HTTPStatus() == http.StatusUnauthorized:
+		return ExitAuth
+	case isCobraUsage(err):
+		return ExitUsage
+	}
+	return ExitFailure
+}
+
+// isCobraUsage recognises the errors cobra itself returns for unknown
+// commands and flags, which have no type of their own.
+func isCobraUsage(err error) bool {
+	msg := err.Error()
+	for _, prefix := range []string{"unknown command", "unknown flag", "unknown shorthand flag", "flag needs an argument", "invalid argument", "required flag", "accepts ", "requires at least", "requires at most", "if any flags in the group"} {
+		if strings.HasPrefix(msg, prefix) {
+			return true
+		}
+	}
+	return false
+}
+
+// ShouldPrint reports whether the error still needs to be shown.
+func ShouldPrint(err error) bool {
+	var exit *ExitError
+	return err != nil && !errors.Is(err, ErrSilent) && !errors.As(err, &exit)
+}

@@ -1,0 +1,130 @@
+package cmdutil
+
+import (
+	"net/http"
+	"sync"
+	"time"
+
+	"github.com/forgehq/forge/config"
+	"github.com/forgehq/forge/internal/httpdebug"
+	"github.com/forgehq/forge/internal/iostreams"
+	"github.com/forgehq/forge/internal/prompt"
+)
+
+// Factory carries what commands share. Everything that costs something —
+// reading the config file, building HTTP clients — happens on first use,
+// so `forge --version` and `forge help` touch no file and no network.
+type Factory struct {
+	IOStreams *iostreams.IOStreams
+	Getenv    func(string) string
+
+	// ProfileFlag and DebugFlag are bound to the global --profile and
+	// --debug flags.
+	ProfileFlag string
+	DebugFlag   bool
+
+	// Prompter asks questions; tests replace it.
+	Prompter prompt.Prompter
+
+	mu       sync.Mutex
+	cfgFile  *config.File
+	settings *config.Settings
+	httpc    *http.Client
+}
+
+// New returns a Factory over the given streams and environment.
+func New(ios *iostreams.IOStreams, getenv func(string) string) *Factory {
+	return &Factory{IOStreams: ios, Getenv: getenv, Prompter: prompt.New(ios)}
+}
+
+// Debug reports whether --debug or FORGE_DEBUG asks for HTTP traces.
+func (f *Factory) Debug() bool {
+	if f.DebugFlag {
+		return true
+	}
+	v := f.Getenv("FORGE_DEBUG")
+	return v != "" && v != "0" && v != "false"
+}
+
+// ConfigPath is the configuration file's location.
+func (f *Factory) ConfigPath() (string, error) { return config.Path(f.Getenv) }
+
+// ConfigFile loads the configuration file once.
+func (f *Factory) ConfigFile() (*config.File, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.configFileLocked()
+}
+
+func (f *Factory) configFileLocked() (*config.File, error) {
+	if f.cfgFile != nil {
+		return f.cfgFile, nil
+	}
+	path, err := f.ConfigPath()
+	if err != nil {
+		return nil, err
+	}
+	cf, err := config.Load(path)
+	if err != nil {
+		return nil, err
+	}
+	f.cfgFile = cf
+	return cf, nil
+}
+
+// Settings resolves the active profile's settings once (flag > env > file
+// > default). An unknown profile named by --profile or FORGE_PROFILE is a
+// usage error.
+func (f *Factory) Settings() (*config.Settings, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.settings != nil {
+		return f.settings, nil
+	}
+	cf, err := f.configFileLocked()
+	if err != nil {
+		return nil, err
+	}
+	s, err := config.Resolve(cf, f.ProfileFlag, f.Getenv)
+	if err != nil {
+		return nil, &UsageError{Err: err}
+	}
+	f.settings = s
+	return s, nil
+}
+
+// UpdateConfig changes the configuration file under its lock and forgets
+// the cached copies, so later reads see the change.
+func (f *Factory) UpdateConfig(fn func(*config.File) error) error {
+	path, err := f.ConfigPath()
+	if err != nil {
+		return err
+	}
+	err = config.Update(path, fn)
+	f.mu.Lock()
+	f.cfgFile, f.settings = nil, nil
+	f.mu.Unlock()
+	return err
+}
+
+// HTTPClient is the one HTTP client all of forge's API clients share: one
+// connection pool (so consecutive requests reuse a TCP connection), traced
+// to stderr under --debug. It has no overall timeout, because chat streams
+// and image pushes run long; API clients set their own per-request
+// deadlines.
+func (f *Factory) HTTPClient() *http.Client {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.httpc != nil {
+		return f.httpc
+	}
+	t := http.DefaultTransport.(*http.Transport).Clone()
+	t.MaxIdleConnsPerHost = 16
+	t.ResponseHeaderTimeout = 60 * time.Second
+	var rt http.RoundTripper = t
+	if f.Debug() {
+		rt = httpdebug.Wrap(t, f.IOStreams.ErrOut)
+	}
+	f.httpc = &http.Client{Transport: rt}
+	return f.httpc
+}

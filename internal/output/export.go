@@ -1,0 +1,254 @@
+package output
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+
+	"github.com/forgehq/forge/internal/cmdutil"
+	"github.com/forgehq/forge/internal/iostreams"
+	"github.com/itchyny/gojq"
+	"github.com/spf13/cobra"
+)
+
+// FieldsAnnotation is the cobra annotation holding a command's known --json
+// fields, comma-separated; NormalizeJSONArgs and completion read it.
+const FieldsAnnotation = "forge/json-fields"
+
+// allFields is the --json value that means "every field the server sent".
+const allFields = "*"
+
+// Exporter implements --json [fields], --jq EXPR and --template TMPL.
+type Exporter struct {
+	fields   string
+	jq       string
+	template string
+	known    []string
+}
+
+// AddJSONFlags registers --json, --jq and --template on cmd. known lists the
+// fields forge knows for the command; the server may send more, and --json
+// passes every one of them through.
+func AddJSONFlags(cmd *cobra.Command, known ...string) *Exporter {
+	e := &Exporter{known: known}
+	f := cmd.Flags()
+	f.StringVar(&e.fields, "json", "", "Output JSON with the given `fields` (comma-separated; none: all fields)")
+	f.Lookup("json").NoOptDefVal = allFields
+	f.StringVarP(&e.jq, "jq", "q", "", "Filter JSON output with a jq `expression`")
+	f.StringVarP(&e.template, "template", "t", "", "Format JSON output with a Go `template`")
+	if cmd.Annotations == nil {
+		cmd.Annotations = map[string]string{}
+	}
+	cmd.Annotations[FieldsAnnotation] = strings.Join(known, ",")
+	return e
+}
+
+// Enabled reports whether the user asked for JSON, jq or template output.
+// --jq and --template without --json imply all fields.
+func (e *Exporter) Enabled() bool {
+	return e != nil && (e.fields != "" || e.jq != "" || e.template != "")
+}
+
+// Validate checks the flags before any request is made: --jq and --template
+// exclude each other, the jq expression and the template must parse.
+func (e *Exporter) Validate() error {
+	if e.jq != "" && e.template != "" {
+		return cmdutil.UsageErrorf("--jq and --template cannot be used together")
+	}
+	if e.jq != "" {
+		if _, err := gojq.Parse(e.jq); err != nil {
+			return cmdutil.UsageErrorf("bad --jq expression: %v", err)
+		}
+	}
+	if e.template != "" {
+		if _, err := parseTemplate(e.template, false); err != nil {
+			return cmdutil.UsageErrorf("bad --template: %v", err)
+		}
+	}
+	return nil
+}
+
+// Write prints data — raw JSON ([]byte or json.RawMessage, ideally what the
+// server sent) or anything that marshals to a JSON object or array — filtered to the requested fields and then
+// through jq or the template.
+func (e *Exporter) Write(ios *iostreams.IOStreams, data any) error {
+	v, err := toGeneric(data)
+	if err != nil {
+		return err
+	}
+	if e.fields != "" && e.fields != allFields {
+		if v, err = e.pick(v); err != nil {
+			return err
+		}
+	}
+	switch {
+	case e.jq != "":
+		return runJQ(ios, e.jq, v)
+	case e.template != "":
+		return runTemplate(ios, e.template, v)
+	}
+	return writeJSON(ios.Out, v, "  ")
+}
+
+// toGeneric turns data into maps, slices and json.Numbers, the shapes
+// field picking, jq and templates work on.
+func toGeneric(data any) (any, error) {
+	var raw []byte
+	switch d := data.(type) {
+	case json.RawMessage:
+		raw = d
+	case []byte:
+		raw = d
+	default:
+		var err error
+		if raw, err = json.Marshal(data); err != nil {
+			return nil, fmt.Errorf("encoding JSON: %w", err)
+		}
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return nil, fmt.Errorf("decoding JSON: %w", err)
+	}
+	return v, nil
+}
+
+// pick keeps the requested fields of an object, or of each object in an
+// array. A field is available if forge knows it or the server sent it.
+func (e *Exporter) pick(v any) (any, error) {
+	want := splitFields(e.fields)
+	avail := map[string]bool{}
+	for _, k := range e.known {
+		avail[k] = true
+	}
+	var objs []map[string]any
+	switch t := v.(type) {
+	case map[string]any:
+		objs = []map[string]any{t}
+	case []any:
+		for _, it := range t {
+			if m, ok := it.(map[string]any); ok {
+				objs = append(objs, m)
+			}
+		}
+	default:
+		return v, nil
+	}
+	for _, m := range objs {
+		for k := range m {
+			avail[k] = true
+		}
+	}
+	for _, f := range want {
+		if !avail[f] {
+			return nil, cmdutil.UsageErrorf("unknown JSON field %q; available fields: %s", f, strings.Join(sortedKeys(avail), ", "))
+		}
+	}
+	project := func(m map[string]any) map[string]any {
+		out := make(map[string]any, len(want))
+		for _, f := range want {
+			out[f] = m[f] // a field forge knows but the server left out is null
+		}
+		return out
+	}
+	if m, ok := v.(map[string]any); ok {
+		return project(m), nil
+	}
+	list := make([]any, 0, len(objs))
+	for _, m := range objs {
+		list = append(list, project(m))
+	}
+	return list, nil
+}
+
+func splitFields(s string) []string {
+	var out []string
+	for _, f := range strings.Split(s, ",") {
+		if f = strings.TrimSpace(f); f != "" {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+func sortedKeys(m map[string]bool) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// writeJSON prints v as JSON without escaping <, > and &.
+func writeJSON(w io.Writer, v any, indent string) error {
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", indent)
+	return enc.Encode(v)
+}
+
+// runJQ prints each result of the expression: strings raw, like `jq -r`,
+// everything else as JSON (indented on a terminal, compact when piped).
+func runJQ(ios *iostreams.IOStreams, expr string, v any) error {
+	q, err := gojq.Parse(expr)
+	if err != nil {
+		return cmdutil.UsageErrorf("bad --jq expression: %v", err)
+	}
+	indent := ""
+	if ios.IsStdoutTTY() {
+		indent = "  "
+	}
+	iter := q.Run(v)
+	for {
+		r, ok := iter.Next()
+		if !ok {
+			return nil
+		}
+		if err, ok := r.(error); ok {
+			var halt *gojq.HaltError
+			if errors.As(err, &halt) && halt.Value() == nil {
+				return nil
+			}
+			return fmt.Errorf("jq: %v", err)
+		}
+		if s, ok := r.(string); ok {
+			fmt.Fprintln(ios.Out, s)
+			continue
+		}
+		if err := writeJQValue(ios.Out, r, indent); err != nil {
+			return err
+		}
+	}
+}
+
+func writeJQValue(w io.Writer, r any, indent string) error {
+	b, err := gojq.Marshal(r)
+	if err != nil {
+		return fmt.Errorf("jq: %v", err)
+	}
+	if indent != "" {
+		var buf bytes.Buffer
+		if json.Indent(&buf, b, "", indent) == nil {
+			b = buf.Bytes()
+		}
+	}
+	_, err = fmt.Fprintf(w, "%s\n", b)
+	return err
+}
+
+func runTemplate(ios *iostreams.IOStreams, text string, v any) error {
+	t, err := parseTemplate(text, ios.ColorEnabled())
+	if err != nil {
+		return cmdutil.UsageErrorf("bad --template: %v", err)
+	}
+	if err := t.Execute(ios.Out, v); err != nil {
+		return fmt.Errorf("template: %v", err)
+	}
+	return nil
+}

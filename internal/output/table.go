@@ -1,0 +1,159 @@
+package output
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"charm.land/lipgloss/v2"
+	"charm.land/lipgloss/v2/table"
+	"github.com/forgehq/forge/internal/iostreams"
+)
+
+// Color names a cell colour; it applies only when colour output is on.
+type Color int
+
+const (
+	Plain Color = iota
+	Bold
+	Gray
+	Green
+	Red
+	Yellow
+	Cyan
+	Magenta
+)
+
+var ansiColors = map[Color]string{Gray: "8", Green: "2", Red: "1", Yellow: "3", Cyan: "6", Magenta: "5"}
+
+func (c Color) style(st lipgloss.Style) lipgloss.Style {
+	if c == Bold {
+		return st.Bold(true)
+	}
+	if code, ok := ansiColors[c]; ok {
+		return st.Foreground(lipgloss.Color(code))
+	}
+	return st
+}
+
+// Table prints rows: on a terminal an aligned table with a header, cut to
+// the terminal's width; piped, tab-separated rows without a header or
+// colour, for cut and awk.
+type Table struct {
+	ios     *iostreams.IOStreams
+	headers []string
+	rows    [][]string
+	colors  [][]Color
+	row     []string
+	rowCol  []Color
+}
+
+// NewTable starts a table with the given column headers.
+func NewTable(ios *iostreams.IOStreams, headers ...string) *Table {
+	return &Table{ios: ios, headers: headers}
+}
+
+// Add appends a cell to the current row, in an optional colour.
+func (t *Table) Add(text string, color ...Color) {
+	c := Plain
+	if len(color) > 0 {
+		c = color[0]
+	}
+	t.row = append(t.row, text)
+	t.rowCol = append(t.rowCol, c)
+}
+
+// AddTime appends a time cell: relative on a terminal, ISO 8601 piped.
+func (t *Table) AddTime(ts time.Time) {
+	t.Add(FormatTime(ts, t.ios.IsStdoutTTY()), Gray)
+}
+
+// EndRow finishes the current row.
+func (t *Table) EndRow() {
+	t.rows = append(t.rows, t.row)
+	t.colors = append(t.colors, t.rowCol)
+	t.row, t.rowCol = nil, nil
+}
+
+// Len is the number of finished rows.
+func (t *Table) Len() int { return len(t.rows) }
+
+// Render writes the table to stdout.
+func (t *Table) Render() error {
+	if t.row != nil {
+		t.EndRow()
+	}
+	if !t.ios.IsStdoutTTY() {
+		return t.renderTSV(t.ios.Out)
+	}
+	if len(t.rows) == 0 {
+		return nil
+	}
+	_, err := fmt.Fprintln(t.ios.Out, t.renderAligned())
+	return err
+}
+
+func (t *Table) renderTSV(w io.Writer) error {
+	var b strings.Builder
+	for _, r := range t.rows {
+		for i, c := range r {
+			if i > 0 {
+				b.WriteByte('\t')
+			}
+			b.WriteString(flatten(c))
+		}
+		b.WriteByte('\n')
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// flatten keeps one record per line: tabs and newlines inside a cell
+// become spaces.
+func flatten(s string) string {
+	if !strings.ContainsAny(s, "\t\r\n") {
+		return s
+	}
+	return strings.Join(strings.Fields(s), " ")
+}
+
+func (t *Table) renderAligned() string {
+	rows := make([][]string, len(t.rows))
+	for i, r := range t.rows {
+		rows[i] = make([]string, len(r))
+		for j, c := range r {
+			rows[i][j] = flatten(c)
+		}
+	}
+	fit(t.headers, rows, t.ios.TerminalWidth())
+	color := t.ios.ColorEnabled()
+	last := len(t.headers) - 1
+	tbl := table.New().
+		Border(lipgloss.Border{}).
+		BorderTop(false).BorderBottom(false).BorderLeft(false).BorderRight(false).
+		BorderHeader(false).BorderColumn(false).
+		Headers(t.headers...).
+		Rows(rows...).
+		StyleFunc(func(row, col int) lipgloss.Style {
+			st := lipgloss.NewStyle()
+			if col < last {
+				st = st.PaddingRight(2)
+			}
+			if !color {
+				return st
+			}
+			if row == table.HeaderRow {
+				return st.Bold(true)
+			}
+			if row < len(t.colors) && col < len(t.colors[row]) {
+				st = t.colors[row][col].style(st)
+			}
+			return st
+		})
+	lines := strings.Split(tbl.Render(), "\n")
+	for i, l := range lines {
+		lines[i] = strings.TrimRight(l, " ")
+	}
+	return strings.TrimRight(strings.Join(lines, "\n"), "\n")
+}
