@@ -10,6 +10,7 @@ import (
 	"os/signal"
 	"syscall"
 
+	"github.com/forgehq/forge/cmd/auth"
 	"github.com/forgehq/forge/cmd/profile"
 	"github.com/forgehq/forge/cmd/version"
 	"github.com/forgehq/forge/internal/build"
@@ -107,6 +108,7 @@ and two-factor authentication; the agent chat; and the container registry.`,
 	root.AddCommand(
 		version.NewCmd(f),
 		profile.NewCmd(f),
+		auth.NewCmd(f),
 	)
 	addHelpTopics(root)
 	return root
