@@ -1,0 +1,64 @@
+package cmdutil
+
+import (
+	"context"
+	"os/exec"
+	"strings"
+	"testing"
+
+	"github.com/forgehq/forge/internal/iostreams"
+)
+
+func factoryWithEnv(t *testing.T, env map[string]string) *Factory {
+	t.Helper()
+	ios, _, _, _ := iostreams.Test()
+	env["FORGE_CONFIG_DIR"] = t.TempDir()
+	return New(ios, func(k string) string { return env[k] })
+}
+
+func TestBaseRepoPrecedence(t *testing.T) {
+	ctx := context.Background()
+	f := factoryWithEnv(t, map[string]string{"FORGE_REPO": "env/repo"})
+	if r, err := f.BaseRepo(ctx, "flag/repo"); err != nil || r.String() != "flag/repo" {
+		t.Errorf("flag: %v %v", r, err)
+	}
+	if r, err := f.BaseRepo(ctx, ""); err != nil || r.String() != "env/repo" {
+		t.Errorf("env: %v %v", r, err)
+	}
+	if _, err := f.BaseRepo(ctx, "not-a-repo"); ExitCode(err) != ExitUsage {
+		t.Errorf("bad -R: %v", err)
+	}
+}
+
+func TestBaseRepoFromGitRemotes(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git not installed")
+	}
+	dir := t.TempDir()
+	for _, args := range [][]string{
+		{"init", "-q"},
+		{"remote", "add", "origin", "http://127.0.0.1:8080/alice/app.git"},
+		{"remote", "add", "elsewhere", "https://other.example/bob/x.git"},
+	} {
+		cmd := exec.Command("git", args...)
+		cmd.Dir = dir
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v %s", args, err, out)
+		}
+	}
+	t.Chdir(dir)
+	ctx := context.Background()
+	f := factoryWithEnv(t, map[string]string{"FORGE_BASE_URL": "http://127.0.0.1:8080/api/v2"})
+	if r, err := f.BaseRepo(ctx, ""); err != nil || r.String() != "alice/app" {
+		t.Fatalf("inferred %v, %v", r, err)
+	}
+	f = factoryWithEnv(t, map[string]string{"FORGE_BASE_URL": "https://nowhere.example/api/v2"})
+	_, err := f.BaseRepo(ctx, "")
+	if ExitCode(err) != ExitUsage || !strings.Contains(err.Error(), "pass -R OWNER/REPO") {
+		t.Fatalf("no matching remote: %v", err)
+	}
+	t.Chdir(t.TempDir())
+	if _, err := f.BaseRepo(ctx, ""); ExitCode(err) != ExitUsage || !strings.Contains(err.Error(), "not in a git repository") {
+		t.Fatalf("outside git: %v", err)
+	}
+}

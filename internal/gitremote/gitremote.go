@@ -1,0 +1,177 @@
+// Package gitremote finds which repository of the service a command is
+// about: from -R OWNER/REPO, from FORGE_REPO, or from the git remotes of the
+// current directory whose URL points at the profile's host.
+package gitremote
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"net/url"
+	"os/exec"
+	"strings"
+)
+
+// Repo names a repository of the service.
+type Repo struct {
+	Owner string
+	Name  string
+}
+
+// String is OWNER/REPO.
+func (r Repo) String() string { return r.Owner + "/" + r.Name }
+
+// IsZero reports whether r names nothing.
+func (r Repo) IsZero() bool { return r.Owner == "" && r.Name == "" }
+
+// Parse reads OWNER/REPO, or a repository's web, clone or SSH URL.
+func Parse(s string) (Repo, error) {
+	s = strings.TrimSpace(s)
+	if strings.Contains(s, "://") || strings.Contains(s, "@") {
+		if _, r, ok := ParseURL(s); ok {
+			return r, nil
+		}
+		return Repo{}, fmt.Errorf("cannot read a repository from %q; use OWNER/REPO", s)
+	}
+	owner, name, ok := strings.Cut(s, "/")
+	name = strings.TrimSuffix(name, ".git")
+	if !ok || !validPart(owner) || !validPart(name) {
+		return Repo{}, fmt.Errorf("invalid repository %q; use OWNER/REPO", s)
+	}
+	return Repo{Owner: owner, Name: name}, nil
+}
+
+func validPart(s string) bool {
+	if s == "" || s == "." || s == ".." || len(s) > 100 {
+		return false
+	}
+	for _, r := range s {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_' || r == '.') {
+			return false
+		}
+	}
+	return true
+}
+
+// ParseURL reads a git remote URL in any of the forms git accepts for a
+// network remote — https://host[:port]/[prefix/]OWNER/REPO[.git],
+// ssh://[user@]host[:port]/OWNER/REPO[.git] and the scp-like
+// [user@]host:OWNER/REPO[.git] — and returns its host (with port, when
+// given) and repository. Only the last two path segments name the
+// repository, so a server mounting git under a prefix still matches.
+func ParseURL(raw string) (host string, repo Repo, ok bool) {
+	raw = strings.TrimSpace(raw)
+	var path string
+	if strings.Contains(raw, "://") {
+		u, err := url.Parse(raw)
+		if err != nil || u.Host == "" {
+			return "", Repo{}, false
+		}
+		host, path = u.Host, u.Path
+	} else {
+		// scp-like: [user@]host:path, with no slash before the colon.
+		at := strings.Index(raw, "@")
+		colon := strings.Index(raw, ":")
+		slash := strings.Index(raw, "/")
+		if colon < 0 || (slash >= 0 && slash < colon) {
+			return "", Repo{}, false
+		}
+		host, path = raw[at+1:colon], raw[colon+1:]
+	}
+	parts := strings.Split(strings.Trim(path, "/"), "/")
+	if len(parts) < 2 || host == "" {
+		return "", Repo{}, false
+	}
+	r := Repo{Owner: parts[len(parts)-2], Name: strings.TrimSuffix(parts[len(parts)-1], ".git")}
+	if !validPart(r.Owner) || !validPart(r.Name) {
+		return "", Repo{}, false
+	}
+	return strings.ToLower(host), r, true
+}
+
+// Remote is one git remote of a working tree.
+type Remote struct {
+	Name string
+	URL  string
+}
+
+// ErrNoGit means git is not installed or the directory is not in a git
+// working tree.
+var ErrNoGit = errors.New("not in a git repository")
+
+// Remotes lists the remotes of the git working tree at dir.
+func Remotes(ctx context.Context, dir string) ([]Remote, error) {
+	cmd := exec.CommandContext(ctx, "git", "config", "--local", "--get-regexp", `^remote\..*\.url$`)
+	cmd.Dir = dir
+	var out bytes.Buffer
+	cmd.Stdout = &out
+	if err := cmd.Run(); err != nil {
+		var ee *exec.ExitError
+		if errors.As(err, &ee) && ee.ExitCode() == 1 {
+			return nil, nil // a repository without remotes
+		}
+		return nil, ErrNoGit
+	}
+	var remotes []Remote
+	for _, line := range strings.Split(out.String(), "\n") {
+		key, val, ok := strings.Cut(strings.TrimSpace(line), " ")
+		if !ok {
+			continue
+		}
+		name := strings.TrimSuffix(strings.TrimPrefix(key, "remote."), ".url")
+		remotes = append(remotes, Remote{Name: name, URL: val})
+	}
+	return remotes, nil
+}
+
+// Pick chooses the repository from remotes that point at host (host[:port]
+// of the profile's base URL): upstream first, then origin, then the others
+// in order. A remote with the same host and port wins over one that only
+// shares the host name (SSH remotes rarely carry the HTTP port).
+func Pick(remotes []Remote, host string) (Repo, Remote, bool) {
+	host = strings.ToLower(host)
+	hostname := stripPort(host)
+	best, bestScore := -1, -1
+	var bestRepo Repo
+	for i, rm := range remotes {
+		h, r, ok := ParseURL(rm.URL)
+		if !ok {
+			continue
+		}
+		match := 0
+		switch {
+		case h == host:
+			match = 2
+		case stripPort(h) == hostname:
+			match = 1
+		default:
+			continue
+		}
+		score := match*10 + rank(rm.Name)
+		if score > bestScore {
+			best, bestScore, bestRepo = i, score, r
+		}
+	}
+	if best < 0 {
+		return Repo{}, Remote{}, false
+	}
+	return bestRepo, remotes[best], true
+}
+
+func rank(name string) int {
+	switch name {
+	case "upstream":
+		return 2
+	case "origin":
+		return 1
+	}
+	return 0
+}
+
+func stripPort(h string) string {
+	if i := strings.LastIndex(h, ":"); i >= 0 && !strings.HasSuffix(h, "]") {
+		return h[:i]
+	}
+	return h
+}
