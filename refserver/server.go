@@ -22,6 +22,8 @@ import (
 	"net"
 	"net/http"
 	"time"
+
+	"github.com/forgehq/forge/refserver/agent"
 )
 
 // Options configure a Server. The zero value is an in-memory server on a
@@ -49,6 +51,8 @@ type Server struct {
 	listener net.Listener
 	http     *http.Server
 	url      string
+	agent    *agent.Service
+	agentKey string
 }
 
 // New builds a server without listening yet.
@@ -57,6 +61,9 @@ func New(opts Options) (*Server, error) {
 		opts.Addr = "127.0.0.1:0"
 	}
 	s := &Server{opts: opts, mux: http.NewServeMux()}
+	if err := s.newAgent(); err != nil {
+		return nil, err
+	}
 	s.routes()
 	return s, nil
 }
@@ -68,7 +75,31 @@ func (s *Server) routes() {
 		w.WriteHeader(http.StatusNotFound)
 		w.Write([]byte(`{"error":"not found"}` + "\n"))
 	})
+	s.mux.Handle("/api/v1/", s.agent)
 }
+
+// newAgent builds the agent API with one key: Options.AgentKey, or a new
+// one, of the "pro" tier.
+func (s *Server) newAgent() error {
+	s.agent = agent.New()
+	if s.opts.AgentKey == "" {
+		key, err := s.agent.CreateKey("pro")
+		s.agentKey = key
+		return err
+	}
+	s.agentKey = s.opts.AgentKey
+	return s.agent.AddKey(s.opts.AgentKey, "pro")
+}
+
+// Agent is the agent API, for setting quotas, tiers, the chunk delay and
+// models.
+func (s *Server) Agent() *agent.Service { return s.agent }
+
+// AgentKey is the agent API key the server was made with.
+func (s *Server) AgentKey() string { return s.agentKey }
+
+// AgentURL is the agent API's address, {URL} (its paths start /api/v1).
+func (s *Server) AgentURL() string { return s.url }
 
 // Handler is the server's whole HTTP handler, for embedding.
 func (s *Server) Handler() http.Handler { return s.mux }

@@ -1,0 +1,66 @@
+package agent
+
+import (
+	"encoding/json"
+	"net/http"
+	"time"
+)
+
+// handleStream sends the reply as Server-Sent Events, one token per delta
+// event, each flushed as it is written. Every token is billed just before
+// it is sent and refunded if sending fails, so a client that goes away pays
+// only for what it was sent.
+func (s *Service) handleStream(w http.ResponseWriter, r *http.Request, key string) {
+	t := s.prepare(w, r, key)
+	if t == nil {
+		return
+	}
+	rc := http.NewResponseController(w)
+	h := w.Header()
+	h.Set("Content-Type", "text/event-stream")
+	h.Set("Cache-Control", "no-cache")
+	h.Set("X-Accel-Buffering", "no")
+	w.WriteHeader(http.StatusOK)
+	if rc.Flush() != nil {
+		return
+	}
+	ctx := r.Context()
+	delay := time.Duration(s.delay.Load())
+	var timer *time.Timer
+	sent, finish := 0, "stop"
+	buf := make([]byte, 0, 128)
+	for _, tok := range t.reply {
+		if delay > 0 {
+			if timer == nil {
+				timer = time.NewTimer(delay)
+				defer timer.Stop()
+			} else {
+				timer.Reset(delay)
+			}
+			select {
+			case <-timer.C:
+			case <-ctx.Done():
+				return
+			}
+		}
+		if ctx.Err() != nil {
+			return
+		}
+		if s.chargeCompletion(key, 1) == 0 {
+			finish = "quota"
+			break
+		}
+		buf = append(append(append(buf[:0], "event: delta\ndata: "...), jsonString(tok)...), "\n\n"...)
+		if _, err := w.Write(buf); err != nil || rc.Flush() != nil {
+			s.refund(key, 1)
+			return
+		}
+		sent++
+	}
+	usage, _ := json.Marshal(usageObject(t.prompt, sent))
+	done, _ := json.Marshal(map[string]string{"finish_reason": finish})
+	buf = append(append(append(buf[:0], "event: usage\ndata: "...), usage...), "\n\n"...)
+	buf = append(append(append(buf, "event: done\ndata: "...), done...), "\n\n"...)
+	w.Write(buf)
+	rc.Flush()
+}
