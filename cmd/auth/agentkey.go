@@ -1,0 +1,123 @@
+package auth
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/forgehq/forge/config"
+	"github.com/forgehq/forge/internal/cmdutil"
+	"github.com/spf13/cobra"
+)
+
+func init() { register(newAgentKeyCmd) }
+
+func newAgentKeyCmd(f *cmdutil.Factory) *cobra.Command {
+	cmd := cmdutil.Group(&cobra.Command{
+		Use:   "agent-key <command>",
+		Short: "Store the agent chat API key",
+		Long: `Store the key of the agent chat API in a profile. AGENT_URL and AGENT_API_KEY,
+when set, take precedence over what is stored.`,
+	})
+	cmd.AddCommand(newAgentKeySetCmd(f))
+	return cmd
+}
+
+type agentKeySetOptions struct {
+	f        *cmdutil.Factory
+	agentURL string
+}
+
+func newAgentKeySetCmd(f *cmdutil.Factory) *cobra.Command {
+	opts := &agentKeySetOptions{f: f}
+	cmd := &cobra.Command{
+		Use:   "set",
+		Short: "Store an agent API key, read from stdin, in the current profile",
+		Long: `Store an agent API key in the current profile (or the one named by --profile).
+The key is read from standard input, so it stays out of the shell history and
+the process list; on a terminal it is asked for without echo. It is not
+checked against the service: ` + "`forge chat usage`" + ` does that.`,
+		Example: `  printenv AGENT_API_KEY | forge auth agent-key set
+  forge auth agent-key set --agent-url https://agent.example.com < key.txt
+  forge --profile dev auth agent-key set`,
+		Args: cmdutil.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runAgentKeySet(cmd, opts)
+		},
+	}
+	cmd.Flags().StringVar(&opts.agentURL, "agent-url", "", "Also store the agent API's `URL` in the profile")
+	return cmd
+}
+
+func runAgentKeySet(cmd *cobra.Command, opts *agentKeySetOptions) error {
+	f := opts.f
+	ios := f.IOStreams
+	var agentURL string
+	if opts.agentURL != "" {
+		u, err := config.NormalizeServiceURL("agent URL", opts.agentURL)
+		if err != nil {
+			return &cmdutil.UsageError{Err: err}
+		}
+		agentURL = u
+	}
+	s, err := f.Settings()
+	if err != nil {
+		return err
+	}
+	key, err := readAgentKey(cmd, f)
+	if err != nil {
+		return err
+	}
+	err = f.UpdateConfig(func(cf *config.File) error {
+		p := cf.Profile(s.Profile)
+		if p == nil {
+			p = &config.Profile{}
+			cf.SetProfile(s.Profile, p)
+		}
+		if cf.CurrentProfile == "" {
+			cf.CurrentProfile = s.Profile
+		}
+		p.AgentKey = key
+		if agentURL != "" {
+			p.AgentURL = agentURL
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	cs := ios.ErrColorScheme()
+	fmt.Fprintf(ios.ErrOut, "%s Stored the agent API key (%s) in profile %s\n", cs.SuccessIcon(), config.Mask(key), cs.Bold(s.Profile))
+	if f.Getenv("AGENT_API_KEY") != "" {
+		fmt.Fprintf(ios.ErrOut, "%s AGENT_API_KEY is set in the environment and takes precedence over the stored key\n", cs.WarningIcon())
+	}
+	return nil
+}
+
+// readAgentKey takes the key from stdin, or asks for it without echo on a
+// terminal. It must be one word.
+func readAgentKey(cmd *cobra.Command, f *cmdutil.Factory) (string, error) {
+	ios := f.IOStreams
+	var key string
+	if ios.IsStdinTTY() {
+		k, err := f.Prompter.Password(cmd.Context(), "Agent API key")
+		if err != nil {
+			return "", err
+		}
+		key = k
+	} else {
+		b, err := io.ReadAll(io.LimitReader(ios.In, 64<<10))
+		if err != nil {
+			return "", fmt.Errorf("reading the key from stdin: %w", err)
+		}
+		key = string(b)
+	}
+	key = strings.TrimSpace(key)
+	switch {
+	case key == "":
+		return "", cmdutil.UsageErrorf("no agent API key given: pipe it in, as in `printenv AGENT_API_KEY | forge auth agent-key set`")
+	case strings.ContainsAny(key, " \t\r\n"):
+		return "", cmdutil.UsageErrorf("the agent API key must be one word without spaces or line breaks; pipe in only the key")
+	}
+	return key, nil
+}
