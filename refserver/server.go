@@ -21,9 +21,11 @@ import (
 	"errors"
 	"net"
 	"net/http"
+	"path/filepath"
 	"time"
 
 	"github.com/forgehq/forge/refserver/agent"
+	"github.com/forgehq/forge/refserver/registry"
 )
 
 // Options configure a Server. The zero value is an in-memory server on a
@@ -53,6 +55,7 @@ type Server struct {
 	url      string
 	agent    *agent.Service
 	agentKey string
+	registry *registry.Registry
 }
 
 // New builds a server without listening yet.
@@ -65,8 +68,31 @@ func New(opts Options) (*Server, error) {
 		return nil, err
 	}
 	s.routes()
+	if err := s.mountRegistry(); err != nil {
+		return nil, err
+	}
 	return s, nil
 }
+
+// mountRegistry serves the container registry, whose token service checks
+// credentials through this server's own REST login, over HTTP.
+func (s *Server) mountRegistry() error {
+	dir := ""
+	if s.opts.DataDir != "" {
+		dir = filepath.Join(s.opts.DataDir, "registry")
+	}
+	reg, err := registry.New(registry.Options{BaseURL: s.BaseURL, DataDir: dir})
+	if err != nil {
+		return err
+	}
+	reg.Mount(s.mux)
+	s.registry = reg
+	return nil
+}
+
+// Registry is the container registry, for sharing images from Go and for
+// its token service's certificate.
+func (s *Server) Registry() *registry.Registry { return s.registry }
 
 // routes mounts the three interfaces. Each part registers its own paths.
 func (s *Server) routes() {

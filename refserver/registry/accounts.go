@@ -1,0 +1,138 @@
+package registry
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+	"sync"
+	"time"
+)
+
+// account is who the service's login says a user is.
+type account struct {
+	Login string
+	Admin bool
+}
+
+var (
+	errBadCredentials   = errors.New("wrong username or password")
+	errLoginUnavailable = errors.New("the account service could not check the credentials")
+)
+
+// accounts checks a username and password the way the specification says:
+// by an HTTP call to POST {base_url}/auth/login, through the configured
+// base URL, never a function call into the REST implementation. Successful
+// checks are remembered for a short while (by a hash of the credentials, not
+// the password itself), because clients present credentials on every
+// listing request and a login may cost a password hash on the other side;
+// so a changed password keeps working on the registry for at most that
+// long.
+type accounts struct {
+	baseURL func() string
+	client  *http.Client
+	ttl     time.Duration
+
+	mu    sync.Mutex
+	cache map[[32]byte]cached
+}
+
+type cached struct {
+	acct    account
+	expires time.Time
+}
+
+func newAccounts(baseURL func() string, client *http.Client, ttl time.Duration) *accounts {
+	return &accounts{baseURL: baseURL, client: client, ttl: ttl, cache: map[[32]byte]cached{}}
+}
+
+func credentialKey(user, password string) [32]byte {
+	h := sha256.New()
+	h.Write([]byte("forge-registry\x00" + user + "\x00"))
+	h.Write([]byte(password))
+	var k [32]byte
+	copy(k[:], h.Sum(nil))
+	return k
+}
+
+// check returns the account for the credentials, errBadCredentials when the
+// login refuses them, or an error wrapping errLoginUnavailable.
+func (a *accounts) check(ctx context.Context, user, password string) (account, error) {
+	if user == "" || password == "" {
+		return account{}, errBadCredentials
+	}
+	key := credentialKey(user, password)
+	now := time.Now()
+	a.mu.Lock()
+	c, ok := a.cache[key]
+	a.mu.Unlock()
+	if ok && now.Before(c.expires) {
+		return c.acct, nil
+	}
+	acct, err := a.login(ctx, user, password)
+	if err != nil {
+		return account{}, err
+	}
+	if a.ttl > 0 {
+		a.mu.Lock()
+		for k, v := range a.cache {
+			if now.After(v.expires) {
+				delete(a.cache, k)
+			}
+		}
+		a.cache[key] = cached{acct: acct, expires: now.Add(a.ttl)}
+		a.mu.Unlock()
+	}
+	return acct, nil
+}
+
+// loginResponse is what POST /auth/login returns: a token (unused here)
+// and the user.
+type loginResponse struct {
+	User struct {
+		Login   string `json:"login"`
+		IsAdmin bool   `json:"is_admin"`
+	} `json:"user"`
+}
+
+func (a *accounts) login(ctx context.Context, user, password string) (account, error) {
+	base := strings.TrimRight(a.baseURL(), "/")
+	if base == "" {
+		return account{}, fmt.Errorf("%w: no base URL configured", errLoginUnavailable)
+	}
+	body, _ := json.Marshal(map[string]string{"username": user, "password": password})
+	ctx, cancel := context.WithTimeout(ctx, 15*time.Second)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, base+"/auth/login", bytes.NewReader(body))
+	if err != nil {
+		return account{}, fmt.Errorf("%w: %v", errLoginUnavailable, err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json")
+	resp, err := a.client.Do(req)
+	if err != nil {
+		return account{}, fmt.Errorf("%w: %v", errLoginUnavailable, err)
+	}
+	defer resp.Body.Close()
+	data, _ := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
+	switch {
+	case resp.StatusCode == http.StatusUnauthorized || resp.StatusCode == http.StatusForbidden:
+		return account{}, errBadCredentials
+	case resp.StatusCode != http.StatusOK:
+		return account{}, fmt.Errorf("%w: POST /auth/login answered %s", errLoginUnavailable, resp.Status)
+	}
+	var lr loginResponse
+	if err := json.Unmarshal(data, &lr); err != nil {
+		return account{}, fmt.Errorf("%w: POST /auth/login answered something that is not JSON", errLoginUnavailable)
+	}
+	acct := account{Login: lr.User.Login, Admin: lr.User.IsAdmin}
+	if acct.Login == "" {
+		acct.Login = user
+	}
+	return acct, nil
+}

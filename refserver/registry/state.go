@@ -1,0 +1,323 @@
+package registry
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"sync"
+	"time"
+)
+
+// state is what the registry knows beside pkg/registry's own maps: which
+// manifests and tags each repository holds (for listings, deletes and
+// restarts), which blobs each repository may read (blob storage is shared
+// by digest, so without these links anyone who knew a digest could read
+// another user's layer), and with whom each repository is shared.
+//
+// Under a data directory it is saved to state.json after every change and
+// manifests are kept as files, so a restarted server serves the same
+// images; in memory it is lost with the process.
+type state struct {
+	mu     sync.RWMutex
+	Repos  map[string]*repoState      `json:"repositories"`
+	Shares map[string]map[string]bool `json:"shares"`
+	dir    string
+}
+
+type repoState struct {
+	Manifests map[string]manifestInfo `json:"manifests"` // by digest
+	Tags      map[string]tagInfo      `json:"tags"`
+	Blobs     map[string]bool         `json:"blobs"`
+}
+
+type manifestInfo struct {
+	MediaType string    `json:"media_type"`
+	Size      int64     `json:"size"`
+	PushedAt  time.Time `json:"pushed_at"`
+}
+
+type tagInfo struct {
+	Digest    string    `json:"digest"`
+	UpdatedAt time.Time `json:"updated_at"`
+}
+
+func newState() *state {
+	return &state{Repos: map[string]*repoState{}, Shares: map[string]map[string]bool{}}
+}
+
+// loadState reads state.json from dir (empty state when it does not exist).
+func loadState(dir string) (*state, error) {
+	s := newState()
+	s.dir = dir
+	if dir == "" {
+		return s, nil
+	}
+	data, err := os.ReadFile(filepath.Join(dir, "state.json"))
+	if errors.Is(err, os.ErrNotExist) {
+		return s, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	if err := json.Unmarshal(data, s); err != nil {
+		return nil, fmt.Errorf("%s: %w", filepath.Join(dir, "state.json"), err)
+	}
+	if s.Repos == nil {
+		s.Repos = map[string]*repoState{}
+	}
+	if s.Shares == nil {
+		s.Shares = map[string]map[string]bool{}
+	}
+	for _, rs := range s.Repos {
+		rs.init()
+	}
+	return s, nil
+}
+
+func (rs *repoState) init() {
+	if rs.Manifests == nil {
+		rs.Manifests = map[string]manifestInfo{}
+	}
+	if rs.Tags == nil {
+		rs.Tags = map[string]tagInfo{}
+	}
+	if rs.Blobs == nil {
+		rs.Blobs = map[string]bool{}
+	}
+}
+
+// saveLocked writes state.json; the caller holds the write lock.
+func (s *state) saveLocked() error {
+	if s.dir == "" {
+		return nil
+	}
+	data, err := json.MarshalIndent(s, "", "  ")
+	if err != nil {
+		return err
+	}
+	return writeFileAtomic(filepath.Join(s.dir, "state.json"), data, 0o600)
+}
+
+func (s *state) repoLocked(name string) *repoState {
+	rs := s.Repos[name]
+	if rs == nil {
+		rs = &repoState{}
+		rs.init()
+		s.Repos[name] = rs
+	}
+	return rs
+}
+
+// empty reports whether a repository holds no manifest: it then does not
+// exist for listings.
+func (rs *repoState) empty() bool { return rs == nil || len(rs.Manifests) == 0 && len(rs.Tags) == 0 }
+
+// linkBlob lets repo read the blob.
+func (s *state) linkBlob(repo, digest string) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	rs := s.repoLocked(repo)
+	if rs.Blobs[digest] {
+		return nil
+	}
+	rs.Blobs[digest] = true
+	return s.saveLocked()
+}
+
+// unlinkBlob takes the blob away from repo; other repositories keep it.
+func (s *state) unlinkBlob(repo, digest string) (bool, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	rs := s.Repos[repo]
+	if rs == nil || !rs.Blobs[digest] {
+		return false, nil
+	}
+	delete(rs.Blobs, digest)
+	return true, s.saveLocked()
+}
+
+func (s *state) hasBlob(repo, digest string) bool {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	rs := s.Repos[repo]
+	return rs != nil && rs.Blobs[digest]
+}
+
+// reposWithBlob lists the repositories that may read the blob, for
+// cross-repository mounts.
+func (s *state) reposWithBlob(digest string) []string {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	var out []string
+	for name, rs := range s.Repos {
+		if rs.Blobs[digest] {
+			out = append(out, name)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// putManifest records a manifest pushed under ref (a tag or its digest).
+func (s *state) putManifest(repo, ref, digest, mediaType string, size int64, now time.Time) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	rs := s.repoLocked(repo)
+	if _, ok := rs.Manifests[digest]; !ok {
+		rs.Manifests[digest] = manifestInfo{MediaType: mediaType, Size: size, PushedAt: now}
+	}
+	if ref != digest {
+		rs.Tags[ref] = tagInfo{Digest: digest, UpdatedAt: now}
+	}
+	return s.saveLocked()
+}
+
+// tagsOf returns the tags that point at digest, sorted.
+func (s *state) tagsOf(repo, digest string) []string {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	var out []string
+	if rs := s.Repos[repo]; rs != nil {
+		for t, ti := range rs.Tags {
+			if ti.Digest == digest {
+				out = append(out, t)
+			}
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// deleteManifest forgets a digest and the given tags.
+func (s *state) deleteManifest(repo, digest string, tags []string) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	rs := s.Repos[repo]
+	if rs == nil {
+		return nil
+	}
+	delete(rs.Manifests, digest)
+	for _, t := range tags {
+		delete(rs.Tags, t)
+	}
+	return s.saveLocked()
+}
+
+// deleteTag forgets one tag; the manifest stays, reachable by digest.
+func (s *state) deleteTag(repo, tag string) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if rs := s.Repos[repo]; rs != nil {
+		delete(rs.Tags, tag)
+	}
+	return s.saveLocked()
+}
+
+// tagEntry is one tag of a repository, for listings.
+type tagEntry struct {
+	Name      string    `json:"name"`
+	Digest    string    `json:"digest"`
+	MediaType string    `json:"media_type"`
+	Size      int64     `json:"size"`
+	UpdatedAt time.Time `json:"updated_at"`
+}
+
+// tags lists a repository's tags sorted by name; ok is false when the
+// repository holds nothing.
+func (s *state) tags(repo string) (list []tagEntry, ok bool) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	rs := s.Repos[repo]
+	if rs.empty() {
+		return nil, false
+	}
+	list = make([]tagEntry, 0, len(rs.Tags))
+	for t, ti := range rs.Tags {
+		mi := rs.Manifests[ti.Digest]
+		list = append(list, tagEntry{Name: t, Digest: ti.Digest, MediaType: mi.MediaType, Size: mi.Size, UpdatedAt: ti.UpdatedAt})
+	}
+	sort.Slice(list, func(i, j int) bool { return list[i].Name < list[j].Name })
+	return list, true
+}
+
+// repoEntry is one repository, for the admin catalog.
+type repoEntry struct {
+	Name      string    `json:"name"`
+	Namespace string    `json:"namespace"`
+	Tags      []string  `json:"tags"`
+	Manifests int       `json:"manifests"`
+	UpdatedAt time.Time `json:"updated_at"`
+}
+
+// repositories lists the repositories holding at least one manifest,
+// sorted, keeping those keep accepts.
+func (s *state) repositories(keep func(string) bool) []repoEntry {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	out := []repoEntry{}
+	for name, rs := range s.Repos {
+		if rs.empty() || !keep(name) {
+			continue
+		}
+		e := repoEntry{Name: name, Namespace: owner(name), Tags: []string{}, Manifests: len(rs.Manifests)}
+		for t, ti := range rs.Tags {
+			e.Tags = append(e.Tags, t)
+			if ti.UpdatedAt.After(e.UpdatedAt) {
+				e.UpdatedAt = ti.UpdatedAt
+			}
+		}
+		for _, mi := range rs.Manifests {
+			if mi.PushedAt.After(e.UpdatedAt) {
+				e.UpdatedAt = mi.PushedAt
+			}
+		}
+		sort.Strings(e.Tags)
+		out = append(out, e)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out
+}
+
+// share lets user pull repo.
+func (s *state) share(repo, user string) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.Shares[repo] == nil {
+		s.Shares[repo] = map[string]bool{}
+	}
+	s.Shares[repo][namespace(user)] = true
+	return s.saveLocked()
+}
+
+// unshare takes the right to pull repo away from user.
+func (s *state) unshare(repo, user string) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	delete(s.Shares[repo], namespace(user))
+	if len(s.Shares[repo]) == 0 {
+		delete(s.Shares, repo)
+	}
+	return s.saveLocked()
+}
+
+func (s *state) sharedWith(repo, user string) bool {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return user != "" && s.Shares[repo][namespace(user)]
+}
+
+// shareList returns the users repo is shared with, sorted.
+func (s *state) shareList(repo string) []string {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	out := []string{}
+	for u := range s.Shares[repo] {
+		out = append(out, u)
+	}
+	slices.Sort(out)
+	return out
+}

@@ -1,0 +1,485 @@
+package registry
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+)
+
+// routeKind is what a /v2/ path addresses.
+type routeKind int
+
+const (
+	routeBase routeKind = iota
+	routeCatalog
+	routeTags
+	routeManifest
+	routeBlob
+	routeUpload
+	routeReferrers
+	routeUnknown
+)
+
+type route struct {
+	kind routeKind
+	repo string
+	ref  string // manifest tag or digest, blob digest, upload id
+}
+
+// parseRoute reads a /v2/ path from its end, as the protocol's paths are
+// built: the repository name may itself hold slashes.
+func parseRoute(path string) route {
+	rest := strings.Trim(strings.TrimPrefix(path, "/v2"), "/")
+	if rest == "" {
+		return route{kind: routeBase}
+	}
+	if rest == "_catalog" {
+		return route{kind: routeCatalog}
+	}
+	el := strings.Split(rest, "/")
+	n := len(el)
+	at := func(i int, s string) bool { return i >= 0 && i < n && el[i] == s }
+	repoUpTo := func(i int) string { return strings.Join(el[:i], "/") }
+	switch {
+	case n >= 3 && at(n-2, "tags") && at(n-1, "list"):
+		return route{kind: routeTags, repo: repoUpTo(n - 2)}
+	case n >= 3 && at(n-2, "manifests"):
+		return route{kind: routeManifest, repo: repoUpTo(n - 2), ref: el[n-1]}
+	case n >= 3 && at(n-2, "blobs") && at(n-1, "uploads"):
+		return route{kind: routeUpload, repo: repoUpTo(n - 2)}
+	case n >= 4 && at(n-3, "blobs") && at(n-2, "uploads"):
+		return route{kind: routeUpload, repo: repoUpTo(n - 3), ref: el[n-1]}
+	case n >= 3 && at(n-2, "blobs"):
+		return route{kind: routeBlob, repo: repoUpTo(n - 2), ref: el[n-1]}
+	case n >= 3 && at(n-2, "referrers"):
+		return route{kind: routeReferrers, repo: repoUpTo(n - 2), ref: el[n-1]}
+	}
+	return route{kind: routeUnknown}
+}
+
+// action is what a request needs on its repository.
+func (rt route) action(method string) string {
+	switch rt.kind {
+	case routeUpload:
+		return actionPush
+	case routeManifest, routeBlob:
+		switch method {
+		case http.MethodPut:
+			return actionPush
+		case http.MethodDelete:
+			return actionDelete
+		}
+	}
+	return actionPull
+}
+
+// scopeFor is the scope a challenge asks for, in the form clients expect:
+// writes ask for "pull,push" (an upload checks what exists first).
+func (rt route) scopeFor(action string) string {
+	switch {
+	case rt.kind == routeCatalog:
+		return "registry:catalog:*"
+	case rt.kind == routeBase || rt.kind == routeUnknown:
+		return ""
+	case action == actionPush:
+		return "repository:" + rt.repo + ":pull,push"
+	}
+	return "repository:" + rt.repo + ":" + action
+}
+
+// principal is who a request comes from: by a token, or by basic
+// credentials checked with the login.
+type principal struct {
+	user  string
+	admin bool
+	token *claims
+}
+
+var (
+	errNoCredentials = errors.New("authentication required")
+	errTokenInvalid  = errors.New("invalid or expired token")
+)
+
+// authenticate reads a Bearer token or basic credentials.
+func (r *Registry) authenticate(req *http.Request) (*principal, error) {
+	h := req.Header.Get("Authorization")
+	scheme, cred, _ := strings.Cut(h, " ")
+	switch {
+	case strings.EqualFold(scheme, "Bearer") && cred != "":
+		c, err := r.signer.verify(strings.TrimSpace(cred), r.opts.Issuer, r.opts.Service)
+		if err != nil {
+			return nil, errTokenInvalid
+		}
+		return &principal{user: c.Subject, token: c}, nil
+	case strings.EqualFold(scheme, "Basic"):
+		user, pass, ok := req.BasicAuth()
+		if !ok {
+			return nil, errBadCredentials
+		}
+		acct, err := r.accounts.check(req.Context(), user, pass)
+		if err != nil {
+			return nil, err
+		}
+		return &principal{user: acct.Login, admin: acct.Admin}, nil
+	}
+	return nil, errNoCredentials
+}
+
+// challenge answers 401 with the Bearer challenge that tells a client
+// where to get a token and for what.
+func (r *Registry) challenge(w http.ResponseWriter, req *http.Request, scope, errCode, msg string) {
+	realm := r.opts.Realm
+	if realm == "" {
+		proto := "http"
+		if req.TLS != nil {
+			proto = "https"
+		}
+		realm = proto + "://" + req.Host + "/token"
+	}
+	v := fmt.Sprintf("Bearer realm=%q,service=%q", realm, r.opts.Service)
+	if scope != "" {
+		v += fmt.Sprintf(",scope=%q", scope)
+	}
+	if errCode != "" {
+		v += fmt.Sprintf(",error=%q", errCode)
+	}
+	w.Header().Set("WWW-Authenticate", v)
+	w.Header().Set("Docker-Distribution-API-Version", "registry/2.0")
+	regError(w, http.StatusUnauthorized, "UNAUTHORIZED", msg)
+}
+
+// authorize decides whether p may take action on the route: 401 asking for
+// a wider token when the user may but the token does not say so, 403 when
+// the user may not.
+func (r *Registry) authorize(w http.ResponseWriter, req *http.Request, p *principal, rt route, action string) bool {
+	switch rt.kind {
+	case routeBase:
+		return true
+	case routeCatalog:
+		if p.token == nil || p.token.allows("registry", "catalog", "*") {
+			return true
+		}
+		r.challenge(w, req, rt.scopeFor(action), "insufficient_scope", "the token does not grant registry:catalog:*")
+		return false
+	}
+	if p.token != nil && p.token.allows("repository", rt.repo, action) {
+		return true
+	}
+	if r.may(p.user, rt.repo, action) {
+		if p.token == nil {
+			return true
+		}
+		r.challenge(w, req, rt.scopeFor(action), "insufficient_scope", fmt.Sprintf("the token does not grant %s on %s", action, rt.repo))
+		return false
+	}
+	regError(w, http.StatusForbidden, "DENIED", denial(p.user, rt.repo, action))
+	return false
+}
+
+// denial says why a user may not do something, naming what they may do.
+func denial(user, repo, action string) string {
+	ns := namespace(user)
+	if action == actionPull {
+		return fmt.Sprintf("requested access to %s is denied: %s may pull only from %s/... and from repositories shared with them", repo, user, ns)
+	}
+	return fmt.Sprintf("requested access to %s is denied: %s may %s only in %s/...", repo, user, action, ns)
+}
+
+func (r *Registry) serveV2(w http.ResponseWriter, req *http.Request) {
+	rt := parseRoute(req.URL.Path)
+	if rt.kind != routeBase && rt.kind != routeCatalog && rt.kind != routeUnknown && !validRepo(rt.repo) {
+		regError(w, http.StatusNotFound, "NAME_INVALID", fmt.Sprintf("invalid repository name %q", rt.repo))
+		return
+	}
+	action := rt.action(req.Method)
+	p, err := r.authenticate(req)
+	switch {
+	case errors.Is(err, errLoginUnavailable):
+		regError(w, http.StatusBadGateway, "UNAVAILABLE", err.Error())
+		return
+	case errors.Is(err, errTokenInvalid):
+		r.challenge(w, req, rt.scopeFor(action), "invalid_token", err.Error())
+		return
+	case err != nil:
+		r.challenge(w, req, rt.scopeFor(action), "", err.Error())
+		return
+	}
+	if !r.authorize(w, req, p, rt, action) {
+		return
+	}
+	switch rt.kind {
+	case routeCatalog:
+		r.serveCatalog(w, req, p)
+	case routeTags:
+		r.serveTags(w, req, rt)
+	case routeManifest:
+		r.serveManifest(w, req, rt)
+	case routeBlob:
+		r.serveBlob(w, req, rt)
+	case routeUpload:
+		r.serveUpload(w, req, p, rt)
+	default:
+		// The base check, referrers and anything unknown: pkg/registry
+		// answers, with the protocol's errors.
+		r.inner.ServeHTTP(w, req)
+	}
+}
+
+// serveCatalog lists the repositories the caller may pull, sorted, with
+// the protocol's n/last pagination.
+func (r *Registry) serveCatalog(w http.ResponseWriter, req *http.Request, p *principal) {
+	if req.Method != http.MethodGet {
+		regError(w, http.StatusMethodNotAllowed, "UNSUPPORTED", "the catalog is read with GET")
+		return
+	}
+	var names []string
+	for _, e := range r.state.repositories(func(repo string) bool { return r.may(p.user, repo, actionPull) }) {
+		names = append(names, e.Name)
+	}
+	page, next, ok := paginate(w, req, names)
+	if !ok {
+		return
+	}
+	if next != "" {
+		setNextLink(w, "/v2/_catalog", next, req)
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"repositories": page})
+}
+
+func (r *Registry) serveTags(w http.ResponseWriter, req *http.Request, rt route) {
+	if req.Method != http.MethodGet {
+		regError(w, http.StatusMethodNotAllowed, "UNSUPPORTED", "tags are listed with GET")
+		return
+	}
+	list, ok := r.state.tags(rt.repo)
+	if !ok {
+		regError(w, http.StatusNotFound, "NAME_UNKNOWN", fmt.Sprintf("repository %s not found", rt.repo))
+		return
+	}
+	names := make([]string, len(list))
+	for i, t := range list {
+		names[i] = t.Name
+	}
+	page, next, ok := paginate(w, req, names)
+	if !ok {
+		return
+	}
+	if next != "" {
+		setNextLink(w, "/v2/"+rt.repo+"/tags/list", next, req)
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"name": rt.repo, "tags": page})
+}
+
+// paginate applies ?last= and ?n= to a sorted list; next is the last entry
+// of the page when more follow.
+func paginate(w http.ResponseWriter, req *http.Request, all []string) (page []string, next string, ok bool) {
+	q := req.URL.Query()
+	if last := q.Get("last"); last != "" {
+		i := 0
+		for i < len(all) && all[i] <= last {
+			i++
+		}
+		all = all[i:]
+	}
+	page = all
+	if ns := q.Get("n"); ns != "" {
+		n, err := strconv.Atoi(ns)
+		if err != nil || n < 0 {
+			regError(w, http.StatusBadRequest, "PAGINATION_NUMBER_INVALID", fmt.Sprintf("n must be a number, not %q", ns))
+			return nil, "", false
+		}
+		if n < len(all) {
+			page = all[:n]
+			if n > 0 {
+				next = page[n-1]
+			}
+		}
+	}
+	if page == nil {
+		page = []string{}
+	}
+	return page, next, true
+}
+
+func setNextLink(w http.ResponseWriter, path, last string, req *http.Request) {
+	q := url.Values{"last": {last}, "n": {req.URL.Query().Get("n")}}
+	w.Header().Set("Link", fmt.Sprintf("<%s?%s>; rel=\"next\"", path, q.Encode()))
+}
+
+func (r *Registry) serveManifest(w http.ResponseWriter, req *http.Request, rt route) {
+	isDigest := strings.HasPrefix(rt.ref, "sha256:")
+	if isDigest && !validDigest(rt.ref) || !isDigest && !validTag(rt.ref) {
+		regError(w, http.StatusBadRequest, "TAG_INVALID", fmt.Sprintf("%q is neither a tag nor a sha256 digest", rt.ref))
+		return
+	}
+	switch req.Method {
+	case http.MethodPut:
+		r.putManifest(w, req, rt, isDigest)
+	case http.MethodDelete:
+		r.deleteManifest(w, req, rt, isDigest)
+	default:
+		r.inner.ServeHTTP(w, req)
+	}
+}
+
+func (r *Registry) putManifest(w http.ResponseWriter, req *http.Request, rt route, isDigest bool) {
+	body, err := io.ReadAll(io.LimitReader(req.Body, maxManifest+1))
+	if err != nil {
+		regError(w, http.StatusBadRequest, "MANIFEST_INVALID", "reading the manifest: "+err.Error())
+		return
+	}
+	if len(body) > maxManifest {
+		regError(w, http.StatusRequestEntityTooLarge, "MANIFEST_INVALID", "the manifest is larger than 4 MiB")
+		return
+	}
+	var head struct {
+		MediaType string `json:"mediaType"`
+	}
+	if err := json.Unmarshal(body, &head); err != nil {
+		regError(w, http.StatusBadRequest, "MANIFEST_INVALID", "the manifest is not JSON: "+err.Error())
+		return
+	}
+	digest := sha256Digest(body)
+	if isDigest && rt.ref != digest {
+		regError(w, http.StatusBadRequest, "DIGEST_INVALID", fmt.Sprintf("the manifest's digest is %s, not %s", digest, rt.ref))
+		return
+	}
+	mediaType := req.Header.Get("Content-Type")
+	if mediaType == "" {
+		mediaType = head.MediaType
+		req.Header.Set("Content-Type", mediaType)
+	}
+	req.Body = io.NopCloser(bytes.NewReader(body))
+	req.ContentLength = int64(len(body))
+	if r.manifestDir != "" {
+		// Kept before pkg/registry has it, so state.json never names a
+		// manifest that has no file.
+		if err := os.MkdirAll(filepath.Dir(r.manifestPath(digest)), 0o700); err == nil {
+			err = writeFileAtomic(r.manifestPath(digest), body, 0o600)
+		}
+		if err != nil {
+			regError(w, http.StatusInternalServerError, "UNKNOWN", "storing the manifest: "+err.Error())
+			return
+		}
+	}
+	sw := &statusWriter{ResponseWriter: w}
+	r.inner.ServeHTTP(sw, req)
+	if sw.status == http.StatusCreated {
+		r.state.putManifest(rt.repo, rt.ref, digest, mediaType, int64(len(body)), r.now().UTC())
+	}
+}
+
+// deleteManifest deletes a digest together with every tag pointing at it,
+// or one tag alone.
+func (r *Registry) deleteManifest(w http.ResponseWriter, req *http.Request, rt route, isDigest bool) {
+	if !isDigest {
+		sw := &statusWriter{ResponseWriter: w}
+		r.inner.ServeHTTP(sw, req)
+		if sw.status == http.StatusAccepted {
+			r.state.deleteTag(rt.repo, rt.ref)
+		}
+		return
+	}
+	tags := r.state.tagsOf(rt.repo, rt.ref)
+	sw := &statusWriter{ResponseWriter: w}
+	r.inner.ServeHTTP(sw, req)
+	if sw.status != http.StatusAccepted {
+		return
+	}
+	for _, t := range tags {
+		r.internal(http.MethodDelete, "/v2/"+rt.repo+"/manifests/"+t, "", nil)
+	}
+	r.state.deleteManifest(rt.repo, rt.ref, tags)
+}
+
+func (r *Registry) serveBlob(w http.ResponseWriter, req *http.Request, rt route) {
+	if !validDigest(rt.ref) {
+		regError(w, http.StatusBadRequest, "DIGEST_INVALID", fmt.Sprintf("%q is not a sha256 digest", rt.ref))
+		return
+	}
+	switch req.Method {
+	case http.MethodGet, http.MethodHead:
+		if !r.state.hasBlob(rt.repo, rt.ref) {
+			regError(w, http.StatusNotFound, "BLOB_UNKNOWN", fmt.Sprintf("blob %s not found in %s", rt.ref, rt.repo))
+			return
+		}
+		r.inner.ServeHTTP(w, req)
+	case http.MethodDelete:
+		ok, err := r.state.unlinkBlob(rt.repo, rt.ref)
+		switch {
+		case err != nil:
+			regError(w, http.StatusInternalServerError, "UNKNOWN", err.Error())
+		case !ok:
+			regError(w, http.StatusNotFound, "BLOB_UNKNOWN", fmt.Sprintf("blob %s not found in %s", rt.ref, rt.repo))
+		default:
+			w.WriteHeader(http.StatusAccepted)
+		}
+	default:
+		regError(w, http.StatusMethodNotAllowed, "UNSUPPORTED", "blobs are read with GET and HEAD and removed with DELETE")
+	}
+}
+
+func (r *Registry) serveUpload(w http.ResponseWriter, req *http.Request, p *principal, rt route) {
+	q := req.URL.Query()
+	if req.Method == http.MethodPost && rt.ref == "" && q.Get("mount") != "" {
+		if r.mount(w, p, rt.repo, q.Get("mount"), q.Get("from")) {
+			return
+		}
+		// Not mountable: start an ordinary upload.
+		q.Del("mount")
+		q.Del("from")
+		req.URL.RawQuery = q.Encode()
+	}
+	if req.Method == http.MethodDelete {
+		// Cancelling an upload: pkg/registry keeps no session worth
+		// cancelling beyond its buffer, which the next upload replaces.
+		w.WriteHeader(http.StatusNoContent)
+		return
+	}
+	digest := q.Get("digest")
+	completes := digest != "" && (req.Method == http.MethodPut || req.Method == http.MethodPost)
+	if !completes {
+		r.inner.ServeHTTP(w, req)
+		return
+	}
+	sw := &statusWriter{ResponseWriter: w}
+	r.inner.ServeHTTP(sw, req)
+	if sw.status == http.StatusCreated && validDigest(digest) {
+		r.state.linkBlob(rt.repo, digest)
+	}
+}
+
+// mount links a blob the user may already read elsewhere into repo,
+// answering 201 as the protocol says; it reports false when there is
+// nothing to mount.
+func (r *Registry) mount(w http.ResponseWriter, p *principal, repo, digest, from string) bool {
+	if !validDigest(digest) {
+		return false
+	}
+	candidates := []string{from}
+	if from == "" {
+		candidates = r.state.reposWithBlob(digest)
+	}
+	for _, c := range candidates {
+		if c == "" || !r.state.hasBlob(c, digest) || !r.may(p.user, c, actionPull) {
+			continue
+		}
+		if err := r.state.linkBlob(repo, digest); err != nil {
+			regError(w, http.StatusInternalServerError, "UNKNOWN", err.Error())
+			return true
+		}
+		w.Header().Set("Location", "/v2/"+repo+"/blobs/"+digest)
+		w.Header().Set("Docker-Content-Digest", digest)
+		w.WriteHeader(http.StatusCreated)
+		return true
+	}
+	return false
+}
