@@ -362,7 +362,8 @@ func (r *Registry) putManifest(w http.ResponseWriter, req *http.Request, rt rout
 	if r.manifestDir != "" {
 		// Kept before pkg/registry has it, so state.json never names a
 		// manifest that has no file.
-		if err := os.MkdirAll(filepath.Dir(r.manifestPath(digest)), 0o700); err == nil {
+		err := os.MkdirAll(filepath.Dir(r.manifestPath(digest)), 0o700)
+		if err == nil {
 			err = writeFileAtomic(r.manifestPath(digest), body, 0o600)
 		}
 		if err != nil {
