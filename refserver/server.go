@@ -14,18 +14,29 @@
 //	/api/v1/...                         agent chat API (agent_url = {URL})
 //	/v2/..., /token                     registry protocol and its token service
 //	/api/catalog, /api/tags/...         registry listing endpoints
+//
+// The package is split by concern: store (state and persistence), gitstore
+// (the repositories' git data), ci (how workflow runs progress), rest (the
+// REST handlers and permission rules). This file wires them; seed.go has
+// the Go methods tests use to create data, demo.go the --demo world.
 package refserver
 
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net"
 	"net/http"
+	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/forgehq/forge/refserver/agent"
+	"github.com/forgehq/forge/refserver/gitstore"
 	"github.com/forgehq/forge/refserver/registry"
+	"github.com/forgehq/forge/refserver/rest"
+	"github.com/forgehq/forge/refserver/store"
 )
 
 // Options configure a Server. The zero value is an in-memory server on a
@@ -44,6 +55,17 @@ type Options struct {
 	Demo bool
 	// AgentKey is the agent API key to create; empty generates one.
 	AgentKey string
+
+	// CITick is how long a workflow run takes per log line (one tick per
+	// line of each step, see package ci); default one second. Tests make
+	// it short to watch runs complete quickly.
+	CITick time.Duration
+	// Now is the server's clock; nil is time.Now. Tests move it to
+	// drive runs, TOTP steps and lockouts.
+	Now func() time.Time
+	// PasswordCost is the bcrypt cost of stored passwords (default 6:
+	// this is a test and demo server, and logins should be quick).
+	PasswordCost int
 }
 
 // Server is a running reference server.
@@ -53,22 +75,67 @@ type Server struct {
 	listener net.Listener
 	http     *http.Server
 	url      string
+
 	agent    *agent.Service
 	agentKey string
 	registry *registry.Registry
+
+	st            *store.Store
+	git           *gitstore.Store
+	api           *rest.API
+	adminPassword string
 }
 
-// New builds a server without listening yet.
+// New builds a server without listening yet: it opens (or creates) the
+// state, makes sure the admin account exists and, with Demo, seeds the
+// demo world into an empty server.
 func New(opts Options) (*Server, error) {
 	if opts.Addr == "" {
 		opts.Addr = "127.0.0.1:0"
 	}
-	s := &Server{opts: opts, mux: http.NewServeMux()}
+	if opts.AdminUser == "" {
+		opts.AdminUser = "admin"
+	}
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	if opts.CITick <= 0 {
+		opts.CITick = time.Second
+	}
+	if opts.PasswordCost == 0 {
+		opts.PasswordCost = 6
+	}
+	if why := store.ValidLogin(opts.AdminUser); why != "" {
+		return nil, fmt.Errorf("admin user %q: %s", opts.AdminUser, why)
+	}
+	gitDir := ""
+	if opts.DataDir != "" {
+		gitDir = filepath.Join(opts.DataDir, "git")
+	}
+	st, err := store.Open(opts.DataDir, opts.Now)
+	if err != nil {
+		return nil, fmt.Errorf("opening %s: %w", opts.DataDir, err)
+	}
+	s := &Server{opts: opts, mux: http.NewServeMux(), st: st, git: gitstore.New(gitDir)}
+	s.api = rest.New(rest.Config{Store: st, Git: s.git, Now: opts.Now, PasswordCost: opts.PasswordCost, CITick: opts.CITick})
+	fresh := len(st.Users(nil)) == 0
+	if err := s.ensureAdmin(); err != nil {
+		st.Close()
+		return nil, err
+	}
+	if opts.Demo && fresh {
+		if err := s.seedDemo(); err != nil {
+			st.Close()
+			return nil, fmt.Errorf("seeding the demo: %w", err)
+		}
+	}
 	if err := s.newAgent(); err != nil {
+		st.Close()
 		return nil, err
 	}
 	s.routes()
 	if err := s.mountRegistry(); err != nil {
+		st.Close()
 		return nil, err
 	}
 	return s, nil
@@ -94,8 +161,51 @@ func (s *Server) mountRegistry() error {
 // its token service's certificate.
 func (s *Server) Registry() *registry.Registry { return s.registry }
 
+// ensureAdmin creates the site_admin account, or resets its password when
+// one is given and differs. A generated password is kept in DataDir's
+// admin-password file (mode 0600) so later starts can print it again.
+func (s *Server) ensureAdmin() error {
+	pw := s.opts.AdminPassword
+	pwFile := ""
+	if s.opts.DataDir != "" {
+		pwFile = filepath.Join(s.opts.DataDir, "admin-password")
+	}
+	u, exists := s.st.UserByLogin(s.opts.AdminUser)
+	if pw == "" && exists && pwFile != "" {
+		if b, err := os.ReadFile(pwFile); err == nil && store.PasswordMatches(u.PasswordHash, strings.TrimSpace(string(b))) {
+			s.adminPassword = strings.TrimSpace(string(b))
+		}
+		return nil
+	}
+	generated := pw == ""
+	if generated {
+		pw = store.RandomString(20, "abcdefghijkmnpqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ23456789")
+	}
+	s.adminPassword = pw
+	if exists && store.PasswordMatches(u.PasswordHash, pw) {
+		return nil
+	}
+	hash, err := store.HashPassword(pw, s.opts.PasswordCost)
+	if err != nil {
+		return err
+	}
+	if exists {
+		if _, err := s.st.SetPassword(u.ID, hash, false); err != nil {
+			return err
+		}
+	} else if _, err := s.st.CreateUser(store.NewUser{Login: s.opts.AdminUser, Email: s.opts.AdminUser + "@forge.local",
+		FullName: "Site Administrator", Role: store.RoleSiteAdmin, PasswordHash: hash, Activated: true}); err != nil {
+		return err
+	}
+	if generated && pwFile != "" {
+		return store.WriteFileAtomic(pwFile, []byte(pw+"\n"))
+	}
+	return nil
+}
+
 // routes mounts the three interfaces. Each part registers its own paths.
 func (s *Server) routes() {
+	s.mux.Handle(rest.Prefix+"/", s.api)
 	s.mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
 		w.WriteHeader(http.StatusNotFound)
@@ -138,7 +248,7 @@ func (s *Server) Start() error {
 	}
 	s.listener = ln
 	s.url = "http://" + ln.Addr().String()
-	s.http = &http.Server{Handler: s.mux, ReadHeaderTimeout: 10 * time.Second}
+	s.http = &http.Server{Handler: s.mux, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute}
 	go func() {
 		if err := s.http.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
 			panic(err)
@@ -153,13 +263,40 @@ func (s *Server) URL() string { return s.url }
 // BaseURL is the REST API's base URL, {URL}/api/v2.
 func (s *Server) BaseURL() string { return s.url + "/api/v2" }
 
-// Close stops the server, waiting up to five seconds for requests in
-// flight.
-func (s *Server) Close() error {
-	if s.http == nil {
-		return nil
+// AdminUser is the site_admin account's login.
+func (s *Server) AdminUser() string { return s.opts.AdminUser }
+
+// AdminPassword is the site_admin account's password: the one given in
+// Options, or the generated one. It is "" only when a DataDir from an
+// earlier run holds an admin whose password is neither given nor the one
+// generated there (it was changed through the API).
+func (s *Server) AdminPassword() string { return s.adminPassword }
+
+// Env lists the settings a client needs, in order, as NAME=value pairs
+// for `forge serve` to print: the three addresses, the agent key, then
+// the admin login.
+func (s *Server) Env() [][2]string {
+	env := [][2]string{
+		{"FORGE_BASE_URL", s.BaseURL()},
+		{"AGENT_URL", s.AgentURL()},
+		{"AGENT_API_KEY", s.agentKey},
+		{"FORGE_REGISTRY_URL", s.URL()},
+		{"FORGE_USERNAME", s.AdminUser()},
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	return s.http.Shutdown(ctx)
+	if s.adminPassword != "" {
+		env = append(env, [2]string{"FORGE_PASSWORD", s.adminPassword})
+	}
+	return env
+}
+
+// Close stops the server, waiting up to five seconds for requests in
+// flight, then closes the state.
+func (s *Server) Close() error {
+	var err error
+	if s.http != nil {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		err = s.http.Shutdown(ctx)
+	}
+	return errors.Join(err, s.st.Close())
 }

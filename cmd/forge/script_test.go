@@ -8,8 +8,10 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/forgehq/forge/cmd"
+	"github.com/forgehq/forge/refserver"
 	"github.com/rogpeppe/go-internal/testscript"
 )
 
@@ -35,6 +37,7 @@ func TestScripts(t *testing.T) {
 //
 //	ls-mode PATH               print PATH's permission bits in octal
 //	exit-code N CMD [ARGS...]  run CMD and require exit status N
+//	srv SUBCOMMAND ...         seed the script's reference server (srv.go)
 var scriptCmds = map[string]func(ts *testscript.TestScript, neg bool, args []string){
 	"ls-mode": func(ts *testscript.TestScript, neg bool, args []string) {
 		if len(args) != 1 {
@@ -44,6 +47,7 @@ var scriptCmds = map[string]func(ts *testscript.TestScript, neg bool, args []str
 		ts.Check(err)
 		fmt.Fprintf(ts.Stdout(), "%o\n", st.Mode().Perm())
 	},
+	"srv": srvCmd,
 	"exit-code": func(ts *testscript.TestScript, neg bool, args []string) {
 		if len(args) < 2 {
 			ts.Fatalf("usage: exit-code N CMD [ARGS...]")
@@ -64,7 +68,32 @@ var scriptCmds = map[string]func(ts *testscript.TestScript, neg bool, args []str
 	},
 }
 
+// setupScript gives each script its own reference server on 127.0.0.1 with
+// a random port, stopped when the script ends, and exports
+//
+//	SERVER_URL       its origin, http://127.0.0.1:PORT
+//	SERVER_BASE_URL  the REST base URL, $SERVER_URL/api/v2
+//	ADMIN_USER       the site_admin login ("admin")
+//	ADMIN_PASSWORD   its password
+//
+// FORGE_BASE_URL stays unset (scripts test the precedence of settings):
+// a script that wants the server sets it, or passes --base-url. Runs
+// progress at 50 ms a tick, so a seeded run completes within a second or
+// two.
 func setupScript(env *testscript.Env) error {
+	srv, err := refserver.New(refserver.Options{AdminPassword: "admin-password-1234", CITick: 50 * time.Millisecond})
+	if err != nil {
+		return err
+	}
+	if err := srv.Start(); err != nil {
+		return err
+	}
+	env.Defer(func() { srv.Close() })
+	env.Values[srvKey{}] = srv
+	env.Setenv("SERVER_URL", srv.URL())
+	env.Setenv("SERVER_BASE_URL", srv.BaseURL())
+	env.Setenv("ADMIN_USER", srv.AdminUser())
+	env.Setenv("ADMIN_PASSWORD", srv.AdminPassword())
 	env.Setenv("FORGE_CONFIG_DIR", env.WorkDir+"/.config/forge")
 	env.Setenv("HOME", env.WorkDir+"/home")
 	env.Setenv("XDG_CACHE_HOME", env.WorkDir+"/.cache")

@@ -1,0 +1,139 @@
+// Package rest serves the hosting service's REST API v2 under /api/v2 over
+// a store.Store: accounts, two-factor authentication, SSH keys,
+// administration, repositories with their git contents, issues,
+// collaborators, pull requests, releases and CI runs. Permission rules —
+// which the specification leaves open — live here, in policy.go, and are
+// listed in refserver/README.md.
+package rest
+
+import (
+	"net/http"
+	"sync"
+	"time"
+
+	"github.com/forgehq/forge/refserver/gitstore"
+	"github.com/forgehq/forge/refserver/store"
+)
+
+// Prefix is where the API is mounted.
+const Prefix = "/api/v2"
+
+// Config configures the API. Zero numbers take the documented defaults.
+type Config struct {
+	Store *store.Store
+	Git   *gitstore.Store
+	// Now is the clock (tests move it); nil is time.Now.
+	Now func() time.Time
+	// PasswordCost is the bcrypt cost for new passwords (default 6).
+	PasswordCost int
+	// LockoutThreshold failed logins within LockoutWindow lock a login
+	// name for LockoutDuration (defaults 5, 15 min, 15 min).
+	LockoutThreshold int
+	LockoutWindow    time.Duration
+	LockoutDuration  time.Duration
+	// CITick is how long a step of a new workflow run takes per log line
+	// (default 1s).
+	CITick time.Duration
+	// OnPush, when set, is called after a push updated a repository.
+	OnPush func(repo store.Repo)
+}
+
+// API is the REST API handler.
+type API struct {
+	cfg     Config
+	st      *store.Store
+	git     *gitstore.Store
+	mux     *http.ServeMux
+	lockMu  sync.Mutex
+	lockout map[string]*failures
+}
+
+// New returns the API's handler; it serves paths under Prefix.
+func New(cfg Config) *API {
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	if cfg.PasswordCost == 0 {
+		cfg.PasswordCost = 6
+	}
+	if cfg.LockoutThreshold == 0 {
+		cfg.LockoutThreshold = 5
+	}
+	if cfg.LockoutWindow == 0 {
+		cfg.LockoutWindow = 15 * time.Minute
+	}
+	if cfg.LockoutDuration == 0 {
+		cfg.LockoutDuration = 15 * time.Minute
+	}
+	if cfg.CITick == 0 {
+		cfg.CITick = time.Second
+	}
+	a := &API{cfg: cfg, st: cfg.Store, git: cfg.Git, mux: http.NewServeMux(), lockout: map[string]*failures{}}
+	a.routes()
+	return a
+}
+
+func (a *API) routes() {
+	a.mux.HandleFunc("POST "+Prefix+"/auth/login", a.login)
+	a.handlePending("POST /auth/logout", a.logout)
+
+	a.handle("GET /me", a.getMe)
+	a.handle("GET /me/state", a.getState)
+	a.handle("PATCH /me/profile", a.patchProfile)
+	a.handle("POST /me/password", a.changePassword)
+	a.handle("POST /me/2fa/setup", a.twofaSetup)
+	a.handle("POST /me/2fa/confirm", a.twofaConfirm)
+	a.handlePending("POST /me/2fa/verify", a.twofaVerify)
+	a.handle("POST /me/2fa/disable", a.twofaDisable)
+	a.handle("GET /me/keys", a.listKeys)
+	a.handle("POST /me/keys", a.addKey)
+	a.handle("DELETE /me/keys/{id}", a.deleteKey)
+
+	a.handle("GET /admin/invites", a.listInvites)
+	a.handle("POST /admin/invites", a.createInvite)
+	a.handle("GET /admin/users", a.listUsers)
+	a.handle("POST /admin/users/{user}/disable", a.disableUser)
+	a.handle("POST /admin/users/{user}/enable", a.enableUser)
+	a.handle("DELETE /admin/users/{user}", a.deleteUser)
+
+	a.repoRoutes()
+}
+
+// ServeHTTP serves the API; what no route matches gets a JSON error.
+func (a *API) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if _, pattern := a.mux.Handler(r); pattern == "" {
+		// The mux's own 404 and 405 answers are plain text: keep their
+		// status (and Allow header) and give the body the Error shape.
+		w = &jsonMuxError{ResponseWriter: w, method: r.Method, path: r.URL.Path}
+	}
+	// ServeHTTP, not the handler found above: it sets the path values.
+	a.mux.ServeHTTP(w, r)
+}
+
+type jsonMuxError struct {
+	http.ResponseWriter
+	method, path string
+	wrote        bool
+}
+
+func (j *jsonMuxError) WriteHeader(code int) {
+	if j.wrote {
+		return
+	}
+	j.wrote = true
+	msg := "not found: " + j.path
+	if code == http.StatusMethodNotAllowed {
+		msg = j.method + " is not allowed on " + j.path + "; allowed: " + j.Header().Get("Allow")
+	} else if code != http.StatusNotFound {
+		msg = http.StatusText(code)
+	}
+	j.Header().Del("X-Content-Type-Options")
+	writeJSON(j.ResponseWriter, code, errorBody{msg})
+}
+
+func (j *jsonMuxError) Write(b []byte) (int, error) {
+	if !j.wrote {
+		j.WriteHeader(http.StatusOK)
+	}
+	return len(b), nil
+}

@@ -1,0 +1,3 @@
+package rest
+
+func (a *API) repoRoutes() {}

@@ -1,0 +1,215 @@
+package rest
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+
+	"github.com/forgehq/forge/refserver/store"
+)
+
+type errorBody struct {
+	Error string `json:"error"`
+}
+
+var okBody = map[string]bool{"ok": true}
+
+// writeJSON answers with v as indented JSON, readable with curl.
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(v); err != nil {
+		status = http.StatusInternalServerError
+		buf.Reset()
+		fmt.Fprintf(&buf, "{\"error\": %q}\n", err.Error())
+	}
+	h := w.Header()
+	h.Set("Content-Type", "application/json; charset=utf-8")
+	h.Set("Content-Length", strconv.Itoa(buf.Len()))
+	w.WriteHeader(status)
+	w.Write(buf.Bytes())
+}
+
+// writeError answers with err's status and message in the Error shape.
+func writeError(w http.ResponseWriter, err error) {
+	status := store.StatusOf(err)
+	msg := err.Error()
+	if status == http.StatusInternalServerError {
+		msg = "internal error: " + msg
+	}
+	writeJSON(w, status, errorBody{msg})
+}
+
+// Shorthands for the errors handlers return.
+var (
+	errNotFound  = store.NotFound
+	errInvalid   = store.Invalid
+	errForbidden = store.Forbidden
+	errConflict  = store.Conflict
+)
+
+func errUnauthorized(format string, a ...any) error {
+	return &store.Error{Status: http.StatusUnauthorized, Msg: fmt.Sprintf(format, a...)}
+}
+
+// maxBody bounds request bodies; requests here are small.
+const maxBody = 1 << 20
+
+// decode reads a JSON object from the request body into v. Unknown fields
+// are ignored (tolerant reader); malformed JSON, a body that is not an
+// object, trailing data or a field of the wrong type is a 400 naming the
+// problem. An empty body decodes as {}.
+func decode(w http.ResponseWriter, r *http.Request, v any) error {
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxBody))
+	if err != nil {
+		var tooBig *http.MaxBytesError
+		if errors.As(err, &tooBig) {
+			return &store.Error{Status: http.StatusRequestEntityTooLarge, Msg: fmt.Sprintf("request body over %d bytes", maxBody)}
+		}
+		return errInvalid("reading request body: %v", err)
+	}
+	body = bytes.TrimSpace(body)
+	if len(body) == 0 {
+		body = []byte("{}")
+	}
+	if body[0] != '{' {
+		return errInvalid("request body must be a JSON object")
+	}
+	dec := json.NewDecoder(bytes.NewReader(body))
+	if err := dec.Decode(v); err != nil {
+		return jsonError(err)
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return errInvalid("malformed JSON: unexpected data after the object")
+	}
+	return nil
+}
+
+func jsonError(err error) error {
+	var typeErr *json.UnmarshalTypeError
+	var syntaxErr *json.SyntaxError
+	switch {
+	case errors.As(err, &typeErr):
+		if typeErr.Field == "" {
+			return errInvalid("request body must be a JSON object")
+		}
+		return errInvalid("field %s must be %s, not %s", typeErr.Field, jsonKind(typeErr.Type.Kind().String()), typeErr.Value)
+	case errors.As(err, &syntaxErr):
+		return errInvalid("malformed JSON at byte %d: %v", syntaxErr.Offset, err)
+	case errors.Is(err, io.ErrUnexpectedEOF):
+		return errInvalid("malformed JSON: unexpected end of body")
+	}
+	return errInvalid("malformed JSON: %v", err)
+}
+
+func jsonKind(goKind string) string {
+	switch goKind {
+	case "string":
+		return "a string"
+	case "bool":
+		return "a boolean"
+	case "int", "int64", "int32", "float64":
+		return "a number"
+	case "slice":
+		return "an array"
+	}
+	return "an object"
+}
+
+// required returns a 400 for the first required field that is missing or
+// blank.
+func required(fields ...any) error {
+	for i := 0; i+1 < len(fields); i += 2 {
+		name, v := fields[i].(string), fields[i+1].(*string)
+		if v == nil || strings.TrimSpace(*v) == "" {
+			return errInvalid("field %s is required", name)
+		}
+	}
+	return nil
+}
+
+// pathInt parses an integer path segment; a non-number is a 404, as no
+// such resource can exist.
+func pathInt(r *http.Request, name string) (int64, error) {
+	s := r.PathValue(name)
+	n, err := strconv.ParseInt(s, 10, 64)
+	if err != nil || n < 1 {
+		return 0, errNotFound("%s %q not found: must be a positive integer", name, s)
+	}
+	return n, nil
+}
+
+// Pagination: page (from 1) and per_page (default 30, at most 100);
+// Link carries first, prev, next and last as GitHub does.
+const (
+	defaultPerPage = 30
+	maxPerPage     = 100
+)
+
+func paginate[T any](w http.ResponseWriter, r *http.Request, items []T) ([]T, error) {
+	q := r.URL.Query()
+	page, err := queryInt(q, "page", 1)
+	if err != nil {
+		return nil, err
+	}
+	per, err := queryInt(q, "per_page", defaultPerPage)
+	if err != nil {
+		return nil, err
+	}
+	per = min(per, maxPerPage)
+	last := max(1, (len(items)+per-1)/per)
+	var links []string
+	link := func(p int, rel string) {
+		q.Set("page", strconv.Itoa(p))
+		q.Set("per_page", strconv.Itoa(per))
+		u := url.URL{Scheme: scheme(r), Host: r.Host, Path: r.URL.Path, RawQuery: q.Encode()}
+		links = append(links, fmt.Sprintf("<%s>; rel=%q", u.String(), rel))
+	}
+	if page < last {
+		link(page+1, "next")
+		link(last, "last")
+	}
+	if page > 1 {
+		link(1, "first")
+		link(min(page-1, last), "prev")
+	}
+	if len(links) > 0 {
+		w.Header().Set("Link", strings.Join(links, ", "))
+	}
+	start := (page - 1) * per
+	if start >= len(items) || start < 0 {
+		return []T{}, nil
+	}
+	return items[start:min(len(items), start+per)], nil
+}
+
+func queryInt(q url.Values, name string, def int) (int, error) {
+	s := q.Get(name)
+	if s == "" {
+		return def, nil
+	}
+	n, err := strconv.Atoi(s)
+	if err != nil || n < 1 || n > 1<<30 {
+		return 0, errInvalid("query parameter %s must be a positive integer, not %q", name, s)
+	}
+	return n, nil
+}
+
+func scheme(r *http.Request) string {
+	if r.TLS != nil {
+		return "https"
+	}
+	return "http"
+}
+
+// origin is the server's origin as the client reached it, for the URLs in
+// responses.
+func origin(r *http.Request) string { return scheme(r) + "://" + r.Host }

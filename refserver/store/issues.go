@@ -1,0 +1,168 @@
+package store
+
+import "time"
+
+// Issue is an issue of a repository, numbered per repository.
+type Issue struct {
+	ID        int64      `json:"id"`
+	RepoID    int64      `json:"repo_id"`
+	Number    int64      `json:"number"`
+	Title     string     `json:"title"`
+	Body      string     `json:"body"`
+	State     string     `json:"state"`
+	AuthorID  int64      `json:"author_id"`
+	Author    string     `json:"author"`
+	Comments  int        `json:"comments"`
+	CreatedAt time.Time  `json:"created_at"`
+	UpdatedAt time.Time  `json:"updated_at"`
+	ClosedAt  *time.Time `json:"closed_at"`
+	ClosedBy  string     `json:"closed_by"`
+}
+
+// Comment is a comment on an issue.
+type Comment struct {
+	ID        int64     `json:"id"`
+	IssueID   int64     `json:"issue_id"`
+	Body      string    `json:"body"`
+	AuthorID  int64     `json:"author_id"`
+	Author    string    `json:"author"`
+	CreatedAt time.Time `json:"created_at"`
+	UpdatedAt time.Time `json:"updated_at"`
+}
+
+// Issue states.
+const (
+	StateOpen   = "open"
+	StateClosed = "closed"
+)
+
+// CreateIssue opens an issue with the repository's next number. at, when
+// not zero, backdates it (seeding).
+func (s *Store) CreateIssue(repoID int64, author User, title, body string, at time.Time) (Issue, error) {
+	var out Issue
+	err := s.update(func(t *tx) error {
+		r, ok := s.d.Repos[repoID]
+		if !ok {
+			return NotFound("repository not found")
+		}
+		if at.IsZero() {
+			at = s.Now()
+		}
+		r.LastIssue++
+		i := &Issue{ID: s.id(), RepoID: repoID, Number: r.LastIssue, Title: title, Body: body, State: StateOpen,
+			AuthorID: author.ID, Author: author.Login, CreatedAt: at, UpdatedAt: at}
+		s.d.Issues[i.ID] = i
+		s.issuesByRepo[repoID] = append(s.issuesByRepo[repoID], i)
+		t.put("repo", r.ID, r)
+		t.put("issue", i.ID, i)
+		out = *i
+		return nil
+	})
+	return out, err
+}
+
+// Issues lists a repository's issues in state ("open", "closed" or "all"),
+// newest first.
+func (s *Store) Issues(repoID int64, state string) []Issue {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	l := s.issuesByRepo[repoID]
+	out := make([]Issue, 0, len(l))
+	for k := len(l) - 1; k >= 0; k-- {
+		if state == "all" || l[k].State == state {
+			out = append(out, *l[k])
+		}
+	}
+	return out
+}
+
+// IssueByNumber finds an issue and its comments.
+func (s *Store) IssueByNumber(repoID, number int64) (Issue, []Comment, bool) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	i := s.issueByNumber(repoID, number)
+	if i == nil {
+		return Issue{}, nil, false
+	}
+	cs := make([]Comment, 0, len(s.commentsOf[i.ID]))
+	for _, c := range s.commentsOf[i.ID] {
+		cs = append(cs, *c)
+	}
+	return *i, cs, true
+}
+
+func (s *Store) issueByNumber(repoID, number int64) *Issue {
+	l := s.issuesByRepo[repoID]
+	// Numbers are dense from 1 unless issues were deleted with their repo.
+	if number >= 1 && number <= int64(len(l)) && l[number-1].Number == number {
+		return l[number-1]
+	}
+	for _, i := range l {
+		if i.Number == number {
+			return i
+		}
+	}
+	return nil
+}
+
+// IssuePatch holds editable issue fields; nil leaves one as is.
+type IssuePatch struct {
+	Title, Body, State *string
+}
+
+// UpdateIssue edits an issue; by is who did it (for closed_by).
+func (s *Store) UpdateIssue(repoID, number int64, by User, p IssuePatch) (Issue, error) {
+	var out Issue
+	err := s.update(func(t *tx) error {
+		i := s.issueByNumber(repoID, number)
+		if i == nil {
+			return NotFound("issue #%d not found", number)
+		}
+		now := s.Now()
+		if p.Title != nil {
+			i.Title = *p.Title
+		}
+		if p.Body != nil {
+			i.Body = *p.Body
+		}
+		if p.State != nil && *p.State != i.State {
+			i.State = *p.State
+			if i.State == StateClosed {
+				i.ClosedAt, i.ClosedBy = &now, by.Login
+			} else {
+				i.ClosedAt, i.ClosedBy = nil, ""
+			}
+		}
+		i.UpdatedAt = now
+		t.put("issue", i.ID, i)
+		out = *i
+		return nil
+	})
+	return out, err
+}
+
+// AddComment comments on an issue. at, when not zero, backdates it.
+func (s *Store) AddComment(repoID, number int64, author User, body string, at time.Time) (Comment, error) {
+	var out Comment
+	err := s.update(func(t *tx) error {
+		i := s.issueByNumber(repoID, number)
+		if i == nil {
+			return NotFound("issue #%d not found", number)
+		}
+		if at.IsZero() {
+			at = s.Now()
+		}
+		c := &Comment{ID: s.id(), IssueID: i.ID, Body: body, AuthorID: author.ID, Author: author.Login, CreatedAt: at, UpdatedAt: at}
+		s.d.Comments[c.ID] = c
+		s.commentsOf[i.ID] = append(s.commentsOf[i.ID], c)
+		i.Comments++
+		if at.After(i.UpdatedAt) {
+			i.UpdatedAt = at
+		}
+		t.put("comment", c.ID, c)
+		t.put("issue", i.ID, i)
+		out = *c
+		return nil
+	})
+	return out, err
+}

@@ -1,0 +1,283 @@
+package store
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+)
+
+// On disk, a data directory holds
+//
+//	state.json      a snapshot of every record, replaced atomically
+//	journal.jsonl   one line per update since the snapshot: the records it
+//	                put or deleted, whole
+//
+// An update is acknowledged only after its line is written and fsynced.
+// Replaying a line is idempotent (it puts whole records), so a crash
+// between writing a new snapshot and truncating the journal is harmless; a
+// torn last line is an update that was never acknowledged and is dropped.
+const (
+	snapshotName = "state.json"
+	journalName  = "journal.jsonl"
+	// compactAt is the journal size past which the next update rewrites
+	// the snapshot and starts an empty journal.
+	compactAt = 8 << 20
+)
+
+type change struct {
+	T   string          `json:"t"`
+	ID  int64           `json:"id"`
+	Del bool            `json:"del,omitempty"`
+	V   json.RawMessage `json:"v,omitempty"`
+	v   any
+}
+
+type journal struct {
+	dir  string
+	f    *os.File
+	size int64
+}
+
+func openJournal(dir string) (*journal, *data, error) {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return nil, nil, err
+	}
+	d := newData()
+	b, err := os.ReadFile(filepath.Join(dir, snapshotName))
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+	case err != nil:
+		return nil, nil, err
+	default:
+		if err := json.Unmarshal(b, d); err != nil {
+			return nil, nil, fmt.Errorf("%s: %w", filepath.Join(dir, snapshotName), err)
+		}
+		d.fill()
+	}
+	jpath := filepath.Join(dir, journalName)
+	if err := replay(jpath, d); err != nil {
+		return nil, nil, err
+	}
+	j := &journal{dir: dir}
+	// Start every run from a fresh snapshot and an empty journal.
+	if err := j.compact(d); err != nil {
+		return nil, nil, err
+	}
+	return j, d, nil
+}
+
+// fill replaces maps a snapshot left null.
+func (d *data) fill() {
+	n := newData()
+	if d.Users == nil {
+		d.Users = n.Users
+	}
+	if d.Tokens == nil {
+		d.Tokens = n.Tokens
+	}
+	if d.Keys == nil {
+		d.Keys = n.Keys
+	}
+	if d.Invites == nil {
+		d.Invites = n.Invites
+	}
+	if d.Repos == nil {
+		d.Repos = n.Repos
+	}
+	if d.Collabs == nil {
+		d.Collabs = n.Collabs
+	}
+	if d.Issues == nil {
+		d.Issues = n.Issues
+	}
+	if d.Comments == nil {
+		d.Comments = n.Comments
+	}
+	if d.Pulls == nil {
+		d.Pulls = n.Pulls
+	}
+	if d.Releases == nil {
+		d.Releases = n.Releases
+	}
+	if d.Runs == nil {
+		d.Runs = n.Runs
+	}
+}
+
+func replay(path string, d *data) error {
+	f, err := os.Open(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	r := bufio.NewReader(f)
+	for n := 1; ; n++ {
+		line, err := r.ReadBytes('\n')
+		if errors.Is(err, io.EOF) {
+			// A last line without its newline was torn by a crash
+			// before it was acknowledged.
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		var changes []change
+		if err := json.Unmarshal(line, &changes); err != nil {
+			return fmt.Errorf("%s line %d: %w", path, n, err)
+		}
+		for _, c := range changes {
+			if err := d.apply(c); err != nil {
+				return fmt.Errorf("%s line %d: %w", path, n, err)
+			}
+		}
+	}
+}
+
+func (d *data) apply(c change) error {
+	switch c.T {
+	case "user":
+		return applyTo(d.Users, c)
+	case "token":
+		return applyTo(d.Tokens, c)
+	case "key":
+		return applyTo(d.Keys, c)
+	case "invite":
+		return applyTo(d.Invites, c)
+	case "repo":
+		return applyTo(d.Repos, c)
+	case "collaborator":
+		return applyTo(d.Collabs, c)
+	case "issue":
+		return applyTo(d.Issues, c)
+	case "comment":
+		return applyTo(d.Comments, c)
+	case "pull":
+		return applyTo(d.Pulls, c)
+	case "release":
+		return applyTo(d.Releases, c)
+	case "run":
+		return applyTo(d.Runs, c)
+	}
+	return fmt.Errorf("unknown record kind %q", c.T)
+}
+
+func applyTo[T any](m map[int64]*T, c change) error {
+	if c.Del {
+		delete(m, c.ID)
+		return nil
+	}
+	v := new(T)
+	if err := json.Unmarshal(c.V, v); err != nil {
+		return err
+	}
+	m[c.ID] = v
+	return nil
+}
+
+// append writes one update's changes as a line and fsyncs it.
+func (j *journal) append(changes []change, d *data) error {
+	for i := range changes {
+		if changes[i].Del {
+			continue
+		}
+		b, err := json.Marshal(changes[i].v)
+		if err != nil {
+			return err
+		}
+		changes[i].V = b
+	}
+	line, err := json.Marshal(changes)
+	if err != nil {
+		return err
+	}
+	line = append(line, '\n')
+	if _, err := j.f.Write(line); err != nil {
+		return err
+	}
+	if err := j.f.Sync(); err != nil {
+		return err
+	}
+	j.size += int64(len(line))
+	if j.size > compactAt {
+		return j.compact(d)
+	}
+	return nil
+}
+
+// compact writes d as the snapshot (temp file, fsync, rename, fsync of the
+// directory) and starts an empty journal.
+func (j *journal) compact(d *data) error {
+	b, err := json.Marshal(d)
+	if err != nil {
+		return err
+	}
+	if err := writeFileAtomic(filepath.Join(j.dir, snapshotName), b); err != nil {
+		return err
+	}
+	if j.f != nil {
+		j.f.Close()
+	}
+	f, err := os.OpenFile(filepath.Join(j.dir, journalName), os.O_CREATE|os.O_TRUNC|os.O_WRONLY|os.O_APPEND, 0o600)
+	if err != nil {
+		return err
+	}
+	j.f, j.size = f, 0
+	return syncDir(j.dir)
+}
+
+func (j *journal) close() error {
+	if j.f == nil {
+		return nil
+	}
+	return j.f.Close()
+}
+
+// WriteFileAtomic replaces path with b: a reader sees the old content or
+// the new, never a mix, and after it returns the new content survives a
+// crash.
+func WriteFileAtomic(path string, b []byte) error { return writeFileAtomic(path, b) }
+
+func writeFileAtomic(path string, b []byte) error {
+	dir := filepath.Dir(path)
+	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(f.Name())
+	if _, err := io.Copy(f, bytes.NewReader(b)); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Chmod(0o600); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Sync(); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	if err := os.Rename(f.Name(), path); err != nil {
+		return err
+	}
+	return syncDir(dir)
+}
+
+func syncDir(dir string) error {
+	d, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	return d.Sync()
+}
