@@ -2,6 +2,8 @@ package main
 
 import (
 	"flag"
+	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
@@ -22,7 +24,22 @@ type srvKey struct{}
 //	srv 2fa NAME VAR                    enable 2FA for NAME; set $VAR to the TOTP secret
 //	srv totp SECRET VAR [OFFSET]        set $VAR to the code for now+OFFSET (e.g. 30s; a code
 //	                                    works once, so a second login in the same 30 s needs +30s)
-const srvUsage = `usage: srv user NAME PASSWORD [ROLE] | token NAME VAR | 2fa NAME VAR | totp SECRET VAR [OFFSET]`
+//	srv repo [-private] [-init] [-description D] OWNER/NAME
+//	srv file [-branch B] [-message M] OWNER/NAME PATH CONTENT    commit one file
+//	srv collaborator OWNER/NAME USER PERMISSION                  read, write or admin
+//	srv issue [-author U] [-body B] [-closed] OWNER/NAME TITLE
+//	srv issues [-closed] OWNER/NAME COUNT                        COUNT issues titled "Issue N"
+//	srv comment [-author U] OWNER/NAME NUMBER BODY
+//	srv pr [-author U] [-head B] [-base B] [-state open|closed|merged] [-draft] OWNER/NAME TITLE
+//	srv release [-name N] [-draft] [-prerelease] OWNER/NAME TAG
+//	srv run [-name N] [-branch B] [-event E] [-status S] [-conclusion C] [-tick D] [-var V] OWNER/NAME
+//	                                    seed a workflow run; -var V sets $V to its ID and $V_JOB
+//	                                    to its first job's ID. -status "" lets it progress from now
+//	                                    (50 ms a tick here), queued/in_progress hold it there,
+//	                                    completed finishes it; -conclusion success|failure|cancelled
+//
+// Flags come before the positional arguments.
+const srvUsage = `usage: srv user|token|2fa|totp|repo|file|collaborator|issue|issues|comment|pr|release|run ... (see cmd/forge/srv_test.go)`
 
 func srvCmd(ts *testscript.TestScript, neg bool, args []string) {
 	if neg {
@@ -74,6 +91,104 @@ func srvCmd(ts *testscript.TestScript, neg bool, args []string) {
 		ts.Check(err)
 		ts.Setenv(fs.Arg(1), code)
 	default:
-		ts.Fatalf("srv: unknown subcommand %q\n%s", sub, srvUsage)
+		if !srvRepoCmd(ts, srv, sub, fs, need) {
+			ts.Fatalf("srv: unknown subcommand %q\n%s", sub, srvUsage)
+		}
 	}
+}
+
+// srvRepoCmd runs the repository-scoped srv subcommands; false means sub
+// is not one of them.
+func srvRepoCmd(ts *testscript.TestScript, srv *refserver.Server, sub string, fs *flag.FlagSet, need func(min, max int)) bool {
+	num := func(s string) int64 {
+		n, err := strconv.ParseInt(s, 10, 64)
+		ts.Check(err)
+		return n
+	}
+	switch sub {
+	case "repo":
+		private := fs.Bool("private", false, "")
+		init := fs.Bool("init", false, "")
+		desc := fs.String("description", "", "")
+		need(1, 1)
+		owner, name, _ := strings.Cut(fs.Arg(0), "/")
+		_, err := srv.CreateRepo(owner, name, refserver.RepoOptions{Description: *desc, Private: *private, AutoInit: *init})
+		ts.Check(err)
+	case "file":
+		branch := fs.String("branch", "", "")
+		msg := fs.String("message", "", "")
+		need(3, 3)
+		if *msg == "" {
+			*msg = "Update " + fs.Arg(1)
+		}
+		_, err := srv.CommitFiles(fs.Arg(0), *branch, map[string]string{fs.Arg(1): fs.Arg(2)}, *msg)
+		ts.Check(err)
+	case "collaborator":
+		need(3, 3)
+		ts.Check(srv.AddCollaborator(fs.Arg(0), fs.Arg(1), fs.Arg(2)))
+	case "issue":
+		author := fs.String("author", "", "")
+		body := fs.String("body", "", "")
+		closed := fs.Bool("closed", false, "")
+		need(2, 2)
+		is, err := srv.CreateIssue(fs.Arg(0), *author, fs.Arg(1), *body)
+		ts.Check(err)
+		if *closed {
+			ts.Check(srv.SetIssueState(fs.Arg(0), is.Number, "closed"))
+		}
+	case "issues":
+		closed := fs.Bool("closed", false, "")
+		need(2, 2)
+		for i, n := int64(1), num(fs.Arg(1)); i <= n; i++ {
+			is, err := srv.CreateIssue(fs.Arg(0), "", fmt.Sprintf("Issue %d", i), "")
+			ts.Check(err)
+			if *closed {
+				ts.Check(srv.SetIssueState(fs.Arg(0), is.Number, "closed"))
+			}
+		}
+	case "comment":
+		author := fs.String("author", "", "")
+		need(3, 3)
+		_, err := srv.AddComment(fs.Arg(0), num(fs.Arg(1)), *author, fs.Arg(2))
+		ts.Check(err)
+	case "pr":
+		var p refserver.PullSeed
+		fs.StringVar(&p.Author, "author", "", "")
+		fs.StringVar(&p.Head, "head", "", "")
+		fs.StringVar(&p.Base, "base", "", "")
+		fs.StringVar(&p.State, "state", "", "")
+		fs.BoolVar(&p.Draft, "draft", false, "")
+		need(2, 2)
+		p.Title = fs.Arg(1)
+		_, err := srv.CreatePull(fs.Arg(0), p)
+		ts.Check(err)
+	case "release":
+		var r refserver.ReleaseSeed
+		fs.StringVar(&r.Name, "name", "", "")
+		fs.BoolVar(&r.Draft, "draft", false, "")
+		fs.BoolVar(&r.Prerelease, "prerelease", false, "")
+		need(2, 2)
+		r.Tag = fs.Arg(1)
+		_, err := srv.CreateRelease(fs.Arg(0), r)
+		ts.Check(err)
+	case "run":
+		var r refserver.RunSeed
+		fs.StringVar(&r.Name, "name", "", "")
+		fs.StringVar(&r.Branch, "branch", "", "")
+		fs.StringVar(&r.Event, "event", "", "")
+		fs.StringVar(&r.Status, "status", "", "")
+		fs.StringVar(&r.Conclusion, "conclusion", "", "")
+		fs.DurationVar(&r.Tick, "tick", 0, "")
+		v := fs.String("var", "", "")
+		need(1, 1)
+		run, err := srv.CreateRun(fs.Arg(0), r)
+		ts.Check(err)
+		if *v != "" {
+			ts.Setenv(*v, strconv.FormatInt(run.ID, 10))
+			ts.Setenv(*v+"_JOB", strconv.FormatInt(run.Plan.Jobs[0].ID, 10))
+		}
+	default:
+		return false
+	}
+	return true
 }

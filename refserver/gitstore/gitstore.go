@@ -295,3 +295,32 @@ func (d *dir) write(st storage.Storer) (plumbing.Hash, error) {
 	}
 	return st.SetEncodedObject(obj)
 }
+
+// EnsureTag creates a lightweight tag at target (a branch, tag or hash)
+// unless the tag exists.
+func (r *Repo) EnsureTag(tag, target string) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	name := plumbing.NewTagReferenceName(tag)
+	if _, err := r.repo.Reference(name, true); err == nil {
+		return nil
+	}
+	c, err := r.resolve(target)
+	if err != nil {
+		return err
+	}
+	if err := r.repo.Storer.SetReference(plumbing.NewHashReference(name, c.Hash)); err != nil {
+		return err
+	}
+	return r.Sync()
+}
+
+// Branch creates branch at the commit hash sha.
+func (r *Repo) Branch(branch, sha string) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if err := r.repo.Storer.SetReference(plumbing.NewHashReference(plumbing.NewBranchReferenceName(branch), plumbing.NewHash(sha))); err != nil {
+		return err
+	}
+	return r.Sync()
+}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"io"
 	"path"
+	"sort"
 	"strings"
 
 	git "github.com/go-git/go-git/v5"
@@ -187,4 +188,21 @@ func (r *Repo) Log(ref, p string, limit int) ([]CommitInfo, error) {
 		out = append(out, ci)
 	}
 	return out, nil
+}
+
+// Branches lists the branches as name and tip hash, by name.
+func (r *Repo) Branches() [][2]string {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	iter, err := r.repo.Branches()
+	if err != nil {
+		return nil
+	}
+	var out [][2]string
+	iter.ForEach(func(ref *plumbing.Reference) error {
+		out = append(out, [2]string{ref.Name().Short(), ref.Hash().String()})
+		return nil
+	})
+	sort.Slice(out, func(i, j int) bool { return out[i][0] < out[j][0] })
+	return out
 }

@@ -155,17 +155,30 @@ const (
 )
 
 func paginate[T any](w http.ResponseWriter, r *http.Request, items []T) ([]T, error) {
+	lo, hi, err := pageBounds(w, r, len(items))
+	if err != nil {
+		return nil, err
+	}
+	if lo >= hi {
+		return []T{}, nil
+	}
+	return items[lo:hi], nil
+}
+
+// pageBounds reads page and per_page, sets the Link header for a list of
+// total items, and returns the page's bounds in it.
+func pageBounds(w http.ResponseWriter, r *http.Request, total int) (lo, hi int, err error) {
 	q := r.URL.Query()
 	page, err := queryInt(q, "page", 1)
 	if err != nil {
-		return nil, err
+		return 0, 0, err
 	}
 	per, err := queryInt(q, "per_page", defaultPerPage)
 	if err != nil {
-		return nil, err
+		return 0, 0, err
 	}
 	per = min(per, maxPerPage)
-	last := max(1, (len(items)+per-1)/per)
+	last := max(1, (total+per-1)/per)
 	var links []string
 	link := func(p int, rel string) {
 		q.Set("page", strconv.Itoa(p))
@@ -184,11 +197,8 @@ func paginate[T any](w http.ResponseWriter, r *http.Request, items []T) ([]T, er
 	if len(links) > 0 {
 		w.Header().Set("Link", strings.Join(links, ", "))
 	}
-	start := (page - 1) * per
-	if start >= len(items) || start < 0 {
-		return []T{}, nil
-	}
-	return items[start:min(len(items), start+per)], nil
+	lo = min((page-1)*per, total)
+	return lo, min(total, lo+per), nil
 }
 
 func queryInt(q url.Values, name string, def int) (int, error) {

@@ -61,19 +61,37 @@ func (s *Store) CreateIssue(repoID int64, author User, title, body string, at ti
 	return out, err
 }
 
-// Issues lists a repository's issues in state ("open", "closed" or "all"),
-// newest first.
-func (s *Store) Issues(repoID int64, state string) []Issue {
+// Issues lists a page of a repository's issues in state ("open",
+// "closed" or "all"), newest first: bounds gets the number of matching
+// issues and returns the page's bounds among them.
+func (s *Store) Issues(repoID int64, state string, bounds func(total int) (lo, hi int, err error)) ([]Issue, error) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	l := s.issuesByRepo[repoID]
-	out := make([]Issue, 0, len(l))
-	for k := len(l) - 1; k >= 0; k-- {
-		if state == "all" || l[k].State == state {
-			out = append(out, *l[k])
+	total := len(l)
+	if state != "all" {
+		total = 0
+		for _, i := range l {
+			if i.State == state {
+				total++
+			}
 		}
 	}
-	return out
+	lo, hi, err := bounds(total)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Issue, 0, hi-lo)
+	n := 0
+	for k := len(l) - 1; k >= 0 && n < hi; k-- {
+		if state == "all" || l[k].State == state {
+			if n >= lo {
+				out = append(out, *l[k])
+			}
+			n++
+		}
+	}
+	return out, nil
 }
 
 // IssueByNumber finds an issue and its comments.
@@ -165,4 +183,17 @@ func (s *Store) AddComment(repoID, number int64, author User, body string, at ti
 		return nil
 	})
 	return out, err
+}
+
+// OpenIssueCount counts a repository's open issues.
+func (s *Store) OpenIssueCount(repoID int64) int {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	n := 0
+	for _, i := range s.issuesByRepo[repoID] {
+		if i.State == StateOpen {
+			n++
+		}
+	}
+	return n
 }
