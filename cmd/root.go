@@ -10,8 +10,10 @@ import (
 	"os/signal"
 	"syscall"
 
+	"github.com/forgehq/forge/cmd/account"
 	"github.com/forgehq/forge/cmd/auth"
 	"github.com/forgehq/forge/cmd/profile"
+	"github.com/forgehq/forge/cmd/sshkey"
 	"github.com/forgehq/forge/cmd/version"
 	"github.com/forgehq/forge/internal/build"
 	"github.com/forgehq/forge/internal/cmdutil"
@@ -109,6 +111,8 @@ and two-factor authentication; the agent chat; and the container registry.`,
 		version.NewCmd(f),
 		profile.NewCmd(f),
 		auth.NewCmd(f),
+		account.NewCmd(f),
+		sshkey.NewCmd(f),
 	)
 	addHelpTopics(root)
 	return root

@@ -1,0 +1,178 @@
+package client
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"mime"
+	"net/http"
+	"strings"
+	"time"
+	"unicode"
+)
+
+// Error is the service's answer to a request that did not succeed: any
+// status outside 2xx. Find it with errors.As.
+type Error struct {
+	// StatusCode is the HTTP status, e.g. 404.
+	StatusCode int
+	// Message is the server's `error` message, or "" when the body carried
+	// none (then Error() describes the body instead).
+	Message string
+	// Method and URL name the request (the URL without credentials).
+	Method string
+	URL    string
+	// RetryAfter is the wait the server asked for with Retry-After, if any.
+	RetryAfter time.Duration
+	// Body is the start of the response body (at most 64 KiB), for
+	// diagnosis.
+	Body []byte
+
+	contentType string
+	tokenSent   bool
+}
+
+// HTTPStatus returns the status code; cmdutil.ExitCode maps 401 to exit
+// code 4 through it.
+func (e *Error) HTTPStatus() int { return e.StatusCode }
+
+// TokenRejected reports whether the request carried a token and the server
+// answered 401: the token is wrong, expired or revoked.
+func (e *Error) TokenRejected() bool {
+	return e.StatusCode == http.StatusUnauthorized && e.tokenSent
+}
+
+func (e *Error) Error() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "HTTP %d: ", e.StatusCode)
+	if e.Message != "" {
+		b.WriteString(e.Message)
+	} else {
+		b.WriteString(statusText(e.StatusCode))
+	}
+	if e.URL != "" {
+		fmt.Fprintf(&b, " (%s %s)", e.Method, e.URL)
+	}
+	if e.Message == "" {
+		if s := e.describeBody(); s != "" {
+			b.WriteString("; the server sent " + s)
+		}
+	}
+	if e.TokenRejected() && !strings.Contains(strings.ToLower(e.Message), "two-factor") {
+		b.WriteString("; the token was rejected (expired or revoked?): run `forge auth login`")
+	}
+	if e.RetryAfter > 0 {
+		fmt.Fprintf(&b, "; retry after %s", e.RetryAfter.Round(time.Second))
+	}
+	return b.String()
+}
+
+func statusText(code int) string {
+	if t := http.StatusText(code); t != "" {
+		return t
+	}
+	return "unexpected status"
+}
+
+// describeBody summarises a body that is not the service's error JSON: a
+// proxy's HTML page, a line of text, or nothing.
+func (e *Error) describeBody() string {
+	body := strings.TrimSpace(string(e.Body))
+	if body == "" {
+		return ""
+	}
+	mt, _, _ := mime.ParseMediaType(e.contentType)
+	lower := strings.ToLower(body)
+	if mt == "text/html" || strings.HasPrefix(lower, "<!doctype html") || strings.HasPrefix(lower, "<html") {
+		return "an HTML page, not JSON (a proxy or load balancer answering?)"
+	}
+	line, _, _ := strings.Cut(body, "\n")
+	line = strings.Map(func(r rune) rune {
+		if unicode.IsControl(r) {
+			return -1
+		}
+		return r
+	}, line)
+	if len(line) > 200 {
+		line = line[:200] + "…"
+	}
+	return fmt.Sprintf("%q", line)
+}
+
+// errorMessage finds the message in an error body: the spec's
+// {"error": "..."}, and, tolerantly, {"message": "..."},
+// {"error": {"message": "..."}} and {"errors": ["...", ...]}.
+func errorMessage(body []byte) string {
+	var v struct {
+		Error   json.RawMessage `json:"error"`
+		Message string          `json:"message"`
+		Errors  json.RawMessage `json:"errors"`
+	}
+	if json.Unmarshal(body, &v) != nil {
+		return ""
+	}
+	var s string
+	if json.Unmarshal(v.Error, &s) == nil && s != "" {
+		return s
+	}
+	var nested struct {
+		Message string `json:"message"`
+	}
+	if json.Unmarshal(v.Error, &nested) == nil && nested.Message != "" {
+		return nested.Message
+	}
+	if v.Message != "" {
+		return v.Message
+	}
+	var list []any
+	if json.Unmarshal(v.Errors, &list) == nil && len(list) > 0 {
+		parts := make([]string, 0, len(list))
+		for _, it := range list {
+			switch t := it.(type) {
+			case string:
+				parts = append(parts, t)
+			case map[string]any:
+				if m, ok := t["message"].(string); ok {
+					parts = append(parts, m)
+				}
+			}
+		}
+		return strings.Join(parts, "; ")
+	}
+	return ""
+}
+
+// NetworkError means the service could not be reached or the connection
+// broke: no HTTP answer was received.
+type NetworkError struct {
+	Method string
+	URL    string
+	Err    error
+}
+
+func (e *NetworkError) Error() string {
+	return fmt.Sprintf("cannot reach the service at %s: %v; is it running, and is the base URL right (`forge profile show`)?", e.URL, e.Err)
+}
+
+func (e *NetworkError) Unwrap() error { return e.Err }
+
+// TimeoutError means an attempt got no complete answer within the client's
+// timeout.
+type TimeoutError struct {
+	Method  string
+	URL     string
+	Timeout time.Duration
+}
+
+func (e *TimeoutError) Error() string {
+	return fmt.Sprintf("%s %s: no complete answer within %s; the service is slow or stuck (FORGE_HTTP_TIMEOUT sets a longer wait)", e.Method, e.URL, e.Timeout)
+}
+
+// IsNotFound reports whether err is the service's 404.
+func IsNotFound(err error) bool { return HasStatus(err, http.StatusNotFound) }
+
+// HasStatus reports whether err is an *Error with the given status.
+func HasStatus(err error, status int) bool {
+	var e *Error
+	return errors.As(err, &e) && e.StatusCode == status
+}

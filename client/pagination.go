@@ -1,0 +1,173 @@
+package client
+
+import (
+	"context"
+	"iter"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+)
+
+// ListOptions are the paging parameters every list call accepts. The spec
+// shows no pagination parameters; the client sends per_page (GitHub's name)
+// when asked, which a server that does not page ignores, and it follows
+// Link: rel="next" whenever the server sends one.
+type ListOptions struct {
+	// PerPage asks for pages of this many records; 0 lets the server pick.
+	// Callers with a --limit pass min(limit, 100), so one request usually
+	// suffices.
+	PerPage int
+}
+
+func (o ListOptions) values(q url.Values) url.Values {
+	if q == nil {
+		q = url.Values{}
+	}
+	if o.PerPage > 0 {
+		q.Set("per_page", strconv.Itoa(o.PerPage))
+	}
+	return q
+}
+
+// list returns an iterator over the records of a list endpoint. It fetches
+// a page only when the previous one is used up and keeps only the current
+// page in memory, so a caller that stops early (a --limit reached, a match
+// found) never fetches the rest. An error is yielded once, as the last
+// element.
+func list[T any](c *Client, ctx context.Context, path string, q url.Values) iter.Seq2[*T, error] {
+	return func(yield func(*T, error) bool) {
+		first, err := c.resolve(withQuery(path, q))
+		if err != nil {
+			yield(nil, err)
+			return
+		}
+		next := first.String()
+		seen := map[string]bool{}
+		for next != "" && !seen[next] {
+			seen[next] = true // a server linking a page to itself must not loop
+			resp, err := c.send(ctx, http.MethodGet, next, nil, false)
+			if err != nil {
+				yield(nil, err)
+				return
+			}
+			items, err := listItems(resp.Body)
+			if err != nil {
+				yield(nil, &decodeError{method: http.MethodGet, url: c.redact(next), err: err})
+				return
+			}
+			resp.Body = nil // let the page go; the items alias it
+			for _, raw := range items {
+				v, err := decodeNew[T](raw)
+				if !yield(v, err) || err != nil {
+					return
+				}
+			}
+			next = resp.NextURL
+		}
+	}
+}
+
+// Collect gathers up to limit records of a list iterator (all when limit
+// is 0 or less), stopping the iteration as soon as it has enough.
+func Collect[T any](seq iter.Seq2[*T, error], limit int) ([]*T, error) {
+	var out []*T
+	if limit <= 0 {
+		limit = int(^uint(0) >> 1)
+	}
+	for v, err := range seq {
+		if err != nil {
+			return out, err
+		}
+		out = append(out, v)
+		if len(out) >= limit {
+			break
+		}
+	}
+	return out, nil
+}
+
+func withQuery(path string, q url.Values) string {
+	if len(q) == 0 {
+		return path
+	}
+	sep := "?"
+	if strings.Contains(path, "?") {
+		sep = "&"
+	}
+	return path + sep + q.Encode()
+}
+
+// nextLink finds rel="next" in the Link headers (RFC 8288) and resolves it
+// against the request's URL.
+func nextLink(h http.Header, base *url.URL) string {
+	for _, line := range h.Values("Link") {
+		for _, link := range splitLinks(line) {
+			target, params, ok := strings.Cut(link, ";")
+			target = strings.TrimSpace(target)
+			if !ok || !strings.HasPrefix(target, "<") || !strings.HasSuffix(target, ">") {
+				continue
+			}
+			if !hasRel(params, "next") {
+				continue
+			}
+			u, err := url.Parse(target[1 : len(target)-1])
+			if err != nil {
+				continue
+			}
+			if base != nil {
+				u = base.ResolveReference(u)
+			}
+			return u.String()
+		}
+	}
+	return ""
+}
+
+// splitLinks splits a Link header at the commas between links, not those
+// inside <...> or quotes.
+func splitLinks(s string) []string {
+	var out []string
+	depth, quoted, start := 0, false, 0
+	for i, r := range s {
+		switch {
+		case r == '"':
+			quoted = !quoted
+		case quoted:
+		case r == '<':
+			depth++
+		case r == '>':
+			depth--
+		case r == ',' && depth == 0:
+			out = append(out, s[start:i])
+			start = i + 1
+		}
+	}
+	return append(out, s[start:])
+}
+
+// hasRel reports whether link parameters (`; rel="next"; title=x`) carry
+// the relation; rel may hold several space-separated types.
+func hasRel(params, rel string) bool {
+	for _, p := range strings.Split(params, ";") {
+		k, v, ok := strings.Cut(strings.TrimSpace(p), "=")
+		if !ok || !strings.EqualFold(strings.TrimSpace(k), "rel") {
+			continue
+		}
+		for _, r := range strings.Fields(strings.Trim(strings.TrimSpace(v), `"`)) {
+			if strings.EqualFold(r, rel) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// decodeError is an answer that did not decode.
+type decodeError struct {
+	method, url string
+	err         error
+}
+
+func (e *decodeError) Error() string { return e.method + " " + e.url + ": " + e.err.Error() }
+func (e *decodeError) Unwrap() error { return e.err }

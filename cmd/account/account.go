@@ -1,0 +1,20 @@
+// Package account implements `forge account`: the caller's own profile
+// and password.
+package account
+
+import (
+	"github.com/forgehq/forge/internal/cmdutil"
+	"github.com/spf13/cobra"
+)
+
+// NewCmd returns `forge account` and its subcommands.
+func NewCmd(f *cmdutil.Factory) *cobra.Command {
+	cmd := cmdutil.Group(&cobra.Command{
+		Use:   "account <command>",
+		Short: "View and edit your account: profile and password",
+		Long: `Your own account on the service. Two-factor authentication is under
+` + "`forge auth 2fa`" + `, SSH keys under ` + "`forge ssh-key`" + `.`,
+	})
+	cmd.AddCommand(newViewCmd(f), newEditCmd(f), newPasswordCmd(f))
+	return cmd
+}

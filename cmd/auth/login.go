@@ -1,0 +1,245 @@
+package auth
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+
+	"github.com/forgehq/forge/client"
+	"github.com/forgehq/forge/config"
+	"github.com/forgehq/forge/internal/cmdutil"
+	"github.com/spf13/cobra"
+)
+
+func init() { register(newLoginCmd) }
+
+type loginOptions struct {
+	f             *cmdutil.Factory
+	baseURL       string
+	username      string
+	passwordStdin bool
+	code          string
+}
+
+func newLoginCmd(f *cmdutil.Factory) *cobra.Command {
+	opts := &loginOptions{f: f}
+	cmd := &cobra.Command{
+		Use:   "login",
+		Short: "Log in to the service and store the token in the current profile",
+		Long: `Log in with your username and password and store the token the service
+issues, with your username, in the current profile (see ` + "`forge profile`" + `). On a
+fresh configuration, --base-url creates the profile and makes it current.
+
+What is not given is asked for on a terminal (the password without echo).
+Without a terminal, a missing value is an error naming its flag:
+  --base-url or FORGE_BASE_URL        the REST API, https://HOST/api/v2
+  --username or FORGE_USERNAME
+  --password-stdin or FORGE_PASSWORD  the password
+  --code or FORGE_TOTP_CODE           the two-factor code, if the account has 2FA on
+
+The stored token is replaced only after a fully successful login: a wrong
+password or code leaves the profile as it was.`,
+		Example: `  forge auth login --base-url https://forge.example.com/api/v2
+  forge auth login --username alice
+  echo "$PASSWORD" | forge auth login --username alice --password-stdin --code 123456`,
+		Args: cmdutil.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runLogin(cmd.Context(), opts)
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&opts.baseURL, "base-url", "", "REST API base `URL`, ending in /api/v2")
+	fl.StringVarP(&opts.username, "username", "u", "", "Account `name` (also FORGE_USERNAME)")
+	fl.BoolVar(&opts.passwordStdin, "password-stdin", false, "Read the password from standard input")
+	fl.StringVar(&opts.code, "code", "", "Two-factor `code` from your authenticator app (also FORGE_TOTP_CODE)")
+	return cmd
+}
+
+// credentials are what a login needs, gathered before any request.
+type credentials struct {
+	profile  string
+	baseURL  string
+	username string
+	password string
+	code     string
+}
+
+func runLogin(ctx context.Context, opts *loginOptions) error {
+	f := opts.f
+	cf, err := f.ConfigFile()
+	if err != nil {
+		return err
+	}
+	name, err := profileName(f, cf)
+	if err != nil {
+		return err
+	}
+	s, err := resolve(f, cf, name)
+	if err != nil {
+		return err
+	}
+	cred, err := opts.gather(ctx, name, s)
+	if err != nil {
+		return err
+	}
+	c, err := f.RESTClient(cred.baseURL, "")
+	if err != nil {
+		return err
+	}
+	token, me, err := login(ctx, f, c, cred)
+	if err != nil {
+		return err
+	}
+	replaced, err := store(f, cred, token, me.Login)
+	if err != nil {
+		return err
+	}
+	ios := f.IOStreams
+	cs := ios.ErrColorScheme()
+	fmt.Fprintf(ios.ErrOut, "%s Logged in to %s as %s (profile %s)\n", cs.SuccessIcon(), cred.baseURL, cs.Bold(me.Login), name)
+	if replaced != "" {
+		fmt.Fprintf(ios.ErrOut, "%s Profile %s now points at %s instead of %s\n", cs.WarningIcon(), name, cred.baseURL, replaced)
+	}
+	if f.Getenv("FORGE_TOKEN") != "" {
+		fmt.Fprintf(ios.ErrOut, "%s FORGE_TOKEN is set in the environment and overrides the stored token\n", cs.WarningIcon())
+	}
+	return nil
+}
+
+// gather collects the base URL, username, password and code from flags,
+// environment and prompts, failing before any request when one is missing
+// and cannot be asked for.
+func (o *loginOptions) gather(ctx context.Context, name string, s *config.Settings) (*credentials, error) {
+	f := o.f
+	ios := f.IOStreams
+	cred := &credentials{profile: name, baseURL: s.BaseURL, username: o.username, code: o.code}
+	if o.baseURL != "" {
+		cred.baseURL = o.baseURL
+	}
+	if cred.baseURL == "" {
+		if !ios.CanPrompt() {
+			return nil, cmdutil.UsageErrorf("profile %q has no base URL: pass --base-url https://HOST/api/v2", name)
+		}
+		v, err := f.Prompter.Input(ctx, "REST API base URL (https://HOST/api/v2)", "")
+		if err != nil {
+			return nil, err
+		}
+		cred.baseURL = v
+	}
+	norm, err := config.NormalizeBaseURL(cred.baseURL)
+	if err != nil {
+		return nil, &cmdutil.UsageError{Err: err}
+	}
+	cred.baseURL = norm
+
+	if cred.username == "" {
+		cred.username = f.Getenv("FORGE_USERNAME")
+	}
+	if cred.username == "" {
+		if !ios.CanPrompt() || o.passwordStdin {
+			return nil, cmdutil.UsageErrorf("no username: pass --username NAME (or set FORGE_USERNAME)")
+		}
+		v, err := f.Prompter.Input(ctx, "Username", s.User)
+		if err != nil {
+			return nil, err
+		}
+		cred.username = strings.TrimSpace(v)
+		if cred.username == "" {
+			return nil, cmdutil.UsageErrorf("no username given")
+		}
+	}
+
+	switch {
+	case o.passwordStdin:
+		b, err := io.ReadAll(io.LimitReader(ios.In, 64<<10))
+		if err != nil {
+			return nil, fmt.Errorf("reading the password from standard input: %w", err)
+		}
+		cred.password = strings.TrimRight(string(b), "\r\n")
+		if cred.password == "" {
+			return nil, cmdutil.UsageErrorf("--password-stdin read an empty password")
+		}
+	case f.Getenv("FORGE_PASSWORD") != "":
+		cred.password = f.Getenv("FORGE_PASSWORD")
+	case ios.CanPrompt():
+		v, err := f.Prompter.Password(ctx, "Password for "+cred.username)
+		if err != nil {
+			return nil, err
+		}
+		if v == "" {
+			return nil, cmdutil.UsageErrorf("no password given")
+		}
+		cred.password = v
+	default:
+		return nil, cmdutil.UsageErrorf("no password: pass --password-stdin and send it on standard input (or set FORGE_PASSWORD)")
+	}
+
+	if cred.code == "" {
+		cred.code = f.Getenv("FORGE_TOTP_CODE")
+	}
+	if cred.code != "" {
+		if cred.code, err = normalizeCode(cred.code); err != nil {
+			return nil, &cmdutil.UsageError{Err: err}
+		}
+	}
+	return cred, nil
+}
+
+// login exchanges the credentials for a token, passes two-factor
+// verification when the account needs it, and checks the token works. It
+// changes nothing on disk.
+func login(ctx context.Context, f *cmdutil.Factory, anon *client.Client, cred *credentials) (string, *client.User, error) {
+	res, err := anon.Account.Login(ctx, cred.username, cred.password)
+	if err != nil {
+		var apiErr *client.Error
+		if errors.As(err, &apiErr) && apiErr.StatusCode == http.StatusUnauthorized {
+			return "", nil, &cmdutil.AuthError{Err: fmt.Errorf("login to %s failed: %s", anon.BaseURL(), errorSummary(err))}
+		}
+		return "", nil, fmt.Errorf("login failed: %w", err)
+	}
+	c := anon.WithToken(res.Token)
+	need, err := c.Account.NeedsTwoFactor(ctx, res)
+	if err != nil {
+		return "", nil, fmt.Errorf("login failed: %w", err)
+	}
+	if need {
+		flag := "--code CODE (or set FORGE_TOTP_CODE); this account has two-factor authentication on"
+		err := withCode(ctx, f, cred.code, flag, func(code string) error {
+			return c.Account.VerifyTwoFactor(ctx, code)
+		})
+		if err != nil {
+			return "", nil, err
+		}
+	}
+	me, err := c.Account.Me(ctx)
+	if err != nil {
+		return "", nil, fmt.Errorf("login failed: the new token does not work: %w", err)
+	}
+	return res.Token, me, nil
+}
+
+// store writes the token and user into the profile, creating it (and
+// making it current) on a fresh configuration. The token belongs to the
+// base URL it came from, so the profile's base URL becomes that one; it
+// returns the base URL it replaced, if any.
+func store(f *cmdutil.Factory, cred *credentials, token, user string) (replaced string, err error) {
+	err = f.UpdateConfig(func(cf *config.File) error {
+		p := cf.Profile(cred.profile)
+		if p == nil {
+			p = &config.Profile{}
+			cf.SetProfile(cred.profile, p)
+		}
+		if p.BaseURL != "" && p.BaseURL != cred.baseURL {
+			replaced = p.BaseURL
+		}
+		p.BaseURL, p.Token, p.User = cred.baseURL, token, user
+		if cf.CurrentProfile == "" {
+			cf.CurrentProfile = cred.profile
+		}
+		return nil
+	})
+	return replaced, err
+}

@@ -1,0 +1,90 @@
+package auth
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+
+	"github.com/forgehq/forge/client"
+	"github.com/forgehq/forge/config"
+	"github.com/forgehq/forge/internal/cmdutil"
+	"github.com/spf13/cobra"
+)
+
+func init() { register(newLogoutCmd) }
+
+func newLogoutCmd(f *cmdutil.Factory) *cobra.Command {
+	return &cobra.Command{
+		Use:   "logout",
+		Short: "Log out: revoke the token and remove it from the current profile",
+		Long: `Remove the token and user from the current profile. The profile's
+addresses stay, so ` + "`forge auth login`" + ` only asks for the username and password.
+
+The token is also revoked on the service when it offers POST /auth/logout
+(the reference server does; the specification does not show revocation).
+If the service cannot be reached, the token is removed locally all the same.`,
+		Example: `  forge auth logout
+  forge --profile dev auth logout`,
+		Args: cmdutil.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runLogout(cmd.Context(), f)
+		},
+	}
+}
+
+func runLogout(ctx context.Context, f *cmdutil.Factory) error {
+	cf, err := f.ConfigFile()
+	if err != nil {
+		return err
+	}
+	name, err := profileName(f, cf)
+	if err != nil {
+		return err
+	}
+	ios := f.IOStreams
+	cs := ios.ErrColorScheme()
+	p := cf.Profile(name)
+	if p == nil || p.Token == "" {
+		if f.Getenv("FORGE_TOKEN") != "" {
+			return fmt.Errorf("no token stored in profile %q; the token in use comes from FORGE_TOKEN: unset it", name)
+		}
+		return fmt.Errorf("not logged in (profile %q has no token)", name)
+	}
+	if revokeErr := revoke(ctx, f, p.BaseURL, p.Token); revokeErr != nil {
+		fmt.Fprintf(ios.ErrOut, "%s Could not revoke the token on the service (%v); removing it here all the same\n", cs.WarningIcon(), revokeErr)
+	}
+	err = f.UpdateConfig(func(cf *config.File) error {
+		if p := cf.Profile(name); p != nil {
+			p.Token, p.User = "", ""
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(ios.ErrOut, "%s Logged out of %s (profile %s)\n", cs.SuccessIcon(), p.BaseURL, name)
+	if f.Getenv("FORGE_TOKEN") != "" {
+		fmt.Fprintf(ios.ErrOut, "%s FORGE_TOKEN is still set in the environment; unset it too\n", cs.WarningIcon())
+	}
+	return nil
+}
+
+// revoke asks the service to revoke the token. A service without the
+// endpoint (404, 405), or one that already forgot the token (401), is not
+// an error.
+func revoke(ctx context.Context, f *cmdutil.Factory, baseURL, token string) error {
+	if baseURL == "" {
+		return nil
+	}
+	c, err := f.RESTClient(baseURL, token)
+	if err != nil {
+		return err
+	}
+	_, err = c.Post(ctx, "/auth/logout", nil, nil)
+	for _, ok := range []int{http.StatusNotFound, http.StatusMethodNotAllowed, http.StatusUnauthorized} {
+		if client.HasStatus(err, ok) {
+			return nil
+		}
+	}
+	return err
+}

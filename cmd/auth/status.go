@@ -1,0 +1,189 @@
+package auth
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/forgehq/forge/client"
+	"github.com/forgehq/forge/config"
+	"github.com/forgehq/forge/internal/cmdutil"
+	"github.com/forgehq/forge/internal/output"
+	"github.com/spf13/cobra"
+)
+
+func init() { register(newStatusCmd) }
+
+var statusFields = []string{"profile", "base_url", "logged_in", "token_valid", "user", "full_name", "role", "twofa_enabled", "token", "token_source", "error"}
+
+type statusOptions struct {
+	f        *cmdutil.Factory
+	exporter *output.Exporter
+}
+
+func newStatusCmd(f *cmdutil.Factory) *cobra.Command {
+	opts := &statusOptions{f: f}
+	cmd := &cobra.Command{
+		Use:   "status",
+		Short: "Show whether forge is logged in, as whom, and whether the token works",
+		Long: `Show the current profile's service, user, role, two-factor state and
+whether the service accepts the stored token (shown masked). Asks GET /me
+and GET /me/state over one connection.
+
+Exits 1 when not logged in or when the service rejects the token.`,
+		Example: `  forge auth status
+  forge auth status --json user,role,token_valid
+  forge --profile production auth status`,
+		Args: cmdutil.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runStatus(cmd.Context(), opts)
+		},
+	}
+	opts.exporter = output.AddJSONFlags(cmd, statusFields...)
+	return cmd
+}
+
+// status is what `auth status` found out.
+type status struct {
+	Profile      string `json:"profile"`
+	BaseURL      string `json:"base_url"`
+	LoggedIn     bool   `json:"logged_in"`
+	TokenValid   bool   `json:"token_valid"`
+	User         string `json:"user"`
+	FullName     string `json:"full_name"`
+	Role         string `json:"role"`
+	TwoFAEnabled *bool  `json:"twofa_enabled"`
+	Token        string `json:"token"` // masked
+	TokenSource  string `json:"token_source"`
+	Error        string `json:"error,omitempty"`
+
+	rejected bool // the service answered 401
+}
+
+func runStatus(ctx context.Context, opts *statusOptions) error {
+	if err := opts.exporter.Validate(); err != nil {
+		return err
+	}
+	f := opts.f
+	s, err := f.Settings()
+	if err != nil {
+		return err
+	}
+	st := &status{Profile: s.Profile, BaseURL: s.BaseURL, User: s.User, Token: config.Mask(s.Token), TokenSource: sourceName(s, "token")}
+	if s.BaseURL != "" && s.Token != "" {
+		st.LoggedIn = true
+		if err := check(ctx, f, s, st); err != nil {
+			return err
+		}
+	}
+	if opts.exporter.Enabled() {
+		if err := opts.exporter.Write(f.IOStreams, st); err != nil {
+			return err
+		}
+	} else {
+		printStatus(f, st)
+	}
+	if !st.TokenValid {
+		return cmdutil.ErrSilent
+	}
+	return nil
+}
+
+// check asks the service who the token belongs to. A refused token or an
+// unreachable service is recorded in st, not returned: status reports it.
+func check(ctx context.Context, f *cmdutil.Factory, s *config.Settings, st *status) error {
+	c, err := f.RESTClient(s.BaseURL, s.Token)
+	if err != nil {
+		return err
+	}
+	me, err := c.Account.Me(ctx)
+	if err != nil {
+		if errors.Is(err, context.Canceled) {
+			return err
+		}
+		var apiErr *client.Error
+		st.rejected = errors.As(err, &apiErr) && apiErr.TokenRejected()
+		st.Error = err.Error()
+		return nil
+	}
+	st.TokenValid = true
+	st.User, st.FullName = me.Login, me.FullName
+	state, err := c.Account.State(ctx)
+	if err != nil {
+		if errors.Is(err, context.Canceled) {
+			return err
+		}
+		st.Error = "GET /me/state: " + err.Error()
+		return nil
+	}
+	st.Role = state.Role
+	on := state.TwoFAEnabled
+	st.TwoFAEnabled = &on
+	return nil
+}
+
+func sourceName(s *config.Settings, key string) string {
+	switch src := s.Sources[key]; src {
+	case config.FromEnv:
+		return config.EnvVar(key)
+	case "":
+		return ""
+	default:
+		return string(src)
+	}
+}
+
+func printStatus(f *cmdutil.Factory, st *status) {
+	ios := f.IOStreams
+	cs := ios.ColorScheme()
+	var b strings.Builder
+	host := st.BaseURL
+	if host == "" {
+		host = cs.Gray("(no service configured)")
+	}
+	fmt.Fprintf(&b, "%s  %s\n", cs.Bold(st.Profile), host)
+	switch {
+	case !st.LoggedIn:
+		fmt.Fprintf(&b, "  %s Not logged in: run `forge auth login`\n", cs.FailureIcon())
+	case !st.TokenValid:
+		if st.rejected {
+			fmt.Fprintf(&b, "  %s The service rejected the token: run `forge auth login`\n", cs.FailureIcon())
+		} else {
+			fmt.Fprintf(&b, "  %s Could not check the token\n", cs.FailureIcon())
+		}
+		fmt.Fprintf(&b, "  - Error: %s\n", st.Error)
+		fmt.Fprintf(&b, "  - Token: %s%s\n", st.Token, from(cs.Gray, st.TokenSource))
+	default:
+		who := cs.Bold(st.User)
+		if st.FullName != "" {
+			who += " (" + st.FullName + ")"
+		}
+		fmt.Fprintf(&b, "  %s Logged in as %s\n", cs.SuccessIcon(), who)
+		if st.Role != "" {
+			fmt.Fprintf(&b, "  - Role: %s\n", st.Role)
+		}
+		if st.TwoFAEnabled != nil {
+			fmt.Fprintf(&b, "  - Two-factor authentication: %s\n", onOff(*st.TwoFAEnabled))
+		}
+		fmt.Fprintf(&b, "  - Token: %s%s\n", st.Token, from(cs.Gray, st.TokenSource))
+		if st.Error != "" {
+			fmt.Fprintf(&b, "  - %s %s\n", cs.WarningIcon(), st.Error)
+		}
+	}
+	fmt.Fprint(ios.Out, b.String())
+}
+
+func onOff(b bool) string {
+	if b {
+		return "on"
+	}
+	return "off"
+}
+
+func from(gray func(string) string, src string) string {
+	if src == "" || src == string(config.FromFile) {
+		return ""
+	}
+	return gray(" (from " + src + ")")
+}

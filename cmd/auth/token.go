@@ -1,0 +1,33 @@
+package auth
+
+import (
+	"fmt"
+
+	"github.com/forgehq/forge/internal/cmdutil"
+	"github.com/spf13/cobra"
+)
+
+func init() { register(newTokenCmd) }
+
+func newTokenCmd(f *cmdutil.Factory) *cobra.Command {
+	return &cobra.Command{
+		Use:   "token",
+		Short: "Print the token of the current profile",
+		Long: `Print the REST API token forge uses (FORGE_TOKEN, else the profile's), for
+scripts and other tools. This is the one command that shows the token
+unmasked; do not paste its output anywhere public.`,
+		Example: `  curl -H "Authorization: token $(forge auth token)" https://forge.example.com/api/v2/me`,
+		Args:    cmdutil.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			s, err := f.Settings()
+			if err != nil {
+				return err
+			}
+			if s.Token == "" {
+				return cmdutil.AuthErrorf("not logged in (profile %q has no token): run `forge auth login`", s.Profile)
+			}
+			_, err = fmt.Fprintln(f.IOStreams.Out, s.Token)
+			return err
+		},
+	}
+}

@@ -1,0 +1,236 @@
+package auth
+
+import (
+	"context"
+	"fmt"
+	"net/url"
+	"os"
+	"strconv"
+	"strings"
+
+	"github.com/forgehq/forge/internal/cmdutil"
+	"github.com/forgehq/forge/internal/output"
+	"github.com/forgehq/forge/internal/qr"
+	"github.com/spf13/cobra"
+)
+
+func init() { register(newTwoFACmd) }
+
+func newTwoFACmd(f *cmdutil.Factory) *cobra.Command {
+	cmd := cmdutil.Group(&cobra.Command{
+		Use:   "2fa <command>",
+		Short: "Turn two-factor authentication (TOTP) on or off",
+		Long: `Two-factor authentication asks for a code from an authenticator app
+(TOTP, as in Google Authenticator, Aegis, 1Password) at every login.`,
+	})
+	cmd.AddCommand(newTwoFASetupCmd(f), newTwoFADisableCmd(f))
+	return cmd
+}
+
+type setupOptions struct {
+	f        *cmdutil.Factory
+	code     string
+	qrPNG    string
+	invert   bool
+	exporter *output.Exporter
+}
+
+func newTwoFASetupCmd(f *cmdutil.Factory) *cobra.Command {
+	opts := &setupOptions{f: f}
+	cmd := &cobra.Command{
+		Use:   "setup",
+		Short: "Turn on two-factor authentication: scan a QR code, confirm with a code",
+		Long: `Start two-factor enrolment: forge shows a QR code to scan with your
+authenticator app, and the secret as text to type in instead, then asks
+for the code the app shows and confirms the enrolment.
+
+The QR code is drawn with half blocks and fits 80 columns. With colour on,
+it is painted white on black so it scans on dark and light themes alike;
+without colour (NO_COLOR, or not a terminal) it assumes light text on a dark
+background, unless COLORFGBG says the background is light or --invert is
+given. --qr-png saves the service's own PNG of the code instead.
+
+Without a terminal, or with --json, setup only starts the enrolment and
+prints the secret; confirm it afterwards with --code:
+  secret=$(forge auth 2fa setup --jq .secret)
+  forge auth 2fa setup --code "$(oathtool --totp -b "$secret")"`,
+		Example: `  forge auth 2fa setup
+  forge auth 2fa setup --qr-png qr.png
+  forge auth 2fa setup --code 123456`,
+		Args: cmdutil.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runSetup(cmd.Context(), opts)
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&opts.code, "code", "", "Confirm an enrolment already started, with this `code` from the app")
+	fl.StringVar(&opts.qrPNG, "qr-png", "", "Save the service's QR code image to `FILE` (PNG)")
+	fl.BoolVar(&opts.invert, "invert", false, "Draw the QR code for dark text on a light background")
+	opts.exporter = output.AddJSONFlags(cmd, "secret", "otpauth_url", "qr_png_base64", "qr_base64")
+	return cmd
+}
+
+func runSetup(ctx context.Context, opts *setupOptions) error {
+	if err := opts.exporter.Validate(); err != nil {
+		return err
+	}
+	if opts.code != "" && (opts.qrPNG != "" || opts.exporter.Enabled()) {
+		return cmdutil.UsageErrorf("--code confirms an enrolment started earlier; it cannot be combined with --qr-png or --json")
+	}
+	f := opts.f
+	c, err := f.REST()
+	if err != nil {
+		return err
+	}
+	ios := f.IOStreams
+	cs := ios.ErrColorScheme()
+	confirm := func(code string) error { return c.Account.ConfirmTwoFactor(ctx, code) }
+	if opts.code != "" {
+		if err := withCode(ctx, f, opts.code, "--code CODE", confirm); err != nil {
+			return err
+		}
+		fmt.Fprintf(ios.ErrOut, "%s Two-factor authentication is on; logins now ask for a code\n", cs.SuccessIcon())
+		return nil
+	}
+
+	setup, err := c.Account.SetupTwoFactor(ctx)
+	if err != nil {
+		return err
+	}
+	if opts.qrPNG != "" {
+		png, err := setup.QRPNG()
+		if err != nil {
+			return err
+		}
+		// The image holds the secret: private to the user.
+		if err := os.WriteFile(opts.qrPNG, png, 0o600); err != nil {
+			return fmt.Errorf("saving the QR code: %w", err)
+		}
+		fmt.Fprintf(ios.ErrOut, "%s Saved the QR code to %s\n", cs.SuccessIcon(), opts.qrPNG)
+	}
+	if opts.exporter.Enabled() {
+		if err := opts.exporter.Write(ios, setup.RawJSON()); err != nil {
+			return err
+		}
+		fmt.Fprintf(ios.ErrOut, "Enrolment started. Confirm it with `forge auth 2fa setup --code CODE`.\n")
+		return nil
+	}
+	if err := showSecret(f, setup.Secret, setup.OTPAuthURL, opts.invert, opts.qrPNG != ""); err != nil {
+		return err
+	}
+	if !ios.CanPrompt() {
+		fmt.Fprintf(ios.ErrOut, "Enrolment started. Add the secret to your authenticator app, then confirm with `forge auth 2fa setup --code CODE`.\n")
+		return nil
+	}
+	if err := withCode(ctx, f, "", "--code CODE", confirm); err != nil {
+		return err
+	}
+	fmt.Fprintf(ios.ErrOut, "%s Two-factor authentication is on; logins now ask for a code\n", cs.SuccessIcon())
+	return nil
+}
+
+// showSecret prints the QR code (on a terminal) and the secret for typing
+// in. Piped, it prints only `secret:` and `otpauth_url:` lines.
+func showSecret(f *cmdutil.Factory, secret, otpURL string, invert, savedPNG bool) error {
+	ios := f.IOStreams
+	if !ios.IsStdoutTTY() {
+		_, err := fmt.Fprintf(ios.Out, "secret: %s\notpauth_url: %s\n", secret, otpURL)
+		return err
+	}
+	cs := ios.ColorScheme()
+	var b strings.Builder
+	if otpURL != "" && !savedPNG {
+		b.WriteString("Scan this QR code with your authenticator app:\n\n")
+		opts := qr.Options{Color: ios.ColorEnabled(), Invert: invert || lightBackground(f.Getenv), MaxWidth: ios.TerminalWidth()}
+		if err := qr.Write(&b, otpURL, opts); err != nil {
+			fmt.Fprintf(&b, "%s %v; use --qr-png FILE or the secret below.\n", cs.Yellow("!"), err)
+		}
+		b.WriteString("\nOr enter this secret by hand")
+	} else {
+		b.WriteString("Enter this secret in your authenticator app")
+	}
+	if acct := accountOf(otpURL); acct != "" {
+		b.WriteString(" (account " + acct + ")")
+	}
+	fmt.Fprintf(&b, ":\n\n    %s\n\n", cs.Bold(groupSecret(secret)))
+	_, err := fmt.Fprint(ios.Out, b.String())
+	return err
+}
+
+// groupSecret splits a base32 secret into groups of four for typing.
+func groupSecret(s string) string {
+	var parts []string
+	for len(s) > 4 {
+		parts = append(parts, s[:4])
+		s = s[4:]
+	}
+	return strings.Join(append(parts, s), " ")
+}
+
+// accountOf reads "issuer:account" from an otpauth:// URL's label.
+func accountOf(otpURL string) string {
+	u, err := url.Parse(otpURL)
+	if err != nil || u.Scheme != "otpauth" {
+		return ""
+	}
+	return strings.TrimPrefix(u.Path, "/")
+}
+
+// lightBackground reads COLORFGBG ("fg;bg", set by rxvt, Konsole and
+// others): background 7 or 15 is light. forge never queries the terminal.
+func lightBackground(getenv func(string) string) bool {
+	v := getenv("COLORFGBG")
+	if v == "" {
+		return false
+	}
+	fields := strings.Split(v, ";")
+	bg, err := strconv.Atoi(fields[len(fields)-1])
+	return err == nil && (bg == 7 || bg == 15)
+}
+
+type disableOptions struct {
+	f    *cmdutil.Factory
+	code string
+}
+
+func newTwoFADisableCmd(f *cmdutil.Factory) *cobra.Command {
+	opts := &disableOptions{f: f}
+	cmd := &cobra.Command{
+		Use:   "disable",
+		Short: "Turn off two-factor authentication (needs a current code)",
+		Example: `  forge auth 2fa disable
+  forge auth 2fa disable --code 123456`,
+		Args: cmdutil.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runDisable(cmd.Context(), opts)
+		},
+	}
+	cmd.Flags().StringVar(&opts.code, "code", "", "Current `code` from your authenticator app (also FORGE_TOTP_CODE)")
+	return cmd
+}
+
+func runDisable(ctx context.Context, opts *disableOptions) error {
+	f := opts.f
+	code := opts.code
+	if code == "" {
+		code = f.Getenv("FORGE_TOTP_CODE")
+	}
+	if code != "" {
+		if _, err := normalizeCode(code); err != nil {
+			return &cmdutil.UsageError{Err: err}
+		}
+	}
+	c, err := f.REST()
+	if err != nil {
+		return err
+	}
+	err = withCode(ctx, f, code, "--code CODE (or set FORGE_TOTP_CODE)", func(code string) error {
+		return c.Account.DisableTwoFactor(ctx, code)
+	})
+	if err != nil {
+		return err
+	}
+	cs := f.IOStreams.ErrColorScheme()
+	fmt.Fprintf(f.IOStreams.ErrOut, "%s Two-factor authentication is off\n", cs.SuccessIcon())
+	return nil
+}

@@ -1,0 +1,146 @@
+package sshkey
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/forgehq/forge/internal/cmdutil"
+	"github.com/forgehq/forge/internal/output"
+	"github.com/spf13/cobra"
+)
+
+// defaultKeys are tried in order when no file is given, as ssh-copy-id
+// and gh do.
+var defaultKeys = []string{"id_ed25519.pub", "id_ecdsa.pub", "id_rsa.pub"}
+
+type addOptions struct {
+	f        *cmdutil.Factory
+	file     string
+	title    string
+	exporter *output.Exporter
+}
+
+func newAddCmd(f *cmdutil.Factory) *cobra.Command {
+	opts := &addOptions{f: f}
+	cmd := &cobra.Command{
+		Use:   "add [FILE]",
+		Short: "Add an SSH public key to your account",
+		Long: `Add a public key from FILE (a .pub file), from standard input with "-",
+or by default from the first of ~/.ssh/id_ed25519.pub, ~/.ssh/id_ecdsa.pub
+and ~/.ssh/id_rsa.pub. A private key or anything that is not one public key
+line is refused before anything is sent.
+
+The title defaults to the key's comment (often you@host). Prints the key's
+SHA256 fingerprint, as ` + "`ssh-keygen -l`" + ` shows it.`,
+		Example: `  forge ssh-key add
+  forge ssh-key add ~/.ssh/work.pub --title "work laptop"
+  cat key.pub | forge ssh-key add - --title ci`,
+		Args: cmdutil.MaximumArgs(1, "at most one key file"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if len(args) == 1 {
+				opts.file = args[0]
+			}
+			return runAdd(cmd.Context(), opts)
+		},
+	}
+	cmd.Flags().StringVar(&opts.title, "title", "", "A `name` for the key (default: its comment)")
+	opts.exporter = output.AddJSONFlags(cmd, keyFields...)
+	return cmd
+}
+
+func runAdd(ctx context.Context, opts *addOptions) error {
+	if err := opts.exporter.Validate(); err != nil {
+		return err
+	}
+	name, data, err := opts.readKey()
+	if err != nil {
+		return err
+	}
+	key, err := parsePublicKey(data)
+	if err != nil {
+		return cmdutil.UsageErrorf("%s: %v", name, err)
+	}
+	title := strings.TrimSpace(opts.title)
+	if title == "" {
+		title = key.Comment
+	}
+	if title == "" {
+		if host, err := os.Hostname(); err == nil {
+			title = host
+		}
+	}
+	if title == "" {
+		return cmdutil.UsageErrorf("the key has no comment to name it by: pass --title")
+	}
+	c, err := opts.f.REST()
+	if err != nil {
+		return err
+	}
+	added, err := c.Keys.Add(ctx, title, key.Line())
+	if err != nil {
+		return err
+	}
+	ios := opts.f.IOStreams
+	if opts.exporter.Enabled() {
+		return opts.exporter.Write(ios, added.RawJSON())
+	}
+	cs := ios.ErrColorScheme()
+	fp := added.Fingerprint
+	if fp == "" {
+		fp = key.Fingerprint()
+	} else if fp != key.Fingerprint() {
+		fmt.Fprintf(ios.ErrOut, "%s The service reports fingerprint %s; forge computed %s\n", cs.WarningIcon(), fp, key.Fingerprint())
+	}
+	fmt.Fprintf(ios.ErrOut, "%s Added SSH key %q (ID %d)\n", cs.SuccessIcon(), added.Title, added.ID)
+	_, err = fmt.Fprintln(ios.Out, fp)
+	return err
+}
+
+// readKey reads the named file, standard input for "-", or the first
+// default key that exists.
+func (o *addOptions) readKey() (string, []byte, error) {
+	const limit = 64 << 10
+	if o.file == "-" {
+		data, err := io.ReadAll(io.LimitReader(o.f.IOStreams.In, limit))
+		return "standard input", data, err
+	}
+	if o.file != "" {
+		data, err := readLimited(o.file, limit)
+		if errors.Is(err, fs.ErrNotExist) {
+			return "", nil, cmdutil.UsageErrorf("no such file: %s", o.file)
+		}
+		return o.file, data, err
+	}
+	home := o.f.Getenv("HOME")
+	if home == "" {
+		home, _ = os.UserHomeDir()
+	}
+	var tried []string
+	for _, n := range defaultKeys {
+		p := filepath.Join(home, ".ssh", n)
+		data, err := readLimited(p, limit)
+		if err == nil {
+			return p, data, nil
+		}
+		if !errors.Is(err, fs.ErrNotExist) {
+			return "", nil, err
+		}
+		tried = append(tried, p)
+	}
+	return "", nil, cmdutil.UsageErrorf("no public key found (tried %s): create one with `ssh-keygen -t ed25519` or give the file, as in `forge ssh-key add ~/.ssh/KEY.pub`", strings.Join(tried, ", "))
+}
+
+func readLimited(path string, limit int64) ([]byte, error) {
+	fh, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer fh.Close()
+	return io.ReadAll(io.LimitReader(fh, limit))
+}

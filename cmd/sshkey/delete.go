@@ -1,0 +1,65 @@
+package sshkey
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/forgehq/forge/internal/cmdutil"
+	"github.com/spf13/cobra"
+)
+
+type deleteOptions struct {
+	f   *cmdutil.Factory
+	id  int64
+	yes bool
+}
+
+func newDeleteCmd(f *cmdutil.Factory) *cobra.Command {
+	opts := &deleteOptions{f: f}
+	cmd := &cobra.Command{
+		Use:     "delete ID",
+		Aliases: []string{"rm"},
+		Short:   "Remove an SSH key from your account",
+		Long: `Remove the key with the ID ` + "`forge ssh-key list`" + ` shows. On a terminal forge asks
+first; elsewhere pass --yes.`,
+		Example: `  forge ssh-key delete 3
+  forge ssh-key delete 3 --yes`,
+		Args: cmdutil.ExactArgs(1, "a key ID"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			id, err := cmdutil.ParseNumber(args[0], "key ID")
+			if err != nil {
+				return err
+			}
+			opts.id = id
+			return runDelete(cmd.Context(), opts)
+		},
+	}
+	cmd.Flags().BoolVarP(&opts.yes, "yes", "y", false, "Delete without asking")
+	return cmd
+}
+
+func runDelete(ctx context.Context, opts *deleteOptions) error {
+	ios := opts.f.IOStreams
+	if !opts.yes && !ios.CanPrompt() {
+		return cmdutil.UsageErrorf("pass --yes to delete key %d without a prompt", opts.id)
+	}
+	c, err := opts.f.REST()
+	if err != nil {
+		return err
+	}
+	if !opts.yes {
+		ok, err := opts.f.Prompter.Confirm(ctx, fmt.Sprintf("Delete SSH key %d?", opts.id), false)
+		if err != nil {
+			return err
+		}
+		if !ok {
+			fmt.Fprintln(ios.ErrOut, "Nothing deleted.")
+			return cmdutil.ErrSilent
+		}
+	}
+	if err := c.Keys.Delete(ctx, opts.id); err != nil {
+		return err
+	}
+	fmt.Fprintf(ios.ErrOut, "%s Deleted SSH key %d\n", ios.ErrColorScheme().SuccessIcon(), opts.id)
+	return nil
+}

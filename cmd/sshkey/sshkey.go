@@ -1,0 +1,18 @@
+// Package sshkey implements `forge ssh-key`: the public keys that let you
+// use git over SSH.
+package sshkey
+
+import (
+	"github.com/forgehq/forge/internal/cmdutil"
+	"github.com/spf13/cobra"
+)
+
+// NewCmd returns `forge ssh-key` and its subcommands.
+func NewCmd(f *cmdutil.Factory) *cobra.Command {
+	cmd := cmdutil.Group(&cobra.Command{
+		Use:   "ssh-key <command>",
+		Short: "Manage the SSH public keys of your account",
+	})
+	cmd.AddCommand(newListCmd(f), newAddCmd(f), newDeleteCmd(f))
+	return cmd
+}

@@ -1,0 +1,69 @@
+package cmdutil
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/forgehq/forge/client"
+	"github.com/forgehq/forge/internal/build"
+)
+
+// REST returns a client for the REST API of the active profile,
+// authenticated with its token (flag > env > file). Building it is cheap
+// and connects nowhere; it shares the one HTTP client of HTTPClient, so a
+// command's requests reuse one connection.
+//
+// No base URL or no token is an AuthError (exit 4) saying to log in.
+func (f *Factory) REST() (*client.Client, error) {
+	s, err := f.Settings()
+	if err != nil {
+		return nil, err
+	}
+	if s.BaseURL == "" {
+		return nil, AuthErrorf("no service configured for profile %q: run `forge auth login --base-url https://HOST/api/v2`", s.Profile)
+	}
+	if s.Token == "" {
+		return nil, AuthErrorf("not logged in to %s (profile %q): run `forge auth login`", s.BaseURL, s.Profile)
+	}
+	return f.RESTClient(s.BaseURL, s.Token)
+}
+
+// RESTClient returns a client for baseURL with token ("" for anonymous
+// requests, as the login makes), configured like REST's.
+//
+// FORGE_HTTP_TIMEOUT bounds each request attempt: a Go duration ("45s",
+// "2m") or a number of seconds; 0 turns the bound off. Default 30s.
+func (f *Factory) RESTClient(baseURL, token string) (*client.Client, error) {
+	timeout, err := f.httpTimeout()
+	if err != nil {
+		return nil, err
+	}
+	errOut := f.IOStreams.ErrOut
+	cs := f.IOStreams.ErrColorScheme()
+	c, err := client.New(baseURL, token,
+		client.WithHTTPClient(f.HTTPClient()),
+		client.WithUserAgent(build.UserAgent()),
+		client.WithTimeout(timeout),
+		client.WithNotify(func(msg string) { fmt.Fprintf(errOut, "%s %s\n", cs.WarningIcon(), msg) }),
+	)
+	if err != nil {
+		return nil, &UsageError{Err: err}
+	}
+	return c, nil
+}
+
+func (f *Factory) httpTimeout() (time.Duration, error) {
+	v := strings.TrimSpace(f.Getenv("FORGE_HTTP_TIMEOUT"))
+	if v == "" {
+		return client.DefaultTimeout, nil
+	}
+	if secs, err := strconv.ParseFloat(v, 64); err == nil && secs >= 0 {
+		return time.Duration(secs * float64(time.Second)), nil
+	}
+	if d, err := time.ParseDuration(v); err == nil && d >= 0 {
+		return d, nil
+	}
+	return 0, UsageErrorf("FORGE_HTTP_TIMEOUT=%q is not a duration; use seconds (45) or a Go duration (45s, 2m)", v)
+}
