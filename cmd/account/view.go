@@ -64,7 +64,7 @@ func runView(ctx context.Context, opts *viewOptions) error {
 	cs := ios.ColorScheme()
 	var b strings.Builder
 	title := cs.Bold(me.Login)
-	if me.FullName != "" {
+	if me.FullName != "" && me.FullName != me.Login {
 		title += " (" + me.FullName + ")"
 	}
 	b.WriteString(title + "\n")

@@ -54,7 +54,7 @@ func withCode(ctx context.Context, f *cmdutil.Factory, given, flagHint string, t
 		}
 		if err := try(code); err != nil {
 			if wrongCode(err) {
-				return &cmdutil.AuthError{Err: fmt.Errorf("the two-factor code was not accepted (%w)", err)}
+				return cmdutil.AuthErrorf("the two-factor code was not accepted: %s", errorSummary(err))
 			}
 			return err
 		}
@@ -81,7 +81,7 @@ func withCode(ctx context.Context, f *cmdutil.Factory, given, flagHint string, t
 			}
 		}
 		if attempt == codeAttempts {
-			return &cmdutil.AuthError{Err: fmt.Errorf("the two-factor code was not accepted (%w)", err)}
+			return cmdutil.AuthErrorf("the two-factor code was not accepted: %s", errorSummary(err))
 		}
 		fmt.Fprintf(ios.ErrOut, "%s %v. Try again; codes change every 30 seconds.\n", cs.FailureIcon(), errorSummary(err))
 	}

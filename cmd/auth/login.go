@@ -81,6 +81,12 @@ func runLogin(ctx context.Context, opts *loginOptions) error {
 	if err != nil {
 		return err
 	}
+	// The profile's user is the default answer to the username prompt;
+	// config.Resolve leaves Settings.User empty (user has no environment
+	// variable, and only keys with one are read from the file).
+	if p := cf.Profile(name); p != nil && s.User == "" {
+		s.User = p.User
+	}
 	cred, err := opts.gather(ctx, name, s)
 	if err != nil {
 		return err
@@ -191,7 +197,7 @@ func (o *loginOptions) gather(ctx context.Context, name string, s *config.Settin
 // login exchanges the credentials for a token, passes two-factor
 // verification when the account needs it, and checks the token works. It
 // changes nothing on disk.
-func login(ctx context.Context, f *cmdutil.Factory, anon *client.Client, cred *credentials) (string, *client.User, error) {
+func login(ctx context.Context, f *cmdutil.Factory, anon *client.Client, cred *credentials) (token string, me *client.User, err error) {
 	res, err := anon.Account.Login(ctx, cred.username, cred.password)
 	if err != nil {
 		var apiErr *client.Error
@@ -201,6 +207,13 @@ func login(ctx context.Context, f *cmdutil.Factory, anon *client.Client, cred *c
 		return "", nil, fmt.Errorf("login failed: %w", err)
 	}
 	c := anon.WithToken(res.Token)
+	defer func() {
+		if err != nil && ctx.Err() == nil {
+			// Best effort: a token that will never be stored should not
+			// stay valid (or half-valid) on the service.
+			_ = revoke(ctx, f, anon.BaseURL(), res.Token)
+		}
+	}()
 	need, err := c.Account.NeedsTwoFactor(ctx, res)
 	if err != nil {
 		return "", nil, fmt.Errorf("login failed: %w", err)
@@ -214,7 +227,7 @@ func login(ctx context.Context, f *cmdutil.Factory, anon *client.Client, cred *c
 			return "", nil, err
 		}
 	}
-	me, err := c.Account.Me(ctx)
+	me, err = c.Account.Me(ctx)
 	if err != nil {
 		return "", nil, fmt.Errorf("login failed: the new token does not work: %w", err)
 	}

@@ -156,7 +156,7 @@ func printStatus(f *cmdutil.Factory, st *status) {
 		fmt.Fprintf(&b, "  - Token: %s%s\n", st.Token, from(cs.Gray, st.TokenSource))
 	default:
 		who := cs.Bold(st.User)
-		if st.FullName != "" {
+		if st.FullName != "" && st.FullName != st.User {
 			who += " (" + st.FullName + ")"
 		}
 		fmt.Fprintf(&b, "  %s Logged in as %s\n", cs.SuccessIcon(), who)

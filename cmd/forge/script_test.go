@@ -1,6 +1,12 @@
 package main
 
 import (
+	"crypto/ed25519"
+	"crypto/rand"
+	"crypto/x509"
+	"encoding/base64"
+	"encoding/binary"
+	"encoding/pem"
 	"errors"
 	"fmt"
 	"os"
@@ -38,6 +44,10 @@ func TestScripts(t *testing.T) {
 //	ls-mode PATH               print PATH's permission bits in octal
 //	exit-code N CMD [ARGS...]  run CMD and require exit status N
 //	srv SUBCOMMAND ...         seed the script's reference server (srv.go)
+//	envfile VAR FILE           set $VAR to FILE's content, trimmed (e.g. a
+//	                           secret a command printed to stdout)
+//	keygen PATH [COMMENT]      write a new ed25519 key pair: PATH (private,
+//	                           PKCS#8 PEM) and PATH.pub (OpenSSH line)
 var scriptCmds = map[string]func(ts *testscript.TestScript, neg bool, args []string){
 	"ls-mode": func(ts *testscript.TestScript, neg bool, args []string) {
 		if len(args) != 1 {
@@ -47,7 +57,14 @@ var scriptCmds = map[string]func(ts *testscript.TestScript, neg bool, args []str
 		ts.Check(err)
 		fmt.Fprintf(ts.Stdout(), "%o\n", st.Mode().Perm())
 	},
-	"srv": srvCmd,
+	"srv":    srvCmd,
+	"keygen": keygenCmd,
+	"envfile": func(ts *testscript.TestScript, neg bool, args []string) {
+		if len(args) != 2 {
+			ts.Fatalf("usage: envfile VAR FILE")
+		}
+		ts.Setenv(args[0], strings.TrimSpace(ts.ReadFile(args[1])))
+	},
 	"exit-code": func(ts *testscript.TestScript, neg bool, args []string) {
 		if len(args) < 2 {
 			ts.Fatalf("usage: exit-code N CMD [ARGS...]")
@@ -101,4 +118,26 @@ func setupScript(env *testscript.Env) error {
 		env.Setenv(k, "")
 	}
 	return nil
+}
+
+// keygenCmd writes an ed25519 key pair as ssh-keygen would lay it out:
+// the private key in PATH, the public key line in PATH.pub.
+func keygenCmd(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) < 1 || len(args) > 2 {
+		ts.Fatalf("usage: keygen PATH [COMMENT]")
+	}
+	comment := "forge-test@script"
+	if len(args) == 2 {
+		comment = args[1]
+	}
+	pub, priv, err := ed25519.GenerateKey(rand.Reader)
+	ts.Check(err)
+	der, err := x509.MarshalPKCS8PrivateKey(priv)
+	ts.Check(err)
+	path := ts.MkAbs(args[0])
+	ts.Check(os.WriteFile(path, pem.EncodeToMemory(&pem.Block{Type: "PRIVATE KEY", Bytes: der}), 0o600))
+	str := func(b []byte) []byte { return append(binary.BigEndian.AppendUint32(nil, uint32(len(b))), b...) }
+	blob := append(str([]byte("ssh-ed25519")), str(pub)...)
+	line := "ssh-ed25519 " + base64.StdEncoding.EncodeToString(blob) + " " + comment + "\n"
+	ts.Check(os.WriteFile(path+".pub", []byte(line), 0o644))
 }

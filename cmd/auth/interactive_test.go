@@ -1,0 +1,233 @@
+package auth_test
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/forgehq/forge/cmd"
+	"github.com/forgehq/forge/internal/cmdutil"
+	"github.com/forgehq/forge/internal/iostreams"
+	"github.com/forgehq/forge/refserver"
+	"github.com/pquerna/otp"
+	"github.com/pquerna/otp/totp"
+)
+
+// These tests drive the prompts of forge auth and forge account (which
+// testscript cannot reach: it has no terminal) with a scripted Prompter,
+// against a reference server on loopback.
+
+// scripted answers questions in order; an answer is a string or a
+// function of the output so far (to read a secret forge printed).
+type scripted struct {
+	mu        sync.Mutex
+	t         *testing.T
+	answers   []any
+	questions []string
+	out       *bytes.Buffer
+}
+
+func (s *scripted) next(q string) (string, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.questions = append(s.questions, q)
+	if len(s.answers) == 0 {
+		s.t.Fatalf("unexpected question %q", q)
+	}
+	a := s.answers[0]
+	s.answers = s.answers[1:]
+	switch v := a.(type) {
+	case string:
+		return v, nil
+	case func(string) string:
+		return v(s.out.String()), nil
+	}
+	s.t.Fatalf("bad answer %T", a)
+	return "", nil
+}
+
+func (s *scripted) Input(ctx context.Context, q, def string) (string, error) {
+	a, err := s.next("input: " + q)
+	if a == "" {
+		a = def
+	}
+	return a, err
+}
+func (s *scripted) Password(ctx context.Context, q string) (string, error) {
+	return s.next("password: " + q)
+}
+func (s *scripted) Confirm(ctx context.Context, q string, def bool) (bool, error) {
+	a, err := s.next("confirm: " + q)
+	return a == "y", err
+}
+
+type harness struct {
+	t      *testing.T
+	srv    *refserver.Server
+	dir    string
+	env    map[string]string
+	out    *bytes.Buffer
+	errOut *bytes.Buffer
+	prompt *scripted
+}
+
+func newHarness(t *testing.T) *harness {
+	t.Helper()
+	srv, err := refserver.New(refserver.Options{AdminPassword: "admin-password-1234"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := srv.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { srv.Close() })
+	dir := t.TempDir()
+	return &harness{t: t, srv: srv, dir: dir, env: map[string]string{"FORGE_CONFIG_DIR": dir, "HOME": dir}}
+}
+
+// run runs forge on a pretend terminal with the given answers and returns
+// the exit code.
+func (h *harness) run(answers []any, args ...string) int {
+	ios, _, out, errOut := iostreams.Test()
+	ios.SetStdinTTY(true)
+	ios.SetStdoutTTY(true)
+	h.out, h.errOut = out, errOut
+	f := cmdutil.New(ios, func(k string) string { return h.env[k] })
+	h.prompt = &scripted{t: h.t, answers: answers, out: out}
+	f.Prompter = h.prompt
+	code := cmd.Run(context.Background(), f, args)
+	if len(h.prompt.answers) != 0 {
+		h.t.Errorf("forge %s left %d answers unasked; asked %q", strings.Join(args, " "), len(h.prompt.answers), h.prompt.questions)
+	}
+	return code
+}
+
+func (h *harness) config() string {
+	b, _ := os.ReadFile(filepath.Join(h.dir, "config.yaml"))
+	return string(b)
+}
+
+func code(t *testing.T, secret string, offset time.Duration) string {
+	c, err := totp.GenerateCodeCustom(secret, time.Now().Add(offset), totp.ValidateOpts{Period: 30, Digits: otp.DigitsSix, Algorithm: otp.AlgorithmSHA1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+func TestLoginPromptsForEverythingAndRetriesTheCode(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	if _, err := h.srv.CreateUser("gina", "gina-password-123", "user"); err != nil {
+		t.Fatal(err)
+	}
+	secret, err := h.srv.EnableTwoFA("gina")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Three wrong codes: exit 4, nothing stored.
+	got := h.run([]any{h.srv.BaseURL(), "gina", "gina-password-123", "000000", "not a code", "111111"}, "auth", "login")
+	if got != 4 || h.config() != "" {
+		t.Fatalf("exit %d, config %q; stderr:\n%s", got, h.config(), h.errOut)
+	}
+	if n := strings.Count(h.errOut.String(), "Try again; codes change every 30 seconds"); n != 2 {
+		t.Errorf("%d retry notes:\n%s", n, h.errOut)
+	}
+	// A wrong code, then the right one.
+	got = h.run([]any{h.srv.BaseURL(), "gina", "gina-password-123", "000000", code(t, secret, 0)}, "auth", "login")
+	if got != 0 {
+		t.Fatalf("exit %d; stderr:\n%s", got, h.errOut)
+	}
+	want := []string{"input: REST API base URL (https://HOST/api/v2)", "input: Username", "password: Password for gina", "input: Two-factor code from your authenticator app", "input: Two-factor code from your authenticator app"}
+	if fmt.Sprint(h.prompt.questions) != fmt.Sprint(want) {
+		t.Errorf("questions %q, want %q", h.prompt.questions, want)
+	}
+	cfg := h.config()
+	if !strings.Contains(cfg, "user: gina") || !strings.Contains(cfg, "token: fgt_") {
+		t.Fatalf("config:\n%s", cfg)
+	}
+	if strings.Contains(h.out.String()+h.errOut.String(), "gina-password-123") {
+		t.Fatal("the password was echoed")
+	}
+	// The next login offers the stored user as the default.
+	h.env["FORGE_TOTP_CODE"] = code(t, secret, 30*time.Second)
+	if got := h.run([]any{"", "gina-password-123"}, "auth", "login"); got != 0 {
+		t.Fatalf("second login exit %d:\n%s", got, h.errOut)
+	}
+}
+
+func TestTwoFactorSetupOnATerminal(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	if _, err := h.srv.CreateUser("hank", "hank-password-123", "user"); err != nil {
+		t.Fatal(err)
+	}
+	tok, err := h.srv.Token("hank")
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.env["FORGE_BASE_URL"], h.env["FORGE_TOKEN"] = h.srv.BaseURL(), tok
+	secretRe := regexp.MustCompile(`\n    ((?:[A-Z2-7]{1,4} ?)+)\n`)
+	fromScreen := func(out string) string {
+		m := secretRe.FindStringSubmatch(out)
+		if m == nil {
+			t.Fatalf("no secret on screen:\n%s", out)
+		}
+		return code(t, strings.ReplaceAll(m[1], " ", ""), 0)
+	}
+	if got := h.run([]any{"123456", fromScreen}, "auth", "2fa", "setup"); got != 0 {
+		t.Fatalf("exit %d:\n%s\n%s", got, h.out, h.errOut)
+	}
+	out := h.out.String()
+	if !strings.Contains(out, "Scan this QR code") || !strings.Contains(out, "█") || !strings.Contains(out, "account forge:hank") {
+		t.Fatalf("screen:\n%s", out)
+	}
+	for _, line := range strings.Split(out, "\n") {
+		if n := len([]rune(line)); n > 80 {
+			t.Fatalf("line of %d columns: %q", n, line)
+		}
+	}
+	if !strings.Contains(h.errOut.String(), "Two-factor authentication is on") {
+		t.Fatalf("stderr:\n%s", h.errOut)
+	}
+}
+
+func TestPasswordPromptsKeepWhatWasTyped(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	if _, err := h.srv.CreateUser("ivy", "ivy-password-123", "user"); err != nil {
+		t.Fatal(err)
+	}
+	if got := h.run([]any{"ivy-password-123"}, "auth", "login", "--base-url", h.srv.BaseURL(), "--username", "ivy"); got != 0 {
+		t.Fatalf("login exit %d:\n%s", got, h.errOut)
+	}
+	before := h.config()
+	// Current password once; a too-short new one and a mismatch are asked
+	// again without asking for the current password again.
+	answers := []any{"ivy-password-123", "short", "ivy-new-password-1", "ivy-new-password-2", "ivy-new-password-1", "ivy-new-password-1"}
+	if got := h.run(answers, "account", "password"); got != 0 {
+		t.Fatalf("exit %d:\n%s", got, h.errOut)
+	}
+	if n := strings.Count(fmt.Sprint(h.prompt.questions), "Current password"); n != 1 {
+		t.Errorf("asked for the current password %d times: %q", n, h.prompt.questions)
+	}
+	stderr := h.errOut.String()
+	for _, want := range []string{"the new password has 5 characters; it needs at least 12", "The two new passwords differ", "Password changed", "Stored the new token"} {
+		if !strings.Contains(stderr, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, stderr)
+		}
+	}
+	if h.config() == before {
+		t.Error("the new token was not stored")
+	}
+	if got := h.run(nil, "auth", "status"); got != 0 {
+		t.Fatalf("status after the change: exit %d\n%s", got, h.out)
+	}
+}
