@@ -6,6 +6,7 @@ import (
 	"net/url"
 	"os"
 
+	"github.com/forgehq/forge/client"
 	"github.com/forgehq/forge/internal/gitremote"
 	"github.com/spf13/cobra"
 )
@@ -19,7 +20,12 @@ func AddRepoFlag(cmd *cobra.Command, target *string) {
 // FORGE_REPO, else the git remote of the current directory that points at
 // the profile's host (upstream, then origin, then the others). When none
 // matches it is a usage error saying to pass -R.
-func (f *Factory) BaseRepo(ctx context.Context, flag string) (gitremote.Repo, error) {
+func (f *Factory) BaseRepo(ctx context.Context, flag string) (client.RepoName, error) {
+	r, err := f.baseRepo(ctx, flag)
+	return client.RepoName{Owner: r.Owner, Name: r.Name}, err
+}
+
+func (f *Factory) baseRepo(ctx context.Context, flag string) (gitremote.Repo, error) {
 	for _, v := range []string{flag, f.Getenv("FORGE_REPO")} {
 		if v == "" {
 			continue
