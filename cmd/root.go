@@ -12,6 +12,7 @@ import (
 
 	"github.com/forgehq/forge/cmd/account"
 	"github.com/forgehq/forge/cmd/auth"
+	"github.com/forgehq/forge/cmd/chat"
 	"github.com/forgehq/forge/cmd/profile"
 	"github.com/forgehq/forge/cmd/sshkey"
 	"github.com/forgehq/forge/cmd/version"
@@ -113,6 +114,7 @@ and two-factor authentication; the agent chat; and the container registry.`,
 		auth.NewCmd(f),
 		account.NewCmd(f),
 		sshkey.NewCmd(f),
+		chat.NewCmd(f),
 	)
 	addHelpTopics(root)
 	return root

@@ -1,0 +1,317 @@
+// Package chat is the client of the service's agent chat API, version 1
+// ({agent_url}/api/v1): one-shot replies (Send), streamed replies over
+// Server-Sent Events (Stream), the key's usage, and a Session that keeps a
+// conversation's history and model and answers the in-session commands.
+//
+// A chat POST is never sent twice: not retried, not reconnected (a second
+// POST would be a second message, billed twice).
+package chat
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Message is one item of a conversation: Role is "user" or "assistant".
+type Message struct {
+	Role    string `json:"role"`
+	Content string `json:"content"`
+}
+
+// Request is a chat message with the conversation before it. An empty
+// Model lets the service choose its default.
+type Request struct {
+	Model   string    `json:"model,omitempty"`
+	Message string    `json:"message"`
+	History []Message `json:"history"`
+}
+
+// Usage is the token count of one reply. FinishReason, when the service
+// sends one, is "stop" for a complete reply and "quota" for one cut off at
+// the key's quota.
+type Usage struct {
+	PromptTokens     int    `json:"prompt_tokens"`
+	CompletionTokens int    `json:"completion_tokens"`
+	TotalTokens      int    `json:"total_tokens"`
+	FinishReason     string `json:"-"`
+}
+
+// Reply is the answer of Send. Raw is the service's whole JSON object,
+// fields this package does not know included.
+type Reply struct {
+	Reply        string          `json:"reply"`
+	Model        string          `json:"model"`
+	Usage        Usage           `json:"usage"`
+	FinishReason string          `json:"finish_reason"`
+	Raw          json.RawMessage `json:"-"`
+}
+
+// AgentUsage is a key's standing in the current quota period.
+type AgentUsage struct {
+	Tier         string          `json:"tier"`
+	UsedTokens   int             `json:"used_tokens"`
+	QuotaTokens  int             `json:"quota_tokens"`
+	Remaining    int             `json:"remaining"`
+	PeriodResets string          `json:"period_resets"`
+	Raw          json.RawMessage `json:"-"`
+}
+
+// Resets parses PeriodResets; ok is false when the service sent none or
+// something that is not a timestamp.
+func (u *AgentUsage) Resets() (t time.Time, ok bool) {
+	t, err := time.Parse(time.RFC3339, u.PeriodResets)
+	return t, err == nil
+}
+
+// Client talks to one agent API with one key. It is safe for concurrent
+// use.
+type Client struct {
+	base      string // agent_url, without /api/v1
+	key       string
+	http      *http.Client
+	userAgent string
+}
+
+// New returns a client of the agent API at agentURL (the service's address;
+// a trailing /api/v1 is accepted too). hc is the HTTP client to use; nil
+// means http.DefaultClient. It must not have a timeout shorter than a
+// streamed reply.
+func New(agentURL, key string, hc *http.Client, userAgent string) *Client {
+	base := strings.TrimRight(agentURL, "/")
+	base = strings.TrimSuffix(base, "/api/v1")
+	if hc == nil {
+		hc = http.DefaultClient
+	}
+	return &Client{base: base, key: key, http: hc, userAgent: userAgent}
+}
+
+// Error is a response of the agent API other than 2xx.
+type Error struct {
+	StatusCode int
+	Message    string        // the service's {"error": ...}, or a summary of the body
+	RetryAfter time.Duration // from Retry-After, when given
+}
+
+func (e *Error) Error() string {
+	msg := e.Message
+	if e.StatusCode == http.StatusTooManyRequests && e.RetryAfter > 0 && !strings.Contains(msg, "reset") {
+		msg += fmt.Sprintf("; try again in %s", e.RetryAfter.Round(time.Second))
+	}
+	return fmt.Sprintf("agent API: %s (HTTP %d)", msg, e.StatusCode)
+}
+
+// HTTPStatus lets forge map 401 to its authentication exit code.
+func (e *Error) HTTPStatus() int { return e.StatusCode }
+
+func (c *Client) newRequest(ctx context.Context, method, path string, body any) (*http.Request, error) {
+	var rd io.Reader
+	if body != nil {
+		js, err := json.Marshal(body)
+		if err != nil {
+			return nil, err
+		}
+		rd = bytes.NewReader(js)
+	}
+	req, err := http.NewRequestWithContext(ctx, method, c.base+"/api/v1"+path, rd)
+	if err != nil {
+		return nil, fmt.Errorf("agent URL %q: %w", c.base, err)
+	}
+	if body != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	req.Header.Set("Authorization", "Bearer "+c.key)
+	if c.userAgent != "" {
+		req.Header.Set("User-Agent", c.userAgent)
+	}
+	return req, nil
+}
+
+// do sends a request and returns the response when its status is 2xx;
+// otherwise it reads the body into an *Error.
+func (c *Client) do(req *http.Request) (*http.Response, error) {
+	resp, err := c.http.Do(req)
+	if err != nil {
+		if ctxErr := req.Context().Err(); ctxErr != nil {
+			return nil, ctxErr
+		}
+		return nil, fmt.Errorf("agent API at %s: %w", c.base, unwrapURLError(err))
+	}
+	if resp.StatusCode/100 == 2 {
+		return resp, nil
+	}
+	defer resp.Body.Close()
+	return nil, readError(resp)
+}
+
+// unwrapURLError drops net/url's "Post URL:" prefix; the message names
+// the address already.
+func unwrapURLError(err error) error {
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		return ue.Err
+	}
+	return err
+}
+
+func readError(resp *http.Response) error {
+	data, _ := io.ReadAll(io.LimitReader(resp.Body, 64<<10))
+	e := &Error{StatusCode: resp.StatusCode}
+	if s, err := strconv.Atoi(resp.Header.Get("Retry-After")); err == nil && s > 0 {
+		e.RetryAfter = time.Duration(s) * time.Second
+	}
+	var body struct {
+		Error any `json:"error"`
+	}
+	switch {
+	case json.Unmarshal(data, &body) == nil && body.Error != nil:
+		switch v := body.Error.(type) {
+		case string:
+			e.Message = v
+		case map[string]any: // {"error": {"message": ...}}, as some services send
+			if m, ok := v["message"].(string); ok {
+				e.Message = m
+			}
+		}
+	}
+	if e.Message == "" {
+		e.Message = http.StatusText(resp.StatusCode)
+		if text := strings.TrimSpace(string(data)); text != "" && len(text) <= 200 && !strings.ContainsAny(text, "<\n") {
+			e.Message += ": " + text
+		}
+	}
+	return e
+}
+
+// Send asks for a whole reply at once (POST /api/v1/chat).
+func (c *Client) Send(ctx context.Context, r Request) (*Reply, error) {
+	if err := r.check(); err != nil {
+		return nil, err
+	}
+	req, err := c.newRequest(ctx, http.MethodPost, "/chat", r.body())
+	if err != nil {
+		return nil, err
+	}
+	resp, err := c.do(req)
+	if err != nil {
+		return nil, err
+	}
+	defer resp.Body.Close()
+	var reply Reply
+	if err := decodeBody(ctx, resp, &reply); err != nil {
+		return nil, err
+	}
+	reply.Usage.FinishReason = reply.FinishReason
+	return &reply, nil
+}
+
+// Usage returns the key's tier, quota and usage (GET /api/v1/usage).
+func (c *Client) Usage(ctx context.Context) (*AgentUsage, error) {
+	req, err := c.newRequest(ctx, http.MethodGet, "/usage", nil)
+	if err != nil {
+		return nil, err
+	}
+	resp, err := c.do(req)
+	if err != nil {
+		return nil, err
+	}
+	defer resp.Body.Close()
+	var u AgentUsage
+	return &u, decodeBody(ctx, resp, &u)
+}
+
+// ErrNoModelList means the service does not list its models.
+var ErrNoModelList = errors.New("the agent API does not list its models")
+
+// Models lists the service's models and its default one (GET
+// /api/v1/models, which the reference server offers but the service's
+// specification does not promise: a 404 is ErrNoModelList).
+func (c *Client) Models(ctx context.Context) (names []string, def string, err error) {
+	req, err := c.newRequest(ctx, http.MethodGet, "/models", nil)
+	if err != nil {
+		return nil, "", err
+	}
+	resp, err := c.do(req)
+	var he *Error
+	if errors.As(err, &he) && (he.StatusCode == http.StatusNotFound || he.StatusCode == http.StatusMethodNotAllowed) {
+		return nil, "", ErrNoModelList
+	}
+	if err != nil {
+		return nil, "", err
+	}
+	defer resp.Body.Close()
+	var body struct {
+		Default string `json:"default"`
+		Models  []any  `json:"models"`
+	}
+	if err := decodeBody(ctx, resp, &body); err != nil {
+		return nil, "", err
+	}
+	for _, m := range body.Models {
+		switch v := m.(type) {
+		case string:
+			names = append(names, v)
+		case map[string]any: // [{"id": ...}] or [{"name": ...}]
+			for _, k := range []string{"id", "name"} {
+				if s, ok := v[k].(string); ok {
+					names = append(names, s)
+					break
+				}
+			}
+		}
+	}
+	return names, body.Default, nil
+}
+
+// decodeBody decodes a JSON response into v and keeps the raw bytes in v's
+// Raw field when it has one.
+func decodeBody(ctx context.Context, resp *http.Response, v any) error {
+	data, err := io.ReadAll(io.LimitReader(resp.Body, 64<<20))
+	if err != nil {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		return fmt.Errorf("agent API: reading the response: %w", err)
+	}
+	if mt, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type")); mt != "" && mt != "application/json" && !strings.HasSuffix(mt, "+json") {
+		return fmt.Errorf("agent API: expected JSON, got %s", mt)
+	}
+	if err := json.Unmarshal(data, v); err != nil {
+		return fmt.Errorf("agent API: malformed JSON response: %w", err)
+	}
+	switch r := v.(type) {
+	case *Reply:
+		r.Raw = data
+	case *AgentUsage:
+		r.Raw = data
+	}
+	return nil
+}
+
+// ErrEmptyMessage refuses a blank message before anything is sent.
+var ErrEmptyMessage = errors.New("empty message: type something to send")
+
+func (r *Request) check() error {
+	if strings.TrimSpace(r.Message) == "" {
+		return ErrEmptyMessage
+	}
+	return nil
+}
+
+// body is the request as sent: history always an array.
+func (r *Request) body() Request {
+	b := *r
+	if b.History == nil {
+		b.History = []Message{}
+	}
+	return b
+}

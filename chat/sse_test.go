@@ -1,0 +1,273 @@
+package chat
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"testing/iotest"
+	"time"
+)
+
+// tricky is an event stream that uses what the SSE specification allows:
+// a byte order mark, comments, CRLF, CR and LF line endings (mixed, and a
+// blank line written as LF then CR), no space after the colon, multi-line
+// data, an unknown event, and escapes in JSON strings.
+const tricky = "\xEF\xBB\xBF: a comment to start\r\n" +
+	"event: delta\r\ndata: \"Hel\"\r\n\r\n" +
+	"event: delta\rdata: \"lo, \\u00e9\\ud83d\\ude00\"\r\r" +
+	"event:delta\ndata:\"\\n\\\"quoted\\\"\"\n\n" +
+	": keep-alive\n\n" +
+	"event: ping\ndata: not JSON at all\n\n" +
+	"data: an unnamed message event\n\n" +
+	"event: delta\ndata: \"two\ndata: lines\"\n\r" +
+	"event: delta\r\nid: 7\r\nretry: 100\r\ndata: \" \\/ end\"\r\n\n" +
+	"event: usage\ndata: {\"prompt_tokens\": 3,\ndata:  \"completion_tokens\": 4,\r\ndata: \"total_tokens\": 7}\n\n" +
+	"event: done\ndata: {\"finish_reason\":\"stop\"}\n\n"
+
+var trickyDeltas = []string{"Hel", "lo, é😀", "\n\"quoted\"", "two\nlines", " / end"}
+
+func wantTricky(t *testing.T, deltas []string, u Usage, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatalf("error %v", err)
+	}
+	if strings.Join(deltas, "|") != strings.Join(trickyDeltas, "|") {
+		t.Fatalf("deltas %q\nwant   %q", deltas, trickyDeltas)
+	}
+	if u != (Usage{3, 4, 7, "stop"}) {
+		t.Fatalf("usage %+v", u)
+	}
+}
+
+func collect(ctx context.Context, r io.Reader) ([]string, Usage, error) {
+	var deltas []string
+	u, err := readStream(ctx, r, func(s string) { deltas = append(deltas, s) })
+	return deltas, u, err
+}
+
+// TestReadStreamSplits cuts the stream into two reads at every byte
+// position, and also reads it one byte at a time.
+func TestReadStreamSplits(t *testing.T) {
+	t.Parallel()
+	for p := 0; p <= len(tricky); p++ {
+		r := io.MultiReader(strings.NewReader(tricky[:p]), strings.NewReader(tricky[p:]))
+		deltas, u, err := collect(context.Background(), r)
+		if err != nil || len(deltas) != len(trickyDeltas) {
+			t.Fatalf("split at %d (%q|%q): %q %v", p, tricky[max(p-5, 0):p], tricky[p:min(p+5, len(tricky))], deltas, err)
+		}
+		wantTricky(t, deltas, u, err)
+	}
+	for _, r := range []io.Reader{iotest.OneByteReader(strings.NewReader(tricky)), iotest.DataErrReader(strings.NewReader(tricky))} {
+		deltas, u, err := collect(context.Background(), r)
+		wantTricky(t, deltas, u, err)
+	}
+}
+
+// serveSplit serves body as an event stream, flushing it in two TCP writes
+// cut at split.
+func serveSplit(t *testing.T, body string, split *atomic.Int64) string {
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/event-stream")
+		p := int(split.Load())
+		io.WriteString(w, body[:p])
+		w.(http.Flusher).Flush()
+		time.Sleep(100 * time.Microsecond) // let the first part go out alone
+		io.WriteString(w, body[p:])
+	}))
+	t.Cleanup(ts.Close)
+	return ts.URL
+}
+
+// TestStreamSplitsOverTCP sends the stream over loopback, cut into two
+// writes at every byte position.
+func TestStreamSplitsOverTCP(t *testing.T) {
+	t.Parallel()
+	var split atomic.Int64
+	c := New(serveSplit(t, tricky, &split), "agk_test", nil, "")
+	for p := 0; p <= len(tricky); p++ {
+		split.Store(int64(p))
+		var deltas []string
+		u, err := c.Stream(context.Background(), Request{Message: "hi"}, func(s string) { deltas = append(deltas, s) })
+		if err != nil || len(deltas) != len(trickyDeltas) {
+			t.Fatalf("split at %d: %q %v", p, deltas, err)
+		}
+		wantTricky(t, deltas, u, err)
+	}
+}
+
+// TestStreamLargeEvent: a 1 MiB delta, past r3labs's 64 KiB default.
+func TestStreamLargeEvent(t *testing.T) {
+	t.Parallel()
+	big := strings.Repeat("0123456789abcdé\"\n", 1<<16) // > 1 MiB once escaped
+	js, _ := json.Marshal(big)
+	body := "event: delta\r\ndata: " + string(js) + "\r\n\r\nevent: done\r\ndata: {}\r\n\r\n"
+	if len(js) < 1<<20 {
+		t.Fatalf("event only %d bytes", len(js))
+	}
+	var split atomic.Int64
+	split.Store(int64(len(body) / 3))
+	c := New(serveSplit(t, body, &split), "agk_test", nil, "")
+	var got []string
+	if _, err := c.Stream(context.Background(), Request{Message: "hi"}, func(s string) { got = append(got, s) }); err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 1 || got[0] != big {
+		t.Fatalf("got %d deltas, first %d bytes, want one of %d", len(got), len(got[0]), len(big))
+	}
+
+	// Past MaxEventSize it is an error that says so, not a hang or a panic.
+	huge := "event: delta\ndata: \"" + strings.Repeat("x", MaxEventSize) + "\"\n\n"
+	_, _, err := collect(context.Background(), strings.NewReader(huge))
+	if err == nil || !strings.Contains(err.Error(), "larger than 16 MiB") {
+		t.Fatalf("oversized event: %v", err)
+	}
+}
+
+func TestReadStreamCut(t *testing.T) {
+	t.Parallel()
+	const head = "event: delta\ndata: \"one \"\n\nevent: delta\ndata: \"two \"\n\n"
+	cases := map[string]string{
+		"between events":     head,
+		"inside an event":    head + "event: delta\ndata: \"thr",
+		"before blank line":  head + "event: delta\ndata: \"three\"\n",
+		"inside CRLF ending": head + "event: delta\r\ndata: \"three\"\r",
+	}
+	for name, body := range cases {
+		deltas, _, err := collect(context.Background(), strings.NewReader(body))
+		if !errors.Is(err, ErrIncomplete) || strings.Join(deltas, "") != "one two " {
+			t.Errorf("%s: deltas %q, error %v; want the two complete ones and ErrIncomplete", name, deltas, err)
+		}
+	}
+	// A connection that breaks is ErrIncomplete too, with the cause.
+	r := io.MultiReader(strings.NewReader(head+"event: delta\ndata: \"x\""), iotest.ErrReader(io.ErrUnexpectedEOF))
+	deltas, _, err := collect(context.Background(), r)
+	if !errors.Is(err, ErrIncomplete) || !strings.Contains(err.Error(), "unexpected EOF") || len(deltas) != 2 {
+		t.Errorf("broken connection: %q %v", deltas, err)
+	}
+	// usage without done: the reply is whole.
+	deltas, u, err := collect(context.Background(), strings.NewReader(head+"event: usage\ndata: {\"total_tokens\": 9}\n\n"))
+	if err != nil || u.TotalTokens != 9 || len(deltas) != 2 {
+		t.Errorf("usage without done: %q %+v %v", deltas, u, err)
+	}
+}
+
+func TestReadStreamMalformed(t *testing.T) {
+	t.Parallel()
+	cases := []struct{ body, event string }{
+		{"event: delta\ndata: {\"text\": \"hi\"}\n\n", "delta"},
+		{"event: delta\ndata: \"unterminated\n\n", "delta"},
+		{"event: delta\ndata: \"bad \\x escape\"\n\n", "delta"},
+		{"event: delta\ndata: \"a\" \"b\"\n\n", "delta"},
+		{"event: delta\n\n", "delta"},
+		{"event: usage\ndata: {\"total_tokens\": \"many\"}\n\n", "usage"},
+	}
+	for _, c := range cases {
+		deltas, _, err := collect(context.Background(), strings.NewReader("event: delta\ndata: \"ok\"\n\n"+c.body))
+		var se *StreamError
+		if !errors.As(err, &se) || se.Event != c.event || !strings.Contains(err.Error(), fmt.Sprintf("malformed data in the %q event", c.event)) {
+			t.Errorf("%q: %v", c.body, err)
+		}
+		if len(deltas) != 1 || deltas[0] != "ok" {
+			t.Errorf("%q: deltas before the bad event %q", c.body, deltas)
+		}
+	}
+	_, _, err := collect(context.Background(), strings.NewReader("event: error\ndata: {\"error\": \"model overloaded\"}\n\n"))
+	if err == nil || !strings.Contains(err.Error(), "model overloaded") {
+		t.Errorf("error event: %v", err)
+	}
+}
+
+// TestReadStreamCancel: a canceled context stops reading at once, even
+// while the server is silent.
+func TestReadStreamCancel(t *testing.T) {
+	t.Parallel()
+	pr, pw := io.Pipe()
+	defer pw.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	go func() {
+		io.WriteString(pw, "event: delta\ndata: \"one\"\n\n")
+	}()
+	done := make(chan error, 1)
+	go func() {
+		_, err := readStream(ctx, readerCtx{ctx, pr}, func(string) { cancel() })
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		if !errors.Is(err, context.Canceled) {
+			t.Fatalf("error %v, want context.Canceled", err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("readStream did not return after cancel")
+	}
+}
+
+// readerCtx fails reads once ctx ends, as an HTTP response body does.
+type readerCtx struct {
+	ctx context.Context
+	r   *io.PipeReader
+}
+
+func (r readerCtx) Read(p []byte) (int, error) {
+	go func() { <-r.ctx.Done(); r.r.CloseWithError(r.ctx.Err()) }()
+	return r.r.Read(p)
+}
+
+func TestAppendJSONString(t *testing.T) {
+	t.Parallel()
+	for _, s := range []string{"", "plain", "é😀 日本", "\"\\/\b\f\n\r\t", "\x00\x1f", "<&>", "\u2028"} {
+		js, _ := json.Marshal(s)
+		got, err := appendJSONString(nil, js)
+		if err != nil || string(got) != s {
+			t.Errorf("%s: %q %v", js, got, err)
+		}
+	}
+	cases := map[string]string{
+		`  "a"  `:          "a",
+		`"\u00E9\u00e9"`:   "éé",
+		`"\ud83d"`:         "\uFFFD",
+		`"\ud83dx"`:        "\uFFFDx",
+		`"\ud83d\u0041"`:   "\uFFFDA",
+		"\"raw\nnewline\"": "raw\nnewline",
+	}
+	for in, want := range cases {
+		got, err := appendJSONString(nil, []byte(in))
+		if err != nil || string(got) != want {
+			t.Errorf("%s: %q %v, want %q", in, got, err, want)
+		}
+	}
+	for _, bad := range []string{``, `x`, `"abc`, `"\`, `"\q"`, `"\u12"`, `"\u12g4"`, `"a"b`, `123`, `null`} {
+		if _, err := appendJSONString(nil, []byte(bad)); err == nil {
+			t.Errorf("%s accepted", bad)
+		}
+	}
+}
+
+// FuzzAppendJSONString checks the decoder against encoding/json on every
+// string encoding/json accepts.
+func FuzzAppendJSONString(f *testing.F) {
+	for _, s := range []string{`"a"`, `"\u00e9"`, `"\ud83d\ude00"`, `"\\\""`, `"\ud800\udc00"`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var want string
+		if json.Unmarshal(data, &want) != nil || !bytes.HasPrefix(bytes.TrimSpace(data), []byte(`"`)) {
+			return
+		}
+		got, err := appendJSONString(nil, data)
+		if err != nil {
+			t.Fatalf("%q: %v", data, err)
+		}
+		if !bytes.Equal(got, []byte(want)) && !strings.ContainsRune(want, '\uFFFD') {
+			t.Fatalf("%q: got %q want %q", data, got, want)
+		}
+	})
+}

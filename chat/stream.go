@@ -1,0 +1,143 @@
+package chat
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"net/http"
+	"unicode/utf8"
+)
+
+// ErrIncomplete is a stream that ended before its "done" event: the reply
+// is cut short.
+var ErrIncomplete = errors.New("agent API: the stream ended before the reply was complete")
+
+// StreamError is an event whose data is not what its kind promises.
+type StreamError struct {
+	Event string // the event's name, e.g. "delta"
+	Data  string // the start of its data, for the message
+	Err   error
+}
+
+func (e *StreamError) Error() string {
+	return fmt.Sprintf("agent API: malformed data in the %q event (%v): %q", e.Event, e.Err, e.Data)
+}
+
+func (e *StreamError) Unwrap() error { return e.Err }
+
+// Stream sends a message and reads the reply as Server-Sent Events (POST
+// /api/v1/chat/stream), calling onDelta with each chunk of text as it
+// arrives. It returns the reply's usage once the stream is done.
+//
+// The POST is sent once and never retried or reconnected. Canceling ctx
+// stops reading at once and returns ctx's error. A stream that ends early
+// returns ErrIncomplete, a malformed event a *StreamError, a status other
+// than 2xx an *Error — in each case after onDelta has seen every chunk
+// that did arrive. A service that answers with a JSON reply instead of a
+// stream is accepted: onDelta gets the whole reply at once.
+func (c *Client) Stream(ctx context.Context, r Request, onDelta func(string)) (Usage, error) {
+	if err := r.check(); err != nil {
+		return Usage{}, err
+	}
+	req, err := c.newRequest(ctx, http.MethodPost, "/chat/stream", r.body())
+	if err != nil {
+		return Usage{}, err
+	}
+	req.Header.Set("Accept", "text/event-stream")
+	resp, err := c.do(req)
+	if err != nil {
+		return Usage{}, err
+	}
+	defer resp.Body.Close()
+	if mt, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type")); mt == "application/json" {
+		var reply Reply
+		if err := decodeBody(ctx, resp, &reply); err != nil {
+			return Usage{}, err
+		}
+		onDelta(reply.Reply)
+		reply.Usage.FinishReason = reply.FinishReason
+		return reply.Usage, nil
+	}
+	u, err := readStream(ctx, resp.Body, onDelta)
+	if err == nil {
+		// Read the end of the response so the connection can be reused.
+		io.Copy(io.Discard, io.LimitReader(resp.Body, 4<<10))
+	}
+	return u, err
+}
+
+// readStream reads delta, usage and done events until done. Other events
+// are ignored, except "error", which ends the stream with its message.
+func readStream(ctx context.Context, body io.Reader, onDelta func(string)) (Usage, error) {
+	er := newEventReader(body)
+	var (
+		usage    Usage
+		gotUsage bool
+		text     []byte
+	)
+	done := ctx.Done()
+	for {
+		select {
+		case <-done:
+			return usage, ctx.Err()
+		default:
+		}
+		ev, err := er.next()
+		if err != nil {
+			switch {
+			case ctx.Err() != nil:
+				return usage, ctx.Err()
+			case err == io.EOF && gotUsage:
+				return usage, nil // "done" missing, but the reply is whole
+			case err == io.EOF:
+				return usage, ErrIncomplete
+			case errors.Is(err, errEventTooLarge):
+				return usage, fmt.Errorf("agent API: %w", err)
+			}
+			return usage, fmt.Errorf("%w: %v", ErrIncomplete, err)
+		}
+		switch string(ev.Name) {
+		case "delta":
+			if text, err = appendJSONString(text[:0], ev.Data); err != nil {
+				return usage, streamError("delta", ev.Data, err)
+			}
+			onDelta(string(text))
+		case "usage":
+			if err := json.Unmarshal(ev.Data, &usage); err != nil {
+				return usage, streamError("usage", ev.Data, err)
+			}
+			gotUsage = true
+		case "done":
+			var done struct {
+				FinishReason string `json:"finish_reason"`
+			}
+			if json.Unmarshal(ev.Data, &done) == nil {
+				usage.FinishReason = done.FinishReason
+			}
+			return usage, nil
+		case "error":
+			var e struct {
+				Error string `json:"error"`
+			}
+			if json.Unmarshal(ev.Data, &e) != nil || e.Error == "" {
+				e.Error = string(ev.Data)
+			}
+			return usage, fmt.Errorf("agent API: the service ended the reply with an error: %s", e.Error)
+		}
+	}
+}
+
+func streamError(name string, data []byte, err error) *StreamError {
+	const max = 60
+	if len(data) > max {
+		cut := max
+		for cut > 0 && !utf8.RuneStart(data[cut]) {
+			cut--
+		}
+		data = append(data[:cut:cut], "…"...)
+	}
+	return &StreamError{Event: name, Data: string(data), Err: err}
+}

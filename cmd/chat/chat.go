@@ -1,0 +1,165 @@
+// Package chat implements `forge chat`: a conversation with the service's
+// agent, interactive on a terminal or one-shot for scripts, and `forge chat
+// usage`.
+package chat
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+
+	"github.com/forgehq/forge/chat"
+	"github.com/forgehq/forge/internal/cmdutil"
+	"github.com/forgehq/forge/internal/output"
+	"github.com/spf13/cobra"
+)
+
+type chatOptions struct {
+	f *cmdutil.Factory
+
+	message     string
+	messageSet  bool
+	model       string
+	noStream    bool
+	interactive bool
+	historyFile string
+	saveFile    string
+	exporter    *output.Exporter
+}
+
+// NewCmd returns `forge chat` and `forge chat usage`.
+func NewCmd(f *cmdutil.Factory) *cobra.Command {
+	opts := &chatOptions{f: f}
+	cmd := &cobra.Command{
+		Use:   "chat [flags]",
+		Short: "Chat with the service's agent",
+		Long: `Chat with the service's AI agent.
+
+On a terminal, forge chat holds a conversation: each reply streams in as it
+is written, token usage follows it on stderr, the up arrow recalls earlier
+input, a line ending in \ (or a multi-line paste) continues the message, and
+Ctrl-C stops a reply (the part received stays in the conversation, marked)
+while Ctrl-C or Ctrl-D on an empty line ends the session. Commands:
+
+  /help          list the commands
+  /model [NAME]  switch models; without NAME, show the current and available ones
+  /usage         the key's token usage, quota and when it resets
+  /reset         forget the conversation so far
+  /exit          end the session
+
+A message that starts with / is typed with //.
+
+For scripts, give the message with -m or on stdin: forge chat prints the reply
+to stdout as it streams, and nothing else. --no-stream waits for the whole
+reply; --json prints the service's JSON ({reply, usage, ...}); --history FILE
+continues a saved conversation and --save FILE writes it back. With -i, a
+session reads its lines (messages and commands) from a pipe.
+
+The agent's address and key come from AGENT_URL and AGENT_API_KEY, else the
+profile's agent_url and agent_key (see ` + "`forge auth agent-key set`" + `).`,
+		Example: `  AGENT_URL=http://127.0.0.1:8080 AGENT_API_KEY=agk_... forge chat
+  forge chat -m "How do I rotate my SSH key?"
+  git diff | forge chat --model ref-1-mini
+  forge chat --history notes.json --save notes.json -m "And after that?"
+  forge chat -m "Summarise" --json reply,usage --jq .usage.total_tokens`,
+		Args: func(cmd *cobra.Command, args []string) error {
+			if len(args) > 0 {
+				return cmdutil.UsageErrorf("forge chat takes no arguments; pass the message with -m, as in `forge chat -m %q`", strings.Join(args, " "))
+			}
+			return nil
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.messageSet = cmd.Flags().Changed("message")
+			return runChat(cmd, opts)
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVarP(&opts.message, "message", "m", "", "Send this `message` and print the reply (one-shot)")
+	fl.StringVar(&opts.model, "model", "", "Use this `model` (default: the saved conversation's, else the service's)")
+	fl.BoolVar(&opts.noStream, "no-stream", false, "Wait for the whole reply instead of streaming it")
+	fl.BoolVarP(&opts.interactive, "interactive", "i", false, "Hold a session even when stdin is not a terminal, one line per message or command")
+	fl.StringVar(&opts.historyFile, "history", "", "Continue the conversation saved in `FILE`")
+	fl.StringVar(&opts.saveFile, "save", "", "Save the conversation to `FILE` after each reply")
+	opts.exporter = output.AddJSONFlags(cmd, "reply", "model", "usage", "finish_reason")
+	cmd.AddCommand(newUsageCmd(f))
+	return cmd
+}
+
+func runChat(cmd *cobra.Command, opts *chatOptions) error {
+	if err := opts.exporter.Validate(); err != nil {
+		return err
+	}
+	ios := opts.f.IOStreams
+	session := !opts.messageSet && (opts.interactive || ios.IsStdinTTY())
+	if session && opts.exporter.Enabled() {
+		return cmdutil.UsageErrorf("--json, --jq and --template need one message: pass it with -m or on stdin")
+	}
+	if opts.messageSet && opts.interactive {
+		return cmdutil.UsageErrorf("-m sends one message; -i holds a session: use one of them")
+	}
+	// Read the message before anything else, so bad input is refused
+	// before the configuration or the network are touched.
+	message := opts.message
+	if !session && !opts.messageSet {
+		data, err := io.ReadAll(ios.In)
+		if err != nil {
+			return fmt.Errorf("reading the message from stdin: %w", err)
+		}
+		message = string(data)
+	}
+	if !session && strings.TrimSpace(message) == "" {
+		return cmdutil.UsageErrorf("empty message: pass one with -m TEXT or on stdin")
+	}
+	conv, err := loadConversation(opts)
+	if err != nil {
+		return err
+	}
+	client, err := opts.f.Agent()
+	if err != nil {
+		return err
+	}
+	s := &chat.Session{Client: client, Model: conv.Model, History: conv.History}
+	if opts.model != "" {
+		s.Model = opts.model
+	}
+	if session {
+		return runSession(cmd.Context(), opts, s)
+	}
+	return runOneShot(cmd.Context(), opts, s, message)
+}
+
+func loadConversation(opts *chatOptions) (*chat.Conversation, error) {
+	if opts.historyFile == "" {
+		return &chat.Conversation{}, nil
+	}
+	c, err := chat.LoadConversation(opts.historyFile)
+	if err != nil {
+		return nil, cmdutil.UsageErrorf("--history: %v", err)
+	}
+	return c, nil
+}
+
+// save writes the conversation to --save, if given.
+func save(opts *chatOptions, s *chat.Session) error {
+	if opts.saveFile == "" {
+		return nil
+	}
+	if err := chat.SaveConversation(opts.saveFile, &chat.Conversation{Model: s.Model, History: s.History}); err != nil {
+		return fmt.Errorf("--save: %w", err)
+	}
+	return nil
+}
+
+// explain adds what to do to the agent API's errors.
+func explain(err error) error {
+	var he *chat.Error
+	switch {
+	case errors.As(err, &he) && he.StatusCode == http.StatusUnauthorized:
+		return cmdutil.AuthErrorf("%v; check AGENT_API_KEY, or store a key with `forge auth agent-key set`", err)
+	case errors.Is(err, chat.ErrEmptyMessage):
+		return &cmdutil.UsageError{Err: err}
+	}
+	return err
+}

@@ -1,0 +1,95 @@
+package chat
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/forgehq/forge/chat"
+)
+
+// runOneShot sends one message. Stdout gets the reply and nothing else:
+// streamed raw as it arrives (ending in a newline), or with --json the
+// service's JSON. Token usage goes to stderr, only when it is a terminal.
+func runOneShot(ctx context.Context, opts *chatOptions, s *chat.Session, message string) error {
+	ios := opts.f.IOStreams
+	var (
+		usage chat.Usage
+		err   error
+	)
+	switch {
+	case opts.exporter.Enabled() || opts.noStream:
+		var reply *chat.Reply
+		reply, err = s.Send(ctx, message)
+		if err != nil {
+			break
+		}
+		usage = reply.Usage
+		if opts.exporter.Enabled() {
+			err = opts.exporter.Write(ios, reply.Raw)
+		} else {
+			_, err = fmt.Fprintln(ios.Out, trimNewline(reply.Reply))
+		}
+	default:
+		w := &lineEnd{w: ios.Out}
+		usage, err = s.Turn(ctx, message, func(d string) { w.WriteString(d) })
+		w.finish()
+	}
+	if saveErr := save(opts, s); err == nil {
+		err = saveErr
+	}
+	if err != nil {
+		return explain(err)
+	}
+	if ios.IsStderrTTY() {
+		fmt.Fprintln(ios.ErrOut, ios.ErrColorScheme().Dim(usageLine(usage)))
+	}
+	return quotaCut(usage)
+}
+
+// quotaCut makes a reply cut off at the key's quota an error, after it has
+// been printed: a script must not take half a reply for a whole one.
+func quotaCut(u chat.Usage) error {
+	if u.FinishReason == "quota" {
+		return fmt.Errorf("the reply was cut off: the agent key's token quota is used up; `forge chat usage` says when it resets")
+	}
+	return nil
+}
+
+// usageLine describes one reply's token usage.
+func usageLine(u chat.Usage) string {
+	if u.TotalTokens == 0 && u.PromptTokens == 0 {
+		return "(no token usage reported)"
+	}
+	return fmt.Sprintf("%s tokens: %s prompt + %s reply", chat.Thousands(u.TotalTokens), chat.Thousands(u.PromptTokens), chat.Thousands(u.CompletionTokens))
+}
+
+func trimNewline(s string) string {
+	for len(s) > 0 && s[len(s)-1] == '\n' {
+		s = s[:len(s)-1]
+	}
+	return s
+}
+
+// lineEnd writes through to w and remembers whether the output ends a
+// line, so finish can end it.
+type lineEnd struct {
+	w       interface{ Write([]byte) (int, error) }
+	started bool
+	lastNL  bool
+}
+
+func (l *lineEnd) WriteString(s string) {
+	if s == "" {
+		return
+	}
+	l.w.Write([]byte(s))
+	l.started, l.lastNL = true, s[len(s)-1] == '\n'
+}
+
+// finish ends the last line, if anything was written and it is open.
+func (l *lineEnd) finish() {
+	if l.started && !l.lastNL {
+		l.w.Write([]byte("\n"))
+		l.lastNL = true
+	}
+}

@@ -1,0 +1,120 @@
+package chat
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/forgehq/forge/chat"
+	"github.com/forgehq/forge/internal/cmdutil"
+)
+
+// runSession holds a conversation: on a terminal with the line editor, or
+// (-i) reading lines from a pipe. Replies and command answers go to
+// stdout; token usage, notices and errors to stderr. An error in one turn
+// does not end the session; in a piped session it makes the exit status 1.
+func runSession(ctx context.Context, opts *chatOptions, s *chat.Session) error {
+	ios := opts.f.IOStreams
+	out, errOut := ios.Out, ios.ErrOut
+	cs := ios.ErrColorScheme()
+	var src lineSource = &pipeSource{r: bufio.NewReader(ios.In)}
+	tty := false
+	if stdin, ok := ios.In.(*os.File); ok && ios.IsStdinTTY() {
+		screen := os.Stderr
+		if ios.IsStdoutTTY() {
+			screen = os.Stdout
+		}
+		t, err := newTTYSource(ctx, stdin, screen, cs.Bold(cs.Cyan("> ")), cs.Gray("… "))
+		if err != nil {
+			return fmt.Errorf("cannot use the terminal for the session: %w; pipe the messages in with -i instead", err)
+		}
+		defer t.close()
+		src, tty = t, true
+		// Raw mode: a newline must also return the carriage.
+		if ios.IsStdoutTTY() {
+			out = crlfWriter{out}
+		}
+		if ios.IsStderrTTY() {
+			errOut = crlfWriter{errOut}
+		}
+		model := s.Model
+		if model == "" {
+			model = "the service's default model"
+		}
+		fmt.Fprintln(errOut, cs.Gray(fmt.Sprintf("Chatting with %s. /help lists the commands; Ctrl-D or /exit ends the session.", model)))
+	}
+
+	failed := false
+	report := func(err error) {
+		failed = true
+		fmt.Fprintf(errOut, "forge: %v\n", explain(err))
+	}
+	for {
+		msg, err := src.readMessage(ctx)
+		switch {
+		case err == io.EOF:
+			return sessionEnd(failed, tty)
+		case errors.Is(err, errCleared):
+			continue
+		case err != nil:
+			return err
+		}
+		if strings.TrimSpace(msg) == "" {
+			continue
+		}
+		if chat.IsCommand(msg) {
+			err := s.Command(ctx, msg, out)
+			if errors.Is(err, chat.ErrExit) {
+				return sessionEnd(failed, tty)
+			}
+			if err != nil {
+				if ctx.Err() != nil {
+					return ctx.Err()
+				}
+				report(err)
+			}
+			continue
+		}
+		err = turn(ctx, src, s, chat.Unescape(msg), out, errOut, cs.Dim)
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		if err != nil {
+			report(err)
+		}
+		if err := save(opts, s); err != nil {
+			report(err)
+		}
+	}
+}
+
+func sessionEnd(failed, tty bool) error {
+	if failed && !tty {
+		return cmdutil.ErrSilent
+	}
+	return nil
+}
+
+// turn streams one reply to out. Ctrl-C stops only this reply.
+func turn(ctx context.Context, src lineSource, s *chat.Session, msg string, out, errOut io.Writer, dim func(string) string) error {
+	replyCtx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	done := src.replying(cancel)
+	w := &lineEnd{w: out}
+	usage, err := s.Turn(replyCtx, msg, func(d string) { w.WriteString(d) })
+	done()
+	w.finish()
+	switch {
+	case err == nil:
+		fmt.Fprintln(errOut, dim(usageLine(usage)))
+		return quotaCut(usage)
+	case errors.Is(err, context.Canceled) && ctx.Err() == nil:
+		fmt.Fprintln(errOut, dim("(reply interrupted; the part received stays in the conversation)"))
+		return nil
+	}
+	return err
+}

@@ -1,0 +1,75 @@
+package chat
+
+import (
+	"fmt"
+	"strconv"
+	"time"
+
+	"github.com/forgehq/forge/chat"
+	"github.com/forgehq/forge/internal/cmdutil"
+	"github.com/forgehq/forge/internal/output"
+	"github.com/spf13/cobra"
+)
+
+type usageOptions struct {
+	f        *cmdutil.Factory
+	exporter *output.Exporter
+}
+
+func newUsageCmd(f *cmdutil.Factory) *cobra.Command {
+	opts := &usageOptions{f: f}
+	cmd := &cobra.Command{
+		Use:   "usage",
+		Short: "Show the agent key's token usage and quota",
+		Long: `Show the agent API key's tier, the tokens used this period out of its quota,
+what remains and when the period resets. On a terminal the numbers are
+grouped and the reset time is relative; piped, each line is a tab-separated
+key and raw value.`,
+		Example: `  forge chat usage
+  forge chat usage --json remaining --jq .remaining`,
+		Args: cmdutil.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runUsage(cmd, opts)
+		},
+	}
+	opts.exporter = output.AddJSONFlags(cmd, "tier", "used_tokens", "quota_tokens", "remaining", "period_resets")
+	return cmd
+}
+
+func runUsage(cmd *cobra.Command, opts *usageOptions) error {
+	if err := opts.exporter.Validate(); err != nil {
+		return err
+	}
+	client, err := opts.f.Agent()
+	if err != nil {
+		return err
+	}
+	u, err := client.Usage(cmd.Context())
+	if err != nil {
+		return explain(err)
+	}
+	ios := opts.f.IOStreams
+	if opts.exporter.Enabled() {
+		return opts.exporter.Write(ios, u.Raw)
+	}
+	if !ios.IsStdoutTTY() {
+		_, err := fmt.Fprintf(ios.Out, "tier\t%s\nused_tokens\t%d\nquota_tokens\t%d\nremaining\t%d\nperiod_resets\t%s\n",
+			u.Tier, u.UsedTokens, u.QuotaTokens, u.Remaining, u.PeriodResets)
+		return err
+	}
+	cs := ios.ColorScheme()
+	resets := u.PeriodResets
+	if t, ok := u.Resets(); ok {
+		resets = t.UTC().Format("2006-01-02 15:04 MST") + cs.Gray(" (in "+chat.Until(t, time.Now())+")")
+	}
+	pct := ""
+	if u.QuotaTokens > 0 {
+		pct = cs.Gray(" (" + strconv.FormatFloat(100*float64(u.UsedTokens)/float64(u.QuotaTokens), 'f', 1, 64) + "%)")
+	}
+	_, err = fmt.Fprintf(ios.Out, "%s %s\n%s %s of %s tokens%s\n%s %s\n%s %s\n",
+		cs.Bold("tier:     "), u.Tier,
+		cs.Bold("used:     "), chat.Thousands(u.UsedTokens), chat.Thousands(u.QuotaTokens), pct,
+		cs.Bold("remaining:"), chat.Thousands(u.Remaining),
+		cs.Bold("resets:   "), resets)
+	return err
+}
