@@ -43,6 +43,7 @@ type event struct {
 type eventReader struct {
 	src     *eofReader
 	r       *sse.EventStreamReader
+	max     int
 	started bool
 
 	tok     []byte // the rest of the block being parsed
@@ -55,12 +56,19 @@ type eventReader struct {
 	buf        []byte
 }
 
-func newEventReader(r io.Reader) *eventReader {
+func newEventReader(r io.Reader) *eventReader { return newEventReaderSize(r, MaxEventSize) }
+
+func newEventReaderSize(r io.Reader, max int) *eventReader {
 	src := &eofReader{r: r}
-	return &eventReader{src: src, r: sse.NewEventStreamReader(src, MaxEventSize)}
+	return &eventReader{src: src, max: max, r: sse.NewEventStreamReader(src, max)}
 }
 
-var errEventTooLarge = fmt.Errorf("an event is larger than %d MiB", MaxEventSize>>20)
+// errEventTooLarge is an event over the reader's maximum size.
+type errEventTooLarge int
+
+func (e errEventTooLarge) Error() string {
+	return fmt.Sprintf("an event is larger than %d MiB", int(e)>>20)
+}
 
 // next returns the next event, io.EOF at the end of the stream, or the
 // error that ended the read.
@@ -70,7 +78,7 @@ func (er *eventReader) next() (event, error) {
 			tok, err := er.r.ReadEvent()
 			if err != nil {
 				if errors.Is(err, bufio.ErrTooLong) {
-					return event{}, errEventTooLarge
+					return event{}, errEventTooLarge(er.max)
 				}
 				if err == io.EOF && er.src.err != nil && er.src.err != io.EOF {
 					// The reader reports a canceled read as EOF.

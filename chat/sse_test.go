@@ -123,10 +123,10 @@ func TestStreamLargeEvent(t *testing.T) {
 		t.Fatalf("got %d deltas, first %d bytes, want one of %d", len(got), len(got[0]), len(big))
 	}
 
-	// Past MaxEventSize it is an error that says so, not a hang or a panic.
-	huge := "event: delta\ndata: \"" + strings.Repeat("x", MaxEventSize) + "\"\n\n"
-	_, _, err := collect(context.Background(), strings.NewReader(huge))
-	if err == nil || !strings.Contains(err.Error(), "larger than 16 MiB") {
+	// Past the maximum it is an error that says so, not a hang or a panic.
+	huge := "event: delta\ndata: \"" + strings.Repeat("x", 2<<20) + "\"\n\n"
+	_, err := readEvents(context.Background(), newEventReaderSize(strings.NewReader(huge), 1<<20), func(string) {})
+	if err == nil || err.Error() != "agent API: an event is larger than 1 MiB" {
 		t.Fatalf("oversized event: %v", err)
 	}
 }

@@ -72,7 +72,10 @@ func (c *Client) Stream(ctx context.Context, r Request, onDelta func(string)) (U
 // readStream reads delta, usage and done events until done. Other events
 // are ignored, except "error", which ends the stream with its message.
 func readStream(ctx context.Context, body io.Reader, onDelta func(string)) (Usage, error) {
-	er := newEventReader(body)
+	return readEvents(ctx, newEventReader(body), onDelta)
+}
+
+func readEvents(ctx context.Context, er *eventReader, onDelta func(string)) (Usage, error) {
 	var (
 		usage    Usage
 		gotUsage bool
@@ -94,7 +97,7 @@ func readStream(ctx context.Context, body io.Reader, onDelta func(string)) (Usag
 				return usage, nil // "done" missing, but the reply is whole
 			case err == io.EOF:
 				return usage, ErrIncomplete
-			case errors.Is(err, errEventTooLarge):
+			case errors.As(err, new(errEventTooLarge)):
 				return usage, fmt.Errorf("agent API: %w", err)
 			}
 			return usage, fmt.Errorf("%w: %v", ErrIncomplete, err)

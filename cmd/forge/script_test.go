@@ -65,6 +65,7 @@ var scriptCmds = map[string]func(ts *testscript.TestScript, neg bool, args []str
 		}
 		ts.Setenv(args[0], strings.TrimSpace(ts.ReadFile(args[1])))
 	},
+	"agent": agentCmd,
 	"exit-code": func(ts *testscript.TestScript, neg bool, args []string) {
 		if len(args) < 2 {
 			ts.Fatalf("usage: exit-code N CMD [ARGS...]")
@@ -92,9 +93,12 @@ var scriptCmds = map[string]func(ts *testscript.TestScript, neg bool, args []str
 //	SERVER_BASE_URL  the REST base URL, $SERVER_URL/api/v2
 //	ADMIN_USER       the site_admin login ("admin")
 //	ADMIN_PASSWORD   its password
+//	SERVER_AGENT_URL  the agent API's address (for AGENT_URL)
+//	SERVER_AGENT_KEY  its agent API key (for AGENT_API_KEY)
 //
-// FORGE_BASE_URL stays unset (scripts test the precedence of settings):
-// a script that wants the server sets it, or passes --base-url. Runs
+// FORGE_BASE_URL, AGENT_URL and AGENT_API_KEY stay unset (scripts test the
+// precedence of settings): a script that wants the server sets them, or
+// passes --base-url. Runs
 // progress at 50 ms a tick, so a seeded run completes within a second or
 // two.
 func setupScript(env *testscript.Env) error {
@@ -111,6 +115,8 @@ func setupScript(env *testscript.Env) error {
 	env.Setenv("SERVER_BASE_URL", srv.BaseURL())
 	env.Setenv("ADMIN_USER", srv.AdminUser())
 	env.Setenv("ADMIN_PASSWORD", srv.AdminPassword())
+	env.Setenv("SERVER_AGENT_URL", srv.AgentURL())
+	env.Setenv("SERVER_AGENT_KEY", srv.AgentKey())
 	env.Setenv("FORGE_CONFIG_DIR", env.WorkDir+"/.config/forge")
 	env.Setenv("HOME", env.WorkDir+"/home")
 	env.Setenv("XDG_CACHE_HOME", env.WorkDir+"/.cache")
