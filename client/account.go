@@ -23,6 +23,10 @@ type User struct {
 	FullName  string `json:"full_name"`
 	IsAdmin   bool   `json:"is_admin"`
 	AvatarURL string `json:"avatar_url"`
+	// Not in the spec's User; sent by the reference server (role) and in
+	// admin listings (state: active, disabled, ...).
+	Role  string `json:"role"`
+	State string `json:"state"`
 }
 
 // UserState is GET /me/state: the account's role and set-up progress.

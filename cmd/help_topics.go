@@ -24,6 +24,8 @@ var helpTopics = []struct{ name, short, long string }{
   FORGE_CONFIG_DIR     directory of config.yaml (default $XDG_CONFIG_HOME/forge
                        or ~/.config/forge)
   FORGE_DEBUG          1: trace HTTP requests to stderr, secrets masked
+  FORGE_HTTP_TIMEOUT   longest wait for one REST request: seconds or a
+                       duration (45, 2m); 0 for none; default 30s
   FORGE_FORCE_TTY      treat stdout as a terminal; a number sets the width
   NO_COLOR             any value: no colour
   CLICOLOR             0: no colour
