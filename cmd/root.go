@@ -14,6 +14,7 @@ import (
 	"github.com/forgehq/forge/cmd/auth"
 	"github.com/forgehq/forge/cmd/chat"
 	"github.com/forgehq/forge/cmd/profile"
+	"github.com/forgehq/forge/cmd/serve"
 	"github.com/forgehq/forge/cmd/sshkey"
 	"github.com/forgehq/forge/cmd/version"
 	"github.com/forgehq/forge/internal/build"
@@ -115,6 +116,7 @@ and two-factor authentication; the agent chat; and the container registry.`,
 		account.NewCmd(f),
 		sshkey.NewCmd(f),
 		chat.NewCmd(f),
+		serve.NewCmd(f),
 	)
 	addHelpTopics(root)
 	return root

@@ -144,7 +144,7 @@ func (s *Server) CommitFiles(fullName, branch string, files map[string]string, m
 		bs[p] = []byte(c)
 	}
 	sha, err := g.Commit(branch, bs, strings.TrimRight(message, "\n")+"\n",
-		gitstore.Signature{Name: owner.FullName, Email: owner.Email, When: s.opts.Now()})
+		gitstore.Signature{Name: owner.FullName, Email: owner.Email, When: s.now()})
 	if err != nil {
 		return "", err
 	}
@@ -355,7 +355,7 @@ func (s *Server) CreateRun(fullName string, rs RunSeed) (store.Run, error) {
 		plan = ci.Plan{Jobs: rs.Jobs}
 	}
 	length := plan.Length()
-	clock := ci.Clock{Origin: s.opts.Now(), Tick: rs.Tick}
+	clock := ci.Clock{Origin: s.now(), Tick: rs.Tick}
 	switch rs.Conclusion {
 	case "", ci.Success:
 	case ci.Failure:

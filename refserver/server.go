@@ -30,6 +30,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/forgehq/forge/refserver/agent"
@@ -84,7 +85,13 @@ type Server struct {
 	git           *gitstore.Store
 	api           *rest.API
 	adminPassword string
+	// ago shifts the store's clock into the past while the demo is
+	// seeded, so its records carry realistic dates.
+	ago atomic.Int64
 }
+
+// now is the clock records are stamped with.
+func (s *Server) now() time.Time { return s.opts.Now().Add(-time.Duration(s.ago.Load())) }
 
 // New builds a server without listening yet: it opens (or creates) the
 // state, makes sure the admin account exists and, with Demo, seeds the
@@ -112,11 +119,12 @@ func New(opts Options) (*Server, error) {
 	if opts.DataDir != "" {
 		gitDir = filepath.Join(opts.DataDir, "git")
 	}
-	st, err := store.Open(opts.DataDir, opts.Now)
+	s := &Server{opts: opts, mux: http.NewServeMux(), git: gitstore.New(gitDir)}
+	st, err := store.Open(opts.DataDir, s.now)
 	if err != nil {
 		return nil, fmt.Errorf("opening %s: %w", opts.DataDir, err)
 	}
-	s := &Server{opts: opts, mux: http.NewServeMux(), st: st, git: gitstore.New(gitDir)}
+	s.st = st
 	s.api = rest.New(rest.Config{Store: st, Git: s.git, Now: opts.Now, PasswordCost: opts.PasswordCost, CITick: opts.CITick})
 	fresh := len(st.Users(nil)) == 0
 	if err := s.ensureAdmin(); err != nil {

@@ -1,8 +1,13 @@
 // Package gitstore keeps the reference server's git repositories with
 // go-git: in memory, or as bare repositories on disk under a data
 // directory. It makes commits without a worktree (seeding, auto_init),
-// reads contents and history at any ref, and hands out the go-git
-// repository to the smart HTTP transport.
+// reads contents and history at any ref, and hands out the storage to the
+// smart HTTP transport.
+//
+// It uses go-git's plumbing and storage packages only, not the root
+// package: that one links every transport (ssh, http, their
+// configuration parsers), whose init() would cost every forge command
+// about two milliseconds.
 package gitstore
 
 import (
@@ -17,11 +22,11 @@ import (
 	"time"
 
 	"github.com/go-git/go-billy/v5/osfs"
-	git "github.com/go-git/go-git/v5"
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/cache"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
 	"github.com/go-git/go-git/v5/plumbing/object"
+	"github.com/go-git/go-git/v5/plumbing/storer"
 	"github.com/go-git/go-git/v5/storage"
 	"github.com/go-git/go-git/v5/storage/filesystem"
 	"github.com/go-git/go-git/v5/storage/memory"
@@ -42,9 +47,9 @@ type Store struct {
 
 // Repo is one repository and the lock that serialises writers.
 type Repo struct {
-	mu   sync.RWMutex
-	repo *git.Repository
-	dir  string
+	mu  sync.RWMutex
+	st  storage.Storer
+	dir string
 }
 
 // New returns a store under dir ("" keeps repositories in memory).
@@ -68,14 +73,22 @@ func (s *Store) Init(id int64, branch string) error {
 		if err := os.MkdirAll(dir, 0o700); err != nil {
 			return err
 		}
-		st = filesystem.NewStorage(osfs.New(dir), cache.NewObjectLRUDefault())
+		fst := filesystem.NewStorage(osfs.New(dir), cache.NewObjectLRUDefault())
+		if err := fst.Init(); err != nil {
+			return err
+		}
+		// A bare repository, as git itself would write it.
+		if err := os.WriteFile(filepath.Join(dir, "config"), []byte("[core]\n\trepositoryformatversion = 0\n\tfilemode = true\n\tbare = true\n"), 0o600); err != nil {
+			return err
+		}
+		st = fst
 	}
-	r, err := git.InitWithOptions(st, nil, git.InitOptions{DefaultBranch: plumbing.NewBranchReferenceName(branch)})
-	if err != nil {
+	head := plumbing.NewSymbolicReference(plumbing.HEAD, plumbing.NewBranchReferenceName(branch))
+	if err := st.SetReference(head); err != nil {
 		return err
 	}
 	s.mu.Lock()
-	s.repos[id] = &Repo{repo: r, dir: dir}
+	s.repos[id] = &Repo{st: st, dir: dir}
 	s.mu.Unlock()
 	return nil
 }
@@ -94,12 +107,7 @@ func (s *Store) Open(id int64) (*Repo, error) {
 	if _, err := os.Stat(dir); err != nil {
 		return nil, ErrNotFound
 	}
-	st := filesystem.NewStorage(osfs.New(dir), cache.NewObjectLRUDefault())
-	r, err := git.Open(st, nil)
-	if err != nil {
-		return nil, err
-	}
-	repo := &Repo{repo: r, dir: dir}
+	repo := &Repo{st: filesystem.NewStorage(osfs.New(dir), cache.NewObjectLRUDefault()), dir: dir}
 	s.repos[id] = repo
 	return repo, nil
 }
@@ -128,8 +136,8 @@ func (r *Repo) Unlock()  { r.mu.Unlock() }
 func (r *Repo) RLock()   { r.mu.RLock() }
 func (r *Repo) RUnlock() { r.mu.RUnlock() }
 
-// Git is the go-git repository; callers hold the lock.
-func (r *Repo) Git() *git.Repository { return r.repo }
+// Storer is the repository's go-git storage; callers hold the lock.
+func (r *Repo) Storer() storage.Storer { return r.st }
 
 // Signature names a commit's author.
 type Signature struct {
@@ -146,9 +154,9 @@ func (r *Repo) Commit(branch string, files map[string][]byte, message string, au
 	ref := plumbing.NewBranchReferenceName(branch)
 	var parents []plumbing.Hash
 	root := newDir()
-	if cur, err := r.repo.Reference(ref, true); err == nil {
+	if cur, err := storer.ResolveReference(r.st, ref); err == nil {
 		parents = append(parents, cur.Hash())
-		c, err := r.repo.CommitObject(cur.Hash())
+		c, err := object.GetCommit(r.st, cur.Hash())
 		if err != nil {
 			return "", err
 		}
@@ -156,7 +164,7 @@ func (r *Repo) Commit(branch string, files map[string][]byte, message string, au
 		if err != nil {
 			return "", err
 		}
-		if err := root.load(r.repo, t); err != nil {
+		if err := root.load(r.st, t); err != nil {
 			return "", err
 		}
 	}
@@ -165,21 +173,21 @@ func (r *Repo) Commit(branch string, files map[string][]byte, message string, au
 			return "", err
 		}
 	}
-	treeHash, err := root.write(r.repo.Storer)
+	treeHash, err := root.write(r.st)
 	if err != nil {
 		return "", err
 	}
 	sig := object.Signature{Name: author.Name, Email: author.Email, When: author.When}
 	c := &object.Commit{Author: sig, Committer: sig, Message: message, TreeHash: treeHash, ParentHashes: parents}
-	obj := r.repo.Storer.NewEncodedObject()
+	obj := r.st.NewEncodedObject()
 	if err := c.Encode(obj); err != nil {
 		return "", err
 	}
-	h, err := r.repo.Storer.SetEncodedObject(obj)
+	h, err := r.st.SetEncodedObject(obj)
 	if err != nil {
 		return "", err
 	}
-	if err := r.repo.Storer.SetReference(plumbing.NewHashReference(ref, h)); err != nil {
+	if err := r.st.SetReference(plumbing.NewHashReference(ref, h)); err != nil {
 		return "", err
 	}
 	return h.String(), r.Sync()
@@ -199,15 +207,15 @@ type fileEntry struct {
 
 func newDir() *dir { return &dir{dirs: map[string]*dir{}, files: map[string]fileEntry{}} }
 
-func (d *dir) load(repo *git.Repository, t *object.Tree) error {
+func (d *dir) load(st storage.Storer, t *object.Tree) error {
 	for _, e := range t.Entries {
 		if e.Mode == filemode.Dir {
-			sub, err := repo.TreeObject(e.Hash)
+			sub, err := object.GetTree(st, e.Hash)
 			if err != nil {
 				return err
 			}
 			sd := newDir()
-			if err := sd.load(repo, sub); err != nil {
+			if err := sd.load(st, sub); err != nil {
 				return err
 			}
 			d.dirs[e.Name] = sd
@@ -302,14 +310,14 @@ func (r *Repo) EnsureTag(tag, target string) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	name := plumbing.NewTagReferenceName(tag)
-	if _, err := r.repo.Reference(name, true); err == nil {
+	if _, err := r.st.Reference(name); err == nil {
 		return nil
 	}
 	c, err := r.resolve(target)
 	if err != nil {
 		return err
 	}
-	if err := r.repo.Storer.SetReference(plumbing.NewHashReference(name, c.Hash)); err != nil {
+	if err := r.st.SetReference(plumbing.NewHashReference(name, c.Hash)); err != nil {
 		return err
 	}
 	return r.Sync()
@@ -319,7 +327,7 @@ func (r *Repo) EnsureTag(tag, target string) error {
 func (r *Repo) Branch(branch, sha string) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if err := r.repo.Storer.SetReference(plumbing.NewHashReference(plumbing.NewBranchReferenceName(branch), plumbing.NewHash(sha))); err != nil {
+	if err := r.st.SetReference(plumbing.NewHashReference(plumbing.NewBranchReferenceName(branch), plumbing.NewHash(sha))); err != nil {
 		return err
 	}
 	return r.Sync()

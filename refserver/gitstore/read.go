@@ -7,10 +7,10 @@ import (
 	"sort"
 	"strings"
 
-	git "github.com/go-git/go-git/v5"
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
 	"github.com/go-git/go-git/v5/plumbing/object"
+	"github.com/go-git/go-git/v5/plumbing/storer"
 )
 
 // Entry is a directory entry.
@@ -29,31 +29,56 @@ type File struct {
 // (full or abbreviated to at least 4 digits). ref "" is HEAD.
 func (r *Repo) resolve(ref string) (*object.Commit, error) {
 	if ref == "" {
-		head, err := r.repo.Head()
+		head, err := storer.ResolveReference(r.st, plumbing.HEAD)
 		if err != nil {
 			if errors.Is(err, plumbing.ErrReferenceNotFound) {
 				return nil, ErrEmpty
 			}
 			return nil, err
 		}
-		return r.repo.CommitObject(head.Hash())
+		return object.GetCommit(r.st, head.Hash())
 	}
 	for _, name := range []plumbing.ReferenceName{plumbing.NewBranchReferenceName(ref), plumbing.NewTagReferenceName(ref)} {
-		if rf, err := r.repo.Reference(name, true); err == nil {
-			if c, err := r.repo.CommitObject(rf.Hash()); err == nil {
+		if rf, err := storer.ResolveReference(r.st, name); err == nil {
+			if c, err := object.GetCommit(r.st, rf.Hash()); err == nil {
 				return c, nil
 			}
-			if tag, err := r.repo.TagObject(rf.Hash()); err == nil {
+			if tag, err := object.GetTag(r.st, rf.Hash()); err == nil {
 				return tag.Commit()
 			}
 		}
 	}
-	if len(ref) >= 4 && len(ref) <= 40 && strings.Trim(strings.ToLower(ref), "0123456789abcdef") == "" {
-		if h, err := r.repo.ResolveRevision(plumbing.Revision(ref)); err == nil {
-			return r.repo.CommitObject(*h)
-		}
+	ref = strings.ToLower(ref)
+	if len(ref) < 4 || len(ref) > 40 || strings.Trim(ref, "0123456789abcdef") != "" {
+		return nil, ErrNotFound
 	}
-	return nil, ErrNotFound
+	if len(ref) == 40 {
+		c, err := object.GetCommit(r.st, plumbing.NewHash(ref))
+		if err != nil {
+			return nil, ErrNotFound
+		}
+		return c, nil
+	}
+	// An abbreviated hash: the one commit it starts.
+	iter, err := r.st.IterEncodedObjects(plumbing.CommitObject)
+	if err != nil {
+		return nil, err
+	}
+	defer iter.Close()
+	var found *plumbing.Hash
+	err = iter.ForEach(func(o plumbing.EncodedObject) error {
+		if h := o.Hash(); strings.HasPrefix(h.String(), ref) {
+			if found != nil {
+				return ErrNotFound // ambiguous
+			}
+			found = &h
+		}
+		return nil
+	})
+	if err != nil || found == nil {
+		return nil, ErrNotFound
+	}
+	return object.GetCommit(r.st, *found)
 }
 
 // Empty reports whether the repository has no commit on HEAD.
@@ -68,7 +93,7 @@ func (r *Repo) Empty() bool {
 func (r *Repo) Head(branch string) string {
 	r.mu.RLock()
 	defer r.mu.RUnlock()
-	rf, err := r.repo.Reference(plumbing.NewBranchReferenceName(branch), true)
+	rf, err := storer.ResolveReference(r.st, plumbing.NewBranchReferenceName(branch))
 	if err != nil {
 		return ""
 	}
@@ -105,7 +130,7 @@ func (r *Repo) Contents(ref, p string) ([]Entry, *File, error) {
 	for _, e := range tree.Entries {
 		en := Entry{Name: e.Name, Path: path.Join(p, e.Name), SHA: e.Hash.String(), Type: typeOf(e.Mode)}
 		if en.Type == "file" || en.Type == "symlink" {
-			if sz, err := r.repo.Storer.EncodedObjectSize(e.Hash); err == nil {
+			if sz, err := r.st.EncodedObjectSize(e.Hash); err == nil {
 				en.Size = sz
 			}
 		}
@@ -130,7 +155,7 @@ func (r *Repo) file(p string, e *object.TreeEntry) (*File, error) {
 	if e.Mode == filemode.Submodule {
 		return &File{Entry: Entry{Name: e.Name, Path: p, Type: "submodule", SHA: e.Hash.String()}}, nil
 	}
-	b, err := r.repo.BlobObject(e.Hash)
+	b, err := object.GetBlob(r.st, e.Hash)
 	if err != nil {
 		return nil, err
 	}
@@ -154,8 +179,9 @@ type CommitInfo struct {
 	Parents           []string
 }
 
-// Log lists up to limit commits reachable from ref, newest first; a path
-// keeps only commits that changed it.
+// Log lists up to limit commits reachable from ref, newest first by
+// committer time; a path keeps only commits that changed it (compared
+// with their first parent).
 func (r *Repo) Log(ref, p string, limit int) ([]CommitInfo, error) {
 	r.mu.RLock()
 	defer r.mu.RUnlock()
@@ -163,14 +189,8 @@ func (r *Repo) Log(ref, p string, limit int) ([]CommitInfo, error) {
 	if err != nil {
 		return nil, err
 	}
-	opts := &git.LogOptions{From: c.Hash, Order: git.LogOrderCommitterTime}
-	if p = strings.Trim(path.Clean("/"+p), "/"); p != "" {
-		opts.PathFilter = func(f string) bool { return f == p || strings.HasPrefix(f, p+"/") }
-	}
-	iter, err := r.repo.Log(opts)
-	if err != nil {
-		return nil, err
-	}
+	p = strings.Trim(path.Clean("/"+p), "/")
+	iter := object.NewCommitIterCTime(c, nil, nil)
 	defer iter.Close()
 	var out []CommitInfo
 	for len(out) < limit {
@@ -181,6 +201,9 @@ func (r *Repo) Log(ref, p string, limit int) ([]CommitInfo, error) {
 		if err != nil {
 			return nil, err
 		}
+		if p != "" && !changed(c, p) {
+			continue
+		}
 		ci := CommitInfo{SHA: c.Hash.String(), Message: c.Message, Author: c.Author, Committer: c.Committer}
 		for _, ph := range c.ParentHashes {
 			ci.Parents = append(ci.Parents, ph.String())
@@ -190,17 +213,40 @@ func (r *Repo) Log(ref, p string, limit int) ([]CommitInfo, error) {
 	return out, nil
 }
 
+// changed reports whether commit c changed path p.
+func changed(c *object.Commit, p string) bool {
+	at := func(c *object.Commit) plumbing.Hash {
+		t, err := c.Tree()
+		if err != nil {
+			return plumbing.ZeroHash
+		}
+		e, err := t.FindEntry(p)
+		if err != nil {
+			return plumbing.ZeroHash
+		}
+		return e.Hash
+	}
+	mine := at(c)
+	parent, err := c.Parent(0)
+	if err != nil {
+		return mine != plumbing.ZeroHash
+	}
+	return at(parent) != mine
+}
+
 // Branches lists the branches as name and tip hash, by name.
 func (r *Repo) Branches() [][2]string {
 	r.mu.RLock()
 	defer r.mu.RUnlock()
-	iter, err := r.repo.Branches()
+	iter, err := r.st.IterReferences()
 	if err != nil {
 		return nil
 	}
 	var out [][2]string
 	iter.ForEach(func(ref *plumbing.Reference) error {
-		out = append(out, [2]string{ref.Name().Short(), ref.Hash().String()})
+		if ref.Name().IsBranch() && ref.Type() == plumbing.HashReference {
+			out = append(out, [2]string{ref.Name().Short(), ref.Hash().String()})
+		}
 		return nil
 	})
 	sort.Slice(out, func(i, j int) bool { return out[i][0] < out[j][0] })

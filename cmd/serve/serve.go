@@ -1,0 +1,188 @@
+// Package serve implements `forge serve`: the bundled reference server of
+// the whole service (REST API, agent API, registry) in the foreground.
+package serve
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/forgehq/forge/internal/cmdutil"
+	"github.com/forgehq/forge/refserver"
+	"github.com/spf13/cobra"
+)
+
+// Options hold `forge serve`'s flags.
+type Options struct {
+	f             *cmdutil.Factory
+	Addr          string
+	DataDir       string
+	AdminUser     string
+	AdminPassword string
+	Demo          bool
+	EnvFile       string
+	CITick        time.Duration
+	// ready, when set, is called with the server once it listens (tests).
+	ready func(*refserver.Server)
+}
+
+// NewCmd returns `forge serve`.
+func NewCmd(f *cmdutil.Factory) *cobra.Command {
+	opts := &Options{f: f}
+	cmd := &cobra.Command{
+		Use:   "serve",
+		Short: "Run the reference server of the whole service on this machine",
+		Long: `Run forge's reference server in the foreground until Ctrl-C: the REST API
+under /api/v2, the agent chat API under /api/v1 and the container registry
+under /v2/, all on one loopback address.
+
+Once it listens, serve prints shell-sourceable settings on stdout —
+FORGE_BASE_URL, AGENT_URL, AGENT_API_KEY, FORGE_REGISTRY_URL and the admin
+login FORGE_USERNAME and FORGE_PASSWORD — and, with --env-file, writes the
+same lines to that file (mode 0600). Load them into a shell with
+  set -a; . ./forge.env; set +a
+
+Without --data all state is in memory and gone at exit; with --data DIR it
+is kept there across restarts (every acknowledged write is on disk). With no
+--admin-password a password is generated (and, with --data, kept in
+DIR/admin-password so later starts print it again). --demo seeds a small
+world of users, repositories, issues, pull requests, releases and CI runs
+into an empty server; every demo account's password is ` + refserver.DemoPassword + `.
+
+refserver/README.md documents every endpoint, with curl examples.`,
+		Example: `  forge serve
+  forge serve --demo --env-file forge.env
+  forge serve --addr 127.0.0.1:9000 --data ~/.local/share/forge-server --admin-password 'a long password'`,
+		Args: cmdutil.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runServe(cmd.Context(), opts)
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&opts.Addr, "addr", "127.0.0.1:8080", "Listen `address` (port 0 picks a free port)")
+	fl.StringVar(&opts.DataDir, "data", "", "Keep all state in `DIR` across restarts (default: in memory)")
+	fl.StringVar(&opts.AdminUser, "admin-user", "admin", "Login `name` of the site_admin account")
+	fl.StringVar(&opts.AdminPassword, "admin-password", "", "`Password` of the site_admin account, at least 12 characters (default: generated)")
+	fl.BoolVar(&opts.Demo, "demo", false, "Seed an empty server with demo users, repositories, issues, pull requests, releases and CI runs")
+	fl.StringVar(&opts.EnvFile, "env-file", "", "Also write the settings to `FILE` (mode 0600)")
+	fl.DurationVar(&opts.CITick, "ci-tick", time.Second, "How long a CI run takes per log line (`duration`)")
+	return cmd
+}
+
+func (o *Options) validate() error {
+	if o.AdminPassword != "" && len([]rune(o.AdminPassword)) < 12 {
+		return cmdutil.UsageErrorf("--admin-password must be at least 12 characters")
+	}
+	if o.CITick <= 0 {
+		return cmdutil.UsageErrorf("--ci-tick must be positive, as in --ci-tick 1s")
+	}
+	host, _, err := net.SplitHostPort(o.Addr)
+	if err != nil {
+		return cmdutil.UsageErrorf("--addr %q: want HOST:PORT, as in 127.0.0.1:8080", o.Addr)
+	}
+	if ip := net.ParseIP(host); host != "localhost" && (ip == nil || !ip.IsLoopback()) {
+		fmt.Fprintf(o.f.IOStreams.ErrOut, "forge: warning: listening on %s, which other machines may reach; the reference server is meant for tests and demos on loopback\n", o.Addr)
+	}
+	return nil
+}
+
+func runServe(ctx context.Context, o *Options) error {
+	if err := o.validate(); err != nil {
+		return err
+	}
+	if o.DataDir != "" {
+		abs, err := filepath.Abs(o.DataDir)
+		if err != nil {
+			return err
+		}
+		o.DataDir = abs
+	}
+	srv, err := refserver.New(refserver.Options{Addr: o.Addr, DataDir: o.DataDir, AdminUser: o.AdminUser,
+		AdminPassword: o.AdminPassword, Demo: o.Demo, CITick: o.CITick})
+	if err != nil {
+		return err
+	}
+	if err := srv.Start(); err != nil {
+		srv.Close()
+		if errors.Is(err, syscall.EADDRINUSE) {
+			return fmt.Errorf("%w; stop what uses it or pass another --addr (port 0 picks a free one)", err)
+		}
+		return err
+	}
+	lines := envLines(srv.Env())
+	errOut := o.f.IOStreams.ErrOut
+	if o.EnvFile != "" {
+		if err := writeEnvFile(o.EnvFile, lines); err != nil {
+			srv.Close()
+			return fmt.Errorf("writing --env-file: %w", err)
+		}
+	}
+	fmt.Fprint(o.f.IOStreams.Out, lines)
+	fmt.Fprintf(errOut, "forge: serving %s (REST API at %s); Ctrl-C stops\n", srv.URL(), srv.BaseURL())
+	if srv.AdminPassword() == "" {
+		fmt.Fprintf(errOut, "forge: the password of %s was changed since it was generated; pass --admin-password to reset it\n", srv.AdminUser())
+	}
+	if o.Demo {
+		users := make([]string, len(refserver.DemoUsers))
+		for i, u := range refserver.DemoUsers {
+			users[i] = u[0] + " (" + u[1] + ")"
+		}
+		fmt.Fprintf(errOut, "forge: demo accounts %s; password %s\n", strings.Join(users, ", "), refserver.DemoPassword)
+	}
+	if o.ready != nil {
+		o.ready(srv)
+	}
+	<-ctx.Done()
+	fmt.Fprintln(errOut, "forge: stopping")
+	if err := srv.Close(); err != nil {
+		return err
+	}
+	fmt.Fprintln(errOut, "forge: stopped")
+	return nil
+}
+
+// envLines renders NAME=value lines a POSIX shell can source, quoting
+// values that need it.
+func envLines(env [][2]string) string {
+	var b strings.Builder
+	for _, kv := range env {
+		fmt.Fprintf(&b, "%s=%s\n", kv[0], shellQuote(kv[1]))
+	}
+	return b.String()
+}
+
+func shellQuote(v string) string {
+	if v != "" && strings.Trim(v, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./:@,+=%") == "" {
+		return v
+	}
+	return "'" + strings.ReplaceAll(v, "'", `'\''`) + "'"
+}
+
+// writeEnvFile writes the lines atomically with mode 0600: they hold the
+// admin password and the agent key.
+func writeEnvFile(path, lines string) error {
+	dir := filepath.Dir(path)
+	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(f.Name())
+	if _, err := f.WriteString(lines); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Chmod(0o600); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	return os.Rename(f.Name(), path)
+}

@@ -1,0 +1,128 @@
+package serve
+
+import (
+	"context"
+	"errors"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/forgehq/forge/internal/cmdutil"
+	"github.com/forgehq/forge/internal/iostreams"
+	"github.com/forgehq/forge/refserver"
+)
+
+func TestServe(t *testing.T) {
+	ios, _, out, errOut := iostreams.Test()
+	f := cmdutil.New(ios, func(string) string { return "" })
+	envFile := filepath.Join(t.TempDir(), "forge.env")
+	ctx, cancel := context.WithCancel(context.Background())
+	ready := make(chan *refserver.Server, 1)
+	opts := &Options{f: f, Addr: "127.0.0.1:0", AdminUser: "admin", Demo: true, EnvFile: envFile, CITick: time.Second,
+		ready: func(s *refserver.Server) { ready <- s }}
+	done := make(chan error, 1)
+	start := time.Now()
+	go func() { done <- runServe(ctx, opts) }()
+	var srv *refserver.Server
+	select {
+	case srv = <-ready:
+	case err := <-done:
+		t.Fatalf("serve ended early: %v", err)
+	case <-time.After(10 * time.Second):
+		t.Fatal("serve did not start")
+	}
+	t.Logf("ready after %v", time.Since(start))
+
+	lines := out.String()
+	env := map[string]string{}
+	for _, l := range strings.Split(strings.TrimSpace(lines), "\n") {
+		k, v, ok := strings.Cut(l, "=")
+		if !ok {
+			t.Fatalf("stdout line %q is not NAME=value", l)
+		}
+		env[k] = v
+	}
+	if env["FORGE_BASE_URL"] != srv.BaseURL() || env["FORGE_USERNAME"] != "admin" || len(env["FORGE_PASSWORD"]) < 16 ||
+		env["AGENT_URL"] != srv.URL() || env["FORGE_REGISTRY_URL"] != srv.URL() || env["AGENT_API_KEY"] == "" {
+		t.Errorf("printed environment %q", lines)
+	}
+	b, err := os.ReadFile(envFile)
+	if err != nil || string(b) != lines {
+		t.Errorf("env file %q (%v), want the printed lines", b, err)
+	}
+	if fi, _ := os.Stat(envFile); fi.Mode().Perm() != 0o600 {
+		t.Errorf("env file mode %o", fi.Mode().Perm())
+	}
+	if !strings.Contains(errOut.String(), "demo accounts alice") {
+		t.Errorf("stderr %q", errOut.String())
+	}
+	// The printed login works.
+	res, err := http.Post(env["FORGE_BASE_URL"]+"/auth/login", "application/json",
+		strings.NewReader(`{"username":"admin","password":"`+env["FORGE_PASSWORD"]+`"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if res.StatusCode != 200 {
+		t.Errorf("login with the printed password: %d", res.StatusCode)
+	}
+
+	// Ctrl-C: a graceful stop, exit status 0.
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatalf("serve returned %v after interrupt", err)
+	}
+	if !strings.Contains(errOut.String(), "stopped") {
+		t.Errorf("stderr after stop %q", errOut.String())
+	}
+	if _, err := http.Get(srv.BaseURL() + "/me"); err == nil {
+		t.Error("server still answers after stopping")
+	}
+}
+
+func TestServeBadInput(t *testing.T) {
+	ios, _, _, errOut := iostreams.Test()
+	f := cmdutil.New(ios, func(string) string { return "" })
+	ctx := context.Background()
+	var usage *cmdutil.UsageError
+	if err := runServe(ctx, &Options{f: f, Addr: "127.0.0.1:0", AdminPassword: "short", CITick: time.Second}); !errors.As(err, &usage) {
+		t.Errorf("short admin password: %v", err)
+	}
+	if err := runServe(ctx, &Options{f: f, Addr: "nonsense", CITick: time.Second}); !errors.As(err, &usage) {
+		t.Errorf("bad --addr: %v", err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	err = runServe(ctx, &Options{f: f, Addr: ln.Addr().String(), AdminUser: "admin", CITick: time.Second})
+	if err == nil || !strings.Contains(err.Error(), "--addr") || errors.As(err, &usage) {
+		t.Errorf("address in use: %v", err)
+	}
+	if errOut.Len() != 0 {
+		t.Errorf("stderr %q", errOut.String())
+	}
+	// A non-loopback address gets a warning.
+	if err := (&Options{f: f, Addr: "0.0.0.0:0", CITick: time.Second}).validate(); err != nil || !strings.Contains(errOut.String(), "warning") {
+		t.Errorf("0.0.0.0: %v, stderr %q", err, errOut.String())
+	}
+}
+
+func TestShellQuote(t *testing.T) {
+	for in, want := range map[string]string{
+		"http://127.0.0.1:8080/api/v2": "http://127.0.0.1:8080/api/v2",
+		"a b":                          "'a b'",
+		"it's":                         `'it'\''s'`,
+		"":                             "''",
+		"$HOME":                        "'$HOME'",
+	} {
+		if got := shellQuote(in); got != want {
+			t.Errorf("shellQuote(%q) = %s, want %s", in, got, want)
+		}
+	}
+}
