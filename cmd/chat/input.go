@@ -64,11 +64,13 @@ type ttySource struct {
 	fd      int
 	outFd   int
 	restore *term.State
+	screen  io.Writer
 	prompt  string
 	cont    string
+	cleared string // what Ctrl-C on a line with text shows
 }
 
-func newTTYSource(ctx context.Context, stdin *os.File, screen *os.File, prompt, cont string) (*ttySource, error) {
+func newTTYSource(ctx context.Context, stdin *os.File, screen *os.File, prompt, cont, cleared string) (*ttySource, error) {
 	fd := int(stdin.Fd())
 	state, err := term.MakeRaw(fd)
 	if err != nil {
@@ -82,7 +84,7 @@ func newTTYSource(ctx context.Context, stdin *os.File, screen *os.File, prompt, 
 	}{in, screen}, prompt)
 	t.History = &history{}
 	t.SetBracketedPasteMode(true)
-	return &ttySource{in: in, t: t, fd: fd, outFd: int(screen.Fd()), restore: state, prompt: prompt, cont: cont}, nil
+	return &ttySource{in: in, t: t, fd: fd, outFd: int(screen.Fd()), restore: state, screen: screen, prompt: prompt, cont: cont, cleared: cleared}, nil
 }
 
 func (s *ttySource) close() {
@@ -115,9 +117,14 @@ func (s *ttySource) readMessage(ctx context.Context) (string, error) {
 		case ctrlC && len(parts) == 0 && line == "":
 			return "", io.EOF
 		case ctrlC:
+			io.WriteString(s.screen, s.cleared)
 			return "", errCleared
 		case err == io.EOF && len(parts) > 0:
+			io.WriteString(s.screen, "\r\n")
 			return strings.Join(parts, "\n"), nil
+		case err == io.EOF:
+			io.WriteString(s.screen, "\r\n") // Ctrl-D: leave the prompt's line
+			return "", io.EOF
 		case err != nil:
 			if ctx.Err() != nil {
 				return "", ctx.Err()

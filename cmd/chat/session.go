@@ -28,7 +28,7 @@ func runSession(ctx context.Context, opts *chatOptions, s *chat.Session) error {
 		if ios.IsStdoutTTY() {
 			screen = os.Stdout
 		}
-		t, err := newTTYSource(ctx, stdin, screen, cs.Bold(cs.Cyan("> ")), cs.Gray("… "))
+		t, err := newTTYSource(ctx, stdin, screen, cs.Bold(cs.Cyan("> ")), cs.Gray("… "), cs.Gray("(cleared; the up arrow brings it back)")+"\r\n")
 		if err != nil {
 			return fmt.Errorf("cannot use the terminal for the session: %w; pipe the messages in with -i instead", err)
 		}
