@@ -1,0 +1,196 @@
+// Package regclient is forge's client of container registries: a thin
+// facade over go-containerregistry (remote, name, authn, tarball, layout,
+// mutate) in the spirit of its pkg/crane, that knows the service's own
+// registry — its address, the user's namespace and credentials — and
+// still talks to any other registry with the credentials of the user's
+// docker configuration.
+//
+// References may be short. For the service's registry "app:1.0" means
+// "{registry}/{user}/app:1.0" and "bob/app:1.0" means "{registry}/bob/app:1.0";
+// a first component with a dot or a colon, or "localhost", names another
+// registry ("ghcr.io/org/app:1"). A reference without tag or digest means
+// ":latest".
+package regclient
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"net/url"
+	"strings"
+
+	"github.com/google/go-containerregistry/pkg/authn"
+	"github.com/google/go-containerregistry/pkg/name"
+	"github.com/google/go-containerregistry/pkg/v1/remote"
+)
+
+// Options configure a Client.
+type Options struct {
+	// RegistryURL is the service's registry, as http://127.0.0.1:8080 or
+	// https://registry.example.com. Its path, if any, is ignored: the
+	// registry protocol lives at /v2/ on the host.
+	RegistryURL string
+	// Username and Password are the account's credentials for the
+	// service's registry (its token service checks them with the REST
+	// API's login).
+	Username, Password string
+	// Transport carries every request; nil means http.DefaultTransport.
+	Transport http.RoundTripper
+	// UserAgent is sent with every request.
+	UserAgent string
+}
+
+// Client talks to the service's registry and, with the docker
+// configuration's credentials, to any other.
+type Client struct {
+	host      string // host[:port] of the service's registry
+	scheme    string
+	user      string
+	password  string
+	transport http.RoundTripper
+	userAgent string
+}
+
+// New returns a client. It does not connect.
+func New(o Options) (*Client, error) {
+	u, err := url.Parse(strings.TrimSpace(o.RegistryURL))
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return nil, fmt.Errorf("malformed registry URL %q: give a full http:// or https:// URL", o.RegistryURL)
+	}
+	if _, err := name.NewRegistry(u.Host, name.StrictValidation); err != nil {
+		return nil, fmt.Errorf("malformed registry URL %q: %w", o.RegistryURL, err)
+	}
+	t := o.Transport
+	if t == nil {
+		t = http.DefaultTransport
+	}
+	return &Client{host: u.Host, scheme: u.Scheme, user: o.Username, password: o.Password, transport: t, userAgent: o.UserAgent}, nil
+}
+
+// Host is the service registry's host[:port].
+func (c *Client) Host() string { return c.host }
+
+// User is the account the client signs in as, "" when none is set.
+func (c *Client) User() string { return c.user }
+
+// HasCredentials reports whether a username and password are set.
+func (c *Client) HasCredentials() bool { return c.user != "" && c.password != "" }
+
+// Namespace is the user's own namespace: the username in lower case.
+func (c *Client) Namespace() string { return strings.ToLower(c.user) }
+
+// IsService reports whether a repository is on the service's registry.
+func (c *Client) IsService(repo name.Repository) bool { return repo.RegistryStr() == c.host }
+
+// Keychain answers with forge's credentials for the service's registry
+// and with the docker configuration (credential helpers included) for
+// every other registry, and for the service's registry when forge holds no
+// credentials for it.
+func (c *Client) Keychain() authn.Keychain { return keychain{c} }
+
+type keychain struct{ c *Client }
+
+func (k keychain) Resolve(target authn.Resource) (authn.Authenticator, error) {
+	if target.RegistryStr() == k.c.host && k.c.HasCredentials() {
+		return &authn.Basic{Username: k.c.user, Password: k.c.password}, nil
+	}
+	return authn.DefaultKeychain.Resolve(target)
+}
+
+// nameOpts are the options references to the service registry are parsed
+// with: plain HTTP when its URL says http.
+func (c *Client) nameOpts(host string) []name.Option {
+	if host == c.host && c.scheme == "http" {
+		return []name.Option{name.Insecure}
+	}
+	return nil
+}
+
+// looksLikeHost reports whether the first component of a reference names a
+// registry rather than a namespace, by docker's rule.
+func looksLikeHost(s string) bool {
+	return strings.ContainsAny(s, ".:") || s == "localhost"
+}
+
+// expand turns a short reference into a full one (see the package
+// documentation).
+func (c *Client) expand(s string) (string, error) {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return "", fmt.Errorf("empty image reference")
+	}
+	first, _, hasSlash := strings.Cut(s, "/")
+	switch {
+	case hasSlash && looksLikeHost(first):
+		return s, nil
+	case hasSlash:
+		return c.host + "/" + s, nil
+	case c.user == "":
+		return "", fmt.Errorf("cannot tell whose %q this is: no registry user is set; run `forge image login` or give USER/%s", s, s)
+	}
+	return c.host + "/" + c.Namespace() + "/" + s, nil
+}
+
+// ParseReference parses a full or short image reference.
+func (c *Client) ParseReference(s string) (name.Reference, error) {
+	full, err := c.expand(s)
+	if err != nil {
+		return nil, err
+	}
+	host, _, _ := strings.Cut(full, "/")
+	ref, err := name.ParseReference(full, c.nameOpts(host)...)
+	if err != nil {
+		return nil, fmt.Errorf("invalid image reference %q: %w", s, err)
+	}
+	return ref, nil
+}
+
+// ParseRepository parses a full or short repository name; a tag or digest
+// is refused.
+func (c *Client) ParseRepository(s string) (name.Repository, error) {
+	full, err := c.expand(s)
+	if err != nil {
+		return name.Repository{}, err
+	}
+	host, _, _ := strings.Cut(full, "/")
+	repo, err := name.NewRepository(full, c.nameOpts(host)...)
+	if err != nil {
+		return name.Repository{}, fmt.Errorf("invalid repository %q (a repository has no :tag or @digest): %w", s, err)
+	}
+	return repo, nil
+}
+
+// CheckWrite refuses, before any request, a push or delete (verb) into
+// another user's namespace on the service's registry, where the policy is
+// known.
+func (c *Client) CheckWrite(repo name.Repository, verb string) error {
+	if !c.IsService(repo) || c.user == "" {
+		return nil
+	}
+	ns, _, _ := strings.Cut(repo.RepositoryStr(), "/")
+	if ns == c.Namespace() && strings.Contains(repo.RepositoryStr(), "/") {
+		return nil
+	}
+	prep := "to"
+	if verb != "push" {
+		prep = "in"
+	}
+	return &Error{
+		Status: http.StatusForbidden,
+		Msg: fmt.Sprintf("you can %s only %s %s/...: %s is not in your namespace (the registry refuses it with 403 Forbidden)",
+			verb, prep, c.Namespace(), repo.RepositoryStr()),
+	}
+}
+
+// options are the remote options every call uses.
+func (c *Client) options(ctx context.Context, extra ...remote.Option) []remote.Option {
+	opts := []remote.Option{
+		remote.WithContext(ctx),
+		remote.WithAuthFromKeychain(c.Keychain()),
+		remote.WithTransport(c.transport),
+	}
+	if c.userAgent != "" {
+		opts = append(opts, remote.WithUserAgent(c.userAgent))
+	}
+	return append(opts, extra...)
+}

@@ -1,0 +1,170 @@
+package regclient
+
+import (
+	"context"
+	"errors"
+	"io"
+	"net/http"
+	"sync/atomic"
+
+	"github.com/google/go-containerregistry/pkg/name"
+	v1 "github.com/google/go-containerregistry/pkg/v1"
+	"github.com/google/go-containerregistry/pkg/v1/remote"
+	"github.com/google/go-containerregistry/pkg/v1/remote/transport"
+	"golang.org/x/sync/errgroup"
+)
+
+// LayerState is where a layer's upload stands.
+type LayerState int
+
+const (
+	LayerWaiting   LayerState = iota // not started
+	LayerChecking                    // asking whether the registry has it
+	LayerUploading                   // bytes are being sent
+	LayerExists                      // the registry had it (or mounted it): nothing sent
+	LayerPushed                      // uploaded
+)
+
+func (s LayerState) String() string {
+	return [...]string{"waiting", "checking", "uploading", "exists", "pushed"}[s]
+}
+
+// LayerEvent reports a layer's progress.
+type LayerEvent struct {
+	Digest v1.Hash
+	Size   int64
+	Sent   int64 // bytes sent so far in this attempt
+	State  LayerState
+}
+
+// PushOptions tune Push.
+type PushOptions struct {
+	// Jobs is how many layers upload at once; default 4.
+	Jobs int
+	// Progress, when set, receives every layer's events, from several
+	// goroutines at once.
+	Progress func(LayerEvent)
+}
+
+// PushResult says what a push did.
+type PushResult struct {
+	Ref    name.Digest // the pushed manifest, by digest
+	Layers int         // layers in the image(s)
+	Sent   int         // layers uploaded; the others the registry had
+	Bytes  int64       // layer bytes uploaded
+}
+
+// Push uploads an image or index to ref: the layers the registry lacks,
+// Jobs at a time, then the config and manifest(s). When the tag already
+// names the same manifest, nothing else is sent.
+func (c *Client) Push(ctx context.Context, src *Source, ref name.Reference, o PushOptions) (*PushResult, error) {
+	if o.Jobs <= 0 {
+		o.Jobs = 4
+	}
+	if o.Progress == nil {
+		o.Progress = func(LayerEvent) {}
+	}
+	digest, err := src.Digest()
+	if err != nil {
+		return nil, err
+	}
+	layers, err := src.Layers()
+	if err != nil {
+		return nil, err
+	}
+	res := &PushResult{Ref: ref.Context().Digest(digest.String()), Layers: len(layers)}
+	opts := c.options(ctx, remote.WithJobs(o.Jobs))
+	pusher, err := remote.NewPusher(opts...)
+	if err != nil {
+		return nil, err
+	}
+	// A re-push of the same image is one HEAD: if the tag (or digest)
+	// already names this manifest, its blobs are there too.
+	if desc, err := remote.Head(ref, append(opts, remote.Reuse(pusher))...); err == nil && desc.Digest == digest {
+		for _, l := range layers {
+			d, _ := l.Digest()
+			size, _ := l.Size()
+			o.Progress(LayerEvent{Digest: d, Size: size, State: LayerExists})
+		}
+		return res, nil
+	} else if err != nil && !isNotFound(err) {
+		return nil, c.wrap(err, ref.String())
+	}
+
+	var sent, sentBytes atomic.Int64
+	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(o.Jobs)
+	for _, l := range layers {
+		d, err := l.Digest()
+		if err != nil {
+			return nil, err
+		}
+		size, _ := l.Size()
+		o.Progress(LayerEvent{Digest: d, Size: size, State: LayerWaiting})
+		g.Go(func() error {
+			tl := &trackedLayer{Layer: l, digest: d, size: size, report: o.Progress}
+			o.Progress(LayerEvent{Digest: d, Size: size, State: LayerChecking})
+			if err := pusher.Upload(gctx, ref.Context(), tl); err != nil {
+				return err
+			}
+			if tl.opened.Load() {
+				sent.Add(1)
+				sentBytes.Add(size)
+				o.Progress(LayerEvent{Digest: d, Size: size, Sent: size, State: LayerPushed})
+			} else {
+				o.Progress(LayerEvent{Digest: d, Size: size, State: LayerExists})
+			}
+			return nil
+		})
+	}
+	if err := g.Wait(); err != nil {
+		return nil, c.wrap(err, ref.String())
+	}
+	if err := pusher.Push(ctx, ref, src.Taggable()); err != nil {
+		return nil, c.wrap(err, ref.String())
+	}
+	res.Sent, res.Bytes = int(sent.Load()), sentBytes.Load()
+	return res, nil
+}
+
+func isNotFound(err error) bool {
+	var te *transport.Error
+	return errors.As(err, &te) && te.StatusCode == http.StatusNotFound
+}
+
+// trackedLayer reports the bytes read from a layer while it uploads; if
+// its content is never opened, the registry already had it.
+type trackedLayer struct {
+	v1.Layer
+	digest v1.Hash
+	size   int64
+	report func(LayerEvent)
+	opened atomic.Bool
+}
+
+func (t *trackedLayer) Compressed() (io.ReadCloser, error) {
+	rc, err := t.Layer.Compressed()
+	if err != nil {
+		return nil, err
+	}
+	t.opened.Store(true)
+	t.report(LayerEvent{Digest: t.digest, Size: t.size, State: LayerUploading})
+	return &countingReader{rc: rc, t: t}, nil
+}
+
+type countingReader struct {
+	rc io.ReadCloser
+	t  *trackedLayer
+	n  int64
+}
+
+func (r *countingReader) Read(p []byte) (int, error) {
+	n, err := r.rc.Read(p)
+	if n > 0 {
+		r.n += int64(n)
+		r.t.report(LayerEvent{Digest: r.t.digest, Size: r.t.size, Sent: r.n, State: LayerUploading})
+	}
+	return n, err
+}
+
+func (r *countingReader) Close() error { return r.rc.Close() }

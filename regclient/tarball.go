@@ -1,0 +1,191 @@
+package regclient
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"runtime"
+	"strings"
+
+	v1 "github.com/google/go-containerregistry/pkg/v1"
+	"github.com/google/go-containerregistry/pkg/v1/partial"
+	"github.com/google/go-containerregistry/pkg/v1/tarball"
+	"github.com/google/go-containerregistry/pkg/v1/types"
+	"golang.org/x/sync/errgroup"
+)
+
+// tarManifest is one entry of a `docker save` tarball's manifest.json.
+type tarManifest struct {
+	Config       string
+	RepoTags     []string
+	Layers       []string
+	LayerSources map[v1.Hash]v1.Descriptor `json:",omitempty"`
+}
+
+// openTarball opens a `docker save` tarball. Its compressed layers are
+// read in place and hashed in parallel; a tarball with uncompressed layers
+// (as `docker save` writes them) goes through go-containerregistry's
+// tarball package, which compresses them, as crane does.
+func openTarball(path, label string) (*Source, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	entries, err := indexTar(f)
+	if err != nil {
+		f.Close()
+		if errors.Is(err, io.ErrUnexpectedEOF) {
+			return nil, fmt.Errorf("%s is truncated or corrupt: the tar archive ends early", label)
+		}
+		return nil, fmt.Errorf("%s is not a tar archive (%v): give a `docker save` tarball or an OCI layout directory", label, err)
+	}
+	s, err := readTarball(f, label, entries)
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	if s.image == nil {
+		// Uncompressed layers: go-containerregistry reads the file itself.
+		f.Close()
+		img, err := tarball.ImageFromPath(path, nil)
+		if err == nil {
+			_, err = img.Manifest()
+		}
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", label, err)
+		}
+		s.image = img
+		return s, nil
+	}
+	s.cleanup = append(s.cleanup, func() { f.Close() })
+	return s, nil
+}
+
+// readTarball checks manifest.json and the config, and builds the image
+// when every layer is compressed; s.image stays nil otherwise.
+func readTarball(f *os.File, label string, entries map[string]tarEntry) (*Source, error) {
+	me, ok := lookup(entries, "manifest.json")
+	if !ok {
+		return nil, notAnImage(label, entries)
+	}
+	var manifests []tarManifest
+	if err := json.NewDecoder(io.NewSectionReader(f, me.offset, me.size)).Decode(&manifests); err != nil {
+		return nil, fmt.Errorf("%s: manifest.json is not valid: %v", label, err)
+	}
+	switch {
+	case len(manifests) == 0:
+		return nil, fmt.Errorf("%s: manifest.json lists no image", label)
+	case len(manifests) > 1:
+		var tags []string
+		for _, m := range manifests {
+			tags = append(tags, m.RepoTags...)
+		}
+		return nil, fmt.Errorf("%s holds %d images (%s); forge pushes one: save a single image with `docker save IMAGE -o FILE`", label, len(manifests), strings.Join(tags, ", "))
+	}
+	m := manifests[0]
+	ce, ok := lookup(entries, m.Config)
+	if !ok {
+		return nil, fmt.Errorf("%s: the config %s named by manifest.json is missing", label, m.Config)
+	}
+	rawConfig := make([]byte, ce.size)
+	if _, err := f.ReadAt(rawConfig, ce.offset); err != nil {
+		return nil, fmt.Errorf("%s: reading the config: %w", label, err)
+	}
+	cfg, err := v1.ParseConfigFile(bytes.NewReader(rawConfig))
+	if err != nil {
+		return nil, fmt.Errorf("%s: the image config is not valid: %w", label, err)
+	}
+	if len(cfg.RootFS.DiffIDs) != len(m.Layers) {
+		return nil, fmt.Errorf("%s: manifest.json names %d layers but the config has %d: the tarball is corrupt", label, len(m.Layers), len(cfg.RootFS.DiffIDs))
+	}
+	s := &Source{Desc: "docker tarball " + label}
+	layers := make([]*tarLayer, len(m.Layers))
+	for i, p := range m.Layers {
+		le, ok := lookup(entries, p)
+		if !ok {
+			return nil, fmt.Errorf("%s: layer %s named by manifest.json is missing: the tarball is corrupt", label, p)
+		}
+		sr := io.NewSectionReader(f, le.offset, le.size)
+		comp := compressionOf(sr)
+		if comp == "" || len(m.LayerSources) > 0 {
+			return s, nil
+		}
+		layers[i] = &tarLayer{sr: sr, desc: v1.Descriptor{MediaType: layerMediaType(comp), Size: le.size}}
+	}
+	if err := hashLayers(layers); err != nil {
+		return nil, fmt.Errorf("%s: reading a layer: %w", label, err)
+	}
+	img, err := partial.CompressedToImage(&tarImage{rawConfig: rawConfig, layers: layers})
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", label, err)
+	}
+	s.image = img
+	return s, nil
+}
+
+// hashLayers computes the layers' digests, as many at once as there are
+// CPUs: hashing is most of the cost of pushing an image the registry has.
+func hashLayers(layers []*tarLayer) error {
+	var g errgroup.Group
+	g.SetLimit(runtime.GOMAXPROCS(0))
+	for _, l := range layers {
+		g.Go(func() error {
+			h, _, err := v1.SHA256(io.NewSectionReader(l.sr, 0, l.sr.Size()))
+			l.desc.Digest = h
+			return err
+		})
+	}
+	return g.Wait()
+}
+
+// tarImage is a docker tarball's image with compressed layers.
+type tarImage struct {
+	rawConfig []byte
+	layers    []*tarLayer
+}
+
+func (t *tarImage) RawConfigFile() ([]byte, error) { return t.rawConfig, nil }
+
+func (t *tarImage) MediaType() (types.MediaType, error) { return types.DockerManifestSchema2, nil }
+
+func (t *tarImage) RawManifest() ([]byte, error) {
+	cd, cs, err := v1.SHA256(bytes.NewReader(t.rawConfig))
+	if err != nil {
+		return nil, err
+	}
+	m := v1.Manifest{
+		SchemaVersion: 2,
+		MediaType:     types.DockerManifestSchema2,
+		Config:        v1.Descriptor{MediaType: types.DockerConfigJSON, Size: cs, Digest: cd},
+	}
+	for _, l := range t.layers {
+		m.Layers = append(m.Layers, l.desc)
+	}
+	return json.Marshal(m)
+}
+
+func (t *tarImage) LayerByDigest(h v1.Hash) (partial.CompressedLayer, error) {
+	for _, l := range t.layers {
+		if l.desc.Digest == h {
+			return l, nil
+		}
+	}
+	return nil, fmt.Errorf("blob %s not found in the tarball", h)
+}
+
+// tarLayer is a compressed layer read in place from the tarball.
+type tarLayer struct {
+	sr   *io.SectionReader
+	desc v1.Descriptor
+}
+
+func (l *tarLayer) Digest() (v1.Hash, error)            { return l.desc.Digest, nil }
+func (l *tarLayer) Size() (int64, error)                { return l.desc.Size, nil }
+func (l *tarLayer) MediaType() (types.MediaType, error) { return l.desc.MediaType, nil }
+func (l *tarLayer) Compressed() (io.ReadCloser, error) {
+	return io.NopCloser(io.NewSectionReader(l.sr, 0, l.sr.Size())), nil
+}
+var _ partial.CompressedLayer = (*tarLayer)(nil)
