@@ -8,11 +8,14 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"path/filepath"
+	"strings"
 	"syscall"
 
 	"github.com/forgehq/forge/cmd/account"
 	"github.com/forgehq/forge/cmd/auth"
 	"github.com/forgehq/forge/cmd/chat"
+	"github.com/forgehq/forge/cmd/image"
 	"github.com/forgehq/forge/cmd/profile"
 	"github.com/forgehq/forge/cmd/serve"
 	"github.com/forgehq/forge/cmd/sshkey"
@@ -28,7 +31,17 @@ import (
 // the exit code.
 func Main() int {
 	f := cmdutil.New(iostreams.System(), os.Getenv)
-	return Run(context.Background(), f, os.Args[1:])
+	return Run(context.Background(), f, dispatchArgs(os.Args))
+}
+
+// dispatchArgs is the command line forge runs: invoked as
+// docker-credential-forge (a link on the PATH), it is a docker credential
+// helper, `forge auth docker-credential ACTION`.
+func dispatchArgs(argv []string) []string {
+	if strings.TrimSuffix(filepath.Base(argv[0]), ".exe") == "docker-credential-forge" {
+		return append([]string{"auth", "docker-credential"}, argv[1:]...)
+	}
+	return argv[1:]
 }
 
 // Run executes forge with args and returns the exit code; tests call it
@@ -117,6 +130,7 @@ and two-factor authentication; the agent chat; and the container registry.`,
 		sshkey.NewCmd(f),
 		chat.NewCmd(f),
 		serve.NewCmd(f),
+		image.NewCmd(f),
 	)
 	addHelpTopics(root)
 	return root

@@ -262,6 +262,9 @@ func indexTar(f *os.File) (map[string]tarEntry, error) {
 		if errors.Is(err, io.EOF) {
 			break
 		}
+		if err != nil && len(entries) == 0 {
+			return nil, errors.New("no tar header at the start")
+		}
 		if err != nil {
 			return nil, err
 		}

@@ -188,4 +188,5 @@ func (l *tarLayer) MediaType() (types.MediaType, error) { return l.desc.MediaTyp
 func (l *tarLayer) Compressed() (io.ReadCloser, error) {
 	return io.NopCloser(io.NewSectionReader(l.sr, 0, l.sr.Size())), nil
 }
+
 var _ partial.CompressedLayer = (*tarLayer)(nil)

@@ -25,6 +25,8 @@ import (
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
 		"forge": func() { os.Exit(cmd.Main()) },
+		// forge under the name docker tools call it by.
+		"docker-credential-forge": func() { os.Exit(cmd.Main()) },
 	})
 }
 

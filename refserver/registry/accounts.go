@@ -14,7 +14,9 @@ import (
 	"time"
 )
 
-// account is who the service's login says a user is.
+// account is who the service's login says a user is. Admin means
+// site_admin: the admin catalog lists every user's repositories, as only a
+// site admin may see every user.
 type account struct {
 	Login string
 	Admin bool
@@ -23,6 +25,7 @@ type account struct {
 var (
 	errBadCredentials   = errors.New("wrong username or password")
 	errLoginUnavailable = errors.New("the account service could not check the credentials")
+	errLockedOut        = errors.New("too many failed logins")
 )
 
 // accounts checks a username and password the way the specification says:
@@ -33,6 +36,11 @@ var (
 // listing request and a login may cost a password hash on the other side;
 // so a changed password keeps working on the registry for at most that
 // long.
+//
+// An account with two-factor authentication passes with its password
+// alone (the login answers 200 with twofa_required): the registry's
+// clients have no way to send a TOTP code, and the service offers no
+// other kind of token for them.
 type accounts struct {
 	baseURL func() string
 	client  *http.Client
@@ -94,7 +102,8 @@ func (a *accounts) check(ctx context.Context, user, password string) (account, e
 // loginResponse is what POST /auth/login returns: a token (unused here)
 // and the user.
 type loginResponse struct {
-	User struct {
+	Token string `json:"token"`
+	User  struct {
 		Login   string `json:"login"`
 		IsAdmin bool   `json:"is_admin"`
 	} `json:"user"`
@@ -123,6 +132,8 @@ func (a *accounts) login(ctx context.Context, user, password string) (account, e
 	switch {
 	case resp.StatusCode == http.StatusUnauthorized || resp.StatusCode == http.StatusForbidden:
 		return account{}, errBadCredentials
+	case resp.StatusCode == http.StatusTooManyRequests:
+		return account{}, fmt.Errorf("%w for %s: try again later", errLockedOut, user)
 	case resp.StatusCode != http.StatusOK:
 		return account{}, fmt.Errorf("%w: POST /auth/login answered %s", errLoginUnavailable, resp.Status)
 	}
@@ -134,5 +145,34 @@ func (a *accounts) login(ctx context.Context, user, password string) (account, e
 	if acct.Login == "" {
 		acct.Login = user
 	}
+	if acct.Admin && lr.Token != "" {
+		// is_admin covers customer admins too; the role tells them apart.
+		if role, ok := a.role(ctx, base, lr.Token); ok {
+			acct.Admin = role == "site_admin"
+		}
+	}
 	return acct, nil
+}
+
+// role reads the user's role from GET /me/state with the token the login
+// returned; ok is false when it cannot.
+func (a *accounts) role(ctx context.Context, base, token string) (string, bool) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, base+"/me/state", nil)
+	if err != nil {
+		return "", false
+	}
+	req.Header.Set("Authorization", "token "+token)
+	req.Header.Set("Accept", "application/json")
+	resp, err := a.client.Do(req)
+	if err != nil {
+		return "", false
+	}
+	defer resp.Body.Close()
+	var st struct {
+		Role string `json:"role"`
+	}
+	if resp.StatusCode != http.StatusOK || json.NewDecoder(io.LimitReader(resp.Body, 1<<20)).Decode(&st) != nil || st.Role == "" {
+		return "", false
+	}
+	return st.Role, true
 }

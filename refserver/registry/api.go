@@ -24,6 +24,9 @@ func (r *Registry) apiUser(w http.ResponseWriter, req *http.Request) (account, b
 		w.Header().Set("WWW-Authenticate", `Basic realm="forge registry"`)
 		apiError(w, http.StatusUnauthorized, "wrong username or password")
 		return account{}, false
+	case errors.Is(err, errLockedOut):
+		apiError(w, http.StatusTooManyRequests, err.Error())
+		return account{}, false
 	case err != nil:
 		apiError(w, http.StatusBadGateway, err.Error())
 		return account{}, false

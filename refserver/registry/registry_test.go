@@ -1,4 +1,4 @@
-package registry
+package registry_test
 
 import (
 	"encoding/base64"
@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"net/http/httputil"
 	"net/url"
 	"slices"
 	"strings"
@@ -14,7 +15,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/golang-jwt/jwt/v5"
+	"github.com/forgehq/forge/refserver"
+	"github.com/forgehq/forge/refserver/registry"
 	"github.com/google/go-containerregistry/pkg/authn"
 	"github.com/google/go-containerregistry/pkg/name"
 	v1 "github.com/google/go-containerregistry/pkg/v1"
@@ -25,49 +27,52 @@ import (
 	"github.com/google/go-containerregistry/pkg/v1/remote/transport"
 )
 
-// The accounts of these tests. The login endpoint below stands in for the
-// REST API's POST /auth/login until a test needs more of it.
+// The accounts of these tests, created in a reference server whose REST
+// login the token service calls over HTTP.
 var testUsers = map[string]struct {
 	password string
-	admin    bool
+	role     string
 }{
-	"alice": {"alice-password-1", false},
-	"bob":   {"bob-password-22", false},
-	"root":  {"root-password-333", true},
+	"alice":    {"alice-password-1", ""},
+	"bob":      {"bob-password-22", ""},
+	"root":     {"root-password-333", "site_admin"},
+	"customer": {"customer-password-4", "customer_admin"},
 }
 
 type fixture struct {
-	reg    *Registry
-	srv    *httptest.Server
-	host   string
-	logins atomic.Int64
+	srv  *refserver.Server
+	reg  *registry.Registry
+	url  string
+	host string
 }
 
+// newFixture starts a reference server (in memory, or over dir) with the
+// test accounts.
 func newFixture(t *testing.T, dir string) *fixture {
 	t.Helper()
-	f := &fixture{}
-	mux := http.NewServeMux()
-	mux.HandleFunc("POST /api/v2/auth/login", func(w http.ResponseWriter, req *http.Request) {
-		f.logins.Add(1)
-		var body struct{ Username, Password string }
-		json.NewDecoder(req.Body).Decode(&body)
-		u, ok := testUsers[body.Username]
-		if !ok || u.password != body.Password {
-			apiError(w, http.StatusUnauthorized, "bad credentials")
-			return
-		}
-		writeJSON(w, http.StatusOK, map[string]any{"token": "t", "user": map[string]any{"login": body.Username, "is_admin": u.admin}})
-	})
-	f.srv = httptest.NewServer(mux)
-	t.Cleanup(f.srv.Close)
-	reg, err := New(Options{BaseURL: func() string { return f.srv.URL + "/api/v2" }, DataDir: dir})
+	srv, err := refserver.New(refserver.Options{DataDir: dir, AdminPassword: "admin-password-1234"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	reg.Mount(mux)
-	f.reg = reg
-	f.host = strings.TrimPrefix(f.srv.URL, "http://")
-	return f
+	if err := srv.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { srv.Close() })
+	// Clients may hold connections they dialed and never used; the
+	// server's graceful close waits five seconds for such connections, so
+	// close them first (cleanups run last-registered first).
+	t.Cleanup(closeIdleClients)
+	for u, acct := range testUsers {
+		if _, err := srv.CreateUser(u, acct.password, acct.role); err != nil && dir == "" {
+			t.Fatal(err)
+		}
+	}
+	return &fixture{srv: srv, reg: srv.Registry(), url: srv.URL(), host: strings.TrimPrefix(srv.URL(), "http://")}
+}
+
+func closeIdleClients() {
+	remote.DefaultTransport.(*http.Transport).CloseIdleConnections()
+	http.DefaultClient.CloseIdleConnections()
 }
 
 func (f *fixture) ref(t *testing.T, s string) name.Reference {
@@ -102,10 +107,18 @@ func statusOf(err error) int {
 }
 
 // getToken asks the token endpoint with basic credentials.
+// tokenResponse is the token endpoint's answer.
+type tokenResponse struct {
+	Token       string `json:"token"`
+	AccessToken string `json:"access_token"`
+	ExpiresIn   int    `json:"expires_in"`
+	IssuedAt    string `json:"issued_at"`
+}
+
 func (f *fixture) getToken(t *testing.T, user, password string, scopes ...string) (*http.Response, tokenResponse) {
 	t.Helper()
 	q := url.Values{"service": {"forge-registry"}, "scope": scopes}
-	req, _ := http.NewRequest(http.MethodGet, f.srv.URL+"/token?"+q.Encode(), nil)
+	req, _ := http.NewRequest(http.MethodGet, f.url+"/token?"+q.Encode(), nil)
 	if user != "" {
 		req.SetBasicAuth(user, password)
 	}
@@ -154,7 +167,7 @@ func TestTokenEndpoint(t *testing.T) {
 			t.Fatalf("response %+v", tr)
 		}
 		hdr, cl := decodeClaims(t, tr.Token)
-		if hdr["alg"] != "ES256" || hdr["kid"] != f.reg.signer.kid {
+		if hdr["alg"] != "ES256" || hdr["kid"] != f.reg.KeyID() {
 			t.Errorf("header %v", hdr)
 		}
 		if cl["iss"] != "forge-token-service" || cl["sub"] != "alice" || cl["aud"] != "forge-registry" || cl["jti"] == "" {
@@ -201,7 +214,7 @@ func TestTokenEndpoint(t *testing.T) {
 
 	t.Run("service names the audience", func(t *testing.T) {
 		q := url.Values{"service": {"other-registry"}, "scope": {"repository:alice/app:pull"}}
-		req, _ := http.NewRequest(http.MethodGet, f.srv.URL+"/token?"+q.Encode(), nil)
+		req, _ := http.NewRequest(http.MethodGet, f.url+"/token?"+q.Encode(), nil)
 		req.SetBasicAuth("alice", testUsers["alice"].password)
 		resp, _ := http.DefaultClient.Do(req)
 		var tr tokenResponse
@@ -212,7 +225,7 @@ func TestTokenEndpoint(t *testing.T) {
 			t.Fatalf("aud %v", cl["aud"])
 		}
 		// This registry refuses a token meant for another.
-		req, _ = http.NewRequest(http.MethodGet, f.srv.URL+"/v2/alice/app/tags/list", nil)
+		req, _ = http.NewRequest(http.MethodGet, f.url+"/v2/alice/app/tags/list", nil)
 		req.Header.Set("Authorization", "Bearer "+tr.Token)
 		resp, _ = http.DefaultClient.Do(req)
 		resp.Body.Close()
@@ -224,7 +237,7 @@ func TestTokenEndpoint(t *testing.T) {
 	t.Run("password grant", func(t *testing.T) {
 		form := url.Values{"grant_type": {"password"}, "username": {"alice"}, "password": {testUsers["alice"].password},
 			"service": {"forge-registry"}, "scope": {"repository:alice/app:pull"}}
-		resp, err := http.PostForm(f.srv.URL+"/token", form)
+		resp, err := http.PostForm(f.url+"/token", form)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -235,7 +248,7 @@ func TestTokenEndpoint(t *testing.T) {
 			t.Fatalf("status %d %+v", resp.StatusCode, tr)
 		}
 		form.Set("grant_type", "refresh_token")
-		resp, _ = http.PostForm(f.srv.URL+"/token", form)
+		resp, _ = http.PostForm(f.url+"/token", form)
 		resp.Body.Close()
 		if resp.StatusCode != 400 {
 			t.Errorf("refresh grant: status %d", resp.StatusCode)
@@ -243,12 +256,11 @@ func TestTokenEndpoint(t *testing.T) {
 	})
 
 	t.Run("expired", func(t *testing.T) {
-		tok, err := f.reg.signer.issue("forge-token-service", "forge-registry", "alice",
-			[]access{{Type: "repository", Name: "alice/app", Actions: []string{"pull"}}}, time.Minute, time.Now().Add(-2*time.Minute))
+		tok, err := f.reg.IssueForTest("alice", "alice/app", []string{"pull"}, time.Minute, time.Now().Add(-2*time.Minute))
 		if err != nil {
 			t.Fatal(err)
 		}
-		req, _ := http.NewRequest(http.MethodGet, f.srv.URL+"/v2/", nil)
+		req, _ := http.NewRequest(http.MethodGet, f.url+"/v2/", nil)
 		req.Header.Set("Authorization", "Bearer "+tok)
 		resp, _ := http.DefaultClient.Do(req)
 		resp.Body.Close()
@@ -257,29 +269,17 @@ func TestTokenEndpoint(t *testing.T) {
 		}
 	})
 
-	t.Run("forged", func(t *testing.T) {
-		other, _ := newSigner()
-		tok, _ := other.issue("forge-token-service", "forge-registry", "alice", nil, time.Minute, time.Now())
-		if _, err := f.reg.signer.verify(tok, "forge-token-service", "forge-registry"); err == nil {
-			t.Error("a token signed by another key verified")
-		}
-		none := jwt.NewWithClaims(jwt.SigningMethodNone, jwt.MapClaims{"iss": "forge-token-service", "aud": "forge-registry", "sub": "alice", "exp": time.Now().Add(time.Hour).Unix()})
-		s, _ := none.SignedString(jwt.UnsafeAllowNoneSignatureType)
-		if _, err := f.reg.signer.verify(s, "forge-token-service", "forge-registry"); err == nil {
-			t.Error("an unsigned token verified")
-		}
-	})
 }
 
 func TestChallenge(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t, "")
-	resp, err := http.Get(f.srv.URL + "/v2/alice/app/manifests/latest")
+	resp, err := http.Get(f.url + "/v2/alice/app/manifests/latest")
 	if err != nil {
 		t.Fatal(err)
 	}
 	resp.Body.Close()
-	want := `Bearer realm="` + f.srv.URL + `/token",service="forge-registry",scope="repository:alice/app:pull"`
+	want := `Bearer realm="` + f.url + `/token",service="forge-registry",scope="repository:alice/app:pull"`
 	if resp.StatusCode != 401 || resp.Header.Get("WWW-Authenticate") != want {
 		t.Errorf("status %d, challenge\n got %q\nwant %q", resp.StatusCode, resp.Header.Get("WWW-Authenticate"), want)
 	}
@@ -388,7 +388,7 @@ func TestBlobsArePerRepository(t *testing.T) {
 	if statusOf(err) != 404 {
 		t.Fatalf("bob reading alice's layer through his own repository: %v", err)
 	}
-	hreq, _ := http.NewRequest(http.MethodHead, f.srv.URL+"/v2/bob/x/blobs/"+d.String(), nil)
+	hreq, _ := http.NewRequest(http.MethodHead, f.url+"/v2/bob/x/blobs/"+d.String(), nil)
 	hreq.SetBasicAuth("bob", testUsers["bob"].password)
 	resp, err := http.DefaultClient.Do(hreq)
 	if err != nil {
@@ -404,19 +404,19 @@ func TestBlobsArePerRepository(t *testing.T) {
 	if err := remote.Write(f.ref(t, "alice/app2:1"), img, as("alice")); err != nil {
 		t.Fatal(err)
 	}
-	if !f.reg.state.hasBlob("alice/app2", d.String()) {
+	if !f.reg.HasBlob("alice/app2", d.String()) {
 		t.Fatal("blob not linked into alice/app2")
 	}
 
 	// Deleting a blob from one repository leaves the other's.
-	dreq, _ := http.NewRequest(http.MethodDelete, f.srv.URL+"/v2/alice/app2/blobs/"+d.String(), nil)
+	dreq, _ := http.NewRequest(http.MethodDelete, f.url+"/v2/alice/app2/blobs/"+d.String(), nil)
 	dreq.SetBasicAuth("alice", testUsers["alice"].password)
 	resp, _ = http.DefaultClient.Do(dreq)
 	resp.Body.Close()
 	if resp.StatusCode != 202 {
 		t.Fatalf("blob delete: %d", resp.StatusCode)
 	}
-	if f.reg.state.hasBlob("alice/app2", d.String()) || !f.reg.state.hasBlob("alice/app", d.String()) {
+	if f.reg.HasBlob("alice/app2", d.String()) || !f.reg.HasBlob("alice/app", d.String()) {
 		t.Fatal("blob delete unlinked the wrong repositories")
 	}
 	if _, err := remote.Image(f.ref(t, "alice/app:1"), as("alice")); err != nil {
@@ -438,7 +438,7 @@ func TestMountNeedsPull(t *testing.T) {
 		if from != "" {
 			q.Set("from", from)
 		}
-		req, _ := http.NewRequest(http.MethodPost, f.srv.URL+"/v2/bob/x/blobs/uploads/?"+q.Encode(), nil)
+		req, _ := http.NewRequest(http.MethodPost, f.url+"/v2/bob/x/blobs/uploads/?"+q.Encode(), nil)
 		req.SetBasicAuth("bob", testUsers["bob"].password)
 		resp, err := http.DefaultClient.Do(req)
 		if err != nil {
@@ -458,7 +458,7 @@ func TestMountNeedsPull(t *testing.T) {
 	if got := mount("alice/app"); got != 201 {
 		t.Fatalf("mount from a shared repository: %d, want 201", got)
 	}
-	if !f.reg.state.hasBlob("bob/x", d.String()) {
+	if !f.reg.HasBlob("bob/x", d.String()) {
 		t.Fatal("mounted blob not linked")
 	}
 }
@@ -546,7 +546,7 @@ func TestListings(t *testing.T) {
 	}
 
 	get := func(user, path string) (int, string) {
-		req, _ := http.NewRequest(http.MethodGet, f.srv.URL+path, nil)
+		req, _ := http.NewRequest(http.MethodGet, f.url+path, nil)
 		if user != "" {
 			req.SetBasicAuth(user, testUsers[user].password)
 		}
@@ -574,12 +574,19 @@ func TestListings(t *testing.T) {
 		t.Fatalf("tags of a missing repository: %d", code)
 	}
 
-	// The admin catalog.
+	// The admin catalog is for site admins.
 	if code, _ = get("alice", "/api/catalog"); code != 403 {
 		t.Fatalf("non-admin /api/catalog: %d", code)
 	}
+	if code, _ = get("customer", "/api/catalog"); code != 403 {
+		t.Fatalf("customer_admin /api/catalog: %d", code)
+	}
 	code, body = get("root", "/api/catalog")
-	var repos []repoEntry
+	var repos []struct {
+		Name, Namespace string
+		Tags            []string
+		UpdatedAt       time.Time `json:"updated_at"`
+	}
 	if err := json.Unmarshal([]byte(body), &repos); code != 200 || err != nil {
 		t.Fatalf("/api/catalog: %d %s", code, body)
 	}
@@ -593,7 +600,12 @@ func TestListings(t *testing.T) {
 
 	// /api/tags with digests.
 	code, body = get("bob", "/api/tags/alice/tool")
-	var tags []tagEntry
+	var tags []struct {
+		Name, Digest string
+		MediaType    string    `json:"media_type"`
+		Size         int64     `json:"size"`
+		UpdatedAt    time.Time `json:"updated_at"`
+	}
 	if err := json.Unmarshal([]byte(body), &tags); code != 200 || err != nil || len(tags) != 1 {
 		t.Fatalf("/api/tags: %d %s", code, body)
 	}
@@ -610,7 +622,7 @@ func TestSharesEndpoint(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t, "")
 	do := func(user, method, path, body string) (int, string) {
-		req, _ := http.NewRequest(method, f.srv.URL+path, strings.NewReader(body))
+		req, _ := http.NewRequest(method, f.url+path, strings.NewReader(body))
 		req.SetBasicAuth(user, testUsers[user].password)
 		resp, err := http.DefaultClient.Do(req)
 		if err != nil {
@@ -624,7 +636,7 @@ func TestSharesEndpoint(t *testing.T) {
 	if code != 201 || !strings.Contains(body, `"shared_with": [`) || !strings.Contains(body, `"bob"`) {
 		t.Fatalf("share: %d %s", code, body)
 	}
-	if !f.reg.state.sharedWith("alice/app", "bob") {
+	if !f.reg.SharedWithUser("alice/app", "bob") {
 		t.Fatal("not shared")
 	}
 	if code, _ = do("bob", "POST", "/api/shares/alice/app", `{"user":"root"}`); code != 403 {
@@ -639,20 +651,46 @@ func TestSharesEndpoint(t *testing.T) {
 	}
 }
 
+// The token service remembers a successful login for a while, and never
+// a failed one. The login calls are counted by a proxy in front of the
+// reference server's REST API.
 func TestCredentialCache(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t, "")
-	for range 3 {
-		f.getToken(t, "alice", testUsers["alice"].password, "repository:alice/app:pull")
+	var logins atomic.Int64
+	target, _ := url.Parse(f.url)
+	proxy := httputil.NewSingleHostReverseProxy(target)
+	counting := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/api/v2/auth/login" {
+			logins.Add(1)
+		}
+		proxy.ServeHTTP(w, r)
+	}))
+	t.Cleanup(counting.Close)
+	reg, err := registry.New(registry.Options{BaseURL: func() string { return counting.URL + "/api/v2" }})
+	if err != nil {
+		t.Fatal(err)
 	}
-	if n := f.logins.Load(); n != 1 {
+	mux := http.NewServeMux()
+	reg.Mount(mux)
+	front := httptest.NewServer(mux)
+	t.Cleanup(front.Close)
+	g := &fixture{reg: reg, url: front.URL}
+
+	for range 3 {
+		if resp, _ := g.getToken(t, "alice", testUsers["alice"].password, "repository:alice/app:pull"); resp.StatusCode != 200 {
+			t.Fatalf("status %d", resp.StatusCode)
+		}
+	}
+	if n := logins.Load(); n != 1 {
 		t.Errorf("%d logins for three token requests, want 1", n)
 	}
-	// Wrong passwords are never remembered.
 	for range 2 {
-		f.getToken(t, "alice", "wrong", "repository:alice/app:pull")
+		if resp, _ := g.getToken(t, "alice", "wrong", "repository:alice/app:pull"); resp.StatusCode != 401 {
+			t.Fatalf("wrong password: status %d", resp.StatusCode)
+		}
 	}
-	if n := f.logins.Load(); n != 3 {
+	if n := logins.Load(); n != 3 {
 		t.Errorf("%d logins, want 3", n)
 	}
 }
@@ -694,60 +732,5 @@ func TestPersistence(t *testing.T) {
 	wd, _ := idx.Digest()
 	if gd, _ := gi.Digest(); gd != wd {
 		t.Fatalf("index digest %s after restart, want %s", gd, wd)
-	}
-}
-
-func TestParseRoute(t *testing.T) {
-	t.Parallel()
-	for path, want := range map[string]route{
-		"/v2/":                        {kind: routeBase},
-		"/v2/_catalog":                {kind: routeCatalog},
-		"/v2/a/b/tags/list":           {kind: routeTags, repo: "a/b"},
-		"/v2/a/b/c/manifests/1.0":     {kind: routeManifest, repo: "a/b/c", ref: "1.0"},
-		"/v2/a/b/blobs/sha256:00":     {kind: routeBlob, repo: "a/b", ref: "sha256:00"},
-		"/v2/a/b/blobs/uploads/":      {kind: routeUpload, repo: "a/b"},
-		"/v2/a/b/blobs/uploads/123":   {kind: routeUpload, repo: "a/b", ref: "123"},
-		"/v2/a/blobs/b/manifests/x":   {kind: routeManifest, repo: "a/blobs/b", ref: "x"},
-		"/v2/a/b/referrers/sha256:00": {kind: routeReferrers, repo: "a/b", ref: "sha256:00"},
-		"/v2/justone":                 {kind: routeUnknown},
-		"/v2/a/manifests":             {kind: routeUnknown},
-	} {
-		if got := parseRoute(path); got != want {
-			t.Errorf("parseRoute(%q) = %+v, want %+v", path, got, want)
-		}
-	}
-}
-
-func TestNames(t *testing.T) {
-	t.Parallel()
-	for s, want := range map[string]bool{
-		"alice/app": true, "a/b/c": true, "a.b/c-d": true, "a__b/c": true, "a--b/c": true,
-		"Alice/app": false, "a/": false, "/a": false, "a//b": false, "a/-b": false, "a/b.": false, "a/b___c": false, "": false,
-	} {
-		if got := validRepo(s); got != want {
-			t.Errorf("validRepo(%q) = %v", s, got)
-		}
-	}
-	for s, want := range map[string]bool{"1.0": true, "latest": true, "_x": true, ".x": false, "-x": false, "a:b": false, "": false} {
-		if got := validTag(s); got != want {
-			t.Errorf("validTag(%q) = %v", s, got)
-		}
-	}
-}
-
-func TestLibtrustKeyID(t *testing.T) {
-	t.Parallel()
-	s, err := newSigner()
-	if err != nil {
-		t.Fatal(err)
-	}
-	groups := strings.Split(s.kid, ":")
-	if len(groups) != 12 {
-		t.Fatalf("kid %q has %d groups, want 12", s.kid, len(groups))
-	}
-	for _, g := range groups {
-		if len(g) != 4 || strings.ToUpper(g) != g {
-			t.Fatalf("kid %q: group %q", s.kid, g)
-		}
 	}
 }

@@ -72,6 +72,9 @@ func (r *Registry) serveToken(w http.ResponseWriter, req *http.Request) {
 		w.Header().Set("WWW-Authenticate", `Basic realm="forge registry token service"`)
 		regError(w, http.StatusUnauthorized, "UNAUTHORIZED", "wrong username or password")
 		return
+	case errors.Is(err, errLockedOut):
+		regError(w, http.StatusTooManyRequests, "TOOMANYREQUESTS", err.Error())
+		return
 	case err != nil:
 		regError(w, http.StatusBadGateway, "UNAVAILABLE", err.Error())
 		return

@@ -205,6 +205,9 @@ func (r *Registry) serveV2(w http.ResponseWriter, req *http.Request) {
 	case errors.Is(err, errLoginUnavailable):
 		regError(w, http.StatusBadGateway, "UNAVAILABLE", err.Error())
 		return
+	case errors.Is(err, errLockedOut):
+		regError(w, http.StatusTooManyRequests, "TOOMANYREQUESTS", err.Error())
+		return
 	case errors.Is(err, errTokenInvalid):
 		r.challenge(w, req, rt.scopeFor(action), "invalid_token", err.Error())
 		return

@@ -1,0 +1,236 @@
+package auth
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/url"
+	"strings"
+
+	"github.com/forgehq/forge/config"
+	"github.com/forgehq/forge/internal/build"
+	"github.com/forgehq/forge/internal/cmdutil"
+	"github.com/spf13/cobra"
+)
+
+func init() { register(newDockerCredCmd) }
+
+// errCredNotFound is the exact message of the credential-helper protocol
+// for "no credentials": clients compare it to tell a miss from a failure.
+const errCredNotFound = "credentials not found in native keychain"
+
+func newDockerCredCmd(f *cmdutil.Factory) *cobra.Command {
+	cmd := cmdutil.Group(&cobra.Command{
+		Use:   "docker-credential <get|store|erase|list>",
+		Short: "Serve forge's registry credentials to docker, crane and skopeo",
+		Long: `Speak docker's credential-helper protocol with the registry credentials forge
+stores (` + "`forge image login`" + `), so docker, crane, skopeo and other OCI tools
+use them. Invoked as docker-credential-forge (a link to forge under that name
+on the PATH), forge does the same.
+
+Set it up once:
+
+  ln -s "$(command -v forge)" ~/.local/bin/docker-credential-forge
+
+and in ~/.docker/config.json name forge for your registry:
+
+  {"credHelpers": {"registry.example.com": "forge"}}
+
+get reads a server URL on stdin and prints {"ServerURL","Username","Secret"};
+store reads that JSON and stores it in the profile whose registry it is; erase
+reads a server URL and forgets its credentials; list prints {URL: username}.
+The current profile is asked first (with FORGE_USERNAME and FORGE_PASSWORD
+applied), then every other profile.`,
+		Example: `  echo 127.0.0.1:8080 | forge auth docker-credential get
+  echo 127.0.0.1:8080 | docker-credential-forge get
+  forge auth docker-credential list`,
+	})
+	for _, action := range []struct {
+		name, short string
+		run         func(*cobra.Command, *cmdutil.Factory) error
+	}{
+		{"get", "Print the credentials for the server URL on stdin", credGet},
+		{"store", "Store the credentials given as JSON on stdin", credStore},
+		{"erase", "Forget the credentials for the server URL on stdin", credErase},
+		{"list", "List the registries forge holds credentials for", credList},
+		{"version", "Print forge's version", func(cmd *cobra.Command, f *cmdutil.Factory) error {
+			_, err := fmt.Fprintln(f.IOStreams.Out, build.String())
+			return err
+		}},
+	} {
+		cmd.AddCommand(&cobra.Command{
+			Use:   action.name,
+			Short: action.short,
+			Args:  cmdutil.NoArgs,
+			RunE:  func(c *cobra.Command, _ []string) error { return action.run(c, f) },
+		})
+	}
+	return cmd
+}
+
+// credentials are the protocol's JSON.
+type credentials struct {
+	ServerURL string
+	Username  string
+	Secret    string
+}
+
+// registryHost reduces a server URL as docker passes it ("host:port",
+// "https://host/v1/", ...) to host[:port].
+func registryHost(s string) string {
+	s = strings.TrimSpace(s)
+	if strings.Contains(s, "://") {
+		if u, err := url.Parse(s); err == nil {
+			return u.Host
+		}
+	}
+	host, _, _ := strings.Cut(s, "/")
+	return host
+}
+
+// profileHost is the registry host a profile's credentials are for: its
+// registry URL, else its base URL's origin (where the registry defaults).
+func profileHost(p *config.Profile) string {
+	raw := p.RegistryURL
+	if raw == "" {
+		raw = config.Origin(p.BaseURL)
+	}
+	return registryHost(raw)
+}
+
+func readStdin(f *cmdutil.Factory) (string, error) {
+	b, err := io.ReadAll(io.LimitReader(f.IOStreams.In, 64<<10))
+	if err != nil {
+		return "", fmt.Errorf("reading stdin: %w", err)
+	}
+	return strings.TrimSpace(string(b)), nil
+}
+
+// notFound answers the protocol's "no credentials": the message on
+// stdout, exit status 1.
+func notFound(f *cmdutil.Factory) error {
+	fmt.Fprintln(f.IOStreams.Out, errCredNotFound)
+	return cmdutil.ErrSilent
+}
+
+func credGet(_ *cobra.Command, f *cmdutil.Factory) error {
+	in, err := readStdin(f)
+	if err != nil {
+		return err
+	}
+	host := registryHost(in)
+	if host == "" {
+		return notFound(f)
+	}
+	if s, err := f.Settings(); err == nil && s.RegistryUser != "" && s.RegistryPassword != "" && registryHost(s.RegistryURL) == host {
+		return writeCreds(f, in, s.RegistryUser, s.RegistryPassword)
+	}
+	cf, err := f.ConfigFile()
+	if err != nil {
+		return err
+	}
+	for _, name := range cf.ProfileNames() {
+		p := cf.Profile(name)
+		if p.RegistryUser != "" && p.RegistryPassword != "" && profileHost(p) == host {
+			return writeCreds(f, in, p.RegistryUser, p.RegistryPassword)
+		}
+	}
+	return notFound(f)
+}
+
+func writeCreds(f *cmdutil.Factory, server, user, secret string) error {
+	return json.NewEncoder(f.IOStreams.Out).Encode(credentials{ServerURL: server, Username: user, Secret: secret})
+}
+
+// profileFor picks the profile whose registry is host: the current one
+// first.
+func profileFor(f *cmdutil.Factory, cf *config.File, host string) string {
+	if s, err := f.Settings(); err == nil {
+		if p := cf.Profile(s.Profile); p != nil && profileHost(p) == host {
+			return s.Profile
+		}
+	}
+	for _, name := range cf.ProfileNames() {
+		if profileHost(cf.Profile(name)) == host {
+			return name
+		}
+	}
+	return ""
+}
+
+func credStore(_ *cobra.Command, f *cmdutil.Factory) error {
+	in, err := readStdin(f)
+	if err != nil {
+		return err
+	}
+	var c credentials
+	if err := json.Unmarshal([]byte(in), &c); err != nil || c.ServerURL == "" || c.Username == "" || c.Secret == "" {
+		return errors.New(`store wants {"ServerURL": ..., "Username": ..., "Secret": ...} on stdin`)
+	}
+	host := registryHost(c.ServerURL)
+	var stored string
+	err = f.UpdateConfig(func(cf *config.File) error {
+		name := profileFor(f, cf, host)
+		if name == "" {
+			return fmt.Errorf("no forge profile has the registry %s: add one with `forge profile add NAME --base-url URL --registry-url https://%s`", host, host)
+		}
+		p := cf.Profile(name)
+		p.RegistryUser, p.RegistryPassword = c.Username, c.Secret
+		stored = name
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(f.IOStreams.ErrOut, "Stored the credentials of %s for %s in profile %s\n", c.Username, host, stored)
+	return nil
+}
+
+func credErase(_ *cobra.Command, f *cmdutil.Factory) error {
+	in, err := readStdin(f)
+	if err != nil {
+		return err
+	}
+	host := registryHost(in)
+	erased := false
+	err = f.UpdateConfig(func(cf *config.File) error {
+		for _, name := range cf.ProfileNames() {
+			p := cf.Profile(name)
+			if profileHost(p) == host && (p.RegistryUser != "" || p.RegistryPassword != "") {
+				p.RegistryUser, p.RegistryPassword = "", ""
+				erased = true
+			}
+		}
+		if !erased {
+			return errors.New(errCredNotFound)
+		}
+		return nil
+	})
+	if err != nil && !erased {
+		return notFound(f)
+	}
+	return err
+}
+
+func credList(_ *cobra.Command, f *cmdutil.Factory) error {
+	out := map[string]string{}
+	cf, err := f.ConfigFile()
+	if err != nil {
+		return err
+	}
+	for _, name := range cf.ProfileNames() {
+		p := cf.Profile(name)
+		if h := profileHost(p); h != "" && p.RegistryUser != "" && p.RegistryPassword != "" {
+			if _, taken := out[h]; !taken {
+				out[h] = p.RegistryUser
+			}
+		}
+	}
+	if s, err := f.Settings(); err == nil && s.RegistryUser != "" && s.RegistryPassword != "" {
+		if h := registryHost(s.RegistryURL); h != "" {
+			out[h] = s.RegistryUser
+		}
+	}
+	return json.NewEncoder(f.IOStreams.Out).Encode(out)
+}

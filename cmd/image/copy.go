@@ -1,0 +1,127 @@
+package image
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/forgehq/forge/internal/cmdutil"
+	"github.com/forgehq/forge/regclient"
+	"github.com/google/go-containerregistry/pkg/name"
+	"github.com/spf13/cobra"
+)
+
+type copyOptions struct {
+	f       *cmdutil.Factory
+	src     string
+	dst     string
+	allTags bool
+	jobs    int
+}
+
+func newCopyCmd(f *cmdutil.Factory) *cobra.Command {
+	opts := &copyOptions{f: f}
+	cmd := &cobra.Command{
+		Use:   "copy SRC DST [--all-tags]",
+		Short: "Copy an image or a whole repository, within or between registries",
+		Long: `Copy an image (a multi-platform index whole) from SRC to DST, registry to
+registry, without going through the disk. Blobs DST already has are not sent.
+A DST without a tag takes SRC's tag (or digest).
+
+With --all-tags, SRC and DST are repositories and every tag of SRC is copied
+under the same name. Each copied DST@DIGEST is printed on stdout.`,
+		Example: `  forge image copy app:1.0 app:stable
+  forge image copy ghcr.io/org/tool:2 tool
+  forge image copy bob/shared mine --all-tags`,
+		Args: cmdutil.ExactArgs(2, "SRC and DST"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.src, opts.dst = args[0], args[1]
+			return runCopy(cmd, opts)
+		},
+	}
+	cmd.Flags().BoolVar(&opts.allTags, "all-tags", false, "Copy every tag of the SRC repository")
+	cmd.Flags().IntVarP(&opts.jobs, "jobs", "j", 4, "Copy `N` blobs at once")
+	return cmd
+}
+
+// hasIdentifier reports whether a reference string names a tag or digest.
+func hasIdentifier(s string) bool {
+	if strings.Contains(s, "@") {
+		return true
+	}
+	last := s[strings.LastIndex(s, "/")+1:]
+	return strings.Contains(last, ":")
+}
+
+func runCopy(cmd *cobra.Command, opts *copyOptions) error {
+	if opts.jobs < 1 {
+		return cmdutil.UsageErrorf("--jobs must be at least 1")
+	}
+	f := opts.f
+	ios := f.IOStreams
+	c, err := f.Registry()
+	if err != nil {
+		return err
+	}
+	ctx := cmd.Context()
+	if opts.allTags {
+		if hasIdentifier(opts.src) || hasIdentifier(opts.dst) {
+			return cmdutil.UsageErrorf("with --all-tags, SRC and DST are repositories without :tag or @digest")
+		}
+	}
+	var dst name.Reference
+	var dstRepo name.Repository
+	if hasIdentifier(opts.dst) {
+		if dst, err = c.ParseReference(opts.dst); err == nil {
+			dstRepo = dst.Context()
+		}
+	} else {
+		dstRepo, err = c.ParseRepository(opts.dst)
+	}
+	if err != nil {
+		return &cmdutil.UsageError{Err: err}
+	}
+	if err := c.CheckWrite(dstRepo, "push"); err != nil {
+		return err
+	}
+	var pairs [][2]name.Reference
+	if opts.allTags {
+		srcRepo, err := c.ParseRepository(opts.src)
+		if err != nil {
+			return &cmdutil.UsageError{Err: err}
+		}
+		tags, _, err := c.Tags(ctx, srcRepo)
+		if err != nil {
+			return err
+		}
+		for _, t := range tags {
+			pairs = append(pairs, [2]name.Reference{srcRepo.Tag(t.Name), dstRepo.Tag(t.Name)})
+		}
+	} else {
+		src, err := c.ParseReference(opts.src)
+		if err != nil {
+			return &cmdutil.UsageError{Err: err}
+		}
+		if dst == nil {
+			dst = dstRepo.Tag(src.Identifier())
+			if d, ok := src.(name.Digest); ok {
+				dst = dstRepo.Digest(d.DigestStr())
+			}
+		}
+		pairs = append(pairs, [2]name.Reference{src, dst})
+	}
+	cs := ios.ErrColorScheme()
+	for _, p := range pairs {
+		prog := newByteProgress(ios, "Copying", p[0].String())
+		d, err := c.Copy(ctx, p[0], p[1], regclient.CopyOptions{Jobs: opts.jobs, Progress: prog.update})
+		prog.finish()
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(ios.ErrOut, "%s Copied %s to %s\n", cs.SuccessIcon(), p[0], p[1])
+		fmt.Fprintln(ios.Out, pinned(p[1], p[1].Context().Digest(d.String())))
+	}
+	if len(pairs) == 0 {
+		fmt.Fprintf(ios.ErrOut, "No tags to copy in %s.\n", opts.src)
+	}
+	return nil
+}

@@ -1,0 +1,66 @@
+// Package image implements `forge image`: pushing, pulling, listing,
+// inspecting, copying and deleting container images in the service's
+// private registry (and, by full reference, in any other).
+package image
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/forgehq/forge/internal/cmdutil"
+	"github.com/spf13/cobra"
+)
+
+// NewCmd returns `forge image` and its subcommands.
+func NewCmd(f *cmdutil.Factory) *cobra.Command {
+	cmd := cmdutil.Group(&cobra.Command{
+		Use:   "image <command>",
+		Short: "Push, pull and manage container images in the registry",
+		Long: `Work with the service's private container registry. Images live under the
+namespace of your username: you push to USER/..., and pull your own images and
+those shared with you.
+
+References may be short: "app:1.0" is {registry}/{you}/app:1.0 and "bob/app:1"
+is {registry}/bob/app:1, where {registry} is the profile's registry address. A
+first component with a dot or a colon (ghcr.io/..., localhost:5000/...) names
+another registry, reached with the credentials of your docker configuration.
+
+Log in once with ` + "`forge image login`" + `; in CI, set FORGE_USERNAME and
+FORGE_PASSWORD instead.`,
+		Example: `  forge image login
+  forge image push app.tar app:1.0
+  forge image tags app
+  forge image pull app:1.0 app.tar`,
+	})
+	cmd.AddCommand(
+		newLoginCmd(f), newLogoutCmd(f),
+		newPushCmd(f), newPullCmd(f),
+		newTagsCmd(f), newListCmd(f), newInspectCmd(f),
+		newCopyCmd(f), newDeleteCmd(f),
+	)
+	return cmd
+}
+
+// humanBytes formats a size in binary units, as 64.0 MiB.
+func humanBytes(n int64) string {
+	const unit = 1024
+	if n < unit {
+		return fmt.Sprintf("%d B", n)
+	}
+	div, exp := int64(unit), 0
+	for m := n / unit; m >= unit && exp < 4; m /= unit {
+		div *= unit
+		exp++
+	}
+	return fmt.Sprintf("%.1f %ciB", float64(n)/float64(div), "KMGTP"[exp])
+}
+
+// shortDigest is "sha256:" and the first 12 hex digits, for tables on a
+// terminal; piped output keeps whole digests.
+func shortDigest(d string) string {
+	alg, hex, ok := strings.Cut(d, ":")
+	if !ok || len(hex) <= 12 {
+		return d
+	}
+	return alg + ":" + hex[:12]
+}

@@ -1,0 +1,195 @@
+package image
+
+import (
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/forgehq/forge/internal/cmdutil"
+	"github.com/forgehq/forge/internal/output"
+	"github.com/forgehq/forge/regclient"
+	"github.com/google/go-containerregistry/pkg/v1/types"
+	"github.com/spf13/cobra"
+)
+
+type inspectOptions struct {
+	f        *cmdutil.Factory
+	ref      string
+	raw      bool
+	exporter *output.Exporter
+}
+
+func newInspectCmd(f *cmdutil.Factory) *cobra.Command {
+	opts := &inspectOptions{f: f}
+	cmd := &cobra.Command{
+		Use:   "inspect REF",
+		Short: "Show an image's manifest or index: platforms, layers and sizes",
+		Long: `Show what a reference names: an image (its platform, creation time, config
+and layers with sizes) or a multi-platform index (each platform's image with
+its size and layer count). --raw prints the manifest exactly as the registry
+serves it.`,
+		Example: `  forge image inspect app:1.0
+  forge image inspect app:1.0 --raw | jq .
+  forge image inspect app:1.0 --json platforms --jq '.platforms[].platform'`,
+		Args: cmdutil.ExactArgs(1, "an image reference"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.ref = args[0]
+			return runInspect(cmd, opts)
+		},
+	}
+	cmd.Flags().BoolVar(&opts.raw, "raw", false, "Print the raw manifest or index")
+	opts.exporter = output.AddJSONFlags(cmd, "reference", "digest", "media_type", "size", "platform", "created", "config", "layers", "platforms", "manifest")
+	return cmd
+}
+
+// inspection is inspect's JSON: an image's fields, or an index's
+// platforms.
+type inspection struct {
+	Reference string                    `json:"reference"`
+	Digest    string                    `json:"digest"`
+	MediaType string                    `json:"media_type"`
+	Size      int64                     `json:"size"`
+	Platform  string                    `json:"platform,omitempty"`
+	Created   string                    `json:"created,omitempty"`
+	Config    string                    `json:"config,omitempty"`
+	Layers    []regclient.LayerDetail   `json:"layers,omitempty"`
+	Platforms []*regclient.ImageSummary `json:"platforms,omitempty"`
+	Manifest  json.RawMessage           `json:"manifest"`
+}
+
+func runInspect(cmd *cobra.Command, opts *inspectOptions) error {
+	if err := opts.exporter.Validate(); err != nil {
+		return err
+	}
+	if opts.raw && opts.exporter.Enabled() {
+		return cmdutil.UsageErrorf("--raw and --json cannot be used together")
+	}
+	f := opts.f
+	ios := f.IOStreams
+	c, err := f.Registry()
+	if err != nil {
+		return err
+	}
+	ref, err := c.ParseReference(opts.ref)
+	if err != nil {
+		return &cmdutil.UsageError{Err: err}
+	}
+	ctx := cmd.Context()
+	desc, err := c.Descriptor(ctx, ref)
+	if err != nil {
+		return err
+	}
+	if opts.raw {
+		_, err := ios.Out.Write(desc.Manifest)
+		return err
+	}
+	in := &inspection{Reference: ref.Name(), Digest: desc.Digest.String(), MediaType: string(desc.MediaType), Manifest: desc.Manifest}
+	if desc.MediaType.IsIndex() {
+		idx, err := desc.ImageIndex()
+		if err != nil {
+			return err
+		}
+		if in.Platforms, err = regclient.Images(ctx, idx); err != nil {
+			return fmt.Errorf("%s: %w", ref, err)
+		}
+		for _, p := range in.Platforms {
+			in.Size += p.Size
+		}
+	} else {
+		img, err := desc.Image()
+		if err != nil {
+			return err
+		}
+		s, err := regclient.Summarize(img)
+		if err != nil {
+			return fmt.Errorf("%s: %w", ref, err)
+		}
+		in.Size, in.Platform, in.Created, in.Config, in.Layers = s.Size, s.Platform, s.Created, s.Config, s.Layers
+	}
+	if opts.exporter.Enabled() {
+		return opts.exporter.Write(ios, in)
+	}
+	return printInspection(ios.IsStdoutTTY(), opts.f, in)
+}
+
+func printInspection(tty bool, f *cmdutil.Factory, in *inspection) error {
+	ios := f.IOStreams
+	w := ios.Out
+	cs := ios.ColorScheme()
+	size := func(n int64) string {
+		if tty {
+			return humanBytes(n)
+		}
+		return strconv.FormatInt(n, 10)
+	}
+	digest := func(d string) string {
+		if tty {
+			return shortDigest(d)
+		}
+		return d
+	}
+	fmt.Fprintf(w, "%s  %s\n", cs.Bold("Reference"), in.Reference)
+	fmt.Fprintf(w, "%s     %s\n", cs.Bold("Digest"), in.Digest)
+	fmt.Fprintf(w, "%s       %s\n", cs.Bold("Type"), describeType(in))
+	if in.Platforms != nil {
+		fmt.Fprintf(w, "%s       %s\n\n", cs.Bold("Size"), size(in.Size))
+		t := output.NewTable(ios, "PLATFORM", "DIGEST", "SIZE", "LAYERS")
+		for _, p := range in.Platforms {
+			plat := p.Platform
+			if plat == "" {
+				plat = "-"
+			}
+			t.Add(plat, output.Bold)
+			t.Add(digest(p.Digest))
+			t.Add(size(p.Size))
+			t.Add(strconv.Itoa(len(p.Layers)))
+			t.EndRow()
+		}
+		return t.Render()
+	}
+	if in.Platform != "" {
+		fmt.Fprintf(w, "%s   %s\n", cs.Bold("Platform"), in.Platform)
+	}
+	if in.Created != "" {
+		fmt.Fprintf(w, "%s    %s\n", cs.Bold("Created"), in.Created)
+	}
+	fmt.Fprintf(w, "%s     %s\n", cs.Bold("Config"), in.Config)
+	fmt.Fprintf(w, "%s       %s in %d layers\n\n", cs.Bold("Size"), size(in.Size), len(in.Layers))
+	t := output.NewTable(ios, "LAYER", "SIZE", "MEDIA TYPE")
+	for _, l := range in.Layers {
+		t.Add(digest(l.Digest))
+		t.Add(size(l.Size))
+		t.Add(l.MediaType, output.Gray)
+		t.EndRow()
+	}
+	return t.Render()
+}
+
+// describeType names a media type for people.
+func describeType(in *inspection) string {
+	mt := types.MediaType(in.MediaType)
+	var kind string
+	switch mt {
+	case types.OCIImageIndex:
+		kind = "OCI image index"
+	case types.DockerManifestList:
+		kind = "Docker manifest list"
+	case types.OCIManifestSchema1:
+		kind = "OCI image manifest"
+	case types.DockerManifestSchema2:
+		kind = "Docker image manifest v2"
+	default:
+		kind = in.MediaType
+	}
+	if in.Platforms != nil {
+		var plats []string
+		for _, p := range in.Platforms {
+			if p.Platform != "" {
+				plats = append(plats, p.Platform)
+			}
+		}
+		return fmt.Sprintf("%s, %d manifests: %s", kind, len(in.Platforms), strings.Join(plats, ", "))
+	}
+	return kind
+}

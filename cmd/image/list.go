@@ -1,0 +1,171 @@
+package image
+
+import (
+	"encoding/json"
+	"strconv"
+	"strings"
+
+	"github.com/forgehq/forge/internal/cmdutil"
+	"github.com/forgehq/forge/internal/output"
+	"github.com/spf13/cobra"
+)
+
+type tagsOptions struct {
+	f        *cmdutil.Factory
+	repo     string
+	exporter *output.Exporter
+}
+
+func newTagsCmd(f *cmdutil.Factory) *cobra.Command {
+	opts := &tagsOptions{f: f}
+	cmd := &cobra.Command{
+		Use:   "tags REPO",
+		Short: "List the tags of a repository",
+		Long: `List a repository's tags. On the service's registry each tag comes with its
+digest, size and last update; on other registries, only its name.`,
+		Example: `  forge image tags app
+  forge image tags bob/tool --json name,digest
+  forge image tags app | cut -f1`,
+		Args: cmdutil.ExactArgs(1, "a repository, as app or USER/app"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.repo = args[0]
+			return runTags(cmd, opts)
+		},
+	}
+	opts.exporter = output.AddJSONFlags(cmd, "name", "digest", "media_type", "size", "updated_at")
+	return cmd
+}
+
+func runTags(cmd *cobra.Command, opts *tagsOptions) error {
+	if err := opts.exporter.Validate(); err != nil {
+		return err
+	}
+	f := opts.f
+	ios := f.IOStreams
+	c, err := f.Registry()
+	if err != nil {
+		return err
+	}
+	repo, err := c.ParseRepository(opts.repo)
+	if err != nil {
+		return &cmdutil.UsageError{Err: err}
+	}
+	tags, raw, err := c.Tags(cmd.Context(), repo)
+	if err != nil {
+		return err
+	}
+	if opts.exporter.Enabled() {
+		if raw == nil {
+			raw = []json.RawMessage{}
+		}
+		return opts.exporter.Write(ios, raw)
+	}
+	if len(tags) == 0 {
+		if ios.IsStdoutTTY() {
+			ios.ErrOut.Write([]byte("No tags in " + repo.String() + ".\n"))
+		}
+		return nil
+	}
+	rich := tags[0].Digest != ""
+	if !rich {
+		t := output.NewTable(ios, "TAG")
+		for _, tg := range tags {
+			t.Add(tg.Name, output.Bold)
+			t.EndRow()
+		}
+		return t.Render()
+	}
+	t := output.NewTable(ios, "TAG", "DIGEST", "SIZE", "UPDATED")
+	for _, tg := range tags {
+		t.Add(tg.Name, output.Bold)
+		if ios.IsStdoutTTY() {
+			t.Add(shortDigest(tg.Digest))
+			t.Add(humanBytes(tg.Size))
+		} else {
+			t.Add(tg.Digest)
+			t.Add(strconv.FormatInt(tg.Size, 10))
+		}
+		t.AddTime(tg.UpdatedAt)
+		t.EndRow()
+	}
+	return t.Render()
+}
+
+type listOptions struct {
+	f        *cmdutil.Factory
+	all      bool
+	exporter *output.Exporter
+}
+
+func newListCmd(f *cmdutil.Factory) *cobra.Command {
+	opts := &listOptions{f: f}
+	cmd := &cobra.Command{
+		Use:     "list [--all]",
+		Aliases: []string{"ls"},
+		Short:   "List the repositories you may pull",
+		Long: `List the repositories of the registry you may pull: your own and those
+shared with you. --all lists every repository with its tags (site admins only).`,
+		Example: `  forge image list
+  forge image list --all
+  forge image list --json name --jq '.[].name'`,
+		Args: cmdutil.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error { return runList(cmd, opts) },
+	}
+	cmd.Flags().BoolVarP(&opts.all, "all", "a", false, "List every repository of the registry (site admins)")
+	opts.exporter = output.AddJSONFlags(cmd, "name", "namespace", "tags", "updated_at")
+	return cmd
+}
+
+func runList(cmd *cobra.Command, opts *listOptions) error {
+	if err := opts.exporter.Validate(); err != nil {
+		return err
+	}
+	f := opts.f
+	ios := f.IOStreams
+	c, err := f.Registry()
+	if err != nil {
+		return err
+	}
+	if opts.all {
+		repos, raw, err := c.AdminCatalog(cmd.Context())
+		if err != nil {
+			return err
+		}
+		if opts.exporter.Enabled() {
+			if raw == nil {
+				raw = []json.RawMessage{}
+			}
+			return opts.exporter.Write(ios, raw)
+		}
+		t := output.NewTable(ios, "REPOSITORY", "TAGS", "UPDATED")
+		for _, r := range repos {
+			t.Add(r.Name, output.Bold)
+			t.Add(strings.Join(r.Tags, ", "))
+			t.AddTime(r.UpdatedAt)
+			t.EndRow()
+		}
+		return t.Render()
+	}
+	names, err := c.Catalog(cmd.Context())
+	if err != nil {
+		return err
+	}
+	if opts.exporter.Enabled() {
+		list := make([]map[string]string, len(names))
+		for i, n := range names {
+			ns, _, _ := strings.Cut(n, "/")
+			list[i] = map[string]string{"name": n, "namespace": ns}
+		}
+		return opts.exporter.Write(ios, list)
+	}
+	if len(names) == 0 && ios.IsStdoutTTY() {
+		ios.ErrOut.Write([]byte("No repositories yet; push one with `forge image push SRC REF`.\n"))
+		return nil
+	}
+	t := output.NewTable(ios, "REPOSITORY")
+	for _, n := range names {
+		t.Add(n, output.Bold)
+		t.EndRow()
+	}
+	return t.Render()
+}

@@ -1,0 +1,173 @@
+package image
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/forgehq/forge/config"
+	"github.com/forgehq/forge/internal/cmdutil"
+	"github.com/spf13/cobra"
+)
+
+type loginOptions struct {
+	f             *cmdutil.Factory
+	username      string
+	passwordStdin bool
+}
+
+func newLoginCmd(f *cmdutil.Factory) *cobra.Command {
+	opts := &loginOptions{f: f}
+	cmd := &cobra.Command{
+		Use:   "login [--username USER] [--password-stdin]",
+		Short: "Log in to the container registry and store the credentials",
+		Long: `Log in to the profile's container registry with your account's username and
+password. forge checks them by fetching a registry token, then stores them in
+the profile (the config file is mode 0600); a failed login stores nothing and
+keeps what was stored before.
+
+The username defaults to FORGE_USERNAME, then the profile's user. On a terminal
+the password is asked for without echo; otherwise pass --password-stdin. In CI
+you need not log in at all: FORGE_USERNAME and FORGE_PASSWORD are used directly.`,
+		Example: `  forge image login
+  forge image login --username alice
+  printenv FORGE_PASSWORD | forge image login --username alice --password-stdin`,
+		Args: cmdutil.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error { return runLogin(cmd, opts) },
+	}
+	cmd.Flags().StringVarP(&opts.username, "username", "u", "", "Account `name` (default: FORGE_USERNAME, else the profile's user)")
+	cmd.Flags().BoolVar(&opts.passwordStdin, "password-stdin", false, "Read the password from standard input")
+	return cmd
+}
+
+func runLogin(cmd *cobra.Command, opts *loginOptions) error {
+	f := opts.f
+	ios := f.IOStreams
+	ctx := cmd.Context()
+	s, err := f.Settings()
+	if err != nil {
+		return err
+	}
+	c, err := f.Registry()
+	if err != nil {
+		return err
+	}
+	user := opts.username
+	if user == "" {
+		user = s.RegistryUser
+	}
+	if user == "" {
+		if !ios.CanPrompt() {
+			return cmdutil.UsageErrorf("no username: pass --username USER (or set FORGE_USERNAME)")
+		}
+		if user, err = f.Prompter.Input(ctx, "Username for "+c.Host(), ""); err != nil {
+			return err
+		}
+	}
+	user = strings.TrimSpace(user)
+	password, err := readPassword(cmd, opts, user, c.Host())
+	if err != nil {
+		return err
+	}
+	if err := c.Login(ctx, user, password); err != nil {
+		if cmdutil.ExitCode(err) == cmdutil.ExitAuth {
+			return cmdutil.AuthErrorf("login to %s failed: wrong username or password for %s; nothing was stored", c.Host(), user)
+		}
+		return err
+	}
+	err = f.UpdateConfig(func(cf *config.File) error {
+		p := cf.Profile(s.Profile)
+		if p == nil {
+			p = &config.Profile{}
+			cf.SetProfile(s.Profile, p)
+		}
+		if cf.CurrentProfile == "" {
+			cf.CurrentProfile = s.Profile
+		}
+		// Credentials without an address would be for nothing: keep the
+		// registry they were checked against when the profile has none.
+		if p.RegistryURL == "" && p.BaseURL == "" {
+			p.RegistryURL = s.RegistryURL
+		}
+		p.RegistryUser, p.RegistryPassword = user, password
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	cs := ios.ErrColorScheme()
+	fmt.Fprintf(ios.ErrOut, "%s Logged in to %s as %s (profile %s)\n", cs.SuccessIcon(), c.Host(), cs.Bold(user), s.Profile)
+	if f.Getenv("FORGE_USERNAME") != "" || f.Getenv("FORGE_PASSWORD") != "" {
+		fmt.Fprintf(ios.ErrOut, "%s FORGE_USERNAME or FORGE_PASSWORD is set and takes precedence over the stored credentials\n", cs.WarningIcon())
+	}
+	return nil
+}
+
+// readPassword takes the password from stdin (--password-stdin), a prompt
+// without echo on a terminal, or FORGE_PASSWORD.
+func readPassword(cmd *cobra.Command, opts *loginOptions, user, host string) (string, error) {
+	f := opts.f
+	ios := f.IOStreams
+	var pw string
+	switch {
+	case opts.passwordStdin:
+		b, err := io.ReadAll(io.LimitReader(ios.In, 64<<10))
+		if err != nil {
+			return "", fmt.Errorf("reading the password from stdin: %w", err)
+		}
+		pw = strings.TrimRight(string(b), "\r\n")
+	case ios.CanPrompt():
+		p, err := f.Prompter.Password(cmd.Context(), fmt.Sprintf("Password for %s at %s", user, host))
+		if err != nil {
+			return "", err
+		}
+		pw = p
+	case f.Getenv("FORGE_PASSWORD") != "":
+		pw = f.Getenv("FORGE_PASSWORD")
+	default:
+		return "", cmdutil.UsageErrorf("no password: pipe it in with --password-stdin, as in `printenv FORGE_PASSWORD | forge image login --username %s --password-stdin`", user)
+	}
+	if pw == "" {
+		return "", cmdutil.UsageErrorf("empty password: pipe the password in with --password-stdin")
+	}
+	return pw, nil
+}
+
+type logoutOptions struct{ f *cmdutil.Factory }
+
+func newLogoutCmd(f *cmdutil.Factory) *cobra.Command {
+	opts := &logoutOptions{f: f}
+	return &cobra.Command{
+		Use:   "logout",
+		Short: "Remove the stored registry credentials from the profile",
+		Example: `  forge image logout
+  forge --profile dev image logout`,
+		Args: cmdutil.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error { return runLogout(opts) },
+	}
+}
+
+func runLogout(opts *logoutOptions) error {
+	f := opts.f
+	s, err := f.Settings()
+	if err != nil {
+		return err
+	}
+	var user string
+	err = f.UpdateConfig(func(cf *config.File) error {
+		p := cf.Profile(s.Profile)
+		if p == nil || (p.RegistryUser == "" && p.RegistryPassword == "") {
+			return fmt.Errorf("no registry credentials are stored in profile %s", s.Profile)
+		}
+		user = p.RegistryUser
+		p.RegistryUser, p.RegistryPassword = "", ""
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	ios := f.IOStreams
+	cs := ios.ErrColorScheme()
+	fmt.Fprintf(ios.ErrOut, "%s Removed the registry credentials of %s from profile %s\n", cs.SuccessIcon(), user, s.Profile)
+	return nil
+}

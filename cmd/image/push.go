@@ -1,0 +1,93 @@
+package image
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/forgehq/forge/internal/cmdutil"
+	"github.com/forgehq/forge/regclient"
+	"github.com/google/go-containerregistry/pkg/name"
+	"github.com/spf13/cobra"
+)
+
+type pushOptions struct {
+	f    *cmdutil.Factory
+	src  string
+	ref  string
+	jobs int
+}
+
+func newPushCmd(f *cmdutil.Factory) *cobra.Command {
+	opts := &pushOptions{f: f}
+	cmd := &cobra.Command{
+		Use:   "push SRC REF",
+		Short: "Push a docker tarball or an OCI layout to the registry",
+		Long: `Push an image to the registry. SRC is a ` + "`docker save`" + ` tarball, an OCI
+image layout directory, or "-" for a tarball on stdin. A layout holding a
+multi-platform index is pushed whole, every platform kept; a layout listing
+several manifests is pushed as one index of them.
+
+Layers the registry already has are not sent, so a push that was interrupted
+sends only what is missing when run again, and pushing an image the registry
+has costs one request. Layers upload --jobs at a time.
+
+The pushed REF@DIGEST is printed on stdout; progress goes to stderr (a live
+display on a terminal, one line per layer otherwise).`,
+		Example: `  forge image push app.tar app:1.0
+  docker save app:1.0 | forge image push - app:1.0
+  forge image push ./oci-layout app:1.0 --jobs 8
+  forge image push app.tar registry.example.com/team/app:1.0`,
+		Args: cmdutil.ExactArgs(2, "SRC and REF"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.src, opts.ref = args[0], args[1]
+			return runPush(cmd, opts)
+		},
+	}
+	cmd.Flags().IntVarP(&opts.jobs, "jobs", "j", 4, "Upload `N` layers at once")
+	return cmd
+}
+
+func runPush(cmd *cobra.Command, opts *pushOptions) error {
+	if opts.jobs < 1 {
+		return cmdutil.UsageErrorf("--jobs must be at least 1")
+	}
+	f := opts.f
+	ios := f.IOStreams
+	c, err := f.Registry()
+	if err != nil {
+		return err
+	}
+	ref, err := c.ParseReference(opts.ref)
+	if err != nil {
+		return &cmdutil.UsageError{Err: err}
+	}
+	// Refused before reading the source or sending anything.
+	if err := c.CheckWrite(ref.Context(), "push"); err != nil {
+		return err
+	}
+	src, err := regclient.Open(opts.src, ios.In)
+	if err != nil {
+		return err
+	}
+	defer src.Close()
+	start := time.Now()
+	prog := newPushProgress(ios, ref.String())
+	res, err := c.Push(cmd.Context(), src, ref, regclient.PushOptions{Jobs: opts.jobs, Progress: prog.event})
+	prog.finish()
+	if err != nil {
+		return err
+	}
+	cs := ios.ErrColorScheme()
+	fmt.Fprintf(ios.ErrOut, "%s Pushed %s: %d layers, %d sent (%s) in %s\n", cs.SuccessIcon(), ref, res.Layers, res.Sent,
+		humanBytes(res.Bytes), time.Since(start).Round(time.Millisecond))
+	fmt.Fprintln(ios.Out, pinned(ref, res.Ref))
+	return nil
+}
+
+// pinned is REF@DIGEST: the tag kept for people, the digest for machines.
+func pinned(ref name.Reference, d name.Digest) string {
+	if tag, ok := ref.(name.Tag); ok {
+		return tag.Name() + "@" + d.DigestStr()
+	}
+	return d.Name()
+}

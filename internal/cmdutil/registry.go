@@ -1,0 +1,33 @@
+package cmdutil
+
+import (
+	"github.com/forgehq/forge/internal/build"
+	"github.com/forgehq/forge/regclient"
+)
+
+// Registry returns a client of the profile's container registry with the
+// credentials forge holds for it (FORGE_USERNAME and FORGE_PASSWORD
+// override the stored ones). Building it reads the configuration but does
+// not connect; it is built afresh on each call, so a command that stores
+// new credentials sees them. All requests go through the shared HTTP
+// client, traced under --debug.
+func (f *Factory) Registry() (*regclient.Client, error) {
+	s, err := f.Settings()
+	if err != nil {
+		return nil, err
+	}
+	if s.RegistryURL == "" {
+		return nil, UsageErrorf("no container registry configured: add a profile with `forge profile add NAME --base-url URL` (the registry defaults to its origin) or set FORGE_REGISTRY_URL")
+	}
+	c, err := regclient.New(regclient.Options{
+		RegistryURL: s.RegistryURL,
+		Username:    s.RegistryUser,
+		Password:    s.RegistryPassword,
+		Transport:   f.HTTPClient().Transport,
+		UserAgent:   build.UserAgent(),
+	})
+	if err != nil {
+		return nil, &UsageError{Err: err}
+	}
+	return c, nil
+}

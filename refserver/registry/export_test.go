@@ -1,0 +1,20 @@
+package registry
+
+import "time"
+
+// Hooks for the tests of package registry_test, which run against the
+// whole reference server.
+
+// HasBlob reports whether repo may read the blob.
+func (r *Registry) HasBlob(repo, digest string) bool { return r.state.hasBlob(repo, digest) }
+
+// SharedWithUser reports whether repo is shared with user.
+func (r *Registry) SharedWithUser(repo, user string) bool { return r.state.sharedWith(repo, user) }
+
+// KeyID is the signing key's libtrust ID.
+func (r *Registry) KeyID() string { return r.signer.kid }
+
+// IssueForTest signs a token issued at now with the registry's key.
+func (r *Registry) IssueForTest(user, repo string, actions []string, ttl time.Duration, now time.Time) (string, error) {
+	return r.signer.issue(r.opts.Issuer, r.opts.Service, user, []access{{Type: "repository", Name: repo, Actions: actions}}, ttl, now)
+}

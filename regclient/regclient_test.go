@@ -1,0 +1,604 @@
+package regclient_test
+
+import (
+	"archive/tar"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/forgehq/forge/refserver"
+	"github.com/forgehq/forge/regclient"
+	"github.com/google/go-containerregistry/pkg/name"
+	v1 "github.com/google/go-containerregistry/pkg/v1"
+	"github.com/google/go-containerregistry/pkg/v1/empty"
+	"github.com/google/go-containerregistry/pkg/v1/layout"
+	"github.com/google/go-containerregistry/pkg/v1/mutate"
+	"github.com/google/go-containerregistry/pkg/v1/random"
+	"github.com/google/go-containerregistry/pkg/v1/tarball"
+	"github.com/google/go-containerregistry/pkg/v1/types"
+)
+
+var passwords = map[string]string{"alice": "alice-password-1", "bob": "bob-password-22", "root": "root-password-333"}
+
+type env struct {
+	srv       *refserver.Server
+	transport *http.Transport
+	dir       string
+}
+
+// newEnv starts a reference server with alice, bob and the site admin
+// root.
+func newEnv(t *testing.T) *env {
+	t.Helper()
+	srv, err := refserver.New(refserver.Options{AdminPassword: "admin-password-1234"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := srv.Start(); err != nil {
+		t.Fatal(err)
+	}
+	tr := http.DefaultTransport.(*http.Transport).Clone()
+	t.Cleanup(func() { srv.Close() })
+	t.Cleanup(tr.CloseIdleConnections) // runs first: see closeIdleClients in refserver/registry
+	for u, pw := range passwords {
+		role := ""
+		if u == "root" {
+			role = "site_admin"
+		}
+		if _, err := srv.CreateUser(u, pw, role); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return &env{srv: srv, transport: tr, dir: t.TempDir()}
+}
+
+func (e *env) client(t *testing.T, user, password string) *regclient.Client {
+	t.Helper()
+	c, err := regclient.New(regclient.Options{RegistryURL: e.srv.URL(), Username: user, Password: password, Transport: e.transport, UserAgent: "forge/test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+func (e *env) as(t *testing.T, user string) *regclient.Client {
+	return e.client(t, user, passwords[user])
+}
+
+func mustRef(t *testing.T, c *regclient.Client, s string) name.Reference {
+	t.Helper()
+	ref, err := c.ParseReference(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ref
+}
+
+func randomImage(t *testing.T, size, layers int64) v1.Image {
+	t.Helper()
+	img, err := random.Image(size, layers)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return img
+}
+
+// writeTarball saves img as `docker save` would, with compressed layers.
+func writeTarball(t *testing.T, dir string, img v1.Image) string {
+	t.Helper()
+	p := filepath.Join(dir, "img.tar")
+	tag, _ := name.NewTag("example.com/x/img:1")
+	if err := tarball.WriteToFile(p, tag, img); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// twoPlatformLayout writes an OCI layout holding one index of a linux/amd64
+// and a linux/arm64 image.
+func twoPlatformLayout(t *testing.T, dir string) (string, v1.ImageIndex, map[string]v1.Image) {
+	t.Helper()
+	imgs := map[string]v1.Image{"amd64": randomImage(t, 2048, 2), "arm64": randomImage(t, 2048, 2)}
+	idx := mutate.AppendManifests(mutate.IndexMediaType(empty.Index, types.OCIImageIndex),
+		mutate.IndexAddendum{Add: imgs["amd64"], Descriptor: v1.Descriptor{Platform: &v1.Platform{OS: "linux", Architecture: "amd64"}}},
+		mutate.IndexAddendum{Add: imgs["arm64"], Descriptor: v1.Descriptor{Platform: &v1.Platform{OS: "linux", Architecture: "arm64"}}},
+	)
+	p := filepath.Join(dir, "multi")
+	lp, err := layout.Write(p, empty.Index)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := lp.AppendIndex(idx); err != nil {
+		t.Fatal(err)
+	}
+	return p, idx, imgs
+}
+
+func digestOf(t *testing.T, d interface{ Digest() (v1.Hash, error) }) v1.Hash {
+	t.Helper()
+	h, err := d.Digest()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return h
+}
+
+func TestReferences(t *testing.T) {
+	t.Parallel()
+	c, err := regclient.New(regclient.Options{RegistryURL: "http://127.0.0.1:8080", Username: "Alice", Password: "x"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for in, want := range map[string]string{
+		"app:1.0":                    "127.0.0.1:8080/alice/app:1.0",
+		"app":                        "127.0.0.1:8080/alice/app:latest",
+		"bob/app:2":                  "127.0.0.1:8080/bob/app:2",
+		"ghcr.io/org/app:1":          "ghcr.io/org/app:1",
+		"localhost:5000/x/y:z":       "localhost:5000/x/y:z",
+		"localhost/x:1":              "localhost/x:1",
+		"127.0.0.1:8080/alice/app:3": "127.0.0.1:8080/alice/app:3",
+	} {
+		ref, err := c.ParseReference(in)
+		if err != nil || ref.Name() != want {
+			t.Errorf("ParseReference(%q) = %v, %v; want %s", in, ref, err, want)
+		}
+	}
+	ref, _ := c.ParseReference("app:1")
+	if ref.Context().Scheme() != "http" {
+		t.Errorf("an http registry URL gives scheme %s", ref.Context().Scheme())
+	}
+	anon, _ := regclient.New(regclient.Options{RegistryURL: "https://r.example.com"})
+	if _, err := anon.ParseReference("app:1"); err == nil || !strings.Contains(err.Error(), "forge image login") {
+		t.Errorf("a short reference without a user: %v", err)
+	}
+	if _, err := regclient.New(regclient.Options{RegistryURL: "127.0.0.1:8080"}); err == nil {
+		t.Error("a registry URL without scheme was accepted")
+	}
+	if err := c.CheckWrite(mustRef(t, c, "bob/app:1").Context(), "push"); err == nil || err.Error() != "you can push only to alice/...: bob/app is not in your namespace (the registry refuses it with 403 Forbidden)" {
+		t.Errorf("CheckWrite: %v", err)
+	}
+	if err := c.CheckWrite(mustRef(t, c, "app:1").Context(), "push"); err != nil {
+		t.Errorf("CheckWrite of the own namespace: %v", err)
+	}
+	if err := c.CheckWrite(mustRef(t, c, "ghcr.io/bob/app:1").Context(), "push"); err != nil {
+		t.Errorf("CheckWrite of another registry: %v", err)
+	}
+}
+
+// events records push progress.
+type events struct {
+	mu    sync.Mutex
+	final map[v1.Hash]regclient.LayerState
+	sent  map[v1.Hash]int64
+}
+
+func (e *events) record(ev regclient.LayerEvent) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.final == nil {
+		e.final, e.sent = map[v1.Hash]regclient.LayerState{}, map[v1.Hash]int64{}
+	}
+	e.final[ev.Digest] = ev.State
+	if ev.Sent > e.sent[ev.Digest] {
+		e.sent[ev.Digest] = ev.Sent
+	}
+}
+
+func (e *events) count(s regclient.LayerState) int {
+	n := 0
+	for _, st := range e.final {
+		if st == s {
+			n++
+		}
+	}
+	return n
+}
+
+func TestPushPullTarball(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	c := e.as(t, "alice")
+	ctx := context.Background()
+	img := randomImage(t, 4096, 3)
+	src, err := regclient.Open(writeTarball(t, e.dir, img), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer src.Close()
+	if digestOf(t, src) != digestOf(t, img) {
+		t.Fatalf("the tarball's image has digest %s, want %s", digestOf(t, src), digestOf(t, img))
+	}
+	ref := mustRef(t, c, "app:1.0")
+	var ev events
+	res, err := c.Push(ctx, src, ref, regclient.PushOptions{Jobs: 2, Progress: ev.record})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Ref.DigestStr() != digestOf(t, img).String() || res.Layers != 3 || res.Sent != 3 {
+		t.Fatalf("push result %+v", res)
+	}
+	if ev.count(regclient.LayerPushed) != 3 {
+		t.Fatalf("final states %v", ev.final)
+	}
+	ls, _ := img.Layers()
+	for _, l := range ls {
+		d, _ := l.Digest()
+		size, _ := l.Size()
+		if ev.sent[d] != size {
+			t.Errorf("layer %s: progress reached %d of %d bytes", d, ev.sent[d], size)
+		}
+	}
+
+	// Again: nothing is sent.
+	var again events
+	res, err = c.Push(ctx, src, ref, regclient.PushOptions{Progress: again.record})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Sent != 0 || again.count(regclient.LayerExists) != 3 {
+		t.Fatalf("re-push sent %d layers, states %v", res.Sent, again.final)
+	}
+
+	// Pull it back, as a tarball, and compare.
+	out := filepath.Join(e.dir, "pulled.tar")
+	var last int64
+	pr, err := c.Pull(ctx, ref, out, nil, regclient.PullOptions{Progress: func(done, total int64) { last = done }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if pr.Digest != digestOf(t, img) || last == 0 || pr.Bytes != last {
+		t.Fatalf("pull result %+v, progress %d", pr, last)
+	}
+	back, err := tarball.ImageFromPath(out, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if digestOf(t, back) != digestOf(t, img) {
+		t.Fatalf("pulled tarball holds %s, want %s", digestOf(t, back), digestOf(t, img))
+	}
+	// To stdout.
+	var buf bytes.Buffer
+	if _, err := c.Pull(ctx, ref, "-", &buf, regclient.PullOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if buf.Len() < 4096 {
+		t.Fatalf("tarball on stdout has %d bytes", buf.Len())
+	}
+}
+
+// A push interrupted after some layers uploads only the rest when rerun.
+func TestPushResumes(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	c := e.as(t, "alice")
+	ctx := context.Background()
+	base := randomImage(t, 2048, 2)
+	extra, err := random.Layer(2048, types.DockerLayer)
+	if err != nil {
+		t.Fatal(err)
+	}
+	full, err := mutate.AppendLayers(base, extra)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The first two layers got there (as with an interrupted push).
+	src, _ := regclient.Open(writeTarball(t, e.dir, base), nil)
+	defer src.Close()
+	if _, err := c.Push(ctx, src, mustRef(t, c, "app:partial"), regclient.PushOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(e.dir, "full")
+	os.Mkdir(dir, 0o755)
+	src2, err := regclient.Open(writeTarball(t, dir, full), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer src2.Close()
+	var ev events
+	res, err := c.Push(ctx, src2, mustRef(t, c, "app:partial"), regclient.PushOptions{Progress: ev.record})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ed, _ := extra.Digest()
+	if res.Sent != 1 || ev.final[ed] != regclient.LayerPushed || ev.count(regclient.LayerExists) != 2 {
+		t.Fatalf("rerun sent %d layers: %v", res.Sent, ev.final)
+	}
+}
+
+func TestPushIndexFromLayout(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	c := e.as(t, "alice")
+	ctx := context.Background()
+	dir, idx, imgs := twoPlatformLayout(t, e.dir)
+	src, err := regclient.Open(dir, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !src.IsIndex() || digestOf(t, src) != digestOf(t, idx) {
+		t.Fatalf("opened %s, index %v", src.Desc, src.IsIndex())
+	}
+	ref := mustRef(t, c, "multi:1")
+	res, err := c.Push(ctx, src, ref, regclient.PushOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Layers != 4 || res.Ref.DigestStr() != digestOf(t, idx).String() {
+		t.Fatalf("push result %+v", res)
+	}
+	// One platform as a tarball.
+	out := filepath.Join(e.dir, "arm.tar")
+	pr, err := c.Pull(ctx, ref, out, nil, regclient.PullOptions{Platform: &v1.Platform{OS: "linux", Architecture: "arm64"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if pr.Digest != digestOf(t, imgs["arm64"]) || pr.Platform != "linux/arm64" {
+		t.Fatalf("pull result %+v", pr)
+	}
+	// A platform it lacks.
+	_, err = c.Pull(ctx, ref, out, nil, regclient.PullOptions{Platform: &v1.Platform{OS: "linux", Architecture: "s390x"}})
+	if err == nil || !strings.Contains(err.Error(), "it has linux/amd64, linux/arm64") || !strings.Contains(err.Error(), "--platform") {
+		t.Fatalf("missing platform: %v", err)
+	}
+	// The whole index as an OCI layout keeps both platforms.
+	lay := filepath.Join(e.dir, "pulled-layout")
+	if _, err := c.Pull(ctx, ref, lay, nil, regclient.PullOptions{Format: regclient.FormatOCI}); err != nil {
+		t.Fatal(err)
+	}
+	lp, err := layout.FromPath(lay)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ii, _ := lp.ImageIndex()
+	im, _ := ii.IndexManifest()
+	if len(im.Manifests) != 1 || im.Manifests[0].Digest != digestOf(t, idx) || im.Manifests[0].Annotations["org.opencontainers.image.ref.name"] != "1" {
+		t.Fatalf("pulled layout index: %+v", im.Manifests)
+	}
+	// Pushing the pulled layout again is a no-op.
+	src2, err := regclient.Open(lay, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err = c.Push(ctx, src2, ref, regclient.PushOptions{})
+	if err != nil || res.Sent != 0 {
+		t.Fatalf("re-push of the pulled layout: %+v, %v", res, err)
+	}
+	// Inspect reads both platforms.
+	desc, err := c.Descriptor(ctx, ref)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ri, _ := desc.ImageIndex()
+	sums, err := regclient.Images(ctx, ri)
+	if err != nil || len(sums) != 2 || sums[0].Platform != "linux/amd64" || sums[1].Platform != "linux/arm64" || len(sums[1].Layers) != 2 || sums[1].Size == 0 {
+		t.Fatalf("inspect: %+v, %v", sums, err)
+	}
+}
+
+func TestPermissionsAndErrors(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	ctx := context.Background()
+	alice := e.as(t, "alice")
+	src, _ := regclient.Open(writeTarball(t, e.dir, randomImage(t, 1024, 1)), nil)
+	defer src.Close()
+
+	// The server's 403 when the client does not know the user's namespace
+	// (pushing by full reference as another user is the same request).
+	bob := e.as(t, "bob")
+	_, err := bob.Push(ctx, src, mustRef(t, bob, e.srv.URL()[len("http://"):]+"/alice/app:1"), regclient.PushOptions{})
+	var re *regclient.Error
+	if !errors.As(err, &re) || re.HTTPStatus() != 403 {
+		t.Fatalf("bob pushing to alice/: %v", err)
+	}
+
+	// Wrong password: 401.
+	wrong := e.client(t, "alice", "nope")
+	_, err = wrong.Push(ctx, src, mustRef(t, wrong, "app:1"), regclient.PushOptions{})
+	if !errors.As(err, &re) || re.HTTPStatus() != 401 || !strings.Contains(err.Error(), "forge image login") {
+		t.Fatalf("wrong password: %v", err)
+	}
+	if err := wrong.Login(ctx, "alice", "nope"); !errors.As(err, &re) || re.HTTPStatus() != 401 {
+		t.Fatalf("Login with a wrong password: %v", err)
+	}
+	if err := wrong.Login(ctx, "alice", passwords["alice"]); err != nil {
+		t.Fatalf("Login: %v", err)
+	}
+
+	// Unknown tag: 404.
+	if _, err := alice.Push(ctx, src, mustRef(t, alice, "app:1"), regclient.PushOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	_, err = alice.Pull(ctx, mustRef(t, alice, "app:nope"), filepath.Join(e.dir, "x.tar"), nil, regclient.PullOptions{})
+	if !errors.As(err, &re) || re.HTTPStatus() != 404 || !strings.Contains(err.Error(), "not found") {
+		t.Fatalf("unknown tag: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(e.dir, "x.tar")); !errors.Is(err, os.ErrNotExist) {
+		t.Fatal("a failed pull left a file")
+	}
+}
+
+func TestListingsDeleteCopy(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	ctx := context.Background()
+	alice := e.as(t, "alice")
+	img := randomImage(t, 1024, 2)
+	src, _ := regclient.Open(writeTarball(t, e.dir, img), nil)
+	defer src.Close()
+	for _, r := range []string{"app:1.0", "app:latest", "tool:1"} {
+		if _, err := alice.Push(ctx, src, mustRef(t, alice, r), regclient.PushOptions{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	repo, _ := alice.ParseRepository("app")
+	tags, raw, err := alice.Tags(ctx, repo)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(tags) != 2 || tags[0].Name != "1.0" || tags[1].Name != "latest" || tags[0].Digest != digestOf(t, img).String() || len(raw) != 2 {
+		t.Fatalf("tags %+v", tags)
+	}
+	cat, err := alice.Catalog(ctx)
+	if err != nil || !slices.Equal(cat, []string{"alice/app", "alice/tool"}) {
+		t.Fatalf("catalog %v, %v", cat, err)
+	}
+	if _, _, err := alice.AdminCatalog(ctx); err == nil || !strings.Contains(err.Error(), "for admins") {
+		t.Fatalf("admin catalog as alice: %v", err)
+	}
+	repos, rawRepos, err := e.as(t, "root").AdminCatalog(ctx)
+	if err != nil || len(repos) != 2 || repos[0].Name != "alice/app" || len(rawRepos) != 2 {
+		t.Fatalf("admin catalog: %+v, %v", repos, err)
+	}
+	var first map[string]any
+	json.Unmarshal(rawRepos[0], &first)
+	if first["namespace"] != "alice" {
+		t.Errorf("raw entry lost a field: %v", first)
+	}
+
+	// Copy within the registry, then delete by tag: both tags of the digest go.
+	dst := mustRef(t, alice, "copy:1")
+	if d, err := alice.Copy(ctx, mustRef(t, alice, "app:1.0"), dst, regclient.CopyOptions{}); err != nil || d != digestOf(t, img) {
+		t.Fatalf("copy: %s, %v", d, err)
+	}
+	plan, err := alice.PlanDelete(ctx, mustRef(t, alice, "app:latest"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if plan.Digest.DigestStr() != digestOf(t, img).String() || !slices.Equal(plan.Tags, []string{"1.0", "latest"}) {
+		t.Fatalf("plan %+v", plan)
+	}
+	if err := alice.Delete(ctx, plan.Digest); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := alice.Tags(ctx, repo); err == nil {
+		t.Fatal("tags of a repository whose only manifest was deleted")
+	}
+	if _, err := alice.Descriptor(ctx, dst); err != nil {
+		t.Fatalf("the copy went with the original: %v", err)
+	}
+	// Bob may not delete alice's images; the client says so before asking.
+	bob := e.as(t, "bob")
+	if err := bob.CheckWrite(dst.Context(), "delete"); err == nil || !strings.Contains(err.Error(), "you can delete only in bob/...") {
+		t.Fatalf("CheckWrite delete: %v", err)
+	}
+}
+
+func TestOpenRejectsBadInput(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	good := writeTarball(t, dir, randomImage(t, 4096, 2))
+	data, _ := os.ReadFile(good)
+	write := func(name string, b []byte) string {
+		p := filepath.Join(dir, name)
+		os.WriteFile(p, b, 0o644)
+		return p
+	}
+	tarOf := func(files map[string]string) []byte {
+		var buf bytes.Buffer
+		tw := tar.NewWriter(&buf)
+		for n, c := range files {
+			tw.WriteHeader(&tar.Header{Name: n, Mode: 0o644, Size: int64(len(c))})
+			tw.Write([]byte(c))
+		}
+		tw.Close()
+		return buf.Bytes()
+	}
+	for name, tc := range map[string]struct {
+		path, want string
+	}{
+		"missing":     {filepath.Join(dir, "nope.tar"), "no such file"},
+		"not a tar":   {write("text.tar", []byte("hello, this is not a tarball at all\n")), "not a tar archive"},
+		"truncated":   {write("cut.tar", data[:len(data)/2]), "truncated or corrupt"},
+		"no manifest": {write("plain.tar", tarOf(map[string]string{"a.txt": "hello"})), "no manifest.json"},
+		"oci archive": {write("oci.tar", tarOf(map[string]string{"index.json": "{}", "oci-layout": "{}"})), "OCI image archive"},
+		"two images":  {write("two.tar", tarOf(map[string]string{"manifest.json": `[{"Config":"c","RepoTags":["a:1"]},{"Config":"d","RepoTags":["b:1"]}]`})), "holds 2 images (a:1, b:1)"},
+		"bad layout":  {filepath.Join(dir), "not an OCI image layout"},
+	} {
+		_, err := regclient.Open(tc.path, nil)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: %v, want %q", name, err, tc.want)
+		}
+	}
+	// A layout with a blob cut short.
+	lay, _, _ := twoPlatformLayout(t, t.TempDir())
+	var victim string
+	filepath.Walk(filepath.Join(lay, "blobs"), func(p string, fi os.FileInfo, err error) error {
+		if err == nil && !fi.IsDir() && fi.Size() > 1000 {
+			victim = p
+		}
+		return nil
+	})
+	os.Truncate(victim, 10)
+	if _, err := regclient.Open(lay, nil); err == nil || !strings.Contains(err.Error(), "corrupt") {
+		t.Errorf("truncated layout blob: %v", err)
+	}
+	// stdin.
+	src, err := regclient.Open("-", bytes.NewReader(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	src.Close()
+	if _, err := regclient.Open("-", strings.NewReader("nope")); err == nil || !strings.Contains(err.Error(), "stdin") {
+		t.Errorf("junk on stdin: %v", err)
+	}
+}
+
+// A docker tarball with uncompressed layers (as `docker save` writes them)
+// is compressed on the way, as crane does.
+func TestUncompressedTarball(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	layer, err := random.Layer(4096, types.DockerLayer)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rc, _ := layer.Uncompressed()
+	raw, _ := io.ReadAll(rc)
+	diffID, _ := layer.DiffID()
+	cfg, _ := json.Marshal(map[string]any{"architecture": "amd64", "os": "linux", "rootfs": map[string]any{"type": "layers", "diff_ids": []string{diffID.String()}}})
+	var buf bytes.Buffer
+	tw := tar.NewWriter(&buf)
+	for _, f := range []struct {
+		name string
+		data []byte
+	}{
+		{"manifest.json", []byte(`[{"Config":"config.json","RepoTags":["x:1"],"Layers":["l1/layer.tar"]}]`)},
+		{"config.json", cfg},
+		{"l1/layer.tar", raw},
+	} {
+		tw.WriteHeader(&tar.Header{Name: f.name, Mode: 0o644, Size: int64(len(f.data))})
+		tw.Write(f.data)
+	}
+	tw.Close()
+	p := filepath.Join(e.dir, "docker.tar")
+	os.WriteFile(p, buf.Bytes(), 0o644)
+	src, err := regclient.Open(p, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer src.Close()
+	c := e.as(t, "alice")
+	res, err := c.Push(context.Background(), src, mustRef(t, c, "plain:1"), regclient.PushOptions{})
+	if err != nil || res.Sent != 1 {
+		t.Fatalf("push: %+v, %v", res, err)
+	}
+	desc, err := c.Descriptor(context.Background(), mustRef(t, c, "plain:1"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	img, _ := desc.Image()
+	cf, _ := img.ConfigFile()
+	if cf.RootFS.DiffIDs[0] != diffID {
+		t.Fatalf("diff id %s, want %s", cf.RootFS.DiffIDs[0], diffID)
+	}
+}
