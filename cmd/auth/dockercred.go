@@ -69,16 +69,16 @@ applied), then every other profile.`,
 	return cmd
 }
 
-// credentials are the protocol's JSON.
-type credentials struct {
+// dockerCreds are the protocol's JSON.
+type dockerCreds struct {
 	ServerURL string
 	Username  string
 	Secret    string
 }
 
-// registryHost reduces a server URL as docker passes it ("host:port",
+// credHost reduces a server URL as docker passes it ("host:port",
 // "https://host/v1/", ...) to host[:port].
-func registryHost(s string) string {
+func credHost(s string) string {
 	s = strings.TrimSpace(s)
 	if strings.Contains(s, "://") {
 		if u, err := url.Parse(s); err == nil {
@@ -89,17 +89,17 @@ func registryHost(s string) string {
 	return host
 }
 
-// profileHost is the registry host a profile's credentials are for: its
+// credProfileHost is the registry host a profile's credentials are for: its
 // registry URL, else its base URL's origin (where the registry defaults).
-func profileHost(p *config.Profile) string {
+func credProfileHost(p *config.Profile) string {
 	raw := p.RegistryURL
 	if raw == "" {
 		raw = config.Origin(p.BaseURL)
 	}
-	return registryHost(raw)
+	return credHost(raw)
 }
 
-func readStdin(f *cmdutil.Factory) (string, error) {
+func credReadStdin(f *cmdutil.Factory) (string, error) {
 	b, err := io.ReadAll(io.LimitReader(f.IOStreams.In, 64<<10))
 	if err != nil {
 		return "", fmt.Errorf("reading stdin: %w", err)
@@ -107,24 +107,24 @@ func readStdin(f *cmdutil.Factory) (string, error) {
 	return strings.TrimSpace(string(b)), nil
 }
 
-// notFound answers the protocol's "no credentials": the message on
+// credNotFound answers the protocol's "no credentials": the message on
 // stdout, exit status 1.
-func notFound(f *cmdutil.Factory) error {
+func credNotFound(f *cmdutil.Factory) error {
 	fmt.Fprintln(f.IOStreams.Out, errCredNotFound)
 	return cmdutil.ErrSilent
 }
 
 func credGet(_ *cobra.Command, f *cmdutil.Factory) error {
-	in, err := readStdin(f)
+	in, err := credReadStdin(f)
 	if err != nil {
 		return err
 	}
-	host := registryHost(in)
+	host := credHost(in)
 	if host == "" {
-		return notFound(f)
+		return credNotFound(f)
 	}
-	if s, err := f.Settings(); err == nil && s.RegistryUser != "" && s.RegistryPassword != "" && registryHost(s.RegistryURL) == host {
-		return writeCreds(f, in, s.RegistryUser, s.RegistryPassword)
+	if s, err := f.Settings(); err == nil && s.RegistryUser != "" && s.RegistryPassword != "" && credHost(s.RegistryURL) == host {
+		return credWrite(f, in, s.RegistryUser, s.RegistryPassword)
 	}
 	cf, err := f.ConfigFile()
 	if err != nil {
@@ -132,27 +132,27 @@ func credGet(_ *cobra.Command, f *cmdutil.Factory) error {
 	}
 	for _, name := range cf.ProfileNames() {
 		p := cf.Profile(name)
-		if p.RegistryUser != "" && p.RegistryPassword != "" && profileHost(p) == host {
-			return writeCreds(f, in, p.RegistryUser, p.RegistryPassword)
+		if p.RegistryUser != "" && p.RegistryPassword != "" && credProfileHost(p) == host {
+			return credWrite(f, in, p.RegistryUser, p.RegistryPassword)
 		}
 	}
-	return notFound(f)
+	return credNotFound(f)
 }
 
-func writeCreds(f *cmdutil.Factory, server, user, secret string) error {
-	return json.NewEncoder(f.IOStreams.Out).Encode(credentials{ServerURL: server, Username: user, Secret: secret})
+func credWrite(f *cmdutil.Factory, server, user, secret string) error {
+	return json.NewEncoder(f.IOStreams.Out).Encode(dockerCreds{ServerURL: server, Username: user, Secret: secret})
 }
 
-// profileFor picks the profile whose registry is host: the current one
+// credProfileFor picks the profile whose registry is host: the current one
 // first.
-func profileFor(f *cmdutil.Factory, cf *config.File, host string) string {
+func credProfileFor(f *cmdutil.Factory, cf *config.File, host string) string {
 	if s, err := f.Settings(); err == nil {
-		if p := cf.Profile(s.Profile); p != nil && profileHost(p) == host {
+		if p := cf.Profile(s.Profile); p != nil && credProfileHost(p) == host {
 			return s.Profile
 		}
 	}
 	for _, name := range cf.ProfileNames() {
-		if profileHost(cf.Profile(name)) == host {
+		if credProfileHost(cf.Profile(name)) == host {
 			return name
 		}
 	}
@@ -160,18 +160,18 @@ func profileFor(f *cmdutil.Factory, cf *config.File, host string) string {
 }
 
 func credStore(_ *cobra.Command, f *cmdutil.Factory) error {
-	in, err := readStdin(f)
+	in, err := credReadStdin(f)
 	if err != nil {
 		return err
 	}
-	var c credentials
+	var c dockerCreds
 	if err := json.Unmarshal([]byte(in), &c); err != nil || c.ServerURL == "" || c.Username == "" || c.Secret == "" {
 		return errors.New(`store wants {"ServerURL": ..., "Username": ..., "Secret": ...} on stdin`)
 	}
-	host := registryHost(c.ServerURL)
+	host := credHost(c.ServerURL)
 	var stored string
 	err = f.UpdateConfig(func(cf *config.File) error {
-		name := profileFor(f, cf, host)
+		name := credProfileFor(f, cf, host)
 		if name == "" {
 			return fmt.Errorf("no forge profile has the registry %s: add one with `forge profile add NAME --base-url URL --registry-url https://%s`", host, host)
 		}
@@ -188,16 +188,16 @@ func credStore(_ *cobra.Command, f *cmdutil.Factory) error {
 }
 
 func credErase(_ *cobra.Command, f *cmdutil.Factory) error {
-	in, err := readStdin(f)
+	in, err := credReadStdin(f)
 	if err != nil {
 		return err
 	}
-	host := registryHost(in)
+	host := credHost(in)
 	erased := false
 	err = f.UpdateConfig(func(cf *config.File) error {
 		for _, name := range cf.ProfileNames() {
 			p := cf.Profile(name)
-			if profileHost(p) == host && (p.RegistryUser != "" || p.RegistryPassword != "") {
+			if credProfileHost(p) == host && (p.RegistryUser != "" || p.RegistryPassword != "") {
 				p.RegistryUser, p.RegistryPassword = "", ""
 				erased = true
 			}
@@ -208,7 +208,7 @@ func credErase(_ *cobra.Command, f *cmdutil.Factory) error {
 		return nil
 	})
 	if err != nil && !erased {
-		return notFound(f)
+		return credNotFound(f)
 	}
 	return err
 }
@@ -221,14 +221,14 @@ func credList(_ *cobra.Command, f *cmdutil.Factory) error {
 	}
 	for _, name := range cf.ProfileNames() {
 		p := cf.Profile(name)
-		if h := profileHost(p); h != "" && p.RegistryUser != "" && p.RegistryPassword != "" {
+		if h := credProfileHost(p); h != "" && p.RegistryUser != "" && p.RegistryPassword != "" {
 			if _, taken := out[h]; !taken {
 				out[h] = p.RegistryUser
 			}
 		}
 	}
 	if s, err := f.Settings(); err == nil && s.RegistryUser != "" && s.RegistryPassword != "" {
-		if h := registryHost(s.RegistryURL); h != "" {
+		if h := credHost(s.RegistryURL); h != "" {
 			out[h] = s.RegistryUser
 		}
 	}
