@@ -1,0 +1,213 @@
+// Package markdown renders markdown for a terminal: forge's issue bodies,
+// comments and chat replies.
+//
+// It exists instead of glamour, whose dependencies cost about 30 ms of
+// package initialisation on every forge invocation; this package does
+// nothing at init and needs only charmbracelet/x/ansi for text widths.
+//
+// What it renders: ATX and setext headings ("#"s kept as a prefix),
+// paragraphs re-wrapped to the width (wide characters and emoji measured as
+// the terminal shows them), emphasis, strong, strikethrough, inline code,
+// links as their text followed by the URL dimmed (once, when text and URL
+// are the same), autolinks and bare URLs, bullet, ordered, nested and task
+// lists, nested blockquotes behind "│", fenced and indented code kept
+// verbatim and unwrapped in a code colour without highlighting, rules, GFM
+// pipe tables aligned and fitted to the width, hard line breaks, backslash
+// escapes and common character references. HTML is shown as text.
+//
+// Choices a reader may meet:
+//   - Reference-style links ("[text][ref]" with "[ref]: url" elsewhere) are
+//     shown as written: resolving them needs the whole document, which a
+//     stream does not have.
+//   - A setext underline makes a heading only of a paragraph of at most Width
+//     characters (else "---" is a rule and "===" text), and a table header
+//     row needs a "|" within its first Width characters and the delimiter
+//     row a "|" too. Both let a stream show a long paragraph line by line
+//     before it ends; neither limit is met by headings and tables in
+//     practice.
+//   - Control characters in the input are shown in caret notation ("^["), so
+//     text from other users cannot send escape sequences to the terminal.
+//   - Colour output uses xterm 256-colour SGR sequences; every line ends in
+//     the default rendition, so lines can be cut and measured one by one.
+//     Without colour the output is the same text with the same layout.
+package markdown
+
+import (
+	"io"
+	"strings"
+	"unicode/utf8"
+)
+
+// Options control rendering.
+type Options struct {
+	Width int  // wrap width in cells; <= 0 means 80
+	Color bool // emit ANSI styling; false gives clean plain text with the same layout
+	Dark  bool // terminal background is dark (choose the palette); the caller knows it, never probe the terminal
+}
+
+// Render renders a markdown document. Every output line ends in "\n"; an
+// empty document renders as "".
+func Render(src string, o Options) string {
+	r := newRenderer(o)
+	r.out = make([]byte, 0, len(src)+len(src)/4)
+	for src != "" {
+		i := strings.IndexAny(src, "\r\n")
+		if i < 0 {
+			r.line(cleanLine(src))
+			break
+		}
+		r.line(cleanLine(src[:i]))
+		if src[i] == '\r' && i+1 < len(src) && src[i+1] == '\n' {
+			i++
+		}
+		src = src[i+1:]
+	}
+	r.finish()
+	return string(r.out)
+}
+
+func cleanLine(s string) string { return expandTabs(sanitize(s)) }
+
+// Stream renders markdown arriving in arbitrary chunks (a streamed chat
+// reply): each block — a paragraph's lines as they settle, a list item, a
+// heading, a code block's lines, a finished table — is written to the
+// underlying writer as soon as it is complete, and never re-rendered; Close
+// flushes the rest. What a Stream writes in total is exactly what Render
+// returns for the same text, however it was split.
+type Stream struct {
+	w      io.Writer
+	r      *renderer
+	buf    []byte // the line still arriving
+	live   bool   // buf's line is committed as paragraph text
+	off    int    // where that text starts in the line
+	err    error
+	closed bool
+}
+
+// NewStream renders markdown arriving in arbitrary chunks (a streamed chat
+// reply): each block (paragraph line, list item, heading, finished code
+// fence, finished table) is written to w as soon as it is complete, and
+// never re-rendered; Close flushes the rest.
+func NewStream(w io.Writer, o Options) *Stream {
+	return &Stream{w: w, r: newRenderer(o)}
+}
+
+// Write consumes a chunk of markdown and writes whatever it completes. It
+// returns len(p) unless the underlying writer fails (that error is then
+// returned by every later call), or io.ErrClosedPipe after Close.
+func (s *Stream) Write(p []byte) (int, error) {
+	if s.closed {
+		return 0, io.ErrClosedPipe
+	}
+	if s.err != nil {
+		return 0, s.err
+	}
+	s.buf = append(s.buf, p...)
+	start := 0
+	for {
+		i := indexLineEnd(s.buf[start:])
+		if i < 0 {
+			break
+		}
+		i += start
+		if s.buf[i] == '\r' && i+1 == len(s.buf) {
+			break // "\r\n" may be split across writes
+		}
+		s.lineDone(string(s.buf[start:i]))
+		start = i + 1
+		if s.buf[i] == '\r' && s.buf[start] == '\n' {
+			start++
+		}
+	}
+	s.buf = s.buf[:copy(s.buf, s.buf[start:])]
+	s.partial()
+	s.r.peek()
+	s.flush()
+	if s.err != nil {
+		return 0, s.err
+	}
+	return len(p), nil
+}
+
+// Close renders what remains and writes it.
+func (s *Stream) Close() error {
+	if s.closed {
+		return s.err
+	}
+	s.closed = true
+	if len(s.buf) > 0 {
+		line := s.buf
+		if line[len(line)-1] == '\r' {
+			line = line[:len(line)-1]
+		}
+		s.lineDone(string(line))
+		s.buf = s.buf[:0]
+	}
+	s.r.finish()
+	s.flush()
+	return s.err
+}
+
+func indexLineEnd(b []byte) int {
+	for i, c := range b {
+		if c == '\n' || c == '\r' {
+			return i
+		}
+	}
+	return -1
+}
+
+func (s *Stream) lineDone(raw string) {
+	line := cleanLine(raw)
+	if s.live {
+		s.live = false
+		r := s.r
+		r.para.lines[len(r.para.lines)-1] = line[s.off:]
+		r.para.live = false
+		return
+	}
+	s.r.line(line)
+}
+
+// partial looks at the line still arriving. Once its first character shows
+// it is paragraph text (see safeStart), its structure is applied and its
+// text grows with each write, so peek can show it before the line ends.
+func (s *Stream) partial() {
+	raw := s.buf
+	if n := len(raw); n > 0 && raw[n-1] == '\r' {
+		raw = raw[:n-1]
+	}
+	// Leave out a character split across writes.
+	for k := 1; k <= 3 && k <= len(raw); k++ {
+		if c := raw[len(raw)-k]; c >= 0xC0 {
+			if !utf8.FullRune(raw[len(raw)-k:]) {
+				raw = raw[:len(raw)-k]
+			}
+			break
+		} else if c < 0x80 {
+			break
+		}
+	}
+	if len(raw) == 0 {
+		return
+	}
+	line := cleanLine(string(raw))
+	r := s.r
+	if s.live {
+		r.para.lines[len(r.para.lines)-1] = line[s.off:]
+		return
+	}
+	pl := r.classify(line)
+	if (pl.action == actPara || pl.action == actLazy) && safeStart(line[pl.pos:]) {
+		r.apply(pl, line, true)
+		s.live, s.off = true, pl.pos
+	}
+}
+
+func (s *Stream) flush() {
+	out := s.r.out
+	s.r.out = out[:0]
+	if len(out) > 0 && s.err == nil {
+		_, s.err = s.w.Write(out)
+	}
+}

@@ -1,0 +1,152 @@
+package markdown
+
+import (
+	"bytes"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"strings"
+	"testing"
+)
+
+// streamed renders src through a Stream fed in the given chunk sizes
+// (cycled), and checks each Write reports the whole chunk taken.
+func streamed(t testing.TB, src string, o Options, sizes ...int) string {
+	t.Helper()
+	var out bytes.Buffer
+	s := NewStream(&out, o)
+	for i, k := 0, 0; i < len(src); k++ {
+		n := min(sizes[k%len(sizes)], len(src)-i)
+		if got, err := s.Write([]byte(src[i : i+n])); err != nil || got != n {
+			t.Fatalf("Write = %d, %v; want %d, nil", got, err, n)
+		}
+		i += n
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return out.String()
+}
+
+func streamSamples(t testing.TB) map[string]string {
+	samples := map[string]string{}
+	for _, name := range []string{"sample.md", "chat.md", "edge.md"} {
+		b, err := os.ReadFile("testdata/" + name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		samples[name] = string(b)
+	}
+	return samples
+}
+
+// TestStreamEverySplit feeds each sample in two writes, split at every byte
+// position, and requires exactly what Render gives.
+func TestStreamEverySplit(t *testing.T) {
+	t.Parallel()
+	for name, src := range streamSamples(t) {
+		for _, o := range []Options{{Width: 80}, {Width: 33, Color: true, Dark: true}, {Width: 12}} {
+			want := Render(src, o)
+			for i := 0; i <= len(src); i++ {
+				var out bytes.Buffer
+				s := NewStream(&out, o)
+				s.Write([]byte(src[:i]))
+				s.Write([]byte(src[i:]))
+				s.Close()
+				if got := out.String(); got != want {
+					t.Fatalf("%s, width %d, split at %d (%q|%q):\n%s", name, o.Width, i,
+						tail(src[:i], 30), head(src[i:], 30), diff(want, got))
+				}
+			}
+		}
+	}
+}
+
+// TestStreamSmallChunks feeds byte by byte and in random small chunks, as a
+// chat stream arrives.
+func TestStreamSmallChunks(t *testing.T) {
+	t.Parallel()
+	rng := rand.New(rand.NewPCG(1, 2))
+	for name, src := range streamSamples(t) {
+		for _, width := range []int{80, 40, 20, 7} {
+			o := Options{Width: width, Color: width%2 == 0}
+			want := Render(src, o)
+			if got := streamed(t, src, o, 1); got != want {
+				t.Fatalf("%s width %d, byte by byte:\n%s", name, width, diff(want, got))
+			}
+			for range 20 {
+				sizes := make([]int, 8)
+				for i := range sizes {
+					sizes[i] = 1 + rng.IntN(12)
+				}
+				if got := streamed(t, src, o, sizes...); got != want {
+					t.Fatalf("%s width %d, chunks %v:\n%s", name, width, sizes, diff(want, got))
+				}
+			}
+		}
+	}
+}
+
+// TestStreamWritesEarly checks lines appear before the text ends: a long
+// paragraph's first lines once they are settled, a heading at its newline.
+func TestStreamWritesEarly(t *testing.T) {
+	t.Parallel()
+	var out bytes.Buffer
+	s := NewStream(&out, Options{Width: 20})
+	write := func(text string) string {
+		out.Reset()
+		if _, err := s.Write([]byte(text)); err != nil {
+			t.Fatal(err)
+		}
+		return out.String()
+	}
+	if got := write("# Title"); got != "" {
+		t.Errorf("heading written before its line ended: %q", got)
+	}
+	if got := write("\n"); got != "# Title\n" {
+		t.Errorf("heading at newline = %q", got)
+	}
+	if got := write("\nThe quick brown"); got != "" {
+		t.Errorf("short paragraph start written: %q", got)
+	}
+	// "jumps" starts the second line, so the first is final.
+	if got := write(" fox jumps over"); got != "\nThe quick brown fox\n" {
+		t.Errorf("after the second line began = %q", got)
+	}
+	if got := write(" the lazy"); got != "" {
+		t.Errorf("unsettled line written: %q", got)
+	}
+	if got := write(" dog and keeps"); got != "jumps over the lazy\n" {
+		t.Errorf("after the third line began = %q", got)
+	}
+	if got := write(" running"); got != "" {
+		t.Errorf("unsettled line written: %q", got)
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if got := out.String(); got != "dog and keeps\nrunning\n" {
+		t.Errorf("Close wrote %q", got)
+	}
+}
+
+func head(s string, n int) string { return s[:min(n, len(s))] }
+func tail(s string, n int) string { return s[max(0, len(s)-n):] }
+
+// diff shows the first differing line of two renderings.
+func diff(want, got string) string {
+	w, g := strings.Split(want, "\n"), strings.Split(got, "\n")
+	for i := 0; i < max(len(w), len(g)); i++ {
+		var a, b string
+		if i < len(w) {
+			a = w[i]
+		}
+		if i < len(g) {
+			b = g[i]
+		}
+		if a != b {
+			return fmt.Sprintf("line %d:\nwant %q\ngot  %q", i+1, a, b)
+		}
+	}
+	return "(same lines)"
+}

@@ -1,0 +1,225 @@
+package markdown
+
+import (
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/charmbracelet/x/ansi"
+)
+
+// decodeEntity decodes an HTML character reference at the start of s
+// ("&amp;", "&#38;", "&#x26;") and returns its text and length, or n == 0.
+// Named references are the common ones only, in a switch rather than a table
+// (the full HTML table would be built at start-up or need a lazy init for a
+// rarely used feature); others stay literal, which is how they read anyway.
+func decodeEntity(s string) (text string, n int) {
+	if len(s) < 3 || s[0] != '&' {
+		return "", 0
+	}
+	semi := strings.IndexByte(s[:min(len(s), 40)], ';')
+	if semi < 2 {
+		return "", 0
+	}
+	name := s[1:semi]
+	if name[0] == '#' {
+		num, base := name[1:], 10
+		if len(num) > 0 && (num[0] == 'x' || num[0] == 'X') {
+			num, base = num[1:], 16
+		}
+		if len(num) == 0 || base == 10 && len(num) > 7 || base == 16 && len(num) > 6 {
+			return "", 0
+		}
+		v, err := strconv.ParseUint(num, base, 32)
+		if err != nil {
+			return "", 0
+		}
+		r := rune(v)
+		switch {
+		case r == 0 || !utf8.ValidRune(r):
+			r = utf8.RuneError
+		case r == '\t' || r == '\n' || r == '\r':
+			r = ' ' // a line break or tab here would break the layout
+		}
+		return sanitize(string(r)), semi + 1
+	}
+	var r string
+	switch name {
+	case "amp":
+		r = "&"
+	case "lt":
+		r = "<"
+	case "gt":
+		r = ">"
+	case "quot":
+		r = "\""
+	case "apos":
+		r = "'"
+	case "nbsp":
+		r = "\u00a0"
+	case "copy":
+		r = "©"
+	case "reg":
+		r = "®"
+	case "trade":
+		r = "™"
+	case "hellip":
+		r = "…"
+	case "mdash":
+		r = "—"
+	case "ndash":
+		r = "–"
+	case "lsquo":
+		r = "‘"
+	case "rsquo":
+		r = "’"
+	case "ldquo":
+		r = "“"
+	case "rdquo":
+		r = "”"
+	case "laquo":
+		r = "«"
+	case "raquo":
+		r = "»"
+	case "bull":
+		r = "•"
+	case "middot":
+		r = "·"
+	case "times":
+		r = "×"
+	case "divide":
+		r = "÷"
+	case "deg":
+		r = "°"
+	case "plusmn":
+		r = "±"
+	case "larr":
+		r = "←"
+	case "rarr":
+		r = "→"
+	case "uarr":
+		r = "↑"
+	case "darr":
+		r = "↓"
+	case "harr":
+		r = "↔"
+	case "euro":
+		r = "€"
+	case "pound":
+		r = "£"
+	case "yen":
+		r = "¥"
+	case "cent":
+		r = "¢"
+	case "sect":
+		r = "§"
+	case "para":
+		r = "¶"
+	case "le":
+		r = "≤"
+	case "ge":
+		r = "≥"
+	case "ne":
+		r = "≠"
+	case "check":
+		r = "✓"
+	case "zwj":
+		r = "\u200d"
+	case "zwnj":
+		r = "\u200c"
+	case "shy":
+		r = "\u00ad"
+	default:
+		return "", 0
+	}
+	return r, semi + 1
+}
+
+// sanitize makes untrusted text safe to print on a terminal: control
+// characters (an issue body could carry escape sequences that retitle the
+// window or rewrite the screen) become visible caret notation — ESC shows as
+// "^[" — C1 controls and invalid UTF-8 become U+FFFD. Tabs and newlines are
+// left to the caller.
+func sanitize(s string) string {
+	clean := true
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c < 0x20 && c != '\t' && c != '\n' || c == 0x7f || c >= 0x80 {
+			clean = false
+			break
+		}
+	}
+	if clean {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s) + 8)
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < 0x80 {
+			switch {
+			case c == '\t' || c == '\n':
+				b.WriteByte(c)
+			case c < 0x20:
+				b.WriteByte('^')
+				b.WriteByte(c + 0x40)
+			case c == 0x7f:
+				b.WriteString("^?")
+			default:
+				b.WriteByte(c)
+			}
+			i++
+			continue
+		}
+		r, n := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError || r >= 0x80 && r <= 0x9f {
+			b.WriteRune(utf8.RuneError)
+		} else {
+			b.WriteString(s[i : i+n])
+		}
+		i += n
+	}
+	return b.String()
+}
+
+// expandTabs replaces tabs with spaces to the next multiple of 4 columns, as
+// CommonMark counts indentation; a terminal's own tab stops would misalign
+// prefixed and wrapped lines.
+func expandTabs(s string) string {
+	if strings.IndexByte(s, '\t') < 0 {
+		return s
+	}
+	var b strings.Builder
+	col := 0
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c == '\t' {
+			n := 4 - col%4
+			b.WriteString("    "[:n])
+			col += n
+			i++
+			continue
+		}
+		if c < 0x80 {
+			b.WriteByte(c)
+			col++
+			i++
+			continue
+		}
+		g, w := firstGrapheme(s[i:])
+		b.WriteString(g)
+		col += w
+		i += len(g)
+	}
+	return b.String()
+}
+
+// firstGrapheme returns the first grapheme cluster of s and its width, at
+// least one byte so loops always advance.
+func firstGrapheme(s string) (string, int) {
+	g, w := ansi.FirstGraphemeCluster(s, ansi.GraphemeWidth)
+	if g == "" {
+		return s[:1], 1
+	}
+	return g, w
+}
