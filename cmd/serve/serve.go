@@ -15,6 +15,7 @@ import (
 
 	"github.com/forgehq/forge/internal/cmdutil"
 	"github.com/forgehq/forge/refserver"
+	"github.com/forgehq/forge/refserver/agent"
 	"github.com/spf13/cobra"
 )
 
@@ -28,6 +29,8 @@ type Options struct {
 	Demo          bool
 	EnvFile       string
 	CITick        time.Duration
+	AgentKey      string
+	AgentDelay    time.Duration
 	// ready, when set, is called with the server once it listens (tests).
 	ready func(*refserver.Server)
 }
@@ -72,6 +75,8 @@ refserver/README.md documents every endpoint, with curl examples.`,
 	fl.BoolVar(&opts.Demo, "demo", false, "Seed an empty server with demo users, repositories, issues, pull requests, releases and CI runs")
 	fl.StringVar(&opts.EnvFile, "env-file", "", "Also write the settings to `FILE` (mode 0600)")
 	fl.DurationVar(&opts.CITick, "ci-tick", time.Second, "How long a CI run takes per log line (`duration`)")
+	fl.StringVar(&opts.AgentKey, "agent-key", "", "Agent API `key` to accept, starting agk_ (default: generated, and kept in --data)")
+	fl.DurationVar(&opts.AgentDelay, "agent-delay", 20*time.Millisecond, "Pause before each chunk of a streamed agent reply (`duration`; 0: full speed)")
 	return cmd
 }
 
@@ -81,6 +86,14 @@ func (o *Options) validate() error {
 	}
 	if o.CITick <= 0 {
 		return cmdutil.UsageErrorf("--ci-tick must be positive, as in --ci-tick 1s")
+	}
+	if o.AgentKey != "" {
+		if err := agent.CheckKey(o.AgentKey); err != nil {
+			return cmdutil.UsageErrorf("--agent-key: %v", err)
+		}
+	}
+	if o.AgentDelay < 0 {
+		return cmdutil.UsageErrorf("--agent-delay must not be negative, as in --agent-delay 20ms")
 	}
 	host, _, err := net.SplitHostPort(o.Addr)
 	if err != nil {
@@ -104,7 +117,7 @@ func runServe(ctx context.Context, o *Options) error {
 		o.DataDir = abs
 	}
 	srv, err := refserver.New(refserver.Options{Addr: o.Addr, DataDir: o.DataDir, AdminUser: o.AdminUser,
-		AdminPassword: o.AdminPassword, Demo: o.Demo, CITick: o.CITick})
+		AdminPassword: o.AdminPassword, Demo: o.Demo, CITick: o.CITick, AgentKey: o.AgentKey, AgentDelay: o.AgentDelay})
 	if err != nil {
 		return err
 	}

@@ -97,11 +97,19 @@ func (s *Service) CreateKey(tier string) (string, error) {
 	return key, s.AddKey(key, tier)
 }
 
-// AddKey registers a key chosen by the caller. It must carry KeyPrefix and
-// be at least 12 characters long.
-func (s *Service) AddKey(key, tier string) error {
+// CheckKey says what is wrong with a key the caller chose, if anything: it
+// must carry KeyPrefix, be at least 12 characters long and hold no spaces.
+func CheckKey(key string) error {
 	if !strings.HasPrefix(key, KeyPrefix) || len(key) < 12 || strings.ContainsAny(key, " \t\r\n") {
 		return fmt.Errorf("agent key must start with %q, be at least 12 characters and hold no spaces", KeyPrefix)
+	}
+	return nil
+}
+
+// AddKey registers a key chosen by the caller (see CheckKey).
+func (s *Service) AddKey(key, tier string) error {
+	if err := CheckKey(key); err != nil {
+		return err
 	}
 	quota, ok := tierQuotas[tier]
 	if !ok {
@@ -156,6 +164,9 @@ func (s *Service) Usage(key string) (Usage, bool) {
 // SetChunkDelay sets the pause before each streamed chunk, so clients can
 // be tried against a slow stream. Zero (the default) streams at full speed.
 func (s *Service) SetChunkDelay(d time.Duration) { s.delay.Store(int64(d)) }
+
+// ChunkDelay is the pause before each streamed chunk.
+func (s *Service) ChunkDelay() time.Duration { return time.Duration(s.delay.Load()) }
 
 // SetModel adds or replaces a model.
 func (s *Service) SetModel(name string, m Model) {

@@ -1,0 +1,55 @@
+package serve
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/forgehq/forge/internal/cmdutil"
+	"github.com/forgehq/forge/internal/iostreams"
+	"github.com/forgehq/forge/refserver"
+)
+
+// TestServeAgentFlags: --agent-key is the key printed and accepted, and
+// --agent-delay paces the stream; bad values are usage errors.
+func TestServeAgentFlags(t *testing.T) {
+	ios, _, out, _ := iostreams.Test()
+	f := cmdutil.New(ios, func(string) string { return "" })
+	ctx, cancel := context.WithCancel(context.Background())
+	ready := make(chan *refserver.Server, 1)
+	opts := &Options{f: f, Addr: "127.0.0.1:0", AdminUser: "admin", CITick: time.Second,
+		AgentKey: "agk_chosen_by_flag", AgentDelay: 7 * time.Millisecond, ready: func(s *refserver.Server) { ready <- s }}
+	done := make(chan error, 1)
+	go func() { done <- runServe(ctx, opts) }()
+	var srv *refserver.Server
+	select {
+	case srv = <-ready:
+	case err := <-done:
+		t.Fatalf("serve ended early: %v", err)
+	}
+	if !strings.Contains(out.String(), "\nAGENT_API_KEY=agk_chosen_by_flag\n") || srv.AgentKey() != "agk_chosen_by_flag" {
+		t.Errorf("printed %q, key %q", out.String(), srv.AgentKey())
+	}
+	if _, ok := srv.Agent().Usage("agk_chosen_by_flag"); !ok {
+		t.Error("the server does not accept the key")
+	}
+	if d := srv.Agent().ChunkDelay(); d != 7*time.Millisecond {
+		t.Errorf("chunk delay %v", d)
+	}
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+
+	var usage *cmdutil.UsageError
+	for _, o := range []*Options{
+		{f: f, Addr: "127.0.0.1:0", CITick: time.Second, AgentKey: "sk-not-ours-123456"},
+		{f: f, Addr: "127.0.0.1:0", CITick: time.Second, AgentDelay: -time.Second},
+	} {
+		if err := runServe(context.Background(), o); !errors.As(err, &usage) || !strings.Contains(err.Error(), "--agent-") {
+			t.Errorf("%+v: %v", o, err)
+		}
+	}
+}

@@ -1,0 +1,43 @@
+package refserver_test
+
+import (
+	"testing"
+	"time"
+
+	"github.com/forgehq/forge/refserver"
+)
+
+// TestAgentKeyKept: a generated agent key is kept in the data directory,
+// so a restarted server accepts the same key; a key given in Options wins.
+func TestAgentKeyKept(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	s1, err := refserver.New(refserver.Options{DataDir: dir, AdminPassword: "admin-password-1234"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	key := s1.AgentKey()
+	s1.Close()
+	s2, err := refserver.New(refserver.Options{DataDir: dir, AdminPassword: "admin-password-1234", AgentDelay: time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s2.AgentKey() != key {
+		t.Errorf("key %q after restart, want %q", s2.AgentKey(), key)
+	}
+	if _, ok := s2.Agent().Usage(key); !ok {
+		t.Error("restarted server refuses the kept key")
+	}
+	s2.Close()
+	s3, err := refserver.New(refserver.Options{DataDir: dir, AdminPassword: "admin-password-1234", AgentKey: "agk_given_in_options"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s3.Close()
+	if _, ok := s3.Agent().Usage(key); ok || s3.AgentKey() != "agk_given_in_options" {
+		t.Errorf("with Options.AgentKey: key %q, old key accepted %v", s3.AgentKey(), ok)
+	}
+	if _, err := refserver.New(refserver.Options{AgentKey: "nope"}); err == nil {
+		t.Error("a key without the prefix was accepted")
+	}
+}
