@@ -11,6 +11,7 @@ import (
 	"github.com/forgehq/forge/cmd"
 	"github.com/forgehq/forge/internal/cmdutil"
 	"github.com/forgehq/forge/internal/iostreams"
+	"github.com/forgehq/forge/refserver"
 )
 
 // run runs forge against an agent API at url and returns stdout, stderr
@@ -76,5 +77,48 @@ func TestSessionStreamCut(t *testing.T) {
 	}
 	if len(bodies) != 2 || !strings.Contains(bodies[1], `"history":[]`) {
 		t.Errorf("requests %q", bodies)
+	}
+}
+
+// TestRenderedOnTerminal: on a terminal a reply is rendered as markdown as
+// it streams, with a dimmed preview line that is erased as blocks settle.
+func TestRenderedOnTerminal(t *testing.T) {
+	t.Parallel()
+	srv, err := refserver.New(refserver.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := srv.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	ios, _, out, _ := iostreams.Test()
+	ios.SetStdoutTTY(true)
+	ios.SetTerminalWidth(60)
+	env := map[string]string{"AGENT_URL": srv.AgentURL(), "AGENT_API_KEY": srv.AgentKey(), "FORGE_CONFIG_DIR": t.TempDir()}
+	if code := cmd.Run(context.Background(), cmdutil.New(ios, func(k string) string { return env[k] }), []string{"chat", "-m", "Hello there"}); code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	raw := out.String()
+	if !strings.Contains(raw, "\r\x1b[K") {
+		t.Errorf("no preview line was drawn and erased: %q", raw)
+	}
+	// What stays on the screen: each line after its last erase.
+	var screen []string
+	for _, line := range strings.Split(raw, "\n") {
+		if i := strings.LastIndex(line, "\r\x1b[K"); i >= 0 {
+			line = line[i+len("\r\x1b[K"):]
+		}
+		screen = append(screen, line)
+	}
+	got := strings.Join(screen, "\n")
+	want := "You asked about Hello there. This is turn 1 of our\nconversation.\n\nHere is what I can tell you:\n\n• Your message has 2 words and 11 characters.\n"
+	if !strings.HasPrefix(got, want) || strings.Contains(got, "**") || !strings.HasSuffix(got, "switch models with /model.\n") {
+		t.Errorf("screen:\n%s", got)
+	}
+	for _, l := range screen {
+		if len([]rune(l)) > 60 {
+			t.Errorf("line wider than the terminal: %q", l)
+		}
 	}
 }

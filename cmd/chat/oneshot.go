@@ -8,8 +8,9 @@ import (
 )
 
 // runOneShot sends one message. Stdout gets the reply and nothing else:
-// streamed raw as it arrives (ending in a newline), or with --json the
-// service's JSON. Token usage goes to stderr, only when it is a terminal.
+// streamed raw as it arrives (ending in a newline) — rendered as markdown
+// when stdout is a terminal — or with --json the service's JSON. Token
+// usage goes to stderr, only when it is a terminal.
 func runOneShot(ctx context.Context, opts *chatOptions, s *chat.Session, message string) error {
 	ios := opts.f.IOStreams
 	var (
@@ -27,11 +28,13 @@ func runOneShot(ctx context.Context, opts *chatOptions, s *chat.Session, message
 		if opts.exporter.Enabled() {
 			err = opts.exporter.Write(ios, reply.Raw)
 		} else {
-			_, err = fmt.Fprintln(ios.Out, trimNewline(reply.Reply))
+			w := newReplyView(ios, ios.Out)
+			w.WriteString(reply.Reply)
+			w.finish()
 		}
 	default:
-		w := &lineEnd{w: ios.Out}
-		usage, err = s.Turn(ctx, message, func(d string) { w.WriteString(d) })
+		w := newReplyView(ios, ios.Out)
+		usage, err = s.Turn(ctx, message, w.WriteString)
 		w.finish()
 	}
 	if saveErr := save(opts, s); err == nil {
@@ -61,13 +64,6 @@ func usageLine(u chat.Usage) string {
 		return "(no token usage reported)"
 	}
 	return fmt.Sprintf("%s tokens: %s prompt + %s reply", chat.Thousands(u.TotalTokens), chat.Thousands(u.PromptTokens), chat.Thousands(u.CompletionTokens))
-}
-
-func trimNewline(s string) string {
-	for len(s) > 0 && s[len(s)-1] == '\n' {
-		s = s[:len(s)-1]
-	}
-	return s
 }
 
 // lineEnd writes through to w and remembers whether the output ends a

@@ -79,7 +79,7 @@ func runSession(ctx context.Context, opts *chatOptions, s *chat.Session) error {
 			}
 			continue
 		}
-		err = turn(ctx, src, s, chat.Unescape(msg), out, errOut, cs.Dim)
+		err = turn(ctx, src, s, chat.Unescape(msg), newReplyView(ios, out), errOut, cs.Dim)
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
@@ -100,12 +100,11 @@ func sessionEnd(failed, tty bool) error {
 }
 
 // turn streams one reply to out. Ctrl-C stops only this reply.
-func turn(ctx context.Context, src lineSource, s *chat.Session, msg string, out, errOut io.Writer, dim func(string) string) error {
+func turn(ctx context.Context, src lineSource, s *chat.Session, msg string, w replyView, errOut io.Writer, dim func(string) string) error {
 	replyCtx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	done := src.replying(cancel)
-	w := &lineEnd{w: out}
-	usage, err := s.Turn(replyCtx, msg, func(d string) { w.WriteString(d) })
+	usage, err := s.Turn(replyCtx, msg, w.WriteString)
 	done()
 	w.finish()
 	switch {

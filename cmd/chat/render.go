@@ -1,0 +1,109 @@
+package chat
+
+import (
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/charmbracelet/x/ansi"
+	"github.com/forgehq/forge/internal/iostreams"
+	"github.com/forgehq/forge/internal/markdown"
+)
+
+// replyView shows a reply as it streams in.
+type replyView interface {
+	WriteString(string)
+	// finish shows what is left and ends the reply's last line.
+	finish()
+}
+
+// newReplyView picks how a reply is shown: raw text as it arrives when
+// stdout is not a terminal (a script gets exactly the reply); on a
+// terminal, markdown rendered a block at a time as each settles, with the
+// words not yet settled shown dimmed on the line below — so text appears
+// as fast as it streams, nothing is redrawn but that one line, and the
+// rendered conversation stays in the scrollback.
+func newReplyView(ios *iostreams.IOStreams, out io.Writer) replyView {
+	if !ios.IsStdoutTTY() {
+		return &lineEnd{w: out}
+	}
+	v := &mdView{out: out, width: ios.TerminalWidth(), dim: ios.ColorScheme().Gray}
+	v.md = markdown.NewStream(emitter{v}, markdown.Options{
+		Width: v.width,
+		Color: ios.ColorEnabled(),
+		Dark:  darkBackground(ios.Getenv),
+	})
+	return v
+}
+
+// mdView renders a streamed reply as markdown on a terminal.
+type mdView struct {
+	out     io.Writer
+	md      *markdown.Stream
+	width   int
+	dim     func(string) string
+	preview []byte // raw text arrived since the renderer last wrote
+	shown   bool   // a preview line is on the screen
+}
+
+// emitter receives the renderer's output: it replaces the preview line.
+type emitter struct{ v *mdView }
+
+func (e emitter) Write(p []byte) (int, error) {
+	e.v.clearPreview()
+	e.v.preview = e.v.preview[:0]
+	return e.v.out.Write(p)
+}
+
+func (v *mdView) WriteString(s string) {
+	v.md.Write([]byte(s))
+	v.preview = append(v.preview, s...)
+	v.drawPreview()
+}
+
+func (v *mdView) finish() {
+	v.md.Close()
+	v.clearPreview()
+	v.preview = v.preview[:0]
+}
+
+// drawPreview shows the tail of the unsettled text on one line, dimmed,
+// cut to the terminal's width so that it never wraps.
+func (v *mdView) drawPreview() {
+	text := strings.Map(func(r rune) rune {
+		if r < ' ' || r == 0x7f {
+			return ' '
+		}
+		return r
+	}, string(v.preview))
+	text = strings.TrimLeft(text, " ")
+	if text == "" {
+		v.clearPreview()
+		return
+	}
+	if max := v.width - 2; ansi.StringWidth(text) > max {
+		text = ansi.TruncateLeft(text, ansi.StringWidth(text)-max+1, "…")
+	}
+	io.WriteString(v.out, "\r\x1b[K"+v.dim(text))
+	v.shown = true
+}
+
+func (v *mdView) clearPreview() {
+	if v.shown {
+		io.WriteString(v.out, "\r\x1b[K")
+		v.shown = false
+	}
+}
+
+// darkBackground guesses the terminal's background from COLORFGBG
+// ("15;0": light text on dark), which many terminals set; without it,
+// dark, the common case. forge never queries the terminal.
+func darkBackground(getenv func(string) string) bool {
+	v := getenv("COLORFGBG")
+	if i := strings.LastIndexByte(v, ';'); i >= 0 {
+		if bg, err := strconv.Atoi(v[i+1:]); err == nil {
+			return bg < 7 || bg == 8
+		}
+	}
+	return true
+}
