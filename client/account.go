@@ -146,7 +146,9 @@ func (s *AccountService) Login(ctx context.Context, username, password string) (
 // NeedsTwoFactor reports whether the token of a fresh login works only
 // after POST /me/2fa/verify. It believes the login answer first; otherwise
 // it asks GET /me/state with the new token: twofa_enabled, or a 401 that
-// mentions two-factor verification, means yes.
+// mentions two-factor verification, means yes. Any other answer of the
+// service (a server without /me/state, say) means no: the caller's next
+// request with the token will tell.
 func (s *AccountService) NeedsTwoFactor(ctx context.Context, login *LoginResult) (bool, error) {
 	if login.TwoFactorRequired {
 		return true, nil
@@ -156,8 +158,10 @@ func (s *AccountService) NeedsTwoFactor(ctx context.Context, login *LoginResult)
 	switch {
 	case err == nil:
 		return st.TwoFAEnabled, nil
-	case errors.As(err, &apiErr) && apiErr.StatusCode == http.StatusUnauthorized && mentionsTwoFactor(apiErr.Message):
+	case IsTwoFactorRequired(err):
 		return true, nil
+	case errors.As(err, &apiErr):
+		return false, nil
 	}
 	return false, err
 }

@@ -56,7 +56,6 @@ func list[T any](c *Client, ctx context.Context, path string, q url.Values) iter
 				yield(nil, &decodeError{method: http.MethodGet, url: c.redact(next), err: err})
 				return
 			}
-			resp.Body = nil // let the page go; the items alias it
 			for _, raw := range items {
 				v, err := decodeNew[T](raw)
 				if !yield(v, err) || err != nil {

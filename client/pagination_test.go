@@ -252,6 +252,7 @@ func TestLoginTwoFactorDetection(t *testing.T) {
 		{"state says enabled", `{"token":"t1"}`, 200, `{"twofa_enabled":true}`, true},
 		{"state refuses with 2FA message", `{"token":"t1"}`, 401, `{"error":"two-factor verification required"}`, true},
 		{"plain account", `{"token":"t1","twofa_required":false}`, 200, `{"twofa_enabled":false}`, false},
+		{"no /me/state on this server", `{"token":"t1"}`, 404, `{"error":"not found"}`, false},
 	}
 	for _, tc := range cases {
 		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

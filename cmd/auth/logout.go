@@ -17,8 +17,9 @@ func newLogoutCmd(f *cmdutil.Factory) *cobra.Command {
 	return &cobra.Command{
 		Use:   "logout",
 		Short: "Log out: revoke the token and remove it from the current profile",
-		Long: `Remove the token and user from the current profile. The profile's
-addresses stay, so ` + "`forge auth login`" + ` only asks for the username and password.
+		Long: `Remove the token from the current profile. The profile's addresses and
+username stay, so ` + "`forge auth login`" + ` offers the same username and asks only for the
+password.
 
 The token is also revoked on the service when it offers POST /auth/logout
 (the reference server does; the specification does not show revocation).
@@ -55,7 +56,7 @@ func runLogout(ctx context.Context, f *cmdutil.Factory) error {
 	}
 	err = f.UpdateConfig(func(cf *config.File) error {
 		if p := cf.Profile(name); p != nil {
-			p.Token, p.User = "", ""
+			p.Token = ""
 		}
 		return nil
 	})

@@ -114,7 +114,7 @@ func check(ctx context.Context, f *cmdutil.Factory, s *config.Settings, st *stat
 		if errors.Is(err, context.Canceled) {
 			return err
 		}
-		st.Error = "GET /me/state: " + err.Error()
+		st.Error = err.Error()
 		return nil
 	}
 	st.Role = state.Role
