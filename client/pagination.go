@@ -20,6 +20,15 @@ type ListOptions struct {
 	PerPage int
 }
 
+// PageSize is the PerPage to ask for when a caller wants limit records:
+// limit itself, up to 100 (GitHub's maximum page size); 0 for no limit.
+func PageSize(limit int) int {
+	if limit <= 0 {
+		return 0
+	}
+	return min(limit, 100)
+}
+
 func (o ListOptions) values(q url.Values) url.Values {
 	if q == nil {
 		q = url.Values{}

@@ -313,3 +313,11 @@ func mustURL(s string) *url.URL {
 	}
 	return u
 }
+
+func TestPageSize(t *testing.T) {
+	for limit, want := range map[int]int{0: 0, -1: 0, 1: 1, 30: 30, 100: 100, 1000: 100} {
+		if got := PageSize(limit); got != want {
+			t.Errorf("PageSize(%d) = %d, want %d", limit, got, want)
+		}
+	}
+}
