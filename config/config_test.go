@@ -54,6 +54,37 @@ func TestResolvePrecedence(t *testing.T) {
 	}
 }
 
+// TestResolveReadsEveryProfileField fills every field of a profile and
+// checks each one reaches Settings, so a field without an environment
+// variable cannot be forgotten.
+func TestResolveReadsEveryProfileField(t *testing.T) {
+	f := &File{CurrentProfile: "p"}
+	f.SetProfile("p", &Profile{
+		BaseURL: "http://b/api/v2", AgentURL: "http://a", RegistryURL: "http://r", User: "alice",
+		Token: "t", AgentKey: "k", RegistryUser: "ru", RegistryPassword: "rp",
+	})
+	s, err := Resolve(f, "", env(nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := []string{s.BaseURL, s.AgentURL, s.RegistryURL, s.User, s.Token, s.AgentKey, s.RegistryUser, s.RegistryPassword}
+	want := []string{"http://b/api/v2", "http://a", "http://r", "alice", "t", "k", "ru", "rp"}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Errorf("field %d = %q, want %q", i, got[i], want[i])
+		}
+		if len(s.Sources) != len(want) {
+			t.Errorf("sources = %v", s.Sources)
+			break
+		}
+	}
+	// The registry user defaults to the profile's user.
+	f.Profile("p").RegistryUser = ""
+	if s, _ := Resolve(f, "", env(nil)); s.RegistryUser != "alice" || s.Sources["registry_user"] != FromDefault {
+		t.Errorf("registry user default = %q from %q", s.RegistryUser, s.Sources["registry_user"])
+	}
+}
+
 func TestResolveSources(t *testing.T) {
 	s, err := Resolve(sampleFile(), "", env(map[string]string{"FORGE_TOKEN": "x"}))
 	if err != nil {

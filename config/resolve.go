@@ -52,12 +52,14 @@ func (e *UnknownProfileError) Error() string {
 	return fmt.Sprintf("unknown profile %q (known: %s); add it with `forge profile add %s --base-url URL`", e.Name, known, e.Name)
 }
 
-// envVars maps each setting to the environment variable that overrides it.
-// The agent has exactly the two variables of the service's specification.
-var envVars = []struct{ key, env string }{
+// settingKeys lists every setting with the environment variable that
+// overrides it ("" for none). The agent has exactly the two variables of
+// the service's specification.
+var settingKeys = []struct{ key, env string }{
 	{"base_url", "FORGE_BASE_URL"},
 	{"agent_url", "AGENT_URL"},
 	{"registry_url", "FORGE_REGISTRY_URL"},
+	{"user", ""},
 	{"token", "FORGE_TOKEN"},
 	{"agent_key", "AGENT_API_KEY"},
 	{"registry_user", "FORGE_USERNAME"},
@@ -66,7 +68,7 @@ var envVars = []struct{ key, env string }{
 
 // EnvVar returns the environment variable that overrides a setting key.
 func EnvVar(key string) string {
-	for _, e := range envVars {
+	for _, e := range settingKeys {
 		if e.key == key {
 			return e.env
 		}
@@ -103,8 +105,8 @@ func Resolve(f *File, profileFlag string, getenv func(string) string) (*Settings
 		"user": p.User, "token": p.Token, "agent_key": p.AgentKey,
 		"registry_user": p.RegistryUser, "registry_password": p.RegistryPassword,
 	}
-	for _, e := range envVars {
-		if v := getenv(e.env); v != "" {
+	for _, e := range settingKeys {
+		if v := getenv(e.env); e.env != "" && v != "" {
 			s.Set(e.key, v, FromEnv)
 		} else if v := fileValues[e.key]; v != "" {
 			s.Set(e.key, v, FromFile)

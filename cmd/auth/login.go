@@ -81,12 +81,6 @@ func runLogin(ctx context.Context, opts *loginOptions) error {
 	if err != nil {
 		return err
 	}
-	// The profile's user is the default answer to the username prompt;
-	// config.Resolve leaves Settings.User empty (user has no environment
-	// variable, and only keys with one are read from the file).
-	if p := cf.Profile(name); p != nil && s.User == "" {
-		s.User = p.User
-	}
 	cred, err := opts.gather(ctx, name, s)
 	if err != nil {
 		return err
