@@ -89,7 +89,7 @@ func (c *Client) Stream(ctx context.Context, path string) (*http.Response, error
 		return nil, err
 	}
 	for attempt := 0; ; attempt++ {
-		resp, err := c.streamAttempt(ctx, u)
+		resp, err := c.streamAttempt(ctx, http.MethodGet, u, nil, nil, false)
 		if err == nil {
 			return resp, nil
 		}
@@ -104,18 +104,29 @@ func (c *Client) Stream(ctx context.Context, path string) (*http.Response, error
 	}
 }
 
-func (c *Client) streamAttempt(ctx context.Context, u *url.URL) (*http.Response, error) {
+// streamAttempt sends one request and returns the answer with its body
+// open; the timeout covers waiting for the headers only. header's values
+// replace the client's defaults (Accept: */*). A non-2xx answer is an
+// *Error unless anyStatus is set.
+func (c *Client) streamAttempt(ctx context.Context, method string, u *url.URL, payload []byte, header http.Header, anyStatus bool) (*http.Response, error) {
 	actx, cancel := context.WithCancel(ctx)
 	var timer *time.Timer
 	if c.timeout > 0 {
 		timer = time.AfterFunc(c.timeout, cancel)
 	}
-	req, tokenSent, err := c.newRequest(actx, http.MethodGet, u, nil, false)
+	req, tokenSent, err := c.newRequest(actx, method, u, payload, false)
 	if err != nil {
 		cancel()
 		return nil, err
 	}
 	req.Header.Set("Accept", "*/*")
+	for k, v := range header {
+		req.Header[http.CanonicalHeaderKey(k)] = v
+	}
+	if !c.sameOrigin(u) {
+		// A header the caller set by hand goes only where the token may go.
+		req.Header.Del("Authorization")
+	}
 	resp, err := c.http.Do(req)
 	if timer != nil && !timer.Stop() && ctx.Err() == nil {
 		// The timer fired: whatever came back is cut off.
@@ -123,17 +134,17 @@ func (c *Client) streamAttempt(ctx context.Context, u *url.URL) (*http.Response,
 			resp.Body.Close()
 		}
 		cancel()
-		return nil, c.timeoutError(http.MethodGet, u)
+		return nil, c.timeoutError(method, u)
 	}
 	if err != nil {
 		cancel()
-		return nil, c.networkError(ctx, http.MethodGet, u, err)
+		return nil, c.networkError(ctx, method, u, err)
 	}
-	if resp.StatusCode/100 != 2 {
+	if resp.StatusCode/100 != 2 && !anyStatus {
 		defer cancel()
 		defer drain(resp.Body)
 		body, _ := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
-		return nil, c.apiError(http.MethodGet, u, resp, body, tokenSent)
+		return nil, c.apiError(method, u, resp, body, tokenSent)
 	}
 	resp.Body = &cancelOnClose{ReadCloser: resp.Body, cancel: cancel}
 	return resp, nil

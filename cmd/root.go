@@ -13,10 +13,14 @@ import (
 	"syscall"
 
 	"github.com/forgehq/forge/cmd/account"
+	"github.com/forgehq/forge/cmd/admin"
+	"github.com/forgehq/forge/cmd/api"
 	"github.com/forgehq/forge/cmd/auth"
 	"github.com/forgehq/forge/cmd/chat"
 	"github.com/forgehq/forge/cmd/image"
+	"github.com/forgehq/forge/cmd/job"
 	"github.com/forgehq/forge/cmd/profile"
+	"github.com/forgehq/forge/cmd/run"
 	"github.com/forgehq/forge/cmd/serve"
 	"github.com/forgehq/forge/cmd/sshkey"
 	"github.com/forgehq/forge/cmd/version"
@@ -131,6 +135,10 @@ and two-factor authentication; the agent chat; and the container registry.`,
 		chat.NewCmd(f),
 		serve.NewCmd(f),
 		image.NewCmd(f),
+		run.NewCmd(f),
+		job.NewCmd(f),
+		admin.NewCmd(f),
+		api.NewCmd(f),
 	)
 	addHelpTopics(root)
 	return root

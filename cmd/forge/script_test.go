@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -38,6 +39,9 @@ func TestScripts(t *testing.T) {
 		RequireExplicitExec: true,
 		Setup:               setupScript,
 		Cmds:                scriptCmds,
+		// FORGE_UPDATE_GOLDEN=1 rewrites a failing `cmp stdout FILE` in
+		// the script's archive with what the command printed.
+		UpdateScripts: os.Getenv("FORGE_UPDATE_GOLDEN") != "",
 	})
 }
 
@@ -50,6 +54,8 @@ func TestScripts(t *testing.T) {
 //	                           secret a command printed to stdout)
 //	keygen PATH [COMMENT]      write a new ed25519 key pair: PATH (private,
 //	                           PKCS#8 PEM) and PATH.pub (OpenSSH line)
+//	sub FILE REGEXP REPL       replace every match in FILE (regexp.ReplaceAll
+//	                           syntax), e.g. a random port before cmp
 var scriptCmds = map[string]func(ts *testscript.TestScript, neg bool, args []string){
 	"ls-mode": func(ts *testscript.TestScript, neg bool, args []string) {
 		if len(args) != 1 {
@@ -60,6 +66,7 @@ var scriptCmds = map[string]func(ts *testscript.TestScript, neg bool, args []str
 		fmt.Fprintf(ts.Stdout(), "%o\n", st.Mode().Perm())
 	},
 	"srv":    srvCmd,
+	"sub":    subCmd,
 	"keygen": keygenCmd,
 	"envfile": func(ts *testscript.TestScript, neg bool, args []string) {
 		if len(args) != 2 {
@@ -148,4 +155,16 @@ func keygenCmd(ts *testscript.TestScript, neg bool, args []string) {
 	blob := append(str([]byte("ssh-ed25519")), str(pub)...)
 	line := "ssh-ed25519 " + base64.StdEncoding.EncodeToString(blob) + " " + comment + "\n"
 	ts.Check(os.WriteFile(path+".pub", []byte(line), 0o644))
+}
+
+// subCmd rewrites a file with regexp.ReplaceAll, so output with a random
+// port or a commit hash can be compared with a golden file.
+func subCmd(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 3 {
+		ts.Fatalf("usage: sub FILE REGEXP REPLACEMENT")
+	}
+	re, err := regexp.Compile(args[1])
+	ts.Check(err)
+	path := ts.MkAbs(args[0])
+	ts.Check(os.WriteFile(path, re.ReplaceAll([]byte(ts.ReadFile(args[0])), []byte(args[2])), 0o644))
 }

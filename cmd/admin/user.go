@@ -1,0 +1,236 @@
+package admin
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/forgehq/forge/client"
+	"github.com/forgehq/forge/internal/cmdutil"
+	"github.com/forgehq/forge/internal/output"
+	"github.com/spf13/cobra"
+)
+
+var userFields = []string{"id", "login", "email", "full_name", "is_admin", "role", "state", "invited_by", "twofa_enabled", "created_at", "activated_at"}
+
+// userExtra holds the account fields GET /admin/users may send beyond the
+// spec's User: the spec shows none, so each is optional, and the state may
+// come as a word or as a disabled flag.
+type userExtra struct {
+	Role      string      `json:"role"`
+	State     string      `json:"state"`
+	Disabled  *bool       `json:"disabled"`
+	TwoFA     *bool       `json:"twofa_enabled"`
+	CreatedAt client.Time `json:"created_at"`
+}
+
+func extraOf(u *client.User) userExtra {
+	var x userExtra
+	_ = json.Unmarshal(u.RawJSON(), &x) // a field of another type stays zero
+	if x.State == "" && x.Disabled != nil {
+		x.State = "enabled"
+		if *x.Disabled {
+			x.State = "disabled"
+		}
+	}
+	if x.Role == "" && u.IsAdmin {
+		x.Role = "admin"
+	}
+	return x
+}
+
+type userListOptions struct {
+	f        *cmdutil.Factory
+	exporter *output.Exporter
+	limit    int
+}
+
+func newUserListCmd(f *cmdutil.Factory) *cobra.Command {
+	opts := &userListOptions{f: f}
+	cmd := &cobra.Command{
+		Use:     "list",
+		Aliases: []string{"ls"},
+		Short:   "List the accounts you administer",
+		Long: `List the accounts you administer (a customer_admin: those it invited; a
+site_admin: all). Piped: tab-separated login, full name, email, role, state,
+two-factor (on/off) and creation time.`,
+		Example: `  forge admin user list
+  forge admin user list --json login,state --jq '.[] | select(.state == "disabled") | .login'`,
+		Args: cmdutil.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runUserList(cmd.Context(), opts)
+		},
+	}
+	cmd.Flags().IntVarP(&opts.limit, "limit", "L", 100, "Maximum number of accounts to list")
+	opts.exporter = output.AddJSONFlags(cmd, userFields...)
+	return cmd
+}
+
+func runUserList(ctx context.Context, opts *userListOptions) error {
+	if opts.limit < 1 {
+		return cmdutil.UsageErrorf("--limit must be at least 1, not %d", opts.limit)
+	}
+	if err := opts.exporter.Validate(); err != nil {
+		return err
+	}
+	c, err := opts.f.REST()
+	if err != nil {
+		return err
+	}
+	users, err := client.Collect(c.Admin.ListUsers(ctx, client.ListOptions{PerPage: min(opts.limit, 100)}), opts.limit)
+	if err != nil {
+		return err
+	}
+	ios := opts.f.IOStreams
+	if opts.exporter.Enabled() {
+		raw := make([]json.RawMessage, 0, len(users))
+		for _, u := range users {
+			raw = append(raw, u.RawJSON())
+		}
+		return opts.exporter.Write(ios, raw)
+	}
+	if len(users) == 0 {
+		if ios.IsStdoutTTY() {
+			fmt.Fprintln(ios.ErrOut, "No accounts to administer; invite someone with `forge admin invite create`.")
+		}
+		return nil
+	}
+	t := output.NewTable(ios, "LOGIN", "NAME", "EMAIL", "ROLE", "STATE", "2FA", "CREATED")
+	for _, u := range users {
+		x := extraOf(u)
+		t.Add(u.Login, output.Bold)
+		t.Add(u.FullName)
+		t.Add(u.Email)
+		t.Add(x.Role, roleColor(x.Role))
+		t.Add(x.State, stateColor(x.State))
+		switch {
+		case x.TwoFA == nil:
+			t.Add("")
+		case *x.TwoFA:
+			t.Add("on", output.Green)
+		default:
+			t.Add("off", output.Gray)
+		}
+		t.AddTime(x.CreatedAt.Time)
+		t.EndRow()
+	}
+	return t.Render()
+}
+
+// userActionOptions serve disable, enable and delete.
+type userActionOptions struct {
+	f     *cmdutil.Factory
+	login string
+	yes   bool
+}
+
+func newUserDisableCmd(f *cmdutil.Factory) *cobra.Command {
+	opts := &userActionOptions{f: f}
+	return &cobra.Command{
+		Use:   "disable USER",
+		Short: "Disable an account: it can no longer sign in, and its tokens stop working",
+		Example: `  forge admin user disable bob
+  forge admin user enable bob`,
+		Args: cmdutil.ExactArgs(1, "a user name"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.login = args[0]
+			return runUserAction(cmd.Context(), opts, "Disabled", func(c *client.Client) error {
+				return c.Admin.DisableUser(cmd.Context(), opts.login)
+			})
+		},
+	}
+}
+
+func newUserEnableCmd(f *cmdutil.Factory) *cobra.Command {
+	opts := &userActionOptions{f: f}
+	return &cobra.Command{
+		Use:     "enable USER",
+		Short:   "Enable a disabled account",
+		Example: `  forge admin user enable bob`,
+		Args:    cmdutil.ExactArgs(1, "a user name"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.login = args[0]
+			return runUserAction(cmd.Context(), opts, "Enabled", func(c *client.Client) error {
+				return c.Admin.EnableUser(cmd.Context(), opts.login)
+			})
+		},
+	}
+}
+
+func newUserDeleteCmd(f *cmdutil.Factory) *cobra.Command {
+	opts := &userActionOptions{f: f}
+	cmd := &cobra.Command{
+		Use:   "delete USER",
+		Short: "Delete an account with its keys, tokens and repositories",
+		Long: `Delete an account for good, with its SSH keys, tokens and repositories. On a
+terminal forge asks you to type the user name to confirm; elsewhere pass
+--yes.`,
+		Example: `  forge admin user delete bob
+  forge admin user delete bob --yes`,
+		Args: cmdutil.ExactArgs(1, "a user name"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.login = args[0]
+			return runUserDelete(cmd.Context(), opts)
+		},
+	}
+	cmd.Flags().BoolVarP(&opts.yes, "yes", "y", false, "Delete without asking")
+	return cmd
+}
+
+func runUserAction(ctx context.Context, opts *userActionOptions, done string, act func(*client.Client) error) error {
+	if err := checkLogin(opts.login); err != nil {
+		return err
+	}
+	c, err := opts.f.REST()
+	if err != nil {
+		return err
+	}
+	return perform(opts, c, done, act)
+}
+
+// perform runs the action and reports it on stderr.
+func perform(opts *userActionOptions, c *client.Client, done string, act func(*client.Client) error) error {
+	if err := act(c); err != nil {
+		return err
+	}
+	ios := opts.f.IOStreams
+	fmt.Fprintf(ios.ErrOut, "%s %s %s\n", ios.ErrColorScheme().SuccessIcon(), done, opts.login)
+	return nil
+}
+
+func runUserDelete(ctx context.Context, opts *userActionOptions) error {
+	if err := checkLogin(opts.login); err != nil {
+		return err
+	}
+	ios := opts.f.IOStreams
+	if !opts.yes && !ios.CanPrompt() {
+		return cmdutil.UsageErrorf("pass --yes to delete user %s without a prompt", opts.login)
+	}
+	c, err := opts.f.REST() // before asking: not logged in fails first
+	if err != nil {
+		return err
+	}
+	if !opts.yes {
+		fmt.Fprintf(ios.ErrOut, "This deletes the account %s with its SSH keys, tokens and repositories, for good.\n", opts.login)
+		typed, err := opts.f.Prompter.Input(ctx, "Type "+opts.login+" to confirm", "")
+		if err != nil {
+			return err
+		}
+		if strings.TrimSpace(typed) != opts.login {
+			fmt.Fprintf(ios.ErrOut, "%q is not %q; nothing deleted.\n", typed, opts.login)
+			return cmdutil.ErrSilent
+		}
+	}
+	return perform(opts, c, "Deleted", func(c *client.Client) error {
+		return c.Admin.DeleteUser(ctx, opts.login)
+	})
+}
+
+// checkLogin refuses an empty or flag-like user name before any request.
+func checkLogin(login string) error {
+	if strings.TrimSpace(login) == "" || strings.ContainsAny(login, "/ \t\n") {
+		return cmdutil.UsageErrorf("%q is not a user name", login)
+	}
+	return nil
+}

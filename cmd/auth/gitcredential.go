@@ -1,0 +1,196 @@
+package auth
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"io"
+	"net"
+	"net/url"
+	"strings"
+
+	"github.com/forgehq/forge/config"
+	"github.com/forgehq/forge/internal/cmdutil"
+	"github.com/spf13/cobra"
+)
+
+func init() { register(newGitCredentialCmd) }
+
+func newGitCredentialCmd(f *cmdutil.Factory) *cobra.Command {
+	return &cobra.Command{
+		Use:   "git-credential get|store|erase",
+		Short: "Answer git's credential requests with the profile's user and token",
+		Long: `A git credential helper (see gitcredentials(7)); forge auth setup-git
+registers it, and git runs it, not you.
+
+For "get", git writes the protocol and host it needs credentials for on
+standard input. If they are the scheme and host of a profile's base URL,
+forge answers with that profile's user name and token (the service accepts
+the token as the password for git over HTTP). It answers for no other host.
+The profile is --profile or FORGE_PROFILE when given; else the current
+profile when its host matches, else the first profile (by name) whose host
+does. "store" and "erase" are accepted and ignored: the token stays in the
+profile, and forge auth logout removes it. Other operations are ignored, as
+the protocol asks.`,
+		Example: `  printf 'protocol=https\nhost=forge.example.com\n\n' | forge auth git-credential get`,
+		Hidden:  true,
+		Args:    cmdutil.ExactArgs(1, "an operation: get, store or erase"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if args[0] != "get" {
+				// store, erase and operations git may add later.
+				_, err := io.Copy(io.Discard, f.IOStreams.In)
+				return err
+			}
+			return runGitCredentialGet(cmd.Context(), f)
+		},
+	}
+}
+
+// credentialRequest is what git asks for.
+type credentialRequest struct {
+	protocol, host, username string
+}
+
+// readCredentialRequest reads git's key=value lines up to a blank line or
+// the end of input.
+func readCredentialRequest(r io.Reader) (credentialRequest, error) {
+	var req credentialRequest
+	s := bufio.NewScanner(r)
+	for s.Scan() {
+		line := strings.TrimSuffix(s.Text(), "\r")
+		if line == "" {
+			break
+		}
+		key, value, ok := strings.Cut(line, "=")
+		if !ok {
+			continue
+		}
+		switch key {
+		case "protocol":
+			req.protocol = value
+		case "host":
+			req.host = value
+		case "username":
+			req.username = value
+		case "url":
+			if u, err := url.Parse(value); err == nil {
+				req.protocol, req.host = u.Scheme, u.Host
+				if u.User != nil {
+					req.username = u.User.Username()
+				}
+			}
+		}
+	}
+	return req, s.Err()
+}
+
+// candidate is a profile that may answer.
+type candidate struct {
+	profile, baseURL, user, token string
+}
+
+func runGitCredentialGet(ctx context.Context, f *cmdutil.Factory) error {
+	req, err := readCredentialRequest(f.IOStreams.In)
+	if err != nil {
+		return err
+	}
+	if req.protocol == "" || req.host == "" {
+		return nil // nothing forge can match; git asks elsewhere
+	}
+	cands, err := candidates(f)
+	if err != nil {
+		return err
+	}
+	var loggedOut *candidate
+	for _, c := range cands {
+		if !sameHost(c.baseURL, req.protocol, req.host) {
+			continue
+		}
+		if c.token == "" {
+			if loggedOut == nil {
+				loggedOut = &c
+			}
+			continue
+		}
+		user := c.user
+		if user == "" {
+			if user, err = whoAmI(ctx, f, c); err != nil {
+				return err
+			}
+		}
+		if req.username != "" && !strings.EqualFold(req.username, user) {
+			continue // git wants another account's credentials
+		}
+		_, err := fmt.Fprintf(f.IOStreams.Out, "protocol=%s\nhost=%s\nusername=%s\npassword=%s\n", req.protocol, req.host, user, c.token)
+		return err
+	}
+	if loggedOut != nil {
+		// Said on stderr, which git shows; git then asks elsewhere.
+		return fmt.Errorf("profile %q has no token for %s: run `forge auth login`", loggedOut.profile, config.Origin(loggedOut.baseURL))
+	}
+	return nil
+}
+
+// candidates lists the profiles that may answer, in order: only the named
+// one when --profile or FORGE_PROFILE names it; else the active profile
+// (with FORGE_BASE_URL and FORGE_TOKEN applied), then the others as the
+// file has them.
+func candidates(f *cmdutil.Factory) ([]candidate, error) {
+	s, err := f.Settings()
+	if err != nil {
+		return nil, err
+	}
+	cf, err := f.ConfigFile()
+	if err != nil {
+		return nil, err
+	}
+	active := candidate{profile: s.Profile, baseURL: s.BaseURL, token: s.Token}
+	// The file's user belongs to the file's token; a token from the
+	// environment may be another account's, so whoAmI asks.
+	if p := cf.Profile(s.Profile); p != nil && s.Sources["token"] == config.FromFile {
+		active.user = p.User
+	}
+	out := []candidate{active}
+	if s.ProfileSource == config.FromFlag || s.ProfileSource == config.FromEnv {
+		return out, nil
+	}
+	for _, name := range cf.ProfileNames() {
+		if p := cf.Profile(name); name != s.Profile && p != nil {
+			out = append(out, candidate{profile: name, baseURL: p.BaseURL, user: p.User, token: p.Token})
+		}
+	}
+	return out, nil
+}
+
+// whoAmI asks the service whose token it is, for a profile that stores no
+// user name.
+func whoAmI(ctx context.Context, f *cmdutil.Factory, c candidate) (string, error) {
+	rc, err := f.RESTClient(c.baseURL, c.token)
+	if err != nil {
+		return "", err
+	}
+	me, err := rc.Account.Me(ctx)
+	if err != nil {
+		return "", err
+	}
+	return me.Login, nil
+}
+
+// sameHost reports whether git's protocol and host (host[:port]) are the
+// scheme and host of baseURL, a missing port meaning the scheme's default.
+func sameHost(baseURL, protocol, host string) bool {
+	u, err := url.Parse(baseURL)
+	if baseURL == "" || err != nil || u.Host == "" || !strings.EqualFold(u.Scheme, protocol) {
+		return false
+	}
+	return canonicalHost(u.Scheme, u.Host) == canonicalHost(protocol, host)
+}
+
+func canonicalHost(scheme, host string) string {
+	h, port, err := net.SplitHostPort(host)
+	if err != nil {
+		h = strings.Trim(host, "[]")
+		port = map[string]string{"http": "80", "https": "443"}[strings.ToLower(scheme)]
+	}
+	return strings.ToLower(net.JoinHostPort(h, port))
+}

@@ -1,0 +1,117 @@
+package auth
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"strings"
+
+	"github.com/forgehq/forge/config"
+	"github.com/forgehq/forge/internal/cmdutil"
+	"github.com/spf13/cobra"
+)
+
+func init() { register(newSetupGitCmd) }
+
+func newSetupGitCmd(f *cmdutil.Factory) *cobra.Command {
+	return &cobra.Command{
+		Use:   "setup-git",
+		Short: "Make git use forge's token for the profile's host",
+		Long: `Register forge as git's credential helper for the profile's host, in your
+global git configuration (~/.gitconfig):
+
+  credential.<origin>.helper = ""          (the helpers before are reset)
+  credential.<origin>.helper = !forge auth git-credential
+
+so git clone, fetch and push over HTTPS (or HTTP) to that host use the
+profile's user name and token, without asking. Running it again changes
+nothing; run it once per host. When --profile or FORGE_PROFILE names the
+profile, the helper is pinned to it (!forge --profile NAME auth
+git-credential); otherwise the helper answers with whichever profile has
+the host, the current one first.`,
+		Example: `  forge auth setup-git
+  forge repo clone alice/demo && cd demo && git push`,
+		Args: cmdutil.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runSetupGit(cmd.Context(), f)
+		},
+	}
+}
+
+func runSetupGit(ctx context.Context, f *cmdutil.Factory) error {
+	s, err := f.Settings()
+	if err != nil {
+		return err
+	}
+	origin := config.Origin(s.BaseURL)
+	if origin == "" {
+		return cmdutil.AuthErrorf("no service configured for profile %q: run `forge auth login --base-url https://HOST/api/v2` first", s.Profile)
+	}
+	git, err := exec.LookPath("git")
+	if err != nil {
+		return errors.New("git is not installed (or not on PATH): install git, then run forge auth setup-git again")
+	}
+	pinned := ""
+	if s.ProfileSource == config.FromFlag || s.ProfileSource == config.FromEnv {
+		pinned = s.Profile
+	}
+	helper := "!" + helperCommand(pinned)
+	key := "credential." + origin + ".helper"
+	for _, args := range [][]string{
+		{"config", "--global", "--replace-all", key, ""},
+		{"config", "--global", "--add", key, helper},
+	} {
+		cmd := exec.CommandContext(ctx, git, args...)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			return fmt.Errorf("git %s: %v: %s", strings.Join(args[:3], " "), err, strings.TrimSpace(string(out)))
+		}
+	}
+	ios := f.IOStreams
+	fmt.Fprintf(ios.ErrOut, "%s git now asks forge for credentials for %s (%s = %s)\n", ios.ErrColorScheme().SuccessIcon(), origin, key, helper)
+	if s.Token == "" {
+		fmt.Fprintf(ios.ErrOut, "%s profile %q is not logged in yet: run `forge auth login`\n", ios.ErrColorScheme().WarningIcon(), s.Profile)
+	}
+	return nil
+}
+
+// helperCommand is how git's shell should start forge: "forge" when that
+// is this executable on PATH, else its absolute path, quoted.
+func helperCommand(profile string) string {
+	cmd := "forge"
+	exe, err := os.Executable()
+	if err == nil && !onPath("forge", exe) {
+		cmd = shellQuote(exe)
+	}
+	if profile != "" {
+		cmd += " --profile " + shellQuote(profile)
+	}
+	return cmd + " auth git-credential"
+}
+
+// onPath reports whether name on PATH is the file exe.
+func onPath(name, exe string) bool {
+	p, err := exec.LookPath(name)
+	if err != nil {
+		return false
+	}
+	a, err1 := os.Stat(p)
+	b, err2 := os.Stat(exe)
+	return err1 == nil && err2 == nil && os.SameFile(a, b)
+}
+
+// shellQuote quotes s for sh when it holds anything but safe characters.
+func shellQuote(s string) string {
+	safe := s != ""
+	for _, r := range s {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_./=:@+,", r)) {
+			safe = false
+			break
+		}
+	}
+	if safe {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}

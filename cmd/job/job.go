@@ -1,0 +1,76 @@
+// Package job implements `forge job`: one job of a CI workflow run.
+package job
+
+import (
+	"context"
+	"fmt"
+	"io"
+
+	"github.com/forgehq/forge/internal/cmdutil"
+	"github.com/spf13/cobra"
+)
+
+// NewCmd returns `forge job` and its subcommands.
+func NewCmd(f *cmdutil.Factory) *cobra.Command {
+	cmd := cmdutil.Group(&cobra.Command{
+		Use:   "job <command>",
+		Short: "Work with one job of a CI workflow run",
+	})
+	cmd.AddCommand(newLogsCmd(f))
+	return cmd
+}
+
+type logsOptions struct {
+	f    *cmdutil.Factory
+	repo string
+	id   int64
+}
+
+func newLogsCmd(f *cmdutil.Factory) *cobra.Command {
+	opts := &logsOptions{f: f}
+	cmd := &cobra.Command{
+		Use:   "logs JOB_ID",
+		Short: "Print a job's log as plain text",
+		Long: `Print a job's log exactly as the service sends it (text/plain), streamed to
+stdout as it arrives: a log of any size goes straight through to a file or a
+pipe. Job IDs are shown by forge run view. A job still running prints its
+log so far.`,
+		Example: `  forge job logs 34
+  forge job logs 34 -R alice/demo > build.log
+  forge job logs "$(forge run view 12 --jq '.jobs[0].id')" | tail -n 20`,
+		Args: cmdutil.ExactArgs(1, "a job ID"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			id, err := cmdutil.ParseNumber(args[0], "job ID")
+			if err != nil {
+				return err
+			}
+			opts.id = id
+			return runLogs(cmd.Context(), opts)
+		},
+	}
+	cmdutil.AddRepoFlag(cmd, &opts.repo)
+	return cmd
+}
+
+func runLogs(ctx context.Context, opts *logsOptions) error {
+	repo, err := opts.f.BaseRepo(ctx, opts.repo)
+	if err != nil {
+		return err
+	}
+	c, err := opts.f.REST()
+	if err != nil {
+		return err
+	}
+	body, err := c.Actions.JobLogs(ctx, repo, opts.id)
+	if err != nil {
+		return err
+	}
+	defer body.Close()
+	if _, err := io.Copy(opts.f.IOStreams.Out, body); err != nil {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		return fmt.Errorf("reading the log of job %d: %w", opts.id, err)
+	}
+	return nil
+}

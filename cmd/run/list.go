@@ -1,0 +1,114 @@
+package run
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/forgehq/forge/client"
+	"github.com/forgehq/forge/internal/cmdutil"
+	"github.com/forgehq/forge/internal/iostreams"
+	"github.com/forgehq/forge/internal/output"
+	"github.com/spf13/cobra"
+)
+
+type listOptions struct {
+	f        *cmdutil.Factory
+	exporter *output.Exporter
+	repo     string
+	limit    int
+	branch   string
+	status   string
+	event    string
+}
+
+func newListCmd(f *cmdutil.Factory) *cobra.Command {
+	opts := &listOptions{f: f}
+	cmd := &cobra.Command{
+		Use:     "list",
+		Aliases: []string{"ls"},
+		Short:   "List a repository's recent workflow runs",
+		Long: `List workflow runs, newest first. On a terminal: a table with a status mark,
+relative ages and durations. Piped: tab-separated fields status, conclusion,
+title, workflow, branch, event, ID, elapsed and creation time (ISO 8601).`,
+		Example: `  forge run list
+  forge run list -R alice/demo --limit 5
+  forge run list --status failure --json id,head_branch`,
+		Args: cmdutil.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runList(cmd.Context(), opts)
+		},
+	}
+	cmdutil.AddRepoFlag(cmd, &opts.repo)
+	cmd.Flags().IntVarP(&opts.limit, "limit", "L", 20, "Maximum number of runs to list")
+	cmd.Flags().StringVarP(&opts.branch, "branch", "b", "", "Only runs on this `branch`")
+	cmd.Flags().StringVarP(&opts.status, "status", "s", "", "Only runs with this `status` or conclusion (queued, in_progress, completed, success, failure, cancelled)")
+	cmd.Flags().StringVarP(&opts.event, "event", "e", "", "Only runs triggered by this `event` (push, pull_request, ...)")
+	opts.exporter = output.AddJSONFlags(cmd, runFields...)
+	return cmd
+}
+
+func runList(ctx context.Context, opts *listOptions) error {
+	if opts.limit < 1 {
+		return cmdutil.UsageErrorf("--limit must be at least 1, not %d", opts.limit)
+	}
+	if err := opts.exporter.Validate(); err != nil {
+		return err
+	}
+	c, repo, err := setup(ctx, opts.f, opts.repo)
+	if err != nil {
+		return err
+	}
+	runs, err := client.Collect(c.Actions.ListRuns(ctx, repo, client.RunListOptions{
+		ListOptions: client.ListOptions{PerPage: min(opts.limit, 100)},
+		Branch:      opts.branch, Status: opts.status, Event: opts.event,
+	}), opts.limit)
+	if err != nil {
+		return err
+	}
+	ios := opts.f.IOStreams
+	if opts.exporter.Enabled() {
+		raw := make([]json.RawMessage, 0, len(runs))
+		for _, r := range runs {
+			raw = append(raw, r.RawJSON())
+		}
+		return opts.exporter.Write(ios, raw)
+	}
+	if len(runs) == 0 {
+		if ios.IsStdoutTTY() {
+			fmt.Fprintf(ios.ErrOut, "No workflow runs in %s.\n", repo)
+		}
+		return nil
+	}
+	tty := ios.IsStdoutTTY()
+	now := time.Now()
+	plain := iostreams.NewColorScheme(false) // the table colours the whole cell
+	var t *output.Table
+	if tty {
+		t = output.NewTable(ios, "STATUS", "TITLE", "WORKFLOW", "BRANCH", "EVENT", "ID", "ELAPSED", "AGE")
+	} else {
+		t = output.NewTable(ios, "STATUS", "CONCLUSION", "TITLE", "WORKFLOW", "BRANCH", "EVENT", "ID", "ELAPSED", "CREATED")
+	}
+	for _, r := range runs {
+		if tty {
+			t.Add(symbol(plain, r.Status, r.Conclusion)+" "+outcome(r.Status, r.Conclusion), tableColor(r.Status, r.Conclusion))
+		} else {
+			t.Add(r.Status)
+			t.Add(r.Conclusion)
+		}
+		title := r.DisplayTitle
+		if title == "" {
+			title = r.Name
+		}
+		t.Add(title, output.Bold)
+		t.Add(r.Name)
+		t.Add(r.HeadBranch, output.Cyan)
+		t.Add(r.Event)
+		t.Add(fmt.Sprint(r.ID), output.Cyan)
+		t.Add(runElapsed(r, now))
+		t.AddTime(r.CreatedAt.Time)
+		t.EndRow()
+	}
+	return t.Render()
+}

@@ -1,0 +1,207 @@
+package run
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/forgehq/forge/client"
+	"github.com/forgehq/forge/internal/cmdutil"
+	"github.com/forgehq/forge/internal/iostreams"
+	"github.com/forgehq/forge/internal/output"
+	"github.com/spf13/cobra"
+)
+
+type viewOptions struct {
+	f        *cmdutil.Factory
+	exporter *output.Exporter
+	repo     string
+	id       int64
+}
+
+func newViewCmd(f *cmdutil.Factory) *cobra.Command {
+	opts := &viewOptions{f: f}
+	cmd := &cobra.Command{
+		Use:   "view ID",
+		Short: "Show a workflow run and its jobs",
+		Long: `Show a workflow run: its state, branch, commit and trigger, and each job
+with its outcome and duration (and the steps of jobs that failed or are
+running). Piped, one "key:<TAB>value" line per field and one
+"job:<TAB>ID<TAB>NAME<TAB>STATUS<TAB>CONCLUSION<TAB>ELAPSED" line per job.
+With --json, the run's fields plus "jobs", the list of its jobs.`,
+		Example: `  forge run view 12
+  forge run view 12 --json status,conclusion,jobs
+  forge run view 12 --jq '.jobs[] | select(.conclusion == "failure") | .id'`,
+		Args: cmdutil.ExactArgs(1, "a run ID"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			id, err := cmdutil.ParseNumber(args[0], "run ID")
+			if err != nil {
+				return err
+			}
+			opts.id = id
+			return runView(cmd.Context(), opts)
+		},
+	}
+	cmdutil.AddRepoFlag(cmd, &opts.repo)
+	opts.exporter = output.AddJSONFlags(cmd, append(runFields, "jobs")...)
+	return cmd
+}
+
+func runView(ctx context.Context, opts *viewOptions) error {
+	if err := opts.exporter.Validate(); err != nil {
+		return err
+	}
+	c, repo, err := setup(ctx, opts.f, opts.repo)
+	if err != nil {
+		return err
+	}
+	run, jobs, err := fetchRun(ctx, c, repo, opts.id)
+	if err != nil {
+		return err
+	}
+	ios := opts.f.IOStreams
+	if opts.exporter.Enabled() {
+		v, err := withJobs(run, jobs)
+		if err != nil {
+			return err
+		}
+		return opts.exporter.Write(ios, v)
+	}
+	if !ios.IsStdoutTTY() {
+		return writePlain(ios.Out, run, jobs)
+	}
+	cs := ios.ColorScheme()
+	lines := renderRun(cs, run, jobs, time.Now())
+	lines = append(lines, "", cs.Gray(fmt.Sprintf("Logs: forge run logs %d -R %s", run.ID, repo)))
+	if run.HTMLURL != "" {
+		lines = append(lines, cs.Gray(run.HTMLURL))
+	}
+	_, err = fmt.Fprintln(ios.Out, strings.Join(lines, "\n"))
+	return err
+}
+
+// withJobs is the run as the server sent it plus "jobs", the jobs as the
+// server sent them.
+func withJobs(run *client.WorkflowRun, jobs []*client.Job) (map[string]json.RawMessage, error) {
+	out := map[string]json.RawMessage{}
+	if err := json.Unmarshal(run.RawJSON(), &out); err != nil {
+		return nil, fmt.Errorf("decoding the run: %w", err)
+	}
+	list := make([]json.RawMessage, 0, len(jobs))
+	for _, j := range jobs {
+		list = append(list, j.RawJSON())
+	}
+	b, err := json.Marshal(list)
+	if err != nil {
+		return nil, err
+	}
+	out["jobs"] = b
+	return out, nil
+}
+
+// renderRun draws a run and its jobs for a terminal, one string per line
+// (none of them ends in a newline); run watch redraws the same lines.
+func renderRun(cs *iostreams.ColorScheme, run *client.WorkflowRun, jobs []*client.Job, now time.Time) []string {
+	header := symbol(cs, run.Status, run.Conclusion) + " " + cs.Bold(joinNonEmpty(" ", run.HeadBranch, run.Name)) +
+		" · " + cs.Cyan(fmt.Sprint(run.ID))
+	lines := []string{header}
+	if run.DisplayTitle != "" && run.DisplayTitle != run.Name {
+		lines = append(lines, run.DisplayTitle)
+	}
+	trigger := ""
+	if run.Event != "" {
+		trigger = "Triggered via " + run.Event
+		if run.Actor.Login != "" {
+			trigger += " by " + run.Actor.Login
+		}
+		if !run.CreatedAt.IsZero() {
+			trigger += " " + output.FormatTime(run.CreatedAt.Time, true)
+		}
+	}
+	lines = append(lines, joinNonEmpty(" · ", trigger, shortSHA(run.HeadSHA), stateText(run.Status, run.Conclusion, runElapsed(run, now))))
+	lines = append(lines, "", cs.Bold("JOBS"))
+	if len(jobs) == 0 {
+		lines = append(lines, cs.Gray("(no jobs yet)"))
+	}
+	for _, j := range jobs {
+		line := symbol(cs, j.Status, j.Conclusion) + " " + cs.Bold(j.Name)
+		if d := jobElapsed(j, now); d != "" {
+			line += " in " + d
+		}
+		if !done(j.Status, j.Conclusion) {
+			line += " " + cs.Gray("("+outcome(j.Status, j.Conclusion)+")")
+		}
+		line += cs.Gray(fmt.Sprintf(" (ID %d)", j.ID))
+		lines = append(lines, line)
+		if showSteps(j) {
+			for _, s := range j.Steps {
+				lines = append(lines, "  "+symbol(cs, s.Status, s.Conclusion)+" "+s.Name)
+			}
+		}
+	}
+	return lines
+}
+
+// showSteps: a job's steps are worth showing while it runs and when it
+// failed, to point at the step to look at.
+func showSteps(j *client.Job) bool {
+	if !done(j.Status, j.Conclusion) {
+		return j.Status == "in_progress"
+	}
+	switch outcome(j.Status, j.Conclusion) {
+	case "success", "skipped", "cancelled", "neutral":
+		return false
+	}
+	return true
+}
+
+// stateText says where a run is: "success in 11s", "in_progress for 4s",
+// "queued".
+func stateText(status, conclusion, took string) string {
+	word := outcome(status, conclusion)
+	switch {
+	case took == "":
+		return word
+	case done(status, conclusion):
+		return word + " in " + took
+	}
+	return word + " for " + took
+}
+
+// writePlain prints a run for scripts: "key:\tvalue" lines, then one
+// "job:" line per job.
+func writePlain(w io.Writer, run *client.WorkflowRun, jobs []*client.Job) error {
+	var b strings.Builder
+	field := func(k, v string) { fmt.Fprintf(&b, "%s:\t%s\n", k, oneLine(v)) }
+	iso := func(t client.Time) string { return output.FormatTime(t.Time, false) }
+	field("id", fmt.Sprint(run.ID))
+	field("name", run.Name)
+	field("title", run.DisplayTitle)
+	field("status", run.Status)
+	field("conclusion", run.Conclusion)
+	field("branch", run.HeadBranch)
+	field("sha", run.HeadSHA)
+	field("event", run.Event)
+	field("actor", run.Actor.Login)
+	field("created", iso(run.CreatedAt))
+	field("started", iso(run.RunStartedAt))
+	field("updated", iso(run.UpdatedAt))
+	field("url", run.HTMLURL)
+	now := time.Now()
+	for _, j := range jobs {
+		fmt.Fprintf(&b, "job:\t%d\t%s\t%s\t%s\t%s\n", j.ID, oneLine(j.Name), j.Status, j.Conclusion, jobElapsed(j, now))
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// oneLine keeps a name on its line and in its column.
+func oneLine(s string) string {
+	if !strings.ContainsAny(s, "\t\r\n") {
+		return s
+	}
+	return strings.Join(strings.Fields(s), " ")
+}

@@ -1,0 +1,237 @@
+package run
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/forgehq/forge/client"
+	"github.com/forgehq/forge/internal/cmdutil"
+	"github.com/spf13/cobra"
+)
+
+type watchOptions struct {
+	f          *cmdutil.Factory
+	repo       string
+	id         int64
+	exitStatus bool
+	interval   string
+}
+
+func newWatchCmd(f *cmdutil.Factory) *cobra.Command {
+	opts := &watchOptions{f: f}
+	cmd := &cobra.Command{
+		Use:   "watch ID",
+		Short: "Follow a workflow run until it completes",
+		Long: `Follow a workflow run until it completes, polling every --interval.
+
+On a terminal the run and its jobs are redrawn in place (on the alternate
+screen, so your scrollback stays as it was); when the run completes, its
+final state is printed to the normal screen. Piped, forge prints one plain
+line per change of state, for CI logs:
+
+  run 12 CI: in_progress
+  job 34 build: in_progress
+  job 34 build: completed (success)
+
+With --exit-status, forge exits 1 unless the run's conclusion is success,
+so a script can wait for CI: forge run watch 12 --exit-status && deploy.
+Ctrl-C stops watching (exit 130); the run goes on.`,
+		Example: `  forge run watch 12
+  forge run watch 12 --exit-status --interval 10
+  forge run watch "$(forge run list -L 1 --jq '.[0].id')" --exit-status`,
+		Args: cmdutil.ExactArgs(1, "a run ID"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			id, err := cmdutil.ParseNumber(args[0], "run ID")
+			if err != nil {
+				return err
+			}
+			opts.id = id
+			return runWatch(cmd.Context(), opts)
+		},
+	}
+	cmdutil.AddRepoFlag(cmd, &opts.repo)
+	cmd.Flags().BoolVar(&opts.exitStatus, "exit-status", false, "Exit with status 1 unless the run succeeds")
+	cmd.Flags().StringVarP(&opts.interval, "interval", "i", "3", "Time between refreshes: `seconds`, or a duration such as 500ms or 1m")
+	return cmd
+}
+
+// parseInterval reads --interval: a number of seconds or a Go duration.
+func parseInterval(s string) (time.Duration, error) {
+	s = strings.TrimSpace(s)
+	d, err := time.ParseDuration(s)
+	if secs, ferr := strconv.ParseFloat(s, 64); ferr == nil {
+		d, err = time.Duration(secs*float64(time.Second)), nil
+		if !(secs > 0 && secs <= 86400) { // also refuses NaN
+			d = 0
+		}
+	}
+	if err != nil || d <= 0 {
+		return 0, cmdutil.UsageErrorf("--interval must be a positive number of seconds or a duration such as 500ms, not %q", s)
+	}
+	return d, nil
+}
+
+func runWatch(ctx context.Context, opts *watchOptions) error {
+	interval, err := parseInterval(opts.interval)
+	if err != nil {
+		return err
+	}
+	c, repo, err := setup(ctx, opts.f, opts.repo)
+	if err != nil {
+		return err
+	}
+	w := &watcher{ctx: ctx, c: c, repo: repo, id: opts.id, interval: interval}
+	ios := opts.f.IOStreams
+	run, jobs, err := fetchRun(ctx, c, repo, opts.id)
+	if err != nil {
+		return err
+	}
+	switch {
+	case done(run.Status, run.Conclusion):
+		// Nothing to follow: show where it ended, like view.
+		if ios.IsStdoutTTY() {
+			fmt.Fprintln(ios.Out, strings.Join(renderRun(ios.ColorScheme(), run, jobs, time.Now()), "\n"))
+			fmt.Fprintf(ios.ErrOut, "Run %s has already completed with %q.\n", runTitle(run), outcome(run.Status, run.Conclusion))
+		} else {
+			newChanges().write(ios.Out, run, jobs)
+		}
+	case ios.IsStdoutTTY():
+		if run, err = w.onTerminal(opts, run, jobs); err != nil {
+			return err
+		}
+	default:
+		if run, err = w.plain(ios.Out, run, jobs); err != nil {
+			return err
+		}
+	}
+	if opts.exitStatus && outcome(run.Status, run.Conclusion) != "success" {
+		return &cmdutil.ExitError{Code: cmdutil.ExitFailure}
+	}
+	return nil
+}
+
+// watcher polls one run.
+type watcher struct {
+	ctx      context.Context
+	c        *client.Client
+	repo     client.RepoName
+	id       int64
+	interval time.Duration
+}
+
+// wait sleeps one interval; it ends early with the context's error on
+// Ctrl-C.
+func (w *watcher) wait() error {
+	t := time.NewTimer(w.interval)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-w.ctx.Done():
+		return w.ctx.Err()
+	}
+}
+
+// plain prints a line per change until the run completes, and returns the
+// completed run.
+func (w *watcher) plain(out io.Writer, run *client.WorkflowRun, jobs []*client.Job) (*client.WorkflowRun, error) {
+	seen := newChanges()
+	for {
+		seen.write(out, run, jobs)
+		if done(run.Status, run.Conclusion) {
+			return run, nil
+		}
+		if err := w.wait(); err != nil {
+			return nil, err
+		}
+		var err error
+		if run, jobs, err = fetchRun(w.ctx, w.c, w.repo, w.id); err != nil {
+			return nil, err
+		}
+	}
+}
+
+// onTerminal redraws the run in place until it completes, then prints its
+// final state on the normal screen.
+func (w *watcher) onTerminal(opts *watchOptions, run *client.WorkflowRun, jobs []*client.Job) (*client.WorkflowRun, error) {
+	ios := opts.f.IOStreams
+	cs := ios.ColorScheme()
+	scr := newScreen(ios)
+	scr.enter()
+	defer scr.leave()
+	resized := notifyResize(w.ctx)
+	head := []string{cs.Gray(fmt.Sprintf("Refreshing run status every %s. Press Ctrl+C to quit.", w.interval)), ""}
+	frame := func() []string { return append(head[:2:2], renderRun(cs, run, jobs, time.Now())...) }
+	for !done(run.Status, run.Conclusion) {
+		scr.draw(frame())
+		t := time.NewTimer(w.interval)
+	waiting:
+		for {
+			select {
+			case <-resized:
+				scr.draw(frame())
+			case <-t.C:
+				break waiting
+			case <-w.ctx.Done():
+				t.Stop()
+				return nil, w.ctx.Err()
+			}
+		}
+		var err error
+		if run, jobs, err = fetchRun(w.ctx, w.c, w.repo, w.id); err != nil {
+			return nil, err
+		}
+	}
+	scr.leave()
+	fmt.Fprintln(ios.Out, strings.Join(renderRun(cs, run, jobs, time.Now()), "\n"))
+	fmt.Fprintf(ios.Out, "\n%s Run %s completed with %q\n", symbol(cs, run.Status, run.Conclusion), runTitle(run), outcome(run.Status, run.Conclusion))
+	return run, nil
+}
+
+// changes remembers the last state printed for the run and each job, so
+// piped output has one line per change.
+type changes map[string]string
+
+func newChanges() changes { return changes{} }
+
+// write prints the lines for what changed since the last call: the run
+// first while it goes on, last once it completed, so the log reads in
+// order.
+func (seen changes) write(out io.Writer, run *client.WorkflowRun, jobs []*client.Job) {
+	var b strings.Builder
+	line := func(key, what, state string) {
+		if seen[key] != state {
+			seen[key] = state
+			fmt.Fprintf(&b, "%s: %s\n", what, state)
+		}
+	}
+	runLine := func() {
+		line("run", fmt.Sprintf("run %d %s", run.ID, oneLine(run.Name)), stateWords(run.Status, run.Conclusion))
+	}
+	finished := done(run.Status, run.Conclusion)
+	if !finished {
+		runLine()
+	}
+	for _, j := range jobs {
+		line(fmt.Sprint("job ", j.ID), fmt.Sprintf("job %d %s", j.ID, oneLine(j.Name)), stateWords(j.Status, j.Conclusion))
+	}
+	if finished {
+		runLine()
+	}
+	io.WriteString(out, b.String())
+}
+
+// stateWords is "in_progress", or "completed (success)" once concluded.
+func stateWords(status, conclusion string) string {
+	if conclusion == "" {
+		return outcome(status, "")
+	}
+	if status == "" {
+		status = "completed"
+	}
+	return status + " (" + conclusion + ")"
+}
