@@ -61,12 +61,9 @@ func (c *Client) Stream(ctx context.Context, r Request, onDelta func(string)) (U
 		reply.Usage.FinishReason = reply.FinishReason
 		return reply.Usage, nil
 	}
-	u, err := readStream(ctx, resp.Body, onDelta)
-	if err == nil {
-		// Read the end of the response so the connection can be reused.
-		io.Copy(io.Discard, io.LimitReader(resp.Body, 4<<10))
-	}
-	return u, err
+	// After "done" the body is closed without reading on: a server may
+	// keep an event stream open, and waiting for its end would hang.
+	return readStream(ctx, resp.Body, onDelta)
 }
 
 // readStream reads delta, usage and done events until done. Other events

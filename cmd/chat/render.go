@@ -2,12 +2,14 @@ package chat
 
 import (
 	"io"
+	"os"
 	"strconv"
 	"strings"
 
 	"github.com/charmbracelet/x/ansi"
 	"github.com/forgehq/forge/internal/iostreams"
 	"github.com/forgehq/forge/internal/markdown"
+	"golang.org/x/term"
 )
 
 // replyView shows a reply as it streams in.
@@ -28,6 +30,12 @@ func newReplyView(ios *iostreams.IOStreams, out io.Writer) replyView {
 		return &lineEnd{w: out}
 	}
 	v := &mdView{out: out, width: ios.TerminalWidth(), dim: ios.ColorScheme().Gray}
+	// The terminal may have been resized since the session began.
+	if f, ok := ios.Out.(*os.File); ok {
+		if w, _, err := term.GetSize(int(f.Fd())); err == nil && w > 0 {
+			v.width = w
+		}
+	}
 	v.md = markdown.NewStream(emitter{v}, markdown.Options{
 		Width: v.width,
 		Color: ios.ColorEnabled(),

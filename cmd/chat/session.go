@@ -67,7 +67,7 @@ func runSession(ctx context.Context, opts *chatOptions, s *chat.Session) error {
 			continue
 		}
 		if chat.IsCommand(msg) {
-			err := s.Command(ctx, msg, out)
+			err := command(ctx, src, s, msg, out)
 			if errors.Is(err, chat.ErrExit) {
 				return sessionEnd(failed, tty)
 			}
@@ -79,7 +79,7 @@ func runSession(ctx context.Context, opts *chatOptions, s *chat.Session) error {
 			}
 			continue
 		}
-		err = turn(ctx, src, s, chat.Unescape(msg), newReplyView(ios, out), errOut, cs.Dim)
+		err = turn(ctx, src, s, chat.Unescape(msg), opts.noStream, newReplyView(ios, out), errOut, cs.Dim)
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
@@ -99,12 +99,33 @@ func sessionEnd(failed, tty bool) error {
 	return nil
 }
 
-// turn streams one reply to out. Ctrl-C stops only this reply.
-func turn(ctx context.Context, src lineSource, s *chat.Session, msg string, w replyView, errOut io.Writer, dim func(string) string) error {
+// command runs an in-session command; Ctrl-C stops only the command.
+func command(ctx context.Context, src lineSource, s *chat.Session, line string, out io.Writer) error {
+	cmdCtx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	defer src.replying(cancel)()
+	return s.Command(cmdCtx, line, out)
+}
+
+// turn shows one reply as it streams (or, with --no-stream, once it is
+// whole). Ctrl-C stops only this reply.
+func turn(ctx context.Context, src lineSource, s *chat.Session, msg string, noStream bool, w replyView, errOut io.Writer, dim func(string) string) error {
 	replyCtx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	done := src.replying(cancel)
-	usage, err := s.Turn(replyCtx, msg, w.WriteString)
+	var (
+		usage chat.Usage
+		err   error
+	)
+	if noStream {
+		var r *chat.Reply
+		if r, err = s.Send(replyCtx, msg); err == nil {
+			usage = r.Usage
+			w.WriteString(r.Reply)
+		}
+	} else {
+		usage, err = s.Turn(replyCtx, msg, w.WriteString)
+	}
 	done()
 	w.finish()
 	switch {
