@@ -79,6 +79,9 @@ type renderer struct {
 	sepPending bool  // the current block owes a blank line before its first
 	sepDepth   int   // containers the blank line is inside: those shared with the last block
 	scratch    []seg // reused for each output line
+	ip         inlineParser
+	us         []unit // reused by wrap
+	all        []seg  // reused by wrap
 }
 
 func newRenderer(o Options) *renderer {
@@ -373,28 +376,46 @@ func startsBlock(s string) bool {
 }
 
 // safeStart reports whether paragraph text beginning with s stays paragraph
-// text whatever the rest of its line: its first character cannot begin any
-// block, a setext underline, a table delimiter row or a list number.
+// text whatever the rest of its line: what has arrived already rules out a
+// heading, fence, rule, list item, setext underline and table delimiter row.
+// A stream waits for the rest of a line only while this is false.
 func safeStart(s string) bool {
 	if s == "" {
 		return false
 	}
-	c := s[0]
-	if strings.IndexByte(" #>-*+=_~`|:", c) >= 0 {
+	switch c := s[0]; {
+	case c == ' ':
 		return false
-	}
-	if isDigit(c) {
+	case strings.IndexByte("*-+_=:|", c) >= 0:
+		// A bullet needs a space after it; rules, underlines and delimiter
+		// rows are made of these characters and spaces only.
+		if (c == '*' || c == '-' || c == '+') && (len(s) == 1 || s[1] == ' ') {
+			return false
+		}
+		return strings.IndexFunc(s, func(r rune) bool { return strings.IndexRune("*-+_=:| ", r) < 0 }) >= 0
+	case c == '#':
+		n := 0
+		for n < len(s) && s[n] == '#' {
+			n++
+		}
+		return n < len(s) && (n > 6 || s[n] != ' ')
+	case c == '`' || c == '~':
+		n := 0
+		for n < len(s) && s[n] == c {
+			n++
+		}
+		return n < 3 && n < len(s)
+	case isDigit(c):
 		i := 0
 		for i < len(s) && isDigit(s[i]) {
 			i++
 		}
-		if i > 9 {
+		switch {
+		case i > 9:
 			return true
-		}
-		if i == len(s) {
+		case i == len(s):
 			return false
-		}
-		if s[i] != '.' && s[i] != ')' {
+		case s[i] != '.' && s[i] != ')':
 			return true
 		}
 		return i+1 < len(s) && s[i+1] != ' '
@@ -677,8 +698,8 @@ func (r *renderer) heading(level int, text string) {
 		st |= stH1
 	}
 	marks := strings.Repeat("#", level) + " "
-	res := parseInline(text, st)
-	for i, l := range wrap(res.segs, r.avail()-len(marks)) {
+	res := r.ip.parse(text, st)
+	for i, l := range r.wrap(res.segs, r.avail()-len(marks)) {
 		lead := seg{text: marks, st: stHeading}
 		if i > 0 {
 			lead = seg{text: strings.Repeat(" ", len(marks))}
@@ -734,7 +755,7 @@ func (r *renderer) paraFlush() {
 		return
 	}
 	text := strings.TrimRight(r.paraText(), " ")
-	lines := wrap(parseInline(text, 0).segs, r.avail())
+	lines := r.wrap(r.ip.parse(text, 0).segs, r.avail())
 	for _, l := range lines[min(r.para.emitted, len(lines)):] {
 		r.emitLine(l)
 	}
@@ -789,16 +810,20 @@ func firstPipe(s string) int {
 // Greedy wrapping then fixes every line but the last.
 func (r *renderer) peek() {
 	p := &r.para
-	if r.leaf != leafPara || len(p.lines) == 0 || r.paraRunes() <= r.o.Width {
+	if r.leaf != leafPara || len(p.lines) == 0 {
 		return
 	}
-	full := strings.Join(p.lines, "\n")
 	// Peeking costs a parse of the whole paragraph; do it after a
 	// proportion of new text, so a huge paragraph costs linear time.
-	if d := len(full) - p.peekLen; d < max(r.o.Width/2, len(full)/16) {
+	size := len(p.lines) - 1
+	for _, l := range p.lines {
+		size += len(l)
+	}
+	if d := size - p.peekLen; d < max(r.o.Width/2, size/16) || r.paraRunes() <= r.o.Width {
 		return
 	}
-	p.peekLen = len(full)
+	p.peekLen = size
+	full := strings.Join(p.lines, "\n")
 	if p.task && len(full) < 4 {
 		return // the task box is not decided yet
 	}
@@ -811,9 +836,9 @@ func (r *renderer) peek() {
 	limit -= len(full) - len(text)
 	at := lastSpace(text, limit)
 	for at > 0 {
-		res := parseInline(text[:at], 0)
+		res := r.ip.parse(text[:at], 0)
 		if res.pending < 0 {
-			lines := wrap(res.segs, r.avail())
+			lines := r.wrap(res.segs, r.avail())
 			for ; p.emitted < len(lines)-1; p.emitted++ {
 				r.emitLine(lines[p.emitted])
 			}

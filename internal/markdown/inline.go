@@ -68,8 +68,13 @@ type inlineParser struct {
 	byLen    map[int]int // per run length, the first run index still worth searching
 }
 
-func parseInline(src string, base style) inlineResult {
-	p := &inlineParser{src: src, tail: -1, pending: -1}
+// parse parses src, reusing the parser's slices from its last use.
+func (p *inlineParser) parse(src string, base style) inlineResult {
+	*p = inlineParser{
+		src: src, tail: -1, pending: -1, byLen: p.byLen,
+		nodes: p.nodes[:0], delims: p.delims[:0], brackets: p.brackets[:0], spans: p.spans[:0], ticks: p.ticks[:0],
+	}
+	clear(p.byLen)
 	p.scan()
 	p.processEmphasis(0)
 	for i := p.tail; i >= 0; i = p.delims[i].prev {
@@ -185,7 +190,9 @@ func isASCIIPunct(c byte) bool {
 func (p *inlineParser) codeSpan(i int) int {
 	if !p.ticksOK {
 		p.ticksOK = true
-		p.byLen = make(map[int]int)
+		if p.byLen == nil {
+			p.byLen = make(map[int]int)
+		}
 		for j := i; j < len(p.src); {
 			if p.src[j] != '`' {
 				j++

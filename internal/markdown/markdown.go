@@ -33,6 +33,7 @@
 package markdown
 
 import (
+	"bytes"
 	"io"
 	"strings"
 	"unicode/utf8"
@@ -80,6 +81,8 @@ type Stream struct {
 	buf    []byte // the line still arriving
 	live   bool   // buf's line is committed as paragraph text
 	off    int    // where that text starts in the line
+	done   int    // bytes of buf's line already in that text
+	tabs   bool   // the line has a tab
 	err    error
 	closed bool
 }
@@ -102,14 +105,15 @@ func (s *Stream) Write(p []byte) (int, error) {
 	if s.err != nil {
 		return 0, s.err
 	}
+	// Only the new bytes (and a "\r" left waiting for a "\n") can end a line.
+	start, from := 0, max(0, len(s.buf)-1)
 	s.buf = append(s.buf, p...)
-	start := 0
 	for {
-		i := indexLineEnd(s.buf[start:])
+		i := indexLineEnd(s.buf[from:])
 		if i < 0 {
 			break
 		}
-		i += start
+		i += from
 		if s.buf[i] == '\r' && i+1 == len(s.buf) {
 			break // "\r\n" may be split across writes
 		}
@@ -118,8 +122,12 @@ func (s *Stream) Write(p []byte) (int, error) {
 		if s.buf[i] == '\r' && s.buf[start] == '\n' {
 			start++
 		}
+		from = start
 	}
-	s.buf = s.buf[:copy(s.buf, s.buf[start:])]
+	if start > 0 {
+		s.buf = s.buf[:copy(s.buf, s.buf[start:])]
+		s.done = 0
+	}
 	s.partial()
 	s.r.peek()
 	s.flush()
@@ -169,9 +177,9 @@ func (s *Stream) lineDone(raw string) {
 	s.r.line(line)
 }
 
-// partial looks at the line still arriving. Once its first character shows
-// it is paragraph text (see safeStart), its structure is applied and its
-// text grows with each write, so peek can show it before the line ends.
+// partial looks at the line still arriving. Once what has arrived shows it
+// is paragraph text (see safeStart), its structure is applied and its text
+// grows with each write, so peek can show it before the line ends.
 func (s *Stream) partial() {
 	raw := s.buf
 	if n := len(raw); n > 0 && raw[n-1] == '\r' {
@@ -188,19 +196,28 @@ func (s *Stream) partial() {
 			break
 		}
 	}
-	if len(raw) == 0 {
+	if len(raw) <= s.done {
+		return
+	}
+	r := s.r
+	if s.live {
+		last := &r.para.lines[len(r.para.lines)-1]
+		if s.tabs || bytes.IndexByte(raw[s.done:], '\t') >= 0 {
+			// A tab's expansion depends on its column: redo the line.
+			s.tabs = true
+			*last = cleanLine(string(raw))[s.off:]
+		} else {
+			*last += sanitize(string(raw[s.done:]))
+		}
+		s.done = len(raw)
 		return
 	}
 	line := cleanLine(string(raw))
-	r := s.r
-	if s.live {
-		r.para.lines[len(r.para.lines)-1] = line[s.off:]
-		return
-	}
 	pl := r.classify(line)
 	if (pl.action == actPara || pl.action == actLazy) && safeStart(line[pl.pos:]) {
 		r.apply(pl, line, true)
-		s.live, s.off = true, pl.pos
+		s.live, s.off, s.done = true, pl.pos, len(raw)
+		s.tabs = bytes.IndexByte(raw, '\t') >= 0
 	}
 }
 

@@ -122,10 +122,17 @@ func TestStreamWritesEarly(t *testing.T) {
 	if got := write(" running"); got != "" {
 		t.Errorf("unsettled line written: %q", got)
 	}
+	if got := write("\n\n**Note:** bold first"); got != "dog and keeps\nrunning\n" {
+		t.Errorf("paragraph end wrote %q", got)
+	}
+	if got := write(" then more words"); got != "\nNote: bold first\n" {
+		t.Errorf("a line starting in bold = %q", got)
+	}
+	out.Reset()
 	if err := s.Close(); err != nil {
 		t.Fatal(err)
 	}
-	if got := out.String(); got != "dog and keeps\nrunning\n" {
+	if got := out.String(); got != "then more words\n" {
 		t.Errorf("Close wrote %q", got)
 	}
 }

@@ -97,7 +97,7 @@ func (r *renderer) tableFlush() {
 		}
 		for j := range n {
 			if j < len(row) {
-				cells[i][j] = parseInline(row[j], st).segs
+				cells[i][j] = r.ip.parse(row[j], st).segs
 			}
 			natural[j] = max(natural[j], segsWidth(cells[i][j]), 1)
 		}
@@ -107,7 +107,7 @@ func (r *renderer) tableFlush() {
 		wrapped := make([][][]seg, n)
 		height := 1
 		for j, c := range row {
-			wrapped[j] = wrap(c, widths[j])
+			wrapped[j] = r.wrap(c, widths[j])
 			height = max(height, len(wrapped[j]))
 		}
 		for k := range height {

@@ -48,8 +48,7 @@ func textWidth(s string) int {
 // units splits styled text into wrap units. Only the ASCII space breaks
 // words: it is split on before grapheme clustering, so a combining mark after
 // a space cannot glue two words together in one rendering and not in another.
-func units(segs []seg) (us []unit, all []seg) {
-	all = make([]seg, 0, len(segs)+8)
+func units(us []unit, all []seg, segs []seg) ([]unit, []seg) {
 	var cur unit
 	haveCur := false
 	pendingSpace, spaceSt := false, style(0)
@@ -135,11 +134,12 @@ func units(segs []seg) (us []unit, all []seg) {
 // A word wider than a whole line is cut between graphemes. There is always at
 // least one line, possibly empty. Adjacent segments may share a style; paint
 // merges them.
-func wrap(segs []seg, width int) [][]seg {
+func (r *renderer) wrap(segs []seg, width int) [][]seg {
 	if width < 1 {
 		width = 1
 	}
-	us, all := units(segs)
+	us, all := units(r.us[:0], r.all[:0], segs)
+	r.us, r.all = us, all
 	out := make([]seg, 0, len(all)+len(us))
 	var bounds []int // where each line ends in out
 	curW, have := 0, false
