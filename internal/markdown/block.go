@@ -80,8 +80,11 @@ type renderer struct {
 	sepDepth   int   // containers the blank line is inside: those shared with the last block
 	scratch    []seg // reused for each output line
 	ip         inlineParser
-	us         []unit // reused by wrap
-	all        []seg  // reused by wrap
+	us         []unit // buffers reused by wrap
+	all        []seg
+	wrapOut    []seg
+	wrapLines  [][]seg
+	bounds     []int
 }
 
 func newRenderer(o Options) *renderer {
@@ -316,8 +319,6 @@ func (r *renderer) classify(s string) plan {
 	switch {
 	case p >= len(s):
 		pl.action = actBlank
-	case r.leaf == leafIndented && all && len(pl.opens) == 0 && ind >= 4:
-		pl.action, pl.pos = actIndented, pos+4
 	case ind >= 4 && !cont:
 		pl.action, pl.pos = actIndented, pos+4
 	case ind >= 4:
@@ -327,7 +328,7 @@ func (r *renderer) classify(s string) plan {
 		if cont && all {
 			if lv := setextLevel(rest); lv > 0 && r.paraRunes() <= r.o.Width {
 				pl.action, pl.level = actSetext, lv
-				return r.lazy(pl, all)
+				return pl
 			}
 			if last := len(r.para.lines) - 1; isDelimRow(rest) && r.headerFits(last) &&
 				len(splitRow(rest)) == len(splitRow(r.para.lines[last])) {
@@ -813,13 +814,14 @@ func (r *renderer) peek() {
 	if r.leaf != leafPara || len(p.lines) == 0 {
 		return
 	}
-	// Peeking costs a parse of the whole paragraph; do it after a
-	// proportion of new text, so a huge paragraph costs linear time.
+	// Peeking parses the whole paragraph, so it waits for new text in
+	// proportion (1/32) to what is there: a long paragraph costs a few dozen
+	// parses in all, and a settled line still shows within half a line.
 	size := len(p.lines) - 1
 	for _, l := range p.lines {
 		size += len(l)
 	}
-	if d := size - p.peekLen; d < max(r.o.Width/2, size/16) || r.paraRunes() <= r.o.Width {
+	if d := size - p.peekLen; d < max(8, size/32) || r.paraRunes() <= r.o.Width {
 		return
 	}
 	p.peekLen = size

@@ -2,7 +2,9 @@ package markdown
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"os"
 	"strings"
@@ -156,4 +158,44 @@ func diff(want, got string) string {
 		}
 	}
 	return "(same lines)"
+}
+
+type failWriter struct{ n int }
+
+func (f *failWriter) Write(p []byte) (int, error) {
+	f.n++
+	return 0, errors.New("disk full")
+}
+
+// TestStreamErrors: the writer's error comes back from Write and Close and
+// nothing more is attempted; writing after Close fails.
+func TestStreamErrors(t *testing.T) {
+	t.Parallel()
+	fw := &failWriter{}
+	s := NewStream(fw, Options{})
+	if _, err := s.Write([]byte("# heading\n")); err == nil || err.Error() != "disk full" {
+		t.Fatalf("Write error = %v, want disk full", err)
+	}
+	if _, err := s.Write([]byte("more\n\n")); err == nil {
+		t.Fatal("second Write succeeded after a failed one")
+	}
+	if err := s.Close(); err == nil {
+		t.Fatal("Close succeeded after a failed Write")
+	}
+	if fw.n != 1 {
+		t.Errorf("writer called %d times, want 1", fw.n)
+	}
+
+	var out bytes.Buffer
+	s = NewStream(&out, Options{})
+	s.Write([]byte("text"))
+	if err := s.Close(); err != nil || out.String() != "text\n" {
+		t.Fatalf("Close = %v, wrote %q", err, out.String())
+	}
+	if _, err := s.Write([]byte("x")); !errors.Is(err, io.ErrClosedPipe) {
+		t.Errorf("Write after Close = %v, want io.ErrClosedPipe", err)
+	}
+	if err := s.Close(); err != nil {
+		t.Errorf("second Close = %v", err)
+	}
 }

@@ -107,7 +107,9 @@ func (r *renderer) tableFlush() {
 		wrapped := make([][][]seg, n)
 		height := 1
 		for j, c := range row {
-			wrapped[j] = r.wrap(c, widths[j])
+			for _, l := range r.wrap(c, widths[j]) {
+				wrapped[j] = append(wrapped[j], append([]seg(nil), l...))
+			}
 			height = max(height, len(wrapped[j]))
 		}
 		for k := range height {

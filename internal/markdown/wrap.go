@@ -133,15 +133,16 @@ func units(us []unit, all []seg, segs []seg) ([]unit, []seg) {
 // it, so lines of a paragraph's beginning never change as more text arrives.
 // A word wider than a whole line is cut between graphemes. There is always at
 // least one line, possibly empty. Adjacent segments may share a style; paint
-// merges them.
+// merges them. The lines share buffers with the next call's: use them before
+// wrapping again, or copy them.
 func (r *renderer) wrap(segs []seg, width int) [][]seg {
 	if width < 1 {
 		width = 1
 	}
 	us, all := units(r.us[:0], r.all[:0], segs)
 	r.us, r.all = us, all
-	out := make([]seg, 0, len(all)+len(us))
-	var bounds []int // where each line ends in out
+	out := r.wrapOut[:0]
+	bounds := r.bounds[:0] // where each line ends in out
 	curW, have := 0, false
 	flush := func() {
 		bounds = append(bounds, len(out))
@@ -183,12 +184,13 @@ func (r *renderer) wrap(segs []seg, width int) [][]seg {
 	if have || len(bounds) == 0 {
 		flush()
 	}
-	lines := make([][]seg, len(bounds))
+	lines := r.wrapLines[:0]
 	start := 0
-	for i, end := range bounds {
-		lines[i] = out[start:end:end]
+	for _, end := range bounds {
+		lines = append(lines, out[start:end:end])
 		start = end
 	}
+	r.wrapOut, r.wrapLines, r.bounds = out, lines, bounds
 	return lines
 }
 
