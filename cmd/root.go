@@ -18,8 +18,12 @@ import (
 	"github.com/forgehq/forge/cmd/auth"
 	"github.com/forgehq/forge/cmd/chat"
 	"github.com/forgehq/forge/cmd/image"
+	"github.com/forgehq/forge/cmd/issue"
 	"github.com/forgehq/forge/cmd/job"
+	"github.com/forgehq/forge/cmd/pr"
 	"github.com/forgehq/forge/cmd/profile"
+	"github.com/forgehq/forge/cmd/release"
+	"github.com/forgehq/forge/cmd/repo"
 	"github.com/forgehq/forge/cmd/run"
 	"github.com/forgehq/forge/cmd/serve"
 	"github.com/forgehq/forge/cmd/sshkey"
@@ -139,6 +143,10 @@ and two-factor authentication; the agent chat; and the container registry.`,
 		job.NewCmd(f),
 		admin.NewCmd(f),
 		api.NewCmd(f),
+		repo.NewCmd(f),
+		issue.NewCmd(f),
+		pr.NewCmd(f),
+		release.NewCmd(f),
 	)
 	addHelpTopics(root)
 	return root

@@ -1,0 +1,165 @@
+package issue
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"os/exec"
+	"runtime"
+	"strings"
+
+	"github.com/forgehq/forge/internal/cmdutil"
+)
+
+// text is what the user wrote for an issue or a comment, and where it is
+// kept, so a request that fails never loses it.
+type text struct {
+	body string
+	// file holds the text already: the --body-file the user gave, or the
+	// editor's file; "" when it is only in memory.
+	file string
+	// temp marks file as forge's own, to be removed once the text is sent.
+	temp bool
+	// typed marks text the user typed in this run (editor or stdin), which
+	// must be saved if sending it fails.
+	typed bool
+}
+
+// bodyFlags are --body and --body-file.
+type bodyFlags struct {
+	body    string
+	bodySet bool
+	file    string
+}
+
+// read gets the text from --body, --body-file (- is stdin) or, on a
+// terminal, the editor. Without any of them and no terminal it returns an
+// empty text: the caller decides whether that is allowed.
+func (b bodyFlags) read(ctx context.Context, f *cmdutil.Factory, what string) (*text, error) {
+	switch {
+	case b.bodySet && b.file != "":
+		return nil, cmdutil.UsageErrorf("--body and --body-file cannot be used together")
+	case b.bodySet:
+		return &text{body: b.body}, nil
+	case b.file == "-":
+		data, err := io.ReadAll(f.IOStreams.In)
+		if err != nil {
+			return nil, fmt.Errorf("reading standard input: %w", err)
+		}
+		return &text{body: string(data), typed: true}, nil
+	case b.file != "":
+		data, err := os.ReadFile(b.file)
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, cmdutil.UsageErrorf("no such file: %s", b.file)
+		}
+		if err != nil {
+			return nil, err
+		}
+		return &text{body: string(data), file: b.file}, nil
+	case f.IOStreams.CanPrompt():
+		return edit(ctx, f, what)
+	}
+	return &text{}, nil
+}
+
+// sent is called once the text reached the service: forge's own draft
+// file is no longer needed.
+func (t *text) sent() {
+	if t.temp && t.file != "" {
+		os.Remove(t.file)
+	}
+}
+
+// keep is called when sending failed: it makes sure the text survives and
+// adds to err where it is, keeping err's exit code.
+func (t *text) keep(err error) error {
+	if t == nil || strings.TrimSpace(t.body) == "" || !t.typed && t.file == "" {
+		return err
+	}
+	if t.file == "" {
+		fh, ferr := os.CreateTemp("", "forge-draft-*.md")
+		if ferr != nil {
+			return fmt.Errorf("%w; your text could not be saved either (%v)", err, ferr)
+		}
+		_, ferr = fh.WriteString(t.body)
+		if cerr := fh.Close(); ferr == nil {
+			ferr = cerr
+		}
+		if ferr != nil {
+			return fmt.Errorf("%w; your text could not be saved either (%v)", err, ferr)
+		}
+		t.file, t.temp = fh.Name(), true
+	}
+	return fmt.Errorf("%w; your text is kept in %s: send it again with --body-file %s", err, t.file, t.file)
+}
+
+// edit opens the user's editor on an empty draft file and returns what was
+// saved in it. The file stays until the text is sent.
+func edit(ctx context.Context, f *cmdutil.Factory, what string) (*text, error) {
+	fh, err := os.CreateTemp("", "forge-"+what+"-*.md")
+	if err != nil {
+		return nil, fmt.Errorf("creating a draft file: %w", err)
+	}
+	path := fh.Name()
+	fh.Close()
+	t := &text{file: path, temp: true, typed: true}
+	editor := editorCommand(f.Getenv)
+	ios := f.IOStreams
+	fmt.Fprintf(ios.ErrOut, "Write the %s's text in %s; save and quit to continue.\n", what, editor)
+	if err := runEditor(ctx, f, editor, path); err != nil {
+		if data, rerr := os.ReadFile(path); rerr == nil && len(data) > 0 {
+			t.body = string(data)
+			return nil, t.keep(err)
+		}
+		os.Remove(path)
+		return nil, err
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("reading the draft file: %w", err)
+	}
+	t.body = string(data)
+	return t, nil
+}
+
+// editorCommand is $VISUAL, else $EDITOR, else nano when installed (the
+// friendliest for someone who never chose), else vi (notepad on Windows).
+func editorCommand(getenv func(string) string) string {
+	for _, v := range []string{"VISUAL", "EDITOR"} {
+		if e := strings.TrimSpace(getenv(v)); e != "" {
+			return e
+		}
+	}
+	if runtime.GOOS == "windows" {
+		return "notepad"
+	}
+	if _, err := exec.LookPath("nano"); err == nil {
+		return "nano"
+	}
+	return "vi"
+}
+
+// runEditor runs the editor on path, connected to the terminal. The editor
+// setting may carry arguments ("code --wait"), so on Unix it goes through
+// the shell as git does.
+func runEditor(ctx context.Context, f *cmdutil.Factory, editor, path string) error {
+	var cmd *exec.Cmd
+	if runtime.GOOS == "windows" {
+		args := strings.Fields(editor)
+		cmd = exec.CommandContext(ctx, args[0], append(args[1:], path)...)
+	} else {
+		cmd = exec.CommandContext(ctx, "sh", "-c", editor+` "$@"`, editor, path)
+	}
+	ios := f.IOStreams
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = ios.In, ios.Out, ios.ErrOut
+	if err := cmd.Run(); err != nil {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		return fmt.Errorf("the editor (%s) failed: %v", editor, err)
+	}
+	return nil
+}

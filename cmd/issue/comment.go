@@ -1,0 +1,81 @@
+package issue
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/forgehq/forge/internal/cmdutil"
+	"github.com/spf13/cobra"
+)
+
+type commentOptions struct {
+	f        *cmdutil.Factory
+	repoFlag string
+	number   int64
+	body     bodyFlags
+}
+
+func newCommentCmd(f *cmdutil.Factory) *cobra.Command {
+	opts := &commentOptions{f: f}
+	cmd := &cobra.Command{
+		Use:   "comment NUMBER",
+		Short: "Comment on an issue",
+		Long: `Add a comment from --body, --body-file FILE (- for standard input) or, on
+a terminal, your editor. Prints the comment's web address. If the service
+refuses it, the text you typed is kept in a file whose path forge prints.`,
+		Example: `  forge issue comment 12 --body "Fixed in v1.2"
+  echo "Same here" | forge issue comment 12 --body-file -`,
+		Args: cmdutil.ExactArgs(1, "an issue NUMBER"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			n, err := parseNumber(args[0])
+			if err != nil {
+				return err
+			}
+			opts.number = n
+			opts.body.bodySet = cmd.Flags().Changed("body")
+			return runComment(cmd.Context(), opts)
+		},
+	}
+	cmdutil.AddRepoFlag(cmd, &opts.repoFlag)
+	cmd.Flags().StringVarP(&opts.body.body, "body", "b", "", "The comment's `text` (markdown)")
+	cmd.Flags().StringVarP(&opts.body.file, "body-file", "F", "", "Read the text from `file` (- for standard input)")
+	return cmd
+}
+
+func runComment(ctx context.Context, opts *commentOptions) error {
+	ios := opts.f.IOStreams
+	b := opts.body
+	if !b.bodySet && b.file == "" && !ios.CanPrompt() {
+		return cmdutil.UsageErrorf("missing --body: pass --body TEXT or --body-file FILE (forge opens an editor only on a terminal)")
+	}
+	if b.bodySet && b.file != "" {
+		return cmdutil.UsageErrorf("--body and --body-file cannot be used together")
+	}
+	name, err := opts.f.BaseRepo(ctx, opts.repoFlag)
+	if err != nil {
+		return err
+	}
+	c, err := opts.f.REST()
+	if err != nil {
+		return err
+	}
+	text, err := b.read(ctx, opts.f, "comment")
+	if err != nil {
+		return err
+	}
+	if strings.TrimSpace(text.body) == "" {
+		text.sent()
+		return cmdutil.UsageErrorf("the comment is empty; nothing sent")
+	}
+	cm, err := c.Issues.Comment(ctx, name, opts.number, text.body)
+	if err != nil {
+		return text.keep(err)
+	}
+	text.sent()
+	fmt.Fprintf(ios.ErrOut, "%s Commented on issue #%d in %s\n", ios.ErrColorScheme().SuccessIcon(), opts.number, name)
+	if cm.HTMLURL != "" {
+		_, err = fmt.Fprintln(ios.Out, cm.HTMLURL)
+	}
+	return err
+}

@@ -1,0 +1,104 @@
+package issue
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/forgehq/forge/client"
+	"github.com/forgehq/forge/internal/cmdutil"
+	"github.com/forgehq/forge/internal/output"
+	"github.com/spf13/cobra"
+)
+
+type createOptions struct {
+	f        *cmdutil.Factory
+	repoFlag string
+	title    string
+	body     bodyFlags
+	exporter *output.Exporter
+}
+
+func newCreateCmd(f *cmdutil.Factory) *cobra.Command {
+	opts := &createOptions{f: f}
+	cmd := &cobra.Command{
+		Use:     "create",
+		Aliases: []string{"new"},
+		Short:   "Open an issue",
+		Long: `Open an issue with --title and a body from --body, --body-file FILE (- for
+standard input) or, on a terminal, your editor ($VISUAL, $EDITOR, else nano
+or vi). On a terminal a missing title is asked for; elsewhere --title is
+required.
+
+Prints the issue's web address; --json prints the whole issue, so a script
+can take its number: --json number --jq .number.
+
+If the service refuses the issue, the body you typed is kept in a file
+whose path forge prints, to send again with --body-file.`,
+		Example: `  forge issue create --title "Crash on start" --body "It crashes when..."
+  forge issue create --title "Crash on start" --body-file notes.md
+  forge issue create -R alice/demo --title "Crash" --json number --jq .number`,
+		Args: cmdutil.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.body.bodySet = cmd.Flags().Changed("body")
+			return runCreate(cmd.Context(), opts)
+		},
+	}
+	cmdutil.AddRepoFlag(cmd, &opts.repoFlag)
+	cmd.Flags().StringVar(&opts.title, "title", "", "The issue's `title`")
+	cmd.Flags().StringVarP(&opts.body.body, "body", "b", "", "The issue's `text` (markdown)")
+	cmd.Flags().StringVarP(&opts.body.file, "body-file", "F", "", "Read the text from `file` (- for standard input)")
+	opts.exporter = output.AddJSONFlags(cmd, issueFields...)
+	return cmd
+}
+
+func runCreate(ctx context.Context, opts *createOptions) error {
+	if err := opts.exporter.Validate(); err != nil {
+		return err
+	}
+	ios := opts.f.IOStreams
+	title := strings.TrimSpace(opts.title)
+	if title == "" && !ios.CanPrompt() {
+		return cmdutil.UsageErrorf("missing --title: pass --title TEXT (forge asks for it only on a terminal)")
+	}
+	if opts.body.bodySet && opts.body.file != "" {
+		return cmdutil.UsageErrorf("--body and --body-file cannot be used together")
+	}
+	// Which repository, and whether forge is logged in, is settled before
+	// anything is typed.
+	name, err := opts.f.BaseRepo(ctx, opts.repoFlag)
+	if err != nil {
+		return err
+	}
+	c, err := opts.f.REST()
+	if err != nil {
+		return err
+	}
+	if title == "" {
+		if title, err = opts.f.Prompter.Input(ctx, "Title", ""); err != nil {
+			return err
+		}
+		if title = strings.TrimSpace(title); title == "" {
+			return cmdutil.UsageErrorf("an issue needs a title")
+		}
+	}
+	body, err := opts.body.read(ctx, opts.f, "issue")
+	if err != nil {
+		return err
+	}
+	is, err := c.Issues.Create(ctx, name, client.IssueCreate{Title: title, Body: body.body})
+	if err != nil {
+		return body.keep(err)
+	}
+	body.sent()
+	if opts.exporter.Enabled() {
+		return opts.exporter.Write(ios, is.RawJSON())
+	}
+	fmt.Fprintf(ios.ErrOut, "%s Created issue #%d in %s\n", ios.ErrColorScheme().SuccessIcon(), is.Number, name)
+	url := is.HTMLURL
+	if url == "" {
+		url = fmt.Sprintf("#%d", is.Number)
+	}
+	_, err = fmt.Fprintln(ios.Out, url)
+	return err
+}

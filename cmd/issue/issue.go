@@ -1,0 +1,44 @@
+// Package issue implements `forge issue`: list, open, read, comment on,
+// close and reopen the issues of a repository.
+package issue
+
+import (
+	"strings"
+
+	"github.com/forgehq/forge/internal/cmdutil"
+	"github.com/forgehq/forge/internal/output"
+	"github.com/spf13/cobra"
+)
+
+// issueFields are the fields forge knows of an issue; --json passes
+// through whatever else the service sends.
+var issueFields = []string{"id", "number", "title", "body", "state", "user", "comments", "created_at",
+	"updated_at", "closed_at", "html_url", "comments_list"}
+
+// NewCmd returns `forge issue` and its subcommands.
+func NewCmd(f *cmdutil.Factory) *cobra.Command {
+	cmd := cmdutil.Group(&cobra.Command{
+		Use:   "issue <command>",
+		Short: "List, open, read, comment on and close issues",
+		Long: `Work with the issues of a repository: -R OWNER/REPO (also FORGE_REPO)
+names it; without either, forge uses the git remote of the current
+directory that points at the profile's host (upstream, then origin, then
+the others).`,
+	})
+	cmd.AddCommand(newListCmd(f), newCreateCmd(f), newViewCmd(f), newCommentCmd(f),
+		newStateCmd(f, "closed"), newStateCmd(f, "open"))
+	return cmd
+}
+
+// parseNumber reads an issue number: 12 or #12.
+func parseNumber(arg string) (int64, error) {
+	return cmdutil.ParseNumber(strings.TrimPrefix(arg, "#"), "issue number")
+}
+
+// stateColor colours an issue's state in tables.
+func stateColor(state string) output.Color {
+	if state == "open" {
+		return output.Green
+	}
+	return output.Magenta
+}

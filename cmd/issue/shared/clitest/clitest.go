@@ -1,0 +1,141 @@
+// Package clitest runs forge commands in-process, on a pretend terminal or
+// piped, against a reference server on loopback: for the tests of what
+// testscript cannot reach (prompts, the editor, exact bytes). Only tests
+// import it, so forge itself never links the server.
+package clitest
+
+import (
+	"bytes"
+	"context"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/forgehq/forge/cmd"
+	"github.com/forgehq/forge/internal/cmdutil"
+	"github.com/forgehq/forge/internal/iostreams"
+	"github.com/forgehq/forge/refserver"
+)
+
+// Harness is a reference server and the environment forge runs in.
+type Harness struct {
+	t   *testing.T
+	Srv *refserver.Server
+	// Env is forge's whole environment; FORGE_BASE_URL points at Srv.
+	Env map[string]string
+}
+
+// New starts a reference server, stopped when the test ends.
+func New(t *testing.T) *Harness {
+	t.Helper()
+	srv, err := refserver.New(refserver.Options{AdminPassword: "admin-password-1234"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := srv.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { srv.Close() })
+	dir := t.TempDir()
+	return &Harness{t: t, Srv: srv, Env: map[string]string{
+		"FORGE_CONFIG_DIR": dir, "HOME": dir, "FORGE_BASE_URL": srv.BaseURL(),
+	}}
+}
+
+// LoginAs creates the user and makes forge use a token of theirs.
+func (h *Harness) LoginAs(login string) {
+	h.t.Helper()
+	if _, err := h.Srv.CreateUser(login, login+"-password-1234", ""); err != nil && !strings.Contains(err.Error(), "exists") {
+		h.t.Fatal(err)
+	}
+	tok, err := h.Srv.Token(login)
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	h.Env["FORGE_TOKEN"] = tok
+}
+
+// Run says how to run forge.
+type Run struct {
+	// TTY makes stdin and stdout terminals 80 columns wide, without colour.
+	TTY bool
+	// Stdin is what forge reads.
+	Stdin string
+	// Answers answer forge's questions in order.
+	Answers []string
+}
+
+// Result is what a run left behind.
+type Result struct {
+	Code      int
+	Out, Err  string
+	Questions []string
+}
+
+// Run runs forge with args.
+func (h *Harness) Run(r Run, args ...string) Result {
+	h.t.Helper()
+	ios, in, out, errOut := iostreams.Test()
+	in.WriteString(r.Stdin)
+	ios.SetStdinTTY(r.TTY)
+	ios.SetStdoutTTY(r.TTY)
+	f := cmdutil.New(ios, func(k string) string { return h.Env[k] })
+	p := &prompter{answers: r.Answers}
+	f.Prompter = p
+	code := cmd.Run(context.Background(), f, args)
+	if len(p.answers) != 0 {
+		h.t.Errorf("forge %s left answers %q unused; asked %q", strings.Join(args, " "), p.answers, p.questions)
+	}
+	return Result{Code: code, Out: out.String(), Err: errOut.String(), Questions: p.questions}
+}
+
+// prompter answers questions from a list; a question without an answer
+// gets an error, as a closed terminal would.
+type prompter struct {
+	mu        sync.Mutex
+	answers   []string
+	questions []string
+}
+
+func (p *prompter) next(q string) (string, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.questions = append(p.questions, q)
+	if len(p.answers) == 0 {
+		return "", errNoAnswer
+	}
+	a := p.answers[0]
+	p.answers = p.answers[1:]
+	return a, nil
+}
+
+type noAnswer struct{}
+
+func (noAnswer) Error() string { return "no answer: input ended" }
+
+var errNoAnswer error = noAnswer{}
+
+func (p *prompter) Input(_ context.Context, q, def string) (string, error) {
+	a, err := p.next(q)
+	if a == "" {
+		a = def
+	}
+	return a, err
+}
+
+func (p *prompter) Password(_ context.Context, q string) (string, error) { return p.next(q) }
+
+func (p *prompter) Confirm(_ context.Context, q string, def bool) (bool, error) {
+	a, err := p.next(q)
+	if a == "" {
+		return def, err
+	}
+	return a == "y" || a == "yes", err
+}
+
+// Output joins stdout and stderr, for failure messages.
+func (r Result) Output() string {
+	var b bytes.Buffer
+	b.WriteString("[stdout]\n" + r.Out + "[stderr]\n" + r.Err)
+	return b.String()
+}

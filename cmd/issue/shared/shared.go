@@ -1,0 +1,79 @@
+// Package shared holds what forge issue, pr, repo and release have in
+// common: the --limit rule, how text written by other people is shown on a
+// terminal, and markdown rendering.
+package shared
+
+import (
+	"encoding/json"
+	"strings"
+
+	"github.com/forgehq/forge/client"
+	"github.com/forgehq/forge/internal/cmdutil"
+	"github.com/forgehq/forge/internal/iostreams"
+)
+
+// DefaultLimit is how many records a list shows unless --limit says
+// otherwise, as in gh.
+const DefaultLimit = 30
+
+// CheckLimit refuses a --limit below one before anything is fetched.
+func CheckLimit(n int) error {
+	if n < 1 {
+		return cmdutil.UsageErrorf("--limit must be at least 1, not %d", n)
+	}
+	return nil
+}
+
+// PerPage asks for pages no larger than the limit needs, up to the 100
+// the service allows, so a short list is one request and a long one as
+// few as possible.
+func PerPage(limit int) client.ListOptions { return client.ListOptions{PerPage: min(limit, 100)} }
+
+// NonNil makes an empty list print as [] rather than null.
+func NonNil(raw []json.RawMessage) []json.RawMessage {
+	if raw == nil {
+		return []json.RawMessage{}
+	}
+	return raw
+}
+
+// Clean makes one line of text from someone else (a title, a name) safe to
+// print on a terminal: control characters, which could move the cursor or
+// change the terminal's settings, are shown in caret notation (ESC as ^[),
+// and line breaks become spaces.
+func Clean(s string) string {
+	if !strings.ContainsFunc(s, isControl) {
+		return s
+	}
+	var b strings.Builder
+	for _, r := range s {
+		switch {
+		case r == '\n' || r == '\r' || r == '\t':
+			b.WriteByte(' ')
+		case r < 0x20 || r == 0x7f:
+			b.WriteByte('^')
+			b.WriteRune(r ^ 0x40)
+		case r >= 0x80 && r < 0xa0:
+			b.WriteString("^?")
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+func isControl(r rune) bool { return r < 0x20 || r == 0x7f || r >= 0x80 && r < 0xa0 }
+
+// Markdown shows a markdown document: rendered for the terminal's width
+// when stdout is a terminal (a dark background is assumed: forge never
+// queries the terminal), and as written when piped, for scripts. The
+// result ends in a newline unless it is empty.
+func Markdown(ios *iostreams.IOStreams, src string) string {
+	if !ios.IsStdoutTTY() {
+		if src != "" && !strings.HasSuffix(src, "\n") {
+			src += "\n"
+		}
+		return src
+	}
+	return renderMarkdown(src, ios.TerminalWidth(), ios.ColorEnabled())
+}

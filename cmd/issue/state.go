@@ -1,0 +1,91 @@
+package issue
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/forgehq/forge/cmd/issue/shared"
+	"github.com/forgehq/forge/internal/cmdutil"
+	"github.com/spf13/cobra"
+)
+
+type stateOptions struct {
+	f        *cmdutil.Factory
+	repoFlag string
+	number   int64
+	want     string // "closed" or "open"
+	comment  string
+}
+
+// newStateCmd returns `issue close` (want "closed") or `issue reopen`
+// (want "open").
+func newStateCmd(f *cmdutil.Factory, want string) *cobra.Command {
+	opts := &stateOptions{f: f, want: want}
+	verb, Verb, past := "close", "Close", "Closed"
+	short := "Close an issue"
+	if want == "open" {
+		verb, Verb, past = "reopen", "Reopen", "Reopened"
+		short = "Reopen a closed issue"
+	}
+	cmd := &cobra.Command{
+		Use:   verb + " NUMBER",
+		Short: short,
+		Long: fmt.Sprintf(`%s the issue, with a comment from --comment if given. An issue that is
+already %s stays as it is: forge says so and exits 0, as the issue is in
+the state you asked for (a --comment is still added). Needs write
+permission on the repository, unless you opened the issue.`, Verb, want),
+		Example: fmt.Sprintf(`  forge issue %[1]s 12
+  forge issue %[1]s 12 -R alice/demo --comment "Done in v1.2"`, verb),
+		Args: cmdutil.ExactArgs(1, "an issue NUMBER"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			n, err := parseNumber(args[0])
+			if err != nil {
+				return err
+			}
+			opts.number = n
+			return runState(cmd.Context(), opts, past)
+		},
+	}
+	cmdutil.AddRepoFlag(cmd, &opts.repoFlag)
+	cmd.Flags().StringVarP(&opts.comment, "comment", "c", "", "Also add a comment with this `text`")
+	return cmd
+}
+
+func runState(ctx context.Context, opts *stateOptions, past string) error {
+	name, err := opts.f.BaseRepo(ctx, opts.repoFlag)
+	if err != nil {
+		return err
+	}
+	c, err := opts.f.REST()
+	if err != nil {
+		return err
+	}
+	// The service answers 200 whether or not the state changed, so forge
+	// reads the issue first to tell the user which it was.
+	is, err := c.Issues.Get(ctx, name, opts.number)
+	if err != nil {
+		return err
+	}
+	ios := opts.f.IOStreams
+	cs := ios.ErrColorScheme()
+	title := shared.Clean(is.Title)
+	if is.State == opts.want {
+		fmt.Fprintf(ios.ErrOut, "%s Issue #%d (%s) is already %s\n", cs.WarningIcon(), is.Number, title, opts.want)
+	} else {
+		// The state first, then the comment: a comment that fails leaves
+		// the issue as asked and its text in the shell's history, while
+		// the other order could leave a "closing" comment on an open
+		// issue when closing is refused.
+		if _, err := c.Issues.SetState(ctx, name, opts.number, opts.want); err != nil {
+			return err
+		}
+		fmt.Fprintf(ios.ErrOut, "%s %s issue #%d (%s)\n", cs.SuccessIcon(), past, is.Number, title)
+	}
+	if opts.comment != "" {
+		if _, err := c.Issues.Comment(ctx, name, opts.number, opts.comment); err != nil {
+			return fmt.Errorf("adding the comment: %w", err)
+		}
+		fmt.Fprintf(ios.ErrOut, "%s Commented on issue #%d\n", cs.SuccessIcon(), is.Number)
+	}
+	return nil
+}

@@ -1,0 +1,156 @@
+package issue
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/forgehq/forge/client"
+	"github.com/forgehq/forge/cmd/issue/shared"
+	"github.com/forgehq/forge/internal/cmdutil"
+	"github.com/forgehq/forge/internal/output"
+	"github.com/spf13/cobra"
+)
+
+type viewOptions struct {
+	f        *cmdutil.Factory
+	repoFlag string
+	number   int64
+	comments bool
+	exporter *output.Exporter
+}
+
+func newViewCmd(f *cmdutil.Factory) *cobra.Command {
+	opts := &viewOptions{f: f}
+	cmd := &cobra.Command{
+		Use:   "view NUMBER",
+		Short: "Show an issue and, with --comments, its discussion",
+		Long: `Show an issue: title, state, author, and its body — rendered as markdown on
+a terminal, as written when piped. --comments adds every comment.
+
+Piped, forge prints "key:<TAB>value" lines, a "--" line and the body; with
+--comments each comment follows as "--", its author and date lines, "--"
+and its text.`,
+		Example: `  forge issue view 12
+  forge issue view 12 --comments
+  forge issue view 12 --json title,state,comments_list`,
+		Args: cmdutil.ExactArgs(1, "an issue NUMBER"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			n, err := parseNumber(args[0])
+			if err != nil {
+				return err
+			}
+			opts.number = n
+			return runView(cmd.Context(), opts)
+		},
+	}
+	cmdutil.AddRepoFlag(cmd, &opts.repoFlag)
+	cmd.Flags().BoolVarP(&opts.comments, "comments", "c", false, "Show the comments too")
+	opts.exporter = output.AddJSONFlags(cmd, issueFields...)
+	return cmd
+}
+
+func runView(ctx context.Context, opts *viewOptions) error {
+	if err := opts.exporter.Validate(); err != nil {
+		return err
+	}
+	name, err := opts.f.BaseRepo(ctx, opts.repoFlag)
+	if err != nil {
+		return err
+	}
+	c, err := opts.f.REST()
+	if err != nil {
+		return err
+	}
+	is, err := c.Issues.Get(ctx, name, opts.number)
+	if err != nil {
+		return err
+	}
+	ios := opts.f.IOStreams
+	var out string
+	switch {
+	case opts.exporter.Enabled():
+		return opts.exporter.Write(ios, is.RawJSON())
+	case ios.IsStdoutTTY():
+		out = opts.render(is)
+	default:
+		out = opts.plain(is)
+	}
+	_, err = fmt.Fprint(ios.Out, out)
+	return err
+}
+
+// render is the terminal form: a header, the rendered body, the comments
+// and the issue's address.
+func (opts *viewOptions) render(is *client.Issue) string {
+	ios := opts.f.IOStreams
+	cs := ios.ColorScheme()
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s %s\n", cs.Bold(shared.Clean(is.Title)), cs.Gray(fmt.Sprintf("#%d", is.Number)))
+	state := cs.Green("Open")
+	if is.State != "open" {
+		state = cs.Magenta(strings.ToUpper(is.State[:min(1, len(is.State))]) + is.State[min(1, len(is.State)):])
+	}
+	meta := []string{state, shared.Clean(is.User.Login) + " opened " + output.FormatTime(is.CreatedAt.Time, true)}
+	if n := commentCount(is); n > 0 {
+		meta = append(meta, plural(n, "comment"))
+	}
+	b.WriteString(strings.Join(meta, " • ") + "\n\n")
+	if strings.TrimSpace(is.Body) == "" {
+		b.WriteString(cs.Gray("No description provided.") + "\n\n")
+	} else {
+		b.WriteString(shared.Markdown(ios, is.Body) + "\n")
+	}
+	n := commentCount(is)
+	switch {
+	case opts.comments:
+		for _, cm := range is.CommentsList {
+			fmt.Fprintf(&b, "%s %s\n\n", cs.Bold(shared.Clean(cm.User.Login)), cs.Gray("commented "+output.FormatTime(cm.CreatedAt.Time, true)))
+			b.WriteString(shared.Markdown(ios, cm.Body) + "\n")
+		}
+	case n > 0:
+		b.WriteString(cs.Gray(fmt.Sprintf("%s; show them with --comments", plural(n, "comment"))) + "\n")
+	}
+	if is.HTMLURL != "" {
+		b.WriteString(cs.Gray("View this issue on the web: "+is.HTMLURL) + "\n")
+	}
+	return b.String()
+}
+
+// plain is the piped form, after gh: key:<TAB>value lines, "--", the body
+// as written.
+func (opts *viewOptions) plain(is *client.Issue) string {
+	var b strings.Builder
+	row := func(k, v string) { fmt.Fprintf(&b, "%s:\t%s\n", k, v) }
+	row("title", is.Title)
+	row("state", is.State)
+	row("author", is.User.Login)
+	row("number", fmt.Sprint(is.Number))
+	row("comments", fmt.Sprint(commentCount(is)))
+	row("created", output.FormatTime(is.CreatedAt.Time, false))
+	row("url", is.HTMLURL)
+	b.WriteString("--\n")
+	b.WriteString(shared.Markdown(opts.f.IOStreams, is.Body))
+	if opts.comments {
+		for _, cm := range is.CommentsList {
+			b.WriteString("--\n")
+			row("author", cm.User.Login)
+			row("created", output.FormatTime(cm.CreatedAt.Time, false))
+			b.WriteString("--\n")
+			b.WriteString(shared.Markdown(opts.f.IOStreams, cm.Body))
+		}
+	}
+	return b.String()
+}
+
+// commentCount is the count the service sent, or the comments it listed.
+func commentCount(is *client.Issue) int {
+	return max(int(is.Comments), len(is.CommentsList))
+}
+
+func plural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return fmt.Sprintf("%d %ss", n, word)
+}

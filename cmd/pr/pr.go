@@ -1,0 +1,54 @@
+// Package pr implements `forge pr`: the pull requests of a repository.
+package pr
+
+import (
+	"strings"
+
+	"github.com/forgehq/forge/client"
+	"github.com/forgehq/forge/internal/cmdutil"
+	"github.com/forgehq/forge/internal/output"
+	"github.com/spf13/cobra"
+)
+
+// pullFields are the fields forge knows of a pull request (the
+// specification shows none; these are the reference server's, after
+// GitHub); --json passes through whatever else the service sends.
+var pullFields = []string{"id", "number", "title", "body", "state", "user", "head", "base", "draft", "merged",
+	"created_at", "updated_at", "closed_at", "merged_at", "html_url"}
+
+// NewCmd returns `forge pr` and its subcommands.
+func NewCmd(f *cmdutil.Factory) *cobra.Command {
+	cmd := cmdutil.Group(&cobra.Command{
+		Use:   "pr <command>",
+		Short: "List and view pull requests",
+		Long: `Read the pull requests of a repository: -R OWNER/REPO (also FORGE_REPO)
+names it; without either, forge uses the git remote of the current
+directory that points at the profile's host.`,
+	})
+	cmd.AddCommand(newListCmd(f), newViewCmd(f))
+	return cmd
+}
+
+// displayState is what a person calls the pull request's state: merged and
+// draft are flags on top of open and closed.
+func displayState(p *client.PullRequest) string {
+	switch {
+	case p.Merged || !p.MergedAt.IsZero():
+		return "merged"
+	case p.Draft && p.State == "open":
+		return "draft"
+	}
+	return strings.ToLower(p.State)
+}
+
+func stateColor(state string) output.Color {
+	switch state {
+	case "open":
+		return output.Green
+	case "merged":
+		return output.Magenta
+	case "closed":
+		return output.Red
+	}
+	return output.Gray
+}

@@ -1,0 +1,120 @@
+package pr
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/forgehq/forge/client"
+	"github.com/forgehq/forge/cmd/issue/shared"
+	"github.com/forgehq/forge/internal/cmdutil"
+	"github.com/forgehq/forge/internal/output"
+	"github.com/spf13/cobra"
+)
+
+type viewOptions struct {
+	f        *cmdutil.Factory
+	repoFlag string
+	number   int64
+	exporter *output.Exporter
+}
+
+func newViewCmd(f *cmdutil.Factory) *cobra.Command {
+	opts := &viewOptions{f: f}
+	cmd := &cobra.Command{
+		Use:   "view NUMBER",
+		Short: "Show a pull request",
+		Long: `Show a pull request: title, state, author, branches and its description —
+rendered as markdown on a terminal, as written when piped, after
+"key:<TAB>value" lines and a "--" line.`,
+		Example: `  forge pr view 3
+  forge pr view 3 -R alice/demo --json state,merged,head`,
+		Args: cmdutil.ExactArgs(1, "a pull request NUMBER"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			n, err := cmdutil.ParseNumber(strings.TrimPrefix(args[0], "#"), "pull request number")
+			if err != nil {
+				return err
+			}
+			opts.number = n
+			return runView(cmd.Context(), opts)
+		},
+	}
+	cmdutil.AddRepoFlag(cmd, &opts.repoFlag)
+	opts.exporter = output.AddJSONFlags(cmd, pullFields...)
+	return cmd
+}
+
+func runView(ctx context.Context, opts *viewOptions) error {
+	if err := opts.exporter.Validate(); err != nil {
+		return err
+	}
+	name, err := opts.f.BaseRepo(ctx, opts.repoFlag)
+	if err != nil {
+		return err
+	}
+	c, err := opts.f.REST()
+	if err != nil {
+		return err
+	}
+	p, err := c.Pulls.Get(ctx, name, opts.number)
+	if err != nil {
+		return err
+	}
+	ios := opts.f.IOStreams
+	if opts.exporter.Enabled() {
+		return opts.exporter.Write(ios, p.RawJSON())
+	}
+	out := plain(opts, p)
+	if ios.IsStdoutTTY() {
+		out = render(opts, p)
+	}
+	_, err = fmt.Fprint(ios.Out, out)
+	return err
+}
+
+func render(opts *viewOptions, p *client.PullRequest) string {
+	ios := opts.f.IOStreams
+	cs := ios.ColorScheme()
+	st := displayState(p)
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s %s\n", cs.Bold(shared.Clean(p.Title)), cs.Gray(fmt.Sprintf("#%d", p.Number)))
+	label := strings.ToUpper(st[:min(1, len(st))]) + st[min(1, len(st)):]
+	switch st {
+	case "open":
+		label = cs.Green(label)
+	case "merged":
+		label = cs.Magenta(label)
+	case "closed":
+		label = cs.Red(label)
+	default:
+		label = cs.Gray(label)
+	}
+	fmt.Fprintf(&b, "%s • %s wants to merge %s into %s • opened %s\n\n", label, shared.Clean(p.User.Login),
+		cs.Cyan(shared.Clean(p.Head.Ref)), cs.Cyan(shared.Clean(p.Base.Ref)), output.FormatTime(p.CreatedAt.Time, true))
+	if strings.TrimSpace(p.Body) == "" {
+		b.WriteString(cs.Gray("No description provided.") + "\n\n")
+	} else {
+		b.WriteString(shared.Markdown(ios, p.Body) + "\n")
+	}
+	if p.HTMLURL != "" {
+		b.WriteString(cs.Gray("View this pull request on the web: "+p.HTMLURL) + "\n")
+	}
+	return b.String()
+}
+
+func plain(opts *viewOptions, p *client.PullRequest) string {
+	var b strings.Builder
+	row := func(k, v string) { fmt.Fprintf(&b, "%s:\t%s\n", k, v) }
+	row("title", p.Title)
+	row("state", displayState(p))
+	row("author", p.User.Login)
+	row("number", fmt.Sprint(p.Number))
+	row("head", p.Head.Ref)
+	row("base", p.Base.Ref)
+	row("draft", fmt.Sprint(p.Draft))
+	row("created", output.FormatTime(p.CreatedAt.Time, false))
+	row("url", p.HTMLURL)
+	b.WriteString("--\n")
+	b.WriteString(shared.Markdown(opts.f.IOStreams, p.Body))
+	return b.String()
+}

@@ -1,0 +1,132 @@
+// Package release implements `forge release`: the published releases of a
+// repository.
+package release
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"github.com/forgehq/forge/client"
+	"github.com/forgehq/forge/cmd/issue/shared"
+	"github.com/forgehq/forge/internal/cmdutil"
+	"github.com/forgehq/forge/internal/output"
+	"github.com/spf13/cobra"
+)
+
+// releaseFields are the fields forge knows of a release (the specification
+// shows none; these are the reference server's, after GitHub).
+var releaseFields = []string{"id", "tag_name", "name", "body", "draft", "prerelease", "target_commitish",
+	"author", "created_at", "published_at", "html_url"}
+
+// NewCmd returns `forge release` and its subcommands.
+func NewCmd(f *cmdutil.Factory) *cobra.Command {
+	cmd := cmdutil.Group(&cobra.Command{
+		Use:   "release <command>",
+		Short: "List releases",
+	})
+	cmd.AddCommand(newListCmd(f))
+	return cmd
+}
+
+type listOptions struct {
+	f        *cmdutil.Factory
+	repoFlag string
+	limit    int
+	exporter *output.Exporter
+}
+
+func newListCmd(f *cmdutil.Factory) *cobra.Command {
+	opts := &listOptions{f: f}
+	cmd := &cobra.Command{
+		Use:     "list",
+		Aliases: []string{"ls"},
+		Short:   "List the releases of a repository",
+		Long: `List releases, newest first: title, type (Latest for the newest full
+release, Draft, Pre-release), tag and publication time. Piped, one
+tab-separated line each. Drafts are listed only to those who may write to
+the repository.`,
+		Example: `  forge release list -R alice/demo
+  forge release list --limit 1 --json tag_name --jq '.[0].tag_name'`,
+		Args: cmdutil.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runList(cmd.Context(), opts)
+		},
+	}
+	cmdutil.AddRepoFlag(cmd, &opts.repoFlag)
+	cmd.Flags().IntVarP(&opts.limit, "limit", "L", shared.DefaultLimit, "List at most `N` releases")
+	opts.exporter = output.AddJSONFlags(cmd, releaseFields...)
+	return cmd
+}
+
+func runList(ctx context.Context, opts *listOptions) error {
+	if err := shared.CheckLimit(opts.limit); err != nil {
+		return err
+	}
+	if err := opts.exporter.Validate(); err != nil {
+		return err
+	}
+	name, err := opts.f.BaseRepo(ctx, opts.repoFlag)
+	if err != nil {
+		return err
+	}
+	c, err := opts.f.REST()
+	if err != nil {
+		return err
+	}
+	ios := opts.f.IOStreams
+	t := output.NewTable(ios, "TITLE", "TYPE", "TAG NAME", "PUBLISHED")
+	var raw []json.RawMessage
+	n, latestSeen := 0, false
+	for r, err := range c.Releases.List(ctx, name, shared.PerPage(opts.limit)) {
+		if err != nil {
+			return err
+		}
+		if opts.exporter.Enabled() {
+			raw = append(raw, r.RawJSON())
+		} else {
+			kind, color := releaseType(r, &latestSeen)
+			title := r.Name
+			if title == "" {
+				title = r.TagName
+			}
+			t.Add(shared.Clean(title), output.Bold)
+			t.Add(kind, color)
+			t.Add(shared.Clean(r.TagName), output.Cyan)
+			published := r.PublishedAt.Time
+			if published.IsZero() {
+				published = r.CreatedAt.Time
+			}
+			t.AddTime(published)
+			t.EndRow()
+		}
+		if n++; n >= opts.limit {
+			break
+		}
+	}
+	if opts.exporter.Enabled() {
+		return opts.exporter.Write(ios, shared.NonNil(raw))
+	}
+	if n == 0 {
+		if ios.IsStdoutTTY() {
+			fmt.Fprintf(ios.ErrOut, "No releases in %s\n", name)
+		}
+		return nil
+	}
+	return t.Render()
+}
+
+// releaseType names a release's kind; the first full release of the list
+// (newest first) is the latest.
+func releaseType(r *client.Release, latestSeen *bool) (string, output.Color) {
+	switch {
+	case r.Draft:
+		return "Draft", output.Red
+	case r.Prerelease:
+		return "Pre-release", output.Yellow
+	case !*latestSeen:
+		*latestSeen = true
+		return "Latest", output.Green
+	}
+	return "", output.Plain
+}

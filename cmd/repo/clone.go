@@ -1,0 +1,160 @@
+package repo
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/url"
+	"os"
+	"os/exec"
+	"strings"
+
+	"github.com/forgehq/forge/client"
+	"github.com/forgehq/forge/internal/cmdutil"
+	"github.com/spf13/cobra"
+)
+
+type cloneOptions struct {
+	f       *cmdutil.Factory
+	repo    string
+	dir     string
+	ssh     bool
+	gitArgs []string
+}
+
+func newCloneCmd(f *cmdutil.Factory) *cobra.Command {
+	opts := &cloneOptions{f: f}
+	cmd := &cobra.Command{
+		Use:   "clone OWNER/REPO [DIR] [-- GITFLAGS...]",
+		Short: "Clone a repository with git",
+		Long: `Run ` + "`git clone`" + ` on the repository's HTTPS clone address (its
+ssh_url with --ssh) into DIR (default: the repository's name). A bare NAME
+is your own repository. Flags after "--" go to git clone.
+
+Over HTTPS forge hands git your forge token for this one clone, through a
+credential helper given on git's command line and only for the service's
+own host: the token never appears in arguments or in the clone's
+configuration. For later fetches and pushes, run ` + "`forge auth setup-git`" + `
+once.`,
+		Example: `  forge repo clone alice/demo
+  forge repo clone alice/demo work/demo -- --depth 1
+  forge repo clone demo --ssh`,
+		Args: func(cmd *cobra.Command, args []string) error {
+			n := len(args)
+			if dash := cmd.ArgsLenAtDash(); dash >= 0 {
+				n = dash
+			}
+			if n == 0 {
+				return cmdutil.UsageErrorf("missing the OWNER/REPO to clone; see `%s --help`", cmd.CommandPath())
+			}
+			if n > 2 {
+				return cmdutil.UsageErrorf("unexpected argument %q; git flags go after \"--\", as in `forge repo clone OWNER/REPO -- --depth 1`", args[2])
+			}
+			return nil
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			n := len(args)
+			if dash := cmd.ArgsLenAtDash(); dash >= 0 {
+				n, opts.gitArgs = dash, args[dash:]
+			}
+			opts.repo = args[0]
+			if n == 2 {
+				opts.dir = args[1]
+			}
+			return runClone(cmd.Context(), opts)
+		},
+	}
+	cmd.Flags().BoolVar(&opts.ssh, "ssh", false, "Clone over SSH (the repository's ssh_url)")
+	return cmd
+}
+
+func runClone(ctx context.Context, opts *cloneOptions) error {
+	name, err := parseRepoArg(ctx, opts.f, opts.repo)
+	if err != nil {
+		return err
+	}
+	c, err := opts.f.REST()
+	if err != nil {
+		return err
+	}
+	r, err := c.Repos.Get(ctx, name)
+	if err != nil {
+		return err
+	}
+	if _, err := exec.LookPath("git"); err != nil {
+		return errors.New("git is not installed: install git (https://git-scm.com) to clone")
+	}
+	remote := r.CloneURL
+	if opts.ssh {
+		remote = r.SSHURL
+	}
+	if remote == "" {
+		return fmt.Errorf("the service gave no clone address for %s", name)
+	}
+	args, env, err := opts.gitCommand(ctx, c, remote)
+	if err != nil {
+		return err
+	}
+	ios := opts.f.IOStreams
+	git := exec.CommandContext(ctx, "git", args...)
+	git.Stdin, git.Stdout, git.Stderr = ios.In, ios.Out, ios.ErrOut
+	git.Env = env
+	if err := git.Run(); err != nil {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		var ee *exec.ExitError
+		if errors.As(err, &ee) {
+			return fmt.Errorf("git clone %s failed (exit status %d)", remote, ee.ExitCode())
+		}
+		return fmt.Errorf("running git: %v", err)
+	}
+	return nil
+}
+
+// gitCommand builds git's arguments and environment. Over HTTPS to the
+// service's own origin, a credential helper scoped to that origin answers
+// with the login and the token, which travel in the environment of the
+// git process only.
+func (opts *cloneOptions) gitCommand(ctx context.Context, c *client.Client, remote string) (args, env []string, err error) {
+	env = os.Environ()
+	if !opts.f.IOStreams.CanPrompt() {
+		env = append(env, "GIT_TERMINAL_PROMPT=0") // a CI job must fail, not wait for a password
+	}
+	if !opts.ssh && sameOrigin(remote, c.BaseURL()) {
+		s, err := opts.f.Settings()
+		if err != nil {
+			return nil, nil, err
+		}
+		me, err := c.Account.Me(ctx)
+		if err != nil {
+			return nil, nil, err
+		}
+		u, _ := url.Parse(remote)
+		origin := u.Scheme + "://" + u.Host
+		args = append(args, "-c", "credential."+origin+".helper="+credentialHelper)
+		env = append(env, "FORGE_CLONE_USERNAME="+me.Login, "FORGE_CLONE_TOKEN="+s.Token)
+	}
+	args = append(args, "clone")
+	args = append(args, opts.gitArgs...)
+	args = append(args, "--", remote)
+	if opts.dir != "" {
+		args = append(args, opts.dir)
+	}
+	return args, env, nil
+}
+
+// credentialHelper is a git credential helper in shell that answers "get"
+// from the environment forge sets for this one git process.
+const credentialHelper = `!f() { test "$1" = get || exit 0; echo "username=$FORGE_CLONE_USERNAME"; echo "password=$FORGE_CLONE_TOKEN"; }; f`
+
+// sameOrigin reports whether a clone address is on the REST API's scheme
+// and host, the only place forge's token may go.
+func sameOrigin(remote, base string) bool {
+	a, err1 := url.Parse(remote)
+	b, err2 := url.Parse(base)
+	if err1 != nil || err2 != nil {
+		return false
+	}
+	return strings.EqualFold(a.Scheme, b.Scheme) && strings.EqualFold(a.Host, b.Host)
+}

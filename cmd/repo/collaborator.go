@@ -1,0 +1,164 @@
+package repo
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/forgehq/forge/cmd/issue/shared"
+	"github.com/forgehq/forge/internal/cmdutil"
+	"github.com/forgehq/forge/internal/output"
+	"github.com/spf13/cobra"
+)
+
+var collaboratorFields = []string{"id", "login", "permission"}
+
+func newCollaboratorCmd(f *cmdutil.Factory) *cobra.Command {
+	cmd := cmdutil.Group(&cobra.Command{
+		Use:     "collaborator <command>",
+		Aliases: []string{"collaborators"},
+		Short:   "List and add the people who may work on a repository",
+	})
+	cmd.AddCommand(newCollaboratorListCmd(f), newCollaboratorAddCmd(f))
+	return cmd
+}
+
+type collaboratorListOptions struct {
+	f        *cmdutil.Factory
+	repoFlag string
+	limit    int
+	exporter *output.Exporter
+}
+
+func newCollaboratorListCmd(f *cmdutil.Factory) *cobra.Command {
+	opts := &collaboratorListOptions{f: f}
+	cmd := &cobra.Command{
+		Use:     "list",
+		Aliases: []string{"ls"},
+		Short:   "List a repository's collaborators and their permission",
+		Long: `List who may work on the repository and with which permission (read,
+write or admin); the owner comes first. Piped: "login<TAB>permission".`,
+		Example: `  forge repo collaborator list -R alice/demo
+  forge repo collaborator list --json login,permission`,
+		Args: cmdutil.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runCollaboratorList(cmd.Context(), opts)
+		},
+	}
+	cmdutil.AddRepoFlag(cmd, &opts.repoFlag)
+	cmd.Flags().IntVarP(&opts.limit, "limit", "L", shared.DefaultLimit, "List at most `N` collaborators")
+	opts.exporter = output.AddJSONFlags(cmd, collaboratorFields...)
+	return cmd
+}
+
+func runCollaboratorList(ctx context.Context, opts *collaboratorListOptions) error {
+	if err := shared.CheckLimit(opts.limit); err != nil {
+		return err
+	}
+	if err := opts.exporter.Validate(); err != nil {
+		return err
+	}
+	name, err := opts.f.BaseRepo(ctx, opts.repoFlag)
+	if err != nil {
+		return err
+	}
+	c, err := opts.f.REST()
+	if err != nil {
+		return err
+	}
+	ios := opts.f.IOStreams
+	t := output.NewTable(ios, "LOGIN", "PERMISSION")
+	var raw []json.RawMessage
+	n := 0
+	for cb, err := range c.Repos.Collaborators(ctx, name, shared.PerPage(opts.limit)) {
+		if err != nil {
+			return err
+		}
+		if opts.exporter.Enabled() {
+			raw = append(raw, cb.RawJSON())
+		} else {
+			t.Add(shared.Clean(cb.Login), output.Bold)
+			t.Add(cb.Permission, permissionColor(cb.Permission))
+			t.EndRow()
+		}
+		if n++; n >= opts.limit {
+			break
+		}
+	}
+	if opts.exporter.Enabled() {
+		return opts.exporter.Write(ios, shared.NonNil(raw))
+	}
+	return t.Render()
+}
+
+func permissionColor(p string) output.Color {
+	switch p {
+	case "admin":
+		return output.Red
+	case "write":
+		return output.Yellow
+	}
+	return output.Plain
+}
+
+var permissions = []string{"read", "write", "admin"}
+
+type collaboratorAddOptions struct {
+	f          *cmdutil.Factory
+	repoFlag   string
+	user       string
+	permission string
+}
+
+func newCollaboratorAddCmd(f *cmdutil.Factory) *cobra.Command {
+	opts := &collaboratorAddOptions{f: f}
+	cmd := &cobra.Command{
+		Use:   "add USER",
+		Short: "Give a user access to a repository",
+		Long: `Give USER access to the repository with a permission: read (see and
+clone it, open issues), write (also push, close others' issues, create
+releases) or admin (also edit, delete and manage collaborators). The
+default is write, as on GitHub. Adding someone already there changes their
+permission. Needs admin permission on the repository.`,
+		Example: `  forge repo collaborator add bob -R alice/demo
+  forge repo collaborator add carol --permission read`,
+		Args: cmdutil.ExactArgs(1, "the USER to add"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.user = strings.TrimPrefix(strings.TrimSpace(args[0]), "@")
+			return runCollaboratorAdd(cmd.Context(), opts)
+		},
+	}
+	cmdutil.AddRepoFlag(cmd, &opts.repoFlag)
+	cmd.Flags().StringVarP(&opts.permission, "permission", "p", "write", "The `permission`: read, write or admin")
+	_ = cmd.RegisterFlagCompletionFunc("permission", cobra.FixedCompletions(permissions, cobra.ShellCompDirectiveNoFileComp))
+	return cmd
+}
+
+func runCollaboratorAdd(ctx context.Context, opts *collaboratorAddOptions) error {
+	perm := strings.ToLower(strings.TrimSpace(opts.permission))
+	valid := false
+	for _, p := range permissions {
+		valid = valid || p == perm
+	}
+	if !valid {
+		return cmdutil.UsageErrorf("--permission must be read, write or admin, not %q", opts.permission)
+	}
+	if opts.user == "" {
+		return cmdutil.UsageErrorf("missing the USER to add")
+	}
+	name, err := opts.f.BaseRepo(ctx, opts.repoFlag)
+	if err != nil {
+		return err
+	}
+	c, err := opts.f.REST()
+	if err != nil {
+		return err
+	}
+	if err := c.Repos.AddCollaborator(ctx, name, opts.user, perm); err != nil {
+		return err
+	}
+	ios := opts.f.IOStreams
+	fmt.Fprintf(ios.ErrOut, "%s %s may now work on %s with %s permission\n", ios.ErrColorScheme().SuccessIcon(), opts.user, name, perm)
+	return nil
+}

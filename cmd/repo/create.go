@@ -1,0 +1,84 @@
+package repo
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/forgehq/forge/client"
+	"github.com/forgehq/forge/internal/cmdutil"
+	"github.com/forgehq/forge/internal/output"
+	"github.com/spf13/cobra"
+)
+
+type createOptions struct {
+	f           *cmdutil.Factory
+	name        string
+	description string
+	private     bool
+	init        bool
+	exporter    *output.Exporter
+}
+
+func newCreateCmd(f *cmdutil.Factory) *cobra.Command {
+	opts := &createOptions{f: f}
+	cmd := &cobra.Command{
+		Use:   "create NAME",
+		Short: "Create a repository under your account",
+		Long: `Create a repository under your account. It is public unless --private;
+--init gives it a first commit with a README.md, so it can be cloned and
+read at once. NAME may be written OWNER/NAME when OWNER is you.
+
+Prints the repository's web address; --json prints the whole repository.`,
+		Example: `  forge repo create demo
+  forge repo create demo --private --init --description "A demo app"
+  forge repo create demo --json clone_url --jq .clone_url`,
+		Args: cmdutil.ExactArgs(1, "the repository NAME"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.name = args[0]
+			return runCreate(cmd.Context(), opts)
+		},
+	}
+	cmd.Flags().StringVarP(&opts.description, "description", "d", "", "A short `text` saying what the repository is for")
+	cmd.Flags().BoolVar(&opts.private, "private", false, "Make the repository private (default: public)")
+	cmd.Flags().BoolVar(&opts.init, "init", false, "Start with a commit holding a README.md")
+	opts.exporter = output.AddJSONFlags(cmd, repoFields...)
+	return cmd
+}
+
+func runCreate(ctx context.Context, opts *createOptions) error {
+	if err := opts.exporter.Validate(); err != nil {
+		return err
+	}
+	owner, name, hasOwner := strings.Cut(strings.TrimSpace(opts.name), "/")
+	if !hasOwner {
+		name, owner = owner, ""
+	}
+	if name == "" || strings.Contains(name, "/") {
+		return cmdutil.UsageErrorf("invalid repository name %q: give NAME, as in `forge repo create demo`", opts.name)
+	}
+	c, err := opts.f.REST()
+	if err != nil {
+		return err
+	}
+	if hasOwner {
+		me, err := c.Account.Me(ctx)
+		if err != nil {
+			return err
+		}
+		if !strings.EqualFold(owner, me.Login) {
+			return cmdutil.UsageErrorf("repositories are created under your own account (%s), not %s: give just the NAME", me.Login, owner)
+		}
+	}
+	r, err := c.Repos.Create(ctx, client.RepoCreate{Name: name, Description: opts.description, Private: opts.private, AutoInit: opts.init})
+	if err != nil {
+		return err
+	}
+	ios := opts.f.IOStreams
+	if opts.exporter.Enabled() {
+		return opts.exporter.Write(ios, r.RawJSON())
+	}
+	fmt.Fprintf(ios.ErrOut, "%s Created %s repository %s\n", ios.ErrColorScheme().SuccessIcon(), visibility(r.Private), r.RepoName())
+	_, err = fmt.Fprintln(ios.Out, r.HTMLURL)
+	return err
+}

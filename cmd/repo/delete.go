@@ -1,0 +1,78 @@
+package repo
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/forgehq/forge/client"
+	"github.com/forgehq/forge/internal/cmdutil"
+	"github.com/spf13/cobra"
+)
+
+type deleteOptions struct {
+	f    *cmdutil.Factory
+	name client.RepoName
+	yes  bool
+}
+
+func newDeleteCmd(f *cmdutil.Factory) *cobra.Command {
+	opts := &deleteOptions{f: f}
+	cmd := &cobra.Command{
+		Use:   "delete OWNER/REPO",
+		Short: "Delete a repository for good",
+		Long: `Delete a repository with its git data, issues, pull requests, releases
+and runs. This cannot be undone. The repository is always named in full —
+never taken from the current directory — and on a terminal forge asks you
+to type that name again; elsewhere pass --yes.`,
+		Example: `  forge repo delete alice/demo
+  forge repo delete alice/demo --yes`,
+		Args: cmdutil.ExactArgs(1, "the OWNER/REPO to delete"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if !strings.Contains(args[0], "/") {
+				return cmdutil.UsageErrorf("name the repository in full, as in `forge repo delete OWNER/%s`", args[0])
+			}
+			name, err := parseRepoArg(cmd.Context(), f, args[0])
+			if err != nil {
+				return err
+			}
+			opts.name = name
+			return runDelete(cmd.Context(), opts)
+		},
+	}
+	cmd.Flags().BoolVarP(&opts.yes, "yes", "y", false, "Delete without asking")
+	return cmd
+}
+
+func runDelete(ctx context.Context, opts *deleteOptions) error {
+	ios := opts.f.IOStreams
+	if !opts.yes && !ios.CanPrompt() {
+		return cmdutil.UsageErrorf("pass --yes to delete %s without a prompt", opts.name)
+	}
+	c, err := opts.f.REST()
+	if err != nil {
+		return err
+	}
+	if !opts.yes {
+		// Reading the repository first means a typo in the name fails
+		// before the question, and the question names what exists.
+		if _, err := c.Repos.Get(ctx, opts.name); err != nil {
+			return err
+		}
+		fmt.Fprintf(ios.ErrOut, "%s This deletes %s with its issues, pull requests, releases and runs. It cannot be undone.\n",
+			ios.ErrColorScheme().WarningIcon(), opts.name)
+		typed, err := opts.f.Prompter.Input(ctx, "Type "+opts.name.String()+" to confirm", "")
+		if err != nil {
+			return err
+		}
+		if !strings.EqualFold(strings.TrimSpace(typed), opts.name.String()) {
+			fmt.Fprintf(ios.ErrOut, "%q does not match %s; nothing deleted.\n", typed, opts.name)
+			return cmdutil.ErrSilent
+		}
+	}
+	if err := c.Repos.Delete(ctx, opts.name); err != nil {
+		return err
+	}
+	fmt.Fprintf(ios.ErrOut, "%s Deleted repository %s\n", ios.ErrColorScheme().SuccessIcon(), opts.name)
+	return nil
+}

@@ -1,0 +1,98 @@
+package repo
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/forgehq/forge/client"
+	"github.com/forgehq/forge/internal/cmdutil"
+	"github.com/forgehq/forge/internal/output"
+	"github.com/spf13/cobra"
+)
+
+type editOptions struct {
+	f        *cmdutil.Factory
+	repoFlag string
+	args     []string
+	update   client.RepoUpdate
+	exporter *output.Exporter
+}
+
+func newEditCmd(f *cmdutil.Factory) *cobra.Command {
+	opts := &editOptions{f: f}
+	var description, branch string
+	var private bool
+	cmd := &cobra.Command{
+		Use:   "edit [OWNER/REPO]",
+		Short: "Change a repository's description, visibility or default branch",
+		Long: `Change the settings given as flags and leave the others as they are.
+--private=false makes a private repository public. Needs admin permission
+on the repository.`,
+		Example: `  forge repo edit alice/demo --description "The demo app"
+  forge repo edit --private
+  forge repo edit alice/demo --private=false`,
+		Args: cmdutil.MaximumArgs(1, "at most one OWNER/REPO"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.args = args
+			fl := cmd.Flags()
+			if fl.Changed("description") {
+				opts.update.Description = &description
+			}
+			if fl.Changed("private") {
+				opts.update.Private = &private
+			}
+			if fl.Changed("default-branch") {
+				if strings.TrimSpace(branch) == "" {
+					return cmdutil.UsageErrorf("--default-branch needs a branch name")
+				}
+				opts.update.DefaultBranch = &branch
+			}
+			return runEdit(cmd.Context(), opts)
+		},
+	}
+	cmdutil.AddRepoFlag(cmd, &opts.repoFlag)
+	cmd.Flags().StringVarP(&description, "description", "d", "", "Set the description to `text` (\"\" clears it)")
+	cmd.Flags().BoolVar(&private, "private", false, "Make the repository private, or public with --private=false")
+	cmd.Flags().StringVar(&branch, "default-branch", "", "Set the default `branch`")
+	opts.exporter = output.AddJSONFlags(cmd, repoFields...)
+	return cmd
+}
+
+func runEdit(ctx context.Context, opts *editOptions) error {
+	if err := opts.exporter.Validate(); err != nil {
+		return err
+	}
+	u := opts.update
+	if u.Description == nil && u.Private == nil && u.DefaultBranch == nil {
+		return cmdutil.UsageErrorf("nothing to change: pass --description, --private=BOOL or --default-branch")
+	}
+	name, err := targetRepo(ctx, opts.f, opts.args, opts.repoFlag)
+	if err != nil {
+		return err
+	}
+	c, err := opts.f.REST()
+	if err != nil {
+		return err
+	}
+	r, err := c.Repos.Update(ctx, name, u)
+	if err != nil {
+		return err
+	}
+	ios := opts.f.IOStreams
+	if opts.exporter.Enabled() {
+		return opts.exporter.Write(ios, r.RawJSON())
+	}
+	var changed []string
+	if u.Description != nil {
+		changed = append(changed, "description")
+	}
+	if u.Private != nil {
+		changed = append(changed, "now "+visibility(*u.Private))
+	}
+	if u.DefaultBranch != nil {
+		changed = append(changed, "default branch "+*u.DefaultBranch)
+	}
+	fmt.Fprintf(ios.ErrOut, "%s Edited %s (%s)\n", ios.ErrColorScheme().SuccessIcon(), name, strings.Join(changed, ", "))
+	return nil
+}
