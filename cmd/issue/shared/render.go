@@ -1,21 +1,26 @@
 package shared
 
-import "strings"
+import (
+	"strings"
 
-// renderMarkdown renders src for a terminal. TODO(markdown): use
-// internal/markdown once it lands; until then the text is shown cleaned of
-// control characters and indented.
+	"github.com/forgehq/forge/internal/markdown"
+)
+
+// renderMarkdown renders src for a terminal of the given width, indented by
+// two columns so a body stands apart from the header around it. The
+// background is taken as dark: asking the terminal would mean writing a
+// query and waiting for its answer on every invocation.
 func renderMarkdown(src string, width int, color bool) string {
-	_, _ = width, color
+	const indent = "  "
+	out := markdown.Render(src, markdown.Options{Width: max(20, width-len(indent)), Color: color, Dark: true})
+	lines := strings.SplitAfter(out, "\n")
 	var b strings.Builder
-	for _, line := range strings.Split(strings.TrimRight(src, "\n"), "\n") {
-		if line != "" {
-			b.WriteString("  " + Clean(line))
+	b.Grow(len(out) + len(lines)*len(indent))
+	for _, l := range lines {
+		if l != "\n" && l != "" {
+			b.WriteString(indent)
 		}
-		b.WriteByte('\n')
-	}
-	if strings.TrimSpace(src) == "" {
-		return ""
+		b.WriteString(l)
 	}
 	return b.String()
 }
