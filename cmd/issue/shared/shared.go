@@ -27,7 +27,9 @@ func CheckLimit(n int) error {
 // PerPage asks for pages no larger than the limit needs, up to the 100
 // the service allows, so a short list is one request and a long one as
 // few as possible.
-func PerPage(limit int) client.ListOptions { return client.ListOptions{PerPage: client.PageSize(limit)} }
+func PerPage(limit int) client.ListOptions {
+	return client.ListOptions{PerPage: client.PageSize(limit)}
+}
 
 // NonNil makes an empty list print as [] rather than null.
 func NonNil(raw []json.RawMessage) []json.RawMessage {
