@@ -172,8 +172,7 @@ func readError(resp *http.Response) error {
 	var body struct {
 		Error any `json:"error"`
 	}
-	switch {
-	case json.Unmarshal(data, &body) == nil && body.Error != nil:
+	if json.Unmarshal(data, &body) == nil {
 		switch v := body.Error.(type) {
 		case string:
 			e.Message = v

@@ -19,34 +19,12 @@ import (
 // does not end the session; in a piped session it makes the exit status 1.
 func runSession(ctx context.Context, opts *chatOptions, s *chat.Session) error {
 	ios := opts.f.IOStreams
-	out, errOut := ios.Out, ios.ErrOut
 	cs := ios.ErrColorScheme()
-	var src lineSource = &pipeSource{r: bufio.NewReader(ios.In)}
-	tty := false
-	if stdin, ok := ios.In.(*os.File); ok && ios.IsStdinTTY() {
-		screen := os.Stderr
-		if ios.IsStdoutTTY() {
-			screen = os.Stdout
-		}
-		t, err := newTTYSource(ctx, stdin, screen, cs.Bold(cs.Cyan("> ")), cs.Gray("… "), cs.Gray("(cleared; the up arrow brings it back)")+"\r\n")
-		if err != nil {
-			return fmt.Errorf("cannot use the terminal for the session: %w; pipe the messages in with -i instead", err)
-		}
-		defer t.close()
-		src, tty = t, true
-		// Raw mode: a newline must also return the carriage.
-		if ios.IsStdoutTTY() {
-			out = crlfWriter{out}
-		}
-		if ios.IsStderrTTY() {
-			errOut = crlfWriter{errOut}
-		}
-		model := s.Model
-		if model == "" {
-			model = "the service's default model"
-		}
-		fmt.Fprintln(errOut, cs.Gray(fmt.Sprintf("Chatting with %s. /help lists the commands; Ctrl-D or /exit ends the session.", model)))
+	src, out, errOut, tty, err := sessionIO(ctx, opts, s)
+	if err != nil {
+		return err
 	}
+	defer src.close()
 
 	failed := false
 	report := func(err error) {
@@ -71,10 +49,12 @@ func runSession(ctx context.Context, opts *chatOptions, s *chat.Session) error {
 			if errors.Is(err, chat.ErrExit) {
 				return sessionEnd(failed, tty)
 			}
-			if err != nil {
-				if ctx.Err() != nil {
-					return ctx.Err()
-				}
+			switch {
+			case ctx.Err() != nil:
+				return ctx.Err()
+			case errors.Is(err, context.Canceled):
+				fmt.Fprintln(errOut, cs.Dim("(interrupted)"))
+			case err != nil:
 				report(err)
 			}
 			continue
@@ -90,6 +70,38 @@ func runSession(ctx context.Context, opts *chatOptions, s *chat.Session) error {
 			report(err)
 		}
 	}
+}
+
+// sessionIO sets up the session's input and output: the line editor on a
+// terminal (in raw mode, so output needs CRLF), else lines from the pipe.
+func sessionIO(ctx context.Context, opts *chatOptions, s *chat.Session) (src lineSource, out, errOut io.Writer, tty bool, err error) {
+	ios := opts.f.IOStreams
+	out, errOut = ios.Out, ios.ErrOut
+	stdin, ok := ios.In.(*os.File)
+	if !ok || !ios.IsStdinTTY() {
+		return &pipeSource{r: bufio.NewReader(ios.In)}, out, errOut, false, nil
+	}
+	cs := ios.ErrColorScheme()
+	screen := os.Stderr
+	if ios.IsStdoutTTY() {
+		screen = os.Stdout
+	}
+	t, err := newTTYSource(ctx, stdin, screen, cs.Bold(cs.Cyan("> ")), cs.Gray("… "), cs.Gray("(cleared; the up arrow brings it back)")+"\r\n")
+	if err != nil {
+		return nil, nil, nil, false, fmt.Errorf("cannot use the terminal for the session: %w; pipe the messages in with -i instead", err)
+	}
+	if ios.IsStdoutTTY() {
+		out = crlfWriter{out}
+	}
+	if ios.IsStderrTTY() {
+		errOut = crlfWriter{errOut}
+	}
+	model := s.Model
+	if model == "" {
+		model = "the service's default model"
+	}
+	fmt.Fprintln(errOut, cs.Gray(fmt.Sprintf("Chatting with %s. /help lists the commands; Ctrl-D or /exit ends the session.", model)))
+	return t, out, errOut, true, nil
 }
 
 func sessionEnd(failed, tty bool) error {
