@@ -83,8 +83,24 @@ profile's agent_url and agent_key (see ` + "`forge auth agent-key set`" + `).`,
 	fl.StringVar(&opts.historyFile, "history", "", "Continue the conversation saved in `FILE`")
 	fl.StringVar(&opts.saveFile, "save", "", "Save the conversation to `FILE` after each reply")
 	opts.exporter = output.AddJSONFlags(cmd, "reply", "model", "usage", "finish_reason")
+	cmd.RegisterFlagCompletionFunc("model", completeModels(f))
 	cmd.AddCommand(newUsageCmd(f))
 	return cmd
+}
+
+// completeModels completes --model with the models the service lists.
+func completeModels(f *cmdutil.Factory) cobra.CompletionFunc {
+	return func(cmd *cobra.Command, args []string, toComplete string) ([]cobra.Completion, cobra.ShellCompDirective) {
+		client, err := f.Agent()
+		if err != nil {
+			return nil, cobra.ShellCompDirectiveNoFileComp
+		}
+		names, _, err := client.Models(cmd.Context())
+		if err != nil {
+			return nil, cobra.ShellCompDirectiveNoFileComp
+		}
+		return names, cobra.ShellCompDirectiveNoFileComp
+	}
 }
 
 func runChat(cmd *cobra.Command, opts *chatOptions) error {
