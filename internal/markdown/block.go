@@ -393,7 +393,7 @@ func safeStart(s string) bool {
 		if (c == '*' || c == '-' || c == '+') && (len(s) == 1 || s[1] == ' ') {
 			return false
 		}
-		return strings.IndexFunc(s, func(r rune) bool { return strings.IndexRune("*-+_=:| ", r) < 0 }) >= 0
+		return strings.IndexFunc(s, func(r rune) bool { return !strings.ContainsRune("*-+_=:| ", r) }) >= 0
 	case c == '#':
 		n := 0
 		for n < len(s) && s[n] == '#' {
