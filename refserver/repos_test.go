@@ -207,6 +207,15 @@ func TestIssues(t *testing.T) {
 	if e.str("title") != "Crash at start" || e.str("state") != "open" {
 		t.Errorf("patched issue %s", e.raw)
 	}
+	// Lists are served from a cache of encodings: it follows every change.
+	if got := list(""); got != "2:open:0 1:open:1 " {
+		t.Errorf("open issues after reopening %q", got)
+	}
+	want(t, call(t, s, "POST", "/repos/alice/app/issues/2/comments", carl, map[string]string{"body": "Second"}), 201)
+	l := want(t, call(t, s, "GET", "/repos/alice/app/issues", carl, nil), 200)
+	if m := l.arr[0].(map[string]any); m["comments"] != float64(1) || l.arr[1].(map[string]any)["title"] != "Crash at start" {
+		t.Errorf("list after comment and edit %s", l.raw)
+	}
 	if l := want(t, call(t, s, "GET", "/repos/alice/app/issues/1/comments", carl, nil), 200); len(l.arr) != 1 {
 		t.Errorf("comments %s", l.raw)
 	}

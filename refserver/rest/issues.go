@@ -1,9 +1,11 @@
 package rest
 
 import (
+	"encoding/json"
 	"net/http"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/forgehq/forge/refserver/store"
@@ -86,12 +88,54 @@ func (a *API) listIssues(w http.ResponseWriter, r *http.Request, s *session) err
 	if err != nil {
 		return err
 	}
-	out := make([]issueJSON, len(issues))
-	for k, i := range issues {
-		out[k] = issueView(r, x, i)
+	if indented(r) {
+		out := make([]issueJSON, len(issues))
+		for k, i := range issues {
+			out[k] = issueView(r, x, i)
+		}
+		writeJSON(w, http.StatusOK, out)
+		return nil
 	}
-	writeJSON(w, http.StatusOK, out)
+	writeRawJSON(w, a.issueCache.list(r, x, issues))
 	return nil
+}
+
+// issueCache keeps each issue's compact JSON as last encoded, keyed by
+// ID and valid for one revision and origin: lists are the API's hot path
+// (a CI script pages through thousands of issues), and encoding with
+// reflection dominated their cost.
+type issueCache struct{ m sync.Map }
+
+type cachedIssue struct {
+	rev    int64
+	origin string
+	repo   string
+	b      []byte
+}
+
+func (c *issueCache) list(r *http.Request, x access, issues []store.Issue) []byte {
+	o := origin(r)
+	full := x.repo.FullName()
+	buf := make([]byte, 0, 512*len(issues)+2)
+	buf = append(buf, '[')
+	for k, i := range issues {
+		if k > 0 {
+			buf = append(buf, ',')
+		}
+		if v, ok := c.m.Load(i.ID); ok {
+			if ci := v.(*cachedIssue); ci.rev == i.Rev && ci.origin == o && ci.repo == full {
+				buf = append(buf, ci.b...)
+				continue
+			}
+		}
+		b, err := json.Marshal(issueView(r, x, i))
+		if err != nil {
+			b = []byte("null")
+		}
+		c.m.Store(i.ID, &cachedIssue{rev: i.Rev, origin: o, repo: full, b: b})
+		buf = append(buf, b...)
+	}
+	return append(buf, ']', '\n')
 }
 
 func checkTitle(title *string) error {

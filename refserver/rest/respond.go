@@ -20,12 +20,15 @@ type errorBody struct {
 
 var okBody = map[string]bool{"ok": true}
 
-// writeJSON answers with v as indented JSON, readable with curl.
+// writeJSON answers with v as JSON: compact, or indented for a person
+// (see indented).
 func writeJSON(w http.ResponseWriter, status int, v any) {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
+	if ind, ok := w.(interface{ indented() bool }); ok && ind.indented() {
+		enc.SetIndent("", "  ")
+	}
 	if err := enc.Encode(v); err != nil {
 		status = http.StatusInternalServerError
 		buf.Reset()
@@ -36,6 +39,15 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 	h.Set("Content-Length", strconv.Itoa(buf.Len()))
 	w.WriteHeader(status)
 	w.Write(buf.Bytes())
+}
+
+// writeRawJSON answers 200 with b, already encoded.
+func writeRawJSON(w http.ResponseWriter, b []byte) {
+	h := w.Header()
+	h.Set("Content-Type", "application/json; charset=utf-8")
+	h.Set("Content-Length", strconv.Itoa(len(b)))
+	w.WriteHeader(http.StatusOK)
+	w.Write(b)
 }
 
 // writeError answers with err's status and message in the Error shape.

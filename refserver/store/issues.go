@@ -17,6 +17,8 @@ type Issue struct {
 	UpdatedAt time.Time  `json:"updated_at"`
 	ClosedAt  *time.Time `json:"closed_at"`
 	ClosedBy  string     `json:"closed_by"`
+	// Rev counts the changes to the issue, so encodings can be cached.
+	Rev int64 `json:"rev"`
 }
 
 // Comment is a comment on an issue.
@@ -50,7 +52,7 @@ func (s *Store) CreateIssue(repoID int64, author User, title, body string, at ti
 		}
 		r.LastIssue++
 		i := &Issue{ID: s.id(), RepoID: repoID, Number: r.LastIssue, Title: title, Body: body, State: StateOpen,
-			AuthorID: author.ID, Author: author.Login, CreatedAt: at, UpdatedAt: at}
+			AuthorID: author.ID, Author: author.Login, CreatedAt: at, UpdatedAt: at, Rev: 1}
 		s.d.Issues[i.ID] = i
 		s.issuesByRepo[repoID] = append(s.issuesByRepo[repoID], i)
 		t.put("repo", r.ID, r)
@@ -152,6 +154,7 @@ func (s *Store) UpdateIssue(repoID, number int64, by User, p IssuePatch) (Issue,
 			}
 		}
 		i.UpdatedAt = now
+		i.Rev++
 		t.put("issue", i.ID, i)
 		out = *i
 		return nil
@@ -174,6 +177,7 @@ func (s *Store) AddComment(repoID, number int64, author User, body string, at ti
 		s.d.Comments[c.ID] = c
 		s.commentsOf[i.ID] = append(s.commentsOf[i.ID], c)
 		i.Comments++
+		i.Rev++
 		if at.After(i.UpdatedAt) {
 			i.UpdatedAt = at
 		}
