@@ -219,6 +219,10 @@ func (s *Server) ensureAdmin() error {
 func (s *Server) routes() {
 	s.mux.Handle(rest.Prefix+"/", s.api)
 	s.mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		// Repositories are served over git's smart HTTP at their clone_url.
+		if s.api.GitHTTP(w, r) {
+			return
+		}
 		w.Header().Set("Content-Type", "application/json")
 		w.WriteHeader(http.StatusNotFound)
 		w.Write([]byte(`{"error":"not found"}` + "\n"))

@@ -332,3 +332,24 @@ func (r *Repo) Branch(branch, sha string) error {
 	}
 	return r.Sync()
 }
+
+// SetHead points HEAD at branch.
+func (r *Repo) SetHead(branch string) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if err := r.st.SetReference(plumbing.NewSymbolicReference(plumbing.HEAD, plumbing.NewBranchReferenceName(branch))); err != nil {
+		return err
+	}
+	return r.Sync()
+}
+
+// Message is the message of commit sha ("" when unknown).
+func (r *Repo) Message(sha string) string {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	c, err := object.GetCommit(r.st, plumbing.NewHash(sha))
+	if err != nil {
+		return ""
+	}
+	return c.Message
+}

@@ -1,0 +1,188 @@
+package refserver_test
+
+import (
+	"encoding/base64"
+	"fmt"
+	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/forgehq/forge/refserver"
+)
+
+// gitCmd runs the real git in dir with a clean, non-interactive setup.
+func gitCmd(t *testing.T, dir string, args ...string) (string, error) {
+	t.Helper()
+	cmd := exec.Command("git", args...)
+	cmd.Dir = dir
+	home := t.TempDir()
+	cmd.Env = append(os.Environ(), "HOME="+home, "XDG_CONFIG_HOME="+home, "GIT_CONFIG_NOSYSTEM=1",
+		"GIT_TERMINAL_PROMPT=0", "GIT_AUTHOR_NAME=Alice", "GIT_AUTHOR_EMAIL=alice@example.com",
+		"GIT_COMMITTER_NAME=Alice", "GIT_COMMITTER_EMAIL=alice@example.com")
+	out, err := cmd.CombinedOutput()
+	return string(out), err
+}
+
+func mustGit(t *testing.T, dir string, args ...string) string {
+	t.Helper()
+	out, err := gitCmd(t, dir, args...)
+	if err != nil {
+		t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
+	}
+	return out
+}
+
+// TestGitOverHTTP drives the real git client against the smart HTTP
+// server: clone, push (updating contents, commits and starting a run),
+// fetch, a new branch, and the permission rules.
+func TestGitOverHTTP(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git is not installed")
+	}
+	t.Parallel()
+	s := start(t, refserver.Options{})
+	alice := mustUser(t, s, "alice", "alice-password-123", "")
+	bob := mustUser(t, s, "bob", "bob-password-1234", "")
+	repo := want(t, call(t, s, "POST", "/repos", alice, map[string]any{"name": "app", "auto_init": true, "private": true}), 201)
+	cloneURL := repo.str("clone_url")
+	u, _ := url.Parse(cloneURL)
+	u.User = url.UserPassword("alice", alice)
+	authed := u.String()
+
+	// No credentials, wrong ones, and a user who may not see it.
+	if out, err := gitCmd(t, t.TempDir(), "clone", cloneURL, "x"); err == nil {
+		t.Fatalf("anonymous clone worked: %s", out)
+	}
+	u.User = url.UserPassword("bob", bob)
+	if out, err := gitCmd(t, t.TempDir(), "clone", u.String(), "x"); err == nil || !strings.Contains(out, "not found") {
+		t.Fatalf("clone by a stranger: %v %s", err, out)
+	}
+
+	work := t.TempDir()
+	mustGit(t, work, "clone", authed, "app")
+	dir := filepath.Join(work, "app")
+	if b, err := os.ReadFile(filepath.Join(dir, "README.md")); err != nil || string(b) != "# app\n" {
+		t.Fatalf("cloned README %q %v", b, err)
+	}
+	os.MkdirAll(filepath.Join(dir, "src"), 0o755)
+	os.WriteFile(filepath.Join(dir, "src", "main.go"), []byte("package main\n"), 0o644)
+	mustGit(t, dir, "add", ".")
+	mustGit(t, dir, "commit", "-q", "-m", "Add main.go")
+	mustGit(t, dir, "push", "-q", "origin", "main")
+
+	f := want(t, call(t, s, "GET", "/repos/alice/app/contents/src/main.go", alice, nil), 200)
+	if b, _ := base64.StdEncoding.DecodeString(f.str("content")); string(b) != "package main\n" {
+		t.Errorf("pushed file reads %q", b)
+	}
+	head := strings.TrimSpace(mustGit(t, dir, "rev-parse", "HEAD"))
+	c := want(t, call(t, s, "GET", "/repos/alice/app/commits", alice, nil), 200)
+	if len(c.arr) != 2 || c.arr[0].(map[string]any)["sha"] != head {
+		t.Errorf("commits after push %s, want head %s", c.raw, head)
+	}
+	runs := want(t, call(t, s, "GET", "/repos/alice/app/actions/runs", alice, nil), 200)
+	if len(runs.arr) != 1 {
+		t.Fatalf("runs after push %s", runs.raw)
+	}
+	if r := runs.arr[0].(map[string]any); r["head_sha"] != head || r["event"] != "push" || r["status"] != "queued" || r["display_title"] != "Add main.go" {
+		t.Errorf("run of the push %v", r)
+	}
+
+	// A second clone fetches what the first pushed; then an incremental
+	// fetch with haves, a new branch, and "[skip ci]".
+	other := t.TempDir()
+	mustGit(t, other, "clone", "-q", authed, "app")
+	odir := filepath.Join(other, "app")
+	if strings.TrimSpace(mustGit(t, odir, "rev-parse", "HEAD")) != head {
+		t.Error("second clone is not at the pushed head")
+	}
+	for i := 0; i < 3; i++ {
+		os.WriteFile(filepath.Join(dir, fmt.Sprintf("f%d.txt", i)), []byte(strings.Repeat("line\n", i+1)), 0o644)
+		mustGit(t, dir, "add", ".")
+		mustGit(t, dir, "commit", "-q", "-m", fmt.Sprintf("Add f%d [skip ci]", i))
+	}
+	mustGit(t, dir, "push", "-q", "origin", "main")
+	mustGit(t, odir, "pull", "-q", "--ff-only")
+	if a, b := mustGit(t, dir, "rev-parse", "HEAD"), mustGit(t, odir, "rev-parse", "HEAD"); a != b {
+		t.Errorf("fetch: %s vs %s", a, b)
+	}
+	mustGit(t, odir, "switch", "-q", "-c", "feature")
+	os.WriteFile(filepath.Join(odir, "feature.txt"), []byte("x\n"), 0o644)
+	mustGit(t, odir, "add", ".")
+	mustGit(t, odir, "commit", "-q", "-m", "Feature [ci fail]")
+	mustGit(t, odir, "push", "-q", "origin", "feature")
+	br := want(t, call(t, s, "GET", "/repos/alice/app/branches", alice, nil), 200)
+	if len(br.arr) != 2 {
+		t.Errorf("branches %s", br.raw)
+	}
+	runs = want(t, call(t, s, "GET", "/repos/alice/app/actions/runs", alice, nil), 200)
+	if len(runs.arr) != 2 || runs.arr[0].(map[string]any)["head_branch"] != "feature" {
+		t.Errorf("runs after the skipped and the feature push %s", runs.raw)
+	}
+
+	// A read collaborator may clone but not push.
+	if err := s.AddCollaborator("alice/app", "bob", "read"); err != nil {
+		t.Fatal(err)
+	}
+	bobDir := t.TempDir()
+	mustGit(t, bobDir, "clone", "-q", u.String(), "app")
+	bdir := filepath.Join(bobDir, "app")
+	os.WriteFile(filepath.Join(bdir, "bob.txt"), []byte("x\n"), 0o644)
+	mustGit(t, bdir, "add", ".")
+	mustGit(t, bdir, "commit", "-q", "-m", "Bob was here")
+	if out, err := gitCmd(t, bdir, "push", "origin", "main"); err == nil || !strings.Contains(out, "403") && !strings.Contains(out, "write permission") {
+		t.Errorf("push by a reader: %v %s", err, out)
+	}
+}
+
+// TestGitPushToEmpty: the first push to an empty repository, on a branch
+// other than main, becomes its default branch; in memory and on disk,
+// where the pushed data survives a restart.
+func TestGitPushToEmpty(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git is not installed")
+	}
+	t.Parallel()
+	t.Run("memory", func(t *testing.T) { t.Parallel(); testPushToEmpty(t, "") })
+	t.Run("disk", func(t *testing.T) { t.Parallel(); testPushToEmpty(t, t.TempDir()) })
+}
+
+func testPushToEmpty(t *testing.T, dataDir string) {
+	s := start(t, refserver.Options{DataDir: dataDir})
+	alice := mustUser(t, s, "alice", "alice-password-123", "")
+	want(t, call(t, s, "POST", "/repos", alice, map[string]any{"name": "empty"}), 201)
+	dir := t.TempDir()
+	mustGit(t, dir, "init", "-q", "-b", "trunk")
+	os.WriteFile(filepath.Join(dir, "a.txt"), []byte("a\n"), 0o644)
+	mustGit(t, dir, "add", ".")
+	mustGit(t, dir, "commit", "-q", "-m", "First")
+	u, _ := url.Parse(s.URL() + "/alice/empty.git")
+	u.User = url.UserPassword("x", alice)
+	mustGit(t, dir, "push", "-q", u.String(), "trunk")
+	r := want(t, call(t, s, "GET", "/repos/alice/empty", alice, nil), 200)
+	if r.str("default_branch") != "trunk" {
+		t.Errorf("default branch %q", r.str("default_branch"))
+	}
+	want(t, call(t, s, "GET", "/repos/alice/empty/contents/a.txt", alice, nil), 200)
+	clone := t.TempDir()
+	mustGit(t, clone, "clone", "-q", u.String(), "c")
+	if b, _ := os.ReadFile(filepath.Join(clone, "c", "a.txt")); string(b) != "a\n" {
+		t.Errorf("clone of the pushed repo: %q", b)
+	}
+	if dataDir == "" {
+		return
+	}
+	s.Close()
+	s2 := start(t, refserver.Options{DataDir: dataDir})
+	if r := want(t, call(t, s2, "GET", "/repos/alice/empty/commits", alice, nil), 200); len(r.arr) != 1 {
+		t.Errorf("commits after restart %s", r.raw)
+	}
+	matches, _ := filepath.Glob(filepath.Join(dataDir, "git", "*.git"))
+	for _, m := range matches {
+		if out, err := gitCmd(t, m, "fsck"); err != nil {
+			t.Errorf("git fsck %s: %v %s", m, err, out)
+		}
+	}
+}

@@ -1,0 +1,327 @@
+package rest
+
+import (
+	"bytes"
+	"compress/gzip"
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+
+	"github.com/forgehq/forge/refserver/ci"
+	"github.com/forgehq/forge/refserver/gitstore"
+	"github.com/forgehq/forge/refserver/store"
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/format/pktline"
+	"github.com/go-git/go-git/v5/plumbing/protocol/packp"
+	"github.com/go-git/go-git/v5/plumbing/storer"
+	"github.com/go-git/go-git/v5/plumbing/transport"
+	"github.com/go-git/go-git/v5/plumbing/transport/server"
+)
+
+// Git over HTTP: each repository is served with git's smart HTTP protocol
+// (v0, stateless) at its clone_url, {origin}/OWNER/NAME.git:
+//
+//	GET  .../info/refs?service=git-upload-pack|git-receive-pack
+//	POST .../git-upload-pack     (clone, fetch)
+//	POST .../git-receive-pack    (push)
+//
+// Requests authenticate with HTTP basic auth whose password is a forge
+// token (any user name), or with "Authorization: token T". Clone and fetch
+// need the permission to see the repository, push the write permission.
+// A push moves the repository's updated_at and starts a workflow run per
+// updated branch, as a CI service would: "[skip ci]" in the head commit's
+// message skips it, "[ci fail]" makes it fail.
+
+// GitHTTP reports whether path is a git smart HTTP path and, if so,
+// serves it.
+func (a *API) GitHTTP(w http.ResponseWriter, r *http.Request) bool {
+	owner, name, op, ok := splitGitPath(r.URL.Path)
+	if !ok {
+		return false
+	}
+	a.serveGit(w, r, owner, name, op)
+	return true
+}
+
+// splitGitPath parses /OWNER/NAME(.git)/OP.
+func splitGitPath(p string) (owner, name, op string, ok bool) {
+	parts := strings.Split(strings.TrimPrefix(p, "/"), "/")
+	switch {
+	case len(parts) == 4 && parts[2] == "info" && parts[3] == "refs":
+		op = "info/refs"
+	case len(parts) == 3 && (parts[2] == "git-upload-pack" || parts[2] == "git-receive-pack"):
+		op = parts[2]
+	default:
+		return "", "", "", false
+	}
+	return parts[0], strings.TrimSuffix(parts[1], ".git"), op, parts[0] != "" && parts[1] != ""
+}
+
+func gitHTTPError(w http.ResponseWriter, status int, msg string) {
+	if status == http.StatusUnauthorized {
+		w.Header().Set("WWW-Authenticate", `Basic realm="forge"`)
+	}
+	http.Error(w, msg, status)
+}
+
+func (a *API) serveGit(w http.ResponseWriter, r *http.Request, owner, name, op string) {
+	service := r.URL.Query().Get("service")
+	if op != "info/refs" {
+		service = op
+	}
+	if service != "git-upload-pack" && service != "git-receive-pack" {
+		gitHTTPError(w, http.StatusForbidden, "only the smart HTTP protocol is served: use git 1.6.6 or later")
+		return
+	}
+	if (op == "info/refs") != (r.Method == http.MethodGet) {
+		gitHTTPError(w, http.StatusMethodNotAllowed, "method not allowed")
+		return
+	}
+	s, err := a.gitSession(r)
+	if err != nil {
+		gitHTTPError(w, http.StatusUnauthorized, "authentication required: use a forge token as the password")
+		return
+	}
+	r.SetPathValue("owner", owner)
+	r.SetPathValue("repo", name)
+	x, err := a.repoAccess(r, s)
+	if err != nil {
+		gitHTTPError(w, http.StatusNotFound, fmt.Sprintf("repository %s/%s not found", owner, name))
+		return
+	}
+	push := service == "git-receive-pack"
+	if push && !x.canWrite() {
+		gitHTTPError(w, http.StatusForbidden, fmt.Sprintf("pushing needs write permission on %s", x.repo.FullName()))
+		return
+	}
+	g, err := a.git.Open(x.repo.ID)
+	if err != nil {
+		gitHTTPError(w, http.StatusNotFound, "repository has no git data")
+		return
+	}
+	w.Header().Set("Cache-Control", "no-cache")
+	switch {
+	case op == "info/refs":
+		a.advertise(w, r, g, service)
+	case push:
+		a.receivePack(w, r, g, x, s)
+	default:
+		a.uploadPack(w, r, g)
+	}
+}
+
+// gitSession authenticates basic auth (token as password) or a token
+// header.
+func (a *API) gitSession(r *http.Request) (*session, error) {
+	if _, pw, ok := r.BasicAuth(); ok {
+		u, tok, found := a.st.Authenticate(pw)
+		if !found || tok.Pending {
+			return nil, errUnauthorized("bad credentials")
+		}
+		return &session{user: u, token: tok}, nil
+	}
+	s, err := a.authenticate(r)
+	if err == nil && s.token.Pending {
+		return nil, errUnauthorized("two-factor verification required")
+	}
+	return s, err
+}
+
+// fixedLoader hands go-git's server the one repository of the request.
+type fixedLoader struct{ st storer.Storer }
+
+func (l fixedLoader) Load(*transport.Endpoint) (storer.Storer, error) { return l.st, nil }
+
+var gitEndpoint, _ = transport.NewEndpoint("/repo.git")
+
+func (a *API) advertise(w http.ResponseWriter, r *http.Request, g *gitstore.Repo, service string) {
+	g.RLock()
+	defer g.RUnlock()
+	srv := server.NewServer(fixedLoader{g.Storer()})
+	var ar *packp.AdvRefs
+	var err error
+	if service == "git-upload-pack" {
+		var sess transport.UploadPackSession
+		if sess, err = srv.NewUploadPackSession(gitEndpoint, nil); err == nil {
+			ar, err = sess.AdvertisedReferencesContext(r.Context())
+		}
+	} else {
+		var sess transport.ReceivePackSession
+		if sess, err = srv.NewReceivePackSession(gitEndpoint, nil); err == nil {
+			ar, err = sess.AdvertisedReferencesContext(r.Context())
+		}
+	}
+	if err != nil {
+		gitHTTPError(w, http.StatusInternalServerError, err.Error())
+		return
+	}
+	ar.Prefix = [][]byte{[]byte("# service=" + service), pktline.Flush}
+	var buf bytes.Buffer
+	if err := ar.Encode(&buf); err != nil {
+		gitHTTPError(w, http.StatusInternalServerError, err.Error())
+		return
+	}
+	w.Header().Set("Content-Type", "application/x-"+service+"-advertisement")
+	w.Write(buf.Bytes())
+}
+
+func requestBody(r *http.Request) (io.Reader, error) {
+	if r.Header.Get("Content-Encoding") == "gzip" {
+		return gzip.NewReader(r.Body)
+	}
+	return r.Body, nil
+}
+
+// uploadPack answers one round of a stateless fetch: without "done" it
+// only acknowledges the first common commit (or NAKs); with it, it sends
+// the pack of what the wants reach and the haves do not.
+func (a *API) uploadPack(w http.ResponseWriter, r *http.Request, g *gitstore.Repo) {
+	body, err := requestBody(r)
+	if err != nil {
+		gitHTTPError(w, http.StatusBadRequest, err.Error())
+		return
+	}
+	req := packp.NewUploadPackRequest()
+	if err := req.UploadRequest.Decode(body); err != nil {
+		gitHTTPError(w, http.StatusBadRequest, "malformed upload-pack request: "+err.Error())
+		return
+	}
+	done, err := readHaves(body, &req.UploadHaves)
+	if err != nil {
+		gitHTTPError(w, http.StatusBadRequest, "malformed upload-pack request: "+err.Error())
+		return
+	}
+	g.RLock()
+	defer g.RUnlock()
+	st := g.Storer()
+	var common []plumbing.Hash
+	for _, h := range req.Haves {
+		if st.HasEncodedObject(h) == nil {
+			common = append(common, h)
+			break
+		}
+	}
+	w.Header().Set("Content-Type", "application/x-git-upload-pack-result")
+	if !done {
+		var buf bytes.Buffer
+		e := pktline.NewEncoder(&buf)
+		if len(common) > 0 {
+			e.Encodef("ACK %s\n", common[0])
+		} else {
+			e.Encodef("NAK\n")
+		}
+		w.Write(buf.Bytes())
+		return
+	}
+	srv := server.NewServer(fixedLoader{st})
+	sess, err := srv.NewUploadPackSession(gitEndpoint, nil)
+	if err != nil {
+		gitHTTPError(w, http.StatusInternalServerError, err.Error())
+		return
+	}
+	resp, err := sess.UploadPack(r.Context(), req)
+	if err != nil {
+		gitHTTPError(w, http.StatusBadRequest, err.Error())
+		return
+	}
+	resp.ServerResponse.ACKs = common
+	resp.Encode(w)
+}
+
+// readHaves reads "have" lines up to a flush or "done".
+func readHaves(r io.Reader, h *packp.UploadHaves) (done bool, err error) {
+	sc := pktline.NewScanner(r)
+	for sc.Scan() {
+		line := bytes.TrimSpace(sc.Bytes())
+		switch {
+		case len(line) == 0:
+			// A flush ends a round; "done" may still follow.
+		case bytes.Equal(line, []byte("done")):
+			return true, nil
+		case bytes.HasPrefix(line, []byte("have ")):
+			h.Haves = append(h.Haves, plumbing.NewHash(string(line[5:])))
+		default:
+			return false, fmt.Errorf("unexpected line %q", line)
+		}
+	}
+	return false, sc.Err()
+}
+
+func (a *API) receivePack(w http.ResponseWriter, r *http.Request, g *gitstore.Repo, x access, s *session) {
+	body, err := requestBody(r)
+	if err != nil {
+		gitHTTPError(w, http.StatusBadRequest, err.Error())
+		return
+	}
+	req := packp.NewReferenceUpdateRequest()
+	if err := req.Decode(io.NopCloser(body)); err != nil {
+		gitHTTPError(w, http.StatusBadRequest, "malformed receive-pack request: "+err.Error())
+		return
+	}
+	g.Lock()
+	srv := server.NewServer(fixedLoader{g.Storer()})
+	sess, err := srv.NewReceivePackSession(gitEndpoint, nil)
+	if err != nil {
+		g.Unlock()
+		gitHTTPError(w, http.StatusInternalServerError, err.Error())
+		return
+	}
+	report, perr := sess.ReceivePack(r.Context(), req)
+	if perr == nil {
+		perr = g.Sync()
+	}
+	g.Unlock()
+	w.Header().Set("Content-Type", "application/x-git-receive-pack-result")
+	if report != nil {
+		report.Encode(w)
+	}
+	if perr != nil {
+		return
+	}
+	a.afterPush(context.WithoutCancel(r.Context()), x, g, s, req.Commands)
+}
+
+// afterPush records the push and starts a workflow run per updated
+// branch.
+func (a *API) afterPush(_ context.Context, x access, g *gitstore.Repo, s *session, cmds []*packp.Command) {
+	a.st.TouchRepo(x.repo.ID)
+	// A first push to an empty repository whose default branch it did not
+	// create makes the pushed branch the default one.
+	if g.Head(x.repo.DefaultBranch) == "" {
+		for _, c := range cmds {
+			if c.Name.IsBranch() && c.Action() != packp.Delete {
+				b := c.Name.Short()
+				if err := g.SetHead(b); err == nil {
+					a.st.UpdateRepo(x.repo.ID, store.RepoPatch{DefaultBranch: &b})
+				}
+				break
+			}
+		}
+	}
+	for _, c := range cmds {
+		if !c.Name.IsBranch() || c.Action() == packp.Delete {
+			continue
+		}
+		msg := g.Message(c.New.String())
+		if strings.Contains(msg, "[skip ci]") || strings.Contains(msg, "[ci skip]") {
+			continue
+		}
+		plan := ci.DefaultPlan()
+		if strings.Contains(msg, "[ci fail]") {
+			plan.FailJob, plan.FailStep = 2, 2
+		}
+		title := strings.TrimSpace(strings.SplitN(msg, "\n", 2)[0])
+		if title == "" {
+			title = "Push to " + c.Name.Short()
+		}
+		a.st.CreateRun(x.repo.ID, store.Run{Name: "CI", Title: title, Event: "push", Branch: c.Name.Short(),
+			SHA: c.New.String(), Actor: s.user.Login, Plan: plan, Clock: ci.Clock{Origin: a.cfg.Now(), Tick: a.cfg.CITick}})
+	}
+	if a.cfg.OnPush != nil {
+		if repo, ok := a.st.RepoByID(x.repo.ID); ok {
+			a.cfg.OnPush(repo)
+		}
+	}
+}
