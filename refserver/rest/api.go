@@ -8,7 +8,6 @@ package rest
 
 import (
 	"net/http"
-	"strings"
 	"sync"
 	"time"
 
@@ -104,9 +103,6 @@ func (a *API) routes() {
 
 // ServeHTTP serves the API; what no route matches gets a JSON error.
 func (a *API) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	if indented(r) {
-		w = prettyWriter{w}
-	}
 	if _, pattern := a.mux.Handler(r); pattern == "" {
 		// The mux's own 404 and 405 answers are plain text: keep their
 		// status (and Allow header) and give the body the Error shape.
@@ -144,19 +140,3 @@ func (j *jsonMuxError) Write(b []byte) (int, error) {
 	return len(b), nil
 }
 
-// indented reports whether the response should be indented JSON: for curl
-// (a person reading a terminal) or when ?pretty=1 asks. Programs get
-// compact JSON, which costs a third of the time to write.
-func indented(r *http.Request) bool {
-	if p := r.URL.Query().Get("pretty"); p != "" {
-		return p != "0" && p != "false"
-	}
-	return strings.HasPrefix(r.UserAgent(), "curl/")
-}
-
-type prettyWriter struct{ http.ResponseWriter }
-
-func (prettyWriter) indented() bool { return true }
-
-// Unwrap lets http.ResponseController reach the connection.
-func (p prettyWriter) Unwrap() http.ResponseWriter { return p.ResponseWriter }

@@ -20,15 +20,12 @@ type errorBody struct {
 
 var okBody = map[string]bool{"ok": true}
 
-// writeJSON answers with v as JSON: compact, or indented for a person
-// (see indented).
+// writeJSON answers with v as indented JSON, readable with curl.
 func writeJSON(w http.ResponseWriter, status int, v any) {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
-	if ind, ok := w.(interface{ indented() bool }); ok && ind.indented() {
-		enc.SetIndent("", "  ")
-	}
+	enc.SetIndent("", "  ")
 	if err := enc.Encode(v); err != nil {
 		status = http.StatusInternalServerError
 		buf.Reset()
