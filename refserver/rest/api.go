@@ -139,4 +139,3 @@ func (j *jsonMuxError) Write(b []byte) (int, error) {
 	}
 	return len(b), nil
 }
-
