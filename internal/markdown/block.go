@@ -816,12 +816,12 @@ func (r *renderer) peek() {
 	}
 	// Peeking parses the whole paragraph, so it waits for new text in
 	// proportion (1/32) to what is there: a long paragraph costs a few dozen
-	// parses in all, and a settled line still shows within half a line.
+	// parses in all, and a settled line shows within 1/32 of the paragraph.
 	size := len(p.lines) - 1
 	for _, l := range p.lines {
 		size += len(l)
 	}
-	if d := size - p.peekLen; d < max(8, size/32) || r.paraRunes() <= r.o.Width {
+	if d := size - p.peekLen; d < max(1, size/32) || r.paraRunes() <= r.o.Width {
 		return
 	}
 	p.peekLen = size

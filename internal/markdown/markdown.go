@@ -228,3 +228,30 @@ func (s *Stream) flush() {
 		_, s.err = s.w.Write(out)
 	}
 }
+
+// Pending returns what has arrived but is not written yet, as plain text
+// on one line: the words of the open paragraph's unwritten lines, the rows
+// of an unfinished table, the line still arriving. A terminal chat can show
+// it (dimmed, on a line it redraws) until the stream writes it for good.
+func (s *Stream) Pending() string {
+	r := s.r
+	var parts []string
+	switch r.leaf {
+	case leafPara:
+		lines := r.wrap(r.ip.parse(strings.TrimRight(r.paraText(), " "), 0).segs, r.avail())
+		for _, l := range lines[min(r.para.emitted, len(lines)):] {
+			for _, sg := range l {
+				parts = append(parts, sg.text)
+			}
+			parts = append(parts, " ")
+		}
+	case leafTable:
+		for _, row := range r.tbl.rows {
+			parts = append(parts, strings.Join(row, " │ "), " ")
+		}
+	}
+	if !s.live && len(s.buf) > 0 {
+		parts = append(parts, strings.TrimLeft(cleanLine(string(s.buf)), " "))
+	}
+	return strings.Join(strings.Fields(strings.Join(parts, "")), " ")
+}

@@ -199,3 +199,27 @@ func TestStreamErrors(t *testing.T) {
 		t.Errorf("second Close = %v", err)
 	}
 }
+
+// TestStreamPending: what has arrived but is not written yet is available
+// as one line of plain text, and nothing is in both.
+func TestStreamPending(t *testing.T) {
+	t.Parallel()
+	var out bytes.Buffer
+	s := NewStream(&out, Options{Width: 20})
+	steps := []struct{ write, out, pending string }{
+		{"The *quick* brown", "", "The quick brown"},
+		{" fox jumps over", "The quick brown fox\n", "jumps over"},
+		{" the lazy dog", "", "jumps over the lazy dog"}, // "dog" may go on
+		{" ran", "jumps over the lazy\n", "dog ran"},
+		{"\n\n| a | b", "dog ran\n", "| a | b"},
+		{" |\n|--|--|\n| 1 | 2 |\n", "", "a │ b 1 │ 2"},
+		{"\n```\ncode", "\na │ b\n──┼──\n1 │ 2\n", "code"},
+	}
+	for _, st := range steps {
+		out.Reset()
+		s.Write([]byte(st.write))
+		if out.String() != st.out || s.Pending() != st.pending {
+			t.Errorf("after %q: wrote %q, pending %q; want %q, %q", st.write, out.String(), s.Pending(), st.out, st.pending)
+		}
+	}
+}
