@@ -16,20 +16,26 @@ import (
 const perPage = "100"
 
 // paginate fetches every page of a GET. Pages that are JSON arrays are
-// joined into one array: streamed element by element to stdout when
-// nothing filters them, gathered for --jq, --template or a terminal's
-// indentation. Other pages (objects, text), and every page with -i, are
+// joined into one array — streamed page by page to stdout when nothing
+// filters them, gathered for --jq, --template or a terminal's indentation.
+// Other pages (objects, text), and every page with -i or --silent, are
 // printed one after the other as they come, like gh.
+//
+// Joining splices each page's elements, as the service wrote them, into
+// one array laid out the way the service lays out a page, so the output of
+// a service that indents its pages is byte for byte what it would send as
+// one page; nothing is decoded, which keeps 10,000 records fast.
 func paginate(ctx context.Context, c *client.Client, opts *apiOptions, req client.RawRequest) error {
 	req.Path = withPerPage(req.Path)
 	ios := opts.f.IOStreams
 	p := newPrinter(opts)
-	gather := opts.exporter.Enabled() || ios.IsStdoutTTY()
-	var (
-		all     []json.RawMessage // when gathering
-		written int               // elements streamed so far
-		joining bool              // the pages are arrays being joined
-	)
+	var gathered bytes.Buffer
+	out := ios.Out
+	if opts.exporter.Enabled() || ios.IsStdoutTTY() {
+		out = &gathered
+	}
+	j := &joiner{w: out}
+	joining := false // the pages are arrays being joined
 	for first := true; req.Path != ""; first = false {
 		resp, err := c.Send(ctx, req)
 		if err != nil {
@@ -50,45 +56,30 @@ func paginate(ctx context.Context, c *client.Client, opts *apiOptions, req clien
 		if err != nil {
 			return readError(resp, err)
 		}
-		items, isArray := arrayItems(body)
+		inner, isArray := arrayInner(body)
 		if first {
 			joining = isArray
 		}
-		switch {
-		case !joining || !isArray:
-			// Not a list: print the page as it came.
-			if err := writeOne(opts, body); err != nil {
-				return err
-			}
-		case gather:
-			all = append(all, items...)
-		default:
-			if err := streamItems(ios.Out, items, &written); err != nil {
-				return err
-			}
+		if joining && isArray {
+			err = j.add(inner)
+		} else {
+			err = writeOne(opts, body) // not a list: the page as it came
 		}
-		req.Path = next
-	}
-	switch {
-	case !joining:
-		return nil
-	case gather:
-		if all == nil {
-			all = []json.RawMessage{}
-		}
-		b, err := json.Marshal(all)
 		if err != nil {
 			return err
 		}
-		return writeOne(opts, b)
-	default:
-		if written == 0 {
-			_, err := io.WriteString(ios.Out, "[]\n")
-			return err
-		}
-		_, err := io.WriteString(ios.Out, "\n]\n")
+		req.Path = next
+	}
+	if !joining {
+		return nil
+	}
+	if err := j.close(); err != nil {
 		return err
 	}
+	if out == &gathered {
+		return writeOne(opts, gathered.Bytes())
+	}
+	return nil
 }
 
 // writeOne prints one JSON document, filtered or indented as for a single
@@ -106,36 +97,46 @@ func writeOne(opts *apiOptions, body []byte) error {
 	return err
 }
 
-// streamItems writes a page's elements as part of one array, indented as
-// a single answer would be: "[" before the first, "," between.
-func streamItems(w io.Writer, items []json.RawMessage, written *int) error {
-	var b bytes.Buffer
-	for _, it := range items {
-		if *written == 0 {
-			b.WriteString("[\n  ")
-		} else {
-			b.WriteString(",\n  ")
-		}
-		if json.Indent(&b, it, "  ", "  ") != nil {
-			b.Write(it)
-		}
-		*written++
+// joiner writes the elements of several arrays as one array.
+type joiner struct {
+	w       io.Writer
+	started bool
+}
+
+// add writes the inside of one array (its elements and the commas between
+// them, without the brackets).
+func (j *joiner) add(inner []byte) error {
+	if len(inner) == 0 {
+		return nil
 	}
-	_, err := w.Write(b.Bytes())
+	sep := ",\n  "
+	if !j.started {
+		sep, j.started = "[\n  ", true
+	}
+	if _, err := io.WriteString(j.w, sep); err != nil {
+		return err
+	}
+	_, err := j.w.Write(inner)
 	return err
 }
 
-// arrayItems splits a JSON array into its elements.
-func arrayItems(body []byte) ([]json.RawMessage, bool) {
+func (j *joiner) close() error {
+	end := "\n]\n"
+	if !j.started {
+		end = "[]\n"
+	}
+	_, err := io.WriteString(j.w, end)
+	return err
+}
+
+// arrayInner returns what lies between the brackets of a JSON array,
+// trimmed; false when body is not a valid JSON array.
+func arrayInner(body []byte) ([]byte, bool) {
 	t := bytes.TrimSpace(body)
-	if len(t) == 0 || t[0] != '[' {
+	if len(t) < 2 || t[0] != '[' || t[len(t)-1] != ']' || !json.Valid(t) {
 		return nil, false
 	}
-	var items []json.RawMessage
-	if json.Unmarshal(t, &items) != nil {
-		return nil, false
-	}
-	return items, true
+	return bytes.TrimSpace(t[1 : len(t)-1]), true
 }
 
 // withPerPage asks for the largest pages unless the path sets per_page.
