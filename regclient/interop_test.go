@@ -99,7 +99,7 @@ auth:
 		t.Fatalf("login: %v\n%s", err, logs.String())
 	}
 	img := randomImage(t, 4096, 2)
-	src, err := regclient.Open(writeTarball(t, e.dir, img), nil)
+	src, err := regclient.Open(writeTarball(t, e.dir, img), regclient.OpenOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -209,7 +209,7 @@ func TestPushPullTarball(t *testing.T) {
 	c := e.as(t, "alice")
 	ctx := context.Background()
 	img := randomImage(t, 4096, 3)
-	src, err := regclient.Open(writeTarball(t, e.dir, img), nil)
+	src, err := regclient.Open(writeTarball(t, e.dir, img), regclient.OpenOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -291,14 +291,14 @@ func TestPushResumes(t *testing.T) {
 		t.Fatal(err)
 	}
 	// The first two layers got there (as with an interrupted push).
-	src, _ := regclient.Open(writeTarball(t, e.dir, base), nil)
+	src, _ := regclient.Open(writeTarball(t, e.dir, base), regclient.OpenOptions{})
 	defer src.Close()
 	if _, err := c.Push(ctx, src, mustRef(t, c, "app:partial"), regclient.PushOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	dir := filepath.Join(e.dir, "full")
 	os.Mkdir(dir, 0o755)
-	src2, err := regclient.Open(writeTarball(t, dir, full), nil)
+	src2, err := regclient.Open(writeTarball(t, dir, full), regclient.OpenOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -320,7 +320,7 @@ func TestPushIndexFromLayout(t *testing.T) {
 	c := e.as(t, "alice")
 	ctx := context.Background()
 	dir, idx, imgs := twoPlatformLayout(t, e.dir)
-	src, err := regclient.Open(dir, nil)
+	src, err := regclient.Open(dir, regclient.OpenOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -364,7 +364,7 @@ func TestPushIndexFromLayout(t *testing.T) {
 		t.Fatalf("pulled layout index: %+v", im.Manifests)
 	}
 	// Pushing the pulled layout again is a no-op.
-	src2, err := regclient.Open(lay, nil)
+	src2, err := regclient.Open(lay, regclient.OpenOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -389,7 +389,7 @@ func TestPermissionsAndErrors(t *testing.T) {
 	e := newEnv(t)
 	ctx := context.Background()
 	alice := e.as(t, "alice")
-	src, _ := regclient.Open(writeTarball(t, e.dir, randomImage(t, 1024, 1)), nil)
+	src, _ := regclient.Open(writeTarball(t, e.dir, randomImage(t, 1024, 1)), regclient.OpenOptions{})
 	defer src.Close()
 
 	// The server's 403 when the client does not know the user's namespace
@@ -433,7 +433,7 @@ func TestListingsDeleteCopy(t *testing.T) {
 	ctx := context.Background()
 	alice := e.as(t, "alice")
 	img := randomImage(t, 1024, 2)
-	src, _ := regclient.Open(writeTarball(t, e.dir, img), nil)
+	src, _ := regclient.Open(writeTarball(t, e.dir, img), regclient.OpenOptions{})
 	defer src.Close()
 	for _, r := range []string{"app:1.0", "app:latest", "tool:1"} {
 		if _, err := alice.Push(ctx, src, mustRef(t, alice, r), regclient.PushOptions{}); err != nil {
@@ -524,7 +524,7 @@ func TestOpenRejectsBadInput(t *testing.T) {
 		"two images":  {write("two.tar", tarOf(map[string]string{"manifest.json": `[{"Config":"c","RepoTags":["a:1"]},{"Config":"d","RepoTags":["b:1"]}]`})), "holds 2 images (a:1, b:1)"},
 		"bad layout":  {filepath.Join(dir), "not an OCI image layout"},
 	} {
-		_, err := regclient.Open(tc.path, nil)
+		_, err := regclient.Open(tc.path, regclient.OpenOptions{})
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: %v, want %q", name, err, tc.want)
 		}
@@ -539,16 +539,16 @@ func TestOpenRejectsBadInput(t *testing.T) {
 		return nil
 	})
 	os.Truncate(victim, 10)
-	if _, err := regclient.Open(lay, nil); err == nil || !strings.Contains(err.Error(), "corrupt") {
+	if _, err := regclient.Open(lay, regclient.OpenOptions{}); err == nil || !strings.Contains(err.Error(), "corrupt") {
 		t.Errorf("truncated layout blob: %v", err)
 	}
 	// stdin.
-	src, err := regclient.Open("-", bytes.NewReader(data))
+	src, err := regclient.Open("-", regclient.OpenOptions{Stdin: bytes.NewReader(data)})
 	if err != nil {
 		t.Fatal(err)
 	}
 	src.Close()
-	if _, err := regclient.Open("-", strings.NewReader("nope")); err == nil || !strings.Contains(err.Error(), "stdin") {
+	if _, err := regclient.Open("-", regclient.OpenOptions{Stdin: strings.NewReader("nope")}); err == nil || !strings.Contains(err.Error(), "stdin") {
 		t.Errorf("junk on stdin: %v", err)
 	}
 }
@@ -582,7 +582,7 @@ func TestUncompressedTarball(t *testing.T) {
 	tw.Close()
 	p := filepath.Join(e.dir, "docker.tar")
 	os.WriteFile(p, buf.Bytes(), 0o644)
-	src, err := regclient.Open(p, nil)
+	src, err := regclient.Open(p, regclient.OpenOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -600,5 +600,49 @@ func TestUncompressedTarball(t *testing.T) {
 	cf, _ := img.ConfigFile()
 	if cf.RootFS.DiffIDs[0] != diffID {
 		t.Fatalf("diff id %s, want %s", cf.RootFS.DiffIDs[0], diffID)
+	}
+}
+
+// The digest cache answers for an unchanged tarball and never for a
+// changed one.
+func TestDigestCache(t *testing.T) {
+	t.Parallel()
+	dir, cache := t.TempDir(), t.TempDir()
+	img := randomImage(t, 4096, 2)
+	path := writeTarball(t, dir, img)
+	open := func() v1.Image {
+		t.Helper()
+		src, err := regclient.Open(path, regclient.OpenOptions{DigestCache: cache})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { src.Close() })
+		return src.Image()
+	}
+	if d := digestOf(t, open()); d != digestOf(t, img) {
+		t.Fatalf("first open: %s", d)
+	}
+	files, _ := filepath.Glob(filepath.Join(cache, "*.json"))
+	if len(files) != 1 {
+		t.Fatalf("cache files %v", files)
+	}
+	// Poison the remembered digests: an unchanged file takes them as they
+	// are, which shows the cache is read.
+	data, _ := os.ReadFile(files[0])
+	ls, _ := img.Layers()
+	d0, _ := ls[0].Digest()
+	fake := "sha256:" + strings.Repeat("0", 64)
+	os.WriteFile(files[0], bytes.ReplaceAll(data, []byte(d0.String()), []byte(fake)), 0o600)
+	got, _ := open().Layers()
+	if g, _ := got[0].Digest(); g.String() != fake {
+		t.Fatalf("an unchanged tarball was hashed again (%s)", g)
+	}
+	// Rewriting the file (same size, same content even) changes its
+	// identity: hashed again.
+	b, _ := os.ReadFile(path)
+	os.WriteFile(path, b, 0o644)
+	got, _ = open().Layers()
+	if g, _ := got[0].Digest(); g != d0 {
+		t.Fatalf("a rewritten tarball kept a remembered digest: %s", g)
 	}
 }

@@ -27,12 +27,22 @@ type Source struct {
 	cleanup []func()
 }
 
+// OpenOptions tune Open.
+type OpenOptions struct {
+	// Stdin is read when the path is "-".
+	Stdin io.Reader
+	// DigestCache is a directory where the layer digests of tarballs are
+	// remembered, so opening an unchanged tarball again hashes nothing;
+	// "" hashes every time.
+	DigestCache string
+}
+
 // Open opens path: "-" reads a tarball from stdin (spooled to a temporary
 // file, because a tarball is read out of order), a directory is an OCI
 // layout, anything else a `docker save` tarball.
-func Open(path string, stdin io.Reader) (*Source, error) {
+func Open(path string, o OpenOptions) (*Source, error) {
 	if path == "-" {
-		return openStdin(stdin)
+		return openStdin(o.Stdin)
 	}
 	fi, err := os.Stat(path)
 	if err != nil {
@@ -44,7 +54,7 @@ func Open(path string, stdin io.Reader) (*Source, error) {
 	if fi.IsDir() {
 		return openLayout(path)
 	}
-	return openTarball(path, path)
+	return openTarball(path, path, digestCache{o.DigestCache})
 }
 
 // Close removes what opening made (a spooled stdin).
@@ -152,7 +162,7 @@ func openStdin(stdin io.Reader) (*Source, error) {
 		remove()
 		return nil, fmt.Errorf("spooling stdin: %w", err)
 	}
-	s, err := openTarball(tmp.Name(), "stdin")
+	s, err := openTarball(tmp.Name(), "stdin", digestCache{})
 	if err != nil {
 		remove()
 		return nil, err

@@ -29,7 +29,7 @@ type tarManifest struct {
 // read in place and hashed in parallel; a tarball with uncompressed layers
 // (as `docker save` writes them) goes through go-containerregistry's
 // tarball package, which compresses them, as crane does.
-func openTarball(path, label string) (*Source, error) {
+func openTarball(path, label string, cache digestCache) (*Source, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
@@ -42,7 +42,7 @@ func openTarball(path, label string) (*Source, error) {
 		}
 		return nil, fmt.Errorf("%s is not a tar archive (%v): give a `docker save` tarball or an OCI layout directory", label, err)
 	}
-	s, err := readTarball(f, label, entries)
+	s, err := readTarball(f, path, label, entries, cache)
 	if err != nil {
 		f.Close()
 		return nil, err
@@ -66,7 +66,7 @@ func openTarball(path, label string) (*Source, error) {
 
 // readTarball checks manifest.json and the config, and builds the image
 // when every layer is compressed; s.image stays nil otherwise.
-func readTarball(f *os.File, label string, entries map[string]tarEntry) (*Source, error) {
+func readTarball(f *os.File, path, label string, entries map[string]tarEntry, cache digestCache) (*Source, error) {
 	me, ok := lookup(entries, "manifest.json")
 	if !ok {
 		return nil, notAnImage(label, entries)
@@ -113,10 +113,22 @@ func readTarball(f *os.File, label string, entries map[string]tarEntry) (*Source
 		if comp == "" || len(m.LayerSources) > 0 {
 			return s, nil
 		}
-		layers[i] = &tarLayer{sr: sr, desc: v1.Descriptor{MediaType: layerMediaType(comp), Size: le.size}}
+		layers[i] = &tarLayer{sr: sr, key: fmt.Sprintf("%d:%d", le.offset, le.size), desc: v1.Descriptor{MediaType: layerMediaType(comp), Size: le.size}}
 	}
-	if err := hashLayers(layers); err != nil {
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	known := cache.lookup(path, fi)
+	if err := hashLayers(layers, known); err != nil {
 		return nil, fmt.Errorf("%s: reading a layer: %w", label, err)
+	}
+	if len(known) < len(layers) {
+		digests := map[string]string{}
+		for _, l := range layers {
+			digests[l.key] = l.desc.Digest.String()
+		}
+		cache.store(path, fi, digests)
 	}
 	img, err := partial.CompressedToImage(&tarImage{rawConfig: rawConfig, layers: layers})
 	if err != nil {
@@ -128,10 +140,15 @@ func readTarball(f *os.File, label string, entries map[string]tarEntry) (*Source
 
 // hashLayers computes the layers' digests, as many at once as there are
 // CPUs: hashing is most of the cost of pushing an image the registry has.
-func hashLayers(layers []*tarLayer) error {
+// Digests the cache knows are taken from it.
+func hashLayers(layers []*tarLayer, known map[string]string) error {
 	var g errgroup.Group
 	g.SetLimit(runtime.GOMAXPROCS(0))
 	for _, l := range layers {
+		if d, err := v1.NewHash(known[l.key]); err == nil {
+			l.desc.Digest = d
+			continue
+		}
 		g.Go(func() error {
 			h, _, err := v1.SHA256(io.NewSectionReader(l.sr, 0, l.sr.Size()))
 			l.desc.Digest = h
@@ -179,6 +196,7 @@ func (t *tarImage) LayerByDigest(h v1.Hash) (partial.CompressedLayer, error) {
 // tarLayer is a compressed layer read in place from the tarball.
 type tarLayer struct {
 	sr   *io.SectionReader
+	key  string // offset:size in the tarball, the digest cache's key
 	desc v1.Descriptor
 }
 

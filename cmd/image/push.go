@@ -2,6 +2,7 @@ package image
 
 import (
 	"fmt"
+	"path/filepath"
 	"time"
 
 	"github.com/forgehq/forge/internal/cmdutil"
@@ -65,7 +66,7 @@ func runPush(cmd *cobra.Command, opts *pushOptions) error {
 	if err := c.CheckWrite(ref.Context(), "push"); err != nil {
 		return err
 	}
-	src, err := regclient.Open(opts.src, ios.In)
+	src, err := regclient.Open(opts.src, regclient.OpenOptions{Stdin: ios.In, DigestCache: digestCacheDir(f)})
 	if err != nil {
 		return err
 	}
@@ -82,6 +83,21 @@ func runPush(cmd *cobra.Command, opts *pushOptions) error {
 		humanBytes(res.Bytes), time.Since(start).Round(time.Millisecond))
 	fmt.Fprintln(ios.Out, pinned(ref, res.Ref))
 	return nil
+}
+
+// digestCacheDir is where tarballs' layer digests are remembered:
+// $XDG_CACHE_HOME/forge/layer-digests, else ~/.cache/forge/layer-digests;
+// "" (no cache) without a home.
+func digestCacheDir(f *cmdutil.Factory) string {
+	dir := f.Getenv("XDG_CACHE_HOME")
+	if dir == "" {
+		home := f.Getenv("HOME")
+		if home == "" {
+			return ""
+		}
+		dir = filepath.Join(home, ".cache")
+	}
+	return filepath.Join(dir, "forge", "layer-digests")
 }
 
 // pinned is REF@DIGEST: the tag kept for people, the digest for machines.
