@@ -22,9 +22,9 @@ type replyView interface {
 // newReplyView picks how a reply is shown: raw text as it arrives when
 // stdout is not a terminal (a script gets exactly the reply); on a
 // terminal, markdown rendered a block at a time as each settles, with the
-// words not yet settled shown dimmed on the line below — so text appears
-// as fast as it streams, nothing is redrawn but that one line, and the
-// rendered conversation stays in the scrollback.
+// words not yet settled (markdown.Stream.Pending) shown dimmed on one line
+// below — so text appears as fast as it streams, nothing is redrawn but
+// that one line, and the rendered conversation stays in the scrollback.
 func newReplyView(ios *iostreams.IOStreams, out io.Writer) replyView {
 	if !ios.IsStdoutTTY() {
 		return &lineEnd{w: out}
@@ -46,12 +46,11 @@ func newReplyView(ios *iostreams.IOStreams, out io.Writer) replyView {
 
 // mdView renders a streamed reply as markdown on a terminal.
 type mdView struct {
-	out     io.Writer
-	md      *markdown.Stream
-	width   int
-	dim     func(string) string
-	preview []byte // raw text arrived since the renderer last wrote
-	shown   bool   // a preview line is on the screen
+	out   io.Writer
+	md    *markdown.Stream
+	width int
+	dim   func(string) string
+	shown bool // a preview line is on the screen
 }
 
 // emitter receives the renderer's output: it replaces the preview line.
@@ -59,32 +58,29 @@ type emitter struct{ v *mdView }
 
 func (e emitter) Write(p []byte) (int, error) {
 	e.v.clearPreview()
-	e.v.preview = e.v.preview[:0]
 	return e.v.out.Write(p)
 }
 
 func (v *mdView) WriteString(s string) {
 	v.md.Write([]byte(s))
-	v.preview = append(v.preview, s...)
-	v.drawPreview()
+	v.drawPreview(v.md.Pending())
 }
 
 func (v *mdView) finish() {
 	v.md.Close()
 	v.clearPreview()
-	v.preview = v.preview[:0]
 }
 
 // drawPreview shows the tail of the unsettled text on one line, dimmed,
 // cut to the terminal's width so that it never wraps.
-func (v *mdView) drawPreview() {
+func (v *mdView) drawPreview(pending string) {
 	text := strings.Map(func(r rune) rune {
 		if r < ' ' || r == 0x7f {
 			return ' '
 		}
 		return r
-	}, string(v.preview))
-	text = strings.TrimLeft(text, " ")
+	}, pending)
+	text = strings.TrimSpace(text)
 	if text == "" {
 		v.clearPreview()
 		return
