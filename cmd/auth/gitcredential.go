@@ -145,10 +145,10 @@ func candidates(f *cmdutil.Factory) ([]candidate, error) {
 		return nil, err
 	}
 	active := candidate{profile: s.Profile, baseURL: s.BaseURL, token: s.Token}
-	// The file's user belongs to the file's token; a token from the
-	// environment may be another account's, so whoAmI asks.
-	if p := cf.Profile(s.Profile); p != nil && s.Sources["token"] == config.FromFile {
-		active.user = p.User
+	// The profile's user goes with the profile's token; FORGE_TOKEN may be
+	// another account's, so then whoAmI asks the service.
+	if s.Sources["token"] == config.FromFile {
+		active.user = s.User
 	}
 	out := []candidate{active}
 	if s.ProfileSource == config.FromFlag || s.ProfileSource == config.FromEnv {
@@ -189,8 +189,10 @@ func sameHost(baseURL, protocol, host string) bool {
 func canonicalHost(scheme, host string) string {
 	h, port, err := net.SplitHostPort(host)
 	if err != nil {
-		h = strings.Trim(host, "[]")
-		port = map[string]string{"http": "80", "https": "443"}[strings.ToLower(scheme)]
+		h, port = strings.Trim(host, "[]"), "443"
+		if strings.EqualFold(scheme, "http") {
+			port = "80"
+		}
 	}
 	return strings.ToLower(net.JoinHostPort(h, port))
 }
