@@ -8,6 +8,7 @@ import (
 	"io"
 	"net/http"
 	"strings"
+	"sync"
 
 	"github.com/forgehq/forge/refserver/ci"
 	"github.com/forgehq/forge/refserver/gitstore"
@@ -134,7 +135,12 @@ type fixedLoader struct{ st storer.Storer }
 
 func (l fixedLoader) Load(*transport.Endpoint) (storer.Storer, error) { return l.st, nil }
 
-var gitEndpoint, _ = transport.NewEndpoint("/repo.git")
+// gitEndpoint is a placeholder: fixedLoader ignores it. Built on first
+// use, not at init (every forge command would pay for it).
+var gitEndpoint = sync.OnceValue(func() *transport.Endpoint {
+	ep, _ := transport.NewEndpoint("/repo.git")
+	return ep
+})
 
 func (a *API) advertise(w http.ResponseWriter, r *http.Request, g *gitstore.Repo, service string) {
 	g.RLock()
@@ -144,12 +150,12 @@ func (a *API) advertise(w http.ResponseWriter, r *http.Request, g *gitstore.Repo
 	var err error
 	if service == "git-upload-pack" {
 		var sess transport.UploadPackSession
-		if sess, err = srv.NewUploadPackSession(gitEndpoint, nil); err == nil {
+		if sess, err = srv.NewUploadPackSession(gitEndpoint(), nil); err == nil {
 			ar, err = sess.AdvertisedReferencesContext(r.Context())
 		}
 	} else {
 		var sess transport.ReceivePackSession
-		if sess, err = srv.NewReceivePackSession(gitEndpoint, nil); err == nil {
+		if sess, err = srv.NewReceivePackSession(gitEndpoint(), nil); err == nil {
 			ar, err = sess.AdvertisedReferencesContext(r.Context())
 		}
 	}
@@ -216,7 +222,7 @@ func (a *API) uploadPack(w http.ResponseWriter, r *http.Request, g *gitstore.Rep
 		return
 	}
 	srv := server.NewServer(fixedLoader{st})
-	sess, err := srv.NewUploadPackSession(gitEndpoint, nil)
+	sess, err := srv.NewUploadPackSession(gitEndpoint(), nil)
 	if err != nil {
 		gitHTTPError(w, http.StatusInternalServerError, err.Error())
 		return
@@ -262,7 +268,7 @@ func (a *API) receivePack(w http.ResponseWriter, r *http.Request, g *gitstore.Re
 	}
 	g.Lock()
 	srv := server.NewServer(fixedLoader{g.Storer()})
-	sess, err := srv.NewReceivePackSession(gitEndpoint, nil)
+	sess, err := srv.NewReceivePackSession(gitEndpoint(), nil)
 	if err != nil {
 		g.Unlock()
 		gitHTTPError(w, http.StatusInternalServerError, err.Error())
