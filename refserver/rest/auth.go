@@ -83,6 +83,9 @@ func (a *API) recordFailure(login string, now time.Time) {
 	defer a.lockMu.Unlock()
 	f := a.lockout[login]
 	if f == nil || now.Sub(f.first) > a.cfg.LockoutWindow {
+		if len(a.lockout) >= maxTracked {
+			a.forgetStale(now)
+		}
 		f = &failures{first: now}
 		a.lockout[login] = f
 	}
@@ -90,6 +93,19 @@ func (a *API) recordFailure(login string, now time.Time) {
 	if f.count >= a.cfg.LockoutThreshold {
 		f.locked = now.Add(a.cfg.LockoutDuration)
 		f.count, f.first = 0, now
+	}
+}
+
+// maxTracked bounds the login names with failures kept in memory: past it,
+// entries whose window and lock have both passed are dropped, so a flood
+// of made-up names cannot grow the map without end.
+const maxTracked = 10000
+
+func (a *API) forgetStale(now time.Time) {
+	for name, f := range a.lockout {
+		if now.Sub(f.first) > a.cfg.LockoutWindow && !now.Before(f.locked) {
+			delete(a.lockout, name)
+		}
 	}
 }
 
