@@ -19,14 +19,14 @@ import (
 
 // Harness is a reference server and the environment forge runs in.
 type Harness struct {
-	t   *testing.T
+	t   testing.TB
 	Srv *refserver.Server
 	// Env is forge's whole environment; FORGE_BASE_URL points at Srv.
 	Env map[string]string
 }
 
 // New starts a reference server, stopped when the test ends.
-func New(t *testing.T) *Harness {
+func New(t testing.TB) *Harness {
 	t.Helper()
 	srv, err := refserver.New(refserver.Options{AdminPassword: "admin-password-1234"})
 	if err != nil {
