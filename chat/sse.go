@@ -35,9 +35,12 @@ type event struct {
 //   - It does not see a blank line written as LF followed by CR; lines are
 //     split here on CR, LF and CRLF, and a blank line inside what it returns
 //     dispatches an event too.
+//   - It reports a read that failed with context.Canceled as a clean end
+//     of the stream (io.EOF); the read's own error is kept and returned.
 //   - It leaves field parsing (comments, "data" lines joined with LF, one
 //     optional space after the colon, a leading byte order mark) to the
 //     caller, which this type does.
+//   - It is slow when it holds many events at once (see eofReader).
 //
 // Parsing allocates nothing per event once the buffers have grown.
 type eventReader struct {
@@ -48,6 +51,7 @@ type eventReader struct {
 
 	tok     []byte // the rest of the block being parsed
 	inBlock bool
+	lfOnly  bool // tok has no CR: lines end at LF only
 	lastEOF bool // the block came after the stream ended: unterminated
 
 	name, data []byte // fields of the event being built, in tok or buf
@@ -91,10 +95,15 @@ func (er *eventReader) next() (event, error) {
 				tok = bytes.TrimPrefix(tok, []byte("\xEF\xBB\xBF"))
 			}
 			er.tok, er.inBlock, er.lastEOF = tok, true, er.src.ended
+			er.lfOnly = bytes.IndexByte(tok, '\r') < 0
 		}
 		for len(er.tok) > 0 {
 			var line []byte
-			line, er.tok = cutLine(er.tok)
+			if er.lfOnly {
+				line, er.tok = cutLF(er.tok)
+			} else {
+				line, er.tok = cutLine(er.tok)
+			}
 			if len(line) == 0 {
 				if ev, ok := er.dispatch(); ok {
 					return ev, nil
@@ -112,6 +121,14 @@ func (er *eventReader) next() (event, error) {
 			return ev, nil
 		}
 	}
+}
+
+// cutLF splits off the first line of a block without CR.
+func cutLF(b []byte) (line, rest []byte) {
+	if i := bytes.IndexByte(b, '\n'); i >= 0 {
+		return b[:i], b[i+1:]
+	}
+	return b, nil
 }
 
 // cutLine splits off the first line, ended by CRLF, LF or CR.
