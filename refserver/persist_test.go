@@ -2,7 +2,9 @@ package refserver_test
 
 import (
 	"encoding/base64"
+	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -122,46 +124,74 @@ func TestGeneratedAdminPasswordKept(t *testing.T) {
 	login(t, s2, "admin", pw)
 }
 
-// TestJournalCrash: writes are durable as soon as they return, without a
-// clean Close, and a torn last line (a write that never returned) is
-// ignored.
+// TestJournalCrash: writes are durable as soon as they return — a process
+// that exits without closing the store (a crash) loses none — and a torn
+// last line (a write that never returned) is ignored.
 func TestJournalCrash(t *testing.T) {
+	if dir := os.Getenv("FORGE_CRASH_DIR"); dir != "" {
+		// The child: write, then die without Close.
+		st, err := store.Open(dir, nil)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(3)
+		}
+		for _, l := range []string{"alice", "bob"} {
+			if _, err := st.CreateUser(store.NewUser{Login: l, Role: "user"}); err != nil {
+				fmt.Fprintln(os.Stderr, err)
+				os.Exit(3)
+			}
+		}
+		os.Exit(0)
+	}
 	t.Parallel()
 	dir := t.TempDir()
-	st, err := store.Open(dir, nil)
-	if err != nil {
-		t.Fatal(err)
+	cmd := exec.Command(os.Args[0], "-test.run=^TestJournalCrash$")
+	cmd.Env = append(os.Environ(), "FORGE_CRASH_DIR="+dir)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("crashing child: %v %s", err, out)
 	}
-	if _, err := st.CreateUser(store.NewUser{Login: "alice", Role: "user"}); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := st.CreateUser(store.NewUser{Login: "bob", Role: "user"}); err != nil {
-		t.Fatal(err)
-	}
-	// No Close: the process "crashed". Tear a half-written line on.
+	// Tear a half-written line on, as a crash in mid-write would.
 	f, err := os.OpenFile(filepath.Join(dir, "journal.jsonl"), os.O_APPEND|os.O_WRONLY, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
 	f.WriteString(`[{"t":"user","id":99,"v":{"login":"car`)
 	f.Close()
-	st2, err := store.Open(dir, nil)
+	st, err := store.Open(dir, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer st2.Close()
+	defer st.Close()
 	for _, l := range []string{"alice", "bob"} {
-		if _, ok := st2.UserByLogin(l); !ok {
+		if _, ok := st.UserByLogin(l); !ok {
 			t.Errorf("%s lost", l)
 		}
 	}
-	if got := len(st2.Users(nil)); got != 2 {
+	if got := len(st.Users(nil)); got != 2 {
 		t.Errorf("%d users after the crash, want 2", got)
 	}
 	// IDs continue after the highest one seen.
-	u, err := st2.CreateUser(store.NewUser{Login: "carol", Role: "user"})
+	u, err := st.CreateUser(store.NewUser{Login: "carol", Role: "user"})
 	if err != nil || u.ID <= 2 {
 		t.Errorf("carol: %+v %v", u, err)
 	}
+}
+
+// TestDataDirLocked: a second server cannot open a data directory in use.
+func TestDataDirLocked(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	st, err := store.Open(dir, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := store.Open(dir, nil); err == nil || !strings.Contains(err.Error(), "in use") {
+		t.Errorf("second open: %v", err)
+	}
 	st.Close()
+	st2, err := store.Open(dir, nil)
+	if err != nil {
+		t.Fatalf("open after close: %v", err)
+	}
+	st2.Close()
 }

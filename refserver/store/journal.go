@@ -38,16 +38,26 @@ type change struct {
 }
 
 type journal struct {
-	dir  string
-	f    *os.File
-	size int64
+	dir    string
+	f      *os.File
+	size   int64
+	unlock func()
 }
 
-func openJournal(dir string) (*journal, *data, error) {
+func openJournal(dir string) (j *journal, d *data, err error) {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, nil, err
 	}
-	d := newData()
+	unlock, err := lockDir(dir)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer func() {
+		if err != nil {
+			unlock()
+		}
+	}()
+	d = newData()
 	b, err := os.ReadFile(filepath.Join(dir, snapshotName))
 	switch {
 	case errors.Is(err, os.ErrNotExist):
@@ -63,7 +73,7 @@ func openJournal(dir string) (*journal, *data, error) {
 	if err := replay(jpath, d); err != nil {
 		return nil, nil, err
 	}
-	j := &journal{dir: dir}
+	j = &journal{dir: dir, unlock: unlock}
 	// Start every run from a fresh snapshot and an empty journal.
 	if err := j.compact(d); err != nil {
 		return nil, nil, err
@@ -234,6 +244,7 @@ func (j *journal) compact(d *data) error {
 }
 
 func (j *journal) close() error {
+	defer j.unlock()
 	if j.f == nil {
 		return nil
 	}
