@@ -176,22 +176,3 @@ func TestJournalCrash(t *testing.T) {
 		t.Errorf("carol: %+v %v", u, err)
 	}
 }
-
-// TestDataDirLocked: a second server cannot open a data directory in use.
-func TestDataDirLocked(t *testing.T) {
-	t.Parallel()
-	dir := t.TempDir()
-	st, err := store.Open(dir, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := store.Open(dir, nil); err == nil || !strings.Contains(err.Error(), "in use") {
-		t.Errorf("second open: %v", err)
-	}
-	st.Close()
-	st2, err := store.Open(dir, nil)
-	if err != nil {
-		t.Fatalf("open after close: %v", err)
-	}
-	st2.Close()
-}

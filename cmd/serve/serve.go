@@ -16,6 +16,7 @@ import (
 	"github.com/forgehq/forge/internal/cmdutil"
 	"github.com/forgehq/forge/refserver"
 	"github.com/forgehq/forge/refserver/agent"
+	"github.com/forgehq/forge/refserver/store"
 	"github.com/spf13/cobra"
 )
 
@@ -115,6 +116,11 @@ func runServe(ctx context.Context, o *Options) error {
 			return err
 		}
 		o.DataDir = abs
+		unlock, err := store.LockDir(abs)
+		if err != nil {
+			return fmt.Errorf("--data: %w; stop the other forge serve or pass another directory", err)
+		}
+		defer unlock()
 	}
 	srv, err := refserver.New(refserver.Options{Addr: o.Addr, DataDir: o.DataDir, AdminUser: o.AdminUser,
 		AdminPassword: o.AdminPassword, Demo: o.Demo, CITick: o.CITick, AgentKey: o.AgentKey, AgentDelay: o.AgentDelay})

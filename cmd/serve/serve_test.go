@@ -14,6 +14,7 @@ import (
 	"github.com/forgehq/forge/internal/cmdutil"
 	"github.com/forgehq/forge/internal/iostreams"
 	"github.com/forgehq/forge/refserver"
+	"github.com/forgehq/forge/refserver/store"
 )
 
 func TestServe(t *testing.T) {
@@ -124,5 +125,22 @@ func TestShellQuote(t *testing.T) {
 		if got := shellQuote(in); got != want {
 			t.Errorf("shellQuote(%q) = %s, want %s", in, got, want)
 		}
+	}
+}
+
+// TestServeDataDirLocked: a second forge serve on the same --data refuses
+// to start instead of corrupting the first one's journal.
+func TestServeDataDirLocked(t *testing.T) {
+	dir := t.TempDir()
+	unlock, err := store.LockDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer unlock()
+	ios, _, _, _ := iostreams.Test()
+	f := cmdutil.New(ios, func(string) string { return "" })
+	err = runServe(context.Background(), &Options{f: f, Addr: "127.0.0.1:0", DataDir: dir, AdminUser: "admin", CITick: time.Second})
+	if err == nil || !strings.Contains(err.Error(), "in use by another server") {
+		t.Errorf("second server on one --data: %v", err)
 	}
 }

@@ -38,25 +38,15 @@ type change struct {
 }
 
 type journal struct {
-	dir    string
-	f      *os.File
-	size   int64
-	unlock func()
+	dir  string
+	f    *os.File
+	size int64
 }
 
 func openJournal(dir string) (j *journal, d *data, err error) {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, nil, err
 	}
-	unlock, err := lockDir(dir)
-	if err != nil {
-		return nil, nil, err
-	}
-	defer func() {
-		if err != nil {
-			unlock()
-		}
-	}()
 	d = newData()
 	b, err := os.ReadFile(filepath.Join(dir, snapshotName))
 	switch {
@@ -73,7 +63,7 @@ func openJournal(dir string) (j *journal, d *data, err error) {
 	if err := replay(jpath, d); err != nil {
 		return nil, nil, err
 	}
-	j = &journal{dir: dir, unlock: unlock}
+	j = &journal{dir: dir}
 	// Start every run from a fresh snapshot and an empty journal.
 	if err := j.compact(d); err != nil {
 		return nil, nil, err
@@ -244,7 +234,6 @@ func (j *journal) compact(d *data) error {
 }
 
 func (j *journal) close() error {
-	defer j.unlock()
 	if j.f == nil {
 		return nil
 	}

@@ -2,5 +2,5 @@
 
 package store
 
-// lockDir does not lock where flock(2) does not exist.
-func lockDir(dir string) (func(), error) { return func() {}, nil }
+// LockDir does not lock where flock(2) does not exist.
+func LockDir(dir string) (func(), error) { return func() {}, nil }

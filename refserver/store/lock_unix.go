@@ -11,9 +11,14 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// lockDir takes an exclusive lock on dir's lock file without waiting:
-// two servers appending to one journal would corrupt it.
-func lockDir(dir string) (func(), error) {
+// LockDir takes an exclusive lock on dir's lock file without waiting, and
+// creates dir if needed: two servers appending to one journal would
+// corrupt it. Open does not take it (tests reopen a directory in one
+// process); `forge serve` does, for the life of the process.
+func LockDir(dir string) (func(), error) {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return nil, err
+	}
 	f, err := os.OpenFile(filepath.Join(dir, "lock"), os.O_CREATE|os.O_RDWR, 0o600)
 	if err != nil {
 		return nil, err
