@@ -89,7 +89,7 @@ func (opts *viewOptions) render(is *client.Issue) string {
 	fmt.Fprintf(&b, "%s %s\n", cs.Bold(shared.Clean(is.Title)), cs.Gray(fmt.Sprintf("#%d", is.Number)))
 	state := cs.Green("Open")
 	if is.State != "open" {
-		state = cs.Magenta(strings.ToUpper(is.State[:min(1, len(is.State))]) + is.State[min(1, len(is.State)):])
+		state = cs.Magenta(shared.Capitalize(shared.Clean(is.State)))
 	}
 	meta := []string{state, shared.Clean(is.User.Login) + " opened " + output.FormatTime(is.CreatedAt.Time, true)}
 	if n := commentCount(is); n > 0 {

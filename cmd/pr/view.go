@@ -78,7 +78,7 @@ func render(opts *viewOptions, p *client.PullRequest) string {
 	st := displayState(p)
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s %s\n", cs.Bold(shared.Clean(p.Title)), cs.Gray(fmt.Sprintf("#%d", p.Number)))
-	label := strings.ToUpper(st[:min(1, len(st))]) + st[min(1, len(st)):]
+	label := shared.Capitalize(shared.Clean(st))
 	switch st {
 	case "open":
 		label = cs.Green(label)

@@ -64,6 +64,14 @@ func Clean(s string) string {
 	return b.String()
 }
 
+// Capitalize writes a state as a label: "closed" becomes "Closed".
+func Capitalize(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}
+
 func isControl(r rune) bool { return r < 0x20 || r == 0x7f || r >= 0x80 && r < 0xa0 }
 
 // Markdown shows a markdown document: rendered for the terminal's width
