@@ -70,7 +70,7 @@ type ttySource struct {
 	cleared string // what Ctrl-C on a line with text shows
 }
 
-func newTTYSource(ctx context.Context, stdin *os.File, screen *os.File, prompt, cont, cleared string) (*ttySource, error) {
+func newTTYSource(ctx context.Context, stdin *os.File, screen *os.File, prompt, cont, cleared string, complete func(string) []string) (*ttySource, error) {
 	fd := int(stdin.Fd())
 	state, err := term.MakeRaw(fd)
 	if err != nil {
@@ -83,6 +83,7 @@ func newTTYSource(ctx context.Context, stdin *os.File, screen *os.File, prompt, 
 		io.Writer
 	}{in, screen}, prompt)
 	t.History = &history{}
+	t.AutoCompleteCallback = tabComplete(complete)
 	t.SetBracketedPasteMode(true)
 	return &ttySource{in: in, t: t, fd: fd, outFd: int(screen.Fd()), restore: state, screen: screen, prompt: prompt, cont: cont, cleared: cleared}, nil
 }

@@ -86,7 +86,7 @@ func sessionIO(ctx context.Context, opts *chatOptions, s *chat.Session) (src lin
 	if ios.IsStdoutTTY() {
 		screen = os.Stdout
 	}
-	t, err := newTTYSource(ctx, stdin, screen, cs.Bold(cs.Cyan("> ")), cs.Gray("… "), cs.Gray("(cleared; the up arrow brings it back)")+"\r\n")
+	t, err := newTTYSource(ctx, stdin, screen, cs.Bold(cs.Cyan("> ")), cs.Gray("… "), cs.Gray("(cleared; the up arrow brings it back)")+"\r\n", completer(ctx, s))
 	if err != nil {
 		return nil, nil, nil, false, fmt.Errorf("cannot use the terminal for the session: %w; pipe the messages in with -i instead", err)
 	}
@@ -100,7 +100,7 @@ func sessionIO(ctx context.Context, opts *chatOptions, s *chat.Session) (src lin
 	if model == "" {
 		model = "the service's default model"
 	}
-	fmt.Fprintln(errOut, cs.Gray(fmt.Sprintf("Chatting with %s. /help lists the commands; Ctrl-D or /exit ends the session.", model)))
+	fmt.Fprintln(errOut, cs.Gray(fmt.Sprintf("Chatting with %s. /help lists the commands (Tab completes them); Ctrl-D or /exit ends the session.", model)))
 	return t, out, errOut, true, nil
 }
 

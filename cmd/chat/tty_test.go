@@ -105,8 +105,11 @@ func TestTerminalSession(t *testing.T) {
 		t.Errorf("the reply was not interrupted:\n%s", s)
 	}
 
-	// The up arrow recalls earlier lines; Ctrl-C clears a typed line.
-	x.keys("/model ref-1-mini", "Enter")
+	// Tab completes commands and model names; the up arrow recalls
+	// earlier lines; Ctrl-C clears a typed line.
+	x.keys("/mo", "Tab")
+	x.waitFor("> /model ", 1)
+	x.keys("ref-1-m", "Tab", "Enter")
 	x.waitFor("Switched to model ref-1-mini.", 1)
 	x.keys("Up")
 	x.waitFor("> /model ref-1-mini", 2)
@@ -127,7 +130,7 @@ func TestTerminalSession(t *testing.T) {
 	x.waitFor(" tokens: ", 3)
 	x.waitFor("You asked about first second (turn 4).", 1)
 
-	x.keys("/usage", "Enter")
+	x.keys("/us", "Tab", "Enter")
 	x.waitFor("tokens used (tier pro)", 1)
 	x.keys("/nope", "Enter")
 	x.waitFor("forge: unknown command /nope", 1)

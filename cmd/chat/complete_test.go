@@ -1,0 +1,44 @@
+package chat
+
+import (
+	"context"
+	"testing"
+
+	"github.com/forgehq/forge/chat"
+	"github.com/forgehq/forge/refserver"
+)
+
+func TestTabComplete(t *testing.T) {
+	t.Parallel()
+	srv, err := refserver.New(refserver.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := srv.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	s := &chat.Session{Client: chat.New(srv.AgentURL(), srv.AgentKey(), nil, "")}
+	tab := tabComplete(completer(context.Background(), s))
+	cases := []struct{ line, want string }{
+		{"/u", "/usage "},
+		{"/e", "/exit "},
+		{"/model r", "/model ref-1"},
+		{"/model ref-1-", "/model ref-1-mini "},
+		{"/", ""},        // several commands, no common prefix longer than "/"
+		{"hello", ""},    // messages are not completed
+		{"/usage x", ""}, // nothing after other commands
+	}
+	for _, c := range cases {
+		got, pos, ok := tab(c.line, len(c.line), '\t')
+		if (c.want == "") == ok || got != c.want || (ok && pos != len(got)) {
+			t.Errorf("Tab on %q: %q %d %v, want %q", c.line, got, pos, ok, c.want)
+		}
+	}
+	if _, _, ok := tab("/u", 2, 'x'); ok {
+		t.Error("a key other than Tab completed")
+	}
+	if _, _, ok := tab("/u and more", 2, '\t'); ok {
+		t.Error("Tab in the middle of the line completed")
+	}
+}
