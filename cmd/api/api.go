@@ -132,14 +132,18 @@ func buildRequest(ctx context.Context, opts *apiOptions) (client.RawRequest, err
 	if strings.Contains(path, "://") && !strings.HasPrefix(path, "http://") && !strings.HasPrefix(path, "https://") {
 		return client.RawRequest{}, cmdutil.UsageErrorf("%q: give a path relative to the base URL, or an http(s) URL", opts.path)
 	}
-	if opts.input != "" && (opts.input == "-" && hasStdinField(opts.fields)) {
+	if opts.input == "-" && hasStdinField(opts.fields) {
 		return client.RawRequest{}, cmdutil.UsageErrorf("--input - and a field @- both want standard input")
 	}
 	fields, err := parseFields(opts.rawFields, opts.fields, ios.In, expand)
 	if err != nil {
 		return client.RawRequest{}, err
 	}
-	req := client.RawRequest{Method: strings.ToUpper(strings.TrimSpace(opts.method)), Header: http.Header{}}
+	header, err := parseHeaders(opts.headers)
+	if err != nil {
+		return client.RawRequest{}, err
+	}
+	req := client.RawRequest{Method: strings.ToUpper(strings.TrimSpace(opts.method)), Header: header}
 	if req.Method == "" {
 		req.Method = http.MethodGet
 		if (len(fields) > 0 || opts.input != "") && !opts.paginate {
@@ -151,14 +155,6 @@ func buildRequest(ctx context.Context, opts *apiOptions) (client.RawRequest, err
 	}
 	if opts.paginate && req.Method != http.MethodGet {
 		return client.RawRequest{}, cmdutil.UsageErrorf("--paginate follows pages of a GET request; drop -X %s or --paginate", req.Method)
-	}
-	for _, h := range opts.headers {
-		name, value, ok := strings.Cut(h, ":")
-		name = strings.TrimSpace(name)
-		if !ok || name == "" || strings.ContainsAny(name, " \t") {
-			return client.RawRequest{}, cmdutil.UsageErrorf("-H %q: give a header as 'Name: value'", h)
-		}
-		req.Header.Add(name, strings.TrimSpace(value))
 	}
 	inQuery := opts.input != "" || req.Method == http.MethodGet || req.Method == http.MethodHead
 	switch {
@@ -173,17 +169,9 @@ func buildRequest(ctx context.Context, opts *apiOptions) (client.RawRequest, err
 			req.Header.Set("Content-Type", "application/json")
 		}
 	case len(fields) > 0 && !inQuery:
-		body, err := bodyOf(fields)
-		if err != nil {
+		if req.Body, err = jsonBody(fields); err != nil {
 			return client.RawRequest{}, err
 		}
-		var buf bytes.Buffer
-		enc := json.NewEncoder(&buf)
-		enc.SetEscapeHTML(false)
-		if err := enc.Encode(body); err != nil {
-			return client.RawRequest{}, err
-		}
-		req.Body = bytes.TrimRight(buf.Bytes(), "\n")
 	}
 	if inQuery {
 		if path, err = addQuery(path, fields); err != nil {
@@ -192,6 +180,36 @@ func buildRequest(ctx context.Context, opts *apiOptions) (client.RawRequest, err
 	}
 	req.Path = path
 	return req, nil
+}
+
+// parseHeaders reads -H 'Name: value' flags.
+func parseHeaders(flags []string) (http.Header, error) {
+	h := http.Header{}
+	for _, f := range flags {
+		name, value, ok := strings.Cut(f, ":")
+		name = strings.TrimSpace(name)
+		if !ok || name == "" || strings.ContainsAny(name, " \t") {
+			return nil, cmdutil.UsageErrorf("-H %q: give a header as 'Name: value'", f)
+		}
+		h.Add(name, strings.TrimSpace(value))
+	}
+	return h, nil
+}
+
+// jsonBody encodes the fields as a JSON object, leaving <, > and & as
+// they are.
+func jsonBody(fields []field) ([]byte, error) {
+	body, err := bodyOf(fields)
+	if err != nil {
+		return nil, err
+	}
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(body); err != nil {
+		return nil, err
+	}
+	return bytes.TrimRight(buf.Bytes(), "\n"), nil
 }
 
 func hasStdinField(fields []string) bool {
@@ -229,10 +247,10 @@ func trimBase(path string, c *client.Client) string {
 		return path
 	}
 	u, err := url.Parse(c.BaseURL())
-	base := strings.Trim(u.Path, "/") + "/"
-	if err != nil || base == "/" {
+	if err != nil || strings.Trim(u.Path, "/") == "" {
 		return path
 	}
+	base := strings.Trim(u.Path, "/") + "/"
 	if p := strings.TrimLeft(path, "/"); strings.HasPrefix(p, base) {
 		return p[len(base):]
 	}
@@ -240,7 +258,8 @@ func trimBase(path string, c *client.Client) string {
 }
 
 // statusError is an answer outside 2xx whose body has been printed: the
-// message says only what status it was, and HTTPStatus lets 401 exit 4.
+// error line names the status and the service's message, and HTTPStatus
+// makes a 401 exit 4, as everywhere in forge.
 type statusError struct {
 	status  int
 	message string
