@@ -2,6 +2,7 @@ package refserver_test
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/forgehq/forge/refserver"
@@ -110,5 +111,40 @@ func TestAuthorizationMatrix(t *testing.T) {
 	// Nothing works without a token.
 	for _, ep := range endpoints {
 		want(t, call(t, s, ep.method, "/repos/owner/pub"+ep.path, "", ep.body), 401)
+	}
+}
+
+// TestEveryRouteNeedsToken: every REST endpoint but login answers 401 in
+// the Error shape without a token, and with a pending 2FA token.
+func TestEveryRouteNeedsToken(t *testing.T) {
+	t.Parallel()
+	s := start(t, refserver.Options{})
+	mustUser(t, s, "alice", "alice-password-123", "")
+	if _, err := s.EnableTwoFA("alice"); err != nil {
+		t.Fatal(err)
+	}
+	pending := login(t, s, "alice", "alice-password-123")
+	routes := []string{
+		"GET /me", "GET /me/state", "PATCH /me/profile", "POST /me/password", "POST /me/2fa/setup",
+		"POST /me/2fa/confirm", "POST /me/2fa/disable", "GET /me/keys", "POST /me/keys", "DELETE /me/keys/1",
+		"GET /admin/invites", "POST /admin/invites", "GET /admin/users", "POST /admin/users/x/disable",
+		"POST /admin/users/x/enable", "DELETE /admin/users/x",
+		"GET /repos", "POST /repos", "GET /repos/a/b", "PATCH /repos/a/b", "DELETE /repos/a/b",
+		"GET /repos/a/b/contents", "GET /repos/a/b/contents/x/y", "GET /repos/a/b/commits", "GET /repos/a/b/commits/x",
+		"GET /repos/a/b/branches", "GET /repos/a/b/collaborators", "POST /repos/a/b/collaborators",
+		"DELETE /repos/a/b/collaborators/x", "GET /repos/a/b/issues", "POST /repos/a/b/issues", "GET /repos/a/b/issues/1",
+		"PATCH /repos/a/b/issues/1", "GET /repos/a/b/issues/1/comments", "POST /repos/a/b/issues/1/comments",
+		"POST /repos/a/b/issues/1/state", "GET /repos/a/b/pulls", "POST /repos/a/b/pulls", "GET /repos/a/b/pulls/1",
+		"GET /repos/a/b/releases", "POST /repos/a/b/releases", "GET /repos/a/b/releases/1",
+		"GET /repos/a/b/actions/runs", "POST /repos/a/b/actions/runs", "GET /repos/a/b/actions/runs/1",
+		"GET /repos/a/b/actions/runs/1/jobs", "POST /repos/a/b/actions/runs/1/cancel", "POST /repos/a/b/actions/runs/1/rerun",
+		"GET /repos/a/b/actions/jobs/1", "GET /repos/a/b/actions/jobs/1/logs",
+	}
+	for _, rt := range routes {
+		method, path, _ := strings.Cut(rt, " ")
+		want(t, call(t, s, method, path, "", nil), 401)
+		if r := want(t, call(t, s, method, path, pending, nil), 401); r.str("error") != "two-factor verification required" {
+			t.Errorf("%s with a pending token: %s", rt, r.raw)
+		}
 	}
 }

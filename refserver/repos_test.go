@@ -133,6 +133,17 @@ func TestContentsAndCommits(t *testing.T) {
 		t.Errorf("page 2: %d items, Link %q", len(paged.arr), paged.header.Get("Link"))
 	}
 	want(t, call(t, s, "GET", "/repos/alice/app/commits/"+first, alice, nil), 200)
+	// ?path= keeps the commits that changed it; ?sha= starts elsewhere; an
+	// abbreviated hash resolves.
+	if c := want(t, call(t, s, "GET", "/repos/alice/app/commits?path=src", alice, nil), 200); len(c.arr) != 1 || c.arr[0].(map[string]any)["sha"] != first {
+		t.Errorf("commits touching src %s", c.raw)
+	}
+	if c := want(t, call(t, s, "GET", "/repos/alice/app/commits?path=README.md", alice, nil), 200); len(c.arr) != 2 {
+		t.Errorf("commits touching README.md %s", c.raw)
+	}
+	if c := want(t, call(t, s, "GET", "/repos/alice/app/commits?sha="+first[:7], alice, nil), 200); len(c.arr) != 2 || c.arr[0].(map[string]any)["sha"] != first {
+		t.Errorf("commits from %s %s", first[:7], c.raw)
+	}
 	want(t, call(t, s, "GET", "/repos/alice/app/commits/ffffffffffffffffffffffffffffffffffffffff", alice, nil), 404)
 }
 
