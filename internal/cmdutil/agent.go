@@ -21,10 +21,10 @@ func (f *Factory) Agent() (*chat.Client, error) {
 		return nil, AuthErrorf("the agent API is not configured: set AGENT_URL and AGENT_API_KEY, or store them in the profile with `forge profile add NAME --base-url URL --agent-url URL` and `forge auth agent-key set`")
 	}
 	if s.AgentURL == "" {
-		return nil, UsageErrorf("no agent API address: set AGENT_URL (AGENT_API_KEY is set), or add one to the profile with `forge profile add %s --force --base-url URL --agent-url URL`", s.Profile)
+		return nil, UsageErrorf("no agent API address: set AGENT_URL (and AGENT_API_KEY), or add one to the profile with `forge profile add %s --force --base-url URL --agent-url URL`", s.Profile)
 	}
 	if s.AgentKey == "" {
-		return nil, AuthErrorf("no agent API key: set AGENT_API_KEY (AGENT_URL is %s), or store one with `forge auth agent-key set`", s.AgentURL)
+		return nil, AuthErrorf("no agent API key: set AGENT_API_KEY (and AGENT_URL), or store one in the profile with `forge auth agent-key set`")
 	}
 	u, err := config.NormalizeServiceURL("agent URL", s.AgentURL)
 	if err != nil {
