@@ -206,3 +206,27 @@ func TestFormatTime(t *testing.T) {
 		t.Error("zero time not empty")
 	}
 }
+
+func TestTableNarrowTerminal(t *testing.T) {
+	ios, _, out, _ := iostreams.Test()
+	ios.SetStdoutTTY(true)
+	ios.SetTerminalWidth(30)
+	tb := NewTable(ios, "STATUS", "TITLE", "WORKFLOW", "BRANCH", "ID")
+	tb.Add("completed")
+	tb.Add("Add the login page")
+	tb.Add("continuous-integration")
+	tb.Add("feature/login")
+	tb.Add("42")
+	tb.EndRow()
+	if err := tb.Render(); err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range strings.Split(strings.TrimRight(out.String(), "\n"), "\n") {
+		if w := len([]rune(l)); w > 30 {
+			t.Errorf("line wider than 30 columns (%d): %q", w, l)
+		}
+	}
+	if !strings.Contains(out.String(), "42") {
+		t.Errorf("the short ID column was cut: %q", out.String())
+	}
+}

@@ -126,14 +126,15 @@ func (t *Table) renderAligned() string {
 			rows[i][j] = flatten(c)
 		}
 	}
-	fit(t.headers, rows, t.ios.TerminalWidth())
+	headers := append([]string(nil), t.headers...)
+	fit(headers, rows, t.ios.TerminalWidth())
 	color := t.ios.ColorEnabled()
 	last := len(t.headers) - 1
 	tbl := table.New().
 		Border(lipgloss.Border{}).
 		BorderTop(false).BorderBottom(false).BorderLeft(false).BorderRight(false).
 		BorderHeader(false).BorderColumn(false).
-		Headers(t.headers...).
+		Headers(headers...).
 		Rows(rows...).
 		StyleFunc(func(row, col int) lipgloss.Style {
 			st := lipgloss.NewStyle()
