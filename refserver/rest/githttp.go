@@ -3,7 +3,6 @@ package rest
 import (
 	"bytes"
 	"compress/gzip"
-	"context"
 	"fmt"
 	"io"
 	"net/http"
@@ -286,12 +285,12 @@ func (a *API) receivePack(w http.ResponseWriter, r *http.Request, g *gitstore.Re
 	if perr != nil {
 		return
 	}
-	a.afterPush(context.WithoutCancel(r.Context()), x, g, s, req.Commands)
+	a.afterPush(x, g, s, req.Commands)
 }
 
 // afterPush records the push and starts a workflow run per updated
 // branch.
-func (a *API) afterPush(_ context.Context, x access, g *gitstore.Repo, s *session, cmds []*packp.Command) {
+func (a *API) afterPush(x access, g *gitstore.Repo, s *session, cmds []*packp.Command) {
 	a.st.TouchRepo(x.repo.ID)
 	// A first push to an empty repository whose default branch it did not
 	// create makes the pushed branch the default one.
