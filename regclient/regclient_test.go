@@ -646,3 +646,35 @@ func TestDigestCache(t *testing.T) {
 		t.Fatalf("a rewritten tarball kept a remembered digest: %s", g)
 	}
 }
+
+// A push interrupted (Ctrl-C) after its first layer leaves that layer in
+// the registry; run again, it sends only the others.
+func TestInterruptedPush(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	c := e.as(t, "alice")
+	img := randomImage(t, 64<<10, 3)
+	src, err := regclient.Open(writeTarball(t, e.dir, img), regclient.OpenOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer src.Close()
+	ref := mustRef(t, c, "app:1")
+	ctx, cancel := context.WithCancel(context.Background())
+	var once sync.Once
+	_, err = c.Push(ctx, src, ref, regclient.PushOptions{Jobs: 1, Progress: func(ev regclient.LayerEvent) {
+		if ev.State == regclient.LayerPushed {
+			once.Do(cancel)
+		}
+	}})
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("interrupted push: %v", err)
+	}
+	res, err := c.Push(context.Background(), src, ref, regclient.PushOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Sent != 2 {
+		t.Fatalf("the rerun sent %d layers, want 2", res.Sent)
+	}
+}

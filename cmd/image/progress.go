@@ -104,28 +104,41 @@ func (p *pushProgress) drawLocked() {
 	if elapsed > 0.2 && sent > 0 {
 		rate = fmt.Sprintf(", %s/s", humanBytes(int64(float64(sent)/elapsed)))
 	}
-	fmt.Fprintf(&b, "\x1b[2K%s %s: %s sent%s\n", p.cs.Bold("Pushing"), p.what, humanBytes(sent), rate)
+	tail := fmt.Sprintf(": %s sent%s", humanBytes(sent), rate)
+	what := p.what
+	// Lines must not wrap, or moving the cursor up would miss them.
+	if room := p.width - 1 - len("Pushing ") - len(tail); room < len(what) {
+		what = "…" + what[max(0, len(what)-room+1):]
+	}
+	fmt.Fprintf(&b, "\x1b[2K%s %s%s\n", p.cs.Bold("Pushing"), what, tail)
 	p.drawn = len(p.order) + 1
 	io.WriteString(p.w, b.String())
 }
 
 func (p *pushProgress) rowLine(d v1.Hash, r *layerRow) string {
-	const barWidth = 24
+	// The line is 55 columns without its bar; the bar takes up to 24 of
+	// what the terminal has left, and goes on a narrow one.
+	barWidth := min(24, p.width-1-55-2)
+	if barWidth < 4 {
+		return fmt.Sprintf("  %s  %9s / %-9s  %s", shortDigest(d.String()), humanBytes(r.sent), humanBytes(r.size), p.stateWord(r.state))
+	}
 	fill := 0
 	if r.size > 0 {
 		fill = int(float64(barWidth) * float64(r.sent) / float64(r.size))
 	}
 	fill = min(max(fill, 0), barWidth)
 	bar := strings.Repeat("█", fill) + strings.Repeat("░", barWidth-fill)
-	state := r.state.String()
-	switch r.state {
+	return fmt.Sprintf("  %s  %s  %9s / %-9s  %s", shortDigest(d.String()), bar, humanBytes(r.sent), humanBytes(r.size), p.stateWord(r.state))
+}
+
+func (p *pushProgress) stateWord(s regclient.LayerState) string {
+	switch s {
 	case regclient.LayerPushed:
-		state = p.cs.Green(state)
+		return p.cs.Green(s.String())
 	case regclient.LayerExists:
-		state = p.cs.Gray(state)
+		return p.cs.Gray(s.String())
 	}
-	line := fmt.Sprintf("  %s  %s  %9s / %-9s  %s", shortDigest(d.String()), bar, humanBytes(r.sent), humanBytes(r.size), state)
-	return line
+	return s.String()
 }
 
 // byteProgress shows a pull or copy as one line on a terminal, redrawn
@@ -133,6 +146,7 @@ func (p *pushProgress) rowLine(d v1.Hash, r *layerRow) string {
 type byteProgress struct {
 	w      io.Writer
 	tty    bool
+	width  int
 	verb   string
 	what   string
 	mu     sync.Mutex
@@ -142,7 +156,7 @@ type byteProgress struct {
 }
 
 func newByteProgress(ios *iostreams.IOStreams, verb, what string) *byteProgress {
-	return &byteProgress{w: ios.ErrOut, tty: ios.IsStderrTTY(), verb: verb, what: what, start: time.Now()}
+	return &byteProgress{w: ios.ErrOut, tty: ios.IsStderrTTY(), width: ios.TerminalWidth(), verb: verb, what: what, start: time.Now()}
 }
 
 func (p *byteProgress) update(done, total int64) {
@@ -163,7 +177,13 @@ func (p *byteProgress) update(done, total int64) {
 	if total > 0 {
 		of = " / " + humanBytes(total)
 	}
-	fmt.Fprintf(p.w, "\r\x1b[2K%s %s: %s%s%s", p.verb, p.what, humanBytes(done), of, rate)
+	tail := fmt.Sprintf(": %s%s%s", humanBytes(done), of, rate)
+	what := p.what
+	// A wrapped line could not be rewritten in place.
+	if room := p.width - 2 - len(p.verb) - len(tail); room < len(what) {
+		what = "…" + what[max(0, len(what)-room+1):]
+	}
+	fmt.Fprintf(p.w, "\r\x1b[2K%s %s%s", p.verb, what, tail)
 	p.shown = true
 }
 

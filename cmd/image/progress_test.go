@@ -16,7 +16,7 @@ func digest(c byte) v1.Hash {
 
 func TestPushProgressTerminal(t *testing.T) {
 	var buf bytes.Buffer
-	p := &pushProgress{w: &buf, tty: true, cs: (&iostreams.IOStreams{}).ErrColorScheme(), what: "r/alice/app:1", rows: map[v1.Hash]*layerRow{}}
+	p := &pushProgress{w: &buf, tty: true, width: 100, cs: (&iostreams.IOStreams{}).ErrColorScheme(), what: "r/alice/app:1", rows: map[v1.Hash]*layerRow{}}
 	a, b := digest('a'), digest('b')
 	p.event(regclient.LayerEvent{Digest: a, Size: 2048, State: regclient.LayerWaiting})
 	p.event(regclient.LayerEvent{Digest: b, Size: 1024, State: regclient.LayerWaiting})
@@ -62,5 +62,27 @@ func TestHumanBytes(t *testing.T) {
 		if got := humanBytes(n); got != want {
 			t.Errorf("humanBytes(%d) = %q, want %q", n, got, want)
 		}
+	}
+}
+
+// On a narrow terminal the bar goes and long references are cut, so no
+// line wraps (moving the cursor up would miss a wrapped line).
+func TestPushProgressNarrow(t *testing.T) {
+	var buf bytes.Buffer
+	p := &pushProgress{w: &buf, tty: true, width: 60, cs: (&iostreams.IOStreams{}).ErrColorScheme(),
+		what: "registry.example.com/a/very/long/repository/name:1.0", rows: map[v1.Hash]*layerRow{}}
+	p.event(regclient.LayerEvent{Digest: digest('a'), Size: 2048, Sent: 1024, State: regclient.LayerUploading})
+	p.finish()
+	for _, line := range strings.Split(buf.String(), "\n") {
+		plain := line
+		if i := strings.LastIndex(line, "\x1b[2K"); i >= 0 {
+			plain = line[i+len("\x1b[2K"):]
+		}
+		if n := len([]rune(plain)); n >= 60 {
+			t.Errorf("line of %d columns on a 60-column terminal: %q", n, plain)
+		}
+	}
+	if strings.Contains(buf.String(), "░") {
+		t.Error("a bar on a narrow terminal")
 	}
 }
