@@ -66,7 +66,7 @@ func (c *Client) PlanDelete(ctx context.Context, ref name.Reference) (*DeletePla
 		g.Go(func() error {
 			d, err := remote.Head(ref.Context().Tag(t), append(opts, remote.WithContext(gctx))...)
 			if err != nil {
-				if isNotFound(err) {
+				if isStatus(err, http.StatusNotFound) {
 					return nil // deleted meanwhile
 				}
 				return c.wrap(err, ref.Context().Tag(t).String())

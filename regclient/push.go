@@ -3,6 +3,7 @@ package regclient
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"sync/atomic"
@@ -79,28 +80,40 @@ func (c *Client) Push(ctx context.Context, src *Source, ref name.Reference, o Pu
 		return nil, err
 	}
 	// A re-push of the same image is one HEAD: if the tag (or digest)
-	// already names this manifest, its blobs are there too.
-	if desc, err := remote.Head(ref, append(opts, remote.Reuse(pusher))...); err == nil && desc.Digest == digest {
+	// already names this manifest, its blobs are there too. A 403 here
+	// says nothing yet (a registry may refuse reads to those who may
+	// write): the upload will tell.
+	if desc, err := remote.Head(ref, opts...); err == nil && desc.Digest == digest {
 		for _, l := range layers {
 			d, _ := l.Digest()
 			size, _ := l.Size()
 			o.Progress(LayerEvent{Digest: d, Size: size, State: LayerExists})
 		}
 		return res, nil
-	} else if err != nil && !isNotFound(err) {
+	} else if err != nil && !isStatus(err, http.StatusNotFound) && !isStatus(err, http.StatusForbidden) {
 		return nil, c.wrap(err, ref.String())
 	}
 
-	var sent, sentBytes atomic.Int64
-	g, gctx := errgroup.WithContext(ctx)
-	g.SetLimit(o.Jobs)
-	for _, l := range layers {
+	type job struct {
+		l    v1.Layer
+		d    v1.Hash
+		size int64
+	}
+	jobs := make([]job, len(layers))
+	for i, l := range layers {
 		d, err := l.Digest()
 		if err != nil {
 			return nil, err
 		}
 		size, _ := l.Size()
+		jobs[i] = job{l, d, size}
 		o.Progress(LayerEvent{Digest: d, Size: size, State: LayerWaiting})
+	}
+	var sent, sentBytes atomic.Int64
+	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(o.Jobs)
+	for _, j := range jobs {
+		l, d, size := j.l, j.d, j.size
 		g.Go(func() error {
 			tl := &trackedLayer{Layer: l, digest: d, size: size, report: o.Progress}
 			o.Progress(LayerEvent{Digest: d, Size: size, State: LayerChecking})
@@ -117,19 +130,26 @@ func (c *Client) Push(ctx context.Context, src *Source, ref name.Reference, o Pu
 			return nil
 		})
 	}
-	if err := g.Wait(); err != nil {
-		return nil, c.wrap(err, ref.String())
+	err = g.Wait()
+	if err == nil {
+		err = pusher.Push(ctx, ref, src.Taggable())
 	}
-	if err := pusher.Push(ctx, ref, src.Taggable()); err != nil {
+	if isStatus(err, http.StatusForbidden) {
+		// Blob checks are HEADs, whose answers carry no message.
+		return nil, &Error{Status: http.StatusForbidden, Code: "DENIED", Err: err,
+			Msg: fmt.Sprintf("%s: denied: the registry refuses pushes to %s (403 Forbidden)", ref, ref.Context().RepositoryStr())}
+	}
+	if err != nil {
 		return nil, c.wrap(err, ref.String())
 	}
 	res.Sent, res.Bytes = int(sent.Load()), sentBytes.Load()
 	return res, nil
 }
 
-func isNotFound(err error) bool {
+// isStatus reports whether err is a registry answer with that status.
+func isStatus(err error, status int) bool {
 	var te *transport.Error
-	return errors.As(err, &te) && te.StatusCode == http.StatusNotFound
+	return errors.As(err, &te) && te.StatusCode == status
 }
 
 // trackedLayer reports the bytes read from a layer while it uploads; if

@@ -397,7 +397,7 @@ func TestPermissionsAndErrors(t *testing.T) {
 	bob := e.as(t, "bob")
 	_, err := bob.Push(ctx, src, mustRef(t, bob, e.srv.URL()[len("http://"):]+"/alice/app:1"), regclient.PushOptions{})
 	var re *regclient.Error
-	if !errors.As(err, &re) || re.HTTPStatus() != 403 {
+	if !errors.As(err, &re) || re.HTTPStatus() != 403 || !strings.HasSuffix(err.Error(), "denied: the registry refuses pushes to alice/app (403 Forbidden)") {
 		t.Fatalf("bob pushing to alice/: %v", err)
 	}
 
