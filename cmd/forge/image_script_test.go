@@ -26,8 +26,7 @@ import (
 //	regshare REPO USER                                       share a repository (refserver's Go API)
 //	dockerconfig                                             write $HOME/.docker/config.json naming
 //	                                                          forge the credential helper of the
-//	                                                          script's registry; sets $REGISTRY
-//	                                                          to its host:port
+//	                                                          script's registry ($REGISTRY_HOST)
 func init() {
 	scriptCmds["mkimage"] = mkimageCmd
 	scriptCmds["regshare"] = regshareCmd
@@ -38,8 +37,7 @@ func dockerconfigCmd(ts *testscript.TestScript, neg bool, args []string) {
 	if neg || len(args) != 0 {
 		ts.Fatalf("usage: dockerconfig")
 	}
-	host := strings.TrimPrefix(ts.Getenv("SERVER_URL"), "http://")
-	ts.Setenv("REGISTRY", host)
+	host := ts.Getenv("REGISTRY_HOST")
 	dir := ts.MkAbs(ts.Getenv("HOME") + "/.docker")
 	ts.Check(os.MkdirAll(dir, 0o700))
 	ts.Check(os.WriteFile(dir+"/config.json", []byte(`{"credHelpers": {"`+host+`": "forge"}}`+"\n"), 0o600))

@@ -100,6 +100,7 @@ var scriptCmds = map[string]func(ts *testscript.TestScript, neg bool, args []str
 //
 //	SERVER_URL       its origin, http://127.0.0.1:PORT
 //	SERVER_BASE_URL  the REST base URL, $SERVER_URL/api/v2
+//	REGISTRY_HOST    the registry's host:port, for image references (crane, skopeo)
 //	ADMIN_USER       the site_admin login ("admin")
 //	ADMIN_PASSWORD   its password
 //	SERVER_AGENT_URL  the agent API's address (for AGENT_URL)
@@ -122,6 +123,7 @@ func setupScript(env *testscript.Env) error {
 	env.Values[srvKey{}] = srv
 	env.Setenv("SERVER_URL", srv.URL())
 	env.Setenv("SERVER_BASE_URL", srv.BaseURL())
+	env.Setenv("REGISTRY_HOST", strings.TrimPrefix(srv.URL(), "http://"))
 	env.Setenv("ADMIN_USER", srv.AdminUser())
 	env.Setenv("ADMIN_PASSWORD", srv.AdminPassword())
 	env.Setenv("SERVER_AGENT_URL", srv.AgentURL())
