@@ -17,6 +17,7 @@ import (
 	"github.com/forgehq/forge/cmd/api"
 	"github.com/forgehq/forge/cmd/auth"
 	"github.com/forgehq/forge/cmd/chat"
+	"github.com/forgehq/forge/cmd/demo"
 	"github.com/forgehq/forge/cmd/image"
 	"github.com/forgehq/forge/cmd/issue"
 	"github.com/forgehq/forge/cmd/job"
@@ -147,6 +148,7 @@ and two-factor authentication; the agent chat; and the container registry.`,
 		issue.NewCmd(f),
 		pr.NewCmd(f),
 		release.NewCmd(f),
+		demo.NewCmd(f, Run),
 	)
 	addHelpTopics(root)
 	return root

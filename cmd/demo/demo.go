@@ -1,0 +1,186 @@
+// Package demo implements `forge demo`: a guided tour of forge's main jobs
+// against the bundled reference server, started in-process.
+package demo
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/forgehq/forge/internal/cmdutil"
+	"github.com/forgehq/forge/refserver"
+	"github.com/spf13/cobra"
+)
+
+// Runner runs one forge command line with a Factory and returns its exit
+// code: cmd.Run, passed in because this package cannot import the root.
+type Runner func(ctx context.Context, f *cmdutil.Factory, args []string) int
+
+// Options hold `forge demo`'s settings.
+type Options struct {
+	f   *cmdutil.Factory
+	run Runner
+	// root is the command tree, to tell whether `forge tui` exists.
+	root *cobra.Command
+
+	// CITick and AgentDelay pace the server's CI runs and chat stream;
+	// WatchInterval is `run watch`'s polling interval. The defaults let a
+	// person follow along; tests make them short.
+	CITick        time.Duration
+	AgentDelay    time.Duration
+	WatchInterval string
+	// Keep, when set, decides instead of the terminal whether the demo
+	// keeps the server up at the end (tests).
+	Keep *bool
+}
+
+// NewCmd returns `forge demo`.
+func NewCmd(f *cmdutil.Factory, run Runner) *cobra.Command {
+	opts := NewOptions(f, run)
+	cmd := &cobra.Command{
+		Use:   "demo",
+		Short: "Tour forge's main jobs on a throw-away reference server",
+		Long: `Start the bundled reference server in this process, on a free loopback
+port, seeded with demo data, and walk through forge's main jobs as alice,
+one of the demo users: log in, create a repository, open and close an
+issue, watch a CI run, turn on two-factor authentication (with the QR
+code), ask the agent a question and see the reply stream in, push a small
+generated image to the registry and list its tags.
+
+Each command is printed, after a "$", before its output, which is what you
+would see typing it yourself. Nothing touches your own configuration: the
+demo uses a configuration directory of its own, deleted at the end.
+
+The QR code step draws the code as on a terminal even when the demo's
+output is not one, so it shows in a CI log too; the demo then plays your
+authenticator app and confirms the enrolment with the current code.
+
+On a terminal the server stays up at the end: the demo prints the
+settings to use it from another shell and offers ` + "`forge tui`" + ` on it when
+forge has one; Enter (or Ctrl-C) stops it. Without a terminal the demo
+exits as soon as the tour is done: 0 when every step succeeded, else the
+failing step's exit code.
+
+For a server to keep using, run ` + "`forge serve --demo`" + `.`,
+		Example: `  forge demo
+  go run ./cmd/forge demo
+  forge demo > tour.txt`,
+		Args: cmdutil.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.root = cmd.Root()
+			return Run(cmd.Context(), opts)
+		},
+	}
+	return cmd
+}
+
+// NewOptions returns the demo's settings at a pace a person can follow.
+func NewOptions(f *cmdutil.Factory, run Runner) *Options {
+	return &Options{f: f, run: run, CITick: 300 * time.Millisecond, AgentDelay: 15 * time.Millisecond, WatchInterval: "1s"}
+}
+
+// Run runs the demo: the tour, then (on a terminal) the server kept up.
+func Run(ctx context.Context, opts *Options) error {
+	dir, err := os.MkdirTemp("", "forge-demo-")
+	if err != nil {
+		return fmt.Errorf("making the demo's directory: %w", err)
+	}
+	defer os.RemoveAll(dir)
+	srv, err := refserver.New(refserver.Options{Demo: true, CITick: opts.CITick, AgentDelay: opts.AgentDelay})
+	if err != nil {
+		return fmt.Errorf("starting the reference server: %w", err)
+	}
+	if err := srv.Start(); err != nil {
+		srv.Close()
+		return fmt.Errorf("starting the reference server: %w", err)
+	}
+	defer srv.Close()
+
+	t := newTour(ctx, opts, srv, dir)
+	t.say("forge demo: the bundled reference server is up at %s,\n"+
+		"seeded with demo users, repositories, issues and CI runs. The tour runs as\n"+
+		"alice, a demo user, with a configuration of its own in %s.", srv.URL(), dir)
+	if err := t.walk(); err != nil {
+		return err
+	}
+	t.say("The tour is done: every step succeeded.")
+	if !opts.keep() {
+		return nil
+	}
+	return t.linger()
+}
+
+// keep reports whether the demo keeps the server up after the tour: only
+// when someone is at a terminal to stop it.
+func (o *Options) keep() bool {
+	if o.Keep != nil {
+		return *o.Keep
+	}
+	return o.f.IOStreams.CanPrompt()
+}
+
+// env is the environment of the demo's commands: its own configuration,
+// cache and home, the agent's address and key, and the user's display
+// preferences (colour, width); nothing else of the user's, so neither
+// their profile nor a FORGE_TOKEN in their shell leaks in.
+func (t *tour) env(key string) string {
+	switch key {
+	case "FORGE_CONFIG_DIR":
+		return filepath.Join(t.dir, "config")
+	case "XDG_CACHE_HOME":
+		return filepath.Join(t.dir, "cache")
+	case "HOME":
+		return filepath.Join(t.dir, "home")
+	case "AGENT_URL":
+		return t.srv.AgentURL()
+	case "AGENT_API_KEY":
+		return t.srv.AgentKey()
+	case "NO_COLOR", "CLICOLOR", "CLICOLOR_FORCE", "TERM", "COLUMNS", "COLORFGBG":
+		return t.opts.f.Getenv(key)
+	}
+	return ""
+}
+
+// linger keeps the server up for the user: it prints how to reach it from
+// another shell, offers `forge tui` when forge has one, and waits for
+// Enter or Ctrl-C.
+func (t *tour) linger() error {
+	ios := t.opts.f.IOStreams
+	fmt.Fprintf(ios.Out, "\nThe server stays up. To use it from another shell (as alice):\n\n")
+	fmt.Fprintf(ios.Out, "  export FORGE_CONFIG_DIR=%s\n", t.env("FORGE_CONFIG_DIR"))
+	fmt.Fprintf(ios.Out, "  export AGENT_URL=%s AGENT_API_KEY=%s\n\n", t.env("AGENT_URL"), t.env("AGENT_API_KEY"))
+	if t.hasTUI() {
+		ok, err := t.opts.f.Prompter.Confirm(t.ctx, "Open forge tui on this server?", true)
+		if err != nil {
+			return err
+		}
+		if ok {
+			if err := t.exec(step{args: []string{"tui"}, interactive: true}); err != nil {
+				return err
+			}
+			return nil
+		}
+	}
+	fmt.Fprintf(ios.ErrOut, "Press Enter (or Ctrl-C) to stop the server.\n")
+	read := make(chan struct{})
+	go func() {
+		bufio.NewReader(ios.In).ReadString('\n')
+		close(read)
+	}()
+	select {
+	case <-read:
+	case <-t.ctx.Done():
+	}
+	return nil
+}
+
+func (t *tour) hasTUI() bool {
+	if t.opts.root == nil {
+		return false
+	}
+	c, _, err := t.opts.root.Find([]string{"tui"})
+	return err == nil && c != t.opts.root
+}

@@ -1,0 +1,197 @@
+package demo
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/forgehq/forge/internal/cmdutil"
+	"github.com/forgehq/forge/refserver"
+	"github.com/pquerna/otp/totp"
+)
+
+// demoUser is the account the tour runs as.
+const demoUser = "alice"
+
+// tour runs the demo's steps, each a forge command line run in this
+// process with the demo's environment and the user's terminal.
+type tour struct {
+	ctx  context.Context
+	opts *Options
+	srv  *refserver.Server
+	dir  string
+}
+
+func newTour(ctx context.Context, opts *Options, srv *refserver.Server, dir string) *tour {
+	return &tour{ctx: ctx, opts: opts, srv: srv, dir: dir}
+}
+
+// step is one forge command line of the tour.
+type step struct {
+	args []string
+	// stdin, when set, is piped to the command, shown as `echo STDIN |`.
+	stdin string
+	// drawAsTerminal makes stdout count as an 80-column terminal even when
+	// it is not, for output that only exists on one (the QR code).
+	drawAsTerminal bool
+	// interactive leaves stdin as it is (a terminal may prompt); other
+	// steps never prompt.
+	interactive bool
+	// capture, when set, also receives the command's stdout.
+	capture *bytes.Buffer
+}
+
+// say prints narration as shell comments, after a blank line.
+func (t *tour) say(format string, a ...any) {
+	ios := t.opts.f.IOStreams
+	cs := ios.ColorScheme()
+	fmt.Fprintln(ios.Out)
+	for _, line := range strings.Split(fmt.Sprintf(format, a...), "\n") {
+		fmt.Fprintln(ios.Out, cs.Gray("# "+line))
+	}
+}
+
+// exec prints the step's command line and runs it. A non-zero exit ends
+// the tour with that exit code.
+func (t *tour) exec(s step) error {
+	outer := t.opts.f.IOStreams
+	cs := outer.ColorScheme()
+	line := "$ " + shellLine(s)
+	fmt.Fprintln(outer.Out, cs.Bold(line))
+
+	ios := *outer
+	if !s.interactive {
+		ios.In = strings.NewReader(s.stdin)
+		ios.SetStdinTTY(false)
+	}
+	if s.drawAsTerminal && !ios.IsStdoutTTY() {
+		ios.SetStdoutTTY(true)
+		ios.SetTerminalWidth(80)
+	}
+	if s.capture != nil {
+		width := ios.TerminalWidth()
+		ios.Out = io.MultiWriter(outer.Out, s.capture)
+		ios.SetTerminalWidth(width)
+	}
+	f := cmdutil.New(&ios, t.env)
+	if code := t.opts.run(t.ctx, f, s.args); code != 0 {
+		if t.ctx.Err() != nil {
+			return t.ctx.Err()
+		}
+		fmt.Fprintf(outer.ErrOut, "forge: the demo stopped: `%s` failed (exit %d)\n", shellLine(step{args: s.args}), code)
+		return &cmdutil.ExitError{Code: code}
+	}
+	return nil
+}
+
+// shellLine is the step as a user would type it in a POSIX shell.
+func shellLine(s step) string {
+	words := make([]string, 0, len(s.args)+1)
+	words = append(words, "forge")
+	for _, a := range s.args {
+		words = append(words, shellQuote(a))
+	}
+	line := strings.Join(words, " ")
+	if s.stdin != "" {
+		line = "echo " + shellQuote(strings.TrimSuffix(s.stdin, "\n")) + " | " + line
+	}
+	return line
+}
+
+func shellQuote(s string) string {
+	if s != "" && strings.IndexFunc(s, func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_./:=@,+%", r))
+	}) < 0 {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// walk is the tour itself.
+func (t *tour) walk() error {
+	repo := demoUser + "/hello"
+	pw := refserver.DemoPassword + "\n"
+
+	t.say("Log in. The password comes on stdin here; on a terminal forge asks for it.")
+	if err := t.exec(step{args: []string{"auth", "login", "--base-url", t.srv.BaseURL(), "--username", demoUser, "--password-stdin"}, stdin: pw}); err != nil {
+		return err
+	}
+	if err := t.exec(step{args: []string{"auth", "status"}}); err != nil {
+		return err
+	}
+
+	t.say("Create a repository with a first commit.")
+	if err := t.exec(step{args: []string{"repo", "create", "hello", "--init", "--description", "Made by forge demo"}}); err != nil {
+		return err
+	}
+
+	t.say("Open an issue, then close it with a comment.")
+	if err := t.exec(step{args: []string{"issue", "create", "-R", repo, "--title", "Say hello in French too", "--body", "Bonjour!"}}); err != nil {
+		return err
+	}
+	if err := t.exec(step{args: []string{"issue", "close", "1", "-R", repo, "--comment", "Done: bonjour."}}); err != nil {
+		return err
+	}
+	if err := t.exec(step{args: []string{"issue", "list", "-R", repo, "--state", "all"}}); err != nil {
+		return err
+	}
+
+	t.say("Start a CI run through the raw API, then watch it to the end.")
+	var id bytes.Buffer
+	if err := t.exec(step{args: []string{"api", "-X", "POST", "repos/" + repo + "/actions/runs", "-f", "ref=main", "--jq", ".id"}, capture: &id}); err != nil {
+		return err
+	}
+	if _, err := strconv.ParseInt(strings.TrimSpace(id.String()), 10, 64); err != nil {
+		return fmt.Errorf("the run's ID: %q is not a number", strings.TrimSpace(id.String()))
+	}
+	if err := t.exec(step{args: []string{"run", "watch", strings.TrimSpace(id.String()), "-R", repo, "--exit-status", "--interval", t.opts.WatchInterval}}); err != nil {
+		return err
+	}
+
+	t.say("Turn on two-factor authentication: scan the QR code with your app.")
+	if err := t.exec(step{args: []string{"auth", "2fa", "setup"}, drawAsTerminal: true}); err != nil {
+		return err
+	}
+	code, err := t.currentCode()
+	if err != nil {
+		return err
+	}
+	t.say("The demo plays your authenticator app: the code just now is %s.", code)
+	if err := t.exec(step{args: []string{"auth", "2fa", "setup", "--code", code}}); err != nil {
+		return err
+	}
+
+	t.say("Ask the agent; the reply streams in as it is written.")
+	if err := t.exec(step{args: []string{"chat", "-m", "How do I watch a CI run from the terminal?"}}); err != nil {
+		return err
+	}
+
+	t.say("Push a small image (generated, as `docker save` writes one); list its tags.")
+	tarPath := filepath.Join(t.dir, "hello.tar")
+	if err := writeImage(tarPath); err != nil {
+		return fmt.Errorf("generating the demo image: %w", err)
+	}
+	if err := t.exec(step{args: []string{"image", "login", "--username", demoUser, "--password-stdin"}, stdin: pw}); err != nil {
+		return err
+	}
+	if err := t.exec(step{args: []string{"image", "push", tarPath, "hello:1.0"}}); err != nil {
+		return err
+	}
+	return t.exec(step{args: []string{"image", "tags", "hello"}})
+}
+
+// currentCode is what alice's authenticator app would show: the TOTP code
+// of the enrolment `auth 2fa setup` just started, whose secret the app
+// would have read from the QR code.
+func (t *tour) currentCode() (string, error) {
+	u, ok := t.srv.Store().UserByLogin(demoUser)
+	if !ok || u.PendingSecret == "" {
+		return "", fmt.Errorf("no two-factor enrolment was started for %s", demoUser)
+	}
+	return totp.GenerateCode(u.PendingSecret, time.Now())
+}
