@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/forgehq/forge/client"
+	"github.com/forgehq/forge/cmd/internal/listing"
 	"github.com/forgehq/forge/internal/cmdutil"
 	"github.com/forgehq/forge/internal/output"
 	"github.com/spf13/cobra"
@@ -17,9 +18,8 @@ import (
 var inviteFields = []string{"id", "username", "email", "full_name", "fullName", "role", "state", "invited_by", "created_at", "expires_at", "accepted_at"}
 
 type inviteListOptions struct {
-	f        *cmdutil.Factory
-	exporter *output.Exporter
-	limit    int
+	f    *cmdutil.Factory
+	list listing.Flags
 }
 
 func newInviteListCmd(f *cmdutil.Factory) *cobra.Command {
@@ -38,42 +38,21 @@ and creation time.`,
 			return runInviteList(cmd.Context(), opts)
 		},
 	}
-	cmd.Flags().IntVarP(&opts.limit, "limit", "L", 100, "Maximum number of invitations to list")
-	opts.exporter = output.AddJSONFlags(cmd, inviteFields...)
+	opts.list.Add(cmd, 100, "invitations", inviteFields...)
 	return cmd
 }
 
 func runInviteList(ctx context.Context, opts *inviteListOptions) error {
-	if opts.limit < 1 {
-		return cmdutil.UsageErrorf("--limit must be at least 1, not %d", opts.limit)
-	}
-	if err := opts.exporter.Validate(); err != nil {
+	if err := opts.list.Validate(); err != nil {
 		return err
 	}
 	c, err := opts.f.REST()
 	if err != nil {
 		return err
 	}
-	invites, err := client.Collect(c.Admin.ListInvites(ctx, client.ListOptions{PerPage: min(opts.limit, 100)}), opts.limit)
-	if err != nil {
-		return err
-	}
 	ios := opts.f.IOStreams
-	if opts.exporter.Enabled() {
-		raw := make([]json.RawMessage, 0, len(invites))
-		for _, inv := range invites {
-			raw = append(raw, inv.RawJSON())
-		}
-		return opts.exporter.Write(ios, raw)
-	}
-	if len(invites) == 0 {
-		if ios.IsStdoutTTY() {
-			fmt.Fprintln(ios.ErrOut, "No invitations yet; invite someone with `forge admin invite create`.")
-		}
-		return nil
-	}
 	t := output.NewTable(ios, "USERNAME", "EMAIL", "NAME", "ROLE", "STATE", "INVITED BY", "CREATED")
-	for _, inv := range invites {
+	n, err := listing.Drain(ios, &opts.list, c.Admin.ListInvites(ctx, opts.list.PerPage()), func(inv *client.Invite) {
 		t.Add(inv.Username, output.Bold)
 		t.Add(inv.Email)
 		t.Add(inv.FullName)
@@ -82,6 +61,15 @@ func runInviteList(ctx context.Context, opts *inviteListOptions) error {
 		t.Add(inv.InvitedBy)
 		t.AddTime(inv.CreatedAt.Time)
 		t.EndRow()
+	})
+	if err != nil || opts.list.Exporter.Enabled() {
+		return err
+	}
+	if n == 0 {
+		if ios.IsStdoutTTY() {
+			fmt.Fprintln(ios.ErrOut, "No invitations yet; invite someone with `forge admin invite create`.")
+		}
+		return nil
 	}
 	return t.Render()
 }

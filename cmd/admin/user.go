@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/forgehq/forge/client"
+	"github.com/forgehq/forge/cmd/internal/listing"
 	"github.com/forgehq/forge/internal/cmdutil"
 	"github.com/forgehq/forge/internal/output"
 	"github.com/spf13/cobra"
@@ -41,9 +42,8 @@ func extraOf(u *client.User) userExtra {
 }
 
 type userListOptions struct {
-	f        *cmdutil.Factory
-	exporter *output.Exporter
-	limit    int
+	f    *cmdutil.Factory
+	list listing.Flags
 }
 
 func newUserListCmd(f *cmdutil.Factory) *cobra.Command {
@@ -62,42 +62,21 @@ two-factor (on/off) and creation time.`,
 			return runUserList(cmd.Context(), opts)
 		},
 	}
-	cmd.Flags().IntVarP(&opts.limit, "limit", "L", 100, "Maximum number of accounts to list")
-	opts.exporter = output.AddJSONFlags(cmd, userFields...)
+	opts.list.Add(cmd, 100, "accounts", userFields...)
 	return cmd
 }
 
 func runUserList(ctx context.Context, opts *userListOptions) error {
-	if opts.limit < 1 {
-		return cmdutil.UsageErrorf("--limit must be at least 1, not %d", opts.limit)
-	}
-	if err := opts.exporter.Validate(); err != nil {
+	if err := opts.list.Validate(); err != nil {
 		return err
 	}
 	c, err := opts.f.REST()
 	if err != nil {
 		return err
 	}
-	users, err := client.Collect(c.Admin.ListUsers(ctx, client.ListOptions{PerPage: min(opts.limit, 100)}), opts.limit)
-	if err != nil {
-		return err
-	}
 	ios := opts.f.IOStreams
-	if opts.exporter.Enabled() {
-		raw := make([]json.RawMessage, 0, len(users))
-		for _, u := range users {
-			raw = append(raw, u.RawJSON())
-		}
-		return opts.exporter.Write(ios, raw)
-	}
-	if len(users) == 0 {
-		if ios.IsStdoutTTY() {
-			fmt.Fprintln(ios.ErrOut, "No accounts to administer; invite someone with `forge admin invite create`.")
-		}
-		return nil
-	}
 	t := output.NewTable(ios, "LOGIN", "NAME", "EMAIL", "ROLE", "STATE", "2FA", "CREATED")
-	for _, u := range users {
+	n, err := listing.Drain(ios, &opts.list, c.Admin.ListUsers(ctx, opts.list.PerPage()), func(u *client.User) {
 		x := extraOf(u)
 		t.Add(u.Login, output.Bold)
 		t.Add(u.FullName)
@@ -114,6 +93,15 @@ func runUserList(ctx context.Context, opts *userListOptions) error {
 		}
 		t.AddTime(x.CreatedAt.Time)
 		t.EndRow()
+	})
+	if err != nil || opts.list.Exporter.Enabled() {
+		return err
+	}
+	if n == 0 {
+		if ios.IsStdoutTTY() {
+			fmt.Fprintln(ios.ErrOut, "No accounts to administer; invite someone with `forge admin invite create`.")
+		}
+		return nil
 	}
 	return t.Render()
 }

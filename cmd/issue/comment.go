@@ -52,11 +52,7 @@ func runComment(ctx context.Context, opts *commentOptions) error {
 	if b.bodySet && b.file != "" {
 		return cmdutil.UsageErrorf("--body and --body-file cannot be used together")
 	}
-	name, err := opts.f.BaseRepo(ctx, opts.repoFlag)
-	if err != nil {
-		return err
-	}
-	c, err := opts.f.REST()
+	c, name, err := opts.f.RepoClient(ctx, opts.repoFlag)
 	if err != nil {
 		return err
 	}

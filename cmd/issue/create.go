@@ -66,11 +66,7 @@ func runCreate(ctx context.Context, opts *createOptions) error {
 	}
 	// Which repository, and whether forge is logged in, is settled before
 	// anything is typed.
-	name, err := opts.f.BaseRepo(ctx, opts.repoFlag)
-	if err != nil {
-		return err
-	}
-	c, err := opts.f.REST()
+	c, name, err := opts.f.RepoClient(ctx, opts.repoFlag)
 	if err != nil {
 		return err
 	}

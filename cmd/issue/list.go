@@ -2,11 +2,10 @@ package issue
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
-	"iter"
 
 	"github.com/forgehq/forge/client"
+	"github.com/forgehq/forge/cmd/internal/listing"
 	"github.com/forgehq/forge/cmd/issue/shared"
 	"github.com/forgehq/forge/internal/cmdutil"
 	"github.com/forgehq/forge/internal/output"
@@ -17,8 +16,7 @@ type listOptions struct {
 	f        *cmdutil.Factory
 	repoFlag string
 	state    string
-	limit    int
-	exporter *output.Exporter
+	list     listing.Flags
 }
 
 func newListCmd(f *cmdutil.Factory) *cobra.Command {
@@ -42,9 +40,8 @@ Pages are fetched as they are printed and no further than --limit needs.`,
 	}
 	cmdutil.AddRepoFlag(cmd, &opts.repoFlag)
 	cmd.Flags().StringVarP(&opts.state, "state", "s", "open", "Show issues in this `state`: open, closed or all")
-	cmd.Flags().IntVarP(&opts.limit, "limit", "L", shared.DefaultLimit, "List at most `N` issues")
 	_ = cmd.RegisterFlagCompletionFunc("state", cobra.FixedCompletions([]string{"open", "closed", "all"}, cobra.ShellCompDirectiveNoFileComp))
-	opts.exporter = output.AddJSONFlags(cmd, issueFields...)
+	opts.list.Add(cmd, listing.DefaultLimit, "issues", issueFields...)
 	return cmd
 }
 
@@ -54,51 +51,18 @@ func runList(ctx context.Context, opts *listOptions) error {
 	default:
 		return cmdutil.UsageErrorf("--state must be open, closed or all, not %q", opts.state)
 	}
-	if err := shared.CheckLimit(opts.limit); err != nil {
+	if err := opts.list.Validate(); err != nil {
 		return err
 	}
-	if err := opts.exporter.Validate(); err != nil {
-		return err
-	}
-	name, err := opts.f.BaseRepo(ctx, opts.repoFlag)
+	c, name, err := opts.f.RepoClient(ctx, opts.repoFlag)
 	if err != nil {
 		return err
 	}
-	c, err := opts.f.REST()
-	if err != nil {
-		return err
-	}
-	issues := c.Issues.List(ctx, name, client.IssueListOptions{ListOptions: shared.PerPage(opts.limit), State: opts.state})
-	if opts.exporter.Enabled() {
-		return writeJSON(opts, issues)
-	}
-	return writeTable(opts, name, issues)
-}
-
-// writeJSON keeps only each issue's JSON as it streams by, so a long list
-// costs its text and not its decoded records.
-func writeJSON(opts *listOptions, issues iter.Seq2[*client.Issue, error]) error {
-	raw := make([]json.RawMessage, 0, min(opts.limit, 1024))
-	for is, err := range issues {
-		if err != nil {
-			return err
-		}
-		raw = append(raw, is.RawJSON())
-		if len(raw) >= opts.limit {
-			break
-		}
-	}
-	return opts.exporter.Write(opts.f.IOStreams, raw)
-}
-
-func writeTable(opts *listOptions, name client.RepoName, issues iter.Seq2[*client.Issue, error]) error {
 	ios := opts.f.IOStreams
 	tty := ios.IsStdoutTTY()
 	t := output.NewTable(ios, "ID", "TITLE", "STATE", "AUTHOR", "CREATED")
-	for is, err := range issues {
-		if err != nil {
-			return err
-		}
+	issues := c.Issues.List(ctx, name, client.IssueListOptions{ListOptions: opts.list.PerPage(), State: opts.state})
+	n, err := listing.Drain(ios, &opts.list, issues, func(is *client.Issue) {
 		num := fmt.Sprint(is.Number)
 		if tty {
 			num = "#" + num
@@ -109,25 +73,25 @@ func writeTable(opts *listOptions, name client.RepoName, issues iter.Seq2[*clien
 		t.Add(shared.Clean(is.User.Login))
 		t.AddTime(is.CreatedAt.Time)
 		t.EndRow()
-		if t.Len() >= opts.limit {
-			break
-		}
+	})
+	if err != nil || opts.list.Exporter.Enabled() {
+		return err
 	}
 	what := "issue"
 	if opts.state != "all" {
 		what = opts.state + " issue"
 	}
-	if t.Len() != 1 {
+	if n != 1 {
 		what += "s"
 	}
-	if t.Len() == 0 {
+	if n == 0 {
 		if tty {
 			fmt.Fprintf(ios.ErrOut, "No %s in %s\n", what, name)
 		}
 		return nil
 	}
 	if tty {
-		fmt.Fprintf(ios.Out, "Showing %d %s in %s\n\n", t.Len(), what, name)
+		fmt.Fprintf(ios.Out, "Showing %d %s in %s\n\n", n, what, name)
 	}
 	return t.Render()
 }

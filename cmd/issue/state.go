@@ -52,11 +52,7 @@ permission on the repository, unless you opened the issue.`, Verb, want),
 }
 
 func runState(ctx context.Context, opts *stateOptions, past string) error {
-	name, err := opts.f.BaseRepo(ctx, opts.repoFlag)
-	if err != nil {
-		return err
-	}
-	c, err := opts.f.REST()
+	c, name, err := opts.f.RepoClient(ctx, opts.repoFlag)
 	if err != nil {
 		return err
 	}

@@ -54,11 +54,7 @@ func runView(ctx context.Context, opts *viewOptions) error {
 	if err := opts.exporter.Validate(); err != nil {
 		return err
 	}
-	name, err := opts.f.BaseRepo(ctx, opts.repoFlag)
-	if err != nil {
-		return err
-	}
-	c, err := opts.f.REST()
+	c, name, err := opts.f.RepoClient(ctx, opts.repoFlag)
 	if err != nil {
 		return err
 	}

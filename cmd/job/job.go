@@ -53,11 +53,7 @@ log so far.`,
 }
 
 func runLogs(ctx context.Context, opts *logsOptions) error {
-	repo, err := opts.f.BaseRepo(ctx, opts.repo)
-	if err != nil {
-		return err
-	}
-	c, err := opts.f.REST()
+	c, repo, err := opts.f.RepoClient(ctx, opts.repo)
 	if err != nil {
 		return err
 	}

@@ -2,10 +2,11 @@ package pr
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
+	"iter"
 
 	"github.com/forgehq/forge/client"
+	"github.com/forgehq/forge/cmd/internal/listing"
 	"github.com/forgehq/forge/cmd/issue/shared"
 	"github.com/forgehq/forge/internal/cmdutil"
 	"github.com/forgehq/forge/internal/output"
@@ -16,8 +17,7 @@ type listOptions struct {
 	f        *cmdutil.Factory
 	repoFlag string
 	state    string
-	limit    int
-	exporter *output.Exporter
+	list     listing.Flags
 }
 
 func newListCmd(f *cmdutil.Factory) *cobra.Command {
@@ -40,9 +40,8 @@ one tab-separated line each: number, title, head branch, state and the ISO
 	}
 	cmdutil.AddRepoFlag(cmd, &opts.repoFlag)
 	cmd.Flags().StringVarP(&opts.state, "state", "s", "open", "Show pull requests in this `state`: open, closed, merged or all")
-	cmd.Flags().IntVarP(&opts.limit, "limit", "L", shared.DefaultLimit, "List at most `N` pull requests")
 	_ = cmd.RegisterFlagCompletionFunc("state", cobra.FixedCompletions([]string{"open", "closed", "merged", "all"}, cobra.ShellCompDirectiveNoFileComp))
-	opts.exporter = output.AddJSONFlags(cmd, pullFields...)
+	opts.list.Add(cmd, listing.DefaultLimit, "pull requests", pullFields...)
 	return cmd
 }
 
@@ -55,53 +54,35 @@ func runList(ctx context.Context, opts *listOptions) error {
 	default:
 		return cmdutil.UsageErrorf("--state must be open, closed, merged or all, not %q", opts.state)
 	}
-	if err := shared.CheckLimit(opts.limit); err != nil {
+	if err := opts.list.Validate(); err != nil {
 		return err
 	}
-	if err := opts.exporter.Validate(); err != nil {
-		return err
-	}
-	name, err := opts.f.BaseRepo(ctx, opts.repoFlag)
-	if err != nil {
-		return err
-	}
-	c, err := opts.f.REST()
+	c, name, err := opts.f.RepoClient(ctx, opts.repoFlag)
 	if err != nil {
 		return err
 	}
 	ios := opts.f.IOStreams
 	tty := ios.IsStdoutTTY()
 	t := output.NewTable(ios, "ID", "TITLE", "BRANCH", "STATE", "CREATED")
-	var raw []json.RawMessage
-	n := 0
-	for p, err := range c.Pulls.List(ctx, name, client.PullListOptions{ListOptions: shared.PerPage(opts.limit), State: query}) {
-		if err != nil {
-			return err
-		}
-		st := displayState(p)
-		if opts.state == "merged" && st != "merged" {
-			continue
-		}
-		if opts.exporter.Enabled() {
-			raw = append(raw, p.RawJSON())
-		} else {
-			num := fmt.Sprint(p.Number)
-			if tty {
-				num = "#" + num
-			}
-			t.Add(num, stateColor(st))
-			t.Add(shared.Clean(p.Title), output.Bold)
-			t.Add(shared.Clean(p.Head.Ref), output.Cyan)
-			t.Add(st, stateColor(st))
-			t.AddTime(p.CreatedAt.Time)
-			t.EndRow()
-		}
-		if n++; n >= opts.limit {
-			break
-		}
+	pulls := c.Pulls.List(ctx, name, client.PullListOptions{ListOptions: opts.list.PerPage(), State: query})
+	if opts.state == "merged" {
+		pulls = onlyMerged(pulls)
 	}
-	if opts.exporter.Enabled() {
-		return opts.exporter.Write(ios, shared.NonNil(raw))
+	n, err := listing.Drain(ios, &opts.list, pulls, func(p *client.PullRequest) {
+		st := displayState(p)
+		num := fmt.Sprint(p.Number)
+		if tty {
+			num = "#" + num
+		}
+		t.Add(num, stateColor(st))
+		t.Add(shared.Clean(p.Title), output.Bold)
+		t.Add(shared.Clean(p.Head.Ref), output.Cyan)
+		t.Add(st, stateColor(st))
+		t.AddTime(p.CreatedAt.Time)
+		t.EndRow()
+	})
+	if err != nil || opts.list.Exporter.Enabled() {
+		return err
 	}
 	if n == 0 {
 		if tty {
@@ -110,6 +91,20 @@ func runList(ctx context.Context, opts *listOptions) error {
 		return nil
 	}
 	return t.Render()
+}
+
+// onlyMerged keeps the merged pull requests of seq: the service filters
+// only by open and closed.
+func onlyMerged(seq iter.Seq2[*client.PullRequest, error]) iter.Seq2[*client.PullRequest, error] {
+	return func(yield func(*client.PullRequest, error) bool) {
+		for p, err := range seq {
+			if err != nil || displayState(p) == "merged" {
+				if !yield(p, err) {
+					return
+				}
+			}
+		}
+	}
 }
 
 func stateWord(state string) string {

@@ -4,10 +4,10 @@ package release
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 
 	"github.com/forgehq/forge/client"
+	"github.com/forgehq/forge/cmd/internal/listing"
 	"github.com/forgehq/forge/cmd/issue/shared"
 	"github.com/forgehq/forge/internal/cmdutil"
 	"github.com/forgehq/forge/internal/output"
@@ -32,8 +32,7 @@ func NewCmd(f *cmdutil.Factory) *cobra.Command {
 type listOptions struct {
 	f        *cmdutil.Factory
 	repoFlag string
-	limit    int
-	exporter *output.Exporter
+	list     listing.Flags
 }
 
 func newListCmd(f *cmdutil.Factory) *cobra.Command {
@@ -54,58 +53,39 @@ the repository.`,
 		},
 	}
 	cmdutil.AddRepoFlag(cmd, &opts.repoFlag)
-	cmd.Flags().IntVarP(&opts.limit, "limit", "L", shared.DefaultLimit, "List at most `N` releases")
-	opts.exporter = output.AddJSONFlags(cmd, releaseFields...)
+	opts.list.Add(cmd, listing.DefaultLimit, "releases", releaseFields...)
 	return cmd
 }
 
 func runList(ctx context.Context, opts *listOptions) error {
-	if err := shared.CheckLimit(opts.limit); err != nil {
+	if err := opts.list.Validate(); err != nil {
 		return err
 	}
-	if err := opts.exporter.Validate(); err != nil {
-		return err
-	}
-	name, err := opts.f.BaseRepo(ctx, opts.repoFlag)
-	if err != nil {
-		return err
-	}
-	c, err := opts.f.REST()
+	c, name, err := opts.f.RepoClient(ctx, opts.repoFlag)
 	if err != nil {
 		return err
 	}
 	ios := opts.f.IOStreams
 	t := output.NewTable(ios, "TITLE", "TYPE", "TAG NAME", "PUBLISHED")
-	var raw []json.RawMessage
-	n, latestSeen := 0, false
-	for r, err := range c.Releases.List(ctx, name, shared.PerPage(opts.limit)) {
-		if err != nil {
-			return err
+	latestSeen := false
+	n, err := listing.Drain(ios, &opts.list, c.Releases.List(ctx, name, opts.list.PerPage()), func(r *client.Release) {
+		kind, color := releaseType(r, &latestSeen)
+		title := r.Name
+		if title == "" {
+			title = r.TagName
 		}
-		if opts.exporter.Enabled() {
-			raw = append(raw, r.RawJSON())
-		} else {
-			kind, color := releaseType(r, &latestSeen)
-			title := r.Name
-			if title == "" {
-				title = r.TagName
-			}
-			t.Add(shared.Clean(title), output.Bold)
-			t.Add(kind, color)
-			t.Add(shared.Clean(r.TagName), output.Cyan)
-			published := r.PublishedAt.Time
-			if published.IsZero() {
-				published = r.CreatedAt.Time
-			}
-			t.AddTime(published)
-			t.EndRow()
+		t.Add(shared.Clean(title), output.Bold)
+		t.Add(kind, color)
+		t.Add(shared.Clean(r.TagName), output.Cyan)
+		published := r.PublishedAt.Time
+		if published.IsZero() {
+			published = r.CreatedAt.Time
 		}
-		if n++; n >= opts.limit {
-			break
-		}
-	}
-	if opts.exporter.Enabled() {
-		return opts.exporter.Write(ios, shared.NonNil(raw))
+		t.AddTime(published)
+		t.EndRow()
+	})
+	if err != nil || opts.list.Exporter.Enabled() {
+		return err
 	}
 	if n == 0 {
 		if ios.IsStdoutTTY() {

@@ -2,10 +2,11 @@ package repo
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"strings"
 
+	"github.com/forgehq/forge/client"
+	"github.com/forgehq/forge/cmd/internal/listing"
 	"github.com/forgehq/forge/cmd/issue/shared"
 	"github.com/forgehq/forge/internal/cmdutil"
 	"github.com/forgehq/forge/internal/output"
@@ -27,8 +28,7 @@ func newCollaboratorCmd(f *cmdutil.Factory) *cobra.Command {
 type collaboratorListOptions struct {
 	f        *cmdutil.Factory
 	repoFlag string
-	limit    int
-	exporter *output.Exporter
+	list     listing.Flags
 }
 
 func newCollaboratorListCmd(f *cmdutil.Factory) *cobra.Command {
@@ -47,47 +47,27 @@ write or admin); the owner comes first. Piped: "login<TAB>permission".`,
 		},
 	}
 	cmdutil.AddRepoFlag(cmd, &opts.repoFlag)
-	cmd.Flags().IntVarP(&opts.limit, "limit", "L", shared.DefaultLimit, "List at most `N` collaborators")
-	opts.exporter = output.AddJSONFlags(cmd, collaboratorFields...)
+	opts.list.Add(cmd, listing.DefaultLimit, "collaborators", collaboratorFields...)
 	return cmd
 }
 
 func runCollaboratorList(ctx context.Context, opts *collaboratorListOptions) error {
-	if err := shared.CheckLimit(opts.limit); err != nil {
+	if err := opts.list.Validate(); err != nil {
 		return err
 	}
-	if err := opts.exporter.Validate(); err != nil {
-		return err
-	}
-	name, err := opts.f.BaseRepo(ctx, opts.repoFlag)
-	if err != nil {
-		return err
-	}
-	c, err := opts.f.REST()
+	c, name, err := opts.f.RepoClient(ctx, opts.repoFlag)
 	if err != nil {
 		return err
 	}
 	ios := opts.f.IOStreams
 	t := output.NewTable(ios, "LOGIN", "PERMISSION")
-	var raw []json.RawMessage
-	n := 0
-	for cb, err := range c.Repos.Collaborators(ctx, name, shared.PerPage(opts.limit)) {
-		if err != nil {
-			return err
-		}
-		if opts.exporter.Enabled() {
-			raw = append(raw, cb.RawJSON())
-		} else {
-			t.Add(shared.Clean(cb.Login), output.Bold)
-			t.Add(cb.Permission, permissionColor(cb.Permission))
-			t.EndRow()
-		}
-		if n++; n >= opts.limit {
-			break
-		}
-	}
-	if opts.exporter.Enabled() {
-		return opts.exporter.Write(ios, shared.NonNil(raw))
+	_, err = listing.Drain(ios, &opts.list, c.Repos.Collaborators(ctx, name, opts.list.PerPage()), func(cb *client.Collaborator) {
+		t.Add(shared.Clean(cb.Login), output.Bold)
+		t.Add(cb.Permission, permissionColor(cb.Permission))
+		t.EndRow()
+	})
+	if err != nil || opts.list.Exporter.Enabled() {
+		return err
 	}
 	return t.Render()
 }
@@ -147,11 +127,7 @@ func runCollaboratorAdd(ctx context.Context, opts *collaboratorAddOptions) error
 	if opts.user == "" {
 		return cmdutil.UsageErrorf("missing the USER to add")
 	}
-	name, err := opts.f.BaseRepo(ctx, opts.repoFlag)
-	if err != nil {
-		return err
-	}
-	c, err := opts.f.REST()
+	c, name, err := opts.f.RepoClient(ctx, opts.repoFlag)
 	if err != nil {
 		return err
 	}

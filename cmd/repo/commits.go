@@ -2,10 +2,11 @@ package repo
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"strings"
 
+	"github.com/forgehq/forge/client"
+	"github.com/forgehq/forge/cmd/internal/listing"
 	"github.com/forgehq/forge/cmd/issue/shared"
 	"github.com/forgehq/forge/internal/cmdutil"
 	"github.com/forgehq/forge/internal/output"
@@ -17,8 +18,7 @@ var commitFields = []string{"sha", "commit", "html_url", "author", "committer", 
 type commitsOptions struct {
 	f        *cmdutil.Factory
 	repoFlag string
-	limit    int
-	exporter *output.Exporter
+	list     listing.Flags
 }
 
 func newCommitsCmd(f *cmdutil.Factory) *cobra.Command {
@@ -38,55 +38,35 @@ one tab-separated line each with the full hash and an ISO 8601 date.`,
 		},
 	}
 	cmdutil.AddRepoFlag(cmd, &opts.repoFlag)
-	cmd.Flags().IntVarP(&opts.limit, "limit", "L", shared.DefaultLimit, "List at most `N` commits")
-	opts.exporter = output.AddJSONFlags(cmd, commitFields...)
+	opts.list.Add(cmd, listing.DefaultLimit, "commits", commitFields...)
 	return cmd
 }
 
 func runCommits(ctx context.Context, opts *commitsOptions) error {
-	if err := shared.CheckLimit(opts.limit); err != nil {
+	if err := opts.list.Validate(); err != nil {
 		return err
 	}
-	if err := opts.exporter.Validate(); err != nil {
-		return err
-	}
-	name, err := opts.f.BaseRepo(ctx, opts.repoFlag)
-	if err != nil {
-		return err
-	}
-	c, err := opts.f.REST()
+	c, name, err := opts.f.RepoClient(ctx, opts.repoFlag)
 	if err != nil {
 		return err
 	}
 	ios := opts.f.IOStreams
 	tty := ios.IsStdoutTTY()
 	t := output.NewTable(ios, "SHA", "MESSAGE", "AUTHOR", "DATE")
-	var raw []json.RawMessage
-	n := 0
-	for cm, err := range c.Repos.Commits(ctx, name, shared.PerPage(opts.limit)) {
-		if err != nil {
-			return err
+	n, err := listing.Drain(ios, &opts.list, c.Repos.Commits(ctx, name, opts.list.PerPage()), func(cm *client.Commit) {
+		sha := cm.SHA
+		if tty && len(sha) > 7 {
+			sha = sha[:7]
 		}
-		if opts.exporter.Enabled() {
-			raw = append(raw, cm.RawJSON())
-		} else {
-			sha := cm.SHA
-			if tty && len(sha) > 7 {
-				sha = sha[:7]
-			}
-			subject, _, _ := strings.Cut(cm.Commit.Message, "\n")
-			t.Add(sha, output.Yellow)
-			t.Add(shared.Clean(subject), output.Bold)
-			t.Add(shared.Clean(cm.Commit.Author.Name))
-			t.AddTime(cm.Commit.Author.Date.Time)
-			t.EndRow()
-		}
-		if n++; n >= opts.limit {
-			break
-		}
-	}
-	if opts.exporter.Enabled() {
-		return opts.exporter.Write(ios, shared.NonNil(raw))
+		subject, _, _ := strings.Cut(cm.Commit.Message, "\n")
+		t.Add(sha, output.Yellow)
+		t.Add(shared.Clean(subject), output.Bold)
+		t.Add(shared.Clean(cm.Commit.Author.Name))
+		t.AddTime(cm.Commit.Author.Date.Time)
+		t.EndRow()
+	})
+	if err != nil || opts.list.Exporter.Enabled() {
+		return err
 	}
 	if n == 0 && tty {
 		fmt.Fprintf(ios.ErrOut, "No commits in %s yet.\n", name)

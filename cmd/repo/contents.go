@@ -58,11 +58,7 @@ func runContents(ctx context.Context, opts *contentsOptions) error {
 	if err := opts.exporter.Validate(); err != nil {
 		return err
 	}
-	name, err := opts.f.BaseRepo(ctx, opts.repoFlag)
-	if err != nil {
-		return err
-	}
-	c, err := opts.f.REST()
+	c, name, err := opts.f.RepoClient(ctx, opts.repoFlag)
 	if err != nil {
 		return err
 	}

@@ -2,9 +2,10 @@ package repo
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 
+	"github.com/forgehq/forge/client"
+	"github.com/forgehq/forge/cmd/internal/listing"
 	"github.com/forgehq/forge/cmd/issue/shared"
 	"github.com/forgehq/forge/internal/cmdutil"
 	"github.com/forgehq/forge/internal/output"
@@ -12,9 +13,8 @@ import (
 )
 
 type listOptions struct {
-	f        *cmdutil.Factory
-	limit    int
-	exporter *output.Exporter
+	f    *cmdutil.Factory
+	list listing.Flags
 }
 
 func newListCmd(f *cmdutil.Factory) *cobra.Command {
@@ -33,16 +33,12 @@ description, visibility, last update in ISO 8601).`,
 			return runList(cmd.Context(), opts)
 		},
 	}
-	cmd.Flags().IntVarP(&opts.limit, "limit", "L", shared.DefaultLimit, "List at most `N` repositories")
-	opts.exporter = output.AddJSONFlags(cmd, repoFields...)
+	opts.list.Add(cmd, listing.DefaultLimit, "repositories", repoFields...)
 	return cmd
 }
 
 func runList(ctx context.Context, opts *listOptions) error {
-	if err := shared.CheckLimit(opts.limit); err != nil {
-		return err
-	}
-	if err := opts.exporter.Validate(); err != nil {
+	if err := opts.list.Validate(); err != nil {
 		return err
 	}
 	c, err := opts.f.REST()
@@ -51,27 +47,15 @@ func runList(ctx context.Context, opts *listOptions) error {
 	}
 	ios := opts.f.IOStreams
 	t := output.NewTable(ios, "NAME", "DESCRIPTION", "INFO", "UPDATED")
-	var raw []json.RawMessage
-	n := 0
-	for r, err := range c.Repos.List(ctx, shared.PerPage(opts.limit)) {
-		if err != nil {
-			return err
-		}
-		if opts.exporter.Enabled() {
-			raw = append(raw, r.RawJSON())
-		} else {
-			t.Add(r.RepoName().String(), output.Bold)
-			t.Add(shared.Clean(r.Description))
-			t.Add(visibility(r.Private), visibilityColor(r.Private))
-			t.AddTime(r.UpdatedAt.Time)
-			t.EndRow()
-		}
-		if n++; n >= opts.limit {
-			break
-		}
-	}
-	if opts.exporter.Enabled() {
-		return opts.exporter.Write(ios, shared.NonNil(raw))
+	n, err := listing.Drain(ios, &opts.list, c.Repos.List(ctx, opts.list.PerPage()), func(r *client.Repo) {
+		t.Add(r.RepoName().String(), output.Bold)
+		t.Add(shared.Clean(r.Description))
+		t.Add(visibility(r.Private), visibilityColor(r.Private))
+		t.AddTime(r.UpdatedAt.Time)
+		t.EndRow()
+	})
+	if err != nil || opts.list.Exporter.Enabled() {
+		return err
 	}
 	if n == 0 {
 		if ios.IsStdoutTTY() {

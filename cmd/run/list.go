@@ -2,11 +2,11 @@ package run
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"time"
 
 	"github.com/forgehq/forge/client"
+	"github.com/forgehq/forge/cmd/internal/listing"
 	"github.com/forgehq/forge/internal/cmdutil"
 	"github.com/forgehq/forge/internal/iostreams"
 	"github.com/forgehq/forge/internal/output"
@@ -14,13 +14,12 @@ import (
 )
 
 type listOptions struct {
-	f        *cmdutil.Factory
-	exporter *output.Exporter
-	repo     string
-	limit    int
-	branch   string
-	status   string
-	event    string
+	f      *cmdutil.Factory
+	list   listing.Flags
+	repo   string
+	branch string
+	status string
+	event  string
 }
 
 func newListCmd(f *cmdutil.Factory) *cobra.Command {
@@ -41,46 +40,26 @@ title, workflow, branch, event, ID, elapsed and creation time (ISO 8601).`,
 		},
 	}
 	cmdutil.AddRepoFlag(cmd, &opts.repo)
-	cmd.Flags().IntVarP(&opts.limit, "limit", "L", 20, "Maximum number of runs to list")
 	cmd.Flags().StringVarP(&opts.branch, "branch", "b", "", "Only runs on this `branch`")
 	cmd.Flags().StringVarP(&opts.status, "status", "s", "", "Only runs with this `status` or conclusion (queued, in_progress, completed, success, failure, cancelled)")
 	cmd.Flags().StringVarP(&opts.event, "event", "e", "", "Only runs triggered by this `event` (push, pull_request, ...)")
-	opts.exporter = output.AddJSONFlags(cmd, runFields...)
+	opts.list.Add(cmd, 20, "runs", runFields...)
 	return cmd
 }
 
 func runList(ctx context.Context, opts *listOptions) error {
-	if opts.limit < 1 {
-		return cmdutil.UsageErrorf("--limit must be at least 1, not %d", opts.limit)
-	}
-	if err := opts.exporter.Validate(); err != nil {
+	if err := opts.list.Validate(); err != nil {
 		return err
 	}
-	c, repo, err := setup(ctx, opts.f, opts.repo)
+	c, repo, err := opts.f.RepoClient(ctx, opts.repo)
 	if err != nil {
 		return err
 	}
-	runs, err := client.Collect(c.Actions.ListRuns(ctx, repo, client.RunListOptions{
-		ListOptions: client.ListOptions{PerPage: min(opts.limit, 100)},
+	runs := c.Actions.ListRuns(ctx, repo, client.RunListOptions{
+		ListOptions: opts.list.PerPage(),
 		Branch:      opts.branch, Status: opts.status, Event: opts.event,
-	}), opts.limit)
-	if err != nil {
-		return err
-	}
+	})
 	ios := opts.f.IOStreams
-	if opts.exporter.Enabled() {
-		raw := make([]json.RawMessage, 0, len(runs))
-		for _, r := range runs {
-			raw = append(raw, r.RawJSON())
-		}
-		return opts.exporter.Write(ios, raw)
-	}
-	if len(runs) == 0 {
-		if ios.IsStdoutTTY() {
-			fmt.Fprintf(ios.ErrOut, "No workflow runs in %s.\n", repo)
-		}
-		return nil
-	}
 	tty := ios.IsStdoutTTY()
 	now := time.Now()
 	plain := iostreams.NewColorScheme(false) // the table colours the whole cell
@@ -90,7 +69,7 @@ func runList(ctx context.Context, opts *listOptions) error {
 	} else {
 		t = output.NewTable(ios, "STATUS", "CONCLUSION", "TITLE", "WORKFLOW", "BRANCH", "EVENT", "ID", "ELAPSED", "CREATED")
 	}
-	for _, r := range runs {
+	n, err := listing.Drain(ios, &opts.list, runs, func(r *client.WorkflowRun) {
 		if tty {
 			t.Add(symbol(plain, r.Status, r.Conclusion)+" "+outcome(r.Status, r.Conclusion), tableColor(r.Status, r.Conclusion))
 		} else {
@@ -109,6 +88,15 @@ func runList(ctx context.Context, opts *listOptions) error {
 		t.Add(runElapsed(r, now))
 		t.AddTime(r.CreatedAt.Time)
 		t.EndRow()
+	})
+	if err != nil || opts.list.Exporter.Enabled() {
+		return err
+	}
+	if n == 0 {
+		if tty {
+			fmt.Fprintf(ios.ErrOut, "No workflow runs in %s.\n", repo)
+		}
+		return nil
 	}
 	return t.Render()
 }

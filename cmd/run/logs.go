@@ -51,7 +51,7 @@ For one job's log without prefixes, use forge job logs JOB_ID.`,
 }
 
 func runLogs(ctx context.Context, opts *logsOptions) error {
-	c, repo, err := setup(ctx, opts.f, opts.repo)
+	c, repo, err := opts.f.RepoClient(ctx, opts.repo)
 	if err != nil {
 		return err
 	}

@@ -168,20 +168,6 @@ func fetchRun(ctx context.Context, c *client.Client, repo client.RepoName, id in
 	return run, jobs, nil
 }
 
-// setup resolves what every run command needs: the client and the
-// repository.
-func setup(ctx context.Context, f *cmdutil.Factory, repoFlag string) (*client.Client, client.RepoName, error) {
-	repo, err := f.BaseRepo(ctx, repoFlag)
-	if err != nil {
-		return nil, client.RepoName{}, err
-	}
-	c, err := f.REST()
-	if err != nil {
-		return nil, client.RepoName{}, err
-	}
-	return c, repo, nil
-}
-
 // shortSHA is the first seven characters of a commit hash.
 func shortSHA(sha string) string {
 	if len(sha) > 7 {

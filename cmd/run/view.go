@@ -54,7 +54,7 @@ func runView(ctx context.Context, opts *viewOptions) error {
 	if err := opts.exporter.Validate(); err != nil {
 		return err
 	}
-	c, repo, err := setup(ctx, opts.f, opts.repo)
+	c, repo, err := opts.f.RepoClient(ctx, opts.repo)
 	if err != nil {
 		return err
 	}

@@ -80,7 +80,7 @@ func runWatch(ctx context.Context, opts *watchOptions) error {
 	if err != nil {
 		return err
 	}
-	c, repo, err := setup(ctx, opts.f, opts.repo)
+	c, repo, err := opts.f.RepoClient(ctx, opts.repo)
 	if err != nil {
 		return err
 	}

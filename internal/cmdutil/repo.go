@@ -57,3 +57,15 @@ func (f *Factory) baseRepo(ctx context.Context, flag string) (gitremote.Repo, er
 	}
 	return gitremote.Repo{}, UsageErrorf("cannot tell which repository: no git remote here points at %s; pass -R OWNER/REPO", u.Host)
 }
+
+// RepoClient returns the REST client and the repository a repo-scoped
+// command works on (see BaseRepo), in the order a command needs them
+// checked: which repository first, then whether forge is logged in.
+func (f *Factory) RepoClient(ctx context.Context, flag string) (*client.Client, client.RepoName, error) {
+	name, err := f.BaseRepo(ctx, flag)
+	if err != nil {
+		return nil, name, err
+	}
+	c, err := f.REST()
+	return c, name, err
+}

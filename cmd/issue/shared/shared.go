@@ -1,43 +1,13 @@
 // Package shared holds what forge issue, pr, repo and release have in
-// common: the --limit rule, how text written by other people is shown on a
-// terminal, and markdown rendering.
+// common: how text written by other people is shown on a terminal, and
+// markdown rendering. (What list commands share is in cmd/internal/listing.)
 package shared
 
 import (
-	"encoding/json"
 	"strings"
 
-	"github.com/forgehq/forge/client"
-	"github.com/forgehq/forge/internal/cmdutil"
 	"github.com/forgehq/forge/internal/iostreams"
 )
-
-// DefaultLimit is how many records a list shows unless --limit says
-// otherwise, as in gh.
-const DefaultLimit = 30
-
-// CheckLimit refuses a --limit below one before anything is fetched.
-func CheckLimit(n int) error {
-	if n < 1 {
-		return cmdutil.UsageErrorf("--limit must be at least 1, not %d", n)
-	}
-	return nil
-}
-
-// PerPage asks for pages no larger than the limit needs, up to the 100
-// the service allows, so a short list is one request and a long one as
-// few as possible.
-func PerPage(limit int) client.ListOptions {
-	return client.ListOptions{PerPage: client.PageSize(limit)}
-}
-
-// NonNil makes an empty list print as [] rather than null.
-func NonNil(raw []json.RawMessage) []json.RawMessage {
-	if raw == nil {
-		return []json.RawMessage{}
-	}
-	return raw
-}
 
 // Clean makes one line of text from someone else (a title, a name) safe to
 // print on a terminal: control characters, which could move the cursor or

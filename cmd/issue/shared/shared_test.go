@@ -35,15 +35,3 @@ func TestMarkdownPipedIsVerbatim(t *testing.T) {
 		t.Errorf("empty = %q", got)
 	}
 }
-
-func TestCheckLimit(t *testing.T) {
-	if CheckLimit(1) != nil || CheckLimit(10000) != nil {
-		t.Error("valid limits refused")
-	}
-	if CheckLimit(0) == nil || CheckLimit(-5) == nil {
-		t.Error("limits below one accepted")
-	}
-	if PerPage(10000).PerPage != 100 || PerPage(7).PerPage != 7 {
-		t.Error("PerPage does not cap at 100 or ask for less")
-	}
-}
