@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"slices"
 	"sort"
 	"sync"
 
@@ -49,7 +50,9 @@ func (c *Client) PlanDelete(ctx context.Context, ref name.Reference) (*DeletePla
 	if err != nil {
 		return nil, err
 	}
-	opts = append(opts, remote.Reuse(puller))
+	// Clipped, so the appends below copy instead of sharing a backing
+	// array between goroutines.
+	opts = slices.Clip(append(opts, remote.Reuse(puller)))
 	desc, err := remote.Head(ref, opts...)
 	if err != nil {
 		return nil, c.wrap(err, ref.String())

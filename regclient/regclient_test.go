@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -343,6 +344,13 @@ func TestPushIndexFromLayout(t *testing.T) {
 	}
 	if pr.Digest != digestOf(t, imgs["arm64"]) || pr.Platform != "linux/arm64" {
 		t.Fatalf("pull result %+v", pr)
+	}
+	// Without --platform a tarball gets this machine's architecture.
+	if runtime.GOARCH == "amd64" || runtime.GOARCH == "arm64" {
+		pr, err := c.Pull(ctx, ref, out, nil, regclient.PullOptions{})
+		if err != nil || pr.Platform != "linux/"+runtime.GOARCH || pr.Digest != digestOf(t, imgs[runtime.GOARCH]) {
+			t.Fatalf("default platform: %+v, %v", pr, err)
+		}
 	}
 	// A platform it lacks.
 	_, err = c.Pull(ctx, ref, out, nil, regclient.PullOptions{Platform: &v1.Platform{OS: "linux", Architecture: "s390x"}})

@@ -90,8 +90,9 @@ func (h *harness) config() string {
 	return string(b)
 }
 
+// Not parallel: cmd.Run sets cobra's globals.
+
 func TestLoginPrompts(t *testing.T) {
-	t.Parallel()
 	h := newHarness(t)
 	code, errOut := h.run([]string{"alice", "alice-password-1"}, "image", "login")
 	if code != 0 || !strings.Contains(errOut, "Logged in to 127.0.0.1:") || strings.Contains(errOut, "alice-password-1") {
@@ -111,7 +112,6 @@ func TestLoginPrompts(t *testing.T) {
 }
 
 func TestDeleteAsks(t *testing.T) {
-	t.Parallel()
 	h := newHarness(t)
 	img, _ := random.Image(1024, 1)
 	tag, _ := name.NewTag("x/y:1")

@@ -56,6 +56,12 @@ func (d diskBlobs) Put(_ context.Context, _ string, h v1.Hash, rc io.ReadCloser)
 		f.Close()
 		return err
 	}
+	// Synced before the upload is acknowledged, like every write of the
+	// reference server under --data.
+	if err := f.Sync(); err != nil {
+		f.Close()
+		return err
+	}
 	if err := f.Close(); err != nil {
 		return err
 	}

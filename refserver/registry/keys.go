@@ -144,8 +144,9 @@ func libtrustKeyID(pub crypto.PublicKey) (string, error) {
 	return b.String(), nil
 }
 
-// writeFileAtomic writes a file through a temporary file and a rename, so a
-// crash never leaves it half-written.
+// writeFileAtomic writes a file through a temporary file, synced, and a
+// rename, so a crash never leaves it half-written and an acknowledged write
+// is on disk.
 func writeFileAtomic(path string, data []byte, mode os.FileMode) error {
 	tmp, err := os.CreateTemp(filepath.Dir(path), ".tmp-*")
 	if err != nil {
@@ -157,6 +158,10 @@ func writeFileAtomic(path string, data []byte, mode os.FileMode) error {
 		return err
 	}
 	if err := tmp.Chmod(mode); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Sync(); err != nil {
 		tmp.Close()
 		return err
 	}
