@@ -96,12 +96,20 @@ func refModel(long bool) Model {
 			fmt.Fprintf(&b, ", which began with *%s*", gist(first, 8))
 		}
 		b.WriteString(".\n\nHere is what I can tell you:\n\n")
-		fmt.Fprintf(&b, "- Your message has %d words and %d characters.\n", len(strings.Fields(message)), utf8.RuneCountInString(message))
-		fmt.Fprintf(&b, "- The history you sent holds %d earlier messages.\n", len(history))
+		fmt.Fprintf(&b, "- Your message has %s and %s.\n", count(len(strings.Fields(message)), "word"), count(utf8.RuneCountInString(message), "character"))
+		fmt.Fprintf(&b, "- The history you sent holds %s.\n", count(len(history), "earlier message"))
 		fmt.Fprintf(&b, "- This conversation's fingerprint is `%s`, so the same conversation always gets this same answer.\n\n", fp)
 		fmt.Fprintf(&b, "I am **%s**, the reference server's built-in model. I do not understand your words, but I answer them deterministically, which makes me easy to test. Ask me something else, or switch models with `/model`.", name)
 		return b.String()
 	}
+}
+
+// count says "1 word", "2 words".
+func count(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }
 
 // gist is the first n words of s on one line, with an ellipsis when cut.
