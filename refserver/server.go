@@ -30,6 +30,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -92,6 +93,9 @@ type Server struct {
 	// ago shifts the store's clock into the past while the demo is
 	// seeded, so its records carry realistic dates.
 	ago atomic.Int64
+
+	newMu    sync.Mutex
+	newConns map[net.Conn]bool
 }
 
 // now is the clock records are stamped with.
@@ -281,7 +285,8 @@ func (s *Server) Start() error {
 	}
 	s.listener = ln
 	s.url = "http://" + ln.Addr().String()
-	s.http = &http.Server{Handler: s.mux, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute}
+	s.http = &http.Server{Handler: s.mux, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute, ConnState: s.trackNew}
+	s.http.RegisterOnShutdown(s.closeNew)
 	go func() {
 		if err := s.http.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
 			panic(err)
@@ -332,4 +337,32 @@ func (s *Server) Close() error {
 		err = s.http.Shutdown(ctx)
 	}
 	return errors.Join(err, s.st.Close())
+}
+
+// trackNew remembers connections that have not sent a request yet.
+// Shutdown counts such a connection as busy until it is five seconds old,
+// so a client that opened one and never used it would hold Close for five
+// seconds; closeNew closes them instead.
+func (s *Server) trackNew(c net.Conn, state http.ConnState) {
+	s.newMu.Lock()
+	defer s.newMu.Unlock()
+	if state == http.StateNew {
+		if s.newConns == nil {
+			s.newConns = map[net.Conn]bool{}
+		}
+		s.newConns[c] = true
+		return
+	}
+	delete(s.newConns, c)
+}
+
+// closeNew closes the connections that never sent a request. Shutdown
+// runs it after closing the listener, so no new one arrives later.
+func (s *Server) closeNew() {
+	s.newMu.Lock()
+	defer s.newMu.Unlock()
+	for c := range s.newConns {
+		c.Close()
+		delete(s.newConns, c)
+	}
 }
