@@ -155,7 +155,7 @@ func printInspection(tty bool, f *cmdutil.Factory, in *inspection) error {
 		fmt.Fprintf(w, "%s    %s\n", cs.Bold("Created"), in.Created)
 	}
 	fmt.Fprintf(w, "%s     %s\n", cs.Bold("Config"), in.Config)
-	fmt.Fprintf(w, "%s       %s in %d layers\n\n", cs.Bold("Size"), size(in.Size), len(in.Layers))
+	fmt.Fprintf(w, "%s       %s in %s\n\n", cs.Bold("Size"), size(in.Size), output.Count(len(in.Layers), "layer"))
 	t := output.NewTable(ios, "LAYER", "SIZE", "MEDIA TYPE")
 	for _, l := range in.Layers {
 		t.Add(digest(l.Digest))

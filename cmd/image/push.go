@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/forgehq/forge/internal/cmdutil"
+	"github.com/forgehq/forge/internal/output"
 	"github.com/forgehq/forge/regclient"
 	"github.com/google/go-containerregistry/pkg/name"
 	"github.com/spf13/cobra"
@@ -79,7 +80,7 @@ func runPush(cmd *cobra.Command, opts *pushOptions) error {
 		return err
 	}
 	cs := ios.ErrColorScheme()
-	fmt.Fprintf(ios.ErrOut, "%s Pushed %s: %d layers, %d sent (%s) in %s\n", cs.SuccessIcon(), ref, res.Layers, res.Sent,
+	fmt.Fprintf(ios.ErrOut, "%s Pushed %s: %s, %d sent (%s) in %s\n", cs.SuccessIcon(), ref, output.Count(res.Layers, "layer"), res.Sent,
 		humanBytes(res.Bytes), time.Since(start).Round(time.Millisecond))
 	fmt.Fprintln(ios.Out, pinned(ref, res.Ref))
 	return nil

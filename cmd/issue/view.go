@@ -89,7 +89,7 @@ func (opts *viewOptions) render(is *client.Issue) string {
 	}
 	meta := []string{state, shared.Clean(is.User.Login) + " opened " + output.FormatTime(is.CreatedAt.Time, true)}
 	if n := commentCount(is); n > 0 {
-		meta = append(meta, plural(n, "comment"))
+		meta = append(meta, output.Count(n, "comment"))
 	}
 	b.WriteString(strings.Join(meta, " • ") + "\n\n")
 	if strings.TrimSpace(is.Body) == "" {
@@ -105,7 +105,7 @@ func (opts *viewOptions) render(is *client.Issue) string {
 			b.WriteString(shared.Markdown(ios, cm.Body) + "\n")
 		}
 	case n > 0:
-		b.WriteString(cs.Gray(fmt.Sprintf("%s; show them with --comments", plural(n, "comment"))) + "\n")
+		b.WriteString(cs.Gray(fmt.Sprintf("%s; show them with --comments", output.Count(n, "comment"))) + "\n")
 	}
 	if is.HTMLURL != "" {
 		b.WriteString(cs.Gray("View this issue on the web: "+is.HTMLURL) + "\n")
@@ -142,11 +142,4 @@ func (opts *viewOptions) plain(is *client.Issue) string {
 // commentCount is the count the service sent, or the comments it listed.
 func commentCount(is *client.Issue) int {
 	return max(int(is.Comments), len(is.CommentsList))
-}
-
-func plural(n int, word string) string {
-	if n == 1 {
-		return "1 " + word
-	}
-	return fmt.Sprintf("%d %ss", n, word)
 }
