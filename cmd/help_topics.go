@@ -11,18 +11,28 @@ import (
 var helpTopics = []struct{ name, short, long string }{
 	{"environment", "Environment variables forge reads", `Environment variables override the configuration file; flags override both.
 
+Service and credentials:
   FORGE_PROFILE        profile to use instead of the file's current_profile
   FORGE_BASE_URL       REST API base URL, ending in /api/v2
   FORGE_TOKEN          REST API token (instead of the profile's stored token)
   FORGE_REGISTRY_URL   container registry address
   FORGE_USERNAME       account name for non-interactive logins and the registry (CI)
   FORGE_PASSWORD       account password for non-interactive logins and the registry (CI)
-  FORGE_TOTP_CODE      two-factor code for a non-interactive login
+  FORGE_TOTP_CODE      two-factor code for a non-interactive login or 2fa disable
   FORGE_REPO           OWNER/REPO for repository commands (instead of -R)
   AGENT_URL            agent chat API address
   AGENT_API_KEY        agent chat API key
+
+Files:
   FORGE_CONFIG_DIR     directory of config.yaml (default $XDG_CONFIG_HOME/forge
                        or ~/.config/forge)
+  XDG_CONFIG_HOME      base of the default configuration directory
+  XDG_CACHE_HOME       base of forge's cache (default ~/.cache): layer digests
+                       of pushed tarballs, repositories offered by completion
+  HOME                 home directory: default configuration and cache, and
+                       ssh-key add's default key ~/.ssh/id_ed25519.pub
+
+Behaviour and display:
   FORGE_DEBUG          1: trace HTTP requests to stderr, secrets masked
   FORGE_HTTP_TIMEOUT   longest wait for one REST request: seconds or a
                        duration (45, 2m); 0 for none; default 30s
@@ -30,15 +40,32 @@ var helpTopics = []struct{ name, short, long string }{
   NO_COLOR             any value: no colour
   CLICOLOR             0: no colour
   CLICOLOR_FORCE       not 0: colour even when piped
-  EDITOR, VISUAL       editor for issue bodies`},
+  TERM                 dumb: no colour
+  COLUMNS              width when stdout is not a terminal (default 80)
+  COLORFGBG            "fg;bg" as set by some terminals: a light background
+                       (7 or 15) draws QR codes and markdown for it
+  VISUAL, EDITOR       editor for issue bodies (default nano, else vi)
+  BROWSER              program that opens web pages (repo view --web)
+
+forge's HTTP connections also honour HTTPS_PROXY, HTTP_PROXY and NO_PROXY,
+and SSL_CERT_FILE and SSL_CERT_DIR for the certificates to trust, as Go
+programs do. git, started by repo clone and the credential helper, reads
+its own environment.`},
 	{"exit-codes", "Exit codes forge returns", `forge exits with:
 
   0    success
-  1    failure (a request failed, a resource was not found, permission denied)
+  1    failure: a request failed, a resource was not found, permission
+       was denied; run watch --exit-status: the run did not succeed
   2    usage error: a bad flag or argument, or a missing value that could
        not be asked for because stdin or stdout is not a terminal
   4    not authenticated, or the service refused the credentials
-  130  interrupted with Ctrl-C`},
+  130  interrupted with Ctrl-C (or SIGTERM)
+
+forge demo exits with the code of the step that failed, if one did.
+
+In scripts:
+  forge issue view 12 -R alice/demo >/dev/null 2>&1
+  case $? in 0) echo exists;; 4) echo "log in first";; *) echo missing;; esac`},
 }
 
 func addHelpTopics(root *cobra.Command) {

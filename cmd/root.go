@@ -17,6 +17,7 @@ import (
 	"github.com/forgehq/forge/cmd/api"
 	"github.com/forgehq/forge/cmd/auth"
 	"github.com/forgehq/forge/cmd/chat"
+	"github.com/forgehq/forge/cmd/completion"
 	"github.com/forgehq/forge/cmd/demo"
 	"github.com/forgehq/forge/cmd/image"
 	"github.com/forgehq/forge/cmd/issue"
@@ -29,6 +30,7 @@ import (
 	"github.com/forgehq/forge/cmd/serve"
 	"github.com/forgehq/forge/cmd/sshkey"
 	"github.com/forgehq/forge/cmd/version"
+	"github.com/forgehq/forge/completions"
 	"github.com/forgehq/forge/internal/build"
 	"github.com/forgehq/forge/internal/cmdutil"
 	"github.com/forgehq/forge/internal/iostreams"
@@ -63,7 +65,7 @@ func Run(parent context.Context, f *cmdutil.Factory, args []string) int {
 		watchInterrupt(ctx, cancel)
 		return nil
 	}
-	root.SetArgs(output.NormalizeJSONArgs(root, args))
+	root.SetArgs(output.NormalizeJSONArgs(root, completions.Args(args)))
 	err := root.ExecuteContext(ctx)
 	if err != nil && ctx.Err() != nil {
 		err = context.Canceled
@@ -129,7 +131,8 @@ and two-factor authentication; the agent chat; and the container registry.`,
 	})
 	root.PersistentFlags().StringVar(&f.ProfileFlag, "profile", "", "Use the named configuration `profile` (also FORGE_PROFILE)")
 	root.PersistentFlags().BoolVar(&f.DebugFlag, "debug", false, "Trace HTTP requests to stderr, secrets masked (also FORGE_DEBUG=1)")
-	root.CompletionOptions.HiddenDefaultCmd = true
+	// cmd/completion replaces cobra's own `completion` command.
+	root.CompletionOptions.DisableDefaultCmd = true
 
 	root.AddCommand(
 		version.NewCmd(f),
@@ -149,7 +152,9 @@ and two-factor authentication; the agent chat; and the container registry.`,
 		pr.NewCmd(f),
 		release.NewCmd(f),
 		demo.NewCmd(f, Run),
+		completion.NewCmd(f),
 	)
 	addHelpTopics(root)
+	completions.Register(root, f)
 	return root
 }

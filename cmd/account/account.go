@@ -12,6 +12,9 @@ func NewCmd(f *cmdutil.Factory) *cobra.Command {
 	cmd := cmdutil.Group(&cobra.Command{
 		Use:   "account <command>",
 		Short: "View and edit your account: profile and password",
+		Example: `  forge account view
+  forge account edit --location Lyon
+  forge account password`,
 		Long: `Your own account on the service. Two-factor authentication is under
 ` + "`forge auth 2fa`" + `, SSH keys under ` + "`forge ssh-key`" + `.`,
 	})

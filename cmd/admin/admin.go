@@ -12,6 +12,9 @@ func NewCmd(f *cmdutil.Factory) *cobra.Command {
 	cmd := cmdutil.Group(&cobra.Command{
 		Use:   "admin <command>",
 		Short: "Invite people and administer accounts (admin roles)",
+		Example: `  forge admin invite create bob --email bob@example.com --role user
+  forge admin user list
+  forge admin user disable bob`,
 		Long: `Administer the service: invite people, and list, disable, enable or delete
 the accounts you manage. These commands need the customer_admin or
 site_admin role; the service answers others with 403 (exit 1).`,
@@ -19,11 +22,16 @@ site_admin role; the service answers others with 403 (exit 1).`,
 	invite := cmdutil.Group(&cobra.Command{
 		Use:   "invite <command>",
 		Short: "List and create invitations",
+		Example: `  forge admin invite list
+  forge admin invite create bob --email bob@example.com --role user`,
 	})
 	invite.AddCommand(newInviteListCmd(f), newInviteCreateCmd(f))
 	user := cmdutil.Group(&cobra.Command{
 		Use:   "user <command>",
 		Short: "List, disable, enable and delete accounts",
+		Example: `  forge admin user list
+  forge admin user disable bob
+  forge admin user enable bob`,
 	})
 	user.AddCommand(newUserListCmd(f), newUserDisableCmd(f), newUserEnableCmd(f), newUserDeleteCmd(f))
 	cmd.AddCommand(invite, user)

@@ -14,8 +14,9 @@ func init() { register(newAgentKeyCmd) }
 
 func newAgentKeyCmd(f *cmdutil.Factory) *cobra.Command {
 	cmd := cmdutil.Group(&cobra.Command{
-		Use:   "agent-key <command>",
-		Short: "Store the agent chat API key",
+		Use:     "agent-key <command>",
+		Short:   "Store the agent chat API key",
+		Example: `  printenv AGENT_API_KEY | forge auth agent-key set`,
 		Long: `Store the key of the agent chat API in a profile. AGENT_URL and AGENT_API_KEY,
 when set, take precedence over what is stored.`,
 	})

@@ -13,6 +13,10 @@ func NewCmd(f *cmdutil.Factory) *cobra.Command {
 	cmd := cmdutil.Group(&cobra.Command{
 		Use:   "auth <command>",
 		Short: "Log in, log out and manage credentials",
+		Example: `  forge auth login --base-url https://forge.example.com/api/v2
+  forge auth status
+  forge auth 2fa setup
+  forge auth logout`,
 	})
 	// Each subcommand lives in a file of its own in this package.
 	for _, sub := range subcommands {

@@ -60,10 +60,11 @@ applied), then every other profile.`,
 		}},
 	} {
 		cmd.AddCommand(&cobra.Command{
-			Use:   action.name,
-			Short: action.short,
-			Args:  cmdutil.NoArgs,
-			RunE:  func(c *cobra.Command, _ []string) error { return action.run(c, f) },
+			Use:     action.name,
+			Short:   action.short,
+			Example: "  echo 127.0.0.1:8080 | docker-credential-forge " + action.name,
+			Args:    cmdutil.NoArgs,
+			RunE:    func(c *cobra.Command, _ []string) error { return action.run(c, f) },
 		})
 	}
 	return cmd

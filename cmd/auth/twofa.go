@@ -20,6 +20,8 @@ func newTwoFACmd(f *cmdutil.Factory) *cobra.Command {
 	cmd := cmdutil.Group(&cobra.Command{
 		Use:   "2fa <command>",
 		Short: "Turn two-factor authentication (TOTP) on or off",
+		Example: `  forge auth 2fa setup
+  forge auth 2fa disable --code 123456`,
 		Long: `Two-factor authentication asks for a code from an authenticator app
 (TOTP, as in Google Authenticator, Aegis, 1Password) at every login.`,
 	})

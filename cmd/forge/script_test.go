@@ -39,6 +39,7 @@ func TestScripts(t *testing.T) {
 		RequireExplicitExec: true,
 		Setup:               setupScript,
 		Cmds:                scriptCmds,
+		Condition:           scriptCondition,
 		// FORGE_UPDATE_GOLDEN=1 rewrites a failing `cmp stdout FILE` in
 		// the script's archive with what the command printed.
 		UpdateScripts: os.Getenv("FORGE_UPDATE_GOLDEN") != "",
@@ -93,6 +94,19 @@ var scriptCmds = map[string]func(ts *testscript.TestScript, neg bool, args []str
 			ts.Fatalf("%s exited %d, want %d", strings.Join(args[1:], " "), got, want)
 		}
 	},
+}
+
+// scriptCondition adds conditions to testscript's own:
+//
+//	[bash-completion]  bash and its bash-completion package are installed
+func scriptCondition(cond string) (bool, error) {
+	switch cond {
+	case "bash-completion":
+		_, err := os.Stat("/usr/share/bash-completion/bash_completion")
+		_, lerr := exec.LookPath("bash")
+		return err == nil && lerr == nil, nil
+	}
+	return false, fmt.Errorf("unknown condition %q", cond)
 }
 
 // setupScript gives each script its own reference server on 127.0.0.1 with

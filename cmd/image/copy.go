@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/forgehq/forge/completions"
 	"github.com/forgehq/forge/internal/cmdutil"
 	"github.com/forgehq/forge/regclient"
 	"github.com/google/go-containerregistry/pkg/name"
@@ -32,7 +33,8 @@ under the same name. Each copied DST@DIGEST is printed on stdout.`,
 		Example: `  forge image copy app:1.0 app:stable
   forge image copy ghcr.io/org/tool:2 tool
   forge image copy bob/shared mine --all-tags`,
-		Args: cmdutil.ExactArgs(2, "SRC and DST"),
+		ValidArgsFunction: completions.ImageRefs(f, 0, 1),
+		Args:              cmdutil.ExactArgs(2, "SRC and DST"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.src, opts.dst = args[0], args[1]
 			return runCopy(cmd, opts)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/forgehq/forge/completions"
 	"github.com/forgehq/forge/internal/cmdutil"
 	"github.com/spf13/cobra"
 )
@@ -26,7 +27,8 @@ asks before deleting (--yes skips the question; without a terminal it is
 required). Layers stay in storage: the registry collects no garbage.`,
 		Example: `  forge image delete app:1.0
   forge image delete app@sha256:4f2c... --yes`,
-		Args: cmdutil.ExactArgs(1, "an image reference"),
+		ValidArgsFunction: completions.ImageRefs(f, 0),
+		Args:              cmdutil.ExactArgs(1, "an image reference"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.ref = args[0]
 			return runDelete(cmd, opts)

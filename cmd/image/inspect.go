@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/forgehq/forge/completions"
 	"github.com/forgehq/forge/internal/cmdutil"
 	"github.com/forgehq/forge/internal/output"
 	"github.com/forgehq/forge/regclient"
@@ -32,7 +33,8 @@ serves it.`,
 		Example: `  forge image inspect app:1.0
   forge image inspect app:1.0 --raw | jq .
   forge image inspect app:1.0 --json platforms --jq '.platforms[].platform'`,
-		Args: cmdutil.ExactArgs(1, "an image reference"),
+		ValidArgsFunction: completions.ImageRefs(f, 0),
+		Args:              cmdutil.ExactArgs(1, "an image reference"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.ref = args[0]
 			return runInspect(cmd, opts)

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/forgehq/forge/completions"
 	"github.com/forgehq/forge/internal/cmdutil"
 	"github.com/forgehq/forge/internal/output"
 	"github.com/spf13/cobra"
@@ -26,7 +27,8 @@ digest, size and last update; on other registries, only its name.`,
 		Example: `  forge image tags app
   forge image tags bob/tool --json name,digest
   forge image tags app | cut -f1`,
-		Args: cmdutil.ExactArgs(1, "a repository, as app or USER/app"),
+		ValidArgsFunction: completions.ImageRepos(f),
+		Args:              cmdutil.ExactArgs(1, "a repository, as app or USER/app"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.repo = args[0]
 			return runTags(cmd, opts)

@@ -3,6 +3,7 @@ package image
 import (
 	"fmt"
 
+	"github.com/forgehq/forge/completions"
 	"github.com/forgehq/forge/internal/cmdutil"
 	"github.com/forgehq/forge/regclient"
 	v1 "github.com/google/go-containerregistry/pkg/v1"
@@ -36,7 +37,8 @@ is written under a temporary name and renamed when complete.`,
   forge image pull app:1.0 - | docker load
   forge image pull app:1.0 ./layout --format oci
   forge image pull app:1.0 app-arm.tar --platform linux/arm64`,
-		Args: cmdutil.ExactArgs(2, "REF and DEST"),
+		ValidArgsFunction: completions.ImageRefs(f, 0),
+		Args:              cmdutil.ExactArgs(2, "REF and DEST"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.ref, opts.dest = args[0], args[1]
 			return runPull(cmd, opts)

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/forgehq/forge/completions"
 	"github.com/forgehq/forge/internal/cmdutil"
 	"github.com/forgehq/forge/internal/output"
 	"github.com/forgehq/forge/regclient"
@@ -39,7 +40,8 @@ display on a terminal, one line per layer otherwise).`,
   docker save app:1.0 | forge image push - app:1.0
   forge image push ./oci-layout app:1.0 --jobs 8
   forge image push app.tar registry.example.com/team/app:1.0`,
-		Args: cmdutil.ExactArgs(2, "SRC and REF"),
+		ValidArgsFunction: completions.ImageRefs(f, 1),
+		Args:              cmdutil.ExactArgs(2, "SRC and REF"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.src, opts.ref = args[0], args[1]
 			return runPush(cmd, opts)

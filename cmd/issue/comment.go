@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/forgehq/forge/completions"
 	"github.com/forgehq/forge/internal/cmdutil"
 	"github.com/spf13/cobra"
 )
@@ -26,7 +27,8 @@ a terminal, your editor. Prints the comment's web address. If the service
 refuses it, the text you typed is kept in a file whose path forge prints.`,
 		Example: `  forge issue comment 12 --body "Fixed in v1.2"
   echo "Same here" | forge issue comment 12 --body-file -`,
-		Args: cmdutil.ExactArgs(1, "an issue NUMBER"),
+		ValidArgsFunction: completions.Issues(f, "all"),
+		Args:              cmdutil.ExactArgs(1, "an issue NUMBER"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			n, err := parseNumber(args[0])
 			if err != nil {

@@ -20,6 +20,9 @@ func NewCmd(f *cmdutil.Factory) *cobra.Command {
 	cmd := cmdutil.Group(&cobra.Command{
 		Use:   "issue <command>",
 		Short: "List, open, read, comment on and close issues",
+		Example: `  forge issue list -R alice/demo
+  forge issue create --title "Crash on start"
+  forge issue close 12`,
 		Long: `Work with the issues of a repository: -R OWNER/REPO (also FORGE_REPO)
 names it; without either, forge uses the git remote of the current
 directory that points at the profile's host (upstream, then origin, then

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/forgehq/forge/cmd/issue/shared"
+	"github.com/forgehq/forge/completions"
 	"github.com/forgehq/forge/internal/cmdutil"
 	"github.com/spf13/cobra"
 )
@@ -36,7 +37,8 @@ the state you asked for (a --comment is still added). Needs write
 permission on the repository, unless you opened the issue.`, Verb, want),
 		Example: fmt.Sprintf(`  forge issue %[1]s 12
   forge issue %[1]s 12 -R alice/demo --comment "Done in v1.2"`, verb),
-		Args: cmdutil.ExactArgs(1, "an issue NUMBER"),
+		ValidArgsFunction: completions.IssuesNotIn(f, want),
+		Args:              cmdutil.ExactArgs(1, "an issue NUMBER"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			n, err := parseNumber(args[0])
 			if err != nil {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/forgehq/forge/client"
 	"github.com/forgehq/forge/cmd/issue/shared"
+	"github.com/forgehq/forge/completions"
 	"github.com/forgehq/forge/internal/cmdutil"
 	"github.com/forgehq/forge/internal/output"
 	"github.com/spf13/cobra"
@@ -34,7 +35,8 @@ and its text.`,
 		Example: `  forge issue view 12
   forge issue view 12 --comments
   forge issue view 12 --json title,state,comments_list`,
-		Args: cmdutil.ExactArgs(1, "an issue NUMBER"),
+		ValidArgsFunction: completions.Issues(f, "all"),
+		Args:              cmdutil.ExactArgs(1, "an issue NUMBER"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			n, err := parseNumber(args[0])
 			if err != nil {

@@ -13,8 +13,9 @@ import (
 // NewCmd returns `forge job` and its subcommands.
 func NewCmd(f *cmdutil.Factory) *cobra.Command {
 	cmd := cmdutil.Group(&cobra.Command{
-		Use:   "job <command>",
-		Short: "Work with one job of a CI workflow run",
+		Use:     "job <command>",
+		Short:   "Work with one job of a CI workflow run",
+		Example: `  forge job logs 34 > build.log`,
 	})
 	cmd.AddCommand(newLogsCmd(f))
 	return cmd

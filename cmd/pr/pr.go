@@ -21,6 +21,8 @@ func NewCmd(f *cmdutil.Factory) *cobra.Command {
 	cmd := cmdutil.Group(&cobra.Command{
 		Use:   "pr <command>",
 		Short: "List and view pull requests",
+		Example: `  forge pr list -R alice/demo --state merged
+  forge pr view 3`,
 		Long: `Read the pull requests of a repository: -R OWNER/REPO (also FORGE_REPO)
 names it; without either, forge uses the git remote of the current
 directory that points at the profile's host.`,

@@ -12,6 +12,9 @@ func NewCmd(f *cmdutil.Factory) *cobra.Command {
 	cmd := cmdutil.Group(&cobra.Command{
 		Use:   "profile <command>",
 		Short: "Manage configuration profiles (production, dev, ...)",
+		Example: `  forge profile add dev --base-url http://127.0.0.1:8080/api/v2
+  forge profile use dev
+  forge profile list`,
 		Long: `A profile names one deployment of the service — its REST, agent and
 registry addresses — and the credentials forge holds for it. The current
 profile is used unless --profile or FORGE_PROFILE names another.`,

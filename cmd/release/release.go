@@ -22,8 +22,9 @@ var releaseFields = []string{"id", "tag_name", "name", "body", "draft", "prerele
 // NewCmd returns `forge release` and its subcommands.
 func NewCmd(f *cmdutil.Factory) *cobra.Command {
 	cmd := cmdutil.Group(&cobra.Command{
-		Use:   "release <command>",
-		Short: "List releases",
+		Use:     "release <command>",
+		Short:   "List releases",
+		Example: `  forge release list -R alice/demo`,
 	})
 	cmd.AddCommand(newListCmd(f))
 	return cmd

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/forgehq/forge/client"
+	"github.com/forgehq/forge/completions"
 	"github.com/forgehq/forge/internal/cmdutil"
 	"github.com/spf13/cobra"
 )
@@ -39,6 +40,7 @@ once.`,
 		Example: `  forge repo clone alice/demo
   forge repo clone alice/demo work/demo -- --depth 1
   forge repo clone demo --ssh`,
+		ValidArgsFunction: completions.RepoArg(f),
 		Args: func(cmd *cobra.Command, args []string) error {
 			n := len(args)
 			if dash := cmd.ArgsLenAtDash(); dash >= 0 {

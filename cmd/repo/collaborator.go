@@ -20,6 +20,8 @@ func newCollaboratorCmd(f *cmdutil.Factory) *cobra.Command {
 		Use:     "collaborator <command>",
 		Aliases: []string{"collaborators"},
 		Short:   "List and add the people who may work on a repository",
+		Example: `  forge repo collaborator list -R alice/demo
+  forge repo collaborator add bob --permission read`,
 	})
 	cmd.AddCommand(newCollaboratorListCmd(f), newCollaboratorAddCmd(f))
 	return cmd

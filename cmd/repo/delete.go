@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/forgehq/forge/client"
+	"github.com/forgehq/forge/completions"
 	"github.com/forgehq/forge/internal/cmdutil"
 	"github.com/spf13/cobra"
 )
@@ -27,7 +28,8 @@ never taken from the current directory — and on a terminal forge asks you
 to type that name again; elsewhere pass --yes.`,
 		Example: `  forge repo delete alice/demo
   forge repo delete alice/demo --yes`,
-		Args: cmdutil.ExactArgs(1, "the OWNER/REPO to delete"),
+		ValidArgsFunction: completions.RepoArg(f),
+		Args:              cmdutil.ExactArgs(1, "the OWNER/REPO to delete"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if !strings.Contains(args[0], "/") {
 				return cmdutil.UsageErrorf("name the repository in full, as in `forge repo delete OWNER/%s`", args[0])

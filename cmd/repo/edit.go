@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/forgehq/forge/client"
+	"github.com/forgehq/forge/completions"
 	"github.com/forgehq/forge/internal/cmdutil"
 	"github.com/forgehq/forge/internal/output"
 	"github.com/spf13/cobra"
@@ -32,7 +33,8 @@ on the repository.`,
 		Example: `  forge repo edit alice/demo --description "The demo app"
   forge repo edit --private
   forge repo edit alice/demo --private=false`,
-		Args: cmdutil.MaximumArgs(1, "at most one OWNER/REPO"),
+		ValidArgsFunction: completions.RepoArg(f),
+		Args:              cmdutil.MaximumArgs(1, "at most one OWNER/REPO"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.args = args
 			fl := cmd.Flags()

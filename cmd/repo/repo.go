@@ -22,6 +22,9 @@ func NewCmd(f *cmdutil.Factory) *cobra.Command {
 	cmd := cmdutil.Group(&cobra.Command{
 		Use:   "repo <command>",
 		Short: "Create, view, clone and manage repositories",
+		Example: `  forge repo create demo --private --init
+  forge repo clone alice/demo
+  forge repo view alice/demo`,
 		Long: `Work with repositories: list yours, create, view, edit, delete and clone
 them, read their files and history, and manage who may work on them.
 

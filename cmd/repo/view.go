@@ -8,6 +8,7 @@ import (
 
 	"github.com/forgehq/forge/client"
 	"github.com/forgehq/forge/cmd/issue/shared"
+	"github.com/forgehq/forge/completions"
 	"github.com/forgehq/forge/internal/cmdutil"
 	"github.com/forgehq/forge/internal/output"
 	"github.com/spf13/cobra"
@@ -35,7 +36,8 @@ bare NAME is your own repository. --web opens it in the browser ($BROWSER).`,
 		Example: `  forge repo view alice/demo
   forge repo view --web
   forge repo view alice/demo --json clone_url,default_branch`,
-		Args: cmdutil.MaximumArgs(1, "at most one OWNER/REPO"),
+		ValidArgsFunction: completions.RepoArg(f),
+		Args:              cmdutil.MaximumArgs(1, "at most one OWNER/REPO"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.args = args
 			return runView(cmd.Context(), opts)

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/forgehq/forge/client"
+	"github.com/forgehq/forge/completions"
 	"github.com/forgehq/forge/internal/cmdutil"
 	"github.com/spf13/cobra"
 )
@@ -35,7 +36,8 @@ For one job's log without prefixes, use forge job logs JOB_ID.`,
 		Example: `  forge run logs 12
   forge run logs 12 --job test
   forge run logs 12 | grep -i error`,
-		Args: cmdutil.ExactArgs(1, "a run ID"),
+		ValidArgsFunction: completions.Runs(f),
+		Args:              cmdutil.ExactArgs(1, "a run ID"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			id, err := cmdutil.ParseNumber(args[0], "run ID")
 			if err != nil {

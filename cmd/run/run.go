@@ -22,6 +22,8 @@ func NewCmd(f *cmdutil.Factory) *cobra.Command {
 	cmd := cmdutil.Group(&cobra.Command{
 		Use:   "run <command>",
 		Short: "List, view and watch CI workflow runs",
+		Example: `  forge run list -R alice/demo
+  forge run watch 12 --exit-status`,
 		Long: `Work with a repository's CI workflow runs. The repository is -R OWNER/REPO,
 else FORGE_REPO, else the git remote of the current directory that points at
 the profile's host.`,

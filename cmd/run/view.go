@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/forgehq/forge/client"
+	"github.com/forgehq/forge/completions"
 	"github.com/forgehq/forge/internal/cmdutil"
 	"github.com/forgehq/forge/internal/iostreams"
 	"github.com/forgehq/forge/internal/output"
@@ -35,7 +36,8 @@ With --json, the run's fields plus "jobs", the list of its jobs.`,
 		Example: `  forge run view 12
   forge run view 12 --json status,conclusion,jobs
   forge run view 12 --jq '.jobs[] | select(.conclusion == "failure") | .id'`,
-		Args: cmdutil.ExactArgs(1, "a run ID"),
+		ValidArgsFunction: completions.Runs(f),
+		Args:              cmdutil.ExactArgs(1, "a run ID"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			id, err := cmdutil.ParseNumber(args[0], "run ID")
 			if err != nil {

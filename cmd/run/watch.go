@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/forgehq/forge/client"
+	"github.com/forgehq/forge/completions"
 	"github.com/forgehq/forge/internal/cmdutil"
 	"github.com/spf13/cobra"
 )
@@ -43,7 +44,8 @@ Ctrl-C stops watching (exit 130); the run goes on.`,
 		Example: `  forge run watch 12
   forge run watch 12 --exit-status --interval 10
   forge run watch "$(forge run list -L 1 --jq '.[0].id')" --exit-status`,
-		Args: cmdutil.ExactArgs(1, "a run ID"),
+		ValidArgsFunction: completions.Runs(f),
+		Args:              cmdutil.ExactArgs(1, "a run ID"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			id, err := cmdutil.ParseNumber(args[0], "run ID")
 			if err != nil {

@@ -12,6 +12,9 @@ func NewCmd(f *cmdutil.Factory) *cobra.Command {
 	cmd := cmdutil.Group(&cobra.Command{
 		Use:   "ssh-key <command>",
 		Short: "Manage the SSH public keys of your account",
+		Example: `  forge ssh-key list
+  forge ssh-key add ~/.ssh/id_ed25519.pub --title laptop
+  forge ssh-key delete 3`,
 	})
 	cmd.AddCommand(newListCmd(f), newAddCmd(f), newDeleteCmd(f))
 	return cmd

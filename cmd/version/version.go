@@ -14,7 +14,9 @@ func NewCmd(f *cmdutil.Factory) *cobra.Command {
 	return &cobra.Command{
 		Use:   "version",
 		Short: "Show forge's version, commit and build date",
-		Args:  cmdutil.NoArgs,
+		Example: `  forge version
+  forge --version`,
+		Args: cmdutil.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			_, err := fmt.Fprintln(f.IOStreams.Out, build.String())
 			return err

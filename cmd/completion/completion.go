@@ -1,0 +1,83 @@
+// Package completion implements `forge completion SHELL`, which prints the
+// script that makes a shell complete forge's commands, flags and values.
+// The values (profiles, repositories, issue numbers, ...) come from forge
+// itself at TAB time, through cobra's hidden __complete command; the
+// functions behind them live in the completions package.
+package completion
+
+import (
+	"io"
+
+	"github.com/forgehq/forge/internal/cmdutil"
+	"github.com/spf13/cobra"
+)
+
+var shells = []string{"bash", "zsh", "fish", "powershell"}
+
+// NewCmd returns `forge completion`.
+func NewCmd(f *cmdutil.Factory) *cobra.Command {
+	var noDesc bool
+	cmd := &cobra.Command{
+		Use:   "completion {bash|zsh|fish|powershell}",
+		Short: "Print the shell completion script for bash, zsh, fish or PowerShell",
+		Long: `Print a script that makes your shell complete forge's commands and flags,
+and their values from the service: profile names, OWNER/REPO for -R
+(cached for a minute under $XDG_CACHE_HOME/forge), open issue numbers
+for issue close and closed ones for reopen, run IDs, models, image
+repositories and tags, and --json field names. A slow or unreachable
+server never holds up a TAB for more than about two seconds: it just
+offers nothing. Completion never prompts and never prints anything else.
+
+bash (needs the bash-completion package):
+  source <(forge completion bash)          # this shell only
+  forge completion bash > ~/.local/share/bash-completion/completions/forge
+
+zsh:
+  forge completion zsh > "${fpath[1]}/_forge"    # then start a new shell
+  # or, in ~/.zshrc after compinit: source <(forge completion zsh)
+
+fish:
+  forge completion fish > ~/.config/fish/completions/forge.fish
+
+PowerShell:
+  forge completion powershell | Out-String | Invoke-Expression
+  # add that line to $PROFILE to keep it
+
+The deb and rpm packages install the bash, zsh and fish scripts already.`,
+		Example: `  source <(forge completion bash)
+  forge completion zsh > "${fpath[1]}/_forge"
+  forge completion fish --no-descriptions > ~/.config/fish/completions/forge.fish`,
+		ValidArgs: shells,
+		Args: func(cmd *cobra.Command, args []string) error {
+			if len(args) != 1 {
+				return cmdutil.UsageErrorf("name a shell: forge completion {bash|zsh|fish|powershell}")
+			}
+			return nil
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return write(f.IOStreams.Out, cmd.Root(), args[0], !noDesc)
+		},
+	}
+	cmd.Flags().BoolVar(&noDesc, "no-descriptions", false, "Offer values without their descriptions")
+	return cmd
+}
+
+func write(w io.Writer, root *cobra.Command, shell string, desc bool) error {
+	switch shell {
+	case "bash":
+		return root.GenBashCompletionV2(w, desc)
+	case "zsh":
+		if desc {
+			return root.GenZshCompletion(w)
+		}
+		return root.GenZshCompletionNoDesc(w)
+	case "fish":
+		return root.GenFishCompletion(w, desc)
+	case "powershell":
+		if desc {
+			return root.GenPowerShellCompletionWithDesc(w)
+		}
+		return root.GenPowerShellCompletion(w)
+	}
+	return cmdutil.UsageErrorf("unknown shell %q: forge completion supports bash, zsh, fish and powershell", shell)
+}

@@ -1,0 +1,89 @@
+package completions
+
+import (
+	"strconv"
+
+	"github.com/forgehq/forge/client"
+	"github.com/forgehq/forge/internal/cmdutil"
+	"github.com/spf13/cobra"
+)
+
+// maxItems bounds the issues or runs one completion offers: the newest.
+const maxItems = 100
+
+// Issues completes the first argument with the numbers of the
+// repository's issues in state (open, closed or all), each described by
+// its title: open ones for `issue close`, closed ones for `reopen`.
+func Issues(f *cmdutil.Factory, state string) Func {
+	return func(cmd *cobra.Command, args []string, toComplete string) ([]cobra.Completion, cobra.ShellCompDirective) {
+		if len(args) > 0 {
+			return nil, noFiles
+		}
+		c, _, _ := rest(f)
+		if c == nil {
+			return nil, noFiles
+		}
+		ctx, cancel := withTimeout(cmd)
+		defer cancel()
+		repo, ok := repoOf(ctx, f, cmd)
+		if !ok {
+			return nil, noFiles
+		}
+		var out []cobra.Completion
+		for is, err := range c.Issues.List(ctx, repo, client.IssueListOptions{State: state, ListOptions: client.ListOptions{PerPage: maxItems}}) {
+			if err != nil {
+				break
+			}
+			out = append(out, cobra.CompletionWithDesc(strconv.FormatInt(is.Number, 10), oneLine(is.Title)))
+			if len(out) == maxItems {
+				break
+			}
+		}
+		return out, noFiles
+	}
+}
+
+// Runs completes the first argument with the IDs of the repository's
+// newest workflow runs, each described by its name, branch and state.
+func Runs(f *cmdutil.Factory) Func {
+	return func(cmd *cobra.Command, args []string, toComplete string) ([]cobra.Completion, cobra.ShellCompDirective) {
+		if len(args) > 0 {
+			return nil, noFiles
+		}
+		c, _, _ := rest(f)
+		if c == nil {
+			return nil, noFiles
+		}
+		ctx, cancel := withTimeout(cmd)
+		defer cancel()
+		repo, ok := repoOf(ctx, f, cmd)
+		if !ok {
+			return nil, noFiles
+		}
+		var out []cobra.Completion
+		for r, err := range c.Actions.ListRuns(ctx, repo, client.RunListOptions{ListOptions: client.ListOptions{PerPage: maxItems}}) {
+			if err != nil {
+				break
+			}
+			state := r.Status
+			if r.Conclusion != "" {
+				state = r.Conclusion
+			}
+			out = append(out, cobra.CompletionWithDesc(strconv.FormatInt(r.ID, 10), oneLine(r.Name+" on "+r.HeadBranch+": "+state)))
+			if len(out) == maxItems {
+				break
+			}
+		}
+		return out, noFiles
+	}
+}
+
+// IssuesNotIn completes the issues that a command putting them in state
+// want would change: open ones for `issue close` (want "closed"), closed
+// ones for `issue reopen` (want "open").
+func IssuesNotIn(f *cmdutil.Factory, want string) Func {
+	if want == "closed" {
+		return Issues(f, "open")
+	}
+	return Issues(f, "closed")
+}

@@ -1,0 +1,29 @@
+// Command gendocs regenerates forge's man pages and markdown command
+// reference under docs/ from the command tree:
+//
+//	go run ./internal/docgen/gendocs [-dir docs]
+package main
+
+import (
+	"flag"
+	"fmt"
+	"os"
+
+	"github.com/forgehq/forge/cmd"
+	"github.com/forgehq/forge/internal/cmdutil"
+	"github.com/forgehq/forge/internal/docgen"
+	"github.com/forgehq/forge/internal/iostreams"
+)
+
+func main() {
+	dir := flag.String("dir", "docs", "write man/ and reference/ under `DIR`")
+	flag.Parse()
+	// No environment and no terminal: the pages must not depend on the
+	// machine they are made on.
+	ios, _, _, _ := iostreams.Test()
+	root := cmd.NewRootCmd(cmdutil.New(ios, func(string) string { return "" }))
+	if err := docgen.Generate(root, *dir); err != nil {
+		fmt.Fprintf(os.Stderr, "gendocs: %v\n", err)
+		os.Exit(1)
+	}
+}
