@@ -12,12 +12,9 @@ import (
 
 	"github.com/forgehq/forge/internal/cmdutil"
 	"github.com/forgehq/forge/internal/output"
+	"github.com/forgehq/forge/internal/sshpub"
 	"github.com/spf13/cobra"
 )
-
-// defaultKeys are tried in order when no file is given, as ssh-copy-id
-// and gh do.
-var defaultKeys = []string{"id_ed25519.pub", "id_ecdsa.pub", "id_rsa.pub"}
 
 type addOptions struct {
 	f        *cmdutil.Factory
@@ -62,7 +59,7 @@ func runAdd(ctx context.Context, opts *addOptions) error {
 	if err != nil {
 		return err
 	}
-	key, err := parsePublicKey(data)
+	key, err := sshpub.Parse(data)
 	if err != nil {
 		return cmdutil.UsageErrorf("%s: %v", name, err)
 	}
@@ -122,7 +119,7 @@ func (o *addOptions) readKey() (string, []byte, error) {
 		home, _ = os.UserHomeDir()
 	}
 	var tried []string
-	for _, n := range defaultKeys {
+	for _, n := range sshpub.DefaultFiles() {
 		p := filepath.Join(home, ".ssh", n)
 		data, err := readLimited(p, limit)
 		if err == nil {

@@ -1,4 +1,9 @@
-package sshkey
+// Package sshpub reads OpenSSH public key lines (.pub files): it checks
+// that data holds exactly one public key — refusing a private key with a
+// message that says why — and computes its SHA256 fingerprint as
+// ssh-keygen -l shows it. forge ssh-key add and the TUI's account view use
+// it before anything is sent.
+package sshpub
 
 import (
 	"bytes"
@@ -9,14 +14,18 @@ import (
 	"strings"
 )
 
-// publicKey is one OpenSSH public key line: "TYPE BASE64 [COMMENT]".
-type publicKey struct {
+// Key is one OpenSSH public key line: "TYPE BASE64 [COMMENT]".
+type Key struct {
 	Type    string
 	Blob    []byte
 	Comment string
 }
 
-// keyTypes are the key types OpenSSH writes to .pub files.
+// DefaultFiles are the public keys tried, in order, in ~/.ssh when no file
+// is named, as ssh-copy-id and gh do.
+func DefaultFiles() []string { return []string{"id_ed25519.pub", "id_ecdsa.pub", "id_rsa.pub"} }
+
+// knownType reports whether t is a key type OpenSSH writes to .pub files.
 func knownType(t string) bool {
 	switch t {
 	case "ssh-ed25519", "ssh-rsa", "ecdsa-sha2-nistp256", "ecdsa-sha2-nistp384", "ecdsa-sha2-nistp521",
@@ -26,10 +35,10 @@ func knownType(t string) bool {
 	return false
 }
 
-// parsePublicKey checks that data holds exactly one public key line and
-// decodes it, with an error that says what the data is instead: a private
-// key, several keys, or not a key at all.
-func parsePublicKey(data []byte) (*publicKey, error) {
+// Parse checks that data holds exactly one public key line and decodes
+// it, with an error that says what the data is instead: a private key,
+// several keys, or not a key at all.
+func Parse(data []byte) (*Key, error) {
 	if bytes.Contains(data, []byte("PRIVATE KEY")) {
 		return nil, fmt.Errorf("this is a private key, which must never leave your machine: give the public key (the .pub file beside it)")
 	}
@@ -61,17 +70,17 @@ func parsePublicKey(data []byte) (*publicKey, error) {
 	if uint64(n)+4 > uint64(len(blob)) || string(blob[4:4+n]) != fields[0] || len(blob) < 4+int(n)+16 {
 		return nil, fmt.Errorf("its key data does not match its type %s: the file is damaged", fields[0])
 	}
-	return &publicKey{Type: fields[0], Blob: blob, Comment: strings.Join(fields[2:], " ")}, nil
+	return &Key{Type: fields[0], Blob: blob, Comment: strings.Join(fields[2:], " ")}, nil
 }
 
 // Fingerprint is OpenSSH's SHA256 fingerprint, as `ssh-keygen -l` prints.
-func (k *publicKey) Fingerprint() string {
+func (k *Key) Fingerprint() string {
 	sum := sha256.Sum256(k.Blob)
 	return "SHA256:" + base64.RawStdEncoding.EncodeToString(sum[:])
 }
 
 // Line is the key as one authorized_keys line.
-func (k *publicKey) Line() string {
+func (k *Key) Line() string {
 	line := k.Type + " " + base64.StdEncoding.EncodeToString(k.Blob)
 	if k.Comment != "" {
 		line += " " + k.Comment

@@ -1,4 +1,4 @@
-package sshkey
+package sshpub
 
 import (
 	"bytes"
@@ -31,7 +31,7 @@ func ed25519Line(t *testing.T, comment string) string {
 
 func TestParsePublicKey(t *testing.T) {
 	line := ed25519Line(t, "alice@laptop")
-	k, err := parsePublicKey([]byte("\n" + line + "\n"))
+	k, err := Parse([]byte("\n" + line + "\n"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -58,7 +58,7 @@ func TestParsePublicKeyRefusals(t *testing.T) {
 		"<html>not a key</html>": "not an SSH public key",
 	}
 	for in, want := range cases {
-		if _, err := parsePublicKey([]byte(in)); err == nil || !strings.Contains(err.Error(), want) {
+		if _, err := Parse([]byte(in)); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%.40q: err %v, want %q", in, err, want)
 		}
 	}
@@ -87,7 +87,7 @@ func TestFingerprintMatchesSSHKeygen(t *testing.T) {
 		}
 		want := strings.Fields(string(out))[1]
 		data, _ := os.ReadFile(path + ".pub")
-		k, err := parsePublicKey(data)
+		k, err := Parse(data)
 		if err != nil {
 			t.Fatalf("%s: %v", typ, err)
 		}
@@ -95,7 +95,7 @@ func TestFingerprintMatchesSSHKeygen(t *testing.T) {
 			t.Errorf("%s: fingerprint %s, ssh-keygen says %s", typ, k.Fingerprint(), want)
 		}
 		priv, _ := os.ReadFile(path)
-		if _, err := parsePublicKey(priv); err == nil || !strings.Contains(err.Error(), "private key") {
+		if _, err := Parse(priv); err == nil || !strings.Contains(err.Error(), "private key") {
 			t.Errorf("%s private key: %v", typ, err)
 		}
 		if !bytes.Contains(data, []byte("test@"+typ)) || k.Comment != "test@"+typ {
