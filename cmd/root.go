@@ -29,6 +29,7 @@ import (
 	"github.com/forgehq/forge/cmd/run"
 	"github.com/forgehq/forge/cmd/serve"
 	"github.com/forgehq/forge/cmd/sshkey"
+	"github.com/forgehq/forge/cmd/tui"
 	"github.com/forgehq/forge/cmd/version"
 	"github.com/forgehq/forge/completions"
 	"github.com/forgehq/forge/internal/build"
@@ -153,6 +154,7 @@ and two-factor authentication; the agent chat; and the container registry.`,
 		release.NewCmd(f),
 		demo.NewCmd(f, Run),
 		completion.NewCmd(f),
+		tui.NewCmd(f),
 	)
 	addHelpTopics(root)
 	completions.Register(root, f)

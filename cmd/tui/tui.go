@@ -1,0 +1,189 @@
+// Package tui implements `forge tui`: the full-screen terminal UI of
+// package tui, started with the profile, the repository and the colour
+// settings of the command line.
+package tui
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"sync"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/forgehq/forge/client"
+	"github.com/forgehq/forge/internal/cmdutil"
+	"github.com/forgehq/forge/tui"
+	"github.com/spf13/cobra"
+)
+
+type options struct {
+	f    *cmdutil.Factory
+	repo string
+	tab  string
+}
+
+// tabs names the tabs --tab accepts, in order.
+var tabs = []string{"repos", "issues", "ci", "images", "chat", "account"}
+
+// NewCmd returns `forge tui`.
+func NewCmd(f *cmdutil.Factory) *cobra.Command {
+	opts := &options{f: f}
+	cmd := &cobra.Command{
+		Use:   "tui",
+		Short: "Browse and work with repos, issues, CI, images, chat and your account in one screen",
+		Long: `Open forge's terminal UI: one full-screen program for everything the
+commands do.
+
+  1 Repos    your repositories (filter as you type with /); enter opens one:
+             its issues, pull requests, releases, commits, files, collaborators
+  2 Issues   the current repository's issues: open, closed or all (s); enter
+             shows one rendered, c comments, x closes, o reopens, n opens one
+  3 CI       the current repository's workflow runs, live; enter shows a run's
+             jobs, and a job's log, which follows new lines
+  4 Images   the registry's repositories, their tags and manifests; d deletes
+  5 Chat     the agent, replies streamed as they arrive; /reset, /usage,
+             /model and /exit as in forge chat
+  6 Account  your profile, SSH keys (a adds from a file, d deletes) and
+             two-factor setup with the QR code drawn in the view
+
+tab and shift+tab or the digits switch tabs, esc goes back, r refreshes, ? lists
+every key of the view in sight, P switches profiles (for the session, or u to
+make one current) and q or Ctrl-C quits. The mouse wheel scrolls.
+
+The current repository is -R, else FORGE_REPO, else the one the git remotes of
+the current directory point at, else the last one opened in Repos. Colour
+follows NO_COLOR and CLICOLOR like every forge command; with --debug the HTTP
+trace goes to a file (its path is printed at exit), not to the screen.`,
+		Example: `  forge tui
+  forge tui -R alice/webapp --tab ci
+  forge --profile dev tui`,
+		Args: cmdutil.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return run(cmd.Context(), opts)
+		},
+	}
+	cmdutil.AddRepoFlag(cmd, &opts.repo)
+	cmd.Flags().StringVar(&opts.tab, "tab", "repos", "Start on this `tab`: "+strings.Join(tabs, ", "))
+	return cmd
+}
+
+func run(ctx context.Context, opts *options) error {
+	f := opts.f
+	ios := f.IOStreams
+	if !ios.IsStdinTTY() || !ios.IsStdoutTTY() {
+		return cmdutil.UsageErrorf("forge tui needs a terminal on stdin and stdout; in scripts use the commands (forge issue list, forge run view, ...)")
+	}
+	tab := -1
+	for i, t := range tabs {
+		if strings.EqualFold(opts.tab, t) {
+			tab = i
+		}
+	}
+	if tab < 0 {
+		return cmdutil.UsageErrorf("--tab %q: choose one of %s", opts.tab, strings.Join(tabs, ", "))
+	}
+	// Bad settings (an unknown --profile) fail before the screen changes.
+	if _, err := f.Settings(); err != nil {
+		return err
+	}
+	var repo client.RepoName
+	if opts.repo != "" || f.Getenv("FORGE_REPO") != "" {
+		r, err := f.BaseRepo(ctx, opts.repo)
+		if err != nil {
+			return err
+		}
+		repo = r
+	}
+	notes := &noteWriter{}
+	debugLog, closeLog, err := openDebugLog(f)
+	if err != nil {
+		return err
+	}
+	defer closeLog()
+	factory := func(profile string) *cmdutil.Factory { return screenFactory(f, profile, notes, debugLog) }
+	tf := factory(f.ProfileFlag)
+	err = tui.Run(ctx, tui.Options{
+		Factory:    tf,
+		NewFactory: factory,
+		Repo:       repo,
+		DetectRepo: func(ctx context.Context) (client.RepoName, error) { return tf.BaseRepo(ctx, "") },
+		Color:      ios.ColorEnabled(),
+		Tab:        tab,
+		Notes:      notes,
+	})
+	if debugLog != nil {
+		fmt.Fprintf(ios.ErrOut, "forge: the HTTP trace is in %s\n", debugLog.Name())
+	}
+	return err
+}
+
+// screenFactory is a Factory for the TUI: the same environment and flags,
+// the profile given, and no writes to the terminal behind the program's
+// back — the clients' notices go to the status line, the --debug trace to
+// its file.
+func screenFactory(f *cmdutil.Factory, profile string, notes io.Writer, debugLog *os.File) *cmdutil.Factory {
+	streams := *f.IOStreams
+	streams.ErrOut = notes
+	if debugLog != nil {
+		// The trace would flood the status line: the notices go with it.
+		streams.ErrOut = debugLog
+	}
+	nf := cmdutil.New(&streams, f.Getenv)
+	nf.ProfileFlag = profile
+	nf.DebugFlag = f.DebugFlag
+	return nf
+}
+
+// openDebugLog opens the file the --debug trace goes to, in the temporary
+// directory, readable by the user only (the trace masks secrets, but it is
+// still the user's traffic).
+func openDebugLog(f *cmdutil.Factory) (*os.File, func(), error) {
+	if !f.Debug() {
+		return nil, func() {}, nil
+	}
+	fh, err := os.CreateTemp("", "forge-tui-*.log")
+	if err != nil {
+		return nil, nil, fmt.Errorf("creating the --debug log: %w", err)
+	}
+	if err := fh.Chmod(0o600); err != nil {
+		fh.Close()
+		return nil, nil, err
+	}
+	return fh, func() { fh.Close() }, nil
+}
+
+// noteWriter passes what the clients would print on stderr (a retry
+// notice, a warning) to the program's status line, a line at a time.
+type noteWriter struct {
+	mu   sync.Mutex
+	send func(tea.Msg)
+	buf  []byte
+}
+
+// Write collects text and sends each complete line.
+func (w *noteWriter) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.buf = append(w.buf, p...)
+	for {
+		i := strings.IndexByte(string(w.buf), '\n')
+		if i < 0 {
+			break
+		}
+		line := strings.TrimSpace(string(w.buf[:i]))
+		w.buf = w.buf[i+1:]
+		if line != "" && w.send != nil {
+			go w.send(tui.Notice(line))
+		}
+	}
+	return len(p), nil
+}
+
+// SetSender is given the program's Send once it runs.
+func (w *noteWriter) SetSender(send func(tea.Msg)) {
+	w.mu.Lock()
+	w.send = send
+	w.mu.Unlock()
+}

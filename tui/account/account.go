@@ -1,0 +1,202 @@
+// Package account holds the TUI's account views: the profile and state of
+// the account, its SSH keys (add from a file, delete), and two-factor
+// authentication (set up with the QR code drawn in the view and a code to
+// confirm; turned off with a code).
+package account
+
+import (
+	"fmt"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"github.com/forgehq/forge/client"
+	"github.com/forgehq/forge/config"
+	"github.com/forgehq/forge/tui/common"
+	"github.com/forgehq/forge/tui/components"
+)
+
+// changedMsg tells the account's sections that the account changed (a key
+// added, two-factor authentication turned on): the profile reloads.
+type changedMsg struct{}
+
+func changed() tea.Msg { return changedMsg{} }
+
+// New returns the Account tab: profile, SSH keys, two-factor.
+func New(ctx *common.Context) *components.Sectioned {
+	header := func() string {
+		st := ctx.Styles
+		who := ctx.User
+		if who == "" {
+			who = "not logged in"
+		}
+		return st.Bold.Render("Account") + st.Dim.Render(" · "+common.OneLine(who)+" · profile "+common.OneLine(ctx.Profile))
+	}
+	return components.NewSectioned(ctx, "Account", header, newProfile(ctx), newKeys(ctx), newTwoFA(ctx))
+}
+
+type profileMsg struct {
+	owner, gen int
+	me         *client.User
+	state      *client.UserState
+	err        error
+}
+
+// profile shows who the account is and how forge reaches the service.
+type profile struct {
+	ctx    *common.Context
+	id     int
+	load   common.Load
+	me     *client.User
+	state  *client.UserState
+	pager  *components.Pager
+	width  int
+	height int
+}
+
+func newProfile(ctx *common.Context) *profile {
+	return &profile{ctx: ctx, id: ctx.NewID(), pager: components.NewPager(ctx)}
+}
+
+func (p *profile) Init() tea.Cmd    { return p.fetch() }
+func (p *profile) Refresh() tea.Cmd { return p.fetch() }
+
+func (p *profile) fetch() tea.Cmd {
+	c, err := p.ctx.REST()
+	if err != nil {
+		p.load.Fail(err)
+		return nil
+	}
+	gen := p.load.Start()
+	ctx, owner := p.ctx.Ctx, p.id
+	return func() tea.Msg {
+		me, err := c.Account.Me(ctx)
+		if err != nil {
+			return profileMsg{owner: owner, gen: gen, err: err}
+		}
+		state, err := c.Account.State(ctx)
+		return profileMsg{owner: owner, gen: gen, me: me, state: state, err: err}
+	}
+}
+
+func (p *profile) Update(msg tea.Msg) tea.Cmd {
+	switch msg := msg.(type) {
+	case profileMsg:
+		if msg.owner != p.id || !p.load.Finish(msg.gen, msg.err) {
+			return nil
+		}
+		if msg.err != nil {
+			return common.Error(msg.err)
+		}
+		p.me, p.state = msg.me, msg.state
+	case changedMsg:
+		return p.fetch()
+	default:
+		p.pager.Update(msg)
+	}
+	return nil
+}
+
+func (p *profile) lines() []string {
+	st := p.ctx.Styles
+	row := func(label, value string) string { return st.Label.Render(fmt.Sprintf("%-12s", label)) + value }
+	yes := func(b bool, on, off string) string {
+		if b {
+			return st.Success.Render(on)
+		}
+		return st.Warning.Render(off)
+	}
+	me, s := p.me, p.state
+	name := st.Bold.Render(common.OneLine(me.Login))
+	if me.FullName != "" {
+		name += " (" + common.OneLine(me.FullName) + ")"
+	}
+	invited := "—"
+	if s.InvitedBy != "" {
+		invited = common.OneLine(s.InvitedBy)
+	}
+	activated := "—"
+	if !s.ActivatedAt.IsZero() {
+		activated = s.ActivatedAt.UTC().Format("2006-01-02")
+	}
+	lines := []string{name, "",
+		row("Email", common.OneLine(me.Email)),
+		row("Role", common.OneLine(s.Role)),
+		row("Two-factor", yes(s.TwoFAEnabled, "on", "off (→ Two-factor sets it up)")),
+		row("SSH key", yes(s.SSHKeyAdded, "added", "none yet (→ SSH keys adds one)")),
+		row("Invited by", invited),
+		row("Activated", activated),
+		"",
+	}
+	if set, err := p.ctx.Settings(); err == nil {
+		lines = append(lines,
+			row("Profile", common.OneLine(set.Profile)+st.Dim.Render(profileSource(set.ProfileSource)+" · P switches")),
+			row("Service", common.OneLine(set.BaseURL)),
+			row("Agent", orNone(st, config.Origin(set.AgentURL))),
+			row("Registry", orNone(st, config.Origin(set.RegistryURL))+registryUser(st, set)))
+	}
+	return lines
+}
+
+// profileSource says where the profile was chosen, unless by default.
+func profileSource(src config.Source) string {
+	switch src {
+	case config.FromFlag:
+		return " (--profile)"
+	case config.FromEnv:
+		return " (FORGE_PROFILE)"
+	case config.FromFile:
+		return " (the current profile)"
+	}
+	return ""
+}
+
+func orNone(st *common.Styles, s string) string {
+	if s == "" {
+		return st.Dim.Render("not configured")
+	}
+	return common.OneLine(s)
+}
+
+func registryUser(st *common.Styles, s *config.Settings) string {
+	if s.RegistryUser == "" || s.RegistryPassword == "" {
+		return st.Dim.Render(" · not logged in (forge image login)")
+	}
+	return st.Dim.Render(" · as " + common.OneLine(s.RegistryUser))
+}
+
+func (p *profile) SetSize(width, height int) {
+	p.width, p.height = width, height
+	p.pager.SetSize(width, height)
+}
+
+func (p *profile) View() string {
+	if !p.load.Done {
+		return p.ctx.Placeholder(&p.load, "your account", p.width, p.height)
+	}
+	p.pager.SetLines(p.lines())
+	return common.Pad(p.pager.View(), p.width, p.height)
+}
+
+func (p *profile) Title() string   { return "Profile" }
+func (p *profile) Animating() bool { return p.load.Busy }
+
+func (p *profile) ShortHelp() []key.Binding {
+	k := p.ctx.Keys
+	return []key.Binding{k.Refresh, k.Profiles}
+}
+
+func (p *profile) FullHelp() [][]key.Binding {
+	k := p.ctx.Keys
+	return [][]key.Binding{{k.Up, k.Down, k.Refresh, k.Profiles}}
+}
+
+// groupSecret splits a base32 secret into groups of four for typing.
+func groupSecret(s string) string {
+	var parts []string
+	for len(s) > 4 {
+		parts = append(parts, s[:4])
+		s = s[4:]
+	}
+	return strings.Join(append(parts, s), " ")
+}

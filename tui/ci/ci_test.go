@@ -1,0 +1,192 @@
+package ci
+
+import (
+	"context"
+	"io"
+	"strings"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/forgehq/forge/client"
+	"github.com/forgehq/forge/refserver"
+	"github.com/forgehq/forge/refserver/ci"
+	"github.com/forgehq/forge/tui/common"
+	"github.com/forgehq/forge/tui/tuitest"
+)
+
+var webapp = client.RepoName{Owner: "alice", Name: "webapp"}
+
+func TestRunsShowsStatus(t *testing.T) {
+	t.Parallel()
+	ctx := tuitest.Context(t, tuitest.Server(t), "alice")
+	r := NewRuns(ctx, webapp)
+	d := tuitest.Drive(t, r, 80, 20)
+	v := d.UntilView("Workflow runs", "CI on slog", "CI on router", "3 unfinished")
+	for _, want := range []string{"✓ CI on main", "✗ CI on fix-empty-body", "⊘ CI on router", "• CI on healthz", tuitest.Spinner + " CI on slog"} {
+		if !strings.Contains(v, want) {
+			t.Errorf("no %q:\n%s", want, v)
+		}
+	}
+	if !r.Animating() {
+		t.Error("runs are in progress, yet the list does not animate")
+	}
+	// A run in progress keeps the list asking: a poll is pending.
+	if r.poll == 0 {
+		t.Error("no poll scheduled while runs are unfinished")
+	}
+	d.Key("enter")
+	d.Until("the run's page", func() bool {
+		return d.Seen(func(m tea.Msg) bool { p, ok := m.(common.PushMsg); return ok && strings.HasPrefix(p.C.Title(), "Run ") })
+	})
+}
+
+func TestJobsAndLog(t *testing.T) {
+	t.Parallel()
+	ctx := tuitest.Context(t, tuitest.Server(t), "alice")
+	c, _ := ctx.REST()
+	runs, err := client.Collect(c.Actions.ListRuns(context.Background(), webapp, client.RunListOptions{}), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var failed *client.WorkflowRun
+	for _, r := range runs {
+		if r.Conclusion == "failure" {
+			failed = r
+		}
+	}
+	j := NewJobs(ctx, webapp, failed)
+	d := tuitest.Drive(t, j, 80, 20)
+	v := d.UntilView("CI on fix-empty-body", "failure · pull_request on fix-empty-body", "build", "test")
+	if !strings.Contains(v, "✓ build") || !strings.Contains(v, "✗ test") {
+		t.Fatalf("job states:\n%s", v)
+	}
+	d.Key("j", "enter")
+	var log *Log
+	d.Until("the log page", func() bool {
+		return d.Seen(func(m tea.Msg) bool {
+			p, ok := m.(common.PushMsg)
+			if ok {
+				log, _ = p.C.(*Log)
+			}
+			return log != nil
+		})
+	})
+	ld := tuitest.Drive(t, log, 80, 10)
+	v = ld.UntilView("test · failure · lines")
+	if log.pager.Follow && !log.pager.AtBottom() {
+		t.Error("following, yet not at the bottom")
+	}
+	// Numbered lines; tabs expanded to the next multiple of 8.
+	for _, want := range []string{"1 2026-11-14T06:00:00.000Z ==> Set up job", "9 2026-11-14T11:00:00.000Z ##[error]Process completed with exit code 1.",
+		"ok     example.com/app 0.012s"} {
+		if !strings.Contains(v, want) {
+			t.Errorf("no %q:\n%s", want, v)
+		}
+	}
+}
+
+// TestLogFollows watches a job run: the log grows while it runs, each poll
+// asks only for the new bytes, and in the end the pager holds exactly the
+// server's log, following to its last line.
+func TestLogFollows(t *testing.T) {
+	t.Parallel()
+	srv, err := refserver.New(refserver.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := srv.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	if _, err := srv.CreateUser("alice", "alice-password-1", ""); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := srv.CreateRepo("alice", "app", refserver.RepoOptions{AutoInit: true}); err != nil {
+		t.Fatal(err)
+	}
+	lines := make([]string, 40)
+	for i := range lines {
+		lines[i] = "step output line"
+	}
+	run, err := srv.CreateRun("alice/app", refserver.RunSeed{Tick: 40 * time.Millisecond,
+		Jobs: []ci.JobPlan{{Name: "build", Steps: []ci.StepPlan{{Name: "Build", Lines: lines}}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := tuitest.Context(t, srv, "alice")
+	c, _ := ctx.REST()
+	repo := client.RepoName{Owner: "alice", Name: "app"}
+	bg := context.Background()
+	wr, err := c.Actions.GetRun(bg, repo, run.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	jobs, err := client.Collect(c.Actions.ListJobs(bg, repo, run.ID, client.ListOptions{}), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	log := NewLog(ctx, repo, wr, jobs[0])
+	d := tuitest.Drive(t, log, 80, 10)
+	d.UntilView("following")
+	grew := false
+	first := -1
+	d.Until("the job to finish", func() bool {
+		n := log.pager.Len()
+		if first < 0 && n > 0 {
+			first = n
+		}
+		if n > first && first > 0 {
+			grew = true
+		}
+		return finished(log.job.Status, log.job.Conclusion) && !log.load.Busy && log.load.Done
+	})
+	if !grew {
+		t.Error("the log never grew while the job ran")
+	}
+	body, err := c.Actions.JobLogs(bg, repo, jobs[0].ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	full, _ := io.ReadAll(body)
+	body.Close()
+	want := strings.Split(strings.TrimSuffix(string(full), "\n"), "\n")
+	got := log.pager.Lines()
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("the pager holds %d lines, the server's log %d:\n%s\n---\n%s", len(got), len(want), strings.Join(got, "\n"), full)
+	}
+	if log.seen != int64(len(full)) {
+		t.Errorf("read %d bytes of a %d-byte log", log.seen, len(full))
+	}
+	if !log.pager.AtBottom() {
+		t.Error("not following to the last line")
+	}
+	// Scrolling up stops following; G follows again.
+	d.Key("k")
+	if log.pager.Follow {
+		t.Error("still following after scrolling up")
+	}
+	d.Key("G")
+	if !log.pager.Follow || !log.pager.AtBottom() {
+		t.Error("G does not follow")
+	}
+}
+
+func TestDuration(t *testing.T) {
+	at := func(s string) client.Time {
+		tm, _ := time.Parse(time.RFC3339, s)
+		return client.Time{Time: tm}
+	}
+	start := at("2026-01-01T10:00:00Z")
+	for _, c := range []struct {
+		end  string
+		want string
+	}{{"2026-01-01T10:00:42Z", "42s"}, {"2026-01-01T10:03:05Z", "3m 05s"}, {"2026-01-01T12:01:00Z", "2h 01m"}} {
+		if got := duration(start, at(c.end), time.Time{}); got != c.want {
+			t.Errorf("%s: %s, want %s", c.end, got, c.want)
+		}
+	}
+	if got := duration(client.Time{}, client.Time{}, time.Now()); got != "" {
+		t.Errorf("no start: %q", got)
+	}
+}

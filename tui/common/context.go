@@ -1,0 +1,140 @@
+package common
+
+import (
+	"context"
+	"sync"
+	"time"
+
+	"github.com/forgehq/forge/chat"
+	"github.com/forgehq/forge/client"
+	"github.com/forgehq/forge/config"
+	"github.com/forgehq/forge/internal/cmdutil"
+	"github.com/forgehq/forge/internal/markdown"
+	"github.com/forgehq/forge/regclient"
+)
+
+// Context is what all views share, passed by pointer: the terminal's size
+// and colours, the styles and keys built from them, the clients of the
+// three interfaces for the active profile, and the current repository.
+//
+// Fields are read and written on the program's goroutine only (in Update
+// and View). Commands, which run elsewhere, capture what they need before
+// they start; the client getters are safe from any goroutine.
+type Context struct {
+	// Ctx is cancelled when the program ends, stopping requests in flight.
+	Ctx context.Context
+
+	// Factory is the active profile's: its clients and settings.
+	Factory *cmdutil.Factory
+	// Profile names the active profile; User is the account's login as
+	// the profile knows it ("" before login).
+	Profile string
+	User    string
+
+	// Repo is the current repository (zero when none is chosen yet).
+	Repo client.RepoName
+
+	// Width and Height are the terminal's size.
+	Width, Height int
+	// Color is false with NO_COLOR (or a terminal without colour); Dark
+	// says the background is dark, from the terminal's answer.
+	Color, Dark bool
+	Styles      *Styles
+	Keys        *KeyMap
+
+	// Now is the clock relative times are computed from.
+	Now func() time.Time
+	// Spinner is the spinner's current frame, drawn by loading views.
+	Spinner string
+
+	ids int
+
+	mu       sync.Mutex
+	rest     *client.Client
+	restErr  error
+	agent    *chat.Client
+	agentErr error
+	reg      *regclient.Client
+	regErr   error
+}
+
+// NewContext returns a context over a profile's factory, styled for a
+// dark background until the terminal says otherwise.
+func NewContext(ctx context.Context, f *cmdutil.Factory, color bool) *Context {
+	c := &Context{Ctx: ctx, Factory: f, Color: color, Dark: true, Now: time.Now, Keys: NewKeyMap()}
+	c.Styles = NewStyles(color, true)
+	if s, err := f.Settings(); err == nil {
+		c.Profile, c.User = s.Profile, s.User
+		if c.User == "" {
+			c.User = s.RegistryUser
+		}
+	}
+	return c
+}
+
+// SetTheme rebuilds the styles for colour and background.
+func (c *Context) SetTheme(color, dark bool) {
+	c.Color, c.Dark = color, dark
+	c.Styles = NewStyles(color, dark)
+}
+
+// NewID returns an identifier no other component of this context has:
+// results of a component's commands carry it, so a component knows its
+// own answers.
+func (c *Context) NewID() int {
+	c.ids++
+	return c.ids
+}
+
+// REST is the REST client of the active profile, built once. Not being
+// logged in is an error that says how to log in.
+func (c *Context) REST() (*client.Client, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.rest == nil && c.restErr == nil {
+		c.rest, c.restErr = c.Factory.REST()
+	}
+	return c.rest, c.restErr
+}
+
+// Agent is the agent chat client of the active profile, built once.
+func (c *Context) Agent() (*chat.Client, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.agent == nil && c.agentErr == nil {
+		c.agent, c.agentErr = c.Factory.Agent()
+	}
+	return c.agent, c.agentErr
+}
+
+// Registry is the container registry client of the active profile, built
+// once.
+func (c *Context) Registry() (*regclient.Client, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.reg == nil && c.regErr == nil {
+		c.reg, c.regErr = c.Factory.Registry()
+	}
+	return c.reg, c.regErr
+}
+
+// Settings are the active profile's resolved settings.
+func (c *Context) Settings() (*config.Settings, error) { return c.Factory.Settings() }
+
+// Markdown renders a markdown document for the width, in the context's
+// colours, as lines.
+func (c *Context) Markdown(src string, width int) []string {
+	return Lines(markdown.Render(src, markdown.Options{Width: width, Color: c.Color, Dark: c.Dark}))
+}
+
+// Derive returns a context for another profile's factory: the same
+// terminal, theme, keys and clock, no current repository, and identifiers
+// that go on from this one's, so answers to the old views' requests can
+// never be taken for the new views'.
+func (c *Context) Derive(f *cmdutil.Factory) *Context {
+	n := NewContext(c.Ctx, f, c.Color)
+	n.Width, n.Height = c.Width, c.Height
+	n.Dark, n.Styles, n.Keys = c.Dark, c.Styles, c.Keys
+	n.Now, n.Spinner, n.ids = c.Now, c.Spinner, c.ids
+	return n
+}

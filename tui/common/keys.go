@@ -1,0 +1,60 @@
+package common
+
+import "charm.land/bubbles/v2/key"
+
+// KeyMap holds the keys every view shares. The help overlay is generated
+// from these bindings and the views' own, so what it lists is what works.
+type KeyMap struct {
+	Up, Down, PageUp, PageDown, Top, Bottom key.Binding
+	Left, Right                             key.Binding
+	Open, Back, Filter, Refresh             key.Binding
+	NextTab, PrevTab, GotoTab               key.Binding
+	NextSection, PrevSection                key.Binding
+	Help, Profiles, Quit, ForceQuit         key.Binding
+}
+
+// NewKeyMap returns the default keys. It is built when the TUI starts,
+// never at package initialisation.
+func NewKeyMap() *KeyMap {
+	b := func(keys []string, k, desc string) key.Binding {
+		return key.NewBinding(key.WithKeys(keys...), key.WithHelp(k, desc))
+	}
+	return &KeyMap{
+		Up:          b([]string{"up", "k"}, "↑/k", "up"),
+		Down:        b([]string{"down", "j"}, "↓/j", "down"),
+		PageUp:      b([]string{"pgup", "ctrl+b", "ctrl+u"}, "pgup", "page up"),
+		PageDown:    b([]string{"pgdown", "ctrl+f", "ctrl+d", "space"}, "pgdn/space", "page down"),
+		Top:         b([]string{"home", "g"}, "g/home", "first"),
+		Bottom:      b([]string{"end", "G"}, "G/end", "last"),
+		Left:        b([]string{"left", "h"}, "←/h", "scroll left"),
+		Right:       b([]string{"right", "l"}, "→/l", "scroll right"),
+		Open:        b([]string{"enter"}, "enter", "open"),
+		Back:        b([]string{"esc"}, "esc", "back"),
+		Filter:      b([]string{"/"}, "/", "filter"),
+		Refresh:     b([]string{"r", "ctrl+r"}, "r", "refresh"),
+		NextTab:     b([]string{"tab"}, "tab", "next tab"),
+		PrevTab:     b([]string{"shift+tab"}, "shift+tab", "previous tab"),
+		GotoTab:     b([]string{"1", "2", "3", "4", "5", "6"}, "1-6", "go to tab"),
+		NextSection: b([]string{"right", "l", "]"}, "→/l", "next section"),
+		PrevSection: b([]string{"left", "h", "["}, "←/h", "previous section"),
+		Help:        b([]string{"?"}, "?", "help"),
+		Profiles:    b([]string{"P"}, "P", "profiles"),
+		Quit:        b([]string{"q"}, "q", "quit"),
+		ForceQuit:   b([]string{"ctrl+c"}, "ctrl+c", "quit"),
+	}
+}
+
+// Navigation is the list and pager movement keys, for help columns.
+func (k *KeyMap) Navigation() []key.Binding {
+	return []key.Binding{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom}
+}
+
+// Global is the keys the program handles itself, for the help overlay.
+func (k *KeyMap) Global() []key.Binding {
+	return []key.Binding{k.NextTab, k.PrevTab, k.GotoTab, k.Back, k.Profiles, k.Help, k.Quit, k.ForceQuit}
+}
+
+// Binding makes a view's own key binding.
+func Binding(help, desc string, keys ...string) key.Binding {
+	return key.NewBinding(key.WithKeys(keys...), key.WithHelp(help, desc))
+}

@@ -1,0 +1,386 @@
+package components
+
+import (
+	"strings"
+	"unicode"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/forgehq/forge/tui/common"
+)
+
+// Editor is a line of text (a filter, a path, a code) or, when multiline,
+// a block of text (a comment, a chat message), soft-wrapped to its width.
+// It is forge's own rather than bubbles' textinput and textarea: those
+// link a clipboard package whose init() searches $PATH for xclip and xsel
+// on every forge invocation, even `forge --version`.
+//
+// Keys: arrows, home/end and ctrl+a/ctrl+e move; ctrl+left/right and
+// alt+left/right move by word; backspace, delete, ctrl+w (word), ctrl+u (to
+// the start) and ctrl+k (to the end) delete; a bracketed paste is inserted
+// whole. Enter inserts a newline in a multiline editor; the owner decides
+// which key sends.
+type Editor struct {
+	ctx       *common.Context
+	multiline bool
+	lines     [][]rune
+	row, col  int
+	focused   bool
+	width     int
+	height    int // rows shown when multiline
+	top       int // first visual row shown
+
+	Prompt      string
+	Placeholder string
+	// Limit caps the length in runes (0: none).
+	Limit int
+}
+
+// NewEditor returns an empty editor.
+func NewEditor(ctx *common.Context, multiline bool) *Editor {
+	return &Editor{ctx: ctx, multiline: multiline, lines: [][]rune{nil}, width: 40, height: 3}
+}
+
+// Value is the text.
+func (e *Editor) Value() string {
+	parts := make([]string, len(e.lines))
+	for i, l := range e.lines {
+		parts[i] = string(l)
+	}
+	return strings.Join(parts, "\n")
+}
+
+// SetValue replaces the text and puts the cursor at its end.
+func (e *Editor) SetValue(s string) {
+	e.lines = [][]rune{nil}
+	e.row, e.col, e.top = 0, 0, 0
+	e.insert(s)
+}
+
+// Reset empties the editor.
+func (e *Editor) Reset() { e.SetValue("") }
+
+// Focus shows the cursor and accepts keys; Blur stops.
+func (e *Editor) Focus()        { e.focused = true }
+func (e *Editor) Blur()         { e.focused = false }
+func (e *Editor) Focused() bool { return e.focused }
+
+// SetWidth sets the width in cells, prompt included.
+func (e *Editor) SetWidth(w int) { e.width = max(w, 1) }
+
+// SetHeight sets the rows a multiline editor shows.
+func (e *Editor) SetHeight(h int) { e.height = max(h, 1) }
+
+// Update edits the text.
+func (e *Editor) Update(msg tea.Msg) {
+	if !e.focused {
+		return
+	}
+	switch msg := msg.(type) {
+	case tea.PasteMsg:
+		e.insert(msg.Content)
+	case tea.KeyPressMsg:
+		e.key(msg)
+	}
+}
+
+func (e *Editor) key(msg tea.KeyPressMsg) {
+	line := e.lines[e.row]
+	switch msg.String() {
+	case "left", "ctrl+b":
+		e.left()
+	case "right", "ctrl+f":
+		e.right()
+	case "home", "ctrl+a":
+		e.col = 0
+	case "end", "ctrl+e":
+		e.col = len(line)
+	case "ctrl+left", "alt+left", "alt+b":
+		e.wordLeft()
+	case "ctrl+right", "alt+right", "alt+f":
+		e.wordRight()
+	case "up":
+		e.vertical(-1)
+	case "down":
+		e.vertical(1)
+	case "backspace", "ctrl+h":
+		e.backspace()
+	case "delete", "ctrl+d":
+		e.delete()
+	case "ctrl+w", "alt+backspace":
+		// wordLeft stays on the row.
+		start := e.col
+		e.wordLeft()
+		e.lines[e.row] = append(line[:e.col:e.col], line[start:]...)
+	case "ctrl+u":
+		e.lines[e.row] = append([]rune(nil), line[e.col:]...)
+		e.col = 0
+	case "ctrl+k":
+		e.lines[e.row] = line[:e.col]
+	case "enter":
+		if e.multiline {
+			e.insert("\n")
+		}
+	default:
+		if msg.Text != "" && msg.Mod&^(tea.ModShift|tea.ModCapsLock) == 0 {
+			e.insert(msg.Text)
+		}
+	}
+}
+
+func (e *Editor) left() {
+	switch {
+	case e.col > 0:
+		e.col--
+	case e.row > 0:
+		e.row--
+		e.col = len(e.lines[e.row])
+	}
+}
+
+func (e *Editor) right() {
+	switch {
+	case e.col < len(e.lines[e.row]):
+		e.col++
+	case e.row < len(e.lines)-1:
+		e.row++
+		e.col = 0
+	}
+}
+
+func (e *Editor) wordLeft() {
+	line := e.lines[e.row]
+	for e.col > 0 && unicode.IsSpace(line[e.col-1]) {
+		e.col--
+	}
+	for e.col > 0 && !unicode.IsSpace(line[e.col-1]) {
+		e.col--
+	}
+}
+
+func (e *Editor) wordRight() {
+	line := e.lines[e.row]
+	for e.col < len(line) && unicode.IsSpace(line[e.col]) {
+		e.col++
+	}
+	for e.col < len(line) && !unicode.IsSpace(line[e.col]) {
+		e.col++
+	}
+}
+
+// vertical moves the cursor up or down a visual row.
+func (e *Editor) vertical(d int) {
+	if !e.multiline {
+		return
+	}
+	rows, cur := e.visual()
+	target := cur.row + d
+	if target < 0 || target >= len(rows) {
+		return
+	}
+	r := rows[target]
+	e.row = r.line
+	e.col = min(r.start+cur.col, r.end)
+	if r.end < len(e.lines[r.line]) && e.col == r.end && r.end > r.start {
+		e.col = r.end - 1
+	}
+}
+
+func (e *Editor) backspace() {
+	line := e.lines[e.row]
+	switch {
+	case e.col > 0:
+		e.lines[e.row] = append(line[:e.col-1:e.col-1], line[e.col:]...)
+		e.col--
+	case e.row > 0:
+		prev := e.lines[e.row-1]
+		e.col = len(prev)
+		e.lines[e.row-1] = append(prev[:len(prev):len(prev)], line...)
+		e.lines = append(e.lines[:e.row], e.lines[e.row+1:]...)
+		e.row--
+	}
+}
+
+func (e *Editor) delete() {
+	line := e.lines[e.row]
+	switch {
+	case e.col < len(line):
+		e.lines[e.row] = append(line[:e.col:e.col], line[e.col+1:]...)
+	case e.row < len(e.lines)-1:
+		e.lines[e.row] = append(line[:len(line):len(line)], e.lines[e.row+1]...)
+		e.lines = append(e.lines[:e.row+1], e.lines[e.row+2:]...)
+	}
+}
+
+// insert types s at the cursor. A single-line editor turns newlines into
+// spaces; control characters are dropped.
+func (e *Editor) insert(s string) {
+	s = strings.ReplaceAll(s, "\r\n", "\n")
+	for _, r := range s {
+		if e.Limit > 0 && e.length() >= e.Limit {
+			return
+		}
+		switch {
+		case r == '\n' || r == '\r':
+			if !e.multiline {
+				e.insertRune(' ')
+				continue
+			}
+			line := e.lines[e.row]
+			rest := append([]rune(nil), line[e.col:]...)
+			e.lines[e.row] = line[:e.col]
+			e.lines = append(e.lines[:e.row+1], append([][]rune{rest}, e.lines[e.row+1:]...)...)
+			e.row++
+			e.col = 0
+		case r == '\t':
+			e.insertRune(' ')
+		case r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0):
+		default:
+			e.insertRune(r)
+		}
+	}
+}
+
+func (e *Editor) insertRune(r rune) {
+	line := e.lines[e.row]
+	line = append(line, 0)
+	copy(line[e.col+1:], line[e.col:])
+	line[e.col] = r
+	e.lines[e.row] = line
+	e.col++
+}
+
+func (e *Editor) length() int {
+	n := len(e.lines) - 1
+	for _, l := range e.lines {
+		n += len(l)
+	}
+	return n
+}
+
+// vrow is one visual row: runes [start, end) of a line.
+type vrow struct{ line, start, end int }
+
+type vpos struct{ row, col int }
+
+// visual wraps the lines to the text width and finds the cursor's row and
+// column among the visual rows.
+func (e *Editor) visual() ([]vrow, vpos) {
+	w := max(e.width-ansi.StringWidth(e.Prompt), 1)
+	var rows []vrow
+	var cur vpos
+	for i, l := range e.lines {
+		start, cells := 0, 0
+		for j, r := range l {
+			rw := runeWidth(r)
+			if cells+rw > w-1 && j > start {
+				rows = append(rows, vrow{i, start, j})
+				start, cells = j, 0
+			}
+			cells += rw
+		}
+		rows = append(rows, vrow{i, start, len(l)})
+	}
+	for k, r := range rows {
+		if r.line == e.row && e.col >= r.start && (e.col < r.end || e.col == r.end && (k+1 == len(rows) || rows[k+1].line != r.line)) {
+			cur = vpos{k, e.col - r.start}
+			break
+		}
+	}
+	return rows, cur
+}
+
+func runeWidth(r rune) int {
+	if r < 0x80 {
+		return 1
+	}
+	return max(ansi.StringWidth(string(r)), 1)
+}
+
+// View draws the editor: one line, or its height of soft-wrapped rows
+// scrolled to the cursor.
+func (e *Editor) View() string {
+	st := e.ctx.Styles
+	prompt := st.Prompt.Render(e.Prompt)
+	pad := strings.Repeat(" ", ansi.StringWidth(e.Prompt))
+	if e.length() == 0 && e.Placeholder != "" {
+		ph := st.Placeholder.Render(e.Placeholder)
+		if e.focused {
+			ph = st.Cursor.Render(" ") + ph
+		}
+		first := common.Fit(prompt+ph, e.width)
+		if !e.multiline {
+			return first
+		}
+		return first + strings.Repeat("\n", e.height-1)
+	}
+	if !e.multiline {
+		return e.singleView(prompt)
+	}
+	rows, cur := e.visual()
+	if cur.row < e.top {
+		e.top = cur.row
+	}
+	if cur.row >= e.top+e.height {
+		e.top = cur.row - e.height + 1
+	}
+	e.top = max(min(e.top, len(rows)-e.height), 0)
+	out := make([]string, 0, e.height)
+	for k := e.top; k < e.top+e.height; k++ {
+		lead := pad
+		if k == 0 {
+			lead = prompt
+		}
+		if k >= len(rows) {
+			out = append(out, "")
+			continue
+		}
+		r := rows[k]
+		seg := e.lines[r.line][r.start:r.end]
+		c := -1
+		if e.focused && k == cur.row {
+			c = cur.col
+		}
+		out = append(out, lead+e.drawRunes(seg, c))
+	}
+	return strings.Join(out, "\n")
+}
+
+// singleView scrolls a line sideways so the cursor stays in view.
+func (e *Editor) singleView(prompt string) string {
+	line := e.lines[0]
+	w := max(e.width-ansi.StringWidth(e.Prompt)-1, 1)
+	start := 0
+	cells := 0
+	for i := e.col - 1; i >= 0; i-- {
+		cells += runeWidth(line[i])
+		if cells > w-1 {
+			start = i + 1
+			break
+		}
+	}
+	end, cells := start, 0
+	for end < len(line) && cells+runeWidth(line[end]) <= w {
+		cells += runeWidth(line[end])
+		end++
+	}
+	c := -1
+	if e.focused {
+		c = e.col - start
+	}
+	return common.Fit(prompt+e.drawRunes(line[start:end], c), e.width)
+}
+
+// drawRunes draws text with the cursor on rune c (-1: no cursor).
+func (e *Editor) drawRunes(seg []rune, c int) string {
+	if c < 0 {
+		return string(seg)
+	}
+	cur := " "
+	after := ""
+	if c < len(seg) {
+		cur = string(seg[c])
+		after = string(seg[c+1:])
+	}
+	return string(seg[:c]) + e.ctx.Styles.Cursor.Render(cur) + after
+}

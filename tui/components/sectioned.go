@@ -1,0 +1,144 @@
+package components
+
+import (
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"github.com/forgehq/forge/tui/common"
+)
+
+// Sectioned is a page of sections (a repository's issues, pulls and
+// files; the account's profile, keys and two-factor setup): a header
+// line, the section bar, and the active section below, switched with left
+// and right. Each section loads when first shown; every section gets the
+// messages meant for it, shown or not.
+type Sectioned struct {
+	ctx      *common.Context
+	title    string
+	header   func() string
+	sections *Sections
+	children []common.Component
+	started  []bool
+	width    int
+	height   int
+}
+
+// NewSectioned returns a page titled title over children; header draws
+// its first line.
+func NewSectioned(ctx *common.Context, title string, header func() string, children ...common.Component) *Sectioned {
+	p := &Sectioned{ctx: ctx, title: title, header: header, children: children, started: make([]bool, len(children))}
+	names := make([]string, len(children))
+	for i, c := range children {
+		names[i] = c.Title()
+	}
+	p.sections = NewSections(ctx, names...)
+	return p
+}
+
+// Active is the section shown.
+func (p *Sectioned) Active() common.Component { return p.children[p.sections.Active] }
+
+// Show makes section i the one shown.
+func (p *Sectioned) Show(i int) tea.Cmd {
+	p.sections.Active = i
+	return p.start()
+}
+
+func (p *Sectioned) Init() tea.Cmd { return p.start() }
+
+func (p *Sectioned) start() tea.Cmd {
+	i := p.sections.Active
+	if p.started[i] {
+		return nil
+	}
+	p.started[i] = true
+	return p.children[i].Init()
+}
+
+// Refresh reloads the active section.
+func (p *Sectioned) Refresh() tea.Cmd {
+	if r, ok := p.Active().(common.Refresher); ok {
+		return r.Refresh()
+	}
+	return nil
+}
+
+func (p *Sectioned) Update(msg tea.Msg) tea.Cmd {
+	switch msg := msg.(type) {
+	case tea.KeyPressMsg:
+		if !p.Capturing() {
+			switch {
+			case key.Matches(msg, p.ctx.Keys.NextSection):
+				p.sections.Next()
+				return p.start()
+			case key.Matches(msg, p.ctx.Keys.PrevSection):
+				p.sections.Prev()
+				return p.start()
+			}
+		}
+		return p.Active().Update(msg)
+	case tea.MouseWheelMsg, tea.PasteMsg:
+		return p.Active().Update(msg)
+	}
+	var cmds []tea.Cmd
+	for i, c := range p.children {
+		if p.started[i] {
+			cmds = append(cmds, c.Update(msg))
+		}
+	}
+	return tea.Batch(cmds...)
+}
+
+func (p *Sectioned) SetSize(width, height int) {
+	p.width, p.height = width, height
+	for _, c := range p.children {
+		c.SetSize(width, max(height-2, 1))
+	}
+	if p.Fullscreen() {
+		p.Active().SetSize(width, height)
+	}
+}
+
+func (p *Sectioned) View() string {
+	if f, ok := p.Active().(common.Fullscreen); ok && f.Fullscreen() {
+		return p.Active().View()
+	}
+	return common.Pad(common.Fit(p.header(), p.width)+"\n"+p.sections.View(p.width)+"\n"+p.Active().View(), p.width, p.height)
+}
+
+func (p *Sectioned) Title() string { return p.title }
+
+func (p *Sectioned) Capturing() bool {
+	c, ok := p.Active().(common.Capturer)
+	return ok && c.Capturing()
+}
+
+func (p *Sectioned) CanGoBack() bool {
+	b, ok := p.Active().(common.Backer)
+	return ok && b.CanGoBack()
+}
+
+func (p *Sectioned) Animating() bool {
+	for i, c := range p.children {
+		if a, ok := c.(common.Animator); ok && p.started[i] && a.Animating() {
+			return true
+		}
+	}
+	return false
+}
+
+// Fullscreen passes on the active section's wish for the whole terminal;
+// it then gets the whole area.
+func (p *Sectioned) Fullscreen() bool {
+	f, ok := p.Active().(common.Fullscreen)
+	return ok && f.Fullscreen()
+}
+
+func (p *Sectioned) ShortHelp() []key.Binding {
+	k := p.ctx.Keys
+	return append(p.Active().ShortHelp(), common.Binding("←/→", "section", k.NextSection.Keys()...))
+}
+
+func (p *Sectioned) FullHelp() [][]key.Binding {
+	k := p.ctx.Keys
+	return append(p.Active().FullHelp(), []key.Binding{k.NextSection, k.PrevSection, k.Back})
+}

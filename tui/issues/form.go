@@ -1,0 +1,162 @@
+package issues
+
+import (
+	"fmt"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"github.com/forgehq/forge/client"
+	"github.com/forgehq/forge/tui/common"
+	"github.com/forgehq/forge/tui/components"
+)
+
+type createdMsg struct {
+	owner int
+	issue *client.Issue
+	err   error
+}
+
+// Form opens a new issue: a title line and a markdown body. esc leaves it
+// with the draft kept (the list holds the form, so n brings it back); a
+// failed send keeps it too.
+type Form struct {
+	ctx     *common.Context
+	id      int
+	repo    client.RepoName
+	title   *components.Editor
+	body    *components.Editor
+	focus   int // 0 title, 1 body
+	sending bool
+	width   int
+	height  int
+
+	keySend, keyField, keyLeave key.Binding
+}
+
+// NewForm returns an empty form for repo.
+func NewForm(ctx *common.Context, repo client.RepoName) *Form {
+	f := &Form{ctx: ctx, id: ctx.NewID(), repo: repo}
+	f.title = components.NewEditor(ctx, false)
+	f.title.Placeholder = "Title"
+	f.title.Limit = 256
+	f.body = components.NewEditor(ctx, true)
+	f.body.Placeholder = "Description (markdown, optional)"
+	f.title.Focus()
+	f.keySend = common.Binding("ctrl+s", "open the issue", "ctrl+s")
+	f.keyField = common.Binding("tab", "next field", "tab", "shift+tab")
+	f.keyLeave = common.Binding("esc", "leave (draft kept)", "esc")
+	return f
+}
+
+func (f *Form) Init() tea.Cmd { return nil }
+
+func (f *Form) Update(msg tea.Msg) tea.Cmd {
+	switch msg := msg.(type) {
+	case createdMsg:
+		if msg.owner != f.id {
+			return nil
+		}
+		f.sending = false
+		if msg.err != nil {
+			return common.Error(fmt.Errorf("the issue was not opened (the draft is kept): %w", msg.err))
+		}
+		f.title.Reset()
+		f.body.Reset()
+		f.setFocus(0)
+		is := msg.issue
+		return tea.Batch(common.Replace(f, NewView(f.ctx, f.repo, is)),
+			common.Status(fmt.Sprintf("Opened #%d.", is.Number)),
+			func() tea.Msg { return common.IssueChangedMsg{Repo: f.repo, Issue: is} })
+	case tea.KeyPressMsg:
+		return f.key(msg)
+	case tea.PasteMsg:
+		f.field().Update(msg)
+	}
+	return nil
+}
+
+func (f *Form) key(msg tea.KeyPressMsg) tea.Cmd {
+	switch {
+	case key.Matches(msg, f.keySend):
+		return f.send()
+	case key.Matches(msg, f.keyLeave):
+		return common.Close(f)
+	case msg.String() == "tab" || msg.String() == "shift+tab":
+		f.setFocus(1 - f.focus)
+	case msg.String() == "enter" && f.focus == 0:
+		f.setFocus(1)
+	default:
+		f.field().Update(msg)
+	}
+	return nil
+}
+
+func (f *Form) field() *components.Editor {
+	if f.focus == 0 {
+		return f.title
+	}
+	return f.body
+}
+
+func (f *Form) setFocus(i int) {
+	f.focus = i
+	f.title.Blur()
+	f.body.Blur()
+	f.field().Focus()
+}
+
+func (f *Form) send() tea.Cmd {
+	title := strings.TrimSpace(f.title.Value())
+	if title == "" {
+		f.setFocus(0)
+		return common.Error(fmt.Errorf("an issue needs a title: type one first"))
+	}
+	if f.sending {
+		return nil
+	}
+	c, err := f.ctx.REST()
+	if err != nil {
+		return common.Error(err)
+	}
+	f.sending = true
+	ctx, repo, owner := f.ctx.Ctx, f.repo, f.id
+	body := f.body.Value()
+	return func() tea.Msg {
+		is, err := c.Issues.Create(ctx, repo, client.IssueCreate{Title: title, Body: body})
+		return createdMsg{owner: owner, issue: is, err: err}
+	}
+}
+
+func (f *Form) SetSize(width, height int) {
+	f.width, f.height = width, height
+	f.title.SetWidth(width)
+	f.body.SetWidth(width)
+	f.body.SetHeight(max(height-5, 1))
+}
+
+func (f *Form) View() string {
+	st := f.ctx.Styles
+	head := st.Bold.Render("New issue in "+f.repo.String()) + st.Dim.Render(" · tab switches fields · ctrl+s opens it · esc leaves (draft kept)")
+	if f.sending {
+		head = st.Accent.Render(f.ctx.Spinner) + " Opening the issue…"
+	}
+	label := func(s string, on bool) string {
+		if on {
+			return st.Prompt.Render(s)
+		}
+		return st.Label.Render(s)
+	}
+	out := head + "\n\n" + label("Title", f.focus == 0) + "\n" + f.title.View() + "\n" + label("Description", f.focus == 1) + "\n" + f.body.View()
+	return common.Pad(out, f.width, f.height)
+}
+
+func (f *Form) Title() string   { return "New issue" }
+func (f *Form) Capturing() bool { return true }
+func (f *Form) Animating() bool { return f.sending }
+func (f *Form) ShortHelp() []key.Binding {
+	return []key.Binding{f.keySend, f.keyField, f.keyLeave}
+}
+func (f *Form) FullHelp() [][]key.Binding {
+	return [][]key.Binding{{f.keySend, f.keyField, f.keyLeave}}
+}

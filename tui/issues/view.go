@@ -1,0 +1,322 @@
+package issues
+
+import (
+	"fmt"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"github.com/forgehq/forge/client"
+	"github.com/forgehq/forge/tui/common"
+	"github.com/forgehq/forge/tui/components"
+)
+
+type issueMsg struct {
+	owner, gen int
+	issue      *client.Issue
+	err        error
+}
+
+type commentMsg struct {
+	owner int
+	err   error
+}
+
+type stateMsg struct {
+	owner int
+	issue *client.Issue
+	err   error
+}
+
+// editorRows is the height of the comment editor.
+const editorRows = 5
+
+// View is one issue: its body and comments rendered as markdown, with keys
+// to comment, close and reopen.
+type View struct {
+	ctx    *common.Context
+	id     int
+	repo   client.RepoName
+	issue  *client.Issue // as the list had it until the full read arrives
+	load   common.Load
+	pager  *components.Pager
+	editor *components.Editor
+	// composing: the comment editor has the keys. The draft stays when
+	// it is hidden, and after a failed send.
+	composing bool
+	sending   string // "comment", "close", "reopen" while one is in flight
+	toEnd     bool   // show the end once the issue is read again (a new comment)
+	width     int
+	height    int
+	drawnW    int
+	stale     bool
+
+	keyComment, keyClose, keyReopen, keySend, keyHide key.Binding
+}
+
+// NewView returns the page of an issue; is may hold only what a list
+// knows (the full issue and comments load at once).
+func NewView(ctx *common.Context, repo client.RepoName, is *client.Issue) *View {
+	v := &View{ctx: ctx, id: ctx.NewID(), repo: repo, issue: is, pager: components.NewPager(ctx), stale: true}
+	v.editor = components.NewEditor(ctx, true)
+	v.editor.Placeholder = "Leave a comment (markdown)"
+	v.keyComment = common.Binding("c", "comment", "c")
+	v.keyClose = common.Binding("x", "close issue", "x")
+	v.keyReopen = common.Binding("o", "reopen issue", "o")
+	v.keySend = common.Binding("ctrl+s", "send comment", "ctrl+s", "alt+enter")
+	v.keyHide = common.Binding("esc", "hide editor (draft kept)", "esc")
+	return v
+}
+
+func (v *View) Init() tea.Cmd { return v.fetch() }
+
+// Refresh reloads the issue.
+func (v *View) Refresh() tea.Cmd { return v.fetch() }
+
+func (v *View) fetch() tea.Cmd {
+	c, err := v.ctx.REST()
+	if err != nil {
+		v.load.Fail(err)
+		return nil
+	}
+	gen := v.load.Start()
+	ctx, repo, n, owner := v.ctx.Ctx, v.repo, v.issue.Number, v.id
+	return func() tea.Msg {
+		is, err := c.Issues.Get(ctx, repo, n)
+		return issueMsg{owner: owner, gen: gen, issue: is, err: err}
+	}
+}
+
+func (v *View) Update(msg tea.Msg) tea.Cmd {
+	switch msg := msg.(type) {
+	case issueMsg:
+		if msg.owner != v.id || !v.load.Finish(msg.gen, msg.err) {
+			return nil
+		}
+		if msg.err != nil {
+			return common.Error(msg.err)
+		}
+		v.issue, v.stale = msg.issue, true
+		if v.toEnd {
+			v.toEnd = false
+			v.pager.SetLines(v.render())
+			v.drawnW, v.stale = v.width, false
+			v.pager.ScrollTo(v.pager.Len())
+		}
+	case commentMsg:
+		return v.commented(msg)
+	case stateMsg:
+		return v.stateChanged(msg)
+	case common.ThemeMsg:
+		v.stale = true
+	case tea.KeyPressMsg:
+		return v.key(msg)
+	case tea.PasteMsg:
+		if v.composing {
+			v.editor.Update(msg)
+		}
+	case tea.MouseWheelMsg:
+		v.pager.Update(msg)
+	}
+	return nil
+}
+
+func (v *View) key(msg tea.KeyPressMsg) tea.Cmd {
+	if v.composing {
+		switch {
+		case key.Matches(msg, v.keySend):
+			return v.sendComment()
+		case key.Matches(msg, v.keyHide):
+			v.composing = false
+			v.editor.Blur()
+			v.layout()
+		case msg.String() == "pgup" || msg.String() == "pgdown":
+			v.pager.Update(msg)
+		default:
+			v.editor.Update(msg)
+		}
+		return nil
+	}
+	switch {
+	case key.Matches(msg, v.keyComment):
+		v.composing = true
+		v.editor.Focus()
+		v.layout()
+	case key.Matches(msg, v.keyClose):
+		return v.setState("closed")
+	case key.Matches(msg, v.keyReopen):
+		return v.setState("open")
+	default:
+		v.pager.Update(msg)
+	}
+	return nil
+}
+
+func (v *View) sendComment() tea.Cmd {
+	body := strings.TrimSpace(v.editor.Value())
+	if body == "" {
+		return common.Status("The comment is empty: type it first (ctrl+s sends).")
+	}
+	if v.sending != "" {
+		return common.Status("Wait: the " + v.sending + " is still being sent.")
+	}
+	c, err := v.ctx.REST()
+	if err != nil {
+		return common.Error(err)
+	}
+	v.sending = "comment"
+	ctx, repo, n, owner := v.ctx.Ctx, v.repo, v.issue.Number, v.id
+	return func() tea.Msg {
+		_, err := c.Issues.Comment(ctx, repo, n, body)
+		return commentMsg{owner: owner, err: err}
+	}
+}
+
+func (v *View) commented(msg commentMsg) tea.Cmd {
+	if msg.owner != v.id {
+		return nil
+	}
+	v.sending = ""
+	if msg.err != nil {
+		// The draft stays in the editor, to send again.
+		return common.Error(fmt.Errorf("the comment was not sent (the draft is kept): %w", msg.err))
+	}
+	v.editor.Reset()
+	v.toEnd = true
+	v.composing = false
+	v.editor.Blur()
+	v.layout()
+	n := v.issue.Number
+	changed := *v.issue
+	changed.Comments++
+	return tea.Batch(v.fetch(), common.Status(fmt.Sprintf("Commented on #%d.", n)),
+		func() tea.Msg { return common.IssueChangedMsg{Repo: v.repo, Issue: &changed} })
+}
+
+func (v *View) setState(state string) tea.Cmd {
+	verb := map[string]string{"closed": "close", "open": "reopen"}[state]
+	if v.issue.State == state {
+		return common.Status(fmt.Sprintf("#%d is already %s.", v.issue.Number, state))
+	}
+	if v.sending != "" {
+		return common.Status("Wait: the " + v.sending + " is still being sent.")
+	}
+	c, err := v.ctx.REST()
+	if err != nil {
+		return common.Error(err)
+	}
+	v.sending = verb
+	ctx, repo, n, owner := v.ctx.Ctx, v.repo, v.issue.Number, v.id
+	return func() tea.Msg {
+		is, err := c.Issues.SetState(ctx, repo, n, state)
+		return stateMsg{owner: owner, issue: is, err: err}
+	}
+}
+
+func (v *View) stateChanged(msg stateMsg) tea.Cmd {
+	if msg.owner != v.id {
+		return nil
+	}
+	verb := v.sending
+	v.sending = ""
+	if msg.err != nil {
+		return common.Error(msg.err)
+	}
+	updated := *v.issue
+	updated.State = msg.issue.State
+	if msg.issue.Title != "" {
+		updated = *msg.issue
+		if len(updated.CommentsList) == 0 {
+			updated.CommentsList = v.issue.CommentsList
+		}
+	}
+	v.issue, v.stale = &updated, true
+	done := map[string]string{"close": "Closed", "reopen": "Reopened"}[verb]
+	changed := updated
+	return tea.Batch(common.Status(fmt.Sprintf("%s #%d.", done, updated.Number)),
+		func() tea.Msg { return common.IssueChangedMsg{Repo: v.repo, Issue: &changed} })
+}
+
+func (v *View) SetSize(width, height int) {
+	v.width, v.height = width, height
+	v.layout()
+}
+
+// layout shares the height between the page and, when open, the editor.
+func (v *View) layout() {
+	h := v.height
+	if v.composing {
+		h -= editorRows + 1
+	}
+	v.pager.SetSize(v.width, max(h, 1))
+	v.editor.SetWidth(v.width)
+	v.editor.SetHeight(editorRows)
+}
+
+// render draws the issue: a header, the body and each comment.
+func (v *View) render() []string {
+	st := v.ctx.Styles
+	is := v.issue
+	w := v.width
+	var lines []string
+	title := st.Bold.Render(common.OneLine(is.Title)) + st.Dim.Render(fmt.Sprintf(" #%d", is.Number))
+	lines = append(lines, common.Fit(title, w))
+	badge := st.Success.Render("● open")
+	if is.State == "closed" {
+		badge = st.Failure.Render("● closed")
+	}
+	meta := fmt.Sprintf(" · opened by %s %s · %s", common.OneLine(is.User.Login), common.Since(is.CreatedAt.Time, v.ctx.Now()),
+		common.Plural(max(len(is.CommentsList), int(is.Comments)), "comment", "comments"))
+	lines = append(lines, common.Fit(badge+st.Dim.Render(meta), w), "")
+	if !v.load.Done && v.load.Busy {
+		return append(lines, st.Accent.Render(v.ctx.Spinner)+" Loading the issue…")
+	}
+	if strings.TrimSpace(is.Body) == "" {
+		lines = append(lines, st.Dim.Render("No description."))
+	} else {
+		lines = append(lines, v.ctx.Markdown(is.Body, w)...)
+	}
+	for _, cm := range is.CommentsList {
+		head := fmt.Sprintf("── %s · %s ", common.OneLine(cm.User.Login), common.Since(cm.CreatedAt.Time, v.ctx.Now()))
+		lines = append(lines, "", st.Accent.Render(common.Rule(head, w)))
+		lines = append(lines, v.ctx.Markdown(cm.Body, w)...)
+	}
+	return lines
+}
+
+func (v *View) View() string {
+	if v.stale || v.drawnW != v.width {
+		v.pager.SetLines(v.render())
+		v.drawnW, v.stale = v.width, v.load.Busy && !v.load.Done
+	}
+	if !v.composing {
+		return common.Pad(v.pager.View(), v.width, v.height)
+	}
+	st := v.ctx.Styles
+	label := st.Bold.Render("Comment") + st.Dim.Render(" · ctrl+s sends · esc hides (the draft is kept)")
+	if v.sending == "comment" {
+		label = st.Accent.Render(v.ctx.Spinner) + " Sending the comment…"
+	}
+	page := common.Pad(v.pager.View(), v.width, v.height-editorRows-1)
+	return common.Pad(page+"\n"+label+"\n"+v.editor.View(), v.width, v.height)
+}
+
+func (v *View) Title() string {
+	return fmt.Sprintf("#%d %s", v.issue.Number, common.OneLine(v.issue.Title))
+}
+
+func (v *View) Capturing() bool { return v.composing }
+func (v *View) Animating() bool { return v.load.Busy || v.sending != "" }
+
+func (v *View) ShortHelp() []key.Binding {
+	if v.composing {
+		return []key.Binding{v.keySend, v.keyHide}
+	}
+	k := v.ctx.Keys
+	return []key.Binding{v.keyComment, v.keyClose, v.keyReopen, k.Down, k.Back}
+}
+
+func (v *View) FullHelp() [][]key.Binding {
+	k := v.ctx.Keys
+	return [][]key.Binding{v.pager.KeyHelp(), {v.keyComment, v.keySend, v.keyHide, v.keyClose, v.keyReopen, k.Refresh}}
+}

@@ -1,0 +1,332 @@
+package repos
+
+import (
+	"bytes"
+	"path"
+	"sort"
+	"strings"
+	"unicode/utf8"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"github.com/forgehq/forge/client"
+	"github.com/forgehq/forge/tui/common"
+	"github.com/forgehq/forge/tui/components"
+)
+
+type dirMsg struct {
+	owner, gen int
+	path       string
+	entries    []*client.Content
+	err        error
+}
+
+// files browses a repository's tree: enter opens a directory or previews
+// a file, backspace or esc goes up.
+type files struct {
+	ctx     *common.Context
+	id      int
+	repo    client.RepoName
+	path    string // the directory shown, "" for the top
+	table   *components.Table
+	load    common.Load
+	entries []*client.Content
+	width   int
+	height  int
+
+	keyUp key.Binding
+}
+
+func newFiles(ctx *common.Context, repo client.RepoName) *files {
+	f := &files{ctx: ctx, id: ctx.NewID(), repo: repo}
+	f.table = components.NewTable(ctx,
+		components.Column{Title: "NAME", Flex: 1, Min: 10},
+		components.Column{Title: "SIZE", Width: 9, Right: true},
+	)
+	f.table.Empty = "This directory is empty (a repository without commits has no files)."
+	f.keyUp = common.Binding("backspace", "parent directory", "backspace")
+	return f
+}
+
+func (f *files) Init() tea.Cmd    { return f.open(f.path) }
+func (f *files) Refresh() tea.Cmd { return f.open(f.path) }
+
+// open lists the directory dir.
+func (f *files) open(dir string) tea.Cmd {
+	c, err := f.ctx.REST()
+	if err != nil {
+		f.load.Fail(err)
+		return nil
+	}
+	gen := f.load.Start()
+	ctx, repo, owner := f.ctx.Ctx, f.repo, f.id
+	return func() tea.Msg {
+		_, entries, err := c.Repos.Contents(ctx, repo, dir, client.ContentsOptions{})
+		return dirMsg{owner: owner, gen: gen, path: dir, entries: entries, err: err}
+	}
+}
+
+func (f *files) Update(msg tea.Msg) tea.Cmd {
+	switch msg := msg.(type) {
+	case dirMsg:
+		if msg.owner != f.id || !f.load.Finish(msg.gen, msg.err) {
+			return nil
+		}
+		if msg.err != nil {
+			return common.Error(msg.err)
+		}
+		prev := f.path
+		f.path, f.entries = msg.path, msg.entries
+		sortEntries(f.entries)
+		f.table.SetFilter("")
+		f.setRows()
+		// Coming up from a directory, the cursor stays on it.
+		f.table.Move(-f.table.Len())
+		for i, e := range f.entries {
+			if e.Path == prev {
+				f.table.Move(i)
+			}
+		}
+	case common.ThemeMsg:
+		f.setRows()
+	case tea.KeyPressMsg:
+		return f.key(msg)
+	case tea.MouseWheelMsg, tea.PasteMsg:
+		_, cmd := f.table.Update(msg)
+		return cmd
+	}
+	return nil
+}
+
+func (f *files) key(msg tea.KeyPressMsg) tea.Cmd {
+	if f.table.Capturing() {
+		_, cmd := f.table.Update(msg)
+		return cmd
+	}
+	switch {
+	case key.Matches(msg, f.ctx.Keys.Open):
+		i := f.table.SelectedIndex()
+		if i < 0 {
+			return nil
+		}
+		e := f.entries[i]
+		if e.Type == "dir" {
+			return f.open(e.Path)
+		}
+		return common.Push(newFileView(f.ctx, f.repo, e))
+	case key.Matches(msg, f.keyUp), key.Matches(msg, f.ctx.Keys.Back) && f.table.Filter() == "":
+		if f.path != "" {
+			return f.open(parent(f.path))
+		}
+	default:
+		_, cmd := f.table.Update(msg)
+		return cmd
+	}
+	return nil
+}
+
+func parent(p string) string {
+	d := path.Dir(strings.Trim(p, "/"))
+	if d == "." || d == "/" {
+		return ""
+	}
+	return d
+}
+
+// sortEntries puts directories first, each group by name.
+func sortEntries(es []*client.Content) {
+	sort.SliceStable(es, func(i, j int) bool {
+		di, dj := es[i].Type == "dir", es[j].Type == "dir"
+		if di != dj {
+			return di
+		}
+		return es[i].Name < es[j].Name
+	})
+}
+
+func (f *files) setRows() {
+	st := f.ctx.Styles
+	rows := make([]components.Row, len(f.entries))
+	for i, e := range f.entries {
+		name, size := common.OneLine(e.Name), ""
+		switch e.Type {
+		case "dir":
+			name = st.Accent.Render(name + "/")
+		case "file":
+			size = st.Dim.Render(common.Bytes(e.Size))
+		default:
+			name += st.Dim.Render(" (" + common.OneLine(e.Type) + ")")
+		}
+		rows[i] = components.Row{Key: e.Path, Cells: []string{name, size}}
+	}
+	f.table.SetRows(rows)
+}
+
+func (f *files) SetSize(width, height int) {
+	f.width, f.height = width, height
+	f.table.SetSize(width, height-1)
+}
+
+func (f *files) View() string {
+	if !f.load.Done {
+		return f.ctx.Placeholder(&f.load, "files", f.width, f.height)
+	}
+	st := f.ctx.Styles
+	head := st.Bold.Render("/" + common.OneLine(f.path))
+	if f.path != "" {
+		head += st.Dim.Render(" · backspace goes up")
+	}
+	if f.load.Busy {
+		head += " " + st.Accent.Render(f.ctx.Spinner)
+	}
+	return common.Pad(head+"\n"+f.table.View(), f.width, f.height)
+}
+
+func (f *files) Title() string   { return "Files" }
+func (f *files) Capturing() bool { return f.table.Capturing() }
+func (f *files) CanGoBack() bool { return f.table.CanGoBack() || f.path != "" }
+func (f *files) Animating() bool { return f.load.Busy }
+
+func (f *files) ShortHelp() []key.Binding {
+	k := f.ctx.Keys
+	return []key.Binding{k.Open, f.keyUp, k.Filter}
+}
+
+func (f *files) FullHelp() [][]key.Binding {
+	k := f.ctx.Keys
+	return [][]key.Binding{f.table.KeyHelp(), {k.Open, f.keyUp, k.Refresh}}
+}
+
+type fileMsg struct {
+	owner int
+	gen   int
+	data  []byte
+	err   error
+}
+
+// fileView previews a file: markdown rendered, text with line numbers,
+// binary files described.
+type fileView struct {
+	ctx    *common.Context
+	id     int
+	repo   client.RepoName
+	entry  *client.Content
+	load   common.Load
+	data   []byte
+	pager  *components.Pager
+	width  int
+	height int
+	drawnW int
+	stale  bool
+}
+
+func newFileView(ctx *common.Context, repo client.RepoName, e *client.Content) *fileView {
+	return &fileView{ctx: ctx, id: ctx.NewID(), repo: repo, entry: e, pager: components.NewPager(ctx), stale: true}
+}
+
+func (v *fileView) Init() tea.Cmd    { return v.fetch() }
+func (v *fileView) Refresh() tea.Cmd { return v.fetch() }
+
+func (v *fileView) fetch() tea.Cmd {
+	c, err := v.ctx.REST()
+	if err != nil {
+		v.load.Fail(err)
+		return nil
+	}
+	gen := v.load.Start()
+	ctx, repo, p, owner := v.ctx.Ctx, v.repo, v.entry.Path, v.id
+	return func() tea.Msg {
+		file, _, err := c.Repos.Contents(ctx, repo, p, client.ContentsOptions{})
+		if err != nil {
+			return fileMsg{owner: owner, gen: gen, err: err}
+		}
+		if file == nil {
+			return fileMsg{owner: owner, gen: gen, err: errNotFile(p)}
+		}
+		data, err := file.Decoded()
+		return fileMsg{owner: owner, gen: gen, data: data, err: err}
+	}
+}
+
+type errNotFile string
+
+func (e errNotFile) Error() string { return string(e) + " is a directory, not a file" }
+
+func (v *fileView) Update(msg tea.Msg) tea.Cmd {
+	switch msg := msg.(type) {
+	case fileMsg:
+		if msg.owner != v.id || !v.load.Finish(msg.gen, msg.err) {
+			return nil
+		}
+		if msg.err != nil {
+			return common.Error(msg.err)
+		}
+		v.data, v.stale = msg.data, true
+	case common.ThemeMsg:
+		v.stale = true
+	default:
+		v.pager.Update(msg)
+	}
+	return nil
+}
+
+func (v *fileView) render() []string {
+	st := v.ctx.Styles
+	v.pager.Numbers, v.pager.Sideways = false, false
+	switch {
+	case isBinary(v.data):
+		return []string{st.Dim.Render("A binary file of " + common.Bytes(int64(len(v.data))) + ": save it with"),
+			"  forge repo contents " + v.entry.Path + " -R " + v.repo.String() + " > FILE"}
+	case len(v.data) == 0:
+		return []string{st.Dim.Render("An empty file.")}
+	case isMarkdown(v.entry.Name):
+		return v.ctx.Markdown(string(v.data), v.width)
+	}
+	v.pager.Numbers, v.pager.Sideways = true, true
+	text := strings.TrimSuffix(string(v.data), "\n")
+	lines := strings.Split(text, "\n")
+	for i, l := range lines {
+		lines[i] = common.LogLine(l)
+	}
+	return lines
+}
+
+func isMarkdown(name string) bool {
+	ext := strings.ToLower(path.Ext(name))
+	return ext == ".md" || ext == ".markdown"
+}
+
+// isBinary guesses as git does: a NUL byte in the first 8000 bytes, or
+// text that is not UTF-8.
+func isBinary(b []byte) bool {
+	head := b[:min(len(b), 8000)]
+	return bytes.IndexByte(head, 0) >= 0 || !utf8.Valid(b)
+}
+
+func (v *fileView) SetSize(width, height int) {
+	v.width, v.height = width, height
+	v.pager.SetSize(width, height-1)
+}
+
+func (v *fileView) View() string {
+	if !v.load.Done {
+		return v.ctx.Placeholder(&v.load, v.entry.Path, v.width, v.height)
+	}
+	if v.stale || v.drawnW != v.width {
+		v.pager.SetLines(v.render())
+		v.drawnW, v.stale = v.width, false
+	}
+	st := v.ctx.Styles
+	head := st.Bold.Render(common.OneLine(v.entry.Path)) + st.Dim.Render(" · "+common.Bytes(int64(len(v.data)))+" · "+v.pager.Position())
+	return common.Pad(head+"\n"+v.pager.View(), v.width, v.height)
+}
+
+func (v *fileView) Title() string   { return common.OneLine(v.entry.Name) }
+func (v *fileView) Animating() bool { return v.load.Busy }
+
+func (v *fileView) ShortHelp() []key.Binding {
+	k := v.ctx.Keys
+	return []key.Binding{k.Down, k.PageDown, k.Back}
+}
+
+func (v *fileView) FullHelp() [][]key.Binding { return [][]key.Binding{v.pager.KeyHelp()} }

@@ -1,0 +1,196 @@
+package repos
+
+import (
+	"context"
+	"fmt"
+	"iter"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/forgehq/forge/client"
+	"github.com/forgehq/forge/tui/common"
+	"github.com/forgehq/forge/tui/components"
+)
+
+// newPulls is the pull requests section.
+func newPulls(ctx *common.Context, repo client.RepoName) *section[client.PullRequest] {
+	s := newSection[client.PullRequest](ctx, repo, "Pull requests", "pull requests",
+		components.Column{Title: "#", Width: 5, Right: true},
+		components.Column{Title: "TITLE", Flex: 3, Min: 10},
+		components.Column{Title: "STATE", Width: 6},
+		components.Column{Title: "BRANCH", Flex: 1, Min: 6},
+		components.Column{Title: "AUTHOR", Width: 8},
+	)
+	s.fetch = collect(func(ctx context.Context, c *client.Client, repo client.RepoName) iter.Seq2[*client.PullRequest, error] {
+		return c.Pulls.List(ctx, repo, client.PullListOptions{State: "all", ListOptions: client.ListOptions{PerPage: 100}})
+	})
+	s.row = func(p *client.PullRequest) components.Row {
+		return components.Row{Key: strconv.FormatInt(p.Number, 10), Cells: []string{
+			"#" + strconv.FormatInt(p.Number, 10), common.OneLine(p.Title), pullState(ctx, p),
+			common.OneLine(p.Head.Ref) + " → " + common.OneLine(p.Base.Ref), common.OneLine(p.User.Login)}}
+	}
+	s.open = func(p *client.PullRequest) common.Component {
+		return components.NewDoc(ctx, fmt.Sprintf("#%d %s", p.Number, common.OneLine(p.Title)), func(w int) []string {
+			return pullLines(ctx, p, w)
+		})
+	}
+	return s
+}
+
+// pullState is open, draft, merged or closed, coloured.
+func pullState(ctx *common.Context, p *client.PullRequest) string {
+	st := ctx.Styles
+	switch {
+	case p.Merged || !p.MergedAt.IsZero() || p.State == "merged":
+		return st.Accent.Render("merged")
+	case p.State == "closed":
+		return st.Failure.Render("closed")
+	case p.Draft:
+		return st.Dim.Render("draft")
+	}
+	return st.Success.Render("open")
+}
+
+func pullLines(ctx *common.Context, p *client.PullRequest, w int) []string {
+	st := ctx.Styles
+	lines := []string{
+		st.Bold.Render(common.OneLine(p.Title)) + st.Dim.Render(fmt.Sprintf(" #%d", p.Number)),
+		pullState(ctx, p) + st.Dim.Render(fmt.Sprintf(" · %s wants to merge %s into %s · opened %s",
+			common.OneLine(p.User.Login), common.OneLine(p.Head.Ref), common.OneLine(p.Base.Ref), common.Since(p.CreatedAt.Time, ctx.Now()))),
+		"",
+	}
+	if strings.TrimSpace(p.Body) == "" {
+		return append(lines, st.Dim.Render("No description."))
+	}
+	return append(lines, ctx.Markdown(p.Body, w)...)
+}
+
+// newReleases is the releases section.
+func newReleases(ctx *common.Context, repo client.RepoName) *section[client.Release] {
+	s := newSection[client.Release](ctx, repo, "Releases", "releases",
+		components.Column{Title: "TAG", Flex: 1, Min: 8},
+		components.Column{Title: "NAME", Flex: 2, Min: 8},
+		components.Column{Title: "", Width: 10},
+		components.Column{Title: "PUBLISHED", Width: 9, Right: true},
+	)
+	s.fetch = collect(func(ctx context.Context, c *client.Client, repo client.RepoName) iter.Seq2[*client.Release, error] {
+		return c.Releases.List(ctx, repo, client.ListOptions{PerPage: 100})
+	})
+	s.row = func(r *client.Release) components.Row {
+		st := ctx.Styles
+		return components.Row{Key: r.TagName, Cells: []string{
+			st.Bold.Render(common.OneLine(r.TagName)), common.OneLine(r.Name), releaseKind(ctx, r),
+			st.Dim.Render(common.Since(releaseTime(r), ctx.Now()))}}
+	}
+	s.open = func(r *client.Release) common.Component {
+		return components.NewDoc(ctx, common.OneLine(r.TagName), func(w int) []string { return releaseLines(ctx, r, w) })
+	}
+	return s
+}
+
+func releaseTime(r *client.Release) time.Time {
+	if !r.PublishedAt.IsZero() {
+		return r.PublishedAt.Time
+	}
+	return r.CreatedAt.Time
+}
+
+func releaseKind(ctx *common.Context, r *client.Release) string {
+	switch {
+	case r.Draft:
+		return ctx.Styles.Dim.Render("draft")
+	case r.Prerelease:
+		return ctx.Styles.Warning.Render("prerelease")
+	}
+	return ""
+}
+
+func releaseLines(ctx *common.Context, r *client.Release, w int) []string {
+	st := ctx.Styles
+	title := common.OneLine(r.Name)
+	if title == "" {
+		title = common.OneLine(r.TagName)
+	}
+	meta := fmt.Sprintf("%s · by %s · %s", common.OneLine(r.TagName), common.OneLine(r.Author.Login), common.Since(releaseTime(r), ctx.Now()))
+	if k := releaseKind(ctx, r); k != "" {
+		meta = k + " · " + meta
+	}
+	lines := []string{st.Bold.Render(title), st.Dim.Render(meta), ""}
+	if strings.TrimSpace(r.Body) == "" {
+		lines = append(lines, st.Dim.Render("No release notes."))
+	} else {
+		lines = append(lines, ctx.Markdown(r.Body, w)...)
+	}
+	if len(r.Assets) > 0 {
+		lines = append(lines, "", st.Bold.Render("Assets"))
+		for _, a := range r.Assets {
+			lines = append(lines, fmt.Sprintf("  %s %s", common.OneLine(a.Name), st.Dim.Render(common.Bytes(a.Size))))
+		}
+	}
+	return lines
+}
+
+// newCommits is the recent commits section.
+func newCommits(ctx *common.Context, repo client.RepoName) *section[client.Commit] {
+	s := newSection[client.Commit](ctx, repo, "Commits", "commits",
+		components.Column{Title: "SHA", Width: 7},
+		components.Column{Title: "MESSAGE", Flex: 1, Min: 10},
+		components.Column{Title: "AUTHOR", Width: 12},
+		components.Column{Title: "DATE", Width: 8, Right: true},
+	)
+	s.fetch = collect(func(ctx context.Context, c *client.Client, repo client.RepoName) iter.Seq2[*client.Commit, error] {
+		return c.Repos.Commits(ctx, repo, client.ListOptions{PerPage: 100})
+	})
+	s.row = func(cm *client.Commit) components.Row {
+		st := ctx.Styles
+		subject, _, _ := strings.Cut(cm.Commit.Message, "\n")
+		return components.Row{Key: cm.SHA, Cells: []string{
+			st.Accent.Render(short(cm.SHA, 7)), common.OneLine(subject), common.OneLine(cm.Commit.Author.Name),
+			st.Dim.Render(common.Since(cm.Commit.Author.Date.Time, ctx.Now()))}}
+	}
+	s.open = func(cm *client.Commit) common.Component {
+		return components.NewDoc(ctx, short(cm.SHA, 7), func(w int) []string {
+			st := ctx.Styles
+			a := cm.Commit.Author
+			lines := []string{
+				st.Accent.Render("commit " + cm.SHA),
+				st.Dim.Render(fmt.Sprintf("Author: %s <%s>", common.OneLine(a.Name), common.OneLine(a.Email))),
+				st.Dim.Render("Date:   " + a.Date.UTC().Format("2006-01-02 15:04:05 UTC")),
+				"",
+			}
+			for _, l := range strings.Split(strings.TrimRight(cm.Commit.Message, "\n"), "\n") {
+				lines = append(lines, "    "+common.OneLine(l))
+			}
+			return lines
+		})
+	}
+	return s
+}
+
+func short(s string, n int) string {
+	if len(s) > n {
+		return s[:n]
+	}
+	return s
+}
+
+// newPeople is the collaborators section.
+func newPeople(ctx *common.Context, repo client.RepoName) *section[client.Collaborator] {
+	s := newSection[client.Collaborator](ctx, repo, "Collaborators", "collaborators",
+		components.Column{Title: "LOGIN", Flex: 1, Min: 10},
+		components.Column{Title: "PERMISSION", Width: 10},
+	)
+	s.fetch = collect(func(ctx context.Context, c *client.Client, repo client.RepoName) iter.Seq2[*client.Collaborator, error] {
+		return c.Repos.Collaborators(ctx, repo, client.ListOptions{PerPage: 100})
+	})
+	s.row = func(cb *client.Collaborator) components.Row {
+		perm := common.OneLine(cb.Permission)
+		if perm == "admin" {
+			perm = ctx.Styles.Warning.Render(perm)
+		}
+		return components.Row{Key: cb.Login, Cells: []string{common.OneLine(cb.Login), perm}}
+	}
+	s.table.Empty = "No collaborators: only the owner has access. Add one with `forge repo collaborator add USER`."
+	return s
+}

@@ -1,0 +1,150 @@
+// Package tui is forge's terminal UI, `forge tui`: repositories, issues,
+// CI runs, container images, the agent chat and the account in one
+// full-screen bubbletea program.
+//
+// The program is a stack of components per tab (package common defines
+// the Component interface and the Context they share by pointer); each
+// view lives in a package of its own — repos, issues, ci, images,
+// chatview, account, profiles — built from the widgets in components. It
+// uses the same clients as the commands (client, chat, regclient) through
+// the Factory; every request runs in a tea.Cmd, and its answer comes back
+// as a typed message naming the component that asked.
+package tui
+
+import (
+	"context"
+	"errors"
+	"io"
+	"time"
+
+	"charm.land/bubbles/v2/help"
+	"charm.land/bubbles/v2/spinner"
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/colorprofile"
+	"github.com/forgehq/forge/client"
+	"github.com/forgehq/forge/config"
+	"github.com/forgehq/forge/internal/cmdutil"
+	"github.com/forgehq/forge/tui/common"
+	"github.com/forgehq/forge/tui/profiles"
+)
+
+// Options configure the program.
+type Options struct {
+	// Factory is the active profile's.
+	Factory *cmdutil.Factory
+	// NewFactory makes the factory of another profile, for the switcher.
+	NewFactory func(profile string) *cmdutil.Factory
+	// Repo is the current repository to start with (-R); when zero,
+	// DetectRepo is asked in the background (the git remotes here).
+	Repo       client.RepoName
+	DetectRepo func(context.Context) (client.RepoName, error)
+	// Color allows colour (false with NO_COLOR).
+	Color bool
+	// Tab is the tab to start on (0: Repos).
+	Tab int
+	// Now is the clock for relative times (nil: time.Now).
+	Now func() time.Time
+	// Spinner replaces the spinner's frames (tests draw one still frame).
+	Spinner *spinner.Spinner
+	// Notes, when set, is given the program's Send once it runs: the
+	// clients' notices (written from their goroutines) reach the status
+	// line through it.
+	Notes interface{ SetSender(func(tea.Msg)) }
+	// Input and Output replace the terminal (tests).
+	Input  io.Reader
+	Output io.Writer
+	// ProgramOptions are added to the program's (tests).
+	ProgramOptions []tea.ProgramOption
+}
+
+// New returns the program's model.
+func New(ctx context.Context, o Options) *App {
+	c := common.NewContext(ctx, o.Factory, o.Color)
+	if o.Now != nil {
+		c.Now = o.Now
+	}
+	c.Repo = o.Repo
+	a := &App{ctx: c, opts: o, tabs: newTabs(), active: o.Tab, previous: o.Tab}
+	a.spin = spinner.New(spinner.WithSpinner(spinner.MiniDot))
+	if o.Spinner != nil {
+		a.spin = spinner.New(spinner.WithSpinner(*o.Spinner))
+	}
+	c.Spinner = a.spin.View()
+	a.help = help.New()
+	a.styleHelp()
+	return a
+}
+
+// Run runs the program until the user quits.
+func Run(ctx context.Context, o Options) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	a := New(ctx, o)
+	opts := []tea.ProgramOption{tea.WithContext(ctx)}
+	if !o.Color {
+		opts = append(opts, tea.WithColorProfile(colorprofile.Ascii))
+	}
+	if o.Input != nil {
+		opts = append(opts, tea.WithInput(o.Input))
+	}
+	if o.Output != nil {
+		opts = append(opts, tea.WithOutput(o.Output))
+	}
+	opts = append(opts, o.ProgramOptions...)
+	p := tea.NewProgram(a, opts...)
+	if o.Notes != nil {
+		o.Notes.SetSender(p.Send)
+	}
+	_, err := p.Run()
+	if errors.Is(err, tea.ErrProgramKilled) && ctx.Err() != nil {
+		return ctx.Err()
+	}
+	return err
+}
+
+// Notice is a message for the status line, sent from outside the program.
+func Notice(text string) tea.Msg { return common.StatusMsg{Text: common.OneLine(text)} }
+
+// styleHelp styles the help line from the theme.
+func (a *App) styleHelp() {
+	st := a.ctx.Styles
+	a.help.Styles.ShortKey = st.HelpKey
+	a.help.Styles.ShortDesc = st.HelpDesc
+	a.help.Styles.ShortSeparator = st.Dim
+	a.help.Styles.Ellipsis = st.Dim
+	a.help.ShortSeparator = " · "
+}
+
+func (a *App) openSwitcher() tea.Cmd {
+	if a.opts.NewFactory == nil {
+		return nil
+	}
+	a.switcher = profiles.New(a.ctx)
+	a.switcher.SetSize(a.ctx.Width, a.ctx.Height)
+	return a.switcher.Init()
+}
+
+// switchProfile starts afresh on another profile: new clients, no current
+// repository, every tab reopened on its first view.
+func (a *App) switchProfile(msg common.SwitchProfileMsg) tea.Cmd {
+	a.switcher = nil
+	f := a.opts.NewFactory(msg.Profile)
+	if _, err := f.Settings(); err != nil {
+		return common.Error(err)
+	}
+	a.ctx = a.ctx.Derive(f)
+	a.tabs = newTabs()
+	a.styleHelp()
+	cmds := []tea.Cmd{a.visit(a.active), a.whoami()}
+	note := "Switched to profile " + msg.Profile + " for this session."
+	if msg.Save {
+		note = "Switched to profile " + msg.Profile + "; it is now the current profile."
+		cmds = append(cmds, func() tea.Msg {
+			if err := f.UpdateConfig(func(cf *config.File) error { cf.CurrentProfile = msg.Profile; return nil }); err != nil {
+				return common.StatusMsg{Text: "switched, but the profile was not saved as current: " + common.ErrorText(err), Err: true}
+			}
+			return nil
+		})
+	}
+	return tea.Batch(append(cmds, common.Status(note))...)
+}
