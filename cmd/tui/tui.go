@@ -66,6 +66,7 @@ trace goes to a file (its path is printed at exit), not to the screen.`,
 	}
 	cmdutil.AddRepoFlag(cmd, &opts.repo)
 	cmd.Flags().StringVar(&opts.tab, "tab", "repos", "Start on this `tab`: "+strings.Join(tabs, ", "))
+	cmd.RegisterFlagCompletionFunc("tab", cobra.FixedCompletions(tabs, cobra.ShellCompDirectiveNoFileComp))
 	return cmd
 }
 

@@ -49,12 +49,19 @@ func New(ctx *common.Context) *Switcher {
 	s.table.Empty = "No profiles yet: add one with `forge profile add NAME --base-url URL`."
 	s.keyUse = common.Binding("enter", "switch (this session)", "enter")
 	s.keySave = common.Binding("u", "switch and make current", "u")
+	s.env = overriding(ctx.Factory.Getenv)
+	return s
+}
+
+// overriding names the variables set that override the profiles' values.
+func overriding(getenv func(string) string) []string {
+	var set []string
 	for _, v := range []string{"FORGE_BASE_URL", "FORGE_TOKEN", "FORGE_PROFILE"} {
-		if ctx.Factory.Getenv(v) != "" {
-			s.env = append(s.env, v)
+		if getenv(v) != "" {
+			set = append(set, v)
 		}
 	}
-	return s
+	return set
 }
 
 // Init reads the configuration file.
