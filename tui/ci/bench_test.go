@@ -1,0 +1,41 @@
+package ci
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/forgehq/forge/client"
+	"github.com/forgehq/forge/tui/tuitest"
+)
+
+// BenchmarkLogScroll scrolls a job's log a line and draws it: the cost is
+// the same for 100 lines as for 10,000, since only the lines in view are
+// drawn.
+func BenchmarkLogScroll(b *testing.B) {
+	for _, n := range []int{100, 10_000} {
+		b.Run(fmt.Sprintf("lines=%d", n), func(b *testing.B) {
+			ctx := tuitest.Context(b, tuitest.Server(b), "alice")
+			l := NewLog(ctx, client.RepoName{Owner: "alice", Name: "webapp"}, &client.WorkflowRun{ID: 1}, &client.Job{ID: 1, Name: "build", Status: "completed", Conclusion: "success"})
+			var log strings.Builder
+			for i := range n {
+				fmt.Fprintf(&log, "2026-11-20T12:00:%02d.000Z step %d: compiling package example.com/app/internal/module%d\n", i%60, i, i)
+			}
+			l.load.Done = true
+			l.add(0, []byte(log.String()))
+			l.SetSize(80, 20)
+			up := tuitest.KeyPress("k")
+			down := tuitest.KeyPress("j")
+			l.Update(tuitest.KeyPress("g"))
+			b.ResetTimer()
+			for i := 0; b.Loop(); i++ {
+				if i%2 == 0 {
+					l.Update(down)
+				} else {
+					l.Update(up)
+				}
+				l.View()
+			}
+		})
+	}
+}
