@@ -207,3 +207,38 @@ func TestFrameFitsEverySize(t *testing.T) {
 		}
 	}
 }
+
+func TestNoColor(t *testing.T) {
+	srv := tuitest.Server(t)
+	a := live(t, Options{Factory: tuitest.Factory(tuitest.Env(t, srv, "alice")), Repo: webapp, Tab: tabIssues, Color: false}, "Support graceful shutdown")
+	settle(t, a, press(a, "j", "enter"), "Started on a branch.")
+	v := a.View().Content
+	if strings.Contains(v, "38;5;") || strings.Contains(v, "48;5;") || strings.Contains(v, "\x1b[3") {
+		t.Fatalf("colour under NO_COLOR: %q", v)
+	}
+	press(a, "esc")
+	// The selected row stays visible: in reverse video.
+	if v := a.View().Content; !strings.Contains(v, "\x1b[1;7m▌") {
+		t.Fatalf("no reverse-video selection: %q", v)
+	}
+}
+
+func TestMouseWheelScrolls(t *testing.T) {
+	srv := tuitest.Server(t)
+	a := live(t, Options{Factory: tuitest.Factory(tuitest.Env(t, srv, "alice")), Repo: webapp, Tab: tabIssues}, "Support graceful shutdown")
+	a.Update(tea.MouseWheelMsg{Button: tea.MouseWheelDown})
+	if v := ansi.Strip(a.View().Content); !strings.Contains(v, "▌    #2 Document") {
+		t.Fatalf("the wheel did not move down three rows:\n%s", v)
+	}
+}
+
+// live starts the program's model with its commands running, until its
+// frame shows want.
+func live(t *testing.T, o Options, want string) *App {
+	t.Helper()
+	a := New(t.Context(), o)
+	cmd := a.Init()
+	_, c := a.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
+	settle(t, a, tea.Batch(cmd, c), want)
+	return a
+}
