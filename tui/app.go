@@ -408,7 +408,6 @@ func (a *App) View() tea.View {
 	v := tea.NewView("")
 	v.AltScreen = true
 	v.MouseMode = tea.MouseModeCellMotion
-	v.WindowTitle = "forge"
 	content := "forge: starting…"
 	if a.ready {
 		content = a.render()
