@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"net/url"
 	"strings"
 )
 
@@ -59,6 +60,28 @@ type TwoFactorSetup struct {
 	// QRBase64 is the server's PNG of the QR code, base64, from
 	// qr_png_base64 or qr_base64 (the spec names both).
 	QRBase64 string `json:"-"`
+}
+
+// GroupedSecret is the secret in groups of four characters, for typing it
+// into an authenticator app by hand.
+func (s *TwoFactorSetup) GroupedSecret() string {
+	secret := s.Secret
+	var parts []string
+	for len(secret) > 4 {
+		parts = append(parts, secret[:4])
+		secret = secret[4:]
+	}
+	return strings.Join(append(parts, secret), " ")
+}
+
+// Account is the "issuer:account" label of the otpauth:// URL, the name
+// the authenticator app will show; "" when the URL has none.
+func (s *TwoFactorSetup) Account() string {
+	u, err := url.Parse(s.OTPAuthURL)
+	if err != nil || u.Scheme != "otpauth" {
+		return ""
+	}
+	return strings.TrimPrefix(u.Path, "/")
 }
 
 // QRPNG decodes the server's QR image. It accepts standard or URL-safe

@@ -471,3 +471,16 @@ func TestStreamJobLogs(t *testing.T) {
 		t.Fatalf("log %q, err %v", b, err)
 	}
 }
+
+func TestTwoFactorSetupPresentation(t *testing.T) {
+	s := &TwoFactorSetup{Secret: "JBSWY3DPEHPK3PXPAB", OTPAuthURL: "otpauth://totp/forge:alice?secret=JBSWY3DPEHPK3PXPAB&issuer=forge"}
+	if got := s.GroupedSecret(); got != "JBSW Y3DP EHPK 3PXP AB" {
+		t.Errorf("GroupedSecret = %q", got)
+	}
+	if got := s.Account(); got != "forge:alice" {
+		t.Errorf("Account = %q", got)
+	}
+	if (&TwoFactorSetup{OTPAuthURL: "https://x/y"}).Account() != "" {
+		t.Error("Account of a non-otpauth URL")
+	}
+}

@@ -3,11 +3,11 @@ package auth
 import (
 	"context"
 	"fmt"
-	"net/url"
 	"os"
 	"strconv"
 	"strings"
 
+	"github.com/forgehq/forge/client"
 	"github.com/forgehq/forge/internal/cmdutil"
 	"github.com/forgehq/forge/internal/output"
 	"github.com/forgehq/forge/internal/qr"
@@ -117,7 +117,7 @@ func runSetup(ctx context.Context, opts *setupOptions) error {
 		fmt.Fprintf(ios.ErrOut, "Enrolment started. Confirm it with `forge auth 2fa setup --code CODE`.\n")
 		return nil
 	}
-	if err := showSecret(f, setup.Secret, setup.OTPAuthURL, opts.invert, opts.qrPNG != ""); err != nil {
+	if err := showSecret(f, setup, opts.invert, opts.qrPNG != ""); err != nil {
 		return err
 	}
 	if !ios.CanPrompt() {
@@ -133,10 +133,11 @@ func runSetup(ctx context.Context, opts *setupOptions) error {
 
 // showSecret prints the QR code (on a terminal) and the secret for typing
 // in. Piped, it prints only `secret:` and `otpauth_url:` lines.
-func showSecret(f *cmdutil.Factory, secret, otpURL string, invert, savedPNG bool) error {
+func showSecret(f *cmdutil.Factory, setup *client.TwoFactorSetup, invert, savedPNG bool) error {
+	otpURL := setup.OTPAuthURL
 	ios := f.IOStreams
 	if !ios.IsStdoutTTY() {
-		_, err := fmt.Fprintf(ios.Out, "secret: %s\notpauth_url: %s\n", secret, otpURL)
+		_, err := fmt.Fprintf(ios.Out, "secret: %s\notpauth_url: %s\n", setup.Secret, otpURL)
 		return err
 	}
 	cs := ios.ColorScheme()
@@ -151,31 +152,12 @@ func showSecret(f *cmdutil.Factory, secret, otpURL string, invert, savedPNG bool
 	} else {
 		b.WriteString("Enter this secret in your authenticator app")
 	}
-	if acct := accountOf(otpURL); acct != "" {
+	if acct := setup.Account(); acct != "" {
 		b.WriteString(" (account " + acct + ")")
 	}
-	fmt.Fprintf(&b, ":\n\n    %s\n\n", cs.Bold(groupSecret(secret)))
+	fmt.Fprintf(&b, ":\n\n    %s\n\n", cs.Bold(setup.GroupedSecret()))
 	_, err := fmt.Fprint(ios.Out, b.String())
 	return err
-}
-
-// groupSecret splits a base32 secret into groups of four for typing.
-func groupSecret(s string) string {
-	var parts []string
-	for len(s) > 4 {
-		parts = append(parts, s[:4])
-		s = s[4:]
-	}
-	return strings.Join(append(parts, s), " ")
-}
-
-// accountOf reads "issuer:account" from an otpauth:// URL's label.
-func accountOf(otpURL string) string {
-	u, err := url.Parse(otpURL)
-	if err != nil || u.Scheme != "otpauth" {
-		return ""
-	}
-	return strings.TrimPrefix(u.Path, "/")
 }
 
 // lightBackground reads COLORFGBG ("fg;bg", set by rxvt, Konsole and

@@ -6,7 +6,6 @@ package account
 
 import (
 	"fmt"
-	"strings"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
@@ -189,14 +188,4 @@ func (p *profile) ShortHelp() []key.Binding {
 func (p *profile) FullHelp() [][]key.Binding {
 	k := p.ctx.Keys
 	return [][]key.Binding{{k.Up, k.Down, k.Refresh, k.Profiles}}
-}
-
-// groupSecret splits a base32 secret into groups of four for typing.
-func groupSecret(s string) string {
-	var parts []string
-	for len(s) > 4 {
-		parts = append(parts, s[:4])
-		s = s[4:]
-	}
-	return strings.Join(append(parts, s), " ")
 }

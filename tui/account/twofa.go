@@ -2,7 +2,6 @@ package account
 
 import (
 	"fmt"
-	"net/url"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -273,11 +272,11 @@ func (t *twofa) scanView() string {
 	st := t.ctx.Styles
 	side := []string{st.BoxTitle.Render("Set up two-factor authentication"), "",
 		"Scan the code with your", "authenticator app, or enter", "this secret by hand:", ""}
-	secret := groupSecret(t.setup.Secret)
+	secret := t.setup.GroupedSecret()
 	for _, l := range strings.Split(ansi.Wrap(secret, sideColumn-2, " "), "\n") {
 		side = append(side, "  "+st.Bold.Render(l))
 	}
-	if acct := accountOf(t.setup.OTPAuthURL); acct != "" {
+	if acct := t.setup.Account(); acct != "" {
 		side = append(side, st.Dim.Render("  account "+common.OneLine(acct)))
 	}
 	side = append(side, "", "Then type the code it shows:", t.input.View())
@@ -312,15 +311,6 @@ func (t *twofa) scanView() string {
 	w, _ := qr.Width(t.setup.OTPAuthURL, rscqr.L, 2)
 	note := st.Warning.Render(fmt.Sprintf("The QR code needs %d×%d cells; enlarge the terminal to see it.", w, (w+1)/2))
 	return common.Pad(strings.Join(append([]string{note, ""}, side...), "\n"), t.width, t.height)
-}
-
-// accountOf reads "issuer:account" from an otpauth:// URL's label.
-func accountOf(otpURL string) string {
-	u, err := url.Parse(otpURL)
-	if err != nil || u.Scheme != "otpauth" {
-		return ""
-	}
-	return strings.TrimPrefix(u.Path, "/")
 }
 
 func (t *twofa) Title() string   { return "Two-factor" }
