@@ -5,6 +5,7 @@ import (
 	"go/parser"
 	"go/token"
 	"io/fs"
+	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -89,6 +90,16 @@ func TestHelpEnvironmentIsComplete(t *testing.T) {
 	}
 	if len(read) < 10 {
 		t.Fatalf("found only %d variables read: the source scan is broken", len(read))
+	}
+	// The README's configuration table lists them too.
+	readme, err := os.ReadFile("../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name := range listed {
+		if !strings.Contains(string(readme), "`"+name+"`") {
+			t.Errorf("README.md's configuration table does not list `%s`", name)
+		}
 	}
 }
 

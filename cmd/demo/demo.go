@@ -145,7 +145,7 @@ func (t *tour) env(key string) string {
 }
 
 // linger keeps the server up for the user: it prints how to reach it from
-// another shell, offers `forge tui` when forge has one, and waits for
+// another shell, offers `forge tui` when forge has one, and then waits for
 // Enter or Ctrl-C.
 func (t *tour) linger() error {
 	ios := t.opts.f.IOStreams
@@ -161,7 +161,7 @@ func (t *tour) linger() error {
 			if err := t.exec(step{args: []string{"tui"}, interactive: true}); err != nil {
 				return err
 			}
-			return nil
+			fmt.Fprintln(ios.Out)
 		}
 	}
 	fmt.Fprintf(ios.ErrOut, "Press Enter (or Ctrl-C) to stop the server.\n")
