@@ -59,8 +59,8 @@ output is not one, so it shows in a CI log too; the demo then plays your
 authenticator app and confirms the enrolment with the current code.
 
 On a terminal the server stays up at the end: the demo prints the
-settings to use it from another shell and offers ` + "`forge tui`" + ` on it when
-forge has one; Enter (or Ctrl-C) stops it. Without a terminal the demo
+settings to use it from another shell, offers ` + "`forge tui`" + ` on it, and
+then waits until Enter (or Ctrl-C) stops it. Without a terminal the demo
 exits as soon as the tour is done: 0 when every step succeeded, else the
 failing step's exit code.
 
