@@ -32,9 +32,6 @@ type Options struct {
 	CITick        time.Duration
 	AgentDelay    time.Duration
 	WatchInterval string
-	// Keep, when set, decides instead of the terminal whether the demo
-	// keeps the server up at the end (tests).
-	Keep *bool
 }
 
 // NewCmd returns `forge demo`.
@@ -107,19 +104,11 @@ func Run(ctx context.Context, opts *Options) error {
 		return err
 	}
 	t.say("The tour is done: every step succeeded.")
-	if !opts.keep() {
+	// The server stays up only for someone at a terminal to stop it.
+	if !opts.f.IOStreams.CanPrompt() {
 		return nil
 	}
 	return t.linger()
-}
-
-// keep reports whether the demo keeps the server up after the tour: only
-// when someone is at a terminal to stop it.
-func (o *Options) keep() bool {
-	if o.Keep != nil {
-		return *o.Keep
-	}
-	return o.f.IOStreams.CanPrompt()
 }
 
 // env is the environment of the demo's commands: its own configuration,
