@@ -133,6 +133,18 @@ func (a *API) listRuns(w http.ResponseWriter, r *http.Request, s *session) error
 	return nil
 }
 
+// runAccess checks the caller may see the repository, then finds the run
+// the path names: the first two steps of every run handler.
+func (a *API) runAccess(r *http.Request, s *session) (access, store.Run, error) {
+	x, err := a.repoAccess(r, s)
+	if err != nil {
+		return x, store.Run{}, err
+	}
+	run, err := a.run(r, x)
+	return x, run, err
+}
+
+// run finds the run the path names.
 func (a *API) run(r *http.Request, x access) (store.Run, error) {
 	id, err := pathInt(r, "id")
 	if err != nil {
@@ -147,11 +159,7 @@ func (a *API) run(r *http.Request, x access) (store.Run, error) {
 
 // getRun: GET /repos/{owner}/{repo}/actions/runs/{id}.
 func (a *API) getRun(w http.ResponseWriter, r *http.Request, s *session) error {
-	x, err := a.repoAccess(r, s)
-	if err != nil {
-		return err
-	}
-	run, err := a.run(r, x)
+	x, run, err := a.runAccess(r, s)
 	if err != nil {
 		return err
 	}
@@ -162,11 +170,7 @@ func (a *API) getRun(w http.ResponseWriter, r *http.Request, s *session) error {
 // listJobs: GET /repos/{owner}/{repo}/actions/runs/{id}/jobs, in the
 // order they run.
 func (a *API) listJobs(w http.ResponseWriter, r *http.Request, s *session) error {
-	x, err := a.repoAccess(r, s)
-	if err != nil {
-		return err
-	}
-	run, err := a.run(r, x)
+	x, run, err := a.runAccess(r, s)
 	if err != nil {
 		return err
 	}
@@ -238,11 +242,7 @@ func (a *API) jobLogs(w http.ResponseWriter, r *http.Request, s *session) error 
 // run that has not completed (202); a completed run cannot be cancelled
 // (409). Needs write permission.
 func (a *API) cancelRun(w http.ResponseWriter, r *http.Request, s *session) error {
-	x, err := a.repoAccess(r, s)
-	if err != nil {
-		return err
-	}
-	run, err := a.run(r, x)
+	x, run, err := a.runAccess(r, s)
 	if err != nil {
 		return err
 	}
@@ -270,11 +270,7 @@ func (a *API) cancelRun(w http.ResponseWriter, r *http.Request, s *session) erro
 // rerun: POST /repos/{owner}/{repo}/actions/runs/{id}/rerun queues a new
 // run of the same workflow at the same commit (201 with the new run).
 func (a *API) rerun(w http.ResponseWriter, r *http.Request, s *session) error {
-	x, err := a.repoAccess(r, s)
-	if err != nil {
-		return err
-	}
-	run, err := a.run(r, x)
+	x, run, err := a.runAccess(r, s)
 	if err != nil {
 		return err
 	}

@@ -189,6 +189,17 @@ func (a *API) createIssue(w http.ResponseWriter, r *http.Request, s *session) er
 	return nil
 }
 
+// issueAccess checks the caller may see the repository, then finds the
+// issue the path names: the first two steps of every issue handler.
+func (a *API) issueAccess(r *http.Request, s *session) (access, store.Issue, []store.Comment, error) {
+	x, err := a.repoAccess(r, s)
+	if err != nil {
+		return x, store.Issue{}, nil, err
+	}
+	i, cs, err := a.issue(r, x)
+	return x, i, cs, err
+}
+
 // issue finds the issue the path names.
 func (a *API) issue(r *http.Request, x access) (store.Issue, []store.Comment, error) {
 	n, err := pathInt(r, "number")
@@ -204,11 +215,7 @@ func (a *API) issue(r *http.Request, x access) (store.Issue, []store.Comment, er
 
 // getIssue: GET /repos/{owner}/{repo}/issues/{number} with comments_list.
 func (a *API) getIssue(w http.ResponseWriter, r *http.Request, s *session) error {
-	x, err := a.repoAccess(r, s)
-	if err != nil {
-		return err
-	}
-	i, cs, err := a.issue(r, x)
+	x, i, cs, err := a.issueAccess(r, s)
 	if err != nil {
 		return err
 	}
@@ -233,11 +240,7 @@ func canEditIssue(x access, s *session, i store.Issue) error {
 // patchIssue: PATCH /repos/{owner}/{repo}/issues/{number} {title, body,
 // state}.
 func (a *API) patchIssue(w http.ResponseWriter, r *http.Request, s *session) error {
-	x, err := a.repoAccess(r, s)
-	if err != nil {
-		return err
-	}
-	i, _, err := a.issue(r, x)
+	x, i, _, err := a.issueAccess(r, s)
 	if err != nil {
 		return err
 	}
@@ -275,11 +278,7 @@ func (a *API) patchIssue(w http.ResponseWriter, r *http.Request, s *session) err
 // closes or reopens; answers 200 with the issue. Setting the state it
 // already has changes nothing and also answers 200.
 func (a *API) setIssueState(w http.ResponseWriter, r *http.Request, s *session) error {
-	x, err := a.repoAccess(r, s)
-	if err != nil {
-		return err
-	}
-	i, _, err := a.issue(r, x)
+	x, i, _, err := a.issueAccess(r, s)
 	if err != nil {
 		return err
 	}
@@ -307,11 +306,7 @@ func (a *API) setIssueState(w http.ResponseWriter, r *http.Request, s *session) 
 // listComments: GET /repos/{owner}/{repo}/issues/{number}/comments,
 // oldest first.
 func (a *API) listComments(w http.ResponseWriter, r *http.Request, s *session) error {
-	x, err := a.repoAccess(r, s)
-	if err != nil {
-		return err
-	}
-	i, cs, err := a.issue(r, x)
+	x, i, cs, err := a.issueAccess(r, s)
 	if err != nil {
 		return err
 	}
@@ -330,11 +325,7 @@ func (a *API) listComments(w http.ResponseWriter, r *http.Request, s *session) e
 // addComment: POST /repos/{owner}/{repo}/issues/{number}/comments {body};
 // anyone who may see the repository may comment.
 func (a *API) addComment(w http.ResponseWriter, r *http.Request, s *session) error {
-	x, err := a.repoAccess(r, s)
-	if err != nil {
-		return err
-	}
-	i, _, err := a.issue(r, x)
+	x, i, _, err := a.issueAccess(r, s)
 	if err != nil {
 		return err
 	}
