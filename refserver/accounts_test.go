@@ -6,8 +6,10 @@ import (
 	"crypto/rand"
 	"encoding/base64"
 	"encoding/pem"
+	"fmt"
 	"image/png"
 	"net/http"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -293,6 +295,86 @@ func TestTwoFactorBadCodesRevokeLogin(t *testing.T) {
 	r = want(t, call(t, s, "POST", "/me/2fa/verify", pending, map[string]string{"code": "000000"}), 401)
 	if !strings.Contains(r.str("error"), "bad credentials") {
 		t.Errorf("after revocation: %q", r.str("error"))
+	}
+}
+
+// wrongCode is a six-digit code valid at none of the steps around at.
+func wrongCode(t *testing.T, secret string, at time.Time) string {
+	t.Helper()
+	valid := map[string]bool{}
+	for _, d := range []time.Duration{-30 * time.Second, 0, 30 * time.Second} {
+		valid[code(t, secret, at.Add(d))] = true
+	}
+	for n := 0; ; n++ {
+		if c := fmt.Sprintf("%06d", n); !valid[c] {
+			return c
+		}
+	}
+}
+
+// A script that logs in again after each revoked token, and spreads its
+// guesses over verify and disable, still gets five guesses per account
+// in fifteen minutes; then even the right code is refused with 429.
+func TestTwoFactorGuessingLocksTheAccount(t *testing.T) {
+	t.Parallel()
+	c := &clock{t: time.Date(2026, 1, 2, 3, 4, 0, 0, time.UTC)}
+	s := start(t, refserver.Options{Now: c.Now})
+	full := mustUser(t, s, "alice", "alice-password-123", "")
+	secret, err := s.EnableTwoFA("alice")
+	if err != nil {
+		t.Fatal(err)
+	}
+	guessed, pending := 0, ""
+	var last resp
+	for i := 0; i < 100; i++ {
+		path, tok := "/me/2fa/verify", pending
+		if i%3 == 2 {
+			path, tok = "/me/2fa/disable", full
+		} else if i%2 == 0 || pending == "" {
+			pending = login(t, s, "alice", "alice-password-123")
+			tok = pending
+		}
+		last = call(t, s, "POST", path, tok, map[string]string{"code": wrongCode(t, secret, c.Now())})
+		if last.status == http.StatusTooManyRequests {
+			break
+		}
+		guessed++
+		c.Add(time.Second)
+	}
+	if guessed != 5 {
+		t.Fatalf("%d wrong codes checked before the lockout, want 5 (last answer %d %s)", guessed, last.status, last.raw)
+	}
+	if ra, _ := strconv.Atoi(last.header.Get("Retry-After")); ra < 890 || ra > 900 || !strings.Contains(last.str("error"), "try again in 15 minute") {
+		t.Errorf("lockout answer %s, Retry-After %d", last.raw, ra)
+	}
+	pending = login(t, s, "alice", "alice-password-123")
+	want(t, call(t, s, "POST", "/me/2fa/verify", pending, map[string]string{"code": code(t, secret, c.Now())}), 429)
+	want(t, call(t, s, "POST", "/me/2fa/disable", full, map[string]string{"code": code(t, secret, c.Now())}), 429)
+	// Another account is not locked by alice's.
+	mustUser(t, s, "bob", "bob-password-1234", "")
+	bobSecret, err := s.EnableTwoFA("bob")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want(t, call(t, s, "POST", "/me/2fa/verify", login(t, s, "bob", "bob-password-1234"),
+		map[string]string{"code": code(t, bobSecret, c.Now())}), 200)
+	c.Add(15 * time.Minute)
+	want(t, call(t, s, "POST", "/me/2fa/verify", pending, map[string]string{"code": code(t, secret, c.Now())}), 200)
+}
+
+// Enrolment counts too: five wrong codes at confirm lock it.
+func TestTwoFactorConfirmGuessingLocks(t *testing.T) {
+	t.Parallel()
+	c := &clock{t: time.Date(2026, 1, 2, 3, 4, 0, 0, time.UTC)}
+	s := start(t, refserver.Options{Now: c.Now})
+	tok := mustUser(t, s, "alice", "alice-password-123", "")
+	secret := want(t, call(t, s, "POST", "/me/2fa/setup", tok, nil), 200).str("secret")
+	for i := 0; i < 5; i++ {
+		want(t, call(t, s, "POST", "/me/2fa/confirm", tok, map[string]string{"code": wrongCode(t, secret, c.Now())}), 400)
+	}
+	r := want(t, call(t, s, "POST", "/me/2fa/confirm", tok, map[string]string{"code": code(t, secret, c.Now())}), 429)
+	if r.header.Get("Retry-After") == "" {
+		t.Errorf("429 without Retry-After: %v", r.header)
 	}
 }
 

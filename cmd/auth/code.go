@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
+	"time"
 
 	"github.com/forgehq/forge/client"
 	"github.com/forgehq/forge/config"
@@ -42,6 +43,22 @@ func wrongCode(err error) bool {
 	return false
 }
 
+// codesLocked is the AuthError for a service that refuses codes for a
+// while after too many wrong ones (429), saying how long from its
+// Retry-After; nil for any other error. The server's own message is not
+// needed for that, and not trusted to say it.
+func codesLocked(err error) error {
+	var apiErr *client.Error
+	if !errors.As(err, &apiErr) || apiErr.StatusCode != http.StatusTooManyRequests {
+		return nil
+	}
+	wait := "a while"
+	if apiErr.RetryAfter > 0 {
+		wait = apiErr.RetryAfter.Round(time.Second).String()
+	}
+	return cmdutil.AuthErrorf("too many wrong two-factor codes: the service refuses codes for this account for now; wait %s, then log in again", wait)
+}
+
 // withCode runs try with a TOTP code: the given one (from --code or the
 // environment) once, or codes typed at a prompt, up to codeAttempts. A
 // refused code is an AuthError (exit 4). Without a code and without a
@@ -53,6 +70,9 @@ func withCode(ctx context.Context, f *cmdutil.Factory, given, flagHint string, t
 			return &cmdutil.UsageError{Err: err}
 		}
 		if err := try(code); err != nil {
+			if locked := codesLocked(err); locked != nil {
+				return locked
+			}
 			if wrongCode(err) {
 				return cmdutil.AuthErrorf("the two-factor code was not accepted: %s", errorSummary(err))
 			}
@@ -75,6 +95,9 @@ func withCode(ctx context.Context, f *cmdutil.Factory, given, flagHint string, t
 			err = try(code)
 			if err == nil {
 				return nil
+			}
+			if locked := codesLocked(err); locked != nil {
+				return locked
 			}
 			if !wrongCode(err) {
 				return err

@@ -163,6 +163,31 @@ func TestLoginPromptsForEverythingAndRetriesTheCode(t *testing.T) {
 	}
 }
 
+// The service locks an account's codes after five wrong ones: the prompt
+// stops asking and says how long to wait (from Retry-After), exit 4.
+func TestLoginCodePromptShowsTheLockoutWait(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	if _, err := h.srv.CreateUser("ivan", "ivan-password-123", "user"); err != nil {
+		t.Fatal(err)
+	}
+	secret, err := h.srv.EnableTwoFA("ivan")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := h.run([]any{h.srv.BaseURL(), "ivan", "ivan-password-123", "000000", "111111", "222222"}, "auth", "login"); got != 4 {
+		t.Fatalf("exit %d; stderr:\n%s", got, h.errOut)
+	}
+	// The fifth wrong code locks; the right one after it is refused.
+	got := h.run([]any{h.srv.BaseURL(), "ivan", "ivan-password-123", "333333", "444444", code(t, secret, 0)}, "auth", "login")
+	if got != 4 || h.config() != "" {
+		t.Fatalf("exit %d, config %q; stderr:\n%s", got, h.config(), h.errOut)
+	}
+	if !regexp.MustCompile(`wait 1[45]m[0-9]+s, then log in again`).MatchString(h.errOut.String()) {
+		t.Errorf("no wait time in:\n%s", h.errOut)
+	}
+}
+
 func TestTwoFactorSetupOnATerminal(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t)

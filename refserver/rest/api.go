@@ -8,7 +8,6 @@ package rest
 
 import (
 	"net/http"
-	"sync"
 	"time"
 
 	"github.com/forgehq/forge/refserver/gitstore"
@@ -40,12 +39,13 @@ type Config struct {
 
 // API is the REST API handler.
 type API struct {
-	cfg     Config
-	st      *store.Store
-	git     *gitstore.Store
-	mux     *http.ServeMux
-	lockMu  sync.Mutex
-	lockout map[string]*failures
+	cfg Config
+	st  *store.Store
+	git *gitstore.Store
+	mux *http.ServeMux
+	// logins counts failed logins per login name, codes wrong 2FA
+	// codes per account.
+	logins, codes *lockout
 
 	issueCache issueCache
 }
@@ -70,7 +70,9 @@ func New(cfg Config) *API {
 	if cfg.CITick == 0 {
 		cfg.CITick = time.Second
 	}
-	a := &API{cfg: cfg, st: cfg.Store, git: cfg.Git, mux: http.NewServeMux(), lockout: map[string]*failures{}}
+	a := &API{cfg: cfg, st: cfg.Store, git: cfg.Git, mux: http.NewServeMux(),
+		logins: newLockout(cfg.LockoutThreshold, cfg.LockoutWindow, cfg.LockoutDuration),
+		codes:  newLockout(cfg.LockoutThreshold, cfg.LockoutWindow, cfg.LockoutDuration)}
 	a.routes()
 	return a
 }

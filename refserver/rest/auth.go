@@ -3,10 +3,8 @@ package rest
 import (
 	"fmt"
 	"net/http"
-	"strconv"
 	"strings"
 	"sync"
-	"time"
 
 	"github.com/forgehq/forge/refserver/store"
 )
@@ -60,61 +58,6 @@ func (a *API) authenticate(r *http.Request) (*session, error) {
 	return &session{user: u, token: tok}, nil
 }
 
-// failures tracks failed logins of one login name.
-type failures struct {
-	count  int
-	first  time.Time
-	locked time.Time // locked until then
-}
-
-// lockedFor reports how long login stays locked out.
-func (a *API) lockedFor(login string, now time.Time) time.Duration {
-	a.lockMu.Lock()
-	defer a.lockMu.Unlock()
-	f := a.lockout[login]
-	if f == nil || !now.Before(f.locked) {
-		return 0
-	}
-	return f.locked.Sub(now)
-}
-
-func (a *API) recordFailure(login string, now time.Time) {
-	a.lockMu.Lock()
-	defer a.lockMu.Unlock()
-	f := a.lockout[login]
-	if f == nil || now.Sub(f.first) > a.cfg.LockoutWindow {
-		if len(a.lockout) >= maxTracked {
-			a.forgetStale(now)
-		}
-		f = &failures{first: now}
-		a.lockout[login] = f
-	}
-	f.count++
-	if f.count >= a.cfg.LockoutThreshold {
-		f.locked = now.Add(a.cfg.LockoutDuration)
-		f.count, f.first = 0, now
-	}
-}
-
-// maxTracked bounds the login names with failures kept in memory: past it,
-// entries whose window and lock have both passed are dropped, so a flood
-// of made-up names cannot grow the map without end.
-const maxTracked = 10000
-
-func (a *API) forgetStale(now time.Time) {
-	for name, f := range a.lockout {
-		if now.Sub(f.first) > a.cfg.LockoutWindow && !now.Before(f.locked) {
-			delete(a.lockout, name)
-		}
-	}
-}
-
-func (a *API) clearFailures(login string) {
-	a.lockMu.Lock()
-	defer a.lockMu.Unlock()
-	delete(a.lockout, login)
-}
-
 // dummyHash is compared against when the login is unknown, so a wrong
 // login costs as long as a wrong password.
 var dummyHash = sync.OnceValue(func() []byte {
@@ -144,11 +87,8 @@ func (a *API) login(w http.ResponseWriter, r *http.Request) {
 	}
 	name := strings.ToLower(strings.TrimSpace(*in.Username))
 	now := a.cfg.Now()
-	if wait := a.lockedFor(name, now); wait > 0 {
-		mins := int(wait.Round(time.Minute) / time.Minute)
-		w.Header().Set("Retry-After", strconv.Itoa(int(wait.Seconds()+0.999)))
-		writeJSON(w, http.StatusTooManyRequests, errorBody{fmt.Sprintf(
-			"too many failed logins for %q: try again in %d minute(s)", name, max(1, mins))})
+	if wait := a.logins.lockedFor(name, now); wait > 0 {
+		writeError(w, errTooMany(wait, fmt.Sprintf("too many failed logins for %q", name)))
 		return
 	}
 	u, found := a.st.UserByLogin(name)
@@ -157,7 +97,7 @@ func (a *API) login(w http.ResponseWriter, r *http.Request) {
 		hash = u.PasswordHash
 	}
 	if !store.PasswordMatches(hash, *in.Password) || !found {
-		a.recordFailure(name, now)
+		a.logins.fail(name, now)
 		writeError(w, errUnauthorized("incorrect username or password"))
 		return
 	}
@@ -165,7 +105,7 @@ func (a *API) login(w http.ResponseWriter, r *http.Request) {
 		writeError(w, errForbidden("account %s is disabled; ask an administrator to enable it", u.Login))
 		return
 	}
-	a.clearFailures(name)
+	a.logins.clear(name)
 	if u.ActivatedAt == nil {
 		if err := a.st.MarkActivated(u.ID); err != nil {
 			writeError(w, err)

@@ -54,6 +54,7 @@ func writeError(w http.ResponseWriter, err error) {
 	if status == http.StatusInternalServerError {
 		msg = "internal error: " + msg
 	}
+	setRetryAfter(w, err)
 	writeJSON(w, status, errorBody{msg})
 }
 

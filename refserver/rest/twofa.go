@@ -6,6 +6,7 @@ import (
 	"encoding/base64"
 	"image/png"
 	"net/http"
+	"strconv"
 	"strings"
 	"time"
 
@@ -66,12 +67,30 @@ func readCode(w http.ResponseWriter, r *http.Request) (string, error) {
 	return strings.ReplaceAll(strings.TrimSpace(*in.Code), " ", ""), nil
 }
 
-// matchStep returns the time step whose code is code, or -1.
-func (a *API) matchStep(secret, code string) int64 {
+// checkCode returns the time step whose code is code, or -1. Wrong codes
+// count against the account across all its tokens, logins and the confirm,
+// verify and disable endpoints: after the lockout threshold within its
+// window, every code of the account is refused with 429 for the lockout
+// duration, so a script cannot guess its way through fresh logins.
+func (a *API) checkCode(u store.User, secret, code string) (int64, error) {
+	step := int64(-1)
+	now := a.cfg.Now()
+	wait, _ := a.codes.attempt(strconv.FormatInt(u.ID, 10), now, func() bool {
+		step = matchStep(secret, code, now)
+		return step >= 0
+	})
+	if wait > 0 {
+		return -1, errTooMany(wait, "too many invalid two-factor codes for "+u.Login)
+	}
+	return step, nil
+}
+
+// matchStep returns the time step whose code is code at now, or -1.
+func matchStep(secret, code string, at time.Time) int64 {
 	if len(code) != 6 || strings.Trim(code, "0123456789") != "" {
 		return -1
 	}
-	now := a.cfg.Now().Unix() / totpPeriod
+	now := at.Unix() / totpPeriod
 	for step := now - totpSkew; step <= now+totpSkew; step++ {
 		want, err := totp.GenerateCodeCustom(secret, time.Unix(step*totpPeriod, 0), totp.ValidateOpts{
 			Period: totpPeriod, Digits: otp.DigitsSix, Algorithm: otp.AlgorithmSHA1})
@@ -94,7 +113,10 @@ func (a *API) twofaConfirm(w http.ResponseWriter, r *http.Request, s *session) e
 	if s.user.PendingSecret == "" {
 		return errConflict("no two-factor enrolment in progress: call POST %s/me/2fa/setup first", Prefix)
 	}
-	step := a.matchStep(s.user.PendingSecret, code)
+	step, err := a.checkCode(s.user, s.user.PendingSecret, code)
+	if err != nil {
+		return err
+	}
 	if step < 0 {
 		return errInvalid("invalid two-factor code")
 	}
@@ -119,7 +141,10 @@ func (a *API) twofaVerify(w http.ResponseWriter, r *http.Request, s *session) er
 	if !s.user.TwoFA {
 		return errInvalid("two-factor authentication is not enabled for %s", s.user.Login)
 	}
-	step := a.matchStep(s.user.Secret, code)
+	step, err := a.checkCode(s.user, s.user.Secret, code)
+	if err != nil {
+		return err
+	}
 	if step < 0 && !s.token.Pending {
 		return errInvalid("invalid two-factor code")
 	}
@@ -155,7 +180,10 @@ func (a *API) twofaDisable(w http.ResponseWriter, r *http.Request, s *session) e
 	if !s.user.TwoFA {
 		return errConflict("two-factor authentication is not enabled")
 	}
-	step := a.matchStep(s.user.Secret, code)
+	step, err := a.checkCode(s.user, s.user.Secret, code)
+	if err != nil {
+		return err
+	}
 	if step < 0 {
 		return errInvalid("invalid two-factor code")
 	}
