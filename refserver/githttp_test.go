@@ -1,12 +1,17 @@
 package refserver_test
 
 import (
+	"bytes"
+	"compress/gzip"
 	"encoding/base64"
 	"fmt"
+	"io"
+	"net/http"
 	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -185,4 +190,107 @@ func testPushToEmpty(t *testing.T, dataDir string) {
 			t.Errorf("git fsck %s: %v %s", m, err, out)
 		}
 	}
+}
+
+// uploadPackBomb is a gzip upload-pack request: one want, then haves
+// lines of an object the repository lacks (50 bytes each, compressed
+// about a thousand times).
+func uploadPackBomb(t *testing.T, want string, haves int) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	zw, _ := gzip.NewWriterLevel(&buf, gzip.BestCompression)
+	fmt.Fprintf(zw, "%04xwant %s\n0000", 4+5+40+1, want)
+	line := []byte(fmt.Sprintf("%04xhave %s\n", 4+5+40+1, strings.Repeat("1", 40)))
+	for i := 0; i < haves; i++ {
+		zw.Write(line)
+	}
+	zw.Close()
+	return buf.Bytes()
+}
+
+// A have bomb (2 million lines, 100 MB gunzipped, 100 KB sent) is refused
+// with 400 once past the limits, without the server allocating more than
+// a few MB for it; the repository stays usable.
+func TestGitUploadPackBombIsRefused(t *testing.T) {
+	s := start(t, refserver.Options{})
+	alice := mustUser(t, s, "alice", "alice-password-123", "")
+	want(t, call(t, s, "POST", "/repos", alice, map[string]any{"name": "app", "auto_init": true}), 201)
+	head := want(t, call(t, s, "GET", "/repos/alice/app/commits", alice, nil), 200).arr[0].(map[string]any)["sha"].(string)
+
+	post := func(body []byte) (int, string) {
+		t.Helper()
+		req, _ := http.NewRequest("POST", s.URL()+"/alice/app.git/git-upload-pack", bytes.NewReader(body))
+		req.SetBasicAuth("x", alice)
+		req.Header.Set("Content-Encoding", "gzip")
+		req.Header.Set("Content-Type", "application/x-git-upload-pack-request")
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer res.Body.Close()
+		b, _ := io.ReadAll(res.Body)
+		return res.StatusCode, string(b)
+	}
+	bomb := uploadPackBomb(t, head, 2_000_000)
+	// Flushes only: no have lines, 20 MiB gunzipped.
+	var flushes bytes.Buffer
+	zw := gzip.NewWriter(&flushes)
+	zw.Write([]byte(fmt.Sprintf("%04xwant %s\n0000", 50, head)))
+	zw.Write(bytes.Repeat([]byte("0000"), 5<<20))
+	zw.Close()
+
+	for _, tc := range []struct {
+		name, errHas string
+		body         []byte
+	}{
+		{"haves", "more than 65536 have lines", bomb},
+		{"size", "request over 10 MiB", flushes.Bytes()},
+	} {
+		runtime.GC()
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		status, msg := post(tc.body)
+		runtime.ReadMemStats(&after)
+		if status != http.StatusBadRequest || !strings.Contains(msg, tc.errHas) {
+			t.Errorf("%s bomb: %d %q, want 400 %q", tc.name, status, msg, tc.errHas)
+		}
+		// Everything allocated during the request bounds its peak.
+		alloc := after.TotalAlloc - before.TotalAlloc
+		t.Logf("%s bomb: %d, %.1f MB allocated", tc.name, status, float64(alloc)/(1<<20))
+		if alloc > 32<<20 {
+			t.Errorf("%s bomb: %d MB allocated, want under 32 MB", tc.name, alloc>>20)
+		}
+	}
+	// The repository is not held: a clone and a push work.
+	u, _ := url.Parse(s.URL() + "/alice/app.git")
+	u.User = url.UserPassword("x", alice)
+	if _, err := exec.LookPath("git"); err == nil {
+		dir := t.TempDir()
+		mustGit(t, dir, "clone", "-q", u.String(), "app")
+		os.WriteFile(filepath.Join(dir, "app", "b.txt"), []byte("b\n"), 0o644)
+		mustGit(t, filepath.Join(dir, "app"), "add", ".")
+		mustGit(t, filepath.Join(dir, "app"), "commit", "-q", "-m", "After the bomb [skip ci]")
+		mustGit(t, filepath.Join(dir, "app"), "push", "-q", "origin", "main")
+	}
+}
+
+// Shallow fetches are a documented limit (go-git's server has none):
+// git is told so by the capabilities, before any data moves, and a full
+// clone of the same repository works.
+func TestGitShallowCloneIsRefusedClearly(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git is not installed")
+	}
+	t.Parallel()
+	s := start(t, refserver.Options{})
+	alice := mustUser(t, s, "alice", "alice-password-123", "")
+	want(t, call(t, s, "POST", "/repos", alice, map[string]any{"name": "app", "auto_init": true}), 201)
+	u, _ := url.Parse(s.URL() + "/alice/app.git")
+	u.User = url.UserPassword("x", alice)
+	dir := t.TempDir()
+	out, err := gitCmd(t, dir, "clone", "--depth", "1", u.String(), "shallow")
+	if err == nil || !strings.Contains(out, "does not support shallow") {
+		t.Errorf("git clone --depth 1: %v %s", err, out)
+	}
+	mustGit(t, dir, "clone", "-q", u.String(), "full")
 }

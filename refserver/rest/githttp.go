@@ -3,6 +3,7 @@ package rest
 import (
 	"bytes"
 	"compress/gzip"
+	"context"
 	"fmt"
 	"io"
 	"net/http"
@@ -172,6 +173,20 @@ func (a *API) advertise(w http.ResponseWriter, r *http.Request, g *gitstore.Repo
 	w.Write(buf.Bytes())
 }
 
+// Limits of one upload-pack request (clone, fetch), after git's own: git
+// http-backend buffers at most 10 MiB of a gunzipped request
+// (GIT_HTTP_MAX_REQUEST_BUFFER), and git's fetch sends its haves in rounds
+// of at most 16,384 new ones at first (LARGE_FLUSH), plus those already
+// found in common. Past either limit the answer is 400 before the
+// repository is locked, however much more the request holds.
+const (
+	maxUploadRequest = 10 << 20
+	maxHaves         = 65536
+)
+
+// errRequestTooLarge ends the reading of a request past maxUploadRequest.
+var errRequestTooLarge = fmt.Errorf("request over %d MiB (after decompression)", maxUploadRequest>>20)
+
 func requestBody(r *http.Request) (io.Reader, error) {
 	if r.Header.Get("Content-Encoding") == "gzip" {
 		return gzip.NewReader(r.Body)
@@ -179,41 +194,71 @@ func requestBody(r *http.Request) (io.Reader, error) {
 	return r.Body, nil
 }
 
+// boundedReader stops at limit bytes with errRequestTooLarge, and as soon
+// as ctx ends (the client hung up).
+type boundedReader struct {
+	ctx   context.Context
+	r     io.Reader
+	limit int64
+}
+
+func (b *boundedReader) Read(p []byte) (int, error) {
+	if err := b.ctx.Err(); err != nil {
+		return 0, err
+	}
+	if b.limit <= 0 {
+		return 0, errRequestTooLarge
+	}
+	if int64(len(p)) > b.limit {
+		p = p[:b.limit]
+	}
+	n, err := b.r.Read(p)
+	b.limit -= int64(n)
+	return n, err
+}
+
 // uploadPack answers one round of a stateless fetch: without "done" it
 // only acknowledges the first common commit (or NAKs); with it, it sends
 // the pack of what the wants reach and the haves do not.
 func (a *API) uploadPack(w http.ResponseWriter, r *http.Request, g *gitstore.Repo) {
+	ctx := r.Context()
 	body, err := requestBody(r)
 	if err != nil {
 		gitHTTPError(w, http.StatusBadRequest, err.Error())
 		return
 	}
+	body = &boundedReader{ctx: ctx, r: body, limit: maxUploadRequest}
 	req := packp.NewUploadPackRequest()
 	if err := req.UploadRequest.Decode(body); err != nil {
-		gitHTTPError(w, http.StatusBadRequest, "malformed upload-pack request: "+err.Error())
+		gitHTTPError(w, http.StatusBadRequest, "bad upload-pack request: "+err.Error())
 		return
 	}
 	done, err := readHaves(body, &req.UploadHaves)
 	if err != nil {
-		gitHTTPError(w, http.StatusBadRequest, "malformed upload-pack request: "+err.Error())
+		gitHTTPError(w, http.StatusBadRequest, "bad upload-pack request: "+err.Error())
 		return
 	}
 	g.RLock()
 	defer g.RUnlock()
 	st := g.Storer()
-	var common []plumbing.Hash
-	for _, h := range req.Haves {
+	// Only haves the repository holds: go-git's pack walk fails on a
+	// missing one, and the first of them is the one to acknowledge.
+	known := req.Haves[:0]
+	for i, h := range req.Haves {
+		if i%1024 == 0 && ctx.Err() != nil {
+			return
+		}
 		if st.HasEncodedObject(h) == nil {
-			common = append(common, h)
-			break
+			known = append(known, h)
 		}
 	}
+	req.Haves = known
 	w.Header().Set("Content-Type", "application/x-git-upload-pack-result")
 	if !done {
 		var buf bytes.Buffer
 		e := pktline.NewEncoder(&buf)
-		if len(common) > 0 {
-			e.Encodef("ACK %s\n", common[0])
+		if len(known) > 0 {
+			e.Encodef("ACK %s\n", known[0])
 		} else {
 			e.Encodef("NAK\n")
 		}
@@ -226,16 +271,16 @@ func (a *API) uploadPack(w http.ResponseWriter, r *http.Request, g *gitstore.Rep
 		gitHTTPError(w, http.StatusInternalServerError, err.Error())
 		return
 	}
-	resp, err := sess.UploadPack(r.Context(), req)
+	resp, err := sess.UploadPack(ctx, req)
 	if err != nil {
 		gitHTTPError(w, http.StatusBadRequest, err.Error())
 		return
 	}
-	resp.ServerResponse.ACKs = common
+	resp.ServerResponse.ACKs = known[:min(1, len(known))]
 	resp.Encode(w)
 }
 
-// readHaves reads "have" lines up to a flush or "done".
+// readHaves reads "have" lines up to a flush or "done", at most maxHaves.
 func readHaves(r io.Reader, h *packp.UploadHaves) (done bool, err error) {
 	sc := pktline.NewScanner(r)
 	for sc.Scan() {
@@ -246,6 +291,9 @@ func readHaves(r io.Reader, h *packp.UploadHaves) (done bool, err error) {
 		case bytes.Equal(line, []byte("done")):
 			return true, nil
 		case bytes.HasPrefix(line, []byte("have ")):
+			if len(h.Haves) == maxHaves {
+				return false, fmt.Errorf("more than %d have lines", maxHaves)
+			}
 			h.Haves = append(h.Haves, plumbing.NewHash(string(line[5:])))
 		default:
 			return false, fmt.Errorf("unexpected line %q", line)
