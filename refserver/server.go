@@ -36,6 +36,7 @@ import (
 
 	"github.com/forgehq/forge/refserver/agent"
 	"github.com/forgehq/forge/refserver/gitstore"
+	"github.com/forgehq/forge/refserver/ratelimit"
 	"github.com/forgehq/forge/refserver/registry"
 	"github.com/forgehq/forge/refserver/rest"
 	"github.com/forgehq/forge/refserver/store"
@@ -72,12 +73,17 @@ type Options struct {
 	// PasswordCost is the bcrypt cost of stored passwords (default 6:
 	// this is a test and demo server, and logins should be quick).
 	PasswordCost int
+	// RateLimit allows each token this many requests per second (in
+	// bursts of as many), answering 429 with Retry-After past it; 0 is
+	// no limit (see package ratelimit).
+	RateLimit float64
 }
 
 // Server is a running reference server.
 type Server struct {
 	opts     Options
 	mux      *http.ServeMux
+	handler  http.Handler // mux, throttled with RateLimit
 	listener net.Listener
 	http     *http.Server
 	url      string
@@ -153,6 +159,10 @@ func New(opts Options) (*Server, error) {
 	if err := s.mountRegistry(); err != nil {
 		st.Close()
 		return nil, err
+	}
+	s.handler = s.mux
+	if opts.RateLimit > 0 {
+		s.handler = ratelimit.New(opts.RateLimit, opts.Now).Handler(s.mux)
 	}
 	return s, nil
 }
@@ -275,7 +285,7 @@ func (s *Server) AgentKey() string { return s.agentKey }
 func (s *Server) AgentURL() string { return s.url }
 
 // Handler is the server's whole HTTP handler, for embedding.
-func (s *Server) Handler() http.Handler { return s.mux }
+func (s *Server) Handler() http.Handler { return s.handler }
 
 // Start listens on the configured address and serves in the background.
 func (s *Server) Start() error {
@@ -285,7 +295,7 @@ func (s *Server) Start() error {
 	}
 	s.listener = ln
 	s.url = "http://" + ln.Addr().String()
-	s.http = &http.Server{Handler: s.mux, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute, ConnState: s.trackNew}
+	s.http = &http.Server{Handler: s.handler, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute, ConnState: s.trackNew}
 	s.http.RegisterOnShutdown(s.closeNew)
 	go func() {
 		if err := s.http.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {

@@ -32,6 +32,7 @@ type Options struct {
 	CITick        time.Duration
 	AgentKey      string
 	AgentDelay    time.Duration
+	RateLimit     float64
 	// ready, when set, is called with the server once it listens (tests).
 	ready func(*refserver.Server)
 }
@@ -77,6 +78,7 @@ refserver/README.md documents every endpoint, with curl examples.`,
 	fl.StringVar(&opts.EnvFile, "env-file", "", "Also write the settings to `FILE` (mode 0600)")
 	fl.DurationVar(&opts.CITick, "ci-tick", time.Second, "How long a CI run takes per log line (`duration`)")
 	fl.StringVar(&opts.AgentKey, "agent-key", "", "Agent API `key` to accept, starting agk_ (default: generated, and kept in --data)")
+	fl.Float64Var(&opts.RateLimit, "rate-limit", 0, "Allow each token `N` requests per second, answering 429 with Retry-After past it (0: no limit)")
 	fl.DurationVar(&opts.AgentDelay, "agent-delay", 20*time.Millisecond, "Pause before each chunk of a streamed agent reply (`duration`; 0: full speed)")
 	return cmd
 }
@@ -92,6 +94,9 @@ func (o *Options) validate() error {
 		if err := agent.CheckKey(o.AgentKey); err != nil {
 			return cmdutil.UsageErrorf("--agent-key: %v", err)
 		}
+	}
+	if o.RateLimit < 0 {
+		return cmdutil.UsageErrorf("--rate-limit must not be negative, as in --rate-limit 10 (0: no limit)")
 	}
 	if o.AgentDelay < 0 {
 		return cmdutil.UsageErrorf("--agent-delay must not be negative, as in --agent-delay 20ms")
@@ -123,7 +128,8 @@ func runServe(ctx context.Context, o *Options) error {
 		defer unlock()
 	}
 	srv, err := refserver.New(refserver.Options{Addr: o.Addr, DataDir: o.DataDir, AdminUser: o.AdminUser,
-		AdminPassword: o.AdminPassword, Demo: o.Demo, CITick: o.CITick, AgentKey: o.AgentKey, AgentDelay: o.AgentDelay})
+		AdminPassword: o.AdminPassword, Demo: o.Demo, CITick: o.CITick, AgentKey: o.AgentKey, AgentDelay: o.AgentDelay,
+		RateLimit: o.RateLimit})
 	if err != nil {
 		return err
 	}
