@@ -1,6 +1,7 @@
 package refserver_test
 
 import (
+	"bytes"
 	"encoding/base64"
 	"fmt"
 	"os"
@@ -174,5 +175,42 @@ func TestJournalCrash(t *testing.T) {
 	u, err := st.CreateUser(store.NewUser{Login: "carol", Role: "user"})
 	if err != nil || u.ID <= 2 {
 		t.Errorf("carol: %+v %v", u, err)
+	}
+}
+
+// A torn last journal line is dropped with one line saying so on the
+// server's log; a clean journal logs nothing.
+func TestTornJournalLineIsLogged(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	var log bytes.Buffer
+	s1, err := refserver.New(refserver.Options{DataDir: dir, AdminPassword: "admin-password-1234", Log: &log})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s1.CreateUser("alice", "alice-password-123", "user"); err != nil {
+		t.Fatal(err)
+	}
+	s1.Close()
+	if log.Len() != 0 {
+		t.Fatalf("clean start logged %q", log.String())
+	}
+	f, err := os.OpenFile(filepath.Join(dir, "journal.jsonl"), os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.WriteString(`[{"t":"user","id":99,"v":{"login":"car`)
+	f.Close()
+	s2, err := refserver.New(refserver.Options{DataDir: dir, AdminPassword: "admin-password-1234", Log: &log})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s2.Close()
+	got := log.String()
+	if strings.Count(got, "\n") != 1 || !strings.Contains(got, "journal.jsonl: dropped its torn last line (38 bytes") {
+		t.Errorf("log %q, want one line about the torn line", got)
+	}
+	if _, ok := s2.Store().UserByLogin("alice"); !ok {
+		t.Error("alice lost")
 	}
 }

@@ -215,3 +215,40 @@ func TestRuns(t *testing.T) {
 	want(t, call(t, s, "GET", "/repos/alice/app/actions/runs/999999", alice, nil), 404)
 	want(t, call(t, s, "GET", "/repos/alice/app/actions/jobs/999999/logs", alice, nil), 404)
 }
+
+// A run's actor carries the user's ID, for seeded, dispatched and
+// re-run runs alike.
+func TestRunActorHasTheUsersID(t *testing.T) {
+	t.Parallel()
+	s := start(t, refserver.Options{})
+	alice := mustUser(t, s, "alice", "alice-password-123", "")
+	bob := mustUser(t, s, "bob", "bob-password-1234", "")
+	if _, err := s.CreateRepo("alice", "app", refserver.RepoOptions{AutoInit: true}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.AddCollaborator("alice/app", "bob", "write"); err != nil {
+		t.Fatal(err)
+	}
+	ids := map[string]float64{}
+	for login, tok := range map[string]string{"alice": alice, "bob": bob} {
+		ids[login] = want(t, call(t, s, "GET", "/me", tok, nil), 200).obj["id"].(float64)
+	}
+	seeded, err := s.CreateRun("alice/app", refserver.RunSeed{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	runs := []resp{
+		want(t, call(t, s, "GET", fmt.Sprintf("/repos/alice/app/actions/runs/%d", seeded.ID), bob, nil), 200),
+		want(t, call(t, s, "POST", "/repos/alice/app/actions/runs", bob, map[string]string{"ref": "main"}), 201),
+		want(t, call(t, s, "POST", fmt.Sprintf("/repos/alice/app/actions/runs/%d/rerun", seeded.ID), bob, nil), 201),
+	}
+	for i, r := range runs {
+		a := r.obj["actor"].(map[string]any)
+		if a["id"] != ids[a["login"].(string)] || a["id"] == float64(0) {
+			t.Errorf("run %d: actor %v, want the id of %v (%v)", i, a, a["login"], ids)
+		}
+	}
+	if l := want(t, call(t, s, "GET", "/repos/alice/app/actions/runs", bob, nil), 200); l.arr[0].(map[string]any)["actor"].(map[string]any)["id"] != ids["bob"] {
+		t.Errorf("listed run's actor %v", l.arr[0])
+	}
+}

@@ -25,6 +25,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"os"
@@ -77,6 +78,9 @@ type Options struct {
 	// bursts of as many), answering 429 with Retry-After past it; 0 is
 	// no limit (see package ratelimit).
 	RateLimit float64
+	// Log receives the server's few messages (what was dropped from a
+	// torn journal); nil is standard error.
+	Log io.Writer
 }
 
 // Server is a running reference server.
@@ -100,8 +104,10 @@ type Server struct {
 	// seeded, so its records carry realistic dates.
 	ago atomic.Int64
 
-	newMu    sync.Mutex
-	newConns map[net.Conn]bool
+	newMu      sync.Mutex
+	newConns   map[net.Conn]bool
+	closing    bool // Close has begun: new connections are closed at once
+	droppedNew int  // connections closed for never sending a request
 }
 
 // now is the clock records are stamped with.
@@ -139,6 +145,12 @@ func New(opts Options) (*Server, error) {
 		return nil, fmt.Errorf("opening %s: %w", opts.DataDir, err)
 	}
 	s.st = st
+	if msg := st.Dropped(); msg != "" {
+		if opts.Log == nil {
+			opts.Log = os.Stderr
+		}
+		fmt.Fprintln(opts.Log, "forge: warning: "+msg)
+	}
 	s.api = rest.New(rest.Config{Store: st, Git: s.git, Now: opts.Now, PasswordCost: opts.PasswordCost, CITick: opts.CITick})
 	fresh := len(st.Users(nil)) == 0
 	if err := s.ensureAdmin(); err != nil {
@@ -344,6 +356,9 @@ func (s *Server) Close() error {
 	if s.http != nil {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
+		// Shutdown runs closeNew in a goroutine and may wait on a
+		// connection before it ran: run it first.
+		s.closeNew()
 		err = s.http.Shutdown(ctx)
 	}
 	return errors.Join(err, s.st.Close())
@@ -352,11 +367,17 @@ func (s *Server) Close() error {
 // trackNew remembers connections that have not sent a request yet.
 // Shutdown counts such a connection as busy until it is five seconds old,
 // so a client that opened one and never used it would hold Close for five
-// seconds; closeNew closes them instead.
+// seconds; closeNew closes them instead. One accepted while or after
+// closeNew runs is closed here, so none slips between the two.
 func (s *Server) trackNew(c net.Conn, state http.ConnState) {
 	s.newMu.Lock()
 	defer s.newMu.Unlock()
 	if state == http.StateNew {
+		if s.closing {
+			c.Close()
+			s.droppedNew++
+			return
+		}
 		if s.newConns == nil {
 			s.newConns = map[net.Conn]bool{}
 		}
@@ -366,13 +387,15 @@ func (s *Server) trackNew(c net.Conn, state http.ConnState) {
 	delete(s.newConns, c)
 }
 
-// closeNew closes the connections that never sent a request. Shutdown
-// runs it after closing the listener, so no new one arrives later.
+// closeNew closes the connections that never sent a request, and makes
+// trackNew close any accepted later.
 func (s *Server) closeNew() {
 	s.newMu.Lock()
 	defer s.newMu.Unlock()
+	s.closing = true
 	for c := range s.newConns {
 		c.Close()
+		s.droppedNew++
 		delete(s.newConns, c)
 	}
 }

@@ -129,7 +129,7 @@ func runServe(ctx context.Context, o *Options) error {
 	}
 	srv, err := refserver.New(refserver.Options{Addr: o.Addr, DataDir: o.DataDir, AdminUser: o.AdminUser,
 		AdminPassword: o.AdminPassword, Demo: o.Demo, CITick: o.CITick, AgentKey: o.AgentKey, AgentDelay: o.AgentDelay,
-		RateLimit: o.RateLimit})
+		RateLimit: o.RateLimit, Log: o.f.IOStreams.ErrOut})
 	if err != nil {
 		return err
 	}

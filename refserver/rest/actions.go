@@ -72,9 +72,21 @@ func (a *API) runView(r *http.Request, x access, run store.Run, st ci.State) run
 	id := strconv.FormatInt(run.ID, 10)
 	return runJSON{ID: run.ID, Name: run.Name, DisplayTitle: run.Title, RunNumber: run.Number, Event: run.Event,
 		Status: st.Status, Conclusion: nullable(st.Conclusion), HeadBranch: run.Branch, HeadSHA: run.SHA,
-		Actor: loginJSON{Login: run.Actor}, CreatedAt: run.CreatedAt, UpdatedAt: maxTime(st.UpdatedAt, run.CreatedAt),
+		Actor: a.actor(run), CreatedAt: run.CreatedAt, UpdatedAt: maxTime(st.UpdatedAt, run.CreatedAt),
 		RunStartedAt: st.StartedAt, HTMLURL: origin(r) + "/" + x.repo.FullName() + "/actions/runs/" + id,
 		JobsURL: origin(r) + Prefix + "/repos/" + x.repo.FullName() + "/actions/runs/" + id + "/jobs"}
+}
+
+// actor is who started run; a run recorded before runs kept the actor's
+// ID is matched by login.
+func (a *API) actor(run store.Run) loginJSON {
+	id := run.ActorID
+	if id == 0 {
+		if u, ok := a.st.UserByLogin(run.Actor); ok {
+			id = u.ID
+		}
+	}
+	return loginJSON{Login: run.Actor, ID: id}
 }
 
 func maxTime(a, b time.Time) time.Time {

@@ -43,32 +43,38 @@ type journal struct {
 	size int64
 }
 
-func openJournal(dir string) (j *journal, d *data, err error) {
+// openJournal loads the snapshot and replays the journal; dropped
+// describes a torn last line it left out ("" when there was none).
+func openJournal(dir string) (j *journal, d *data, dropped string, err error) {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return nil, nil, err
+		return nil, nil, "", err
 	}
 	d = newData()
 	b, err := os.ReadFile(filepath.Join(dir, snapshotName))
 	switch {
 	case errors.Is(err, os.ErrNotExist):
 	case err != nil:
-		return nil, nil, err
+		return nil, nil, "", err
 	default:
 		if err := json.Unmarshal(b, d); err != nil {
-			return nil, nil, fmt.Errorf("%s: %w", filepath.Join(dir, snapshotName), err)
+			return nil, nil, "", fmt.Errorf("%s: %w", filepath.Join(dir, snapshotName), err)
 		}
 		d.fill()
 	}
 	jpath := filepath.Join(dir, journalName)
-	if err := replay(jpath, d); err != nil {
-		return nil, nil, err
+	torn, err := replay(jpath, d)
+	if err != nil {
+		return nil, nil, "", err
+	}
+	if torn > 0 {
+		dropped = fmt.Sprintf("%s: dropped its torn last line (%d bytes without a newline: an update cut off by a crash, never acknowledged)", jpath, torn)
 	}
 	j = &journal{dir: dir}
 	// Start every run from a fresh snapshot and an empty journal.
 	if err := j.compact(d); err != nil {
-		return nil, nil, err
+		return nil, nil, "", err
 	}
-	return j, d, nil
+	return j, d, dropped, nil
 }
 
 // fill replaces maps a snapshot left null.
@@ -109,13 +115,15 @@ func (d *data) fill() {
 	}
 }
 
-func replay(path string, d *data) error {
+// replay applies the journal's lines to d; torn is the length of a last
+// line without its newline, which it leaves out.
+func replay(path string, d *data) (torn int, err error) {
 	f, err := os.Open(path)
 	if errors.Is(err, os.ErrNotExist) {
-		return nil
+		return 0, nil
 	}
 	if err != nil {
-		return err
+		return 0, err
 	}
 	defer f.Close()
 	r := bufio.NewReader(f)
@@ -124,18 +132,18 @@ func replay(path string, d *data) error {
 		if errors.Is(err, io.EOF) {
 			// A last line without its newline was torn by a crash
 			// before it was acknowledged.
-			return nil
+			return len(line), nil
 		}
 		if err != nil {
-			return err
+			return 0, err
 		}
 		var changes []change
 		if err := json.Unmarshal(line, &changes); err != nil {
-			return fmt.Errorf("%s line %d: %w", path, n, err)
+			return 0, fmt.Errorf("%s line %d: %w", path, n, err)
 		}
 		for _, c := range changes {
 			if err := d.apply(c); err != nil {
-				return fmt.Errorf("%s line %d: %w", path, n, err)
+				return 0, fmt.Errorf("%s line %d: %w", path, n, err)
 			}
 		}
 	}

@@ -1,6 +1,7 @@
 package store
 
 import (
+	"strings"
 	"time"
 
 	"github.com/forgehq/forge/refserver/ci"
@@ -9,15 +10,18 @@ import (
 // Run is a workflow run: what triggered it and its plan and clock, from
 // which package ci computes its state at any moment.
 type Run struct {
-	ID        int64     `json:"id"`
-	RepoID    int64     `json:"repo_id"`
-	Number    int64     `json:"run_number"`
-	Name      string    `json:"name"`
-	Title     string    `json:"display_title"`
-	Event     string    `json:"event"`
-	Branch    string    `json:"head_branch"`
-	SHA       string    `json:"head_sha"`
-	Actor     string    `json:"actor"`
+	ID     int64  `json:"id"`
+	RepoID int64  `json:"repo_id"`
+	Number int64  `json:"run_number"`
+	Name   string `json:"name"`
+	Title  string `json:"display_title"`
+	Event  string `json:"event"`
+	Branch string `json:"head_branch"`
+	SHA    string `json:"head_sha"`
+	Actor  string `json:"actor"`
+	// ActorID is the actor's user ID; CreateRun fills it from Actor.
+	// Runs recorded before it existed have 0 (see ActorIDOf).
+	ActorID   int64     `json:"actor_id,omitempty"`
 	CreatedAt time.Time `json:"created_at"`
 	Plan      ci.Plan   `json:"plan"`
 	Clock     ci.Clock  `json:"clock"`
@@ -33,6 +37,9 @@ func (s *Store) CreateRun(repoID int64, run Run) (Run, error) {
 		}
 		if run.CreatedAt.IsZero() {
 			run.CreatedAt = s.Now()
+		}
+		if u, ok := s.userByLogin[strings.ToLower(run.Actor)]; ok && run.ActorID == 0 {
+			run.ActorID = u.ID
 		}
 		r.LastRun++
 		run.ID, run.RepoID, run.Number = s.id(), repoID, r.LastRun

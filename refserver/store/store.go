@@ -80,6 +80,7 @@ type Store struct {
 	nextID  int64
 	now     func() time.Time
 	journal *journal // nil in memory
+	dropped string   // what Open left out of the journal
 
 	// Indexes rebuilt from d on load and kept current by the mutators.
 	userByLogin  map[string]*User     // lower-case login
@@ -101,15 +102,19 @@ func Open(dir string, now func() time.Time) (*Store, error) {
 	}
 	s := &Store{d: newData(), now: now}
 	if dir != "" {
-		j, d, err := openJournal(dir)
+		j, d, dropped, err := openJournal(dir)
 		if err != nil {
 			return nil, err
 		}
-		s.journal, s.d = j, d
+		s.journal, s.d, s.dropped = j, d, dropped
 	}
 	s.reindex()
 	return s, nil
 }
+
+// Dropped says what Open left out of the journal (a torn last line), or
+// is "": the server logs it.
+func (s *Store) Dropped() string { return s.dropped }
 
 // Close flushes and closes the journal.
 func (s *Store) Close() error {
