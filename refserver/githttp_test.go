@@ -274,23 +274,84 @@ func TestGitUploadPackBombIsRefused(t *testing.T) {
 	}
 }
 
-// Shallow fetches are a documented limit (go-git's server has none):
-// git is told so by the capabilities, before any data moves, and a full
-// clone of the same repository works.
-func TestGitShallowCloneIsRefusedClearly(t *testing.T) {
+// Shallow clones and fetches with the real git: --depth 1, a fetch into
+// the shallow clone, --deepen, --unshallow, each leaving a repository
+// git fsck accepts; --shallow-since is refused with a message.
+func TestGitShallowClone(t *testing.T) {
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("git is not installed")
 	}
 	t.Parallel()
 	s := start(t, refserver.Options{})
 	alice := mustUser(t, s, "alice", "alice-password-123", "")
-	want(t, call(t, s, "POST", "/repos", alice, map[string]any{"name": "app", "auto_init": true}), 201)
+	if _, err := s.CreateRepo("alice", "app", refserver.RepoOptions{AutoInit: true}); err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 4; i++ {
+		if _, err := s.CommitFiles("alice/app", "", map[string]string{fmt.Sprintf("f%d.txt", i): strings.Repeat("x\n", i+1)}, fmt.Sprintf("Commit %d", i)); err != nil {
+			t.Fatal(err)
+		}
+	}
 	u, _ := url.Parse(s.URL() + "/alice/app.git")
 	u.User = url.UserPassword("x", alice)
 	dir := t.TempDir()
-	out, err := gitCmd(t, dir, "clone", "--depth", "1", u.String(), "shallow")
-	if err == nil || !strings.Contains(out, "does not support shallow") {
-		t.Errorf("git clone --depth 1: %v %s", err, out)
+	mustGit(t, dir, "clone", "-q", "--depth", "1", u.String(), "app")
+	app := filepath.Join(dir, "app")
+	count := func(want string, step string) {
+		t.Helper()
+		if got := strings.TrimSpace(mustGit(t, app, "rev-list", "--count", "HEAD")); got != want {
+			t.Errorf("%s: %s commits, want %s", step, got, want)
+		}
+		mustGit(t, app, "fsck", "--no-progress")
 	}
-	mustGit(t, dir, "clone", "-q", u.String(), "full")
+	count("1", "clone --depth 1")
+	if got := strings.TrimSpace(mustGit(t, app, "rev-parse", "--is-shallow-repository")); got != "true" {
+		t.Errorf("is-shallow-repository %s", got)
+	}
+	if b, err := os.ReadFile(filepath.Join(app, "f3.txt")); err != nil || string(b) != "x\nx\nx\nx\n" {
+		t.Errorf("f3.txt %q %v", b, err)
+	}
+	if _, err := s.CommitFiles("alice/app", "", map[string]string{"new.txt": "new\n"}, "After the clone"); err != nil {
+		t.Fatal(err)
+	}
+	mustGit(t, app, "pull", "-q", "--ff-only")
+	count("2", "fetch into the shallow clone")
+	// A push from the shallow clone, and a merge: history with two
+	// parents to cut.
+	os.WriteFile(filepath.Join(app, "pushed.txt"), []byte("p\n"), 0o644)
+	mustGit(t, app, "add", ".")
+	mustGit(t, app, "commit", "-q", "-m", "From the shallow clone [skip ci]")
+	mustGit(t, app, "push", "-q", "origin", "main")
+	count("3", "push from the shallow clone")
+	// Not to a repository that lacks the clone's boundary commit: its
+	// parents would be missing there.
+	want(t, call(t, s, "POST", "/repos", alice, map[string]any{"name": "other"}), 201)
+	o, _ := url.Parse(s.URL() + "/alice/other.git")
+	o.User = url.UserPassword("x", alice)
+	if out, err := gitCmd(t, app, "push", o.String(), "main"); err == nil {
+		t.Errorf("push of a shallow history to a repository without its base: %s", out)
+	}
+	if r := want(t, call(t, s, "GET", "/repos/alice/other/commits", alice, nil), 200); len(r.arr) != 0 {
+		t.Errorf("the refused push left commits: %s", r.raw)
+	}
+	mustGit(t, app, "switch", "-q", "-c", "side", "HEAD~1")
+	os.WriteFile(filepath.Join(app, "side.txt"), []byte("s\n"), 0o644)
+	mustGit(t, app, "add", ".")
+	mustGit(t, app, "commit", "-q", "-m", "Side [skip ci]")
+	mustGit(t, app, "switch", "-q", "main")
+	mustGit(t, app, "merge", "-q", "--no-edit", "side")
+	mustGit(t, app, "push", "-q", "origin", "main")
+	merged := t.TempDir()
+	mustGit(t, merged, "clone", "-q", "--depth", "2", u.String(), "m")
+	if got := strings.TrimSpace(mustGit(t, filepath.Join(merged, "m"), "rev-list", "--count", "HEAD")); got != "3" {
+		t.Errorf("clone --depth 2 of a merge: %s commits, want 3 (the merge and its two parents)", got)
+	}
+	mustGit(t, filepath.Join(merged, "m"), "fsck", "--no-progress")
+	mustGit(t, app, "fetch", "-q", "--deepen", "2")
+	count("7", "fetch --deepen 2")
+	mustGit(t, app, "fetch", "-q", "--unshallow")
+	count("9", "fetch --unshallow")
+	if out, err := gitCmd(t, t.TempDir(), "clone", "--shallow-since", "2000-01-01", u.String(), "x"); err == nil || !strings.Contains(out, "does not support --shallow-since") {
+		t.Errorf("clone --shallow-since: %v %s", err, out)
+	}
 }

@@ -38,7 +38,7 @@ own host: the token never appears in arguments or in the clone's
 configuration. For later fetches and pushes, run ` + "`forge auth setup-git`" + `
 once.`,
 		Example: `  forge repo clone alice/demo
-  forge repo clone alice/demo work/demo -- --single-branch
+  forge repo clone alice/demo work/demo -- --depth 1
   forge repo clone demo --ssh`,
 		ValidArgsFunction: completions.RepoArg(f),
 		Args: func(cmd *cobra.Command, args []string) error {
@@ -50,7 +50,7 @@ once.`,
 				return cmdutil.UsageErrorf("missing the OWNER/REPO to clone; see `%s --help`", cmd.CommandPath())
 			}
 			if n > 2 {
-				return cmdutil.UsageErrorf("unexpected argument %q; git flags go after \"--\", as in `forge repo clone OWNER/REPO -- --single-branch`", args[2])
+				return cmdutil.UsageErrorf("unexpected argument %q; git flags go after \"--\", as in `forge repo clone OWNER/REPO -- --depth 1`", args[2])
 			}
 			return nil
 		},

@@ -1,8 +1,9 @@
 // Package gitstore keeps the reference server's git repositories with
 // go-git: in memory, or as bare repositories on disk under a data
 // directory. It makes commits without a worktree (seeding, auto_init),
-// reads contents and history at any ref, and hands out the storage to the
-// smart HTTP transport.
+// reads contents and history at any ref, hands out the storage to the
+// smart HTTP transport, and plans the shallow fetches go-git's server
+// cannot serve (shallow.go).
 //
 // It uses go-git's plumbing and storage packages only, not the root
 // package: that one links every transport (ssh, http, their

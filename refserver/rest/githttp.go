@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -16,6 +17,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/format/pktline"
 	"github.com/go-git/go-git/v5/plumbing/protocol/packp"
+	"github.com/go-git/go-git/v5/plumbing/protocol/packp/capability"
 	"github.com/go-git/go-git/v5/plumbing/storer"
 	"github.com/go-git/go-git/v5/plumbing/transport"
 	"github.com/go-git/go-git/v5/plumbing/transport/server"
@@ -163,6 +165,11 @@ func (a *API) advertise(w http.ResponseWriter, r *http.Request, g *gitstore.Repo
 		gitHTTPError(w, http.StatusInternalServerError, err.Error())
 		return
 	}
+	if service == "git-upload-pack" {
+		// Served by shallowUploadPack, not by go-git.
+		ar.Capabilities.Add(capability.Shallow)
+		ar.Capabilities.Add(capability.DeepenRelative)
+	}
 	ar.Prefix = [][]byte{[]byte("# service=" + service), pktline.Flush}
 	var buf bytes.Buffer
 	if err := ar.Encode(&buf); err != nil {
@@ -233,9 +240,14 @@ func (a *API) uploadPack(w http.ResponseWriter, r *http.Request, g *gitstore.Rep
 		gitHTTPError(w, http.StatusBadRequest, "bad upload-pack request: "+err.Error())
 		return
 	}
-	done, err := readHaves(body, &req.UploadHaves)
+	done, negotiating, err := readHaves(body, &req.UploadHaves)
 	if err != nil {
 		gitHTTPError(w, http.StatusBadRequest, "bad upload-pack request: "+err.Error())
+		return
+	}
+	depth, err := commitDepth(req.Depth)
+	if err != nil {
+		gitHTTPError(w, http.StatusBadRequest, err.Error())
 		return
 	}
 	g.RLock()
@@ -254,6 +266,10 @@ func (a *API) uploadPack(w http.ResponseWriter, r *http.Request, g *gitstore.Rep
 	}
 	req.Haves = known
 	w.Header().Set("Content-Type", "application/x-git-upload-pack-result")
+	if depth > 0 || len(req.Shallows) > 0 || req.Capabilities.Supports(capability.Shallow) {
+		a.shallowUploadPack(w, r, g, req, depth, done, negotiating)
+		return
+	}
 	if !done {
 		var buf bytes.Buffer
 		e := pktline.NewEncoder(&buf)
@@ -280,26 +296,29 @@ func (a *API) uploadPack(w http.ResponseWriter, r *http.Request, g *gitstore.Rep
 	resp.Encode(w)
 }
 
-// readHaves reads "have" lines up to a flush or "done", at most maxHaves.
-func readHaves(r io.Reader, h *packp.UploadHaves) (done bool, err error) {
+// readHaves reads "have" lines up to a flush or "done", at most maxHaves;
+// negotiating reports that the request had a have section at all (a
+// shallow client's first request has none).
+func readHaves(r io.Reader, h *packp.UploadHaves) (done, negotiating bool, err error) {
 	sc := pktline.NewScanner(r)
 	for sc.Scan() {
+		negotiating = true
 		line := bytes.TrimSpace(sc.Bytes())
 		switch {
 		case len(line) == 0:
 			// A flush ends a round; "done" may still follow.
 		case bytes.Equal(line, []byte("done")):
-			return true, nil
+			return true, true, nil
 		case bytes.HasPrefix(line, []byte("have ")):
 			if len(h.Haves) == maxHaves {
-				return false, fmt.Errorf("more than %d have lines", maxHaves)
+				return false, true, fmt.Errorf("more than %d have lines", maxHaves)
 			}
 			h.Haves = append(h.Haves, plumbing.NewHash(string(line[5:])))
 		default:
-			return false, fmt.Errorf("unexpected line %q", line)
+			return false, true, fmt.Errorf("unexpected line %q", line)
 		}
 	}
-	return false, sc.Err()
+	return false, negotiating, sc.Err()
 }
 
 func (a *API) receivePack(w http.ResponseWriter, r *http.Request, g *gitstore.Repo, x access, s *session) {
@@ -308,12 +327,27 @@ func (a *API) receivePack(w http.ResponseWriter, r *http.Request, g *gitstore.Re
 		gitHTTPError(w, http.StatusBadRequest, err.Error())
 		return
 	}
+	body, shallow, err := stripShallow(body)
+	if err != nil {
+		gitHTTPError(w, http.StatusBadRequest, "malformed receive-pack request: "+err.Error())
+		return
+	}
 	req := packp.NewReferenceUpdateRequest()
 	if err := req.Decode(io.NopCloser(body)); err != nil {
 		gitHTTPError(w, http.StatusBadRequest, "malformed receive-pack request: "+err.Error())
 		return
 	}
 	g.Lock()
+	for _, h := range shallow {
+		// Its parents would be missing here, as git's own server
+		// refuses by default (receive.shallowUpdate).
+		if g.Storer().HasEncodedObject(h) != nil {
+			g.Unlock()
+			gitHTTPError(w, http.StatusBadRequest, "pushing from a shallow clone whose boundary commit "+h.String()+
+				" this repository lacks: run git fetch --unshallow first")
+			return
+		}
+	}
 	srv := server.NewServer(fixedLoader{g.Storer()})
 	sess, err := srv.NewReceivePackSession(gitEndpoint(), nil)
 	if err != nil {
@@ -334,6 +368,40 @@ func (a *API) receivePack(w http.ResponseWriter, r *http.Request, g *gitstore.Re
 		return
 	}
 	a.afterPush(x, g, s, req.Commands)
+}
+
+// stripShallow takes the "shallow" lines a push from a shallow clone
+// starts with (go-git's decoder takes at most one) off body.
+func stripShallow(body io.Reader) (io.Reader, []plumbing.Hash, error) {
+	var shallow []plumbing.Hash
+	for {
+		var head [4]byte
+		if _, err := io.ReadFull(body, head[:]); err != nil {
+			return nil, nil, err
+		}
+		n, err := strconv.ParseUint(string(head[:]), 16, 16)
+		if err != nil {
+			return nil, nil, fmt.Errorf("bad pkt-line length %q", head[:])
+		}
+		if n < 4 {
+			return io.MultiReader(bytes.NewReader(head[:]), body), shallow, nil
+		}
+		line := make([]byte, n-4)
+		if _, err := io.ReadFull(body, line); err != nil {
+			return nil, nil, err
+		}
+		rest, ok := bytes.CutPrefix(bytes.TrimSpace(line), []byte("shallow "))
+		if !ok {
+			return io.MultiReader(bytes.NewReader(head[:]), bytes.NewReader(line), body), shallow, nil
+		}
+		if len(rest) != 40 || strings.Trim(string(rest), "0123456789abcdef") != "" {
+			return nil, nil, fmt.Errorf("bad shallow line %q", line)
+		}
+		if len(shallow) == maxHaves {
+			return nil, nil, fmt.Errorf("more than %d shallow lines", maxHaves)
+		}
+		shallow = append(shallow, plumbing.NewHash(string(rest)))
+	}
 }
 
 // afterPush records the push and starts a workflow run per updated
