@@ -17,7 +17,7 @@
 //
 // The package is split by concern: store (state and persistence), gitstore
 // (the repositories' git data), ci (how workflow runs progress), rest (the
-// REST handlers and permission rules). This file wires them; seed.go has
+// REST handlers and permission rules), ratelimit (the optional throttle). This file wires them; seed.go has
 // the Go methods tests use to create data, demo.go the --demo world.
 package refserver
 
