@@ -336,7 +336,7 @@ func (s *Server) Close() error {
 		defer cancel()
 		err = s.http.Shutdown(ctx)
 	}
-	return errors.Join(err, s.st.Close())
+	return errors.Join(err, s.registry.Close(), s.st.Close())
 }
 
 // trackNew remembers connections that have not sent a request yet.

@@ -158,19 +158,3 @@ func validTag(t string) bool {
 	}
 	return true
 }
-
-// validDigest reports whether d is "sha256:" and 64 lower-case hex digits,
-// the only algorithm this registry stores.
-func validDigest(d string) bool {
-	hexPart, ok := strings.CutPrefix(d, "sha256:")
-	if !ok || len(hexPart) != 64 {
-		return false
-	}
-	for i := 0; i < len(hexPart); i++ {
-		b := hexPart[i]
-		if !(b >= '0' && b <= '9' || b >= 'a' && b <= 'f') {
-			return false
-		}
-	}
-	return true
-}

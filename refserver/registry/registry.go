@@ -55,8 +55,6 @@ package registry
 
 import (
 	"bytes"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -64,10 +62,8 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
-	"strings"
+	"sync"
 	"time"
-
-	ggcr "github.com/google/go-containerregistry/pkg/registry"
 )
 
 // Options configure a Registry.
@@ -99,24 +95,38 @@ type Options struct {
 	// HTTPClient calls the login endpoint; default a client with a
 	// 15-second timeout.
 	HTTPClient *http.Client
+	// UploadTTL is how long an upload may sit untouched before it is
+	// dropped and its file deleted; default UploadTTL (an hour).
+	UploadTTL time.Duration
 }
 
 // Registry is the registry, its token service and its listing endpoints.
 type Registry struct {
-	opts        Options
-	inner       http.Handler
-	state       *state
-	signer      *signer
-	accounts    *accounts
-	manifestDir string
-	now         func() time.Time
+	opts     Options
+	state    *state
+	signer   *signer
+	accounts *accounts
+	uploads  *uploads
+	log      *log.Logger
+	now      func() time.Time
+
+	// dir holds blobs, manifests and uploads: DataDir, or a temporary
+	// directory (temp) removed at Close. durable: files are synced before
+	// a request that wrote them is answered.
+	dir     string
+	temp    bool
+	durable bool
+	// storeMu orders making a digest's file visible and linking it
+	// against unlinking a digest and deleting its file once unused.
+	storeMu sync.Mutex
+
+	stop      chan struct{}
+	closeOnce sync.Once
 }
 
-// maxManifest is the largest manifest accepted, as in the CNCF registry.
-const maxManifest = 4 << 20
-
 // New builds a registry. With a data directory it loads what an earlier
-// run stored there.
+// run stored there; without one it keeps its files in a temporary
+// directory, which Close removes.
 func New(opts Options) (*Registry, error) {
 	if opts.Service == "" {
 		opts.Service = "forge-registry"
@@ -130,6 +140,9 @@ func New(opts Options) (*Registry, error) {
 	if opts.CredentialTTL == 0 {
 		opts.CredentialTTL = 30 * time.Second
 	}
+	if opts.UploadTTL <= 0 {
+		opts.UploadTTL = UploadTTL
+	}
 	if opts.BaseURL == nil {
 		opts.BaseURL = func() string { return "" }
 	}
@@ -140,33 +153,71 @@ func New(opts Options) (*Registry, error) {
 	if logw == nil {
 		logw = io.Discard
 	}
-	r := &Registry{opts: opts, now: time.Now}
+	r := &Registry{opts: opts, now: time.Now, log: log.New(logw, "registry: ", log.LstdFlags), stop: make(chan struct{})}
 	r.accounts = newAccounts(opts.BaseURL, opts.HTTPClient, opts.CredentialTTL)
-	var blobs ggcr.BlobHandler = ggcr.NewInMemoryBlobHandler()
 	var err error
 	if opts.DataDir != "" {
 		if err := os.MkdirAll(opts.DataDir, 0o700); err != nil {
 			return nil, err
 		}
-		blobs = diskBlobs{dir: filepath.Join(opts.DataDir, "blobs")}
-		r.manifestDir = filepath.Join(opts.DataDir, "manifests")
+		r.dir, r.durable = opts.DataDir, true
+	} else {
+		if r.dir, err = os.MkdirTemp("", "forge-registry-*"); err != nil {
+			return nil, fmt.Errorf("registry storage: %w", err)
+		}
+		r.temp = true
 	}
 	if r.signer, err = loadOrCreateSigner(opts.DataDir); err != nil {
+		r.removeTemp()
 		return nil, fmt.Errorf("registry signing key: %w", err)
 	}
 	if r.state, err = loadState(opts.DataDir); err != nil {
+		r.removeTemp()
 		return nil, fmt.Errorf("registry state: %w", err)
 	}
-	r.inner = ggcr.New(
-		ggcr.WithBlobHandler(blobs),
-		ggcr.WithReferrersSupport(true),
-		ggcr.Logger(log.New(logw, "registry: ", log.LstdFlags)),
-	)
-	if err := r.restore(); err != nil {
-		return nil, fmt.Errorf("registry state: %w", err)
+	if r.uploads, err = newUploads(filepath.Join(r.dir, "uploads")); err != nil {
+		r.removeTemp()
+		return nil, fmt.Errorf("registry uploads: %w", err)
 	}
+	go r.expireLoop()
 	return r, nil
 }
+
+// Close drops every upload in progress and, without a data directory,
+// deletes everything the registry stored. Requests must have ended.
+func (r *Registry) Close() error {
+	var err error
+	r.closeOnce.Do(func() {
+		close(r.stop)
+		r.uploads.expire(time.Now().Add(24 * 365 * time.Hour))
+		err = r.removeTemp()
+	})
+	return err
+}
+
+func (r *Registry) removeTemp() error {
+	if !r.temp {
+		return nil
+	}
+	return os.RemoveAll(r.dir)
+}
+
+// expireLoop drops abandoned uploads even when nobody starts a new one
+// (starting one also does).
+func (r *Registry) expireLoop() {
+	t := time.NewTicker(min(r.opts.UploadTTL/4, 5*time.Minute))
+	defer t.Stop()
+	for {
+		select {
+		case <-r.stop:
+			return
+		case <-t.C:
+			r.expireUploads()
+		}
+	}
+}
+
+func (r *Registry) logf(format string, args ...any) { r.log.Printf(format, args...) }
 
 // Mount registers the registry's routes on mux.
 func (r *Registry) Mount(mux *http.ServeMux) {
@@ -205,110 +256,6 @@ func (r *Registry) Unshare(repo, user string) error { return r.state.unshare(rep
 // SharedWith lists the users repo is shared with.
 func (r *Registry) SharedWith(repo string) []string { return r.state.shareList(repo) }
 
-// restore replays the manifests a data directory holds into pkg/registry,
-// which keeps manifests only in memory: images before the indexes that
-// list them, then the tags.
-func (r *Registry) restore() error {
-	if r.manifestDir == "" {
-		return nil
-	}
-	for repo, rs := range r.state.Repos {
-		pending := map[string]manifestInfo{}
-		for d, mi := range rs.Manifests {
-			pending[d] = mi
-		}
-		for len(pending) > 0 {
-			progress := false
-			for d, mi := range pending {
-				body, err := os.ReadFile(r.manifestPath(d))
-				if err != nil {
-					return err
-				}
-				if r.internal(http.MethodPut, "/v2/"+repo+"/manifests/"+d, mi.MediaType, body) == http.StatusCreated {
-					delete(pending, d)
-					progress = true
-				}
-			}
-			if !progress {
-				return fmt.Errorf("%s: %d manifests refer to manifests that are missing", repo, len(pending))
-			}
-		}
-		for t, ti := range rs.Tags {
-			body, err := os.ReadFile(r.manifestPath(ti.Digest))
-			if err != nil {
-				return err
-			}
-			r.internal(http.MethodPut, "/v2/"+repo+"/manifests/"+t, rs.Manifests[ti.Digest].MediaType, body)
-		}
-	}
-	return nil
-}
-
-func (r *Registry) manifestPath(digest string) string {
-	return filepath.Join(r.manifestDir, "sha256", strings.TrimPrefix(digest, "sha256:"))
-}
-
-// internal sends a request to pkg/registry from inside and returns its
-// status.
-func (r *Registry) internal(method, path, contentType string, body []byte) int {
-	req, err := http.NewRequest(method, path, bytes.NewReader(body))
-	if err != nil {
-		return 0
-	}
-	if contentType != "" {
-		req.Header.Set("Content-Type", contentType)
-	}
-	w := &discardWriter{h: http.Header{}}
-	r.inner.ServeHTTP(w, req)
-	return w.status
-}
-
-type discardWriter struct {
-	h      http.Header
-	status int
-}
-
-func (w *discardWriter) Header() http.Header { return w.h }
-func (w *discardWriter) Write(b []byte) (int, error) {
-	if w.status == 0 {
-		w.status = http.StatusOK
-	}
-	return len(b), nil
-}
-func (w *discardWriter) WriteHeader(code int) {
-	if w.status == 0 {
-		w.status = code
-	}
-}
-
-// statusWriter remembers the status pkg/registry answered with, passing
-// everything through (ReadFrom too, so blob downloads keep sendfile).
-type statusWriter struct {
-	http.ResponseWriter
-	status int
-}
-
-func (w *statusWriter) WriteHeader(code int) {
-	if w.status == 0 {
-		w.status = code
-	}
-	w.ResponseWriter.WriteHeader(code)
-}
-
-func (w *statusWriter) Write(b []byte) (int, error) {
-	if w.status == 0 {
-		w.status = http.StatusOK
-	}
-	return w.ResponseWriter.Write(b)
-}
-
-func (w *statusWriter) ReadFrom(src io.Reader) (int64, error) {
-	if w.status == 0 {
-		w.status = http.StatusOK
-	}
-	return io.Copy(w.ResponseWriter, src)
-}
-
 // regError writes an error of the registry protocol.
 func regError(w http.ResponseWriter, status int, code, msg string) {
 	w.Header().Set("Content-Type", "application/json")
@@ -329,9 +276,4 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 	w.Header().Set("Content-Length", fmt.Sprint(len(data)+1))
 	w.WriteHeader(status)
 	w.Write(append(data, '\n'))
-}
-
-func sha256Digest(b []byte) string {
-	sum := sha256.Sum256(b)
-	return "sha256:" + hex.EncodeToString(sum[:])
 }
