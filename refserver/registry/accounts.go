@@ -145,11 +145,15 @@ func (a *accounts) login(ctx context.Context, user, password string) (account, e
 	if acct.Login == "" {
 		acct.Login = user
 	}
-	if acct.Admin && lr.Token != "" {
+	if acct.Admin {
 		// is_admin covers customer admins too; the role tells them apart.
-		if role, ok := a.role(ctx, base, lr.Token); ok {
-			acct.Admin = role == "site_admin"
+		// Unknown (no token, as with two-factor authentication pending)
+		// counts as not a site admin.
+		role, ok := "", false
+		if lr.Token != "" {
+			role, ok = a.role(ctx, base, lr.Token)
 		}
+		acct.Admin = ok && role == "site_admin"
 	}
 	return acct, nil
 }

@@ -223,6 +223,7 @@ func (r *Registry) logf(format string, args ...any) { r.log.Printf(format, args.
 func (r *Registry) Mount(mux *http.ServeMux) {
 	mux.HandleFunc("/v2/", r.serveV2)
 	mux.Handle("/token", r.TokenHandler())
+	mux.HandleFunc(CertificatePath, r.serveCertificate)
 	mux.HandleFunc("/api/catalog", r.serveAdminCatalog)
 	mux.HandleFunc("/api/tags/", r.serveAPITags)
 	mux.HandleFunc("/api/shares/", r.serveShares)
@@ -231,6 +232,26 @@ func (r *Registry) Mount(mux *http.ServeMux) {
 // TokenHandler is the token service alone, to mount wherever a registry
 // expects its realm.
 func (r *Registry) TokenHandler() http.Handler { return http.HandlerFunc(r.serveToken) }
+
+// CertificatePath is where the token-signing certificate is served, for a
+// registry that trusts this token service (auth.token.rootcertbundle).
+const CertificatePath = "/token/certificate.pem"
+
+// serveCertificate serves the token-signing certificate, to anyone: it is
+// public, and a registry needs it before it has any credentials.
+func (r *Registry) serveCertificate(w http.ResponseWriter, req *http.Request) {
+	if req.Method != http.MethodGet && req.Method != http.MethodHead {
+		w.Header().Set("Allow", "GET, HEAD")
+		apiError(w, http.StatusMethodNotAllowed, "the certificate is read with GET")
+		return
+	}
+	w.Header().Set("Content-Type", "application/x-pem-file")
+	w.Header().Set("Content-Length", fmt.Sprint(len(r.signer.certPEM)))
+	w.WriteHeader(http.StatusOK)
+	if req.Method == http.MethodGet {
+		w.Write(r.signer.certPEM)
+	}
+}
 
 // Service is the service name tokens for this registry carry as audience.
 func (r *Registry) Service() string { return r.opts.Service }

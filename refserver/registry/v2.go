@@ -159,11 +159,10 @@ func (r *Registry) authorize(w http.ResponseWriter, req *http.Request, p *princi
 	case routeBase:
 		return true
 	case routeCatalog:
-		if p.token == nil || p.token.allows("registry", "catalog", "*") {
-			return true
-		}
-		r.challenge(w, req, rt.scopeFor(action), "insufficient_scope", "the token does not grant registry:catalog:*")
-		return false
+		// Any signed-in caller: the catalog lists only what they may
+		// pull, so it needs no registry:catalog:* (which the token
+		// service grants to site admins only).
+		return true
 	}
 	if p.token != nil && p.token.allows("repository", rt.repo, action) {
 		return true
