@@ -45,6 +45,9 @@ type accounts struct {
 	baseURL func() string
 	client  *http.Client
 	ttl     time.Duration
+	// active tells whether a login may still sign in; a cached check
+	// counts only while it does.
+	active func(login string) bool
 
 	mu    sync.Mutex
 	cache map[[32]byte]cached
@@ -55,8 +58,8 @@ type cached struct {
 	expires time.Time
 }
 
-func newAccounts(baseURL func() string, client *http.Client, ttl time.Duration) *accounts {
-	return &accounts{baseURL: baseURL, client: client, ttl: ttl, cache: map[[32]byte]cached{}}
+func newAccounts(baseURL func() string, client *http.Client, ttl time.Duration, active func(string) bool) *accounts {
+	return &accounts{baseURL: baseURL, client: client, ttl: ttl, active: active, cache: map[[32]byte]cached{}}
 }
 
 func credentialKey(user, password string) [32]byte {
@@ -80,6 +83,12 @@ func (a *accounts) check(ctx context.Context, user, password string) (account, e
 	c, ok := a.cache[key]
 	a.mu.Unlock()
 	if ok && now.Before(c.expires) {
+		if !a.active(c.acct.Login) {
+			a.mu.Lock()
+			delete(a.cache, key)
+			a.mu.Unlock()
+			return account{}, errBadCredentials
+		}
 		return c.acct, nil
 	}
 	acct, err := a.login(ctx, user, password)

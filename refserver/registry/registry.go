@@ -56,6 +56,7 @@ package registry
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"log"
@@ -98,7 +99,22 @@ type Options struct {
 	// UploadTTL is how long an upload may sit untouched before it is
 	// dropped and its file deleted; default UploadTTL (an hour).
 	UploadTTL time.Duration
+	// UserState tells whether a login exists and may sign in. When set,
+	// every registry request checks it, so a disabled or deleted account
+	// loses access at once (not when its token or cached credentials
+	// expire), and sharing with a login that does not exist is refused.
+	UserState func(login string) UserState
 }
+
+// UserState is what the account service says about a login.
+type UserState int
+
+// The states of a login.
+const (
+	UserMissing UserState = iota
+	UserActive
+	UserDisabled
+)
 
 // Registry is the registry, its token service and its listing endpoints.
 type Registry struct {
@@ -154,7 +170,7 @@ func New(opts Options) (*Registry, error) {
 		logw = io.Discard
 	}
 	r := &Registry{opts: opts, now: time.Now, log: log.New(logw, "registry: ", log.LstdFlags), stop: make(chan struct{})}
-	r.accounts = newAccounts(opts.BaseURL, opts.HTTPClient, opts.CredentialTTL)
+	r.accounts = newAccounts(opts.BaseURL, opts.HTTPClient, opts.CredentialTTL, func(login string) bool { return r.userState(login) == UserActive })
 	var err error
 	if opts.DataDir != "" {
 		if err := os.MkdirAll(opts.DataDir, 0o700); err != nil {
@@ -263,12 +279,39 @@ func (r *Registry) Issuer() string { return r.opts.Issuer }
 // a registry's auth.token.rootcertbundle.
 func (r *Registry) CertificatePEM() []byte { return bytes.Clone(r.signer.certPEM) }
 
+// ErrNoSuchUser is Share's error for a login that does not exist.
+var ErrNoSuchUser = errors.New("no such user")
+
 // Share lets user pull the repository repo ("alice/app").
 func (r *Registry) Share(repo, user string) error {
 	if !validRepo(repo) || owner(repo) == "" {
 		return fmt.Errorf("invalid repository name %q", repo)
 	}
+	if r.userState(user) == UserMissing {
+		return fmt.Errorf("%w: %s", ErrNoSuchUser, user)
+	}
 	return r.state.share(repo, user)
+}
+
+// userState is the login's state, UserActive when nobody can tell.
+func (r *Registry) userState(login string) UserState {
+	if r.opts.UserState == nil {
+		return UserActive
+	}
+	return r.opts.UserState(login)
+}
+
+// DeleteNamespace forgets everything of a deleted user: the repositories
+// of their namespace with their tags, and every share to or from them, so
+// an account created later with the same login inherits nothing. Files no
+// repository refers to any more are deleted.
+func (r *Registry) DeleteNamespace(login string) error {
+	r.storeMu.Lock()
+	defer r.storeMu.Unlock()
+	blobs, manifests, err := r.state.deleteNamespace(namespace(login))
+	r.removeUnused("blobs", blobs)
+	r.removeUnused("manifests", manifests)
+	return err
 }
 
 // Unshare takes the right to pull repo away from user.

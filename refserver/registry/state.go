@@ -375,3 +375,29 @@ func (s *state) shareList(repo string) []string {
 	slices.Sort(out)
 	return out
 }
+
+// deleteNamespace forgets the repositories under ns/ and every share to
+// or from ns, returning the digests those repositories held.
+func (s *state) deleteNamespace(ns string) (blobs, manifests []string, err error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for name, rs := range s.Repos {
+		if owner(name) != ns {
+			continue
+		}
+		for d := range rs.Blobs {
+			blobs = append(blobs, d)
+		}
+		for d := range rs.Manifests {
+			manifests = append(manifests, d)
+		}
+		delete(s.Repos, name)
+	}
+	for repo, users := range s.Shares {
+		delete(users, ns)
+		if owner(repo) == ns || len(users) == 0 {
+			delete(s.Shares, repo)
+		}
+	}
+	return blobs, manifests, s.saveLocked()
+}

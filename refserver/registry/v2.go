@@ -113,6 +113,10 @@ func (r *Registry) authenticate(req *http.Request) (*principal, error) {
 		if err != nil {
 			return nil, errTokenInvalid
 		}
+		if r.userState(c.Subject) != UserActive {
+			// Disabled or deleted since the token was issued.
+			return nil, errTokenInvalid
+		}
 		return &principal{user: c.Subject, token: c}, nil
 	case strings.EqualFold(scheme, "Basic"):
 		user, pass, ok := req.BasicAuth()
@@ -164,11 +168,10 @@ func (r *Registry) authorize(w http.ResponseWriter, req *http.Request, p *princi
 		// service grants to site admins only).
 		return true
 	}
-	if p.token != nil && p.token.allows("repository", rt.repo, action) {
-		return true
-	}
+	// A token grants what it says only while the policy still does: an
+	// unshared repository or a deleted namespace takes effect at once.
 	if r.may(p.user, rt.repo, action) {
-		if p.token == nil {
+		if p.token == nil || p.token.allows("repository", rt.repo, action) {
 			return true
 		}
 		r.challenge(w, req, rt.scopeFor(action), "insufficient_scope", fmt.Sprintf("the token does not grant %s on %s", action, rt.repo))
