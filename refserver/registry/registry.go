@@ -1,12 +1,15 @@
 // Package registry is the reference server's private container registry:
-// the registry protocol v2, served by go-containerregistry's pkg/registry,
-// behind Docker token authentication, with a token service that checks
-// credentials by calling the REST API's POST {base_url}/auth/login.
+// the registry protocol v2 and the OCI distribution specification 1.1
+// (blobs, chunked and monolithic uploads, sha256 and sha512 digests,
+// manifests, tags, referrers, Range requests), behind Docker token
+// authentication, with a token service that checks credentials by calling
+// the REST API's POST {base_url}/auth/login.
 //
 // # Routes
 //
 //	/v2/...                       registry protocol (Bearer tokens; HTTP basic credentials work too)
 //	GET, POST /token              token service (Docker token spec; OAuth2 password grant on POST)
+//	GET /token/certificate.pem    the token-signing certificate, for another registry to trust
 //	GET /api/catalog              every repository, with tags (admins only; basic credentials)
 //	GET /api/tags/<repo>          the tags of one repository with digests (basic credentials)
 //	GET, POST, DELETE /api/shares/<repo>  who a repository is shared with (its owner; basic credentials)
@@ -27,7 +30,10 @@
 // equal to their username in lower case ("alice/app", "alice/team/app"),
 // and pull from those and from repositories shared with them. Admins get
 // no more: images are private. Anyone signed in may ask for the catalog,
-// which lists only what they may pull. Anonymous requests get 401.
+// which lists only what they may pull; the token service grants
+// registry:catalog:* to site admins only, for registries whose catalog
+// lists everything. Anonymous requests get 401. With Options.UserState,
+// every request checks that the account is still active.
 //
 // Sharing is per repository: the owner shares alice/app with bob by
 // POST /api/shares/alice/app with {"user":"bob"}, lists with GET and
@@ -38,7 +44,7 @@
 // Deleting a manifest by digest also deletes every tag that points at it;
 // deleting by tag removes only the tag. Deleting a blob only unlinks it from
 // that repository: blobs are stored once by digest and other repositories
-// may use them, and no garbage collection runs. A blob is readable only
+// may use them; its file goes with the last link. A blob is readable only
 // through repositories it was uploaded or mounted to. A blob upload may
 // mount a blob (POST ...?mount=DIGEST[&from=REPO]) from any repository the
 // user may pull, with or without "from".
@@ -48,9 +54,12 @@
 // digest, media_type, size, updated_at}; errors there are {"error": "..."}.
 // Registry protocol errors are the protocol's {"errors":[{code, message}]}.
 //
-// Under a data directory, blobs are files under blobs/, manifests under
-// manifests/, the index, blob links and shares in state.json, and the
-// token key in token.key with its certificate in token.crt.
+// Blobs and manifests are files named by digest under blobs/ and
+// manifests/, uploads in progress files under uploads/ (dropped after
+// UploadTTL untouched, and at Close). Under a data directory the index,
+// blob links and shares are in state.json and the token key in token.key
+// with its certificate in token.crt; without one, everything lives in a
+// temporary directory that Close removes.
 package registry
 
 import (

@@ -687,6 +687,7 @@ func TestCredentialCache(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	t.Cleanup(func() { reg.Close() })
 	mux := http.NewServeMux()
 	reg.Mount(mux)
 	front := httptest.NewServer(mux)
