@@ -149,3 +149,21 @@ func TestShareWithUnknownUser(t *testing.T) {
 		t.Fatalf("shared with %v", shares.SharedWith)
 	}
 }
+
+// Unsharing takes effect at once, even for a token issued while the
+// repository was shared.
+func TestUnshareTakesEffectAtOnce(t *testing.T) {
+	f := newFixture(t, "")
+	if err := remote.Write(f.ref(t, "alice/shared:1"), randomImage(t), as("alice")); err != nil {
+		t.Fatal(err)
+	}
+	f.call(t, "alice", "POST", "/api/shares/alice/shared", nil, []byte(`{"user":"bob"}`)).want(t, "share", http.StatusCreated)
+	_, tok := f.getToken(t, "bob", testUsers["bob"].password, "repository:alice/shared:pull")
+	if st := f.withToken(t, tok.Token, "GET", "/v2/alice/shared/manifests/1"); st != 200 {
+		t.Fatalf("pull of a shared image: %d", st)
+	}
+	f.call(t, "alice", "DELETE", "/api/shares/alice/shared?user=bob", nil, nil).want(t, "unshare", 200)
+	if st := f.withToken(t, tok.Token, "GET", "/v2/alice/shared/manifests/1"); st != http.StatusForbidden {
+		t.Fatalf("pull with a token issued before the unshare: %d, want 403", st)
+	}
+}

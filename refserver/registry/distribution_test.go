@@ -180,3 +180,17 @@ auth:
 		time.Sleep(20 * time.Millisecond)
 	}
 }
+
+// The signing certificate is served to anyone, as the one Go hands out.
+func TestCertificateServed(t *testing.T) {
+	f := newFixture(t, "")
+	resp, err := http.Get(f.url + registry.CertificatePath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != 200 || string(body) != string(f.reg.CertificatePEM()) || resp.Header.Get("Content-Type") != "application/x-pem-file" {
+		t.Fatalf("GET %s: %d %q %q", registry.CertificatePath, resp.StatusCode, resp.Header.Get("Content-Type"), body)
+	}
+}
