@@ -214,7 +214,7 @@ func (r *Registry) Close() error {
 	var err error
 	r.closeOnce.Do(func() {
 		close(r.stop)
-		r.uploads.expire(time.Now().Add(24 * 365 * time.Hour))
+		r.uploads.dropAll()
 		err = r.removeTemp()
 	})
 	return err
@@ -230,7 +230,7 @@ func (r *Registry) removeTemp() error {
 // expireLoop drops abandoned uploads even when nobody starts a new one
 // (starting one also does).
 func (r *Registry) expireLoop() {
-	t := time.NewTicker(min(r.opts.UploadTTL/4, 5*time.Minute))
+	t := time.NewTicker(max(min(r.opts.UploadTTL/4, 5*time.Minute), time.Second))
 	defer t.Stop()
 	for {
 		select {

@@ -121,6 +121,12 @@ func (us *uploads) expire(cutoff time.Time) int {
 	return n
 }
 
+// dropAll drops every upload not busy with a request. It does not wait for
+// a busy one: a client still sending after the server's shutdown gave up
+// could hold Close for ever. Its file is in uploads/, which the next start
+// empties (or Close removes with the temporary directory).
+func (us *uploads) dropAll() { us.expire(time.Now().Add(100 * 365 * 24 * time.Hour)) }
+
 // count is how many uploads are in progress.
 func (us *uploads) count() int {
 	us.mu.Lock()
