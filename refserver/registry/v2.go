@@ -328,7 +328,11 @@ func (r *Registry) serveUpload(w http.ResponseWriter, req *http.Request, p *prin
 		regError(w, http.StatusNotFound, "BLOB_UPLOAD_UNKNOWN", fmt.Sprintf("upload %s of %s not found: it was completed, cancelled, or abandoned for %s; start again with POST /v2/%s/blobs/uploads/", rt.ref, rt.repo, r.opts.UploadTTL, rt.repo))
 		return
 	}
-	defer u.mu.Unlock()
+	defer func() {
+		// Touched when the request ends too: a long PATCH is not idle time.
+		u.touched = r.now()
+		u.mu.Unlock()
+	}()
 	u.touched = r.now()
 	switch req.Method {
 	case http.MethodGet:
