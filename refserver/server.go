@@ -151,7 +151,8 @@ func New(opts Options) (*Server, error) {
 		}
 		fmt.Fprintln(opts.Log, "forge: warning: "+msg)
 	}
-	s.api = rest.New(rest.Config{Store: st, Git: s.git, Now: opts.Now, PasswordCost: opts.PasswordCost, CITick: opts.CITick})
+	s.api = rest.New(rest.Config{Store: st, Git: s.git, Now: opts.Now, PasswordCost: opts.PasswordCost, CITick: opts.CITick,
+		OnUserDeleted: func(login string) error { return s.registry.DeleteNamespace(login) }})
 	fresh := len(st.Users(nil)) == 0
 	if err := s.ensureAdmin(); err != nil {
 		st.Close()
@@ -186,13 +187,26 @@ func (s *Server) mountRegistry() error {
 	if s.opts.DataDir != "" {
 		dir = filepath.Join(s.opts.DataDir, "registry")
 	}
-	reg, err := registry.New(registry.Options{BaseURL: s.BaseURL, DataDir: dir})
+	reg, err := registry.New(registry.Options{BaseURL: s.BaseURL, DataDir: dir, UserState: s.userState})
 	if err != nil {
 		return err
 	}
 	reg.Mount(s.mux)
 	s.registry = reg
 	return nil
+}
+
+// userState is what the registry checks on every request, so that a
+// disabled or deleted account loses registry access at once.
+func (s *Server) userState(login string) registry.UserState {
+	u, ok := s.st.UserByLogin(login)
+	switch {
+	case !ok:
+		return registry.UserMissing
+	case u.Disabled:
+		return registry.UserDisabled
+	}
+	return registry.UserActive
 }
 
 // Registry is the container registry, for sharing images from Go and for
@@ -361,7 +375,7 @@ func (s *Server) Close() error {
 		s.closeNew()
 		err = s.http.Shutdown(ctx)
 	}
-	return errors.Join(err, s.st.Close())
+	return errors.Join(err, s.registry.Close(), s.st.Close())
 }
 
 // trackNew remembers connections that have not sent a request yet.

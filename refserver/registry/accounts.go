@@ -45,6 +45,9 @@ type accounts struct {
 	baseURL func() string
 	client  *http.Client
 	ttl     time.Duration
+	// active tells whether a login may still sign in; a cached check
+	// counts only while it does.
+	active func(login string) bool
 
 	mu    sync.Mutex
 	cache map[[32]byte]cached
@@ -55,8 +58,8 @@ type cached struct {
 	expires time.Time
 }
 
-func newAccounts(baseURL func() string, client *http.Client, ttl time.Duration) *accounts {
-	return &accounts{baseURL: baseURL, client: client, ttl: ttl, cache: map[[32]byte]cached{}}
+func newAccounts(baseURL func() string, client *http.Client, ttl time.Duration, active func(string) bool) *accounts {
+	return &accounts{baseURL: baseURL, client: client, ttl: ttl, active: active, cache: map[[32]byte]cached{}}
 }
 
 func credentialKey(user, password string) [32]byte {
@@ -80,6 +83,12 @@ func (a *accounts) check(ctx context.Context, user, password string) (account, e
 	c, ok := a.cache[key]
 	a.mu.Unlock()
 	if ok && now.Before(c.expires) {
+		if !a.active(c.acct.Login) {
+			a.mu.Lock()
+			delete(a.cache, key)
+			a.mu.Unlock()
+			return account{}, errBadCredentials
+		}
 		return c.acct, nil
 	}
 	acct, err := a.login(ctx, user, password)
@@ -145,11 +154,15 @@ func (a *accounts) login(ctx context.Context, user, password string) (account, e
 	if acct.Login == "" {
 		acct.Login = user
 	}
-	if acct.Admin && lr.Token != "" {
+	if acct.Admin {
 		// is_admin covers customer admins too; the role tells them apart.
-		if role, ok := a.role(ctx, base, lr.Token); ok {
-			acct.Admin = role == "site_admin"
+		// Unknown (no token, as with two-factor authentication pending)
+		// counts as not a site admin.
+		role, ok := "", false
+		if lr.Token != "" {
+			role, ok = a.role(ctx, base, lr.Token)
 		}
+		acct.Admin = ok && role == "site_admin"
 	}
 	return acct, nil
 }

@@ -111,7 +111,12 @@ func (r *Registry) serveShares(w http.ResponseWriter, req *http.Request) {
 			apiError(w, http.StatusUnprocessableEntity, "you own this repository already")
 			return
 		}
-		if err := r.state.share(repo, body.User); err != nil {
+		if err := r.Share(repo, body.User); errors.Is(err, ErrNoSuchUser) {
+			// Refused, so that nobody who takes the login later inherits
+			// the share.
+			apiError(w, http.StatusNotFound, fmt.Sprintf("there is no user %s to share %s with", body.User, repo))
+			return
+		} else if err != nil {
 			apiError(w, http.StatusInternalServerError, err.Error())
 			return
 		}

@@ -1,69 +1,66 @@
 package registry
 
 import (
-	"context"
 	"errors"
-	"io"
+	"fmt"
+	"net/http"
 	"os"
-	"path/filepath"
-
-	ggcr "github.com/google/go-containerregistry/pkg/registry"
-	v1 "github.com/google/go-containerregistry/pkg/v1"
+	"time"
 )
 
-// diskBlobs keeps blobs as files named by digest, like pkg/registry's
-// NewDiskBlobHandler, with one difference that matters for big images: its
-// Stat re-hashes the whole file on every HEAD and GET (a 1 GiB layer is read
-// twice per pull), while this one trusts the name, which pkg/registry
-// verified against the content when the blob was uploaded.
-type diskBlobs struct{ dir string }
-
-func (d diskBlobs) path(h v1.Hash) string { return filepath.Join(d.dir, h.Algorithm, h.Hex) }
-
-func (d diskBlobs) Stat(_ context.Context, _ string, h v1.Hash) (int64, error) {
-	fi, err := os.Stat(d.path(h))
-	if errors.Is(err, os.ErrNotExist) {
-		return 0, ggcr.ErrNotFound
+func (r *Registry) serveBlob(w http.ResponseWriter, req *http.Request, rt route) {
+	if !validDigest(rt.ref) {
+		regError(w, http.StatusBadRequest, "DIGEST_INVALID", fmt.Sprintf("%q is not a digest: want sha256:<64 hex digits> or sha512:<128 hex digits>", rt.ref))
+		return
 	}
-	if err != nil {
-		return 0, err
+	switch req.Method {
+	case http.MethodGet, http.MethodHead:
+		r.getBlob(w, req, rt)
+	case http.MethodDelete:
+		r.storeMu.Lock()
+		ok, err := r.state.unlinkBlob(rt.repo, rt.ref)
+		if ok && err == nil {
+			r.removeUnused("blobs", []string{rt.ref})
+		}
+		r.storeMu.Unlock()
+		switch {
+		case err != nil:
+			regError(w, http.StatusInternalServerError, "UNKNOWN", err.Error())
+		case !ok:
+			regError(w, http.StatusNotFound, "BLOB_UNKNOWN", fmt.Sprintf("blob %s not found in %s", rt.ref, rt.repo))
+		default:
+			w.Header().Set("Content-Length", "0")
+			w.WriteHeader(http.StatusAccepted)
+		}
+	default:
+		w.Header().Set("Allow", "GET, HEAD, DELETE")
+		regError(w, http.StatusMethodNotAllowed, "UNSUPPORTED", "blobs are read with GET and HEAD and removed with DELETE")
 	}
-	return fi.Size(), nil
 }
 
-func (d diskBlobs) Get(_ context.Context, _ string, h v1.Hash) (io.ReadCloser, error) {
-	f, err := os.Open(d.path(h))
+// getBlob serves a blob from its file, with Range requests (a single
+// range: "bytes=500-1499", "bytes=500-", "bytes=-500"; an end past the
+// blob is clamped; a range starting past it, or ending before it starts,
+// is 416). The file's name is its digest, verified when it was uploaded,
+// so it is not hashed again.
+func (r *Registry) getBlob(w http.ResponseWriter, req *http.Request, rt route) {
+	if !r.state.hasBlob(rt.repo, rt.ref) {
+		regError(w, http.StatusNotFound, "BLOB_UNKNOWN", fmt.Sprintf("blob %s not found in %s", rt.ref, rt.repo))
+		return
+	}
+	f, err := os.Open(r.blobPath(rt.ref))
 	if errors.Is(err, os.ErrNotExist) {
-		return nil, ggcr.ErrNotFound
+		regError(w, http.StatusNotFound, "BLOB_UNKNOWN", fmt.Sprintf("blob %s not found in %s", rt.ref, rt.repo))
+		return
 	}
-	return f, err
-}
-
-// Put writes through a temporary file in the same directory and renames it
-// into place, so a blob is never visible half-written.
-func (d diskBlobs) Put(_ context.Context, _ string, h v1.Hash, rc io.ReadCloser) error {
-	defer rc.Close()
-	dir := filepath.Join(d.dir, h.Algorithm)
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return err
-	}
-	f, err := os.CreateTemp(dir, ".upload-*")
 	if err != nil {
-		return err
+		regError(w, http.StatusInternalServerError, "UNKNOWN", "reading the blob: "+err.Error())
+		return
 	}
-	defer os.Remove(f.Name())
-	if _, err := io.Copy(f, rc); err != nil {
-		f.Close()
-		return err
-	}
-	// Synced before the upload is acknowledged, like every write of the
-	// reference server under --data.
-	if err := f.Sync(); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Close(); err != nil {
-		return err
-	}
-	return os.Rename(f.Name(), d.path(h))
+	defer f.Close()
+	h := w.Header()
+	h.Set("Docker-Content-Digest", rt.ref)
+	h.Set("Content-Type", "application/octet-stream")
+	h.Set("ETag", `"`+rt.ref+`"`)
+	http.ServeContent(w, req, "", time.Time{}, f)
 }

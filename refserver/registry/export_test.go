@@ -18,3 +18,15 @@ func (r *Registry) KeyID() string { return r.signer.kid }
 func (r *Registry) IssueForTest(user, repo string, actions []string, ttl time.Duration, now time.Time) (string, error) {
 	return r.signer.issue(r.opts.Issuer, r.opts.Service, user, []access{{Type: "repository", Name: repo, Actions: actions}}, ttl, now)
 }
+
+// UploadsInProgress is how many uploads the registry holds.
+func (r *Registry) UploadsInProgress() int { return r.uploads.count() }
+
+// SetClock replaces the registry's clock, which upload expiry reads.
+func (r *Registry) SetClock(now func() time.Time) { r.now = now }
+
+// ExpireUploads runs the expiry of abandoned uploads now.
+func (r *Registry) ExpireUploads() { r.expireUploads() }
+
+// Dir is the directory holding blobs, manifests and uploads.
+func (r *Registry) Dir() string { return r.dir }

@@ -51,10 +51,16 @@ func (r *Registry) may(user, repo, action string) bool {
 	return slices.Contains(r.permitted(user, repo), action)
 }
 
-// grant intersects the scopes asked for with what user may do. Scopes that
-// grant nothing are left out; the token is still issued, as the token
-// specification asks, and the registry then answers 403.
-func (r *Registry) grant(user string, asked []scope) []access {
+// grant intersects the scopes asked for with what the account may do.
+// Scopes that grant nothing are left out; the token is still issued, as the
+// token specification asks, and the registry then answers 403.
+//
+// registry:catalog:* goes to site admins only: a registry that trusts
+// these tokens (the CNCF registry) lists every repository to whoever holds
+// it. This registry's own catalog lists only what the caller may pull, and
+// needs no such scope.
+func (r *Registry) grant(acct account, asked []scope) []access {
+	user := acct.Login
 	var out []access
 	for _, sc := range asked {
 		var allowed []string
@@ -62,9 +68,7 @@ func (r *Registry) grant(user string, asked []scope) []access {
 		case "repository":
 			allowed = r.permitted(user, sc.Name)
 		case "registry":
-			// Anyone signed in may list the catalog; the catalog shows
-			// only what they may pull.
-			if sc.Name == "catalog" {
+			if sc.Name == "catalog" && acct.Admin {
 				allowed = []string{actionAll}
 			}
 		}
@@ -153,22 +157,6 @@ func validTag(t string) bool {
 		b := t[i]
 		ok := b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || b >= '0' && b <= '9' || b == '_' || (i > 0 && (b == '.' || b == '-'))
 		if !ok {
-			return false
-		}
-	}
-	return true
-}
-
-// validDigest reports whether d is "sha256:" and 64 lower-case hex digits,
-// the only algorithm this registry stores.
-func validDigest(d string) bool {
-	hexPart, ok := strings.CutPrefix(d, "sha256:")
-	if !ok || len(hexPart) != 64 {
-		return false
-	}
-	for i := 0; i < len(hexPart); i++ {
-		b := hexPart[i]
-		if !(b >= '0' && b <= '9' || b >= 'a' && b <= 'f') {
 			return false
 		}
 	}

@@ -1,12 +1,15 @@
 // Package registry is the reference server's private container registry:
-// the registry protocol v2, served by go-containerregistry's pkg/registry,
-// behind Docker token authentication, with a token service that checks
-// credentials by calling the REST API's POST {base_url}/auth/login.
+// the registry protocol v2 and the OCI distribution specification 1.1
+// (blobs, chunked and monolithic uploads, sha256 and sha512 digests,
+// manifests, tags, referrers, Range requests), behind Docker token
+// authentication, with a token service that checks credentials by calling
+// the REST API's POST {base_url}/auth/login.
 //
 // # Routes
 //
 //	/v2/...                       registry protocol (Bearer tokens; HTTP basic credentials work too)
 //	GET, POST /token              token service (Docker token spec; OAuth2 password grant on POST)
+//	GET /token/certificate.pem    the token-signing certificate, for another registry to trust
 //	GET /api/catalog              every repository, with tags (admins only; basic credentials)
 //	GET /api/tags/<repo>          the tags of one repository with digests (basic credentials)
 //	GET, POST, DELETE /api/shares/<repo>  who a repository is shared with (its owner; basic credentials)
@@ -27,7 +30,10 @@
 // equal to their username in lower case ("alice/app", "alice/team/app"),
 // and pull from those and from repositories shared with them. Admins get
 // no more: images are private. Anyone signed in may ask for the catalog,
-// which lists only what they may pull. Anonymous requests get 401.
+// which lists only what they may pull; the token service grants
+// registry:catalog:* to site admins only, for registries whose catalog
+// lists everything. Anonymous requests get 401. With Options.UserState,
+// every request checks that the account is still active.
 //
 // Sharing is per repository: the owner shares alice/app with bob by
 // POST /api/shares/alice/app with {"user":"bob"}, lists with GET and
@@ -38,7 +44,7 @@
 // Deleting a manifest by digest also deletes every tag that points at it;
 // deleting by tag removes only the tag. Deleting a blob only unlinks it from
 // that repository: blobs are stored once by digest and other repositories
-// may use them, and no garbage collection runs. A blob is readable only
+// may use them; its file goes with the last link. A blob is readable only
 // through repositories it was uploaded or mounted to. A blob upload may
 // mount a blob (POST ...?mount=DIGEST[&from=REPO]) from any repository the
 // user may pull, with or without "from".
@@ -48,26 +54,26 @@
 // digest, media_type, size, updated_at}; errors there are {"error": "..."}.
 // Registry protocol errors are the protocol's {"errors":[{code, message}]}.
 //
-// Under a data directory, blobs are files under blobs/, manifests under
-// manifests/, the index, blob links and shares in state.json, and the
-// token key in token.key with its certificate in token.crt.
+// Blobs and manifests are files named by digest under blobs/ and
+// manifests/, uploads in progress files under uploads/ (dropped after
+// UploadTTL untouched, and at Close). Under a data directory the index,
+// blob links and shares are in state.json and the token key in token.key
+// with its certificate in token.crt; without one, everything lives in a
+// temporary directory that Close removes.
 package registry
 
 import (
 	"bytes"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"log"
 	"net/http"
 	"os"
 	"path/filepath"
-	"strings"
+	"sync"
 	"time"
-
-	ggcr "github.com/google/go-containerregistry/pkg/registry"
 )
 
 // Options configure a Registry.
@@ -99,24 +105,53 @@ type Options struct {
 	// HTTPClient calls the login endpoint; default a client with a
 	// 15-second timeout.
 	HTTPClient *http.Client
+	// UploadTTL is how long an upload may sit untouched before it is
+	// dropped and its file deleted; default UploadTTL (an hour).
+	UploadTTL time.Duration
+	// UserState tells whether a login exists and may sign in. When set,
+	// every registry request checks it, so a disabled or deleted account
+	// loses access at once (not when its token or cached credentials
+	// expire), and sharing with a login that does not exist is refused.
+	UserState func(login string) UserState
 }
+
+// UserState is what the account service says about a login.
+type UserState int
+
+// The states of a login.
+const (
+	UserMissing UserState = iota
+	UserActive
+	UserDisabled
+)
 
 // Registry is the registry, its token service and its listing endpoints.
 type Registry struct {
-	opts        Options
-	inner       http.Handler
-	state       *state
-	signer      *signer
-	accounts    *accounts
-	manifestDir string
-	now         func() time.Time
+	opts     Options
+	state    *state
+	signer   *signer
+	accounts *accounts
+	uploads  *uploads
+	log      *log.Logger
+	now      func() time.Time
+
+	// dir holds blobs, manifests and uploads: DataDir, or a temporary
+	// directory (temp) removed at Close. durable: files are synced before
+	// a request that wrote them is answered.
+	dir     string
+	temp    bool
+	durable bool
+	// storeMu orders making a digest's file visible and linking it
+	// against unlinking a digest and deleting its file once unused.
+	storeMu sync.Mutex
+
+	stop      chan struct{}
+	closeOnce sync.Once
 }
 
-// maxManifest is the largest manifest accepted, as in the CNCF registry.
-const maxManifest = 4 << 20
-
 // New builds a registry. With a data directory it loads what an earlier
-// run stored there.
+// run stored there; without one it keeps its files in a temporary
+// directory, which Close removes.
 func New(opts Options) (*Registry, error) {
 	if opts.Service == "" {
 		opts.Service = "forge-registry"
@@ -130,6 +165,9 @@ func New(opts Options) (*Registry, error) {
 	if opts.CredentialTTL == 0 {
 		opts.CredentialTTL = 30 * time.Second
 	}
+	if opts.UploadTTL <= 0 {
+		opts.UploadTTL = UploadTTL
+	}
 	if opts.BaseURL == nil {
 		opts.BaseURL = func() string { return "" }
 	}
@@ -140,38 +178,77 @@ func New(opts Options) (*Registry, error) {
 	if logw == nil {
 		logw = io.Discard
 	}
-	r := &Registry{opts: opts, now: time.Now}
-	r.accounts = newAccounts(opts.BaseURL, opts.HTTPClient, opts.CredentialTTL)
-	var blobs ggcr.BlobHandler = ggcr.NewInMemoryBlobHandler()
+	r := &Registry{opts: opts, now: time.Now, log: log.New(logw, "registry: ", log.LstdFlags), stop: make(chan struct{})}
+	r.accounts = newAccounts(opts.BaseURL, opts.HTTPClient, opts.CredentialTTL, func(login string) bool { return r.userState(login) == UserActive })
 	var err error
 	if opts.DataDir != "" {
 		if err := os.MkdirAll(opts.DataDir, 0o700); err != nil {
 			return nil, err
 		}
-		blobs = diskBlobs{dir: filepath.Join(opts.DataDir, "blobs")}
-		r.manifestDir = filepath.Join(opts.DataDir, "manifests")
+		r.dir, r.durable = opts.DataDir, true
+	} else {
+		if r.dir, err = os.MkdirTemp("", "forge-registry-*"); err != nil {
+			return nil, fmt.Errorf("registry storage: %w", err)
+		}
+		r.temp = true
 	}
 	if r.signer, err = loadOrCreateSigner(opts.DataDir); err != nil {
+		r.removeTemp()
 		return nil, fmt.Errorf("registry signing key: %w", err)
 	}
 	if r.state, err = loadState(opts.DataDir); err != nil {
+		r.removeTemp()
 		return nil, fmt.Errorf("registry state: %w", err)
 	}
-	r.inner = ggcr.New(
-		ggcr.WithBlobHandler(blobs),
-		ggcr.WithReferrersSupport(true),
-		ggcr.Logger(log.New(logw, "registry: ", log.LstdFlags)),
-	)
-	if err := r.restore(); err != nil {
-		return nil, fmt.Errorf("registry state: %w", err)
+	if r.uploads, err = newUploads(filepath.Join(r.dir, "uploads")); err != nil {
+		r.removeTemp()
+		return nil, fmt.Errorf("registry uploads: %w", err)
 	}
+	go r.expireLoop()
 	return r, nil
 }
+
+// Close drops every upload in progress and, without a data directory,
+// deletes everything the registry stored. Requests must have ended.
+func (r *Registry) Close() error {
+	var err error
+	r.closeOnce.Do(func() {
+		close(r.stop)
+		r.uploads.dropAll()
+		err = r.removeTemp()
+	})
+	return err
+}
+
+func (r *Registry) removeTemp() error {
+	if !r.temp {
+		return nil
+	}
+	return os.RemoveAll(r.dir)
+}
+
+// expireLoop drops abandoned uploads even when nobody starts a new one
+// (starting one also does).
+func (r *Registry) expireLoop() {
+	t := time.NewTicker(max(min(r.opts.UploadTTL/4, 5*time.Minute), time.Second))
+	defer t.Stop()
+	for {
+		select {
+		case <-r.stop:
+			return
+		case <-t.C:
+			r.expireUploads()
+		}
+	}
+}
+
+func (r *Registry) logf(format string, args ...any) { r.log.Printf(format, args...) }
 
 // Mount registers the registry's routes on mux.
 func (r *Registry) Mount(mux *http.ServeMux) {
 	mux.HandleFunc("/v2/", r.serveV2)
 	mux.Handle("/token", r.TokenHandler())
+	mux.HandleFunc(CertificatePath, r.serveCertificate)
 	mux.HandleFunc("/api/catalog", r.serveAdminCatalog)
 	mux.HandleFunc("/api/tags/", r.serveAPITags)
 	mux.HandleFunc("/api/shares/", r.serveShares)
@@ -180,6 +257,26 @@ func (r *Registry) Mount(mux *http.ServeMux) {
 // TokenHandler is the token service alone, to mount wherever a registry
 // expects its realm.
 func (r *Registry) TokenHandler() http.Handler { return http.HandlerFunc(r.serveToken) }
+
+// CertificatePath is where the token-signing certificate is served, for a
+// registry that trusts this token service (auth.token.rootcertbundle).
+const CertificatePath = "/token/certificate.pem"
+
+// serveCertificate serves the token-signing certificate, to anyone: it is
+// public, and a registry needs it before it has any credentials.
+func (r *Registry) serveCertificate(w http.ResponseWriter, req *http.Request) {
+	if req.Method != http.MethodGet && req.Method != http.MethodHead {
+		w.Header().Set("Allow", "GET, HEAD")
+		apiError(w, http.StatusMethodNotAllowed, "the certificate is read with GET")
+		return
+	}
+	w.Header().Set("Content-Type", "application/x-pem-file")
+	w.Header().Set("Content-Length", fmt.Sprint(len(r.signer.certPEM)))
+	w.WriteHeader(http.StatusOK)
+	if req.Method == http.MethodGet {
+		w.Write(r.signer.certPEM)
+	}
+}
 
 // Service is the service name tokens for this registry carry as audience.
 func (r *Registry) Service() string { return r.opts.Service }
@@ -191,12 +288,39 @@ func (r *Registry) Issuer() string { return r.opts.Issuer }
 // a registry's auth.token.rootcertbundle.
 func (r *Registry) CertificatePEM() []byte { return bytes.Clone(r.signer.certPEM) }
 
+// ErrNoSuchUser is Share's error for a login that does not exist.
+var ErrNoSuchUser = errors.New("no such user")
+
 // Share lets user pull the repository repo ("alice/app").
 func (r *Registry) Share(repo, user string) error {
 	if !validRepo(repo) || owner(repo) == "" {
 		return fmt.Errorf("invalid repository name %q", repo)
 	}
+	if r.userState(user) == UserMissing {
+		return fmt.Errorf("%w: %s", ErrNoSuchUser, user)
+	}
 	return r.state.share(repo, user)
+}
+
+// userState is the login's state, UserActive when nobody can tell.
+func (r *Registry) userState(login string) UserState {
+	if r.opts.UserState == nil {
+		return UserActive
+	}
+	return r.opts.UserState(login)
+}
+
+// DeleteNamespace forgets everything of a deleted user: the repositories
+// of their namespace with their tags, and every share to or from them, so
+// an account created later with the same login inherits nothing. Files no
+// repository refers to any more are deleted.
+func (r *Registry) DeleteNamespace(login string) error {
+	r.storeMu.Lock()
+	defer r.storeMu.Unlock()
+	blobs, manifests, err := r.state.deleteNamespace(namespace(login))
+	r.removeUnused("blobs", blobs)
+	r.removeUnused("manifests", manifests)
+	return err
 }
 
 // Unshare takes the right to pull repo away from user.
@@ -204,110 +328,6 @@ func (r *Registry) Unshare(repo, user string) error { return r.state.unshare(rep
 
 // SharedWith lists the users repo is shared with.
 func (r *Registry) SharedWith(repo string) []string { return r.state.shareList(repo) }
-
-// restore replays the manifests a data directory holds into pkg/registry,
-// which keeps manifests only in memory: images before the indexes that
-// list them, then the tags.
-func (r *Registry) restore() error {
-	if r.manifestDir == "" {
-		return nil
-	}
-	for repo, rs := range r.state.Repos {
-		pending := map[string]manifestInfo{}
-		for d, mi := range rs.Manifests {
-			pending[d] = mi
-		}
-		for len(pending) > 0 {
-			progress := false
-			for d, mi := range pending {
-				body, err := os.ReadFile(r.manifestPath(d))
-				if err != nil {
-					return err
-				}
-				if r.internal(http.MethodPut, "/v2/"+repo+"/manifests/"+d, mi.MediaType, body) == http.StatusCreated {
-					delete(pending, d)
-					progress = true
-				}
-			}
-			if !progress {
-				return fmt.Errorf("%s: %d manifests refer to manifests that are missing", repo, len(pending))
-			}
-		}
-		for t, ti := range rs.Tags {
-			body, err := os.ReadFile(r.manifestPath(ti.Digest))
-			if err != nil {
-				return err
-			}
-			r.internal(http.MethodPut, "/v2/"+repo+"/manifests/"+t, rs.Manifests[ti.Digest].MediaType, body)
-		}
-	}
-	return nil
-}
-
-func (r *Registry) manifestPath(digest string) string {
-	return filepath.Join(r.manifestDir, "sha256", strings.TrimPrefix(digest, "sha256:"))
-}
-
-// internal sends a request to pkg/registry from inside and returns its
-// status.
-func (r *Registry) internal(method, path, contentType string, body []byte) int {
-	req, err := http.NewRequest(method, path, bytes.NewReader(body))
-	if err != nil {
-		return 0
-	}
-	if contentType != "" {
-		req.Header.Set("Content-Type", contentType)
-	}
-	w := &discardWriter{h: http.Header{}}
-	r.inner.ServeHTTP(w, req)
-	return w.status
-}
-
-type discardWriter struct {
-	h      http.Header
-	status int
-}
-
-func (w *discardWriter) Header() http.Header { return w.h }
-func (w *discardWriter) Write(b []byte) (int, error) {
-	if w.status == 0 {
-		w.status = http.StatusOK
-	}
-	return len(b), nil
-}
-func (w *discardWriter) WriteHeader(code int) {
-	if w.status == 0 {
-		w.status = code
-	}
-}
-
-// statusWriter remembers the status pkg/registry answered with, passing
-// everything through (ReadFrom too, so blob downloads keep sendfile).
-type statusWriter struct {
-	http.ResponseWriter
-	status int
-}
-
-func (w *statusWriter) WriteHeader(code int) {
-	if w.status == 0 {
-		w.status = code
-	}
-	w.ResponseWriter.WriteHeader(code)
-}
-
-func (w *statusWriter) Write(b []byte) (int, error) {
-	if w.status == 0 {
-		w.status = http.StatusOK
-	}
-	return w.ResponseWriter.Write(b)
-}
-
-func (w *statusWriter) ReadFrom(src io.Reader) (int64, error) {
-	if w.status == 0 {
-		w.status = http.StatusOK
-	}
-	return io.Copy(w.ResponseWriter, src)
-}
 
 // regError writes an error of the registry protocol.
 func regError(w http.ResponseWriter, status int, code, msg string) {
@@ -329,9 +349,4 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 	w.Header().Set("Content-Length", fmt.Sprint(len(data)+1))
 	w.WriteHeader(status)
 	w.Write(append(data, '\n'))
-}
-
-func sha256Digest(b []byte) string {
-	sum := sha256.Sum256(b)
-	return "sha256:" + hex.EncodeToString(sum[:])
 }

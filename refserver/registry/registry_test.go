@@ -190,9 +190,25 @@ func TestTokenEndpoint(t *testing.T) {
 			"repository:bob/x:pull registry:catalog:*")
 		_, cl := decodeClaims(t, tr.Token)
 		acc, _ := json.Marshal(cl["access"])
-		want := `[{"actions":["pull"],"name":"alice/shared","type":"repository"},{"actions":["pull"],"name":"bob/x","type":"repository"},{"actions":["*"],"name":"catalog","type":"registry"}]`
+		want := `[{"actions":["pull"],"name":"alice/shared","type":"repository"},{"actions":["pull"],"name":"bob/x","type":"repository"}]`
 		if string(acc) != want {
 			t.Errorf("access\n got %s\nwant %s", acc, want)
+		}
+	})
+
+	// A registry that trusts these tokens lists every repository to the
+	// holder of registry:catalog:*, so only site admins get it.
+	t.Run("catalog scope", func(t *testing.T) {
+		for user, want := range map[string]string{
+			"root":     `[{"actions":["*"],"name":"catalog","type":"registry"}]`,
+			"customer": `[]`,
+			"alice":    `[]`,
+		} {
+			_, tr := f.getToken(t, user, testUsers[user].password, "registry:catalog:*")
+			_, cl := decodeClaims(t, tr.Token)
+			if acc, _ := json.Marshal(cl["access"]); string(acc) != want {
+				t.Errorf("%s: access %s, want %s", user, acc, want)
+			}
 		}
 	})
 
@@ -671,6 +687,7 @@ func TestCredentialCache(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	t.Cleanup(func() { reg.Close() })
 	mux := http.NewServeMux()
 	reg.Mount(mux)
 	front := httptest.NewServer(mux)

@@ -38,6 +38,10 @@ type manifestInfo struct {
 	MediaType string    `json:"media_type"`
 	Size      int64     `json:"size"`
 	PushedAt  time.Time `json:"pushed_at"`
+	// For the referrers API, of manifests with a subject only.
+	Subject      string            `json:"subject,omitempty"`
+	ArtifactType string            `json:"artifact_type,omitempty"`
+	Annotations  map[string]string `json:"annotations,omitempty"`
 }
 
 type tagInfo struct {
@@ -162,59 +166,109 @@ func (s *state) reposWithBlob(digest string) []string {
 	return out
 }
 
-// putManifest records a manifest pushed under ref (a tag or its digest).
-func (s *state) putManifest(repo, ref, digest, mediaType string, size int64, now time.Time) error {
+// putManifest records a manifest and points tags at it.
+func (s *state) putManifest(repo, digest string, info manifestInfo, tags []string) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	rs := s.repoLocked(repo)
-	if _, ok := rs.Manifests[digest]; !ok {
-		rs.Manifests[digest] = manifestInfo{MediaType: mediaType, Size: size, PushedAt: now}
+	if old, ok := rs.Manifests[digest]; ok {
+		info.PushedAt = old.PushedAt
 	}
-	if ref != digest {
-		rs.Tags[ref] = tagInfo{Digest: digest, UpdatedAt: now}
+	rs.Manifests[digest] = info
+	for _, t := range tags {
+		rs.Tags[t] = tagInfo{Digest: digest, UpdatedAt: info.PushedAt}
 	}
 	return s.saveLocked()
 }
 
-// tagsOf returns the tags that point at digest, sorted.
-func (s *state) tagsOf(repo, digest string) []string {
+// resolve finds a manifest by tag or digest.
+func (s *state) resolve(repo, ref string) (digest string, info manifestInfo, ok bool) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	var out []string
-	if rs := s.Repos[repo]; rs != nil {
-		for t, ti := range rs.Tags {
-			if ti.Digest == digest {
-				out = append(out, t)
-			}
-		}
+	rs := s.Repos[repo]
+	if rs == nil {
+		return "", info, false
 	}
-	sort.Strings(out)
-	return out
+	digest = ref
+	if !looksLikeDigest(ref) {
+		ti, found := rs.Tags[ref]
+		if !found {
+			return "", info, false
+		}
+		digest = ti.Digest
+	}
+	info, ok = rs.Manifests[digest]
+	return digest, info, ok
 }
 
-// deleteManifest forgets a digest and the given tags.
-func (s *state) deleteManifest(repo, digest string, tags []string) error {
+// deleteManifest forgets a digest and every tag pointing at it; found is
+// false when the repository does not hold it.
+func (s *state) deleteManifest(repo, digest string) (found bool, err error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	rs := s.Repos[repo]
 	if rs == nil {
-		return nil
+		return false, nil
+	}
+	if _, found = rs.Manifests[digest]; !found {
+		return false, nil
 	}
 	delete(rs.Manifests, digest)
-	for _, t := range tags {
-		delete(rs.Tags, t)
+	for t, ti := range rs.Tags {
+		if ti.Digest == digest {
+			delete(rs.Tags, t)
+		}
 	}
-	return s.saveLocked()
+	return true, s.saveLocked()
 }
 
 // deleteTag forgets one tag; the manifest stays, reachable by digest.
-func (s *state) deleteTag(repo, tag string) error {
+func (s *state) deleteTag(repo, tag string) (found bool, err error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if rs := s.Repos[repo]; rs != nil {
-		delete(rs.Tags, tag)
+	rs := s.Repos[repo]
+	if rs == nil {
+		return false, nil
 	}
-	return s.saveLocked()
+	if _, found = rs.Tags[tag]; !found {
+		return false, nil
+	}
+	delete(rs.Tags, tag)
+	return true, s.saveLocked()
+}
+
+// referrers lists the manifests of repo whose subject is digest, of the
+// given artifact type unless it is empty, sorted by digest.
+func (s *state) referrers(repo, subject, artifactType string) []descriptor {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	out := []descriptor{}
+	if rs := s.Repos[repo]; rs != nil {
+		for d, mi := range rs.Manifests {
+			if mi.Subject != subject || artifactType != "" && mi.ArtifactType != artifactType {
+				continue
+			}
+			out = append(out, descriptor{MediaType: mi.MediaType, Digest: d, Size: mi.Size, ArtifactType: mi.ArtifactType, Annotations: mi.Annotations})
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Digest < out[j].Digest })
+	return out
+}
+
+// refersTo reports whether any repository still holds the digest, as a
+// blob (kind "blobs") or a manifest.
+func (s *state) refersTo(kind, digest string) bool {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	for _, rs := range s.Repos {
+		if kind == "blobs" && rs.Blobs[digest] {
+			return true
+		}
+		if _, ok := rs.Manifests[digest]; kind == "manifests" && ok {
+			return true
+		}
+	}
+	return false
 }
 
 // tagEntry is one tag of a repository, for listings.
@@ -320,4 +374,30 @@ func (s *state) shareList(repo string) []string {
 	}
 	slices.Sort(out)
 	return out
+}
+
+// deleteNamespace forgets the repositories under ns/ and every share to
+// or from ns, returning the digests those repositories held.
+func (s *state) deleteNamespace(ns string) (blobs, manifests []string, err error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for name, rs := range s.Repos {
+		if owner(name) != ns {
+			continue
+		}
+		for d := range rs.Blobs {
+			blobs = append(blobs, d)
+		}
+		for d := range rs.Manifests {
+			manifests = append(manifests, d)
+		}
+		delete(s.Repos, name)
+	}
+	for repo, users := range s.Shares {
+		delete(users, ns)
+		if owner(repo) == ns || len(users) == 0 {
+			delete(s.Shares, repo)
+		}
+	}
+	return blobs, manifests, s.saveLocked()
 }

@@ -1,15 +1,10 @@
 package registry
 
 import (
-	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"net/url"
-	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 )
@@ -118,6 +113,10 @@ func (r *Registry) authenticate(req *http.Request) (*principal, error) {
 		if err != nil {
 			return nil, errTokenInvalid
 		}
+		if r.userState(c.Subject) != UserActive {
+			// Disabled or deleted since the token was issued.
+			return nil, errTokenInvalid
+		}
 		return &principal{user: c.Subject, token: c}, nil
 	case strings.EqualFold(scheme, "Basic"):
 		user, pass, ok := req.BasicAuth()
@@ -164,17 +163,15 @@ func (r *Registry) authorize(w http.ResponseWriter, req *http.Request, p *princi
 	case routeBase:
 		return true
 	case routeCatalog:
-		if p.token == nil || p.token.allows("registry", "catalog", "*") {
-			return true
-		}
-		r.challenge(w, req, rt.scopeFor(action), "insufficient_scope", "the token does not grant registry:catalog:*")
-		return false
-	}
-	if p.token != nil && p.token.allows("repository", rt.repo, action) {
+		// Any signed-in caller: the catalog lists only what they may
+		// pull, so it needs no registry:catalog:* (which the token
+		// service grants to site admins only).
 		return true
 	}
+	// A token grants what it says only while the policy still does: an
+	// unshared repository or a deleted namespace takes effect at once.
 	if r.may(p.user, rt.repo, action) {
-		if p.token == nil {
+		if p.token == nil || p.token.allows("repository", rt.repo, action) {
 			return true
 		}
 		r.challenge(w, req, rt.scopeFor(action), "insufficient_scope", fmt.Sprintf("the token does not grant %s on %s", action, rt.repo))
@@ -194,6 +191,7 @@ func denial(user, repo, action string) string {
 }
 
 func (r *Registry) serveV2(w http.ResponseWriter, req *http.Request) {
+	w.Header().Set("Docker-Distribution-API-Version", "registry/2.0")
 	rt := parseRoute(req.URL.Path)
 	if rt.kind != routeBase && rt.kind != routeCatalog && rt.kind != routeUnknown && !validRepo(rt.repo) {
 		regError(w, http.StatusNotFound, "NAME_INVALID", fmt.Sprintf("invalid repository name %q", rt.repo))
@@ -229,10 +227,12 @@ func (r *Registry) serveV2(w http.ResponseWriter, req *http.Request) {
 		r.serveBlob(w, req, rt)
 	case routeUpload:
 		r.serveUpload(w, req, p, rt)
+	case routeReferrers:
+		r.serveReferrers(w, req, rt)
+	case routeBase:
+		writeJSON(w, http.StatusOK, map[string]any{})
 	default:
-		// The base check, referrers and anything unknown: pkg/registry
-		// answers, with the protocol's errors.
-		r.inner.ServeHTTP(w, req)
+		regError(w, http.StatusNotFound, "UNSUPPORTED", fmt.Sprintf("%s %s is not part of the registry protocol", req.Method, req.URL.Path))
 	}
 }
 
@@ -317,147 +317,143 @@ func setNextLink(w http.ResponseWriter, path, last string, req *http.Request) {
 	w.Header().Set("Link", fmt.Sprintf("<%s?%s>; rel=\"next\"", path, q.Encode()))
 }
 
-func (r *Registry) serveManifest(w http.ResponseWriter, req *http.Request, rt route) {
-	isDigest := strings.HasPrefix(rt.ref, "sha256:")
-	if isDigest && !validDigest(rt.ref) || !isDigest && !validTag(rt.ref) {
-		regError(w, http.StatusBadRequest, "TAG_INVALID", fmt.Sprintf("%q is neither a tag nor a sha256 digest", rt.ref))
-		return
-	}
-	switch req.Method {
-	case http.MethodPut:
-		r.putManifest(w, req, rt, isDigest)
-	case http.MethodDelete:
-		r.deleteManifest(w, req, rt, isDigest)
-	default:
-		r.inner.ServeHTTP(w, req)
-	}
-}
-
-func (r *Registry) putManifest(w http.ResponseWriter, req *http.Request, rt route, isDigest bool) {
-	body, err := io.ReadAll(io.LimitReader(req.Body, maxManifest+1))
-	if err != nil {
-		regError(w, http.StatusBadRequest, "MANIFEST_INVALID", "reading the manifest: "+err.Error())
-		return
-	}
-	if len(body) > maxManifest {
-		regError(w, http.StatusRequestEntityTooLarge, "MANIFEST_INVALID", "the manifest is larger than 4 MiB")
-		return
-	}
-	var head struct {
-		MediaType string `json:"mediaType"`
-	}
-	if err := json.Unmarshal(body, &head); err != nil {
-		regError(w, http.StatusBadRequest, "MANIFEST_INVALID", "the manifest is not JSON: "+err.Error())
-		return
-	}
-	digest := sha256Digest(body)
-	if isDigest && rt.ref != digest {
-		regError(w, http.StatusBadRequest, "DIGEST_INVALID", fmt.Sprintf("the manifest's digest is %s, not %s", digest, rt.ref))
-		return
-	}
-	mediaType := req.Header.Get("Content-Type")
-	if mediaType == "" {
-		mediaType = head.MediaType
-		req.Header.Set("Content-Type", mediaType)
-	}
-	req.Body = io.NopCloser(bytes.NewReader(body))
-	req.ContentLength = int64(len(body))
-	if r.manifestDir != "" {
-		// Kept before pkg/registry has it, so state.json never names a
-		// manifest that has no file.
-		err := os.MkdirAll(filepath.Dir(r.manifestPath(digest)), 0o700)
-		if err == nil {
-			err = writeFileAtomic(r.manifestPath(digest), body, 0o600)
-		}
-		if err != nil {
-			regError(w, http.StatusInternalServerError, "UNKNOWN", "storing the manifest: "+err.Error())
-			return
-		}
-	}
-	sw := &statusWriter{ResponseWriter: w}
-	r.inner.ServeHTTP(sw, req)
-	if sw.status == http.StatusCreated {
-		r.state.putManifest(rt.repo, rt.ref, digest, mediaType, int64(len(body)), r.now().UTC())
-	}
-}
-
-// deleteManifest deletes a digest together with every tag pointing at it,
-// or one tag alone.
-func (r *Registry) deleteManifest(w http.ResponseWriter, req *http.Request, rt route, isDigest bool) {
-	if !isDigest {
-		sw := &statusWriter{ResponseWriter: w}
-		r.inner.ServeHTTP(sw, req)
-		if sw.status == http.StatusAccepted {
-			r.state.deleteTag(rt.repo, rt.ref)
-		}
-		return
-	}
-	tags := r.state.tagsOf(rt.repo, rt.ref)
-	sw := &statusWriter{ResponseWriter: w}
-	r.inner.ServeHTTP(sw, req)
-	if sw.status != http.StatusAccepted {
-		return
-	}
-	for _, t := range tags {
-		r.internal(http.MethodDelete, "/v2/"+rt.repo+"/manifests/"+t, "", nil)
-	}
-	r.state.deleteManifest(rt.repo, rt.ref, tags)
-}
-
-func (r *Registry) serveBlob(w http.ResponseWriter, req *http.Request, rt route) {
-	if !validDigest(rt.ref) {
-		regError(w, http.StatusBadRequest, "DIGEST_INVALID", fmt.Sprintf("%q is not a sha256 digest", rt.ref))
-		return
-	}
-	switch req.Method {
-	case http.MethodGet, http.MethodHead:
-		if !r.state.hasBlob(rt.repo, rt.ref) {
-			regError(w, http.StatusNotFound, "BLOB_UNKNOWN", fmt.Sprintf("blob %s not found in %s", rt.ref, rt.repo))
-			return
-		}
-		r.inner.ServeHTTP(w, req)
-	case http.MethodDelete:
-		ok, err := r.state.unlinkBlob(rt.repo, rt.ref)
-		switch {
-		case err != nil:
-			regError(w, http.StatusInternalServerError, "UNKNOWN", err.Error())
-		case !ok:
-			regError(w, http.StatusNotFound, "BLOB_UNKNOWN", fmt.Sprintf("blob %s not found in %s", rt.ref, rt.repo))
-		default:
-			w.WriteHeader(http.StatusAccepted)
-		}
-	default:
-		regError(w, http.StatusMethodNotAllowed, "UNSUPPORTED", "blobs are read with GET and HEAD and removed with DELETE")
-	}
-}
-
 func (r *Registry) serveUpload(w http.ResponseWriter, req *http.Request, p *principal, rt route) {
 	q := req.URL.Query()
-	if req.Method == http.MethodPost && rt.ref == "" && q.Get("mount") != "" {
-		if r.mount(w, p, rt.repo, q.Get("mount"), q.Get("from")) {
-			return
-		}
-		// Not mountable: start an ordinary upload.
-		q.Del("mount")
-		q.Del("from")
-		req.URL.RawQuery = q.Encode()
+	if rt.ref == "" {
+		r.startUpload(w, req, p, rt)
+		return
 	}
-	if req.Method == http.MethodDelete {
-		// Cancelling an upload: pkg/registry keeps no session worth
-		// cancelling beyond its buffer, which the next upload replaces.
+	u := r.uploads.get(rt.repo, rt.ref)
+	if u == nil {
+		regError(w, http.StatusNotFound, "BLOB_UPLOAD_UNKNOWN", fmt.Sprintf("upload %s of %s not found: it was completed, cancelled, or abandoned for %s; start again with POST /v2/%s/blobs/uploads/", rt.ref, rt.repo, r.opts.UploadTTL, rt.repo))
+		return
+	}
+	defer func() {
+		// Touched when the request ends too: a long PATCH is not idle time.
+		u.touched = r.now()
+		u.mu.Unlock()
+	}()
+	u.touched = r.now()
+	switch req.Method {
+	case http.MethodGet:
+		u.progress(w)
 		w.WriteHeader(http.StatusNoContent)
+	case http.MethodDelete:
+		r.uploads.drop(u)
+		w.WriteHeader(http.StatusNoContent)
+	case http.MethodPatch:
+		if r.appendChunk(w, req, u) {
+			u.progress(w)
+			w.Header().Set("Content-Length", "0")
+			w.WriteHeader(http.StatusAccepted)
+		}
+	case http.MethodPut:
+		if r.appendChunk(w, req, u) {
+			r.completeUpload(w, u, q.Get("digest"))
+		}
+	default:
+		w.Header().Set("Allow", "GET, PATCH, PUT, DELETE")
+		regError(w, http.StatusMethodNotAllowed, "UNSUPPORTED", "an upload is continued with PATCH, completed with PUT, read with GET and cancelled with DELETE")
+	}
+}
+
+// startUpload answers POST .../blobs/uploads/: a mount, a whole blob in
+// one request (?digest=), or a new upload to PATCH.
+func (r *Registry) startUpload(w http.ResponseWriter, req *http.Request, p *principal, rt route) {
+	if req.Method != http.MethodPost {
+		w.Header().Set("Allow", "POST")
+		regError(w, http.StatusMethodNotAllowed, "UNSUPPORTED", "an upload is started with POST")
 		return
 	}
-	digest := q.Get("digest")
-	completes := digest != "" && (req.Method == http.MethodPut || req.Method == http.MethodPost)
-	if !completes {
-		r.inner.ServeHTTP(w, req)
+	q := req.URL.Query()
+	if m := q.Get("mount"); m != "" && r.mount(w, p, rt.repo, m, q.Get("from")) {
 		return
 	}
-	sw := &statusWriter{ResponseWriter: w}
-	r.inner.ServeHTTP(sw, req)
-	if sw.status == http.StatusCreated && validDigest(digest) {
-		r.state.linkBlob(rt.repo, digest)
+	r.expireUploads()
+	u, err := r.uploads.start(rt.repo, r.now())
+	if err != nil {
+		regError(w, http.StatusInternalServerError, "UNKNOWN", "starting the upload: "+err.Error())
+		return
+	}
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	if d := q.Get("digest"); d != "" {
+		if r.appendChunk(w, req, u) {
+			r.completeUpload(w, u, d)
+		} else {
+			r.uploads.drop(u)
+		}
+		return
+	}
+	u.progress(w)
+	w.Header().Set("Content-Length", "0")
+	w.WriteHeader(http.StatusAccepted)
+}
+
+// appendChunk adds the request's body to the upload. A Content-Range must
+// start where the upload ends (416 otherwise, with the upload's progress,
+// so the client can resume).
+func (r *Registry) appendChunk(w http.ResponseWriter, req *http.Request, u *upload) bool {
+	start, end, has, err := contentRange(req)
+	if err != nil {
+		regError(w, http.StatusBadRequest, "BLOB_UPLOAD_INVALID", err.Error())
+		return false
+	}
+	if has && (start != u.size || req.ContentLength >= 0 && req.ContentLength != end-start+1) {
+		u.progress(w)
+		regError(w, http.StatusRequestedRangeNotSatisfiable, "BLOB_UPLOAD_INVALID",
+			fmt.Sprintf("chunk %d-%d does not continue the upload, which holds %d bytes: send the chunk that starts at byte %d", start, end, u.size, u.size))
+		return false
+	}
+	if req.ContentLength == 0 {
+		return true
+	}
+	if err := u.appendFrom(req.Body, req.ContentLength); err != nil {
+		regError(w, http.StatusBadRequest, "BLOB_UPLOAD_INVALID", "reading the chunk: "+err.Error())
+		return false
+	}
+	return true
+}
+
+// completeUpload checks the upload against the digest it is completed with
+// and makes it a blob of its repository. A wrong digest drops the upload.
+func (r *Registry) completeUpload(w http.ResponseWriter, u *upload, digest string) {
+	alg, _, ok := parseDigest(digest)
+	if !ok {
+		r.uploads.drop(u)
+		regError(w, http.StatusBadRequest, "DIGEST_INVALID", fmt.Sprintf("complete the upload with ?digest=sha256:<64 hex digits> (or sha512:), not %q", digest))
+		return
+	}
+	got, err := u.digest(alg)
+	if err == nil && got != digest {
+		r.uploads.drop(u)
+		regError(w, http.StatusBadRequest, "DIGEST_INVALID", fmt.Sprintf("the uploaded content's digest is %s, not %s", got, digest))
+		return
+	}
+	if err == nil {
+		r.storeMu.Lock()
+		err = r.install(u.path, "blobs", digest)
+		if err == nil {
+			err = r.state.linkBlob(u.repo, digest)
+		}
+		r.storeMu.Unlock()
+	}
+	r.uploads.drop(u)
+	if err != nil {
+		regError(w, http.StatusInternalServerError, "UNKNOWN", "storing the blob: "+err.Error())
+		return
+	}
+	h := w.Header()
+	h.Set("Location", "/v2/"+u.repo+"/blobs/"+digest)
+	h.Set("Docker-Content-Digest", digest)
+	h.Set("Content-Length", "0")
+	w.WriteHeader(http.StatusCreated)
+}
+
+// expireUploads drops the uploads nobody touched for UploadTTL.
+func (r *Registry) expireUploads() {
+	if n := r.uploads.expire(r.now().Add(-r.opts.UploadTTL)); n > 0 {
+		r.logf("dropped %d uploads abandoned for %s", n, r.opts.UploadTTL)
 	}
 }
 
@@ -472,6 +468,8 @@ func (r *Registry) mount(w http.ResponseWriter, p *principal, repo, digest, from
 	if from == "" {
 		candidates = r.state.reposWithBlob(digest)
 	}
+	r.storeMu.Lock()
+	defer r.storeMu.Unlock()
 	for _, c := range candidates {
 		if c == "" || !r.state.hasBlob(c, digest) || !r.may(p.user, c, actionPull) {
 			continue
@@ -482,6 +480,7 @@ func (r *Registry) mount(w http.ResponseWriter, p *principal, repo, digest, from
 		}
 		w.Header().Set("Location", "/v2/"+repo+"/blobs/"+digest)
 		w.Header().Set("Docker-Content-Digest", digest)
+		w.Header().Set("Content-Length", "0")
 		w.WriteHeader(http.StatusCreated)
 		return true
 	}

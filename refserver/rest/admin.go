@@ -221,6 +221,11 @@ func (a *API) deleteUser(w http.ResponseWriter, r *http.Request, s *session) err
 	for _, id := range repos {
 		a.git.Remove(id)
 	}
+	if a.cfg.OnUserDeleted != nil {
+		if err := a.cfg.OnUserDeleted(u.Login); err != nil {
+			return err
+		}
+	}
 	writeJSON(w, http.StatusOK, okBody)
 	return nil
 }

@@ -35,6 +35,10 @@ type Config struct {
 	CITick time.Duration
 	// OnPush, when set, is called after a push updated a repository.
 	OnPush func(repo store.Repo)
+	// OnUserDeleted, when set, is called when an account has been
+	// deleted, before the request is answered (the registry deletes the
+	// user's images and shares).
+	OnUserDeleted func(login string) error
 }
 
 // API is the REST API handler.

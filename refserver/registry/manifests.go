@@ -1,0 +1,241 @@
+package registry
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"strconv"
+	"strings"
+)
+
+// maxManifest is the largest manifest accepted, as in the CNCF registry.
+const maxManifest = 4 << 20
+
+const mediaTypeOCIIndex = "application/vnd.oci.image.index.v1+json"
+
+// manifestFields are the parts of a manifest (image or index, OCI or
+// Docker) the registry reads: enough for the referrers API.
+type manifestFields struct {
+	MediaType    string `json:"mediaType"`
+	ArtifactType string `json:"artifactType"`
+	Config       *struct {
+		MediaType string `json:"mediaType"`
+	} `json:"config"`
+	Subject *struct {
+		Digest string `json:"digest"`
+	} `json:"subject"`
+	Annotations map[string]string `json:"annotations"`
+}
+
+func (r *Registry) serveManifest(w http.ResponseWriter, req *http.Request, rt route) {
+	isDigest := looksLikeDigest(rt.ref)
+	switch {
+	case isDigest && !validDigest(rt.ref):
+		regError(w, http.StatusBadRequest, "DIGEST_INVALID", fmt.Sprintf("%q is not a digest: want sha256:<64 hex digits> or sha512:<128 hex digits>", rt.ref))
+		return
+	case !isDigest && !validTag(rt.ref):
+		regError(w, http.StatusBadRequest, "TAG_INVALID", fmt.Sprintf("%q is not a tag: want [A-Za-z0-9_][A-Za-z0-9._-]{0,127}", rt.ref))
+		return
+	}
+	switch req.Method {
+	case http.MethodGet, http.MethodHead:
+		r.getManifest(w, req, rt)
+	case http.MethodPut:
+		r.putManifest(w, req, rt, isDigest)
+	case http.MethodDelete:
+		r.deleteManifest(w, rt, isDigest)
+	default:
+		w.Header().Set("Allow", "GET, HEAD, PUT, DELETE")
+		regError(w, http.StatusMethodNotAllowed, "UNSUPPORTED", "manifests are read with GET and HEAD, pushed with PUT and removed with DELETE")
+	}
+}
+
+func (r *Registry) getManifest(w http.ResponseWriter, req *http.Request, rt route) {
+	digest, info, ok := r.state.resolve(rt.repo, rt.ref)
+	if !ok {
+		regError(w, http.StatusNotFound, "MANIFEST_UNKNOWN", fmt.Sprintf("manifest %s not found in %s", rt.ref, rt.repo))
+		return
+	}
+	data, err := os.ReadFile(r.manifestPath(digest))
+	if err != nil {
+		regError(w, http.StatusInternalServerError, "UNKNOWN", "reading the manifest: "+err.Error())
+		return
+	}
+	h := w.Header()
+	h.Set("Content-Type", info.MediaType)
+	h.Set("Content-Length", strconv.Itoa(len(data)))
+	h.Set("Docker-Content-Digest", digest)
+	h.Set("ETag", `"`+digest+`"`)
+	w.WriteHeader(http.StatusOK)
+	if req.Method != http.MethodHead {
+		w.Write(data)
+	}
+}
+
+// putManifest stores a manifest pushed by tag or by digest; ?tag= adds
+// tags to a push by digest (OCI 1.1), which is how a manifest with a
+// sha512 digest gets a tag.
+func (r *Registry) putManifest(w http.ResponseWriter, req *http.Request, rt route, isDigest bool) {
+	var tags []string
+	if !isDigest {
+		tags = append(tags, rt.ref)
+	}
+	paramTags := req.URL.Query()["tag"]
+	for _, t := range paramTags {
+		if !validTag(t) {
+			regError(w, http.StatusBadRequest, "TAG_INVALID", fmt.Sprintf("?tag=%q is not a tag", t))
+			return
+		}
+	}
+	tags = append(tags, paramTags...)
+	body, err := io.ReadAll(io.LimitReader(req.Body, maxManifest+1))
+	if err != nil {
+		regError(w, http.StatusBadRequest, "MANIFEST_INVALID", "reading the manifest: "+err.Error())
+		return
+	}
+	if len(body) > maxManifest {
+		regError(w, http.StatusRequestEntityTooLarge, "SIZE_INVALID", "the manifest is larger than 4 MiB")
+		return
+	}
+	var m manifestFields
+	if err := json.Unmarshal(body, &m); err != nil {
+		regError(w, http.StatusBadRequest, "MANIFEST_INVALID", "the manifest is not JSON: "+err.Error())
+		return
+	}
+	alg := "sha256"
+	if isDigest {
+		alg, _, _ = parseDigest(rt.ref)
+	}
+	digest := digestOf(alg, body)
+	if isDigest && rt.ref != digest {
+		regError(w, http.StatusBadRequest, "DIGEST_INVALID", fmt.Sprintf("the manifest's digest is %s, not %s", digest, rt.ref))
+		return
+	}
+	info, msg := describeManifest(m, trimMediaType(req.Header.Get("Content-Type")), int64(len(body)))
+	if msg != "" {
+		regError(w, http.StatusBadRequest, "MANIFEST_INVALID", msg)
+		return
+	}
+	info.PushedAt = r.now().UTC()
+	r.storeMu.Lock()
+	err = r.writeObject("manifests", digest, body)
+	if err == nil {
+		err = r.state.putManifest(rt.repo, digest, info, tags)
+	}
+	r.storeMu.Unlock()
+	if err != nil {
+		regError(w, http.StatusInternalServerError, "UNKNOWN", "storing the manifest: "+err.Error())
+		return
+	}
+	h := w.Header()
+	h.Set("Location", "/v2/"+rt.repo+"/manifests/"+digest)
+	h.Set("Docker-Content-Digest", digest)
+	if info.Subject != "" {
+		h.Set("OCI-Subject", info.Subject)
+	}
+	for _, t := range paramTags {
+		h.Add("OCI-Tag", t)
+	}
+	h.Set("Content-Length", "0")
+	w.WriteHeader(http.StatusCreated)
+}
+
+// describeManifest is what the registry keeps about a manifest; msg says
+// what is wrong with it.
+func describeManifest(m manifestFields, contentType string, size int64) (info manifestInfo, msg string) {
+	mediaType := contentType
+	if mediaType == "" {
+		mediaType = m.MediaType
+	}
+	switch {
+	case mediaType == "":
+		return info, "send the manifest's media type as Content-Type or in its mediaType field"
+	case m.MediaType != "" && m.MediaType != mediaType:
+		return info, fmt.Sprintf("the manifest's mediaType %q differs from its Content-Type %q", m.MediaType, mediaType)
+	}
+	info = manifestInfo{MediaType: mediaType, Size: size}
+	if m.Subject != nil {
+		if !validDigest(m.Subject.Digest) {
+			return info, fmt.Sprintf("the subject's digest %q is not a digest", m.Subject.Digest)
+		}
+		// Only what the referrers API lists is kept; a manifest without a
+		// subject may carry megabytes of annotations.
+		info.Subject = m.Subject.Digest
+		info.ArtifactType = m.ArtifactType
+		if info.ArtifactType == "" && m.Config != nil {
+			info.ArtifactType = m.Config.MediaType
+		}
+		info.Annotations = m.Annotations
+	}
+	return info, ""
+}
+
+// deleteManifest deletes a digest together with every tag pointing at it,
+// or one tag alone.
+func (r *Registry) deleteManifest(w http.ResponseWriter, rt route, isDigest bool) {
+	var found bool
+	var err error
+	if isDigest {
+		r.storeMu.Lock()
+		found, err = r.state.deleteManifest(rt.repo, rt.ref)
+		if found && err == nil {
+			r.removeUnused("manifests", []string{rt.ref})
+		}
+		r.storeMu.Unlock()
+	} else {
+		found, err = r.state.deleteTag(rt.repo, rt.ref)
+	}
+	switch {
+	case err != nil:
+		regError(w, http.StatusInternalServerError, "UNKNOWN", err.Error())
+	case !found:
+		regError(w, http.StatusNotFound, "MANIFEST_UNKNOWN", fmt.Sprintf("manifest %s not found in %s", rt.ref, rt.repo))
+	default:
+		w.Header().Set("Content-Length", "0")
+		w.WriteHeader(http.StatusAccepted)
+	}
+}
+
+// descriptor is an entry of a referrers list.
+type descriptor struct {
+	MediaType    string            `json:"mediaType"`
+	Digest       string            `json:"digest"`
+	Size         int64             `json:"size"`
+	ArtifactType string            `json:"artifactType,omitempty"`
+	Annotations  map[string]string `json:"annotations,omitempty"`
+}
+
+// serveReferrers lists the manifests of the repository whose subject is
+// the digest, as an OCI index: always 200, empty when there are none.
+// ?artifactType= filters, which OCI-Filters-Applied says.
+func (r *Registry) serveReferrers(w http.ResponseWriter, req *http.Request, rt route) {
+	if req.Method != http.MethodGet && req.Method != http.MethodHead {
+		w.Header().Set("Allow", "GET, HEAD")
+		regError(w, http.StatusMethodNotAllowed, "UNSUPPORTED", "referrers are listed with GET")
+		return
+	}
+	if !validDigest(rt.ref) {
+		regError(w, http.StatusBadRequest, "DIGEST_INVALID", fmt.Sprintf("%q is not a digest", rt.ref))
+		return
+	}
+	at := req.URL.Query().Get("artifactType")
+	list := r.state.referrers(rt.repo, rt.ref, at)
+	if at != "" {
+		w.Header().Set("OCI-Filters-Applied", "artifactType")
+	}
+	data, _ := json.Marshal(map[string]any{"schemaVersion": 2, "mediaType": mediaTypeOCIIndex, "manifests": list})
+	w.Header().Set("Content-Type", mediaTypeOCIIndex)
+	w.Header().Set("Content-Length", strconv.Itoa(len(data)))
+	w.WriteHeader(http.StatusOK)
+	if req.Method == http.MethodGet {
+		w.Write(data)
+	}
+}
+
+// trimMediaType drops parameters from a Content-Type.
+func trimMediaType(ct string) string {
+	t, _, _ := strings.Cut(ct, ";")
+	return strings.TrimSpace(t)
+}
