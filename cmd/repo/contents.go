@@ -86,7 +86,7 @@ func runContents(ctx context.Context, opts *contentsOptions) error {
 		if e.Type == "dir" {
 			color = output.Cyan
 		}
-		t.Add(text.Clean(e.Name), color)
+		t.Add(text.OneLine(e.Name), color)
 		t.Add(e.Type)
 		size := fmt.Sprint(e.Size)
 		if e.Type == "dir" {

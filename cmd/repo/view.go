@@ -118,7 +118,7 @@ func printRepo(opts *viewOptions, r *client.Repo, readme, readmeName string) err
 	var b strings.Builder
 	b.WriteString(cs.Bold(r.RepoName().String()) + "\n")
 	if r.Description != "" {
-		b.WriteString(text.Clean(r.Description) + "\n")
+		b.WriteString(text.OneLine(r.Description) + "\n")
 	}
 	b.WriteByte('\n')
 	row := func(k, v string) {
@@ -139,7 +139,7 @@ func printRepo(opts *viewOptions, r *client.Repo, readme, readmeName string) err
 		b.WriteString(markdown.ForStdout(ios, readme) + "\n")
 	default:
 		for _, line := range strings.Split(strings.TrimRight(readme, "\n"), "\n") {
-			b.WriteString(text.Clean(line) + "\n")
+			b.WriteString(text.OneLine(line) + "\n")
 		}
 		b.WriteByte('\n')
 	}

@@ -59,6 +59,9 @@ func (h *Harness) LoginAs(login string) {
 type Run struct {
 	// TTY makes stdin and stdout terminals 80 columns wide, without colour.
 	TTY bool
+	// ErrTTY makes stderr a terminal too, as it is for people (and then
+	// messages on it are in colour).
+	ErrTTY bool
 	// Stdin is what forge reads.
 	Stdin string
 	// Answers answer forge's questions in order.
@@ -79,6 +82,7 @@ func (h *Harness) Run(r Run, args ...string) Result {
 	in.WriteString(r.Stdin)
 	ios.SetStdinTTY(r.TTY)
 	ios.SetStdoutTTY(r.TTY)
+	ios.SetStderrTTY(r.ErrTTY)
 	f := cmdutil.New(ios, func(k string) string { return h.Env[k] })
 	p := &prompter{answers: r.Answers}
 	f.Prompter = p

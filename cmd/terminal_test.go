@@ -1,0 +1,121 @@
+package cmd_test
+
+import (
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/forgehq/forge/internal/clitest"
+	"github.com/forgehq/forge/refserver"
+)
+
+// reachesTerminal names the first thing in s that a terminal would act on
+// instead of showing it: ESC, BEL or another C0 control but newline and
+// tab, DEL, a C1 control (encoded or a raw byte), a bidi control; "" if
+// there is none.
+func reachesTerminal(s string) string {
+	for i := 0; i < len(s); {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && n == 1:
+			return fmt.Sprintf("the byte %#x (not UTF-8)", s[i])
+		case r == '\n' || r == '\t':
+		case r < 0x20 || r == 0x7f || r >= 0x80 && r <= 0x9f ||
+			r >= 0x202a && r <= 0x202e || r >= 0x2066 && r <= 0x2069:
+			return fmt.Sprintf("the control %U", r)
+		}
+		i += n
+	}
+	return ""
+}
+
+// hostileError is an error body whose message sets the window title,
+// clears the screen and writes the clipboard (OSC 52) when printed raw.
+const hostileError = `{"error":"\u001b]0;pwned\u0007 \u001b[2J \u001b]52;c;ZXJy\u0007"}`
+
+// TestHostileServerErrorOnATerminal: a server forge does not control
+// answers every request with hostileError. On a terminal, forge shows the
+// message with its controls made visible; into a file, stderr gets the
+// server's exact words.
+func TestHostileServerErrorOnATerminal(t *testing.T) {
+	hostile := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusUnprocessableEntity)
+		io.WriteString(w, hostileError)
+	}))
+	defer hostile.Close()
+	h := clitest.New(t)
+	h.LoginAs("alice")
+	h.Env["FORGE_BASE_URL"] = hostile.URL + "/api/v2"
+	h.Env["AGENT_URL"] = hostile.URL
+	h.Env["AGENT_API_KEY"] = "agk_testtesttest"
+	const shown = "^[]0;pwned^G ^[[2J ^[]52;c;ZXJy^G"
+	for _, args := range [][]string{
+		{"issue", "list", "-R", "alice/app"},
+		{"repo", "view", "alice/app"},
+		{"chat", "--no-stream", "-m", "hello"},
+		{"api", "repos/alice/app"},
+	} {
+		r := h.Run(clitest.Run{TTY: true, ErrTTY: true}, args...)
+		if r.Code != 1 {
+			t.Errorf("forge %s: exit %d, want 1\n%s", strings.Join(args, " "), r.Code, r.Output())
+		}
+		for name, s := range map[string]string{"stdout": r.Out, "stderr": r.Err} {
+			if what := reachesTerminal(s); what != "" {
+				t.Errorf("forge %s: %s reaches the terminal on %s: %q", strings.Join(args, " "), what, name, s)
+			}
+		}
+		if !strings.Contains(r.Err, shown) {
+			t.Errorf("forge %s: stderr does not show the message as %q: %q", strings.Join(args, " "), shown, r.Err)
+		}
+	}
+	r := h.Run(clitest.Run{}, "repo", "view", "alice/app")
+	if !strings.Contains(r.Err, "\x1b]0;pwned\a \x1b[2J \x1b]52;c;ZXJy\a") {
+		t.Errorf("piped, stderr is not the server's message as sent: %q", r.Err)
+	}
+}
+
+// TestHostileDataOnATerminal: an issue whose title and body carry escape
+// sequences, C1 and bidi controls reaches a terminal only sanitized through
+// every way forge shows it — a table, a view with markdown, --jq,
+// --template, `forge api` — and a pipe gets it exactly.
+func TestHostileDataOnATerminal(t *testing.T) {
+	h := clitest.New(t)
+	h.LoginAs("alice")
+	if _, err := h.Srv.CreateRepo("alice", "app", refserver.RepoOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	title := "\u202eevil\u202c \x1b]0;pwned\a title \u009b2J"
+	body := "# Notes\n\n\x1b]52;c;ZXJy\a and \u2066isolated\u2069 and DEL\x7f\n"
+	if _, err := h.Srv.CreateIssue("alice/app", "alice", title, body); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{
+		{"issue", "list", "-R", "alice/app"},
+		{"issue", "view", "1", "-R", "alice/app"},
+		{"issue", "list", "-R", "alice/app", "--jq", ".[].title"},
+		{"issue", "list", "-R", "alice/app", "--template", "{{range .}}{{.title}}{{end}}"},
+		{"issue", "view", "1", "-R", "alice/app", "--json", "title,body"},
+		{"api", "repos/alice/app/issues/1"},
+		{"api", "repos/alice/app/issues", "--jq", ".[].title"},
+	} {
+		r := h.Run(clitest.Run{TTY: true}, args...)
+		if r.Code != 0 {
+			t.Errorf("forge %s: exit %d\n%s", strings.Join(args, " "), r.Code, r.Output())
+		}
+		if what := reachesTerminal(r.Out); what != "" {
+			t.Errorf("forge %s: %s reaches the terminal: %q", strings.Join(args, " "), what, r.Out)
+		}
+		if !strings.Contains(r.Out, "<U+202E>evil<U+202C>") {
+			t.Errorf("forge %s: the title's bidi controls are not shown: %q", strings.Join(args, " "), r.Out)
+		}
+	}
+	r := h.Run(clitest.Run{}, "issue", "list", "-R", "alice/app", "--jq", ".[].title")
+	if r.Out != title+"\n" {
+		t.Errorf("piped --jq = %q, want the title as the server sent it", r.Out)
+	}
+}
