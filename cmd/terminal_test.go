@@ -11,6 +11,7 @@ import (
 
 	"github.com/forgehq/forge/internal/clitest"
 	"github.com/forgehq/forge/refserver"
+	"github.com/forgehq/forge/refserver/ci"
 )
 
 // reachesTerminal names the first thing in s that a terminal would act on
@@ -117,5 +118,53 @@ func TestHostileDataOnATerminal(t *testing.T) {
 	r := h.Run(clitest.Run{}, "issue", "list", "-R", "alice/app", "--jq", ".[].title")
 	if r.Out != title+"\n" {
 		t.Errorf("piped --jq = %q, want the title as the server sent it", r.Out)
+	}
+}
+
+// TestHostileRunOnATerminal: a run whose names and log lines carry escape
+// sequences and bidi controls reaches a terminal sanitized through run
+// view, run logs and job logs (the log keeps its colours), and a file
+// through repo contents; piped, the log is as the server sent it.
+func TestHostileRunOnATerminal(t *testing.T) {
+	h := clitest.New(t)
+	h.LoginAs("alice")
+	if _, err := h.Srv.CreateRepo("alice", "app", refserver.RepoOptions{AutoInit: true}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := h.Srv.CommitFiles("alice/app", "", map[string]string{"notes.txt": "see \x1b]52;c;ZXJy\a \u202eevil\n"}, "Add notes"); err != nil {
+		t.Fatal(err)
+	}
+	logLine := "\x1b[32mok\x1b[0m \x1b]0;pwned\a \u202eevil \x9b2J"
+	run, err := h.Srv.CreateRun("alice/app", refserver.RunSeed{Name: "CI \x1b]0;pwned\a", Status: "completed",
+		Jobs: []ci.JobPlan{{Name: "build \u202eevil", Steps: []ci.StepPlan{{Name: "step \x1b[2J", Lines: []string{logLine}}}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := fmt.Sprint(run.ID)
+	jobs := h.Run(clitest.Run{}, "run", "view", id, "-R", "alice/app", "--json", "jobs", "--jq", ".jobs[0].id")
+	if jobs.Code != 0 {
+		t.Fatalf("run view --json: exit %d\n%s", jobs.Code, jobs.Output())
+	}
+	for _, args := range [][]string{
+		{"run", "view", id, "-R", "alice/app"},
+		{"run", "logs", id, "-R", "alice/app"},
+		{"job", "logs", strings.TrimSpace(jobs.Out), "-R", "alice/app"},
+		{"repo", "contents", "notes.txt", "-R", "alice/app"},
+	} {
+		r := h.Run(clitest.Run{TTY: true}, args...)
+		if r.Code != 0 {
+			t.Errorf("forge %s: exit %d\n%s", strings.Join(args, " "), r.Code, r.Output())
+		}
+		// The log's own colours are all the escapes that may pass.
+		out := strings.NewReplacer("\x1b[32m", "", "\x1b[0m", "").Replace(r.Out)
+		if what := reachesTerminal(out); what != "" {
+			t.Errorf("forge %s: %s reaches the terminal: %q", strings.Join(args, " "), what, r.Out)
+		}
+		if !strings.Contains(r.Out, "<U+202E>evil") {
+			t.Errorf("forge %s: the bidi control is not shown: %q", strings.Join(args, " "), r.Out)
+		}
+	}
+	if r := h.Run(clitest.Run{}, "job", "logs", strings.TrimSpace(jobs.Out), "-R", "alice/app"); !strings.Contains(r.Out, logLine+"\n") {
+		t.Errorf("piped job logs changed the log: %q", r.Out)
 	}
 }

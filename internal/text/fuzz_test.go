@@ -54,7 +54,8 @@ func FuzzSanitize(f *testing.F) {
 		if strings.ContainsRune(OneLine(s), '\n') {
 			t.Errorf("OneLine(%q) has a newline", s)
 		}
-		// The Writer gives what Sanitize gives, however the stream is cut.
+		// Writer gives what Sanitize gives, and LogWriter what LogLine gives
+		// line by line, however the stream is cut.
 		for _, size := range []int{1, 2, 3, 7} {
 			var b bytes.Buffer
 			w := NewWriter(&b)
@@ -66,6 +67,21 @@ func FuzzSanitize(f *testing.F) {
 			w.Flush()
 			if b.String() != Sanitize(s) {
 				t.Errorf("Writer in pieces of %d: %q, Sanitize: %q", size, b.String(), Sanitize(s))
+			}
+			b.Reset()
+			lw := NewLogWriter(&b)
+			for rest := []byte(s); len(rest) > 0; {
+				n := min(size, len(rest))
+				lw.Write(rest[:n])
+				rest = rest[n:]
+			}
+			lw.Flush()
+			lines := strings.Split(s, "\n")
+			for i, l := range lines {
+				lines[i] = LogLine(l)
+			}
+			if want := strings.Join(lines, "\n"); b.String() != want {
+				t.Errorf("LogWriter in pieces of %d: %q, LogLine by line: %q", size, b.String(), want)
 			}
 		}
 	})

@@ -1,6 +1,7 @@
 package text
 
 import (
+	"bytes"
 	"io"
 	"unicode/utf8"
 )
@@ -62,4 +63,55 @@ func heldBack(b []byte) int {
 		}
 	}
 	return 0
+}
+
+// maxLogLine is how much of a line LogWriter holds before it writes it
+// anyway: a server that never ends a line cannot make forge hold the whole
+// log in memory.
+const maxLogLine = 64 << 10
+
+// LogWriter shows a CI log on a terminal: each line goes through LogLine
+// (colours kept, every other control shown) once it is whole, or once it
+// reaches 64 KiB. Flush writes an unfinished last line.
+type LogWriter struct {
+	w    io.Writer
+	line []byte
+}
+
+// NewLogWriter returns a LogWriter that writes to w.
+func NewLogWriter(w io.Writer) *LogWriter { return &LogWriter{w: w} }
+
+// Write takes the next bytes of the log.
+func (l *LogWriter) Write(p []byte) (int, error) {
+	n := len(p)
+	for len(p) > 0 {
+		i := bytes.IndexByte(p, '\n')
+		if i < 0 {
+			l.line = append(l.line, p...)
+			if len(l.line) >= maxLogLine {
+				return n, l.Flush()
+			}
+			return n, nil
+		}
+		l.line = append(l.line, p[:i]...)
+		p = p[i+1:]
+		if err := l.Flush(); err != nil {
+			return 0, err
+		}
+		if _, err := io.WriteString(l.w, "\n"); err != nil {
+			return 0, err
+		}
+	}
+	return n, nil
+}
+
+// Flush writes what is held of the current line.
+func (l *LogWriter) Flush() error {
+	if len(l.line) == 0 {
+		return nil
+	}
+	s := LogLine(string(l.line))
+	l.line = l.line[:0]
+	_, err := io.WriteString(l.w, s)
+	return err
 }
