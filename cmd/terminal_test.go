@@ -1,6 +1,7 @@
 package cmd_test
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
@@ -166,5 +167,36 @@ func TestHostileRunOnATerminal(t *testing.T) {
 	}
 	if r := h.Run(clitest.Run{}, "job", "logs", strings.TrimSpace(jobs.Out), "-R", "alice/app"); !strings.Contains(r.Out, logLine+"\n") {
 		t.Errorf("piped job logs changed the log: %q", r.Out)
+	}
+}
+
+// TestHostileURLOnATerminal: the address a server gives back for what was
+// created is printed sanitized on a terminal and exactly when piped.
+func TestHostileURLOnATerminal(t *testing.T) {
+	const url = "http://x/\x1b]0;pwned\a\u202e"
+	hostile := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		if r.Method == http.MethodPost {
+			w.WriteHeader(http.StatusCreated)
+		}
+		u, _ := json.Marshal(url)
+		fmt.Fprintf(w, `{"id":1,"number":1,"name":"app","full_name":"alice/app","owner":{"login":"alice"},"html_url":%s}`, u)
+	}))
+	defer hostile.Close()
+	h := clitest.New(t)
+	h.LoginAs("alice")
+	h.Env["FORGE_BASE_URL"] = hostile.URL + "/api/v2"
+	for _, args := range [][]string{
+		{"issue", "create", "-R", "alice/app", "--title", "t", "--body", "b"},
+		{"issue", "comment", "1", "-R", "alice/app", "--body", "b"},
+		{"repo", "create", "app"},
+	} {
+		r := h.Run(clitest.Run{TTY: true}, args...)
+		if r.Code != 0 || r.Out != "http://x/^[]0;pwned^G<U+202E>\n" {
+			t.Errorf("forge %s on a terminal: exit %d\n%s", strings.Join(args, " "), r.Code, r.Output())
+		}
+		if r := h.Run(clitest.Run{}, args...); r.Out != url+"\n" {
+			t.Errorf("forge %s piped: %q, want the address as sent", strings.Join(args, " "), r.Out)
+		}
 	}
 }

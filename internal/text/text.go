@@ -30,6 +30,16 @@ func Sanitize(s string) string { return clean(s, false) }
 // cell): newlines, carriage returns and tabs become spaces.
 func OneLine(s string) string { return clean(s, true) }
 
+// OnTerminal is a one-line value from the server (a URL, a name) as a
+// command prints it on stdout: OneLine when stdout is a terminal (tty), the
+// exact value when it is piped, for scripts.
+func OnTerminal(tty bool, s string) string {
+	if tty {
+		return OneLine(s)
+	}
+	return s
+}
+
 // ErrorText is an error as one line for the status bar: its first line,
 // sanitized.
 func ErrorText(err error) string {
