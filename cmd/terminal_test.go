@@ -46,6 +46,7 @@ const hostileError = `{"error":"\u001b]0;pwned\u0007 \u001b[2J \u001b]52;c;ZXJy\
 func TestHostileServerErrorOnATerminal(t *testing.T) {
 	hostile := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
+		w.Header().Set("X-Note", "\u202eevil") // for the --debug trace
 		w.WriteHeader(http.StatusUnprocessableEntity)
 		io.WriteString(w, hostileError)
 	}))
@@ -61,6 +62,7 @@ func TestHostileServerErrorOnATerminal(t *testing.T) {
 		{"repo", "view", "alice/app"},
 		{"chat", "--no-stream", "-m", "hello"},
 		{"api", "repos/alice/app"},
+		{"repo", "view", "alice/app", "--debug"},
 	} {
 		r := h.Run(clitest.Run{TTY: true, ErrTTY: true}, args...)
 		if r.Code != 1 {
