@@ -13,6 +13,7 @@ import (
 	"github.com/forgehq/forge/internal/clitest"
 	"github.com/forgehq/forge/refserver"
 	"github.com/forgehq/forge/refserver/ci"
+	"github.com/forgehq/forge/tui/tuitest"
 )
 
 // reachesTerminal names the first thing in s that a terminal would act on
@@ -200,5 +201,26 @@ func TestHostileURLOnATerminal(t *testing.T) {
 		if r := h.Run(clitest.Run{}, args...); r.Out != url+"\n" {
 			t.Errorf("forge %s piped: %q, want the address as sent", strings.Join(args, " "), r.Out)
 		}
+	}
+}
+
+// TestHostileImageOnATerminal: what a registry says of an image (here its
+// platform) is shown sanitized by image inspect on a terminal.
+func TestHostileImageOnATerminal(t *testing.T) {
+	h := clitest.New(t)
+	if _, err := h.Srv.CreateUser("dave", refserver.DemoPassword, ""); err != nil {
+		t.Fatal(err)
+	}
+	h.Env["FORGE_REGISTRY_URL"] = h.Srv.URL()
+	h.Env["FORGE_USERNAME"] = "dave"
+	h.Env["FORGE_PASSWORD"] = refserver.DemoPassword
+	tuitest.Push(t, h.Srv, "dave", "dave/app:1", tuitest.Image(t, "x", "linux\x1b]0;pwned\a\u202e", "amd64"))
+	h.LoginAs("dave")
+	r := h.Run(clitest.Run{TTY: true}, "image", "inspect", "app:1")
+	if r.Code != 0 {
+		t.Fatalf("exit %d\n%s", r.Code, r.Output())
+	}
+	if what := reachesTerminal(r.Out); what != "" || !strings.Contains(r.Out, "linux^[]0;pwned^G<U+202E>/amd64") {
+		t.Errorf("%s reaches the terminal, or the platform is not shown:\n%q", what, r.Out)
 	}
 }
