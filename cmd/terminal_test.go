@@ -6,6 +6,9 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -173,9 +176,10 @@ func TestHostileRunOnATerminal(t *testing.T) {
 	}
 }
 
-// TestHostileURLOnATerminal: the address a server gives back for what was
-// created is printed sanitized on a terminal and exactly when piped.
-func TestHostileURLOnATerminal(t *testing.T) {
+// TestHostileAnswerOnATerminal: what a server gives back for what was
+// created (its address, name, fingerprint) is printed sanitized on a
+// terminal, stdout and stderr, and exactly when piped.
+func TestHostileAnswerOnATerminal(t *testing.T) {
 	const url = "http://x/\x1b]0;pwned\a\u202e"
 	hostile := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
@@ -183,26 +187,38 @@ func TestHostileURLOnATerminal(t *testing.T) {
 			w.WriteHeader(http.StatusCreated)
 		}
 		u, _ := json.Marshal(url)
-		fmt.Fprintf(w, `{"id":1,"number":1,"name":"app","full_name":"alice/app","owner":{"login":"alice"},"html_url":%s}`, u)
+		fmt.Fprintf(w, `{"id":1,"number":1,"name":"app\u202e","full_name":"alice/app\u202e","owner":{"login":"alice"},"html_url":%s,"fingerprint":%s,"url":%s,"username":"bob\u202e","email":"b@x"}`, u, u, u)
 	}))
 	defer hostile.Close()
 	h := clitest.New(t)
 	h.LoginAs("alice")
 	h.Env["FORGE_BASE_URL"] = hostile.URL + "/api/v2"
+	pub := filepath.Join(t.TempDir(), "id.pub")
+	if err := os.WriteFile(pub, []byte("ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIH/HhCNXdLMskXbS9VcFSS+KnVqFTmyndCKwMk/7jBMb one@example\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
 	for _, args := range [][]string{
 		{"issue", "create", "-R", "alice/app", "--title", "t", "--body", "b"},
 		{"issue", "comment", "1", "-R", "alice/app", "--body", "b"},
 		{"repo", "create", "app"},
+		{"ssh-key", "add", pub},
+		{"admin", "invite", "create", "bob", "--email", "b@x"},
 	} {
-		r := h.Run(clitest.Run{TTY: true}, args...)
-		if r.Code != 0 || r.Out != "http://x/^[]0;pwned^G<U+202E>\n" {
+		r := h.Run(clitest.Run{TTY: true, ErrTTY: true}, args...)
+		if r.Code != 0 || !strings.HasSuffix(r.Out, "http://x/^[]0;pwned^G<U+202E>\n") {
 			t.Errorf("forge %s on a terminal: exit %d\n%s", strings.Join(args, " "), r.Code, r.Output())
 		}
+		if what := reachesTerminal(colour.ReplaceAllString(r.Err, "")); what != "" {
+			t.Errorf("forge %s: %s reaches the terminal on stderr: %q", strings.Join(args, " "), what, r.Err)
+		}
 		if r := h.Run(clitest.Run{}, args...); r.Out != url+"\n" {
-			t.Errorf("forge %s piped: %q, want the address as sent", strings.Join(args, " "), r.Out)
+			t.Errorf("forge %s piped: %q, want the answer as sent", strings.Join(args, " "), r.Out)
 		}
 	}
 }
+
+// colour matches the SGR sequences forge writes itself.
+var colour = regexp.MustCompile("\x1b\\[[0-9;]*m")
 
 // TestHostileImageOnATerminal: what a registry says of an image (here its
 // platform) is shown sanitized by image inspect on a terminal.

@@ -144,7 +144,8 @@ func runInviteCreate(ctx context.Context, opts *inviteCreateOptions) error {
 		}
 		return opts.exporter.Write(ios, raw)
 	}
-	fmt.Fprintf(ios.ErrOut, "%s Invited %s <%s> as %s\n", ios.ErrColorScheme().SuccessIcon(), inv.Username, inv.Email, inv.Role)
+	fmt.Fprintf(ios.ErrOut, "%s Invited %s <%s> as %s\n", ios.ErrColorScheme().SuccessIcon(),
+		text.OnTerminal(ios.IsStderrTTY(), inv.Username), text.OnTerminal(ios.IsStderrTTY(), inv.Email), text.OnTerminal(ios.IsStderrTTY(), inv.Role))
 	secret := secretOf(inv)
 	switch {
 	case secret.value == "":

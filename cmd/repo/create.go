@@ -79,7 +79,7 @@ func runCreate(ctx context.Context, opts *createOptions) error {
 	if opts.exporter.Enabled() {
 		return opts.exporter.Write(ios, r.RawJSON())
 	}
-	fmt.Fprintf(ios.ErrOut, "%s Created %s repository %s\n", ios.ErrColorScheme().SuccessIcon(), visibility(r.Private), r.RepoName())
+	fmt.Fprintf(ios.ErrOut, "%s Created %s repository %s\n", ios.ErrColorScheme().SuccessIcon(), visibility(r.Private), text.OnTerminal(ios.IsStderrTTY(), r.RepoName().String()))
 	_, err = fmt.Fprintln(ios.Out, text.OnTerminal(ios.IsStdoutTTY(), r.HTMLURL))
 	return err
 }
