@@ -6,7 +6,6 @@
 package text
 
 import (
-	"fmt"
 	"strings"
 	"unicode/utf8"
 )
@@ -78,7 +77,7 @@ func clean(s string, oneLine bool) string {
 		r, n := utf8.DecodeRuneInString(s[i:])
 		switch {
 		case r == utf8.RuneError && n == 1:
-			fmt.Fprintf(&b, "<0x%02X>", c)
+			writeCode(&b, "<0x", uint32(c), 2)
 		case isControl(r):
 			writeControl(&b, r)
 		default:
@@ -127,8 +126,18 @@ func writeControl(b *strings.Builder, r rune) {
 	case r == 0x7f:
 		b.WriteString("^?")
 	default:
-		fmt.Fprintf(b, "<U+%04X>", r)
+		writeCode(b, "<U+", uint32(r), 4)
 	}
+}
+
+// writeCode writes prefix, v in n upper-case hex digits, and ">" (fmt
+// would cost an allocation per control).
+func writeCode(b *strings.Builder, prefix string, v uint32, n int) {
+	b.WriteString(prefix)
+	for i := n - 1; i >= 0; i-- {
+		b.WriteByte("0123456789ABCDEF"[v>>(4*i)&0xf])
+	}
+	b.WriteByte('>')
 }
 
 // LogLine makes a line of a CI log safe to draw: colour sequences (SGR,
