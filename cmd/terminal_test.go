@@ -126,6 +126,11 @@ func TestHostileDataOnATerminal(t *testing.T) {
 	if r.Out != title+"\n" {
 		t.Errorf("piped --jq = %q, want the title as the server sent it", r.Out)
 	}
+	// The shell shows completion descriptions on the terminal.
+	r = h.Run(clitest.Run{}, "__complete", "issue", "view", "-R", "alice/app", "")
+	if what := reachesTerminal(r.Out); what != "" || !strings.Contains(r.Out, "1\t<U+202E>evil<U+202C>") {
+		t.Errorf("completion: %s reaches the terminal, or the title is not shown:\n%q", what, r.Out)
+	}
 }
 
 // TestHostileRunOnATerminal: a run whose names and log lines carry escape
