@@ -84,7 +84,7 @@ func runLogs(ctx context.Context, opts *logsOptions) error {
 	out := bufio.NewWriterSize(ios.Out, 32<<10)
 	cs := ios.ColorScheme()
 	for _, j := range jobs {
-		prefix := oneLine(j.Name) + "\t"
+		prefix := text.Flatten(j.Name) + "\t"
 		if ios.IsStdoutTTY() {
 			prefix = cs.Cyan(fmt.Sprintf("%-*s", width, text.OneLine(j.Name))) + "  "
 		}

@@ -179,7 +179,7 @@ func stateText(status, conclusion, took string) string {
 // "job:" line per job.
 func writePlain(w io.Writer, run *client.WorkflowRun, jobs []*client.Job) error {
 	var b strings.Builder
-	field := func(k, v string) { fmt.Fprintf(&b, "%s:\t%s\n", k, oneLine(v)) }
+	field := func(k, v string) { fmt.Fprintf(&b, "%s:\t%s\n", k, text.Flatten(v)) }
 	iso := func(t client.Time) string { return output.FormatTime(t.Time, false) }
 	field("id", fmt.Sprint(run.ID))
 	field("name", run.Name)
@@ -196,16 +196,8 @@ func writePlain(w io.Writer, run *client.WorkflowRun, jobs []*client.Job) error 
 	field("url", run.HTMLURL)
 	now := time.Now()
 	for _, j := range jobs {
-		fmt.Fprintf(&b, "job:\t%d\t%s\t%s\t%s\t%s\n", j.ID, oneLine(j.Name), j.Status, j.Conclusion, jobElapsed(j, now))
+		fmt.Fprintf(&b, "job:\t%d\t%s\t%s\t%s\t%s\n", j.ID, text.Flatten(j.Name), j.Status, j.Conclusion, jobElapsed(j, now))
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
-}
-
-// oneLine keeps a name on its line and in its column.
-func oneLine(s string) string {
-	if !strings.ContainsAny(s, "\t\r\n") {
-		return s
-	}
-	return strings.Join(strings.Fields(s), " ")
 }

@@ -103,7 +103,7 @@ func (t *Table) renderTSV(w io.Writer) error {
 			if i > 0 {
 				b.WriteByte('\t')
 			}
-			b.WriteString(flatten(c))
+			b.WriteString(text.Flatten(c))
 		}
 		b.WriteByte('\n')
 	}
@@ -111,21 +111,12 @@ func (t *Table) renderTSV(w io.Writer) error {
 	return err
 }
 
-// flatten keeps one record per line: tabs and newlines inside a cell
-// become spaces.
-func flatten(s string) string {
-	if !strings.ContainsAny(s, "\t\r\n") {
-		return s
-	}
-	return strings.Join(strings.Fields(s), " ")
-}
-
 func (t *Table) renderAligned() string {
 	rows := make([][]string, len(t.rows))
 	for i, r := range t.rows {
 		rows[i] = make([]string, len(r))
 		for j, c := range r {
-			rows[i][j] = text.OneLine(flatten(c)) // a cell cannot reach the terminal raw
+			rows[i][j] = text.OneLine(text.Flatten(c)) // a cell cannot reach the terminal raw
 		}
 	}
 	headers := append([]string(nil), t.headers...)

@@ -81,3 +81,16 @@ func TestShortDigest(t *testing.T) {
 		}
 	}
 }
+
+func TestFlatten(t *testing.T) {
+	cases := map[string]string{
+		"plain  spaces":          "plain  spaces",
+		"a\tb\n\nc\r\nd":         "a b c d",
+		"keeps \x1b[31m as data": "keeps \x1b[31m as data",
+	}
+	for in, want := range cases {
+		if got := Flatten(in); got != want {
+			t.Errorf("Flatten(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
