@@ -1,8 +1,8 @@
 // Package text holds the helpers that turn data into text meant for people:
 // text from a server made safe to show on a terminal (Sanitize, OneLine,
-// LogLine and Writer: the one place that decides how a control character is
-// shown), and counts, sizes, ages and digests written the way a person
-// reads them.
+// LogLine, and Writer and LogWriter for streams: the one place that decides
+// how a control character is shown), and counts, sizes, ages and digests
+// written the way a person reads them.
 package text
 
 import (
