@@ -81,7 +81,12 @@ func TestHostileServerErrorOnATerminal(t *testing.T) {
 			t.Errorf("forge %s: stderr does not show the message as %q: %q", strings.Join(args, " "), shown, r.Err)
 		}
 	}
-	r := h.Run(clitest.Run{}, "repo", "view", "alice/app")
+	// A session reports each failed turn and goes on.
+	r := h.Run(clitest.Run{ErrTTY: true, Stdin: "hello\n"}, "chat", "-i")
+	if what := reachesTerminal(r.Err); what != "" || !strings.Contains(r.Err, shown) {
+		t.Errorf("chat -i: %s reaches the terminal, or the message is not shown:\n%q", what, r.Err)
+	}
+	r = h.Run(clitest.Run{}, "repo", "view", "alice/app")
 	if !strings.Contains(r.Err, "\x1b]0;pwned\a \x1b[2J \x1b]52;c;ZXJy\a") {
 		t.Errorf("piped, stderr is not the server's message as sent: %q", r.Err)
 	}
@@ -243,5 +248,22 @@ func TestHostileImageOnATerminal(t *testing.T) {
 	}
 	if what := reachesTerminal(r.Out); what != "" || !strings.Contains(r.Out, "linux^[]0;pwned^G<U+202E>/amd64") {
 		t.Errorf("%s reaches the terminal, or the platform is not shown:\n%q", what, r.Out)
+	}
+}
+
+// TestHostileModelsInASession: the answer of an in-session command (here
+// the models the service lists) is sanitized when stdout is a terminal.
+func TestHostileModelsInASession(t *testing.T) {
+	hostile := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		io.WriteString(w, `{"default":"m1","models":["m1","m\u001b]0;pwned\u0007\u202e"]}`)
+	}))
+	defer hostile.Close()
+	h := clitest.New(t)
+	h.Env["AGENT_URL"] = hostile.URL
+	h.Env["AGENT_API_KEY"] = "agk_testtesttest"
+	r := h.Run(clitest.Run{TTY: true, Stdin: "/model\n"}, "chat", "-i")
+	if what := reachesTerminal(r.Out); what != "" || !strings.Contains(r.Out, "m^[]0;pwned^G<U+202E>") {
+		t.Errorf("%s reaches the terminal, or the model is not shown:\n%s", what, r.Output())
 	}
 }
