@@ -61,9 +61,9 @@ query string instead.
 The answer's body goes to stdout as the service sent it; on a terminal,
 JSON is indented and control characters are shown (ESC as ^[), not sent.
 -i shows the status line and headers first. An answer outside 2xx still
-prints its body, then forge exits 1 (4 for 401, like every forge command). --paginate follows Link rel="next" and joins
-pages that are JSON arrays into one array; --jq and --template apply to
-the whole of it.`,
+prints its body, then forge exits 1 (4 for 401, like every forge command).
+--paginate follows Link rel="next" and joins pages that are JSON arrays
+into one array; --jq and --template apply to the whole of it.`,
 		Example: `  forge api me
   forge api repos/{owner}/{repo}/issues --paginate --jq '.[].title'
   forge api repos/alice/demo/issues -f title="Crash on start" -f body="Steps: ..."
