@@ -186,23 +186,33 @@ func TestHostileRunOnATerminal(t *testing.T) {
 	}
 }
 
-// TestHostileAnswerOnATerminal: what a server gives back for what was
-// created (its address, name, fingerprint) is printed sanitized on a
-// terminal, stdout and stderr, and exactly when piped.
-func TestHostileAnswerOnATerminal(t *testing.T) {
-	const url = "http://x/\x1b]0;pwned\a\u202e"
+// hostileURL is what hostileAnswers gives as every address.
+const hostileURL = "http://x/\x1b]0;pwned\a\u202e"
+
+// hostileAnswers is a harness whose REST API is a server that answers
+// every request with one object of every field forge reads, the values
+// holding escape sequences and bidi controls.
+func hostileAnswers(t *testing.T) *clitest.Harness {
 	hostile := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
 		if r.Method == http.MethodPost {
 			w.WriteHeader(http.StatusCreated)
 		}
-		u, _ := json.Marshal(url)
-		fmt.Fprintf(w, `{"id":1,"number":1,"name":"app\u202e","full_name":"alice/app\u202e","owner":{"login":"alice"},"html_url":%s,"fingerprint":%s,"url":%s,"username":"bob\u202e","email":"b@x"}`, u, u, u)
+		u, _ := json.Marshal(hostileURL)
+		fmt.Fprintf(w, `{"id":1,"number":1,"name":"app\u202e","full_name":"alice/app\u202e","owner":{"login":"alice"},"html_url":%s,"fingerprint":%s,"url":%s,"username":"bob\u202e","email":"b@x\u202e","login":"alice\u202e","default_branch":"main\u202e","clone_url":%s,"ssh_url":%s,"title":"t\u202e","state":"open","user":{"login":"alice\u202e"}}`, u, u, u, u, u)
 	}))
-	defer hostile.Close()
+	t.Cleanup(hostile.Close)
 	h := clitest.New(t)
 	h.LoginAs("alice")
 	h.Env["FORGE_BASE_URL"] = hostile.URL + "/api/v2"
+	return h
+}
+
+// TestHostileAnswerOnATerminal: what a server gives back for what was
+// created (its address, name, fingerprint) is printed sanitized on a
+// terminal, stdout and stderr, and exactly when piped.
+func TestHostileAnswerOnATerminal(t *testing.T) {
+	h := hostileAnswers(t)
 	pub := filepath.Join(t.TempDir(), "id.pub")
 	if err := os.WriteFile(pub, []byte("ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIH/HhCNXdLMskXbS9VcFSS+KnVqFTmyndCKwMk/7jBMb one@example\n"), 0o600); err != nil {
 		t.Fatal(err)
@@ -221,8 +231,24 @@ func TestHostileAnswerOnATerminal(t *testing.T) {
 		if what := reachesTerminal(colour.ReplaceAllString(r.Err, "")); what != "" {
 			t.Errorf("forge %s: %s reaches the terminal on stderr: %q", strings.Join(args, " "), what, r.Err)
 		}
-		if r := h.Run(clitest.Run{}, args...); r.Out != url+"\n" {
+		if r := h.Run(clitest.Run{}, args...); r.Out != hostileURL+"\n" {
 			t.Errorf("forge %s piped: %q, want the answer as sent", strings.Join(args, " "), r.Out)
+		}
+	}
+}
+
+// TestHostileViewsOnATerminal: views show every value of a hostile
+// answer sanitized on a terminal.
+func TestHostileViewsOnATerminal(t *testing.T) {
+	h := hostileAnswers(t)
+	for _, args := range [][]string{
+		{"repo", "view", "alice/app"},
+		{"issue", "view", "1", "-R", "alice/app"},
+		{"account", "view"},
+	} {
+		r := h.Run(clitest.Run{TTY: true}, args...)
+		if what := reachesTerminal(r.Out); r.Code != 0 || what != "" {
+			t.Errorf("forge %s: exit %d, %s reaches the terminal\n%s", strings.Join(args, " "), r.Code, what, r.Output())
 		}
 	}
 }

@@ -111,7 +111,7 @@ func (opts *viewOptions) render(is *client.Issue) string {
 		b.WriteString(cs.Gray(fmt.Sprintf("%s; show them with --comments", text.Count(n, "comment"))) + "\n")
 	}
 	if is.HTMLURL != "" {
-		b.WriteString(cs.Gray("View this issue on the web: "+is.HTMLURL) + "\n")
+		b.WriteString(cs.Gray("View this issue on the web: "+text.OneLine(is.HTMLURL)) + "\n")
 	}
 	return b.String()
 }

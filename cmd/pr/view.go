@@ -94,7 +94,7 @@ func render(opts *viewOptions, p *client.PullRequest) string {
 		b.WriteString(markdown.ForStdout(ios, p.Body) + "\n")
 	}
 	if p.HTMLURL != "" {
-		b.WriteString(cs.Gray("View this pull request on the web: "+p.HTMLURL) + "\n")
+		b.WriteString(cs.Gray("View this pull request on the web: "+text.OneLine(p.HTMLURL)) + "\n")
 	}
 	return b.String()
 }
