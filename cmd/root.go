@@ -75,7 +75,7 @@ func Run(parent context.Context, f *cmdutil.Factory, args []string) int {
 		if cmdutil.ExitCode(err) == cmdutil.ExitInterrupted {
 			fmt.Fprintln(f.IOStreams.ErrOut, "forge: interrupted")
 		} else {
-			fmt.Fprintf(f.IOStreams.ErrOut, "forge: %s\n", err)
+			fmt.Fprintf(f.IOStreams.ErrOut, "forge: %s\n", cmdutil.ErrorMessage(f.IOStreams, err))
 		}
 	}
 	return cmdutil.ExitCode(err)

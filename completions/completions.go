@@ -22,6 +22,7 @@ import (
 	"github.com/forgehq/forge/client"
 	"github.com/forgehq/forge/internal/build"
 	"github.com/forgehq/forge/internal/cmdutil"
+	"github.com/forgehq/forge/internal/text"
 	"github.com/spf13/cobra"
 )
 
@@ -83,7 +84,8 @@ func repoOf(ctx context.Context, f *cmdutil.Factory, cmd *cobra.Command) (client
 
 // oneLine shortens a description to one line a menu can show.
 func oneLine(s string) string {
-	s = strings.Join(strings.Fields(s), " ")
+	// The shell shows a description on the terminal: sanitized, always.
+	s = text.OneLine(strings.Join(strings.Fields(s), " "))
 	if r := []rune(s); len(r) > 60 {
 		s = string(r[:59]) + "…"
 	}

@@ -328,7 +328,8 @@ func (a *App) chooseRepo(repo client.RepoName) tea.Cmd {
 }
 
 func (a *App) setStatus(msg common.StatusMsg) tea.Cmd {
-	a.status, a.statusErr = msg.Text, msg.Err
+	// A notice often quotes the server (a name, an error): one line, sanitized.
+	a.status, a.statusErr = text.OneLine(msg.Text), msg.Err
 	a.statusSeq++
 	seq, d := a.statusSeq, statusFor
 	if msg.Err {

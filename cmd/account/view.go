@@ -8,6 +8,7 @@ import (
 
 	"github.com/forgehq/forge/internal/cmdutil"
 	"github.com/forgehq/forge/internal/output"
+	"github.com/forgehq/forge/internal/text"
 	"github.com/spf13/cobra"
 )
 
@@ -63,12 +64,14 @@ func runView(ctx context.Context, opts *viewOptions) error {
 	}
 	cs := ios.ColorScheme()
 	var b strings.Builder
-	title := cs.Bold(me.Login)
+	tty := ios.IsStdoutTTY()
+	title := cs.Bold(text.OnTerminal(tty, me.Login))
 	if me.FullName != "" && me.FullName != me.Login {
-		title += " (" + me.FullName + ")"
+		title += " (" + text.OnTerminal(tty, me.FullName) + ")"
 	}
 	b.WriteString(title + "\n")
 	row := func(k, v string) {
+		v = text.OnTerminal(tty, v)
 		if v == "" {
 			v = cs.Gray("-")
 		}

@@ -12,6 +12,7 @@ import (
 	"github.com/forgehq/forge/cmd/internal/listing"
 	"github.com/forgehq/forge/internal/cmdutil"
 	"github.com/forgehq/forge/internal/output"
+	"github.com/forgehq/forge/internal/text"
 	"github.com/spf13/cobra"
 )
 
@@ -143,13 +144,14 @@ func runInviteCreate(ctx context.Context, opts *inviteCreateOptions) error {
 		}
 		return opts.exporter.Write(ios, raw)
 	}
-	fmt.Fprintf(ios.ErrOut, "%s Invited %s <%s> as %s\n", ios.ErrColorScheme().SuccessIcon(), inv.Username, inv.Email, inv.Role)
+	fmt.Fprintf(ios.ErrOut, "%s Invited %s <%s> as %s\n", ios.ErrColorScheme().SuccessIcon(),
+		text.OnTerminal(ios.IsStderrTTY(), inv.Username), text.OnTerminal(ios.IsStderrTTY(), inv.Email), text.OnTerminal(ios.IsStderrTTY(), inv.Role))
 	secret := secretOf(inv)
 	switch {
 	case secret.value == "":
 		return nil
 	case ios.IsStdoutTTY():
-		_, err = fmt.Fprintf(ios.Out, "%s (shown only now; pass it on privately): %s\n", secret.label, secret.value)
+		_, err = fmt.Fprintf(ios.Out, "%s (shown only now; pass it on privately): %s\n", secret.label, text.OneLine(secret.value))
 	default:
 		_, err = fmt.Fprintln(ios.Out, secret.value)
 	}

@@ -16,7 +16,9 @@ import (
 
 	"github.com/forgehq/forge/client"
 	"github.com/forgehq/forge/internal/cmdutil"
+	"github.com/forgehq/forge/internal/iostreams"
 	"github.com/forgehq/forge/internal/output"
+	"github.com/forgehq/forge/internal/text"
 	"github.com/spf13/cobra"
 )
 
@@ -56,12 +58,12 @@ Fields build a JSON body:
 With GET (or with --input, which gives the body) the fields go into the
 query string instead.
 
-The answer's body goes to stdout as the service sent it (indented on a
-terminal when it is JSON); -i shows the status line and headers first. An
-answer outside 2xx still prints its body, then forge exits 1 (4 for 401,
-like every forge command). --paginate follows Link rel="next" and joins
-pages that are JSON arrays into one array; --jq and --template apply to
-the whole of it.`,
+The answer's body goes to stdout as the service sent it; on a terminal,
+JSON is indented and control characters are shown (ESC as ^[), not sent.
+-i shows the status line and headers first. An answer outside 2xx still
+prints its body, then forge exits 1 (4 for 401, like every forge command).
+--paginate follows Link rel="next" and joins pages that are JSON arrays
+into one array; --jq and --template apply to the whole of it.`,
 		Example: `  forge api me
   forge api repos/{owner}/{repo}/issues --paginate --jq '.[].title'
   forge api repos/alice/demo/issues -f title="Crash on start" -f body="Steps: ..."
@@ -97,6 +99,7 @@ func runAPI(ctx context.Context, opts *apiOptions) error {
 	if err := opts.exporter.Validate(); err != nil {
 		return err
 	}
+	defer sanitizeTerminal(opts.f.IOStreams)()
 	req, err := buildRequest(ctx, opts)
 	if err != nil {
 		return err
@@ -115,6 +118,23 @@ func runAPI(ctx context.Context, opts *apiOptions) error {
 	}
 	defer resp.Body.Close()
 	return newPrinter(opts).page(resp)
+}
+
+// sanitizeTerminal makes everything written to stdout, when it is a
+// terminal, go through text.Writer: the answer is the server's, headers
+// and all. Piped, stdout gets the exact bytes. The returned func flushes
+// and restores stdout.
+func sanitizeTerminal(ios *iostreams.IOStreams) func() {
+	if !ios.IsStdoutTTY() {
+		return func() {}
+	}
+	out := ios.Out
+	w := text.NewWriter(out)
+	ios.Out = w
+	return func() {
+		w.Flush()
+		ios.Out = out
+	}
 }
 
 // buildRequest turns the flags into a request; every mistake in them is a

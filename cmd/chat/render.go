@@ -9,6 +9,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/forgehq/forge/internal/iostreams"
 	"github.com/forgehq/forge/internal/markdown"
+	"github.com/forgehq/forge/internal/text"
 	"golang.org/x/term"
 )
 
@@ -74,21 +75,15 @@ func (v *mdView) finish() {
 // drawPreview shows the tail of the unsettled text on one line, dimmed,
 // cut to the terminal's width so that it never wraps.
 func (v *mdView) drawPreview(pending string) {
-	text := strings.Map(func(r rune) rune {
-		if r < ' ' || r == 0x7f {
-			return ' '
-		}
-		return r
-	}, pending)
-	text = strings.TrimSpace(text)
-	if text == "" {
+	line := strings.TrimSpace(text.OneLine(pending))
+	if line == "" {
 		v.clearPreview()
 		return
 	}
-	if max := v.width - 2; ansi.StringWidth(text) > max {
-		text = ansi.TruncateLeft(text, ansi.StringWidth(text)-max+1, "…")
+	if max := v.width - 2; ansi.StringWidth(line) > max {
+		line = ansi.TruncateLeft(line, ansi.StringWidth(line)-max+1, "…")
 	}
-	io.WriteString(v.out, "\r\x1b[K"+v.dim(text))
+	io.WriteString(v.out, "\r\x1b[K"+v.dim(line))
 	v.shown = true
 }
 

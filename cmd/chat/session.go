@@ -11,6 +11,7 @@ import (
 
 	"github.com/forgehq/forge/chat"
 	"github.com/forgehq/forge/internal/cmdutil"
+	"github.com/forgehq/forge/internal/text"
 )
 
 // runSession holds a conversation: on a terminal with the line editor, or
@@ -29,7 +30,7 @@ func runSession(ctx context.Context, opts *chatOptions, s *chat.Session) error {
 	failed := false
 	report := func(err error) {
 		failed = true
-		fmt.Fprintf(errOut, "forge: %v\n", explain(err))
+		fmt.Fprintf(errOut, "forge: %s\n", cmdutil.ErrorMessage(ios, explain(err)))
 	}
 	for {
 		msg, err := src.readMessage(ctx)
@@ -45,7 +46,7 @@ func runSession(ctx context.Context, opts *chatOptions, s *chat.Session) error {
 			continue
 		}
 		if chat.IsCommand(msg) {
-			err := command(ctx, src, s, msg, out)
+			err := command(ctx, src, s, msg, out, ios.IsStdoutTTY())
 			if errors.Is(err, chat.ErrExit) {
 				return sessionEnd(failed, tty)
 			}
@@ -111,12 +112,19 @@ func sessionEnd(failed, tty bool) error {
 	return nil
 }
 
-// command runs an in-session command; Ctrl-C stops only the command.
-func command(ctx context.Context, src lineSource, s *chat.Session, line string, out io.Writer) error {
+// command runs an in-session command; Ctrl-C stops only the command. Its
+// answer quotes the service (model names, the history), so on a terminal
+// it is sanitized.
+func command(ctx context.Context, src lineSource, s *chat.Session, line string, out io.Writer, tty bool) error {
 	cmdCtx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	defer src.replying(cancel)()
-	return s.Command(cmdCtx, line, out)
+	if !tty {
+		return s.Command(cmdCtx, line, out)
+	}
+	w := text.NewWriter(out)
+	defer w.Flush()
+	return s.Command(cmdCtx, line, w)
 }
 
 // turn shows one reply as it streams (or, with --no-stream, once it is

@@ -8,6 +8,7 @@ import (
 	"github.com/forgehq/forge/chat"
 	"github.com/forgehq/forge/internal/cmdutil"
 	"github.com/forgehq/forge/internal/output"
+	"github.com/forgehq/forge/internal/text"
 	"github.com/spf13/cobra"
 )
 
@@ -58,7 +59,7 @@ func runUsage(cmd *cobra.Command, opts *usageOptions) error {
 		return err
 	}
 	cs := ios.ColorScheme()
-	resets := u.PeriodResets
+	resets := text.OneLine(u.PeriodResets)
 	if t, ok := u.Resets(); ok {
 		resets = t.UTC().Format("2006-01-02 15:04 MST") + cs.Gray(" (in "+chat.Until(t, time.Now())+")")
 	}
@@ -67,7 +68,7 @@ func runUsage(cmd *cobra.Command, opts *usageOptions) error {
 		pct = cs.Gray(" (" + strconv.FormatFloat(100*float64(u.UsedTokens)/float64(u.QuotaTokens), 'f', 1, 64) + "%)")
 	}
 	_, err = fmt.Fprintf(ios.Out, "%s %s\n%s %s of %s tokens%s\n%s %s\n%s %s\n",
-		cs.Bold("tier:     "), u.Tier,
+		cs.Bold("tier:     "), text.OneLine(u.Tier),
 		cs.Bold("used:     "), chat.Thousands(u.UsedTokens), chat.Thousands(u.QuotaTokens), pct,
 		cs.Bold("remaining:"), chat.Thousands(u.Remaining),
 		cs.Bold("resets:   "), resets)

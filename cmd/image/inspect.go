@@ -132,9 +132,11 @@ func printInspection(tty bool, f *cmdutil.Factory, in *inspection) error {
 		}
 		return d
 	}
-	fmt.Fprintf(w, "%s  %s\n", cs.Bold("Reference"), in.Reference)
-	fmt.Fprintf(w, "%s     %s\n", cs.Bold("Digest"), in.Digest)
-	fmt.Fprintf(w, "%s       %s\n", cs.Bold("Type"), describeType(in))
+	// What the registry says, sanitized on a terminal.
+	val := func(s string) string { return text.OnTerminal(tty, s) }
+	fmt.Fprintf(w, "%s  %s\n", cs.Bold("Reference"), val(in.Reference))
+	fmt.Fprintf(w, "%s     %s\n", cs.Bold("Digest"), val(in.Digest))
+	fmt.Fprintf(w, "%s       %s\n", cs.Bold("Type"), val(describeType(in)))
 	if in.Platforms != nil {
 		fmt.Fprintf(w, "%s       %s\n\n", cs.Bold("Size"), size(in.Size))
 		t := output.NewTable(ios, "PLATFORM", "DIGEST", "SIZE", "LAYERS")
@@ -152,12 +154,12 @@ func printInspection(tty bool, f *cmdutil.Factory, in *inspection) error {
 		return t.Render()
 	}
 	if in.Platform != "" {
-		fmt.Fprintf(w, "%s   %s\n", cs.Bold("Platform"), in.Platform)
+		fmt.Fprintf(w, "%s   %s\n", cs.Bold("Platform"), val(in.Platform))
 	}
 	if in.Created != "" {
-		fmt.Fprintf(w, "%s    %s\n", cs.Bold("Created"), in.Created)
+		fmt.Fprintf(w, "%s    %s\n", cs.Bold("Created"), val(in.Created))
 	}
-	fmt.Fprintf(w, "%s     %s\n", cs.Bold("Config"), in.Config)
+	fmt.Fprintf(w, "%s     %s\n", cs.Bold("Config"), val(in.Config))
 	fmt.Fprintf(w, "%s       %s in %s\n\n", cs.Bold("Size"), size(in.Size), text.Count(len(in.Layers), "layer"))
 	t := output.NewTable(ios, "LAYER", "SIZE", "MEDIA TYPE")
 	for _, l := range in.Layers {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/forgehq/forge/completions"
 	"github.com/forgehq/forge/internal/cmdutil"
+	"github.com/forgehq/forge/internal/text"
 	"github.com/spf13/cobra"
 )
 
@@ -58,22 +59,22 @@ func runComment(ctx context.Context, opts *commentOptions) error {
 	if err != nil {
 		return err
 	}
-	text, err := b.read(ctx, opts.f, "comment")
+	d, err := b.read(ctx, opts.f, "comment")
 	if err != nil {
 		return err
 	}
-	if strings.TrimSpace(text.body) == "" {
-		text.sent()
+	if strings.TrimSpace(d.body) == "" {
+		d.sent()
 		return cmdutil.UsageErrorf("the comment is empty; nothing sent")
 	}
-	cm, err := c.Issues.Comment(ctx, name, opts.number, text.body)
+	cm, err := c.Issues.Comment(ctx, name, opts.number, d.body)
 	if err != nil {
-		return text.keep(err)
+		return d.keep(err)
 	}
-	text.sent()
+	d.sent()
 	fmt.Fprintf(ios.ErrOut, "%s Commented on issue #%d in %s\n", ios.ErrColorScheme().SuccessIcon(), opts.number, name)
 	if cm.HTMLURL != "" {
-		_, err = fmt.Fprintln(ios.Out, cm.HTMLURL)
+		_, err = fmt.Fprintln(ios.Out, text.OnTerminal(ios.IsStdoutTTY(), cm.HTMLURL))
 	}
 	return err
 }

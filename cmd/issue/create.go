@@ -8,6 +8,7 @@ import (
 	"github.com/forgehq/forge/client"
 	"github.com/forgehq/forge/internal/cmdutil"
 	"github.com/forgehq/forge/internal/output"
+	"github.com/forgehq/forge/internal/text"
 	"github.com/spf13/cobra"
 )
 
@@ -95,6 +96,6 @@ func runCreate(ctx context.Context, opts *createOptions) error {
 	if url == "" {
 		url = fmt.Sprintf("#%d", is.Number)
 	}
-	_, err = fmt.Fprintln(ios.Out, url)
+	_, err = fmt.Fprintln(ios.Out, text.OnTerminal(ios.IsStdoutTTY(), url))
 	return err
 }

@@ -68,9 +68,9 @@ func runList(ctx context.Context, opts *listOptions) error {
 			num = "#" + num
 		}
 		t.Add(num, stateColor(is.State))
-		t.Add(text.Clean(is.Title), output.Bold)
+		t.Add(text.OneLine(is.Title), output.Bold)
 		t.Add(is.State, stateColor(is.State))
-		t.Add(text.Clean(is.User.Login))
+		t.Add(text.OneLine(is.User.Login))
 		t.AddTime(is.CreatedAt.Time)
 		t.EndRow()
 	})

@@ -66,7 +66,7 @@ func runState(ctx context.Context, opts *stateOptions, past string) error {
 	}
 	ios := opts.f.IOStreams
 	cs := ios.ErrColorScheme()
-	title := text.Clean(is.Title)
+	title := text.OneLine(is.Title)
 	if is.State == opts.want {
 		fmt.Fprintf(ios.ErrOut, "%s Issue #%d (%s) is already %s\n", cs.WarningIcon(), is.Number, title, opts.want)
 	} else {

@@ -85,12 +85,12 @@ func (opts *viewOptions) render(is *client.Issue) string {
 	ios := opts.f.IOStreams
 	cs := ios.ColorScheme()
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s %s\n", cs.Bold(text.Clean(is.Title)), cs.Gray(fmt.Sprintf("#%d", is.Number)))
+	fmt.Fprintf(&b, "%s %s\n", cs.Bold(text.OneLine(is.Title)), cs.Gray(fmt.Sprintf("#%d", is.Number)))
 	state := cs.Green("Open")
 	if is.State != "open" {
-		state = cs.Magenta(text.Capitalize(text.Clean(is.State)))
+		state = cs.Magenta(text.Capitalize(text.OneLine(is.State)))
 	}
-	meta := []string{state, text.Clean(is.User.Login) + " opened " + output.FormatTime(is.CreatedAt.Time, true)}
+	meta := []string{state, text.OneLine(is.User.Login) + " opened " + output.FormatTime(is.CreatedAt.Time, true)}
 	if n := commentCount(is); n > 0 {
 		meta = append(meta, text.Count(n, "comment"))
 	}
@@ -104,14 +104,14 @@ func (opts *viewOptions) render(is *client.Issue) string {
 	switch {
 	case opts.comments:
 		for _, cm := range is.CommentsList {
-			fmt.Fprintf(&b, "%s %s\n\n", cs.Bold(text.Clean(cm.User.Login)), cs.Gray("commented "+output.FormatTime(cm.CreatedAt.Time, true)))
+			fmt.Fprintf(&b, "%s %s\n\n", cs.Bold(text.OneLine(cm.User.Login)), cs.Gray("commented "+output.FormatTime(cm.CreatedAt.Time, true)))
 			b.WriteString(markdown.ForStdout(ios, cm.Body) + "\n")
 		}
 	case n > 0:
 		b.WriteString(cs.Gray(fmt.Sprintf("%s; show them with --comments", text.Count(n, "comment"))) + "\n")
 	}
 	if is.HTMLURL != "" {
-		b.WriteString(cs.Gray("View this issue on the web: "+is.HTMLURL) + "\n")
+		b.WriteString(cs.Gray("View this issue on the web: "+text.OneLine(is.HTMLURL)) + "\n")
 	}
 	return b.String()
 }

@@ -7,6 +7,7 @@ import (
 	"io"
 
 	"github.com/forgehq/forge/internal/cmdutil"
+	"github.com/forgehq/forge/internal/text"
 	"github.com/spf13/cobra"
 )
 
@@ -63,11 +64,19 @@ func runLogs(ctx context.Context, opts *logsOptions) error {
 		return err
 	}
 	defer body.Close()
-	if _, err := io.Copy(opts.f.IOStreams.Out, body); err != nil {
+	// On a terminal line by line through text.LogLine (colours kept,
+	// every other control shown); piped, as the server sent it.
+	ios := opts.f.IOStreams
+	dst := ios.Out
+	lw := text.NewLogWriter(ios.Out)
+	if ios.IsStdoutTTY() {
+		dst = lw
+	}
+	if _, err := io.Copy(dst, body); err != nil {
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
 		return fmt.Errorf("reading the log of job %d: %w", opts.id, err)
 	}
-	return nil
+	return lw.Flush()
 }

@@ -75,8 +75,8 @@ func runList(ctx context.Context, opts *listOptions) error {
 			num = "#" + num
 		}
 		t.Add(num, stateColor(st))
-		t.Add(text.Clean(p.Title), output.Bold)
-		t.Add(text.Clean(p.Head.Ref), output.Cyan)
+		t.Add(text.OneLine(p.Title), output.Bold)
+		t.Add(text.OneLine(p.Head.Ref), output.Cyan)
 		t.Add(st, stateColor(st))
 		t.AddTime(p.CreatedAt.Time)
 		t.EndRow()

@@ -74,8 +74,8 @@ func render(opts *viewOptions, p *client.PullRequest) string {
 	cs := ios.ColorScheme()
 	st := displayState(p)
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s %s\n", cs.Bold(text.Clean(p.Title)), cs.Gray(fmt.Sprintf("#%d", p.Number)))
-	label := text.Capitalize(text.Clean(st))
+	fmt.Fprintf(&b, "%s %s\n", cs.Bold(text.OneLine(p.Title)), cs.Gray(fmt.Sprintf("#%d", p.Number)))
+	label := text.Capitalize(text.OneLine(st))
 	switch st {
 	case "open":
 		label = cs.Green(label)
@@ -86,15 +86,15 @@ func render(opts *viewOptions, p *client.PullRequest) string {
 	default:
 		label = cs.Gray(label)
 	}
-	fmt.Fprintf(&b, "%s • %s wants to merge %s into %s • opened %s\n\n", label, text.Clean(p.User.Login),
-		cs.Cyan(text.Clean(p.Head.Ref)), cs.Cyan(text.Clean(p.Base.Ref)), output.FormatTime(p.CreatedAt.Time, true))
+	fmt.Fprintf(&b, "%s • %s wants to merge %s into %s • opened %s\n\n", label, text.OneLine(p.User.Login),
+		cs.Cyan(text.OneLine(p.Head.Ref)), cs.Cyan(text.OneLine(p.Base.Ref)), output.FormatTime(p.CreatedAt.Time, true))
 	if strings.TrimSpace(p.Body) == "" {
 		b.WriteString(cs.Gray("No description provided.") + "\n\n")
 	} else {
 		b.WriteString(markdown.ForStdout(ios, p.Body) + "\n")
 	}
 	if p.HTMLURL != "" {
-		b.WriteString(cs.Gray("View this pull request on the web: "+p.HTMLURL) + "\n")
+		b.WriteString(cs.Gray("View this pull request on the web: "+text.OneLine(p.HTMLURL)) + "\n")
 	}
 	return b.String()
 }

@@ -75,9 +75,9 @@ func runList(ctx context.Context, opts *listOptions) error {
 		if title == "" {
 			title = r.TagName
 		}
-		t.Add(text.Clean(title), output.Bold)
+		t.Add(text.OneLine(title), output.Bold)
 		t.Add(kind, color)
-		t.Add(text.Clean(r.TagName), output.Cyan)
+		t.Add(text.OneLine(r.TagName), output.Cyan)
 		published := r.PublishedAt.Time
 		if published.IsZero() {
 			published = r.CreatedAt.Time

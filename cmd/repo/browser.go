@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/forgehq/forge/internal/cmdutil"
+	"github.com/forgehq/forge/internal/text"
 )
 
 // openBrowser opens url in the user's browser: $BROWSER when set (a
@@ -29,14 +30,14 @@ func openBrowser(f *cmdutil.Factory, url string) error {
 		}
 	}
 	if ios.IsStderrTTY() {
-		fmt.Fprintf(ios.ErrOut, "Opening %s in your browser.\n", url)
+		fmt.Fprintf(ios.ErrOut, "Opening %s in your browser.\n", text.OneLine(url))
 	}
 	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Stdout, cmd.Stderr = ios.ErrOut, ios.ErrOut
 	err := cmd.Run()
 	if errors.Is(err, exec.ErrNotFound) {
 		fmt.Fprintf(ios.ErrOut, "%s No browser found (set $BROWSER); open this address:\n", ios.ErrColorScheme().WarningIcon())
-		_, err = fmt.Fprintln(ios.Out, url)
+		_, err = fmt.Fprintln(ios.Out, text.OnTerminal(ios.IsStdoutTTY(), url))
 		return err
 	}
 	if err != nil {

@@ -64,7 +64,7 @@ func runCollaboratorList(ctx context.Context, opts *collaboratorListOptions) err
 	ios := opts.f.IOStreams
 	t := output.NewTable(ios, "LOGIN", "PERMISSION")
 	_, err = listing.Drain(ios, &opts.list, c.Repos.Collaborators(ctx, name, opts.list.PerPage()), func(cb *client.Collaborator) {
-		t.Add(text.Clean(cb.Login), output.Bold)
+		t.Add(text.OneLine(cb.Login), output.Bold)
 		t.Add(cb.Permission, permissionColor(cb.Permission))
 		t.EndRow()
 	})

@@ -60,8 +60,8 @@ func runCommits(ctx context.Context, opts *commitsOptions) error {
 		}
 		subject, _, _ := strings.Cut(cm.Commit.Message, "\n")
 		t.Add(sha, output.Yellow)
-		t.Add(text.Clean(subject), output.Bold)
-		t.Add(text.Clean(cm.Commit.Author.Name))
+		t.Add(text.OneLine(subject), output.Bold)
+		t.Add(text.OneLine(cm.Commit.Author.Name))
 		t.AddTime(cm.Commit.Author.Date.Time)
 		t.EndRow()
 	})

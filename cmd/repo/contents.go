@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"unicode/utf8"
 
 	"github.com/forgehq/forge/client"
@@ -86,7 +87,7 @@ func runContents(ctx context.Context, opts *contentsOptions) error {
 		if e.Type == "dir" {
 			color = output.Cyan
 		}
-		t.Add(text.Clean(e.Name), color)
+		t.Add(text.OneLine(e.Name), color)
 		t.Add(e.Type)
 		size := fmt.Sprint(e.Size)
 		if e.Type == "dir" {
@@ -102,7 +103,7 @@ func runContents(ctx context.Context, opts *contentsOptions) error {
 }
 
 // printFile writes a file's bytes to stdout unchanged; a terminal gets
-// only text.
+// only text, sanitized.
 func printFile(opts *contentsOptions, file *client.Content) error {
 	b, err := file.Decoded()
 	if err != nil {
@@ -111,6 +112,10 @@ func printFile(opts *contentsOptions, file *client.Content) error {
 	ios := opts.f.IOStreams
 	if ios.IsStdoutTTY() && isBinary(b) {
 		return fmt.Errorf("%s is a binary file (%d bytes); save it with `forge repo contents %s > FILE`", file.Path, len(b), file.Path)
+	}
+	if ios.IsStdoutTTY() {
+		_, err = io.WriteString(ios.Out, text.Sanitize(string(b)))
+		return err
 	}
 	_, err = ios.Out.Write(b)
 	return err

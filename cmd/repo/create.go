@@ -8,6 +8,7 @@ import (
 	"github.com/forgehq/forge/client"
 	"github.com/forgehq/forge/internal/cmdutil"
 	"github.com/forgehq/forge/internal/output"
+	"github.com/forgehq/forge/internal/text"
 	"github.com/spf13/cobra"
 )
 
@@ -78,7 +79,7 @@ func runCreate(ctx context.Context, opts *createOptions) error {
 	if opts.exporter.Enabled() {
 		return opts.exporter.Write(ios, r.RawJSON())
 	}
-	fmt.Fprintf(ios.ErrOut, "%s Created %s repository %s\n", ios.ErrColorScheme().SuccessIcon(), visibility(r.Private), r.RepoName())
-	_, err = fmt.Fprintln(ios.Out, r.HTMLURL)
+	fmt.Fprintf(ios.ErrOut, "%s Created %s repository %s\n", ios.ErrColorScheme().SuccessIcon(), visibility(r.Private), text.OnTerminal(ios.IsStderrTTY(), r.RepoName().String()))
+	_, err = fmt.Fprintln(ios.Out, text.OnTerminal(ios.IsStdoutTTY(), r.HTMLURL))
 	return err
 }

@@ -49,7 +49,7 @@ func runList(ctx context.Context, opts *listOptions) error {
 	t := output.NewTable(ios, "NAME", "DESCRIPTION", "INFO", "UPDATED")
 	n, err := listing.Drain(ios, &opts.list, c.Repos.List(ctx, opts.list.PerPage()), func(r *client.Repo) {
 		t.Add(r.RepoName().String(), output.Bold)
-		t.Add(text.Clean(r.Description))
+		t.Add(text.OneLine(r.Description))
 		t.Add(visibility(r.Private), visibilityColor(r.Private))
 		t.AddTime(r.UpdatedAt.Time)
 		t.EndRow()

@@ -116,14 +116,14 @@ func printRepo(opts *viewOptions, r *client.Repo, readme, readmeName string) err
 	ios := opts.f.IOStreams
 	cs := ios.ColorScheme()
 	var b strings.Builder
-	b.WriteString(cs.Bold(r.RepoName().String()) + "\n")
+	b.WriteString(cs.Bold(text.OneLine(r.RepoName().String())) + "\n")
 	if r.Description != "" {
-		b.WriteString(text.Clean(r.Description) + "\n")
+		b.WriteString(text.OneLine(r.Description) + "\n")
 	}
 	b.WriteByte('\n')
 	row := func(k, v string) {
 		if v != "" {
-			fmt.Fprintf(&b, "%-16s%s\n", k, v)
+			fmt.Fprintf(&b, "%-16s%s\n", k, text.OneLine(v))
 		}
 	}
 	row("visibility", visibility(r.Private))
@@ -139,11 +139,11 @@ func printRepo(opts *viewOptions, r *client.Repo, readme, readmeName string) err
 		b.WriteString(markdown.ForStdout(ios, readme) + "\n")
 	default:
 		for _, line := range strings.Split(strings.TrimRight(readme, "\n"), "\n") {
-			b.WriteString(text.Clean(line) + "\n")
+			b.WriteString(text.OneLine(line) + "\n")
 		}
 		b.WriteByte('\n')
 	}
-	b.WriteString(cs.Gray("View this repository on the web: "+r.HTMLURL) + "\n")
+	b.WriteString(cs.Gray("View this repository on the web: "+text.OneLine(r.HTMLURL)) + "\n")
 	_, err := fmt.Fprint(ios.Out, b.String())
 	return err
 }

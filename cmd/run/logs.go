@@ -12,6 +12,7 @@ import (
 	"github.com/forgehq/forge/client"
 	"github.com/forgehq/forge/completions"
 	"github.com/forgehq/forge/internal/cmdutil"
+	"github.com/forgehq/forge/internal/text"
 	"github.com/spf13/cobra"
 )
 
@@ -78,16 +79,17 @@ func runLogs(ctx context.Context, opts *logsOptions) error {
 	}
 	width := 0
 	for _, j := range jobs {
-		width = max(width, len(oneLine(j.Name)))
+		width = max(width, len(text.OneLine(j.Name)))
 	}
 	out := bufio.NewWriterSize(ios.Out, 32<<10)
 	cs := ios.ColorScheme()
 	for _, j := range jobs {
-		prefix := oneLine(j.Name) + "\t"
+		prefix := text.Flatten(j.Name) + "\t"
 		if ios.IsStdoutTTY() {
-			prefix = cs.Cyan(fmt.Sprintf("%-*s", width, oneLine(j.Name))) + "  "
+			prefix = cs.Cyan(fmt.Sprintf("%-*s", width, text.OneLine(j.Name))) + "  "
 		}
-		if err := copyJobLog(ctx, c, repo, j.ID, &prefixWriter{w: out, prefix: prefix, atStart: true}); err != nil {
+		pw := &prefixWriter{w: out, prefix: prefix, atStart: true}
+		if err := copyJobLog(ctx, c, repo, j.ID, pw, ios.IsStdoutTTY()); err != nil {
 			out.Flush()
 			return err
 		}
@@ -95,18 +97,28 @@ func runLogs(ctx context.Context, opts *logsOptions) error {
 	return out.Flush()
 }
 
-// copyJobLog streams one job's log into w.
-func copyJobLog(ctx context.Context, c *client.Client, repo client.RepoName, jobID int64, w *prefixWriter) error {
+// copyJobLog streams one job's log into w: on a terminal line by line
+// through text.LogLine, so the log keeps its colours and nothing else of
+// the server's reaches the terminal; piped, as the server sent it.
+func copyJobLog(ctx context.Context, c *client.Client, repo client.RepoName, jobID int64, w *prefixWriter, tty bool) error {
 	body, err := c.Actions.JobLogs(ctx, repo, jobID)
 	if err != nil {
 		return err
 	}
 	defer body.Close()
-	if _, err := io.Copy(w, body); err != nil {
+	var dst io.Writer = w
+	lw := text.NewLogWriter(w)
+	if tty {
+		dst = lw
+	}
+	if _, err := io.Copy(dst, body); err != nil {
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
 		return fmt.Errorf("reading the log of job %d: %w", jobID, err)
+	}
+	if err := lw.Flush(); err != nil {
+		return err
 	}
 	return w.endLine()
 }

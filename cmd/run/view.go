@@ -13,6 +13,7 @@ import (
 	"github.com/forgehq/forge/internal/cmdutil"
 	"github.com/forgehq/forge/internal/iostreams"
 	"github.com/forgehq/forge/internal/output"
+	"github.com/forgehq/forge/internal/text"
 	"github.com/spf13/cobra"
 )
 
@@ -105,13 +106,14 @@ func withJobs(run *client.WorkflowRun, jobs []*client.Job) (map[string]json.RawM
 }
 
 // renderRun draws a run and its jobs for a terminal, one string per line
-// (none of them ends in a newline); run watch redraws the same lines.
+// (none of them ends in a newline), the server's words sanitized; run
+// watch redraws the same lines.
 func renderRun(cs *iostreams.ColorScheme, run *client.WorkflowRun, jobs []*client.Job, now time.Time) []string {
-	header := symbol(cs, run.Status, run.Conclusion) + " " + cs.Bold(joinNonEmpty(" ", run.HeadBranch, run.Name)) +
+	header := symbol(cs, run.Status, run.Conclusion) + " " + cs.Bold(text.OneLine(joinNonEmpty(" ", run.HeadBranch, run.Name))) +
 		" · " + cs.Cyan(fmt.Sprint(run.ID))
 	lines := []string{header}
 	if run.DisplayTitle != "" && run.DisplayTitle != run.Name {
-		lines = append(lines, run.DisplayTitle)
+		lines = append(lines, text.OneLine(run.DisplayTitle))
 	}
 	trigger := ""
 	if run.Event != "" {
@@ -123,24 +125,24 @@ func renderRun(cs *iostreams.ColorScheme, run *client.WorkflowRun, jobs []*clien
 			trigger += " " + output.FormatTime(run.CreatedAt.Time, true)
 		}
 	}
-	lines = append(lines, joinNonEmpty(" · ", trigger, shortSHA(run.HeadSHA), stateText(run.Status, run.Conclusion, runElapsed(run, now))))
+	lines = append(lines, text.OneLine(joinNonEmpty(" · ", trigger, shortSHA(run.HeadSHA), stateText(run.Status, run.Conclusion, runElapsed(run, now)))))
 	lines = append(lines, "", cs.Bold("JOBS"))
 	if len(jobs) == 0 {
 		lines = append(lines, cs.Gray("(no jobs yet)"))
 	}
 	for _, j := range jobs {
-		line := symbol(cs, j.Status, j.Conclusion) + " " + cs.Bold(j.Name)
+		line := symbol(cs, j.Status, j.Conclusion) + " " + cs.Bold(text.OneLine(j.Name))
 		if d := jobElapsed(j, now); d != "" {
 			line += " in " + d
 		}
 		if !done(j.Status, j.Conclusion) {
-			line += " " + cs.Gray("("+outcome(j.Status, j.Conclusion)+")")
+			line += " " + cs.Gray("("+text.OneLine(outcome(j.Status, j.Conclusion))+")")
 		}
 		line += cs.Gray(fmt.Sprintf(" (ID %d)", j.ID))
 		lines = append(lines, line)
 		if showSteps(j) {
 			for _, s := range j.Steps {
-				lines = append(lines, "  "+symbol(cs, s.Status, s.Conclusion)+" "+s.Name)
+				lines = append(lines, "  "+symbol(cs, s.Status, s.Conclusion)+" "+text.OneLine(s.Name))
 			}
 		}
 	}
@@ -177,7 +179,7 @@ func stateText(status, conclusion, took string) string {
 // "job:" line per job.
 func writePlain(w io.Writer, run *client.WorkflowRun, jobs []*client.Job) error {
 	var b strings.Builder
-	field := func(k, v string) { fmt.Fprintf(&b, "%s:\t%s\n", k, oneLine(v)) }
+	field := func(k, v string) { fmt.Fprintf(&b, "%s:\t%s\n", k, text.Flatten(v)) }
 	iso := func(t client.Time) string { return output.FormatTime(t.Time, false) }
 	field("id", fmt.Sprint(run.ID))
 	field("name", run.Name)
@@ -194,16 +196,8 @@ func writePlain(w io.Writer, run *client.WorkflowRun, jobs []*client.Job) error 
 	field("url", run.HTMLURL)
 	now := time.Now()
 	for _, j := range jobs {
-		fmt.Fprintf(&b, "job:\t%d\t%s\t%s\t%s\t%s\n", j.ID, oneLine(j.Name), j.Status, j.Conclusion, jobElapsed(j, now))
+		fmt.Fprintf(&b, "job:\t%d\t%s\t%s\t%s\t%s\n", j.ID, text.Flatten(j.Name), j.Status, j.Conclusion, jobElapsed(j, now))
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
-}
-
-// oneLine keeps a name on its line and in its column.
-func oneLine(s string) string {
-	if !strings.ContainsAny(s, "\t\r\n") {
-		return s
-	}
-	return strings.Join(strings.Fields(s), " ")
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/forgehq/forge/client"
 	"github.com/forgehq/forge/completions"
 	"github.com/forgehq/forge/internal/cmdutil"
+	"github.com/forgehq/forge/internal/text"
 	"github.com/spf13/cobra"
 )
 
@@ -212,14 +213,14 @@ func (seen changes) write(out io.Writer, run *client.WorkflowRun, jobs []*client
 		}
 	}
 	runLine := func() {
-		line("run", fmt.Sprintf("run %d %s", run.ID, oneLine(run.Name)), stateWords(run.Status, run.Conclusion))
+		line("run", fmt.Sprintf("run %d %s", run.ID, text.Flatten(run.Name)), stateWords(run.Status, run.Conclusion))
 	}
 	finished := done(run.Status, run.Conclusion)
 	if !finished {
 		runLine()
 	}
 	for _, j := range jobs {
-		line(fmt.Sprint("job ", j.ID), fmt.Sprintf("job %d %s", j.ID, oneLine(j.Name)), stateWords(j.Status, j.Conclusion))
+		line(fmt.Sprint("job ", j.ID), fmt.Sprintf("job %d %s", j.ID, text.Flatten(j.Name)), stateWords(j.Status, j.Conclusion))
 	}
 	if finished {
 		runLine()

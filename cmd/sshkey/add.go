@@ -13,6 +13,7 @@ import (
 	"github.com/forgehq/forge/internal/cmdutil"
 	"github.com/forgehq/forge/internal/output"
 	"github.com/forgehq/forge/internal/sshpub"
+	"github.com/forgehq/forge/internal/text"
 	"github.com/spf13/cobra"
 )
 
@@ -92,10 +93,10 @@ func runAdd(ctx context.Context, opts *addOptions) error {
 	if fp == "" {
 		fp = key.Fingerprint()
 	} else if fp != key.Fingerprint() {
-		fmt.Fprintf(ios.ErrOut, "%s The service reports fingerprint %s; forge computed %s\n", cs.WarningIcon(), fp, key.Fingerprint())
+		fmt.Fprintf(ios.ErrOut, "%s The service reports fingerprint %s; forge computed %s\n", cs.WarningIcon(), text.OnTerminal(ios.IsStderrTTY(), fp), key.Fingerprint())
 	}
 	fmt.Fprintf(ios.ErrOut, "%s Added SSH key %q (ID %d)\n", cs.SuccessIcon(), added.Title, added.ID)
-	_, err = fmt.Fprintln(ios.Out, fp)
+	_, err = fmt.Fprintln(ios.Out, text.OnTerminal(ios.IsStdoutTTY(), fp))
 	return err
 }
 

@@ -42,11 +42,14 @@ func New(t testing.TB) *Harness {
 	}}
 }
 
-// LoginAs creates the user and makes forge use a token of theirs.
+// LoginAs creates the user (unless they exist) and makes forge use a
+// token of theirs.
 func (h *Harness) LoginAs(login string) {
 	h.t.Helper()
-	if _, err := h.Srv.CreateUser(login, login+"-password-1234", ""); err != nil && !strings.Contains(err.Error(), "exists") {
-		h.t.Fatal(err)
+	if _, ok := h.Srv.Store().UserByLogin(login); !ok {
+		if _, err := h.Srv.CreateUser(login, login+"-password-1234", ""); err != nil {
+			h.t.Fatal(err)
+		}
 	}
 	tok, err := h.Srv.Token(login)
 	if err != nil {
@@ -59,6 +62,9 @@ func (h *Harness) LoginAs(login string) {
 type Run struct {
 	// TTY makes stdin and stdout terminals 80 columns wide, without colour.
 	TTY bool
+	// ErrTTY makes stderr a terminal too, as it is for people (and then
+	// messages on it are in colour).
+	ErrTTY bool
 	// Stdin is what forge reads.
 	Stdin string
 	// Answers answer forge's questions in order.
@@ -79,6 +85,7 @@ func (h *Harness) Run(r Run, args ...string) Result {
 	in.WriteString(r.Stdin)
 	ios.SetStdinTTY(r.TTY)
 	ios.SetStdoutTTY(r.TTY)
+	ios.SetStderrTTY(r.ErrTTY)
 	f := cmdutil.New(ios, func(k string) string { return h.Env[k] })
 	p := &prompter{answers: r.Answers}
 	f.Prompter = p

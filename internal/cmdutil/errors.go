@@ -8,6 +8,9 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
+
+	"github.com/forgehq/forge/internal/iostreams"
+	"github.com/forgehq/forge/internal/text"
 )
 
 // Exit codes of forge, documented in `forge help exit-codes`.
@@ -101,4 +104,15 @@ func isCobraUsage(err error) bool {
 func ShouldPrint(err error) bool {
 	var exit *ExitError
 	return err != nil && !errors.Is(err, ErrSilent) && !errors.As(err, &exit)
+}
+
+// ErrorMessage is err's message as forge prints it on stderr: sanitized
+// when stderr is a terminal, since it often quotes the server (a hostile
+// one could otherwise retitle the window or write the clipboard), and as
+// it is when stderr is a file, which then gets the server's exact words.
+func ErrorMessage(ios *iostreams.IOStreams, err error) string {
+	if ios.IsStderrTTY() {
+		return text.Sanitize(err.Error())
+	}
+	return err.Error()
 }

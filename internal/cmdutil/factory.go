@@ -1,6 +1,7 @@
 package cmdutil
 
 import (
+	"io"
 	"net/http"
 	"sync"
 	"time"
@@ -9,6 +10,7 @@ import (
 	"github.com/forgehq/forge/internal/httpdebug"
 	"github.com/forgehq/forge/internal/iostreams"
 	"github.com/forgehq/forge/internal/prompt"
+	"github.com/forgehq/forge/internal/text"
 )
 
 // Factory carries what commands share. Everything that costs something —
@@ -123,8 +125,17 @@ func (f *Factory) HTTPClient() *http.Client {
 	t.ResponseHeaderTimeout = 60 * time.Second
 	var rt http.RoundTripper = t
 	if f.Debug() {
-		rt = httpdebug.Wrap(t, f.IOStreams.ErrOut)
+		rt = httpdebug.Wrap(t, debugOut(f.IOStreams))
 	}
 	f.httpc = &http.Client{Transport: rt}
 	return f.httpc
+}
+
+// debugOut is where --debug traces go: stderr, sanitized when it is a
+// terminal, since a trace quotes the server's headers and bodies.
+func debugOut(ios *iostreams.IOStreams) io.Writer {
+	if ios.IsStderrTTY() {
+		return text.NewWriter(ios.ErrOut)
+	}
+	return ios.ErrOut
 }

@@ -11,7 +11,7 @@ import (
 )
 
 // FuzzRender checks, for any input: no panic; valid UTF-8 out with no
-// control characters but newlines and (in colour) SGR sequences; plain
+// control characters (C0, C1, bidi) but newlines and (in colour) SGR sequences; plain
 // output is exactly the coloured output without its escapes; and a stream
 // split at an input-chosen point and fed in small chunks gives Render's
 // result.
@@ -42,7 +42,7 @@ func FuzzRender(f *testing.F) {
 			t.Fatalf("invalid UTF-8 out: %q", plain)
 		}
 		for _, r := range plain {
-			if r < 0x20 && r != '\n' || r == 0x7f || r >= 0x80 && r <= 0x9f {
+			if r < 0x20 && r != '\n' || r == 0x7f || r >= 0x80 && r <= 0x9f || r >= 0x202a && r <= 0x202e || r >= 0x2066 && r <= 0x2069 {
 				t.Fatalf("control character %U in output %q", r, plain)
 			}
 		}

@@ -25,8 +25,9 @@
 //     row a "|" too. Both let a stream show a long paragraph line by line
 //     before it ends; neither limit is met by headings and tables in
 //     practice.
-//   - Control characters in the input are shown in caret notation ("^["), so
-//     text from other users cannot send escape sequences to the terminal.
+//   - Control characters in the input are shown as text.Sanitize shows them
+//     (ESC as "^[", U+202E as "<U+202E>"), so text from other users cannot
+//     send escape sequences to the terminal or reorder what it shows.
 //   - Colour output uses xterm 256-colour SGR sequences; every line ends in
 //     the default rendition, so lines can be cut and measured one by one.
 //     Without colour the output is the same text with the same layout.
@@ -34,6 +35,8 @@ package markdown
 
 import (
 	"strings"
+
+	"github.com/forgehq/forge/internal/text"
 )
 
 // Options control rendering.
@@ -64,4 +67,4 @@ func Render(src string, o Options) string {
 	return string(r.out)
 }
 
-func cleanLine(s string) string { return expandTabs(sanitize(s)) }
+func cleanLine(s string) string { return expandTabs(text.Sanitize(s)) }

@@ -5,6 +5,8 @@ import (
 	"io"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/forgehq/forge/internal/text"
 )
 
 // Stream renders markdown arriving in arbitrary chunks (a streamed chat
@@ -145,7 +147,7 @@ func (s *Stream) partial() {
 			s.tabs = true
 			*last = cleanLine(string(raw))[s.off:]
 		} else {
-			*last += sanitize(string(raw[s.done:]))
+			*last += text.Sanitize(string(raw[s.done:]))
 		}
 		s.done = len(raw)
 		return

@@ -6,6 +6,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/charmbracelet/x/ansi"
+	"github.com/forgehq/forge/internal/text"
 )
 
 // decodeEntity decodes an HTML character reference at the start of s
@@ -13,7 +14,7 @@ import (
 // Named references are the common ones only, in a switch rather than a table
 // (the full HTML table would be built at start-up or need a lazy init for a
 // rarely used feature); others stay literal, which is how they read anyway.
-func decodeEntity(s string) (text string, n int) {
+func decodeEntity(s string) (decoded string, n int) {
 	if len(s) < 3 || s[0] != '&' {
 		return "", 0
 	}
@@ -41,7 +42,7 @@ func decodeEntity(s string) (text string, n int) {
 		case r == '\t' || r == '\n' || r == '\r':
 			r = ' ' // a line break or tab here would break the layout
 		}
-		return sanitize(string(r)), semi + 1
+		return text.Sanitize(string(r)), semi + 1
 	}
 	var r string
 	switch name {
@@ -133,53 +134,6 @@ func decodeEntity(s string) (text string, n int) {
 		return "", 0
 	}
 	return r, semi + 1
-}
-
-// sanitize makes untrusted text safe to print on a terminal: control
-// characters (an issue body could carry escape sequences that retitle the
-// window or rewrite the screen) become visible caret notation — ESC shows as
-// "^[" — C1 controls and invalid UTF-8 become U+FFFD. Tabs and newlines are
-// left to the caller.
-func sanitize(s string) string {
-	clean := true
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c < 0x20 && c != '\t' && c != '\n' || c == 0x7f || c >= 0x80 {
-			clean = false
-			break
-		}
-	}
-	if clean {
-		return s
-	}
-	var b strings.Builder
-	b.Grow(len(s) + 8)
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c < 0x80 {
-			switch {
-			case c == '\t' || c == '\n':
-				b.WriteByte(c)
-			case c < 0x20:
-				b.WriteByte('^')
-				b.WriteByte(c + 0x40)
-			case c == 0x7f:
-				b.WriteString("^?")
-			default:
-				b.WriteByte(c)
-			}
-			i++
-			continue
-		}
-		r, n := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError || r >= 0x80 && r <= 0x9f {
-			b.WriteRune(utf8.RuneError)
-		} else {
-			b.WriteString(s[i : i+n])
-		}
-		i += n
-	}
-	return b.String()
 }
 
 // expandTabs replaces tabs with spaces to the next multiple of 4 columns, as

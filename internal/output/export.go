@@ -11,6 +11,7 @@ import (
 
 	"github.com/forgehq/forge/internal/cmdutil"
 	"github.com/forgehq/forge/internal/iostreams"
+	"github.com/forgehq/forge/internal/text"
 	"github.com/itchyny/gojq"
 	"github.com/spf13/cobra"
 )
@@ -73,8 +74,11 @@ func (e *Exporter) Validate() error {
 }
 
 // Write prints data — raw JSON ([]byte or json.RawMessage, ideally what the
-// server sent) or anything that marshals to a JSON object or array — filtered to the requested fields and then
-// through jq or the template.
+// server sent) or anything that marshals to a JSON object or array —
+// filtered to the requested fields and then through jq or the template.
+// On a terminal what the server sent is sanitized (text.Sanitize): JSON and
+// jq output as it is written, a template's data before it runs, so the
+// template's own colours stay. Piped, the output is the exact data.
 func (e *Exporter) Write(ios *iostreams.IOStreams, data any) error {
 	v, err := toGeneric(data)
 	if err != nil {
@@ -85,13 +89,43 @@ func (e *Exporter) Write(ios *iostreams.IOStreams, data any) error {
 			return err
 		}
 	}
-	switch {
-	case e.jq != "":
-		return runJQ(ios, e.jq, v)
-	case e.template != "":
-		return runTemplate(ios, e.template, v)
+	tty := ios.IsStdoutTTY()
+	if e.template != "" && e.jq == "" {
+		if tty {
+			v = sanitizeStrings(v)
+		}
+		return runTemplate(ios.Out, ios.ColorEnabled(), e.template, v)
 	}
-	return writeJSON(ios.Out, v, "  ")
+	out := ios.Out
+	if tty {
+		w := text.NewWriter(out)
+		defer w.Flush()
+		out = w
+	}
+	if e.jq != "" {
+		return runJQ(out, tty, e.jq, v)
+	}
+	return writeJSON(out, v, "  ")
+}
+
+// sanitizeStrings sanitizes every string and key of v, a JSON value as
+// toGeneric gives it.
+func sanitizeStrings(v any) any {
+	switch t := v.(type) {
+	case string:
+		return text.Sanitize(t)
+	case []any:
+		for i := range t {
+			t[i] = sanitizeStrings(t[i])
+		}
+	case map[string]any:
+		out := make(map[string]any, len(t))
+		for k, x := range t {
+			out[text.Sanitize(k)] = sanitizeStrings(x)
+		}
+		return out
+	}
+	return v
 }
 
 // toGeneric turns data into maps, slices and json.Numbers, the shapes
@@ -195,13 +229,13 @@ func writeJSON(w io.Writer, v any, indent string) error {
 
 // runJQ prints each result of the expression: strings raw, like `jq -r`,
 // everything else as JSON (indented on a terminal, compact when piped).
-func runJQ(ios *iostreams.IOStreams, expr string, v any) error {
+func runJQ(out io.Writer, tty bool, expr string, v any) error {
 	q, err := gojq.Parse(expr)
 	if err != nil {
 		return cmdutil.UsageErrorf("bad --jq expression: %v", err)
 	}
 	indent := ""
-	if ios.IsStdoutTTY() {
+	if tty {
 		indent = "  "
 	}
 	iter := q.Run(v)
@@ -218,10 +252,10 @@ func runJQ(ios *iostreams.IOStreams, expr string, v any) error {
 			return fmt.Errorf("jq: %v", err)
 		}
 		if s, ok := r.(string); ok {
-			fmt.Fprintln(ios.Out, s)
+			fmt.Fprintln(out, s)
 			continue
 		}
-		if err := writeJQValue(ios.Out, r, indent); err != nil {
+		if err := writeJQValue(out, r, indent); err != nil {
 			return err
 		}
 	}
@@ -242,12 +276,12 @@ func writeJQValue(w io.Writer, r any, indent string) error {
 	return err
 }
 
-func runTemplate(ios *iostreams.IOStreams, text string, v any) error {
-	t, err := parseTemplate(text, ios.ColorEnabled())
+func runTemplate(out io.Writer, color bool, tmpl string, v any) error {
+	t, err := parseTemplate(tmpl, color)
 	if err != nil {
 		return cmdutil.UsageErrorf("bad --template: %v", err)
 	}
-	if err := t.Execute(ios.Out, v); err != nil {
+	if err := t.Execute(out, v); err != nil {
 		return fmt.Errorf("template: %v", err)
 	}
 	return nil

@@ -9,6 +9,7 @@ import (
 	"charm.land/lipgloss/v2"
 	"charm.land/lipgloss/v2/table"
 	"github.com/forgehq/forge/internal/iostreams"
+	"github.com/forgehq/forge/internal/text"
 )
 
 // Color names a cell colour; it applies only when colour output is on.
@@ -38,8 +39,9 @@ func (c Color) style(st lipgloss.Style) lipgloss.Style {
 }
 
 // Table prints rows: on a terminal an aligned table with a header, cut to
-// the terminal's width; piped, tab-separated rows without a header or
-// colour, for cut and awk.
+// the terminal's width, each cell sanitized (text.OneLine); piped,
+// tab-separated rows without a header or colour, the data as it came, for
+// cut and awk.
 type Table struct {
 	ios     *iostreams.IOStreams
 	headers []string
@@ -101,7 +103,7 @@ func (t *Table) renderTSV(w io.Writer) error {
 			if i > 0 {
 				b.WriteByte('\t')
 			}
-			b.WriteString(flatten(c))
+			b.WriteString(text.Flatten(c))
 		}
 		b.WriteByte('\n')
 	}
@@ -109,21 +111,12 @@ func (t *Table) renderTSV(w io.Writer) error {
 	return err
 }
 
-// flatten keeps one record per line: tabs and newlines inside a cell
-// become spaces.
-func flatten(s string) string {
-	if !strings.ContainsAny(s, "\t\r\n") {
-		return s
-	}
-	return strings.Join(strings.Fields(s), " ")
-}
-
 func (t *Table) renderAligned() string {
 	rows := make([][]string, len(t.rows))
 	for i, r := range t.rows {
 		rows[i] = make([]string, len(r))
 		for j, c := range r {
-			rows[i][j] = flatten(c)
+			rows[i][j] = text.OneLine(text.Flatten(c)) // a cell cannot reach the terminal raw
 		}
 	}
 	headers := append([]string(nil), t.headers...)

@@ -5,6 +5,16 @@ import (
 	"strings"
 )
 
+// Flatten keeps a value on one line of piped output, one record per line:
+// runs of tabs, newlines and spaces in a value with a tab or line break
+// become one space. Nothing else changes: piped output is the data.
+func Flatten(s string) string {
+	if !strings.ContainsAny(s, "\t\r\n") {
+		return s
+	}
+	return strings.Join(strings.Fields(s), " ")
+}
+
 // Capitalize writes a state as a label: "closed" becomes "Closed".
 func Capitalize(s string) string {
 	if s == "" {

@@ -3,6 +3,7 @@ package components
 import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
+	"github.com/forgehq/forge/internal/text"
 	"github.com/forgehq/forge/tui/common"
 )
 
@@ -40,7 +41,7 @@ func (c *Confirm) Update(msg tea.KeyPressMsg) tea.Cmd {
 // View draws the question.
 func (c *Confirm) View(width int) string {
 	st := c.ctx.Styles
-	q := c.question
+	q := text.OneLine(c.question) // it may quote the server's names
 	if ansi.StringWidth(q) > width-6 {
 		q = ansi.Truncate(q, max(width-6, 1), "…")
 	}
