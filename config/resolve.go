@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"net/url"
 	"strings"
+
+	"github.com/forgehq/forge/internal/origin"
 )
 
 // DefaultProfile is the profile used when none is named anywhere.
@@ -35,6 +37,14 @@ type Settings struct {
 
 	// Sources records where each non-empty field came from, by YAML key.
 	Sources map[string]Source
+
+	// Lent names the profile a secret was taken from, by YAML key, when an
+	// override points an interface at another profile's origin.
+	Lent map[string]string
+	// Withheld holds, by address key (base_url, agent_url, registry_url),
+	// the origin an override points at for which forge holds no secret:
+	// the profile's own secret stayed home.
+	Withheld map[string]string
 }
 
 // UnknownProfileError is returned when a profile named by flag or
@@ -113,7 +123,170 @@ func Resolve(f *File, profileFlag string, getenv func(string) string) (*Settings
 		}
 	}
 	s.fillDefaults()
+	s.bindSecrets(f, s.Profile, p)
 	return s, nil
+}
+
+// secretBinding ties an interface's address to the secret (and the user
+// name) that may be sent to it.
+type secretBinding struct{ addr, secret, user string }
+
+var secretBindings = []secretBinding{
+	{"base_url", "token", "user"},
+	{"agent_url", "agent_key", ""},
+	{"registry_url", "registry_password", "registry_user"},
+}
+
+// bindSecrets keeps every stored secret with the origin its profile stores
+// for that interface. When an override (FORGE_BASE_URL, AGENT_URL,
+// FORGE_REGISTRY_URL, a flag) points an interface elsewhere, the profile's
+// secret is not used; a secret given in the environment is, else the
+// secret of the profile whose address has that origin, else none (and the
+// origin is noted in Withheld, for the error that says how to log in).
+func (s *Settings) bindSecrets(f *File, name string, p *Profile) {
+	for _, b := range secretBindings {
+		addr := s.get(b.addr)
+		if addr == "" || s.Sources[b.secret] == FromEnv {
+			continue
+		}
+		if origin.SameString(addr, p.address(b.addr)) {
+			continue
+		}
+		s.clearFromFile(b.secret)
+		s.clearFromFile(b.user)
+		owner, q := f.profileAt(b.addr, addr, name)
+		if q == nil {
+			if p.secret(b.secret) == "" {
+				continue // nothing was held back: plainly not logged in
+			}
+			if s.Withheld == nil {
+				s.Withheld = map[string]string{}
+			}
+			s.Withheld[b.addr] = Origin(addr)
+			continue
+		}
+		s.Set(b.secret, q.secret(b.secret), FromFile)
+		if s.Lent == nil {
+			s.Lent = map[string]string{}
+		}
+		s.Lent[b.secret] = owner
+		if b.user != "" && s.get(b.user) == "" {
+			u := q.User
+			if b.user == "registry_user" && q.RegistryUser != "" {
+				u = q.RegistryUser
+			}
+			s.Set(b.user, u, FromFile)
+		}
+	}
+}
+
+// clearFromFile forgets a setting taken from the profile (or derived from
+// it by default), keeping one given in the environment.
+func (s *Settings) clearFromFile(key string) {
+	if key == "" || s.Sources[key] == FromEnv || s.Sources[key] == FromFlag {
+		return
+	}
+	switch key {
+	case "user":
+		s.User = ""
+	case "token":
+		s.Token = ""
+	case "agent_key":
+		s.AgentKey = ""
+	case "registry_user":
+		s.RegistryUser = ""
+	case "registry_password":
+		s.RegistryPassword = ""
+	}
+	delete(s.Sources, key)
+}
+
+// get returns a setting by its YAML key.
+func (s *Settings) get(key string) string {
+	switch key {
+	case "base_url":
+		return s.BaseURL
+	case "agent_url":
+		return s.AgentURL
+	case "registry_url":
+		return s.RegistryURL
+	case "user":
+		return s.User
+	case "registry_user":
+		return s.RegistryUser
+	}
+	return ""
+}
+
+// address is the address the profile stores for an interface; the agent
+// and the registry default to the base URL's origin, as in fillDefaults.
+func (p *Profile) address(key string) string {
+	var v string
+	switch key {
+	case "base_url":
+		return p.BaseURL
+	case "agent_url":
+		v = p.AgentURL
+	case "registry_url":
+		v = p.RegistryURL
+	}
+	if v == "" {
+		v = Origin(p.BaseURL)
+	}
+	return v
+}
+
+func (p *Profile) secret(key string) string {
+	switch key {
+	case "token":
+		return p.Token
+	case "agent_key":
+		return p.AgentKey
+	case "registry_password":
+		return p.RegistryPassword
+	}
+	return ""
+}
+
+// profileAt returns the profile (other than skip) whose address for an
+// interface has the origin of addr, by name order; nil when none has.
+func (f *File) profileAt(key, addr, skip string) (string, *Profile) {
+	for _, n := range f.ProfileNames() {
+		if q := f.Profiles[n]; n != skip && q.secret(secretOf(key)) != "" && origin.SameString(addr, q.address(key)) {
+			return n, q
+		}
+	}
+	return "", nil
+}
+
+func secretOf(addrKey string) string {
+	for _, b := range secretBindings {
+		if b.addr == addrKey {
+			return b.secret
+		}
+	}
+	return ""
+}
+
+// ProfilesForHost returns the profiles whose base URL is on host (host or
+// host:port, as a git remote or -R names it); an exact host:port match
+// comes before a match of the host name alone.
+func (f *File) ProfilesForHost(host string) []string {
+	host = strings.ToLower(host)
+	var exact, loose []string
+	for _, n := range f.ProfileNames() {
+		u, err := url.Parse(f.Profiles[n].BaseURL)
+		if err != nil || u.Host == "" {
+			continue
+		}
+		switch {
+		case strings.ToLower(u.Host) == host:
+			exact = append(exact, n)
+		case strings.ToLower(u.Hostname()) == host:
+			loose = append(loose, n)
+		}
+	}
+	return append(exact, loose...)
 }
 
 // Set sets one setting by its YAML key and records its source.

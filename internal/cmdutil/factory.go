@@ -8,6 +8,7 @@ import (
 	"github.com/forgehq/forge/config"
 	"github.com/forgehq/forge/internal/httpdebug"
 	"github.com/forgehq/forge/internal/iostreams"
+	"github.com/forgehq/forge/internal/origin"
 	"github.com/forgehq/forge/internal/prompt"
 )
 
@@ -125,6 +126,6 @@ func (f *Factory) HTTPClient() *http.Client {
 	if f.Debug() {
 		rt = httpdebug.Wrap(t, f.IOStreams.ErrOut)
 	}
-	f.httpc = &http.Client{Transport: rt}
+	f.httpc = &http.Client{Transport: rt, CheckRedirect: origin.CheckRedirect}
 	return f.httpc
 }
