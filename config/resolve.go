@@ -272,21 +272,34 @@ func secretOf(addrKey string) string {
 // host:port, as a git remote or -R names it); an exact host:port match
 // comes before a match of the host name alone.
 func (f *File) ProfilesForHost(host string) []string {
-	host = strings.ToLower(host)
 	var exact, loose []string
 	for _, n := range f.ProfileNames() {
-		u, err := url.Parse(f.Profiles[n].BaseURL)
-		if err != nil || u.Host == "" {
-			continue
-		}
-		switch {
-		case strings.ToLower(u.Host) == host:
+		switch HostMatch(f.Profiles[n].BaseURL, host) {
+		case 2:
 			exact = append(exact, n)
-		case strings.ToLower(u.Hostname()) == host:
+		case 1:
 			loose = append(loose, n)
 		}
 	}
 	return append(exact, loose...)
+}
+
+// HostMatch says how well host (host or host:port) names the server of
+// baseURL: 2 for the same host and port, 1 for the same host when host
+// gives no port (an SSH remote's host carries none), 0 for another server.
+func HostMatch(baseURL, host string) int {
+	u, err := url.Parse(baseURL)
+	if err != nil || u.Host == "" || host == "" {
+		return 0
+	}
+	host = strings.ToLower(host)
+	switch {
+	case strings.ToLower(u.Host) == host:
+		return 2
+	case !strings.Contains(host, ":") && strings.ToLower(u.Hostname()) == host:
+		return 1
+	}
+	return 0
 }
 
 // Set sets one setting by its YAML key and records its source.

@@ -26,7 +26,8 @@ type second struct {
 
 // srv2Cmd drives the second server:
 //
-//	srv2 start        start it; exports SERVER2_URL, SERVER2_BASE_URL
+//	srv2 start        start it; exports SERVER2_URL, SERVER2_BASE_URL,
+//	                  SERVER2_HOST (host:port)
 //	                  and SERVER2_AGENT_KEY
 //	srv2 log          print its request log, a line per request:
 //	                  METHOD PATH AUTH STATUS, AUTH the Authorization
@@ -52,6 +53,7 @@ func srv2Cmd(ts *testscript.TestScript, neg bool, args []string) {
 		ts.Setenv("SERVER2_URL", url)
 		ts.Setenv("SERVER2_BASE_URL", url+"/api/v2")
 		ts.Setenv("SERVER2_AGENT_KEY", srv.AgentKey())
+		ts.Setenv("SERVER2_HOST", ln.Addr().String())
 	case "log":
 		b.mu.Lock()
 		defer b.mu.Unlock()

@@ -27,6 +27,10 @@ type Factory struct {
 	// Prompter asks questions; tests replace it.
 	Prompter prompt.Prompter
 
+	// profileFor is the profile a host named by -R or FORGE_REPO selects
+	// (see BaseRepo); it takes the place of --profile.
+	profileFor string
+
 	mu       sync.Mutex
 	cfgFile  *config.File
 	settings *config.Settings
@@ -86,7 +90,11 @@ func (f *Factory) Settings() (*config.Settings, error) {
 	if err != nil {
 		return nil, err
 	}
-	s, err := config.Resolve(cf, f.ProfileFlag, f.Getenv)
+	name := f.ProfileFlag
+	if f.profileFor != "" {
+		name = f.profileFor
+	}
+	s, err := config.Resolve(cf, name, f.Getenv)
 	if err != nil {
 		return nil, &UsageError{Err: err}
 	}
