@@ -35,6 +35,8 @@ type Factory struct {
 	cfgFile  *config.File
 	settings *config.Settings
 	httpc    *http.Client
+
+	warnedEnvUser bool
 }
 
 // New returns a Factory over the given streams and environment.
