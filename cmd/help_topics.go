@@ -13,6 +13,7 @@ var helpTopics = []struct{ name, short, long string }{
 
 Service and credentials:
   FORGE_PROFILE        profile to use instead of the file's current_profile
+                       (profile names are case-insensitive, stored lower-case)
   FORGE_BASE_URL       REST API base URL, ending in /api/v2
   FORGE_TOKEN          REST API token (instead of the profile's stored token)
   FORGE_REGISTRY_URL   container registry address

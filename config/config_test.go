@@ -288,3 +288,38 @@ func TestValidProfileName(t *testing.T) {
 		}
 	}
 }
+
+// Profile names are case-insensitive: new ones are stored in lower case,
+// an existing profile written with capitals keeps its key and is found by
+// any spelling, through --profile, FORGE_PROFILE and current_profile.
+func TestProfileNamesCaseInsensitive(t *testing.T) {
+	f := &File{CurrentProfile: "PROD", Profiles: map[string]*Profile{
+		"Prod": {BaseURL: "https://forge.example.com/api/v2", Token: "tok_prod_0123456789"},
+		"dev":  {BaseURL: "http://127.0.0.1:8080/api/v2"},
+	}}
+	for _, c := range []struct{ flag, env, want string }{
+		{"", "", "Prod"}, {"prod", "", "Prod"}, {"DEV", "", "dev"}, {"", "Dev", "dev"},
+	} {
+		s, err := Resolve(f, c.flag, func(k string) string {
+			if k == "FORGE_PROFILE" {
+				return c.env
+			}
+			return ""
+		})
+		if err != nil || s.Profile != c.want {
+			t.Errorf("flag %q env %q: profile %v, %v; want %s", c.flag, c.env, s, err, c.want)
+		}
+	}
+	s, _ := Resolve(f, "pROD", func(string) string { return "" })
+	if s.Token != "tok_prod_0123456789" {
+		t.Errorf("mixed-case profile lost its token: %+v", s)
+	}
+	f.SetProfile("Staging", &Profile{BaseURL: "https://staging.example.com/api/v2"})
+	f.SetProfile("PROD", &Profile{BaseURL: "https://forge2.example.com/api/v2"})
+	if got := f.ProfileNames(); strings.Join(got, " ") != "Prod dev staging" {
+		t.Errorf("profiles after SetProfile: %v", got)
+	}
+	if f.Profile("prod").BaseURL != "https://forge2.example.com/api/v2" {
+		t.Errorf("SetProfile(PROD) did not replace Prod")
+	}
+}

@@ -88,41 +88,51 @@ func EnvVar(key string) string {
 
 // Resolve picks the profile (profileFlag, else FORGE_PROFILE, else the
 // file's current_profile, else "default") and fills each setting from the
-// environment or that profile. A profile named by flag or environment must
-// exist; the implicit default need not. Flags of individual commands (like
-// `auth login --base-url`) are applied by those commands with Set.
+// environment or that profile, through viper's layers (see layers). A
+// profile named by flag or environment must exist; the implicit default
+// need not. Profile names are case-insensitive (see File.ProfileKey).
+// Flags of individual commands (like `auth login --base-url`) are applied
+// by those commands with Set.
 func Resolve(f *File, profileFlag string, getenv func(string) string) (*Settings, error) {
 	s := &Settings{Sources: map[string]Source{}}
-	switch {
-	case profileFlag != "":
-		s.Profile, s.ProfileSource = profileFlag, FromFlag
-	case getenv("FORGE_PROFILE") != "":
-		s.Profile, s.ProfileSource = getenv("FORGE_PROFILE"), FromEnv
-	case f.CurrentProfile != "":
-		s.Profile, s.ProfileSource = f.CurrentProfile, FromFile
-	default:
-		s.Profile, s.ProfileSource = DefaultProfile, FromDefault
-	}
+	pl := newLayers(getenv)
+	pl.v.SetDefault("profile", DefaultProfile)
+	pl.bindEnv("profile", "FORGE_PROFILE")
+	pl.fileValues(map[string]string{"profile": f.CurrentProfile})
+	pl.flag("profile", profileFlag)
+	name, src := pl.get("profile")
+	s.Profile, s.ProfileSource = f.ProfileKey(name), src
 	p := f.Profile(s.Profile)
 	if p == nil {
 		if s.ProfileSource == FromFlag || s.ProfileSource == FromEnv {
-			return nil, &UnknownProfileError{Name: s.Profile, Known: f.ProfileNames()}
+			return nil, &UnknownProfileError{Name: name, Known: f.ProfileNames()}
 		}
 		p = &Profile{}
 	}
-	fileValues := map[string]string{
+
+	l := newLayers(getenv)
+	for _, e := range settingKeys {
+		l.bindEnv(e.key, e.env)
+	}
+	l.fileValues(map[string]string{
 		"base_url": p.BaseURL, "agent_url": p.AgentURL, "registry_url": p.RegistryURL,
 		"user": p.User, "token": p.Token, "agent_key": p.AgentKey,
 		"registry_user": p.RegistryUser, "registry_password": p.RegistryPassword,
+	})
+	// The agent and the registry default to the base URL's origin: the
+	// service's reference deployment serves all three interfaces from one
+	// origin (agent at {origin}/api/v1, registry at {origin}/v2/). The
+	// registry account defaults to the logged-in user.
+	if origin := Origin(l.v.GetString("base_url")); origin != "" {
+		l.v.SetDefault("agent_url", origin)
+		l.v.SetDefault("registry_url", origin)
+		l.v.SetDefault("registry_user", l.v.GetString("user"))
 	}
 	for _, e := range settingKeys {
-		if v := getenv(e.env); e.env != "" && v != "" {
-			s.Set(e.key, v, FromEnv)
-		} else if v := fileValues[e.key]; v != "" {
-			s.Set(e.key, v, FromFile)
+		if v, src := l.get(e.key); v != "" {
+			s.Set(e.key, v, src)
 		}
 	}
-	s.fillDefaults()
 	s.bindSecrets(f, s.Profile, p)
 	return s, nil
 }
@@ -219,7 +229,7 @@ func (s *Settings) get(key string) string {
 }
 
 // address is the address the profile stores for an interface; the agent
-// and the registry default to the base URL's origin, as in fillDefaults.
+// and the registry default to the base URL's origin, as in Resolve.
 func (p *Profile) address(key string) string {
 	var v string
 	switch key {
@@ -333,26 +343,6 @@ func (s *Settings) Set(key, value string, src Source) {
 	s.Sources[key] = src
 }
 
-// fillDefaults derives the agent and registry addresses from the base URL
-// when they are not set: the service's reference deployment serves all
-// three interfaces from one origin (agent at {origin}/api/v1, registry at
-// {origin}/v2/), so {origin} is the best guess for both.
-func (s *Settings) fillDefaults() {
-	origin := Origin(s.BaseURL)
-	if origin == "" {
-		return
-	}
-	if s.AgentURL == "" {
-		s.AgentURL, s.Sources["agent_url"] = origin, FromDefault
-	}
-	if s.RegistryURL == "" {
-		s.RegistryURL, s.Sources["registry_url"] = origin, FromDefault
-	}
-	if s.RegistryUser == "" && s.User != "" {
-		s.RegistryUser, s.Sources["registry_user"] = s.User, FromDefault
-	}
-}
-
 // Origin returns scheme://host[:port] of a URL, or "" if it has none.
 func Origin(raw string) string {
 	u, err := url.Parse(raw)
@@ -414,4 +404,21 @@ func Mask(secret string) string {
 		return "****"
 	}
 	return "****" + secret[len(secret)-4:]
+}
+
+// ProfileKey returns the key under which a profile name is stored:
+// profile names are case-insensitive and new ones are stored in lower case
+// (viper, which resolves settings, folds keys to lower case), while an
+// existing profile written with capitals keeps its key, so nobody's
+// profile changes name under them.
+func (f *File) ProfileKey(name string) string {
+	if _, ok := f.Profiles[name]; ok {
+		return name
+	}
+	for _, n := range f.ProfileNames() {
+		if strings.EqualFold(n, name) {
+			return n
+		}
+	}
+	return strings.ToLower(name)
 }
