@@ -136,6 +136,10 @@ func (f *Factory) HTTPClient() *http.Client {
 	if f.Debug() {
 		rt = httpdebug.Wrap(t, f.IOStreams.ErrOut)
 	}
+	// One redirect rule for the REST, agent and registry clients:
+	// credentials never follow a redirect to another origin. Outside the
+	// trace, so --debug shows what is sent.
+	rt = origin.Guard(rt)
 	f.httpc = &http.Client{Transport: rt, CheckRedirect: origin.CheckRedirect}
 	return f.httpc
 }

@@ -73,3 +73,26 @@ func CheckRedirect(req *http.Request, via []*http.Request) error {
 	}
 	return nil
 }
+
+// Guard wraps a transport with the same rule as CheckRedirect, for
+// clients whose redirect policy forge does not set (the registry client's
+// requests are made by go-containerregistry's own http.Client): a request
+// made by following a redirect to another origin than the one the chain
+// began at goes out without its Authorization header.
+func Guard(rt http.RoundTripper) http.RoundTripper { return guard{rt} }
+
+type guard struct{ rt http.RoundTripper }
+
+func (g guard) RoundTrip(req *http.Request) (*http.Response, error) {
+	if req.Response != nil && req.Header.Get("Authorization") != "" {
+		first := req.Response.Request
+		for first != nil && first.Response != nil {
+			first = first.Response.Request
+		}
+		if first != nil && !Same(req.URL, first.URL) {
+			req = req.Clone(req.Context())
+			req.Header.Del("Authorization")
+		}
+	}
+	return g.rt.RoundTrip(req)
+}

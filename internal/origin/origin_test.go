@@ -56,3 +56,38 @@ func mustParse(s string) *url.URL {
 	}
 	return u
 }
+
+// Guard strips the header from a request a redirect sent to another
+// origin, whoever set it (go-containerregistry sets it in its own
+// transport, above the one forge gives it).
+func TestGuard(t *testing.T) {
+	var got []string
+	rt := Guard(roundTripFunc(func(r *http.Request) (*http.Response, error) {
+		got = append(got, r.URL.Host+" "+r.Header.Get("Authorization"))
+		return &http.Response{StatusCode: 200, Body: http.NoBody, Request: r}, nil
+	}))
+	first, _ := http.NewRequest("GET", "http://127.0.0.1:5000/v2/x/blobs/sha256:1", nil)
+	hop := func(prev *http.Request, to string) *http.Request {
+		r, _ := http.NewRequest("GET", to, nil)
+		r.Header.Set("Authorization", "Bearer reg-token")
+		r.Response = &http.Response{Request: prev}
+		return r
+	}
+	same := hop(first, "http://127.0.0.1:5000/other")
+	other := hop(same, "http://127.0.0.1:5001/blob")
+	for _, r := range []*http.Request{same, other} {
+		if _, err := rt.RoundTrip(r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got[0] != "127.0.0.1:5000 Bearer reg-token" || got[1] != "127.0.0.1:5001 " {
+		t.Errorf("sent %q", got)
+	}
+	if other.Header.Get("Authorization") == "" {
+		t.Error("Guard changed the caller's request")
+	}
+}
+
+type roundTripFunc func(*http.Request) (*http.Response, error)
+
+func (f roundTripFunc) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
