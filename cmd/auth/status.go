@@ -127,6 +127,9 @@ func check(ctx context.Context, f *cmdutil.Factory, s *config.Settings, st *stat
 }
 
 func sourceName(s *config.Settings, key string) string {
+	if owner := s.Lent[key]; owner != "" {
+		return "profile " + owner
+	}
 	switch src := s.Sources[key]; src {
 	case config.FromEnv:
 		return config.EnvVar(key)
