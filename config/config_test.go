@@ -376,3 +376,23 @@ func TestSecretsStayWithTheirOrigin(t *testing.T) {
 		t.Errorf("AGENT_URL at b's agent: %+v", s)
 	}
 }
+
+func TestHostMatch(t *testing.T) {
+	for _, c := range []struct {
+		base, host string
+		want       int
+	}{
+		{"https://forge.example.com/api/v2", "forge.example.com", 2},
+		{"https://forge.example.com/api/v2", "Forge.Example.com:443", 2},
+		{"https://forge.example.com/api/v2", "forge.example.com:8443", 0},
+		{"http://127.0.0.1:8080/api/v2", "127.0.0.1:8080", 2},
+		{"http://127.0.0.1:8080/api/v2", "127.0.0.1", 1},
+		{"http://127.0.0.1:8080/api/v2", "127.0.0.1:8081", 0},
+		{"https://forge.example.com/api/v2", "github.com", 0},
+		{"", "github.com", 0},
+	} {
+		if got := HostMatch(c.base, c.host); got != c.want {
+			t.Errorf("HostMatch(%q, %q) = %d, want %d", c.base, c.host, got, c.want)
+		}
+	}
+}

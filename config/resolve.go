@@ -302,12 +302,22 @@ func HostMatch(baseURL, host string) int {
 	if err != nil || u.Host == "" || host == "" {
 		return 0
 	}
-	host = strings.ToLower(host)
-	switch {
-	case strings.ToLower(u.Host) == host:
-		return 2
-	case !strings.Contains(host, ":") && strings.ToLower(u.Hostname()) == host:
+	h, err := url.Parse("//" + strings.ToLower(host))
+	if err != nil || !strings.EqualFold(h.Hostname(), u.Hostname()) {
+		return 0
+	}
+	port := u.Port()
+	if port == "" {
+		port = map[string]string{"http": "80", "https": "443"}[u.Scheme]
+	}
+	switch h.Port() {
+	case "":
+		if u.Port() == "" {
+			return 2
+		}
 		return 1
+	case port:
+		return 2
 	}
 	return 0
 }
