@@ -123,9 +123,9 @@ func Resolve(f *File, profileFlag string, getenv func(string) string) (*Settings
 	// service's reference deployment serves all three interfaces from one
 	// origin (agent at {origin}/api/v1, registry at {origin}/v2/). The
 	// registry account defaults to the logged-in user.
-	if origin := Origin(l.v.GetString("base_url")); origin != "" {
-		l.v.SetDefault("agent_url", origin)
-		l.v.SetDefault("registry_url", origin)
+	if home := Origin(l.v.GetString("base_url")); home != "" {
+		l.v.SetDefault("agent_url", home)
+		l.v.SetDefault("registry_url", home)
 		l.v.SetDefault("registry_user", l.v.GetString("user"))
 	}
 	for _, e := range settingKeys {
