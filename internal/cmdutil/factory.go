@@ -79,6 +79,19 @@ func (f *Factory) configFileLocked() (*config.File, error) {
 	return cf, nil
 }
 
+// ProfileChoice is the profile named for this command: the one a host in
+// -R or FORGE_REPO selected (see BaseRepo), else --profile ("" for the
+// usual resolution). A factory made for the same command from this one
+// passes it on as its ProfileFlag.
+func (f *Factory) ProfileChoice() string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.profileFor != "" {
+		return f.profileFor
+	}
+	return f.ProfileFlag
+}
+
 // Settings resolves the active profile's settings once (flag > env > file
 // > default). An unknown profile named by --profile or FORGE_PROFILE is a
 // usage error.
