@@ -72,7 +72,7 @@ func runStatus(ctx context.Context, opts *statusOptions) error {
 	}
 	st := &status{Profile: s.Profile, BaseURL: s.BaseURL, User: s.User, Token: config.Mask(s.Token), TokenSource: sourceName(s, "token")}
 	if host, ok := s.Withheld["base_url"]; ok && s.Token == "" {
-		st.Error = fmt.Sprintf("profile %q holds a token only for its own server, not for %s: run `forge auth login --base-url %s` or set FORGE_TOKEN", s.Profile, host, s.BaseURL)
+		st.Error = fmt.Sprintf("profile %q holds a token only for its own server, not for %s: log in there with `forge --profile NAME auth login --base-url %s` (a new profile) or set FORGE_TOKEN", s.Profile, host, s.BaseURL)
 	}
 	if s.BaseURL != "" && s.Token != "" {
 		st.LoggedIn = true

@@ -26,7 +26,7 @@ func (f *Factory) REST() (*client.Client, error) {
 	}
 	if s.Token == "" {
 		if host, ok := s.Withheld["base_url"]; ok {
-			return nil, AuthErrorf("no token for %s: profile %q holds one only for its own server; run `forge auth login --base-url %s` or set FORGE_TOKEN", host, s.Profile, s.BaseURL)
+			return nil, AuthErrorf("no token for %s: profile %q holds one only for its own server; log in there with `forge --profile NAME auth login --base-url %s` (a new profile) or set FORGE_TOKEN", host, s.Profile, s.BaseURL)
 		}
 		return nil, AuthErrorf("not logged in to %s (profile %q): run `forge auth login`", s.BaseURL, s.Profile)
 	}
