@@ -302,22 +302,12 @@ func HostMatch(baseURL, host string) int {
 	if err != nil || u.Host == "" || host == "" {
 		return 0
 	}
-	h, err := url.Parse("//" + strings.ToLower(host))
-	if err != nil || !strings.EqualFold(h.Hostname(), u.Hostname()) {
-		return 0
-	}
-	port := u.Port()
-	if port == "" {
-		port = map[string]string{"http": "80", "https": "443"}[u.Scheme]
-	}
-	switch h.Port() {
-	case "":
-		if u.Port() == "" {
-			return 2
-		}
-		return 1
-	case port:
+	h := &url.URL{Scheme: u.Scheme, Host: host}
+	switch {
+	case origin.Same(u, h):
 		return 2
+	case h.Port() == "" && strings.EqualFold(h.Hostname(), u.Hostname()):
+		return 1
 	}
 	return 0
 }

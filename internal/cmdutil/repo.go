@@ -7,9 +7,8 @@ import (
 	"os"
 	"strings"
 
-	"github.com/forgehq/forge/config"
-
 	"github.com/forgehq/forge/client"
+	"github.com/forgehq/forge/config"
 	"github.com/forgehq/forge/internal/gitremote"
 	"github.com/spf13/cobra"
 )
