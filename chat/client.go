@@ -20,6 +20,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/forgehq/forge/internal/origin"
 )
 
 // Message is one item of a conversation: Role is "user" or "assistant".
@@ -92,7 +94,12 @@ func New(agentURL, key string, hc *http.Client, userAgent string) *Client {
 	if hc == nil {
 		hc = http.DefaultClient
 	}
-	return &Client{base: base, key: key, http: hc, userAgent: userAgent}
+	// A copy with forge's redirect rule: the key goes only to the origin
+	// it was sent to first (net/http would forward it to another port of
+	// the same host).
+	cp := *hc
+	cp.CheckRedirect = origin.CheckRedirect
+	return &Client{base: base, key: key, http: &cp, userAgent: userAgent}
 }
 
 // Error is a response of the agent API other than 2xx.

@@ -334,3 +334,31 @@ func TestFormatUsage(t *testing.T) {
 		t.Errorf("%q", got)
 	}
 }
+
+// A server that redirects to another port of the same host does not get
+// the key forwarded: the reference server behind the redirect sees a
+// request without it and answers 401. (net/http alone forwards it, since
+// it compares host names, not ports.)
+func TestRedirectToAnotherOriginDropsKey(t *testing.T) {
+	t.Parallel()
+	srv, _ := server(t)
+	var sawKey atomic.Bool
+	front := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		sawKey.Store(r.Header.Get("Authorization") != "")
+		http.Redirect(w, r, srv.AgentURL()+r.URL.Path, http.StatusTemporaryRedirect)
+	}))
+	defer front.Close()
+	c := chat.New(front.URL, srv.AgentKey(), nil, "forge-test")
+	_, err := c.Usage(context.Background())
+	var ae *chat.Error
+	if !errors.As(err, &ae) || ae.StatusCode != http.StatusUnauthorized {
+		t.Fatalf("usage through a redirect to another port: err %v, want the agent's 401 (key not forwarded)", err)
+	}
+	if !sawKey.Load() {
+		t.Error("the first origin did not get the key")
+	}
+	// The same request to the reference server itself is authorised.
+	if _, err := chat.New(srv.AgentURL(), srv.AgentKey(), nil, "forge-test").Usage(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+}

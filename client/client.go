@@ -41,6 +41,7 @@ import (
 	"time"
 
 	"github.com/forgehq/forge/internal/build"
+	"github.com/forgehq/forge/internal/origin"
 )
 
 // DefaultTimeout bounds one attempt of a request: connecting, sending, and
@@ -182,26 +183,16 @@ func isLoopback(host string) bool {
 	return ip != nil && ip.IsLoopback()
 }
 
-// sameOrigin reports whether u is on the configured scheme and host, the
-// only place the token may go.
-func (c *Client) sameOrigin(u *url.URL) bool {
-	return strings.EqualFold(u.Scheme, c.base.Scheme) && strings.EqualFold(canonicalHost(u), canonicalHost(c.base))
-}
+// sameOrigin reports whether u is on the configured origin, the only
+// place the token may go.
+func (c *Client) sameOrigin(u *url.URL) bool { return origin.Same(u, c.base) }
 
-func canonicalHost(u *url.URL) string {
-	port := u.Port()
-	if port == "" {
-		port = map[string]string{"http": "80", "https": "443"}[strings.ToLower(u.Scheme)]
-	}
-	return net.JoinHostPort(strings.ToLower(u.Hostname()), port)
-}
-
-// checkRedirect strips the token from a redirect that leaves the configured
-// scheme and host (net/http keeps it for subdomains and for http after
-// https) and stops after ten hops.
+// checkRedirect is forge's one redirect rule (origin.CheckRedirect), and
+// also strips the token from a redirect that leaves the configured origin
+// (a request to another origin never carried it).
 func (c *Client) checkRedirect(req *http.Request, via []*http.Request) error {
-	if len(via) >= 10 {
-		return fmt.Errorf("stopped after 10 redirects")
+	if err := origin.CheckRedirect(req, via); err != nil {
+		return err
 	}
 	if !c.sameOrigin(req.URL) {
 		req.Header.Del("Authorization")

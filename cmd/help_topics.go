@@ -13,15 +13,26 @@ var helpTopics = []struct{ name, short, long string }{
 
 Service and credentials:
   FORGE_PROFILE        profile to use instead of the file's current_profile
+                       (profile names are case-insensitive, stored lower-case)
   FORGE_BASE_URL       REST API base URL, ending in /api/v2
   FORGE_TOKEN          REST API token (instead of the profile's stored token)
   FORGE_REGISTRY_URL   container registry address
-  FORGE_USERNAME       account name for non-interactive logins and the registry (CI)
+  FORGE_USERNAME       account name for non-interactive logins and the registry
+                       (CI); another user than the profile's is said on stderr
   FORGE_PASSWORD       account password for non-interactive logins and the registry (CI)
   FORGE_TOTP_CODE      two-factor code for a non-interactive login or 2fa disable
-  FORGE_REPO           OWNER/REPO for repository commands (instead of -R)
+  FORGE_REPO           [HOST/]OWNER/REPO or a clone URL for repository commands
+                       (instead of -R); a host selects the profile for it
   AGENT_URL            agent chat API address
   AGENT_API_KEY        agent chat API key
+
+Which server gets a stored secret: a profile's token, agent key and registry
+password go only to the origin (scheme, host, port) the profile stores for
+that interface, never along a redirect to another origin. When
+FORGE_BASE_URL, AGENT_URL or FORGE_REGISTRY_URL points elsewhere, forge uses
+FORGE_TOKEN, AGENT_API_KEY or FORGE_USERNAME/FORGE_PASSWORD if set, else the
+secret of the profile whose address has that origin, else none: it stops
+with exit 4 naming the host and how to log in there.
 
 Files:
   FORGE_CONFIG_DIR     directory of config.yaml (default $XDG_CONFIG_HOME/forge

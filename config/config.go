@@ -19,9 +19,10 @@
 // or a concurrent forge never leaves it half-written or loses an update.
 // Keys forge does not know are kept when it rewrites the file.
 //
-// forge reads the file with gopkg.in/yaml.v3 rather than viper: viper
-// lower-cases map keys (profile names), cannot write a file atomically with
-// mode 0600, and precedence here is four explicit steps (see Resolve).
+// forge reads and writes the file with gopkg.in/yaml.v3: viper cannot
+// write a file atomically with mode 0600 and would lower-case the keys of
+// profiles written with capitals. viper resolves each setting's
+// precedence (see Resolve); profile names are case-insensitive.
 package config
 
 import (
@@ -32,7 +33,7 @@ import (
 	"path/filepath"
 	"sort"
 
-	"gopkg.in/yaml.v3"
+	"go.yaml.in/yaml/v3"
 )
 
 // Profile is one deployment of the service and the credentials for it.
@@ -143,17 +144,18 @@ func ValidProfileName(name string) error {
 	return nil
 }
 
-// Profile returns the named profile, or nil.
+// Profile returns the named profile (names are case-insensitive, see
+// ProfileKey), or nil.
 func (f *File) Profile(name string) *Profile {
-	return f.Profiles[name]
+	return f.Profiles[f.ProfileKey(name)]
 }
 
-// SetProfile adds or replaces a profile.
+// SetProfile adds or replaces a profile, under ProfileKey(name).
 func (f *File) SetProfile(name string, p *Profile) {
 	if f.Profiles == nil {
 		f.Profiles = map[string]*Profile{}
 	}
-	f.Profiles[name] = p
+	f.Profiles[f.ProfileKey(name)] = p
 }
 
 // ProfileNames returns the profile names in order.

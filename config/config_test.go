@@ -288,3 +288,111 @@ func TestValidProfileName(t *testing.T) {
 		}
 	}
 }
+
+// Profile names are case-insensitive: new ones are stored in lower case,
+// an existing profile written with capitals keeps its key and is found by
+// any spelling, through --profile, FORGE_PROFILE and current_profile.
+func TestProfileNamesCaseInsensitive(t *testing.T) {
+	f := &File{CurrentProfile: "PROD", Profiles: map[string]*Profile{
+		"Prod": {BaseURL: "https://forge.example.com/api/v2", Token: "tok_prod_0123456789"},
+		"dev":  {BaseURL: "http://127.0.0.1:8080/api/v2"},
+	}}
+	for _, c := range []struct{ flag, env, want string }{
+		{"", "", "Prod"}, {"prod", "", "Prod"}, {"DEV", "", "dev"}, {"", "Dev", "dev"},
+	} {
+		s, err := Resolve(f, c.flag, func(k string) string {
+			if k == "FORGE_PROFILE" {
+				return c.env
+			}
+			return ""
+		})
+		if err != nil || s.Profile != c.want {
+			t.Errorf("flag %q env %q: profile %v, %v; want %s", c.flag, c.env, s, err, c.want)
+		}
+	}
+	s, _ := Resolve(f, "pROD", func(string) string { return "" })
+	if s.Token != "tok_prod_0123456789" {
+		t.Errorf("mixed-case profile lost its token: %+v", s)
+	}
+	f.SetProfile("Staging", &Profile{BaseURL: "https://staging.example.com/api/v2"})
+	f.SetProfile("PROD", &Profile{BaseURL: "https://forge2.example.com/api/v2"})
+	if got := f.ProfileNames(); strings.Join(got, " ") != "Prod dev staging" {
+		t.Errorf("profiles after SetProfile: %v", got)
+	}
+	if f.Profile("prod").BaseURL != "https://forge2.example.com/api/v2" {
+		t.Errorf("SetProfile(PROD) did not replace Prod")
+	}
+}
+
+// A stored secret goes only to the origin its profile stores for that
+// interface; an override elsewhere takes the environment's secret, else
+// the secret of the profile at that origin, else none.
+func TestSecretsStayWithTheirOrigin(t *testing.T) {
+	f := &File{CurrentProfile: "a", Profiles: map[string]*Profile{
+		"a": {BaseURL: "http://127.0.0.1:1000/api/v2", User: "alice", Token: "tok_a", AgentKey: "agk_a",
+			RegistryUser: "alice", RegistryPassword: "pw_a"},
+		"b": {BaseURL: "http://127.0.0.1:2000/api/v2", AgentURL: "http://127.0.0.1:2001", User: "bob", Token: "tok_b", AgentKey: "agk_b"},
+	}}
+	resolve := func(env map[string]string) *Settings {
+		t.Helper()
+		s, err := Resolve(f, "", func(k string) string { return env[k] })
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	s := resolve(nil)
+	if s.Token != "tok_a" || s.AgentKey != "agk_a" || s.RegistryPassword != "pw_a" || len(s.Withheld) != 0 {
+		t.Errorf("own origins: %+v", s)
+	}
+	// Same origin, other spelling: still home.
+	s = resolve(map[string]string{"FORGE_BASE_URL": "http://127.0.0.1:1000/api/v2/"})
+	if s.Token != "tok_a" {
+		t.Errorf("same origin lost the token: %+v", s)
+	}
+	// Another port of the same host: b's token and user, lent by name;
+	// the agent and registry default to that origin, where b has no key
+	// and nobody a registry password.
+	s = resolve(map[string]string{"FORGE_BASE_URL": "http://127.0.0.1:2000/api/v2"})
+	if s.Token != "tok_b" || s.User != "bob" || s.Lent["token"] != "b" {
+		t.Errorf("b's origin: token %q user %q lent %v", s.Token, s.User, s.Lent)
+	}
+	if s.AgentKey != "" || s.RegistryPassword != "" || s.RegistryUser == "alice" ||
+		s.Withheld["agent_url"] != "http://127.0.0.1:2000" || s.Withheld["registry_url"] != "http://127.0.0.1:2000" {
+		t.Errorf("agent/registry at b's base origin: %+v", s)
+	}
+	// Nobody's origin: nothing, and the origin is noted.
+	s = resolve(map[string]string{"FORGE_BASE_URL": "https://127.0.0.1:1000/api/v2"})
+	if s.Token != "" || s.User != "" || s.Withheld["base_url"] != "https://127.0.0.1:1000" {
+		t.Errorf("https instead of http: %+v", s)
+	}
+	// The environment's own secret is used where it points.
+	s = resolve(map[string]string{"FORGE_BASE_URL": "http://127.0.0.1:3000/api/v2", "FORGE_TOKEN": "tok_env"})
+	if s.Token != "tok_env" || s.Sources["token"] != FromEnv {
+		t.Errorf("FORGE_TOKEN: %+v", s)
+	}
+	s = resolve(map[string]string{"AGENT_URL": "http://127.0.0.1:2001"})
+	if s.AgentKey != "agk_b" || s.Token != "tok_a" {
+		t.Errorf("AGENT_URL at b's agent: %+v", s)
+	}
+}
+
+func TestHostMatch(t *testing.T) {
+	for _, c := range []struct {
+		base, host string
+		want       int
+	}{
+		{"https://forge.example.com/api/v2", "forge.example.com", 2},
+		{"https://forge.example.com/api/v2", "Forge.Example.com:443", 2},
+		{"https://forge.example.com/api/v2", "forge.example.com:8443", 0},
+		{"http://127.0.0.1:8080/api/v2", "127.0.0.1:8080", 2},
+		{"http://127.0.0.1:8080/api/v2", "127.0.0.1", 1},
+		{"http://127.0.0.1:8080/api/v2", "127.0.0.1:8081", 0},
+		{"https://forge.example.com/api/v2", "github.com", 0},
+		{"", "github.com", 0},
+	} {
+		if got := HostMatch(c.base, c.host); got != c.want {
+			t.Errorf("HostMatch(%q, %q) = %d, want %d", c.base, c.host, got, c.want)
+		}
+	}
+}

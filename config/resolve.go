@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"net/url"
 	"strings"
+
+	"github.com/forgehq/forge/internal/origin"
 )
 
 // DefaultProfile is the profile used when none is named anywhere.
@@ -35,6 +37,14 @@ type Settings struct {
 
 	// Sources records where each non-empty field came from, by YAML key.
 	Sources map[string]Source
+
+	// Lent names the profile a secret was taken from, by YAML key, when an
+	// override points an interface at another profile's origin.
+	Lent map[string]string
+	// Withheld holds, by address key (base_url, agent_url, registry_url),
+	// the origin an override points at for which forge holds no secret:
+	// the profile's own secret stayed home.
+	Withheld map[string]string
 }
 
 // UnknownProfileError is returned when a profile named by flag or
@@ -78,42 +88,228 @@ func EnvVar(key string) string {
 
 // Resolve picks the profile (profileFlag, else FORGE_PROFILE, else the
 // file's current_profile, else "default") and fills each setting from the
-// environment or that profile. A profile named by flag or environment must
-// exist; the implicit default need not. Flags of individual commands (like
-// `auth login --base-url`) are applied by those commands with Set.
+// environment or that profile, through viper's layers (see layers). A
+// profile named by flag or environment must exist; the implicit default
+// need not. Profile names are case-insensitive (see File.ProfileKey).
+// Flags of individual commands (like `auth login --base-url`) are applied
+// by those commands with Set.
 func Resolve(f *File, profileFlag string, getenv func(string) string) (*Settings, error) {
 	s := &Settings{Sources: map[string]Source{}}
-	switch {
-	case profileFlag != "":
-		s.Profile, s.ProfileSource = profileFlag, FromFlag
-	case getenv("FORGE_PROFILE") != "":
-		s.Profile, s.ProfileSource = getenv("FORGE_PROFILE"), FromEnv
-	case f.CurrentProfile != "":
-		s.Profile, s.ProfileSource = f.CurrentProfile, FromFile
-	default:
-		s.Profile, s.ProfileSource = DefaultProfile, FromDefault
-	}
+	pl := newLayers(getenv)
+	pl.v.SetDefault("profile", DefaultProfile)
+	pl.bindEnv("profile", "FORGE_PROFILE")
+	pl.fileValues(map[string]string{"profile": f.CurrentProfile})
+	pl.flag("profile", profileFlag)
+	name, src := pl.get("profile")
+	s.Profile, s.ProfileSource = f.ProfileKey(name), src
 	p := f.Profile(s.Profile)
 	if p == nil {
 		if s.ProfileSource == FromFlag || s.ProfileSource == FromEnv {
-			return nil, &UnknownProfileError{Name: s.Profile, Known: f.ProfileNames()}
+			return nil, &UnknownProfileError{Name: name, Known: f.ProfileNames()}
 		}
 		p = &Profile{}
 	}
-	fileValues := map[string]string{
+
+	l := newLayers(getenv)
+	for _, e := range settingKeys {
+		l.bindEnv(e.key, e.env)
+	}
+	l.fileValues(map[string]string{
 		"base_url": p.BaseURL, "agent_url": p.AgentURL, "registry_url": p.RegistryURL,
 		"user": p.User, "token": p.Token, "agent_key": p.AgentKey,
 		"registry_user": p.RegistryUser, "registry_password": p.RegistryPassword,
+	})
+	// The agent and the registry default to the base URL's origin: the
+	// service's reference deployment serves all three interfaces from one
+	// origin (agent at {origin}/api/v1, registry at {origin}/v2/). The
+	// registry account defaults to the logged-in user.
+	if home := Origin(l.v.GetString("base_url")); home != "" {
+		l.v.SetDefault("agent_url", home)
+		l.v.SetDefault("registry_url", home)
+		l.v.SetDefault("registry_user", l.v.GetString("user"))
 	}
 	for _, e := range settingKeys {
-		if v := getenv(e.env); e.env != "" && v != "" {
-			s.Set(e.key, v, FromEnv)
-		} else if v := fileValues[e.key]; v != "" {
-			s.Set(e.key, v, FromFile)
+		if v, src := l.get(e.key); v != "" {
+			s.Set(e.key, v, src)
 		}
 	}
-	s.fillDefaults()
+	s.bindSecrets(f, s.Profile, p)
 	return s, nil
+}
+
+// secretBinding ties an interface's address to the secret (and the user
+// name) that may be sent to it.
+type secretBinding struct{ addr, secret, user string }
+
+var secretBindings = []secretBinding{
+	{"base_url", "token", "user"},
+	{"agent_url", "agent_key", ""},
+	{"registry_url", "registry_password", "registry_user"},
+}
+
+// bindSecrets keeps every stored secret with the origin its profile stores
+// for that interface. When an override (FORGE_BASE_URL, AGENT_URL,
+// FORGE_REGISTRY_URL, a flag) points an interface elsewhere, the profile's
+// secret is not used; a secret given in the environment is, else the
+// secret of the profile whose address has that origin, else none (and the
+// origin is noted in Withheld, for the error that says how to log in).
+func (s *Settings) bindSecrets(f *File, name string, p *Profile) {
+	for _, b := range secretBindings {
+		addr := s.get(b.addr)
+		if addr == "" || s.Sources[b.secret] == FromEnv {
+			continue
+		}
+		if origin.SameString(addr, p.address(b.addr)) {
+			continue
+		}
+		s.clearFromFile(b.secret)
+		s.clearFromFile(b.user)
+		owner, q := f.profileAt(b.addr, addr, name)
+		if q == nil {
+			if p.secret(b.secret) == "" {
+				continue // nothing was held back: plainly not logged in
+			}
+			if s.Withheld == nil {
+				s.Withheld = map[string]string{}
+			}
+			s.Withheld[b.addr] = Origin(addr)
+			continue
+		}
+		s.Set(b.secret, q.secret(b.secret), FromFile)
+		if s.Lent == nil {
+			s.Lent = map[string]string{}
+		}
+		s.Lent[b.secret] = owner
+		if b.user != "" && s.get(b.user) == "" {
+			u := q.User
+			if b.user == "registry_user" && q.RegistryUser != "" {
+				u = q.RegistryUser
+			}
+			s.Set(b.user, u, FromFile)
+		}
+	}
+}
+
+// clearFromFile forgets a setting taken from the profile (or derived from
+// it by default), keeping one given in the environment.
+func (s *Settings) clearFromFile(key string) {
+	if key == "" || s.Sources[key] == FromEnv || s.Sources[key] == FromFlag {
+		return
+	}
+	switch key {
+	case "user":
+		s.User = ""
+	case "token":
+		s.Token = ""
+	case "agent_key":
+		s.AgentKey = ""
+	case "registry_user":
+		s.RegistryUser = ""
+	case "registry_password":
+		s.RegistryPassword = ""
+	}
+	delete(s.Sources, key)
+}
+
+// get returns a setting by its YAML key.
+func (s *Settings) get(key string) string {
+	switch key {
+	case "base_url":
+		return s.BaseURL
+	case "agent_url":
+		return s.AgentURL
+	case "registry_url":
+		return s.RegistryURL
+	case "user":
+		return s.User
+	case "registry_user":
+		return s.RegistryUser
+	}
+	return ""
+}
+
+// address is the address the profile stores for an interface; the agent
+// and the registry default to the base URL's origin, as in Resolve.
+func (p *Profile) address(key string) string {
+	var v string
+	switch key {
+	case "base_url":
+		return p.BaseURL
+	case "agent_url":
+		v = p.AgentURL
+	case "registry_url":
+		v = p.RegistryURL
+	}
+	if v == "" {
+		v = Origin(p.BaseURL)
+	}
+	return v
+}
+
+func (p *Profile) secret(key string) string {
+	switch key {
+	case "token":
+		return p.Token
+	case "agent_key":
+		return p.AgentKey
+	case "registry_password":
+		return p.RegistryPassword
+	}
+	return ""
+}
+
+// profileAt returns the profile (other than skip) whose address for an
+// interface has the origin of addr, by name order; nil when none has.
+func (f *File) profileAt(key, addr, skip string) (string, *Profile) {
+	for _, n := range f.ProfileNames() {
+		if q := f.Profiles[n]; n != skip && q.secret(secretOf(key)) != "" && origin.SameString(addr, q.address(key)) {
+			return n, q
+		}
+	}
+	return "", nil
+}
+
+func secretOf(addrKey string) string {
+	for _, b := range secretBindings {
+		if b.addr == addrKey {
+			return b.secret
+		}
+	}
+	return ""
+}
+
+// ProfilesForHost returns the profiles whose base URL is on host (host or
+// host:port, as a git remote or -R names it); an exact host:port match
+// comes before a match of the host name alone.
+func (f *File) ProfilesForHost(host string) []string {
+	var exact, loose []string
+	for _, n := range f.ProfileNames() {
+		switch HostMatch(f.Profiles[n].BaseURL, host) {
+		case 2:
+			exact = append(exact, n)
+		case 1:
+			loose = append(loose, n)
+		}
+	}
+	return append(exact, loose...)
+}
+
+// HostMatch says how well host (host or host:port) names the server of
+// baseURL: 2 for the same host and port, 1 for the same host when host
+// gives no port (an SSH remote's host carries none), 0 for another server.
+func HostMatch(baseURL, host string) int {
+	u, err := url.Parse(baseURL)
+	if err != nil || u.Host == "" || host == "" {
+		return 0
+	}
+	h := &url.URL{Scheme: u.Scheme, Host: host}
+	switch {
+	case origin.Same(u, h):
+		return 2
+	case h.Port() == "" && strings.EqualFold(h.Hostname(), u.Hostname()):
+		return 1
+	}
+	return 0
 }
 
 // Set sets one setting by its YAML key and records its source.
@@ -145,26 +341,6 @@ func (s *Settings) Set(key, value string, src Source) {
 		return
 	}
 	s.Sources[key] = src
-}
-
-// fillDefaults derives the agent and registry addresses from the base URL
-// when they are not set: the service's reference deployment serves all
-// three interfaces from one origin (agent at {origin}/api/v1, registry at
-// {origin}/v2/), so {origin} is the best guess for both.
-func (s *Settings) fillDefaults() {
-	origin := Origin(s.BaseURL)
-	if origin == "" {
-		return
-	}
-	if s.AgentURL == "" {
-		s.AgentURL, s.Sources["agent_url"] = origin, FromDefault
-	}
-	if s.RegistryURL == "" {
-		s.RegistryURL, s.Sources["registry_url"] = origin, FromDefault
-	}
-	if s.RegistryUser == "" && s.User != "" {
-		s.RegistryUser, s.Sources["registry_user"] = s.User, FromDefault
-	}
 }
 
 // Origin returns scheme://host[:port] of a URL, or "" if it has none.
@@ -228,4 +404,21 @@ func Mask(secret string) string {
 		return "****"
 	}
 	return "****" + secret[len(secret)-4:]
+}
+
+// ProfileKey returns the key under which a profile name is stored:
+// profile names are case-insensitive and new ones are stored in lower case
+// (viper, which resolves settings, folds keys to lower case), while an
+// existing profile written with capitals keeps its key, so nobody's
+// profile changes name under them.
+func (f *File) ProfileKey(name string) string {
+	if _, ok := f.Profiles[name]; ok {
+		return name
+	}
+	for _, n := range f.ProfileNames() {
+		if strings.EqualFold(n, name) {
+			return n
+		}
+	}
+	return strings.ToLower(name)
 }

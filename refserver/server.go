@@ -346,21 +346,17 @@ func (s *Server) AdminUser() string { return s.opts.AdminUser }
 // generated there (it was changed through the API).
 func (s *Server) AdminPassword() string { return s.adminPassword }
 
-// Env lists the settings a client needs, in order, as NAME=value pairs
-// for `forge serve` to print: the three addresses, the agent key, then
-// the admin login.
+// Env lists the settings every user of the server needs, in order, as
+// NAME=value pairs for `forge serve` to print: the three addresses and the
+// agent key. The admin's login is not among them (see AdminUser and
+// AdminPassword): whoever sources these must stay who they are.
 func (s *Server) Env() [][2]string {
-	env := [][2]string{
+	return [][2]string{
 		{"FORGE_BASE_URL", s.BaseURL()},
 		{"AGENT_URL", s.AgentURL()},
 		{"AGENT_API_KEY", s.agentKey},
 		{"FORGE_REGISTRY_URL", s.URL()},
-		{"FORGE_USERNAME", s.AdminUser()},
 	}
-	if s.adminPassword != "" {
-		env = append(env, [2]string{"FORGE_PASSWORD", s.adminPassword})
-	}
-	return env
 }
 
 // Close stops the server, waiting up to five seconds for requests in

@@ -34,6 +34,7 @@ type apiOptions struct {
 	paginate  bool
 	include   bool
 	silent    bool
+	repo      string
 }
 
 // NewCmd returns `forge api`.
@@ -44,8 +45,9 @@ func NewCmd(f *cmdutil.Factory) *cobra.Command {
 		Short: "Make an authenticated request to the REST API",
 		Long: `Make an authenticated request to the REST API and print the answer. PATH is
 relative to the profile's base URL (…/api/v2), as in repos/alice/demo; the
-placeholders {owner} and {repo} are filled from -R's rules (FORGE_REPO or
-the git remote here).
+placeholders {owner} and {repo} are filled from -R (else FORGE_REPO or the
+git remote here); a host in -R sends the request to that server's
+profile, as for every command.
 
 The method is GET, or POST when fields or --input are given (except with
 --paginate, which is always GET); -X sets it.
@@ -90,6 +92,7 @@ into one array; --jq and --template apply to the whole of it.`,
 	fl.BoolVar(&opts.paginate, "paginate", false, "Fetch every page (GET), joining JSON arrays into one")
 	fl.BoolVarP(&opts.include, "include", "i", false, "Print the HTTP status line and headers before the body")
 	fl.BoolVar(&opts.silent, "silent", false, "Print nothing of the answer's body")
+	cmdutil.AddRepoFlag(cmd, &opts.repo)
 	opts.exporter = output.AddJSONFlags(cmd)
 	_ = fl.MarkHidden("json") // the answer is JSON already; --jq and --template filter it
 	return cmd
@@ -141,7 +144,10 @@ func sanitizeTerminal(ios *iostreams.IOStreams) func() {
 // usage error before anything is sent.
 func buildRequest(ctx context.Context, opts *apiOptions) (client.RawRequest, error) {
 	ios := opts.f.IOStreams
-	expand := placeholders(ctx, opts.f)
+	expand, err := placeholders(ctx, opts.f, opts.repo)
+	if err != nil {
+		return client.RawRequest{}, err
+	}
 	path, err := expand(strings.TrimSpace(opts.path))
 	if err != nil {
 		return client.RawRequest{}, err
@@ -242,9 +248,18 @@ func hasStdinField(fields []string) bool {
 }
 
 // placeholders returns a function that fills {owner} and {repo} from the
-// current repository, resolved only if a placeholder is used.
-func placeholders(ctx context.Context, f *cmdutil.Factory) func(string) (string, error) {
+// current repository. With -R the repository is resolved at once (its
+// host picks the server the request goes to); otherwise only if a
+// placeholder is used.
+func placeholders(ctx context.Context, f *cmdutil.Factory, flag string) (func(string) (string, error), error) {
 	var repo *client.RepoName
+	if flag != "" {
+		r, err := f.BaseRepo(ctx, flag)
+		if err != nil {
+			return nil, err
+		}
+		repo = &r
+	}
 	return func(s string) (string, error) {
 		if !strings.Contains(s, "{owner}") && !strings.Contains(s, "{repo}") {
 			return s, nil
@@ -257,7 +272,7 @@ func placeholders(ctx context.Context, f *cmdutil.Factory) func(string) (string,
 			repo = &r
 		}
 		return strings.NewReplacer("{owner}", url.PathEscape(repo.Owner), "{repo}", url.PathEscape(repo.Name)).Replace(s), nil
-	}
+	}, nil
 }
 
 // trimBase drops the base URL's path from a PATH that repeats it, so

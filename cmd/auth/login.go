@@ -137,6 +137,9 @@ func (o *loginOptions) gather(ctx context.Context, name string, s *config.Settin
 
 	if cred.username == "" {
 		cred.username = f.Getenv("FORGE_USERNAME")
+		if cred.username != "" {
+			f.WarnEnvUser("logging in")
+		}
 	}
 	if cred.username == "" {
 		if !ios.CanPrompt() || o.passwordStdin {

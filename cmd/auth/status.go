@@ -71,6 +71,9 @@ func runStatus(ctx context.Context, opts *statusOptions) error {
 		return err
 	}
 	st := &status{Profile: s.Profile, BaseURL: s.BaseURL, User: s.User, Token: config.Mask(s.Token), TokenSource: sourceName(s, "token")}
+	if host, ok := s.Withheld["base_url"]; ok && s.Token == "" {
+		st.Error = fmt.Sprintf("profile %q holds a token only for its own server, not for %s: log in there with `forge --profile NAME auth login --base-url %s` (a new profile) or set FORGE_TOKEN", s.Profile, host, s.BaseURL)
+	}
 	if s.BaseURL != "" && s.Token != "" {
 		st.LoggedIn = true
 		if err := check(ctx, f, s, st); err != nil {
@@ -124,6 +127,9 @@ func check(ctx context.Context, f *cmdutil.Factory, s *config.Settings, st *stat
 }
 
 func sourceName(s *config.Settings, key string) string {
+	if owner := s.Lent[key]; owner != "" {
+		return "profile " + owner
+	}
 	switch src := s.Sources[key]; src {
 	case config.FromEnv:
 		return config.EnvVar(key)
@@ -144,6 +150,8 @@ func printStatus(f *cmdutil.Factory, st *status) {
 	}
 	fmt.Fprintf(&b, "%s  %s\n", cs.Bold(st.Profile), host)
 	switch {
+	case !st.LoggedIn && st.Error != "":
+		fmt.Fprintf(&b, "  %s Not logged in: %s\n", cs.FailureIcon(), st.Error)
 	case !st.LoggedIn:
 		fmt.Fprintf(&b, "  %s Not logged in: run `forge auth login`\n", cs.FailureIcon())
 	case !st.TokenValid:

@@ -51,6 +51,8 @@ func TestScripts(t *testing.T) {
 //	ls-mode PATH               print PATH's permission bits in octal
 //	exit-code N CMD [ARGS...]  run CMD and require exit status N
 //	srv SUBCOMMAND ...         seed the script's reference server (srv.go)
+//	srv2 start|log|SUBCOMMAND  a second reference server, with a request
+//	                           log (srv2_test.go)
 //	envfile VAR FILE           set $VAR to FILE's content, trimmed (e.g. a
 //	                           secret a command printed to stdout)
 //	keygen PATH [COMMENT]      write a new ed25519 key pair: PATH (private,
@@ -67,6 +69,7 @@ var scriptCmds = map[string]func(ts *testscript.TestScript, neg bool, args []str
 		fmt.Fprintf(ts.Stdout(), "%o\n", st.Mode().Perm())
 	},
 	"srv":    srvCmd,
+	"srv2":   srv2Cmd,
 	"sub":    subCmd,
 	"keygen": keygenCmd,
 	"envfile": func(ts *testscript.TestScript, neg bool, args []string) {
@@ -135,6 +138,7 @@ func setupScript(env *testscript.Env) error {
 	}
 	env.Defer(func() { srv.Close() })
 	env.Values[srvKey{}] = srv
+	env.Values[srv2Key{}] = &second{}
 	env.Setenv("SERVER_URL", srv.URL())
 	env.Setenv("SERVER_BASE_URL", srv.BaseURL())
 	env.Setenv("REGISTRY_HOST", strings.TrimPrefix(srv.URL(), "http://"))

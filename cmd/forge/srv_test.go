@@ -52,6 +52,11 @@ func srvCmd(ts *testscript.TestScript, neg bool, args []string) {
 	if srv == nil {
 		ts.Fatalf("srv: no reference server in this script")
 	}
+	seed(ts, srv, args)
+}
+
+// seed runs a srv subcommand on srv.
+func seed(ts *testscript.TestScript, srv *refserver.Server, args []string) {
 	sub, args := args[0], args[1:]
 	fs := flag.NewFlagSet("srv "+sub, flag.ContinueOnError)
 	fs.SetOutput(ts.Stderr())

@@ -27,7 +27,9 @@ func newAddCmd(f *cmdutil.Factory) *cobra.Command {
 https://host gets /api/v2 added). The agent and registry addresses default
 to the base URL's origin, where the reference server serves them.
 
-The first profile added becomes the current one.`,
+Profile names are case-insensitive and stored in lower case (Work is
+stored as work); a profile written with capitals by an older forge keeps
+its name. The first profile added becomes the current one.`,
 		Example: `  forge profile add production --base-url https://forge.example.com/api/v2
   forge profile add dev --base-url http://127.0.0.1:8080/api/v2 --use`,
 		Args: cmdutil.ExactArgs(1, "a profile name"),
@@ -77,6 +79,7 @@ func runAdd(o *addOptions) error {
 	}
 	becameCurrent := false
 	err = o.f.UpdateConfig(func(cf *config.File) error {
+		o.name = cf.ProfileKey(o.name) // names are case-insensitive, new ones lower-case
 		if old := cf.Profile(o.name); old != nil {
 			if !o.force {
 				return cmdutil.UsageErrorf("profile %q already exists; pass --force to replace its addresses or `forge profile remove %s` first", o.name, o.name)

@@ -72,13 +72,14 @@ func runList(opts *listOptions) error {
 // currentName is the profile commands run against: --profile, then
 // FORGE_PROFILE, then the file's current_profile.
 func currentName(f *cmdutil.Factory, cf *config.File) string {
-	if f.ProfileFlag != "" {
-		return f.ProfileFlag
-	}
+	name := cf.CurrentProfile
 	if v := f.Getenv("FORGE_PROFILE"); v != "" {
-		return v
+		name = v
 	}
-	return cf.CurrentProfile
+	if f.ProfileFlag != "" {
+		name = f.ProfileFlag
+	}
+	return cf.ProfileKey(name) // names are case-insensitive
 }
 
 // record is a profile as JSON, with secrets masked.

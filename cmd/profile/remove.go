@@ -28,8 +28,9 @@ func runRemove(f *cmdutil.Factory, name string) error {
 		if cf.Profile(name) == nil {
 			return &cmdutil.UsageError{Err: &config.UnknownProfileError{Name: name, Known: cf.ProfileNames()}}
 		}
+		name = cf.ProfileKey(name)
 		delete(cf.Profiles, name)
-		if cf.CurrentProfile == name {
+		if cf.ProfileKey(cf.CurrentProfile) == name {
 			cf.CurrentProfile = ""
 			wasCurrent = true
 		}

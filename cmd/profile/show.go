@@ -87,6 +87,9 @@ func printSettings(f *cmdutil.Factory, s *config.Settings, saved bool) error {
 		val := r.val
 		if val == "" {
 			val = cs.Gray("(not set)")
+		} else if owner := s.Lent[r.key]; owner != "" {
+			// An override points at another profile's server: its secret.
+			val += cs.Gray("  (from profile " + owner + ")")
 		} else if src := s.Sources[r.key]; src != config.FromFile {
 			val += cs.Gray(fmt.Sprintf("  (from %s)", sourceText(src, r.key)))
 		}

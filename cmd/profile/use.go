@@ -26,6 +26,7 @@ func runUse(f *cmdutil.Factory, name string) error {
 		if cf.Profile(name) == nil {
 			return &cmdutil.UsageError{Err: &config.UnknownProfileError{Name: name, Known: cf.ProfileNames()}}
 		}
+		name = cf.ProfileKey(name)
 		cf.CurrentProfile = name
 		return nil
 	})

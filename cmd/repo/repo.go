@@ -8,7 +8,6 @@ import (
 
 	"github.com/forgehq/forge/client"
 	"github.com/forgehq/forge/internal/cmdutil"
-	"github.com/forgehq/forge/internal/gitremote"
 	"github.com/spf13/cobra"
 )
 
@@ -67,11 +66,8 @@ func parseRepoArg(ctx context.Context, f *cmdutil.Factory, s string) (client.Rep
 		}
 		s = me.Login + "/" + s
 	}
-	r, err := gitremote.Parse(s)
-	if err != nil {
-		return client.RepoName{}, &cmdutil.UsageError{Err: err}
-	}
-	return client.RepoName{Owner: r.Owner, Name: r.Name}, nil
+	// The same rules as -R: a host in the argument selects its server.
+	return f.BaseRepo(ctx, s)
 }
 
 func visibility(private bool) string {

@@ -47,16 +47,19 @@ func NewCmd(f *cmdutil.Factory) *cobra.Command {
 under /api/v2, the agent chat API under /api/v1 and the container registry
 under /v2/, all on one loopback address.
 
-Once it listens, serve prints shell-sourceable settings on stdout —
-FORGE_BASE_URL, AGENT_URL, AGENT_API_KEY, FORGE_REGISTRY_URL and the admin
-login FORGE_USERNAME and FORGE_PASSWORD — and, with --env-file, writes the
-same lines to that file (mode 0600). Load them into a shell with
+Once it listens, serve prints shell-sourceable settings on stdout — what
+every user of the server needs: FORGE_BASE_URL, AGENT_URL, AGENT_API_KEY
+and FORGE_REGISTRY_URL — and, with --env-file, writes the same lines to
+that file (mode 0600). Load them into a shell with
   set -a; . ./forge.env; set +a
+The site_admin's login is not among them (sourcing them must not make a
+user the admin): serve prints it once on stderr and, with --data, keeps it
+as FORGE_USERNAME and FORGE_PASSWORD lines in DIR/admin.env (mode 0600).
 
 Without --data all state is in memory and gone at exit; with --data DIR it
 is kept there across restarts (every acknowledged write is on disk). With no
---admin-password a password is generated (and, with --data, kept in
-DIR/admin-password so later starts print it again). --demo seeds a small
+--admin-password a password is generated (and, with --data, kept so later
+starts print it again). --demo seeds a small
 world of users, repositories, issues, pull requests, releases and CI runs
 into an empty server; every demo account's password is ` + refserver.DemoPassword + `.
 
@@ -148,11 +151,14 @@ func runServe(ctx context.Context, o *Options) error {
 			return fmt.Errorf("writing --env-file: %w", err)
 		}
 	}
+	admin, err := o.adminLogin(srv)
+	if err != nil {
+		srv.Close()
+		return err
+	}
 	fmt.Fprint(o.f.IOStreams.Out, lines)
 	fmt.Fprintf(errOut, "forge: serving %s (REST API at %s); Ctrl-C stops\n", srv.URL(), srv.BaseURL())
-	if srv.AdminPassword() == "" {
-		fmt.Fprintf(errOut, "forge: the password of %s was changed since it was generated; pass --admin-password to reset it\n", srv.AdminUser())
-	}
+	fmt.Fprintln(errOut, admin)
 	if o.Demo {
 		users := make([]string, len(refserver.DemoUsers))
 		for i, u := range refserver.DemoUsers {
@@ -170,6 +176,25 @@ func runServe(ctx context.Context, o *Options) error {
 	}
 	fmt.Fprintln(errOut, "forge: stopped")
 	return nil
+}
+
+// adminLogin returns the line telling the site_admin's login, and with
+// --data keeps it in DIR/admin.env (mode 0600), apart from the settings
+// every user sources.
+func (o *Options) adminLogin(srv *refserver.Server) (string, error) {
+	user, pw := srv.AdminUser(), srv.AdminPassword()
+	if pw == "" {
+		return fmt.Sprintf("forge: the password of %s was changed since it was generated; pass --admin-password to reset it", user), nil
+	}
+	msg := fmt.Sprintf("forge: site_admin %s, password %s", user, pw)
+	if o.DataDir != "" {
+		path := filepath.Join(o.DataDir, "admin.env")
+		if err := writeEnvFile(path, envLines([][2]string{{"FORGE_USERNAME", user}, {"FORGE_PASSWORD", pw}})); err != nil {
+			return "", fmt.Errorf("writing the admin's login: %w", err)
+		}
+		msg += " (kept in " + path + ")"
+	}
+	return msg, nil
 }
 
 // envLines renders NAME=value lines a POSIX shell can source, quoting
@@ -190,7 +215,7 @@ func shellQuote(v string) string {
 }
 
 // writeEnvFile writes the lines atomically with mode 0600: they hold the
-// admin password and the agent key.
+// agent key (or, in admin.env, the admin's password).
 func writeEnvFile(path, lines string) error {
 	dir := filepath.Dir(path)
 	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp*")

@@ -23,7 +23,8 @@ func TestServe(t *testing.T) {
 	envFile := filepath.Join(t.TempDir(), "forge.env")
 	ctx, cancel := context.WithCancel(context.Background())
 	ready := make(chan *refserver.Server, 1)
-	opts := &Options{f: f, Addr: "127.0.0.1:0", AdminUser: "admin", Demo: true, EnvFile: envFile, CITick: time.Second,
+	data := t.TempDir()
+	opts := &Options{f: f, Addr: "127.0.0.1:0", DataDir: data, AdminUser: "admin", Demo: true, EnvFile: envFile, CITick: time.Second,
 		ready: func(s *refserver.Server) { ready <- s }}
 	done := make(chan error, 1)
 	start := time.Now()
@@ -47,9 +48,31 @@ func TestServe(t *testing.T) {
 		}
 		env[k] = v
 	}
-	if env["FORGE_BASE_URL"] != srv.BaseURL() || env["FORGE_USERNAME"] != "admin" || len(env["FORGE_PASSWORD"]) < 16 ||
-		env["AGENT_URL"] != srv.URL() || env["FORGE_REGISTRY_URL"] != srv.URL() || env["AGENT_API_KEY"] == "" {
+	// What every user needs, and not the admin's login: sourcing it must
+	// not make a user the admin.
+	if env["FORGE_BASE_URL"] != srv.BaseURL() || env["AGENT_URL"] != srv.URL() || env["FORGE_REGISTRY_URL"] != srv.URL() ||
+		env["AGENT_API_KEY"] == "" || len(env) != 4 {
 		t.Errorf("printed environment %q", lines)
+	}
+	// The admin's login: once on stderr, and in its own 0600 file in --data.
+	adminFile := filepath.Join(data, "admin.env")
+	ab, err := os.ReadFile(adminFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	admin := map[string]string{}
+	for _, l := range strings.Split(strings.TrimSpace(string(ab)), "\n") {
+		k, v, _ := strings.Cut(l, "=")
+		admin[k] = v
+	}
+	if admin["FORGE_USERNAME"] != "admin" || len(admin["FORGE_PASSWORD"]) < 16 {
+		t.Errorf("admin.env %q", ab)
+	}
+	if fi, _ := os.Stat(adminFile); fi.Mode().Perm() != 0o600 {
+		t.Errorf("admin.env mode %o", fi.Mode().Perm())
+	}
+	if want := "site_admin admin, password " + admin["FORGE_PASSWORD"] + " (kept in " + adminFile + ")"; strings.Count(errOut.String(), want) != 1 {
+		t.Errorf("stderr %q, want once %q", errOut.String(), want)
 	}
 	b, err := os.ReadFile(envFile)
 	if err != nil || string(b) != lines {
@@ -63,7 +86,7 @@ func TestServe(t *testing.T) {
 	}
 	// The printed login works.
 	res, err := http.Post(env["FORGE_BASE_URL"]+"/auth/login", "application/json",
-		strings.NewReader(`{"username":"admin","password":"`+env["FORGE_PASSWORD"]+`"}`))
+		strings.NewReader(`{"username":"admin","password":"`+admin["FORGE_PASSWORD"]+`"}`))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -105,7 +105,7 @@ func run(ctx context.Context, opts *options) error {
 	}
 	defer closeLog()
 	factory := func(profile string) *cmdutil.Factory { return screenFactory(f, profile, notes, debugLog) }
-	tf := factory(f.ProfileFlag)
+	tf := factory(f.ProfileChoice()) // -R HOST/... may have chosen the profile
 	err = tui.Run(ctx, tui.Options{
 		Factory:    tf,
 		NewFactory: factory,

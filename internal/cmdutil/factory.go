@@ -9,6 +9,7 @@ import (
 	"github.com/forgehq/forge/config"
 	"github.com/forgehq/forge/internal/httpdebug"
 	"github.com/forgehq/forge/internal/iostreams"
+	"github.com/forgehq/forge/internal/origin"
 	"github.com/forgehq/forge/internal/prompt"
 	"github.com/forgehq/forge/internal/text"
 )
@@ -28,10 +29,16 @@ type Factory struct {
 	// Prompter asks questions; tests replace it.
 	Prompter prompt.Prompter
 
+	// profileFor is the profile a host named by -R or FORGE_REPO selects
+	// (see BaseRepo); it takes the place of --profile.
+	profileFor string
+
 	mu       sync.Mutex
 	cfgFile  *config.File
 	settings *config.Settings
 	httpc    *http.Client
+
+	warnedEnvUser bool
 }
 
 // New returns a Factory over the given streams and environment.
@@ -74,6 +81,19 @@ func (f *Factory) configFileLocked() (*config.File, error) {
 	return cf, nil
 }
 
+// ProfileChoice is the profile named for this command: the one a host in
+// -R or FORGE_REPO selected (see BaseRepo), else --profile ("" for the
+// usual resolution). A factory made for the same command from this one
+// passes it on as its ProfileFlag.
+func (f *Factory) ProfileChoice() string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.profileFor != "" {
+		return f.profileFor
+	}
+	return f.ProfileFlag
+}
+
 // Settings resolves the active profile's settings once (flag > env > file
 // > default). An unknown profile named by --profile or FORGE_PROFILE is a
 // usage error.
@@ -87,7 +107,11 @@ func (f *Factory) Settings() (*config.Settings, error) {
 	if err != nil {
 		return nil, err
 	}
-	s, err := config.Resolve(cf, f.ProfileFlag, f.Getenv)
+	name := f.ProfileFlag
+	if f.profileFor != "" {
+		name = f.profileFor
+	}
+	s, err := config.Resolve(cf, name, f.Getenv)
 	if err != nil {
 		return nil, &UsageError{Err: err}
 	}
@@ -127,7 +151,11 @@ func (f *Factory) HTTPClient() *http.Client {
 	if f.Debug() {
 		rt = httpdebug.Wrap(t, debugOut(f.IOStreams))
 	}
-	f.httpc = &http.Client{Transport: rt}
+	// One redirect rule for the REST, agent and registry clients:
+	// credentials never follow a redirect to another origin. Outside the
+	// trace, so --debug shows what is sent.
+	rt = origin.Guard(rt)
+	f.httpc = &http.Client{Transport: rt, CheckRedirect: origin.CheckRedirect}
 	return f.httpc
 }
 

@@ -1,6 +1,7 @@
 package cmdutil
 
 import (
+	"github.com/forgehq/forge/config"
 	"github.com/forgehq/forge/internal/build"
 	"github.com/forgehq/forge/regclient"
 )
@@ -18,6 +19,12 @@ func (f *Factory) Registry() (*regclient.Client, error) {
 	}
 	if s.RegistryURL == "" {
 		return nil, UsageErrorf("no container registry configured: add a profile with `forge profile add NAME --base-url URL` (the registry defaults to its origin) or set FORGE_REGISTRY_URL")
+	}
+	if host, ok := s.Withheld["registry_url"]; ok && s.RegistryPassword == "" {
+		return nil, AuthErrorf("no registry password for %s: profile %q holds one only for its own registry; set FORGE_USERNAME and FORGE_PASSWORD, or run `forge image login` with a profile for %s", host, s.Profile, host)
+	}
+	if s.Sources["registry_user"] == config.FromEnv {
+		f.WarnEnvUser("registry commands act")
 	}
 	c, err := regclient.New(regclient.Options{
 		RegistryURL: s.RegistryURL,

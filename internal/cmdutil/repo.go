@@ -5,34 +5,46 @@ import (
 	"errors"
 	"net/url"
 	"os"
+	"strings"
 
 	"github.com/forgehq/forge/client"
+	"github.com/forgehq/forge/config"
 	"github.com/forgehq/forge/internal/gitremote"
 	"github.com/spf13/cobra"
 )
 
-// AddRepoFlag adds -R/--repo OWNER/REPO to a repository-scoped command.
+// AddRepoFlag adds -R/--repo to a repository-scoped command.
 func AddRepoFlag(cmd *cobra.Command, target *string) {
-	cmd.Flags().StringVarP(target, "repo", "R", "", "Select a repository as `OWNER/REPO` (also FORGE_REPO; default: from the git remotes here)")
+	cmd.Flags().StringVarP(target, "repo", "R", "", "Select a repository as `[HOST/]OWNER/REPO` or a clone URL (also FORGE_REPO; default: from the git remotes here)")
 }
 
-// BaseRepo decides which repository a command is about: the -R value, else
-// FORGE_REPO, else the git remote of the current directory that points at
-// the profile's host (upstream, then origin, then the others). When none
-// matches it is a usage error saying to pass -R.
+// BaseRepo decides which repository a command is about: the -R value (or
+// a command's repository argument), else FORGE_REPO — each OWNER/REPO,
+// HOST/OWNER/REPO or a clone URL, where a host selects the profile for
+// that server (see useHost) — else the git remote of the current
+// directory that points at the profile's host (upstream, then origin, then
+// the others). When none matches it is a usage error saying to pass -R.
 func (f *Factory) BaseRepo(ctx context.Context, flag string) (client.RepoName, error) {
 	r, err := f.baseRepo(ctx, flag)
 	return client.RepoName{Owner: r.Owner, Name: r.Name}, err
 }
 
 func (f *Factory) baseRepo(ctx context.Context, flag string) (gitremote.Repo, error) {
-	for _, v := range []string{flag, f.Getenv("FORGE_REPO")} {
-		if v == "" {
+	for _, v := range []struct{ name, value string }{{"", flag}, {"FORGE_REPO", f.Getenv("FORGE_REPO")}} {
+		if v.value == "" {
 			continue
 		}
-		r, err := gitremote.Parse(v)
+		host, r, err := gitremote.Parse(v.value)
+		if err != nil && v.name != "" {
+			return gitremote.Repo{}, UsageErrorf("%s: %v", v.name, err)
+		}
 		if err != nil {
 			return gitremote.Repo{}, &UsageError{Err: err}
+		}
+		if host != "" {
+			if err := f.useHost(v.name, host); err != nil {
+				return gitremote.Repo{}, err
+			}
 		}
 		return r, nil
 	}
@@ -56,6 +68,55 @@ func (f *Factory) baseRepo(ctx context.Context, flag string) (gitremote.Repo, er
 		return r, nil
 	}
 	return gitremote.Repo{}, UsageErrorf("cannot tell which repository: no git remote here points at %s; pass -R OWNER/REPO", u.Host)
+}
+
+// useHost makes the profile whose base URL is on host the active one, so
+// a repository named with its server is looked for on that server and
+// never on another. The server fixed by FORGE_BASE_URL or by a profile
+// named with --profile or FORGE_PROFILE must be that host; no profile for
+// the host is a usage error naming the profiles forge knows.
+func (f *Factory) useHost(from, host string) error {
+	what := "the repository"
+	if from != "" {
+		what = "the repository of " + from
+	}
+	s, err := f.Settings()
+	if err != nil {
+		return err
+	}
+	if config.HostMatch(s.BaseURL, host) > 0 {
+		return nil
+	}
+	if s.Sources["base_url"] == config.FromEnv {
+		return UsageErrorf("%s is on %s, but FORGE_BASE_URL is %s: unset FORGE_BASE_URL or give OWNER/REPO", what, host, s.BaseURL)
+	}
+	cf, err := f.ConfigFile()
+	if err != nil {
+		return err
+	}
+	names := cf.ProfilesForHost(host)
+	if len(names) == 0 {
+		return UsageErrorf("%s is on %s, but no profile is for that host (profiles: %s); add one with `forge auth login --base-url https://%s/api/v2`", what, host, knownProfiles(cf), host)
+	}
+	if s.ProfileSource == config.FromFlag || s.ProfileSource == config.FromEnv {
+		return UsageErrorf("%s is on %s, but profile %q is for %s: use --profile %s", what, host, s.Profile, s.BaseURL, names[0])
+	}
+	f.mu.Lock()
+	f.profileFor, f.settings = names[0], nil
+	f.mu.Unlock()
+	return nil
+}
+
+// knownProfiles lists the profiles with their servers, for messages.
+func knownProfiles(cf *config.File) string {
+	var out []string
+	for _, n := range cf.ProfileNames() {
+		out = append(out, n+" ("+cf.Profiles[n].BaseURL+")")
+	}
+	if len(out) == 0 {
+		return "none yet"
+	}
+	return strings.Join(out, ", ")
 }
 
 // RepoClient returns the REST client and the repository a repo-scoped

@@ -2,7 +2,9 @@ package cmdutil
 
 import (
 	"context"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -60,5 +62,29 @@ func TestBaseRepoFromGitRemotes(t *testing.T) {
 	t.Chdir(t.TempDir())
 	if _, err := f.BaseRepo(ctx, ""); ExitCode(err) != ExitUsage || !strings.Contains(err.Error(), "not in a git repository") {
 		t.Fatalf("outside git: %v", err)
+	}
+}
+
+// A host in -R selects the profile for that server; the choice carries to
+// factories made from this one (the TUI's) and to the settings.
+func TestBaseRepoHostSelectsProfile(t *testing.T) {
+	env := map[string]string{}
+	f := factoryWithEnv(t, env)
+	cfg := "current_profile: a\nprofiles:\n  a:\n    base_url: http://127.0.0.1:1000/api/v2\n  b:\n    base_url: http://127.0.0.1:2000/api/v2\n"
+	if err := os.WriteFile(filepath.Join(env["FORGE_CONFIG_DIR"], "config.yaml"), []byte(cfg), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	r, err := f.BaseRepo(ctx, "http://127.0.0.1:2000/bob/x.git")
+	if err != nil || r.String() != "bob/x" {
+		t.Fatalf("BaseRepo: %v, %v", r, err)
+	}
+	s, err := f.Settings()
+	if err != nil || s.Profile != "b" || f.ProfileChoice() != "b" {
+		t.Fatalf("profile after -R on b's host: %v (choice %q), %v", s, f.ProfileChoice(), err)
+	}
+	_, err = f.BaseRepo(ctx, "forge.example.com/alice/x")
+	if ExitCode(err) != ExitUsage || !strings.Contains(err.Error(), "profiles: a (http://127.0.0.1:1000/api/v2), b (http://127.0.0.1:2000/api/v2)") {
+		t.Fatalf("unknown host: %v", err)
 	}
 }

@@ -25,6 +25,9 @@ func (f *Factory) REST() (*client.Client, error) {
 		return nil, AuthErrorf("no service configured for profile %q: run `forge auth login --base-url https://HOST/api/v2`", s.Profile)
 	}
 	if s.Token == "" {
+		if host, ok := s.Withheld["base_url"]; ok {
+			return nil, AuthErrorf("no token for %s: profile %q holds one only for its own server; log in there with `forge --profile NAME auth login --base-url %s` (a new profile) or set FORGE_TOKEN", host, s.Profile, s.BaseURL)
+		}
 		return nil, AuthErrorf("not logged in to %s (profile %q): run `forge auth login`", s.BaseURL, s.Profile)
 	}
 	return f.RESTClient(s.BaseURL, s.Token)

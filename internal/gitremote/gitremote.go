@@ -1,6 +1,7 @@
 // Package gitremote finds which repository of the service a command is
-// about: from -R OWNER/REPO, from FORGE_REPO, or from the git remotes of the
-// current directory whose URL points at the profile's host.
+// about: from -R (OWNER/REPO, HOST/OWNER/REPO or a clone URL), from
+// FORGE_REPO, or from the git remotes of the current directory whose URL
+// points at the profile's host.
 package gitremote
 
 import (
@@ -10,6 +11,7 @@ import (
 	"fmt"
 	"net/url"
 	"os/exec"
+	"strconv"
 	"strings"
 )
 
@@ -25,21 +27,59 @@ func (r Repo) String() string { return r.Owner + "/" + r.Name }
 // IsZero reports whether r names nothing.
 func (r Repo) IsZero() bool { return r.Owner == "" && r.Name == "" }
 
-// Parse reads OWNER/REPO, or a repository's web, clone or SSH URL.
-func Parse(s string) (Repo, error) {
+// Parse reads a repository as -R and FORGE_REPO give it: OWNER/REPO,
+// HOST/OWNER/REPO, or a clone URL (https://HOST/OWNER/REPO[.git],
+// ssh://[user@]HOST[:port]/OWNER/REPO[.git], the scp-like
+// [user@]HOST:OWNER/REPO[.git]). host is "" for OWNER/REPO; otherwise it is
+// the lower-case host (with the port, when the text gives one), which the
+// caller must match to a server rather than drop.
+func Parse(s string) (host string, r Repo, err error) {
 	s = strings.TrimSpace(s)
-	if strings.Contains(s, "://") || strings.Contains(s, "@") {
-		if _, r, ok := ParseURL(s); ok {
-			return r, nil
+	parts := strings.Split(s, "/")
+	hostPort := len(parts) == 3 && !strings.Contains(s, "@") && validHostPort(parts[0])
+	if !hostPort && (strings.Contains(s, "://") || strings.Contains(s, "@") || strings.Contains(s, ":")) {
+		if h, r, ok := ParseURL(s); ok {
+			return h, r, nil
 		}
-		return Repo{}, fmt.Errorf("cannot read a repository from %q; use OWNER/REPO", s)
+		return "", Repo{}, fmt.Errorf("cannot read a repository from %q; use OWNER/REPO, HOST/OWNER/REPO or a clone URL", s)
 	}
-	owner, name, ok := strings.Cut(s, "/")
-	name = strings.TrimSuffix(name, ".git")
-	if !ok || !validPart(owner) || !validPart(name) {
-		return Repo{}, fmt.Errorf("invalid repository %q; use OWNER/REPO", s)
+	if len(parts) == 3 && validHostPort(parts[0]) {
+		host, parts = strings.ToLower(parts[0]), parts[1:]
 	}
-	return Repo{Owner: owner, Name: name}, nil
+	if len(parts) != 2 {
+		return "", Repo{}, fmt.Errorf("invalid repository %q; use OWNER/REPO or HOST/OWNER/REPO", s)
+	}
+	r = Repo{Owner: parts[0], Name: strings.TrimSuffix(parts[1], ".git")}
+	if !validPart(r.Owner) || !validPart(r.Name) {
+		return "", Repo{}, fmt.Errorf("invalid repository %q; use OWNER/REPO or HOST/OWNER/REPO", s)
+	}
+	return host, r, nil
+}
+
+// validHostPort reports whether s is HOST or HOST:PORT.
+func validHostPort(s string) bool {
+	h, port, ok := strings.Cut(s, ":")
+	if ok {
+		n, err := strconv.Atoi(port)
+		if err != nil || n < 1 || n > 65535 || strconv.Itoa(n) != port {
+			return false
+		}
+	}
+	return validHost(h)
+}
+
+// validHost reports whether s can be a host name: letters, digits, '-'
+// and '.', not starting or ending with '.'.
+func validHost(s string) bool {
+	if s == "" || len(s) > 253 || strings.HasPrefix(s, ".") || strings.HasSuffix(s, ".") {
+		return false
+	}
+	for _, r := range s {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '.') {
+			return false
+		}
+	}
+	return true
 }
 
 func validPart(s string) bool {

@@ -36,16 +36,23 @@ func TestParseURL(t *testing.T) {
 
 func TestParse(t *testing.T) {
 	for in, want := range map[string]string{
-		"alice/app": "alice/app", "alice/app.git": "alice/app",
-		"https://forge.example.com/alice/app": "alice/app",
-		"git@forge.example.com:alice/app.git": "alice/app",
+		"alice/app":                                "/alice/app",
+		"alice/app.git":                            "/alice/app",
+		"forge.example.com/alice/app":              "forge.example.com/alice/app",
+		"Forge.Example.com:8443/alice/app":         "forge.example.com:8443/alice/app",
+		"https://forge.example.com/alice/app":      "forge.example.com/alice/app",
+		"https://forge.example.com/alice/app.git":  "forge.example.com/alice/app",
+		"http://127.0.0.1:8080/alice/app":          "127.0.0.1:8080/alice/app",
+		"git@forge.example.com:alice/app.git":      "forge.example.com/alice/app",
+		"ssh://git@forge.example.com:22/alice/app": "forge.example.com:22/alice/app",
+		"github.com/alice/webapp":                  "github.com/alice/webapp",
 	} {
-		if r, err := Parse(in); err != nil || r.String() != want {
-			t.Errorf("Parse(%q) = %v, %v", in, r, err)
+		if h, r, err := Parse(in); err != nil || h+"/"+r.String() != want {
+			t.Errorf("Parse(%q) = %q %v, %v; want %s", in, h, r, err, want)
 		}
 	}
-	for _, bad := range []string{"", "alice", "alice/", "/app", "a/b/c", "al ice/app", "../x"} {
-		if _, err := Parse(bad); err == nil {
+	for _, bad := range []string{"", "alice", "alice/", "/app", "a/b/c/d", "al ice/app", "../x", "h st/a/b"} {
+		if _, _, err := Parse(bad); err == nil {
 			t.Errorf("Parse(%q) accepted", bad)
 		}
 	}

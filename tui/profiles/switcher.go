@@ -130,7 +130,7 @@ func (s *Switcher) setRows(cf *config.File) {
 		} else {
 			name = "  " + n
 		}
-		if n == cf.CurrentProfile {
+		if n == cf.ProfileKey(cf.CurrentProfile) {
 			name += st.Dim.Render(" *")
 		}
 		rows[i] = components.Row{Key: n, Cells: []string{name, text.OneLine(config.Origin(p.BaseURL)), text.OneLine(p.User)}}

@@ -1,0 +1,100 @@
+package main
+
+import (
+	"fmt"
+	"net"
+	"net/http"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/forgehq/forge/refserver"
+	"github.com/rogpeppe/go-internal/testscript"
+)
+
+// srv2Key finds the script's second server in env.Values.
+type srv2Key struct{}
+
+// second is a script's second reference server, started on demand, with
+// a log of the requests it received: what a user's other server (or a
+// server they do not control) sees of forge.
+type second struct {
+	srv *refserver.Server
+	mu  sync.Mutex
+	log []string
+}
+
+// srv2Cmd drives the second server:
+//
+//	srv2 start        start it; exports SERVER2_URL, SERVER2_BASE_URL,
+//	                  SERVER2_HOST (host:port)
+//	                  and SERVER2_AGENT_KEY
+//	srv2 log          print its request log, a line per request:
+//	                  METHOD PATH AUTH STATUS, AUTH the Authorization
+//	                  scheme ("token", "Bearer", "Basic") or "none" — never
+//	                  the secret; a credential B does not know gets 401
+//	srv2 SUB ...      a srv subcommand (srv_test.go) on the second server
+func srv2Cmd(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) == 0 {
+		ts.Fatalf("usage: srv2 start|log|SUBCOMMAND ...")
+	}
+	b := ts.Value(srv2Key{}).(*second)
+	switch args[0] {
+	case "start":
+		srv, err := refserver.New(refserver.Options{AdminPassword: "admin-password-5678", CITick: 50 * time.Millisecond})
+		ts.Check(err)
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		ts.Check(err)
+		hs := &http.Server{Handler: b.record(srv.Handler()), ReadHeaderTimeout: 10 * time.Second}
+		go hs.Serve(ln)
+		ts.Defer(func() { hs.Close(); srv.Close() })
+		b.srv = srv
+		url := "http://" + ln.Addr().String()
+		ts.Setenv("SERVER2_URL", url)
+		ts.Setenv("SERVER2_BASE_URL", url+"/api/v2")
+		ts.Setenv("SERVER2_AGENT_KEY", srv.AgentKey())
+		ts.Setenv("SERVER2_HOST", ln.Addr().String())
+	case "log":
+		b.mu.Lock()
+		defer b.mu.Unlock()
+		for _, l := range b.log {
+			fmt.Fprintln(ts.Stdout(), l)
+		}
+	default:
+		if b.srv == nil {
+			ts.Fatalf("srv2: run `srv2 start` first")
+		}
+		seed(ts, b.srv, args)
+	}
+}
+
+func (b *second) record(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		auth := "none"
+		if a := r.Header.Get("Authorization"); a != "" {
+			auth, _, _ = strings.Cut(a, " ")
+		}
+		sw := &statusWriter{ResponseWriter: w, status: http.StatusOK}
+		h.ServeHTTP(sw, r)
+		b.mu.Lock()
+		b.log = append(b.log, fmt.Sprintf("%s %s %s %d", r.Method, r.URL.Path, auth, sw.status))
+		b.mu.Unlock()
+	})
+}
+
+type statusWriter struct {
+	http.ResponseWriter
+	status int
+}
+
+func (w *statusWriter) WriteHeader(code int) {
+	w.status = code
+	w.ResponseWriter.WriteHeader(code)
+}
+
+// Flush passes streaming (the agent's SSE replies) through.
+func (w *statusWriter) Flush() {
+	if f, ok := w.ResponseWriter.(http.Flusher); ok {
+		f.Flush()
+	}
+}

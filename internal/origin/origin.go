@@ -1,0 +1,98 @@
+// Package origin holds forge's one rule for where a credential may go: to
+// the origin (scheme, host, port) it was stored or configured for, and
+// nowhere else — not to another port of the same host, not to http after
+// https, not along a redirect. The REST, agent and registry clients and
+// the resolution of settings all compare origins here.
+package origin
+
+import (
+	"errors"
+	"net"
+	"net/http"
+	"net/url"
+	"strings"
+)
+
+// Of returns the canonical origin of u: lower-case scheme and host with an
+// explicit port ("https://forge.example.com:443"), or "" when u has no
+// http(s) scheme or no host.
+func Of(u *url.URL) string {
+	if u == nil || u.Host == "" {
+		return ""
+	}
+	scheme := strings.ToLower(u.Scheme)
+	port := u.Port()
+	switch {
+	case port != "":
+	case scheme == "http":
+		port = "80"
+	case scheme == "https":
+		port = "443"
+	default:
+		return ""
+	}
+	return scheme + "://" + net.JoinHostPort(strings.ToLower(u.Hostname()), port)
+}
+
+// OfString is Of for a URL given as text; "" when it does not parse.
+func OfString(raw string) string {
+	u, err := url.Parse(strings.TrimSpace(raw))
+	if err != nil {
+		return ""
+	}
+	return Of(u)
+}
+
+// Same reports whether a and b have the same origin. Two URLs without an
+// origin are not the same.
+func Same(a, b *url.URL) bool {
+	oa := Of(a)
+	return oa != "" && oa == Of(b)
+}
+
+// SameString is Same for URLs given as text.
+func SameString(a, b string) bool {
+	oa := OfString(a)
+	return oa != "" && oa == OfString(b)
+}
+
+// MaxRedirects is how many redirects a request follows.
+const MaxRedirects = 10
+
+// CheckRedirect is the redirect policy of every forge HTTP client: a
+// request that a redirect sends to another origin than the one it was
+// first sent to loses its Authorization header. (net/http keeps it for the
+// same host name on another port, for subdomains, and for http after
+// https.) It stops after MaxRedirects hops.
+func CheckRedirect(req *http.Request, via []*http.Request) error {
+	if len(via) >= MaxRedirects {
+		return errors.New("stopped after 10 redirects")
+	}
+	if len(via) > 0 && !Same(req.URL, via[0].URL) {
+		req.Header.Del("Authorization")
+	}
+	return nil
+}
+
+// Guard wraps a transport with the same rule as CheckRedirect, for
+// clients whose redirect policy forge does not set (the registry client's
+// requests are made by go-containerregistry's own http.Client): a request
+// made by following a redirect to another origin than the one the chain
+// began at goes out without its Authorization header.
+func Guard(rt http.RoundTripper) http.RoundTripper { return guard{rt} }
+
+type guard struct{ rt http.RoundTripper }
+
+func (g guard) RoundTrip(req *http.Request) (*http.Response, error) {
+	if req.Response != nil && req.Header.Get("Authorization") != "" {
+		first := req.Response.Request
+		for first != nil && first.Response != nil {
+			first = first.Response.Request
+		}
+		if first != nil && !Same(req.URL, first.URL) {
+			req = req.Clone(req.Context())
+			req.Header.Del("Authorization")
+		}
+	}
+	return g.rt.RoundTrip(req)
+}
