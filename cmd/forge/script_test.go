@@ -20,14 +20,19 @@ import (
 	"github.com/forgehq/forge/cmd"
 	"github.com/forgehq/forge/refserver"
 	"github.com/rogpeppe/go-internal/testscript"
+	"github.com/zalando/go-keyring"
 )
 
-// TestMain lets scripts run the real forge command in a child process.
+// TestMain lets scripts run the real forge command in a child process. It
+// finds no keyring service, as on a headless CI machine (and never touches
+// the keyring of the machine running the tests), so secrets are kept in
+// the config file; Go tests (cmd/auth) cover the keyring with its mock.
 func TestMain(m *testing.M) {
+	noKeyring := func() { keyring.MockInitWithError(errors.New("no keyring service in tests")) }
 	testscript.Main(m, map[string]func(){
-		"forge": func() { os.Exit(cmd.Main()) },
+		"forge": func() { noKeyring(); os.Exit(cmd.Main()) },
 		// forge under the name docker tools call it by.
-		"docker-credential-forge": func() { os.Exit(cmd.Main()) },
+		"docker-credential-forge": func() { noKeyring(); os.Exit(cmd.Main()) },
 	})
 }
 

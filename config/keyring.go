@@ -1,0 +1,274 @@
+package config
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/zalando/go-keyring"
+)
+
+// A profile's secrets (SecretKeys) live in the OS keyring — the Secret
+// Service on Linux, the macOS Keychain, the Windows Credential Manager —
+// through go-keyring, as gh keeps its tokens. The profile records which of
+// its secrets are there (in_keyring) and the id their entries are filed
+// under (keyring_id), so the file itself holds no secret. When no keyring
+// service answers (a headless CI machine), or the command was given
+// --insecure-storage, a secret is kept in the file (mode 0600) instead.
+//
+// Load fills the profile's fields from the keyring, so resolution never
+// sees where a secret is stored; Save puts a new or changed secret in the
+// keyring and, after the file is written, deletes the entries the file no
+// longer refers to (logout, profile removal, a secret moved to the file).
+
+// SecretKeys are the settings that are secrets, by YAML key.
+var SecretKeys = []string{"token", "registry_password", "agent_key"}
+
+// Where a stored secret lives.
+const (
+	InKeyring = "keyring"
+	InFile    = "config file"
+)
+
+const keyringService = "forge"
+
+// keyringTimeout bounds each keyring call: a session bus that never answers
+// must not hang forge.
+var keyringTimeout = 3 * time.Second
+
+// store is the keyring; tests replace it to simulate a hung service.
+var store keyring.Keyring = libKeyring{}
+
+// libKeyring calls go-keyring's package functions, so keyring.MockInit
+// takes effect in tests.
+type libKeyring struct{}
+
+func (libKeyring) Set(service, user, pw string) error       { return keyring.Set(service, user, pw) }
+func (libKeyring) Get(service, user string) (string, error) { return keyring.Get(service, user) }
+func (libKeyring) Delete(service, user string) error        { return keyring.Delete(service, user) }
+func (libKeyring) DeleteAll(service string) error           { return keyring.DeleteAll(service) }
+
+var (
+	// callMu serialises keyring calls: one at a time is all forge needs,
+	// and go-keyring's mock provider is not safe for concurrent use.
+	callMu sync.Mutex
+	downMu sync.Mutex
+	// down is set once the keyring failed to answer in time: asking again
+	// in this process would only cost another timeout.
+	down error
+)
+
+// keyringCall runs fn with the timeout.
+func keyringCall(fn func() error) error {
+	downMu.Lock()
+	err := down
+	downMu.Unlock()
+	if err != nil {
+		return err
+	}
+	done := make(chan error, 1)
+	go func() {
+		callMu.Lock()
+		defer callMu.Unlock()
+		done <- fn()
+	}()
+	select {
+	case err := <-done:
+		return err
+	case <-time.After(keyringTimeout):
+		err := fmt.Errorf("no keyring service answered within %v", keyringTimeout)
+		downMu.Lock()
+		down = err
+		downMu.Unlock()
+		return err
+	}
+}
+
+func keyringGet(entry string) (string, error) {
+	var v string
+	err := keyringCall(func() (err error) {
+		v, err = store.Get(keyringService, entry)
+		return err
+	})
+	return v, err
+}
+
+func keyringSet(entry, value string) error {
+	return keyringCall(func() error { return store.Set(keyringService, entry, value) })
+}
+
+func keyringDelete(entry string) error {
+	err := keyringCall(func() error { return store.Delete(keyringService, entry) })
+	if errors.Is(err, keyring.ErrNotFound) {
+		return nil
+	}
+	return err
+}
+
+// entry names a secret's keyring entry: the profile's id and the key, so
+// two configuration directories with a profile of the same name never
+// share an entry.
+func entry(id, key string) string { return id + ":" + key }
+
+func newKeyringID() string {
+	b := make([]byte, 8)
+	rand.Read(b)
+	return hex.EncodeToString(b)
+}
+
+// secret returns a pointer to the profile's field for a secret key.
+func (p *Profile) secret(key string) *string {
+	switch key {
+	case "token":
+		return &p.Token
+	case "agent_key":
+		return &p.AgentKey
+	case "registry_password":
+		return &p.RegistryPassword
+	}
+	panic("config: not a secret: " + key)
+}
+
+// SecretLocation says where the profile keeps a secret: InKeyring, InFile,
+// or "" when it holds none.
+func (p *Profile) SecretLocation(key string) string {
+	switch {
+	case slices.Contains(p.InKeyring, key):
+		return InKeyring
+	case *p.secret(key) != "":
+		return InFile
+	}
+	return ""
+}
+
+// SecretError is why a secret the profile keeps in the keyring could not be
+// read, or nil.
+func (p *Profile) SecretError(key string) error { return p.unread[key] }
+
+// HasSecrets reports whether the profile stores any secret.
+func (p *Profile) HasSecrets() bool {
+	for _, k := range SecretKeys {
+		if p.SecretLocation(k) != "" {
+			return true
+		}
+	}
+	return false
+}
+
+// ClearSecrets forgets every secret of the profile; Save deletes them
+// wherever they are stored.
+func (p *Profile) ClearSecrets() {
+	for _, k := range SecretKeys {
+		*p.secret(k) = ""
+		delete(p.unread, k)
+	}
+}
+
+// readSecrets fills each profile's secrets from the keyring and remembers
+// what was loaded, so Save knows what changed and which entries it may
+// delete.
+func (f *File) readSecrets() {
+	f.loadedEntries = nil
+	for _, p := range f.Profiles {
+		p.loaded = map[string]string{}
+		for _, k := range SecretKeys {
+			if slices.Contains(p.InKeyring, k) {
+				e := entry(p.KeyringID, k)
+				f.loadedEntries = append(f.loadedEntries, e)
+				v, err := keyringGet(e)
+				switch {
+				case err == nil:
+					*p.secret(k) = v
+				case !errors.Is(err, keyring.ErrNotFound):
+					if p.unread == nil {
+						p.unread = map[string]error{}
+					}
+					p.unread[k] = err
+				}
+			}
+			p.loaded[k] = *p.secret(k)
+		}
+	}
+}
+
+// placeSecrets decides where each secret goes before the file is written:
+// a new or changed secret into the keyring (unless InsecureStorage, or the
+// keyring does not answer: then the file), an unchanged one where it was,
+// an emptied one nowhere. It returns the file to encode: a copy without the
+// secrets kept in the keyring.
+func (f *File) placeSecrets() *File {
+	out := *f
+	out.Profiles = make(map[string]*Profile, len(f.Profiles))
+	for name, p := range f.Profiles {
+		for _, k := range SecretKeys {
+			f.placeSecret(p, k)
+		}
+		c := *p
+		for _, k := range c.InKeyring {
+			*c.secret(k) = ""
+		}
+		if len(c.InKeyring) == 0 {
+			c.KeyringID = ""
+		}
+		out.Profiles[name] = &c
+	}
+	return &out
+}
+
+func (f *File) placeSecret(p *Profile, k string) {
+	v := *p.secret(k)
+	inKeyring := slices.Contains(p.InKeyring, k)
+	if p.unread[k] != nil && v == "" {
+		return // its value is unknown: leave the entry alone
+	}
+	old, known := p.loaded[k]
+	switch {
+	case v == "":
+		p.InKeyring = slices.DeleteFunc(p.InKeyring, func(s string) bool { return s == k })
+	case known && v == old:
+		// unchanged: stays where it is
+	case f.InsecureStorage:
+		p.InKeyring = slices.DeleteFunc(p.InKeyring, func(s string) bool { return s == k })
+	default:
+		if p.KeyringID == "" {
+			p.KeyringID = newKeyringID()
+		}
+		if err := keyringSet(entry(p.KeyringID, k), v); err != nil {
+			f.KeyringErr = err
+			p.InKeyring = slices.DeleteFunc(p.InKeyring, func(s string) bool { return s == k })
+		} else if !inKeyring {
+			p.InKeyring = append(p.InKeyring, k)
+		}
+	}
+}
+
+// deleteStaleEntries removes, after the file was written, the keyring
+// entries it loaded with and no longer refers to. A failure leaves an
+// orphaned entry the file does not name: harmless, so it is ignored.
+func (f *File) deleteStaleEntries() {
+	now := map[string]bool{}
+	for _, p := range f.Profiles {
+		for _, k := range p.InKeyring {
+			now[entry(p.KeyringID, k)] = true
+		}
+	}
+	for _, e := range f.loadedEntries {
+		if !now[e] {
+			_ = keyringDelete(e)
+		}
+	}
+	f.loadedEntries = f.loadedEntries[:0]
+	for e := range now {
+		f.loadedEntries = append(f.loadedEntries, e)
+	}
+	for _, p := range f.Profiles {
+		p.loaded = map[string]string{}
+		for _, k := range SecretKeys {
+			p.loaded[k] = *p.secret(k)
+		}
+	}
+}
