@@ -147,9 +147,10 @@ func TestHungKeyringFallsBackToTheFile(t *testing.T) {
 	store, keyringTimeout = hung, 10*time.Millisecond
 	defer func() {
 		close(hung.release)
-		callMu.Lock() // the hung call has returned
+		callMu.Lock() // the released call has given up the lock
+		down = nil
 		callMu.Unlock()
-		store, keyringTimeout, down = libKeyring{}, 3*time.Second, nil
+		store, keyringTimeout = libKeyring{}, 3*time.Second
 	}()
 	path := filepath.Join(t.TempDir(), "config.yaml")
 	if err := Update(path, withProfile(secretProfile())); err != nil {
