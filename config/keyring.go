@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -33,6 +34,10 @@ const (
 	InKeyring = "keyring"
 	InFile    = "config file"
 )
+
+// InsecureStorageUsage is the help of the --insecure-storage flag of the
+// commands that store a secret.
+const InsecureStorageUsage = "Store the secret in the config file (mode 0600) instead of the OS keyring"
 
 const keyringService = "forge"
 
@@ -148,6 +153,24 @@ func (p *Profile) SecretLocation(key string) string {
 // SecretError is why a secret the profile keeps in the keyring could not be
 // read, or nil.
 func (p *Profile) SecretError(key string) error { return p.unread[key] }
+
+// SecretName is how forge names a secret key to people: "agent key".
+func SecretName(key string) string { return strings.ReplaceAll(key, "_", " ") }
+
+// StoredSecrets names the secrets the profile stores, as in "token and
+// agent key", or "" when it holds none.
+func (p *Profile) StoredSecrets() string {
+	var names []string
+	for _, k := range SecretKeys {
+		if p.SecretLocation(k) != "" {
+			names = append(names, SecretName(k))
+		}
+	}
+	if len(names) > 1 {
+		return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
+	}
+	return strings.Join(names, "")
+}
 
 // HasSecrets reports whether the profile stores any secret.
 func (p *Profile) HasSecrets() bool {
