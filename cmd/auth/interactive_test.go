@@ -18,7 +18,15 @@ import (
 	"github.com/forgehq/forge/refserver"
 	"github.com/pquerna/otp"
 	"github.com/pquerna/otp/totp"
+	"github.com/zalando/go-keyring"
 )
+
+// TestMain gives the tests go-keyring's in-memory keyring, so they cover
+// the keyring path and never touch the keyring of the machine they run on.
+func TestMain(m *testing.M) {
+	keyring.MockInit()
+	os.Exit(m.Run())
+}
 
 // These tests drive the prompts of forge auth and forge account (which
 // testscript cannot reach: it has no terminal) with a scripted Prompter,
@@ -150,7 +158,7 @@ func TestLoginPromptsForEverythingAndRetriesTheCode(t *testing.T) {
 		t.Errorf("questions %q, want %q", h.prompt.questions, want)
 	}
 	cfg := h.config()
-	if !strings.Contains(cfg, "user: gina") || !strings.Contains(cfg, "token: fgt_") {
+	if !strings.Contains(cfg, "user: gina") || !strings.Contains(cfg, "in_keyring: [token]") || strings.Contains(cfg, "fgt_") {
 		t.Fatalf("config:\n%s", cfg)
 	}
 	if strings.Contains(h.out.String()+h.errOut.String(), "gina-password-123") {
@@ -208,7 +216,8 @@ func TestPasswordPromptsKeepWhatWasTyped(t *testing.T) {
 	if got := h.run([]any{"ivy-password-123"}, "auth", "login", "--base-url", h.srv.BaseURL(), "--username", "ivy"); got != 0 {
 		t.Fatalf("login exit %d:\n%s", got, h.errOut)
 	}
-	before := h.config()
+	h.run(nil, "auth", "token")
+	before := h.out.String()
 	// Current password once; a too-short new one and a mismatch are asked
 	// again without asking for the current password again.
 	answers := []any{"ivy-password-123", "short", "ivy-new-password-1", "ivy-new-password-2", "ivy-new-password-1", "ivy-new-password-1"}
@@ -224,10 +233,67 @@ func TestPasswordPromptsKeepWhatWasTyped(t *testing.T) {
 			t.Errorf("stderr lacks %q:\n%s", want, stderr)
 		}
 	}
-	if h.config() == before {
+	h.run(nil, "auth", "token")
+	if h.out.String() == before {
 		t.Error("the new token was not stored")
 	}
 	if got := h.run(nil, "auth", "status"); got != 0 {
 		t.Fatalf("status after the change: exit %d\n%s", got, h.out)
+	}
+}
+
+// TestSecretsInTheKeyring follows a profile's secrets through their life:
+// stored in the keyring by default, in the file with --insecure-storage,
+// where each lives shown by auth status, all gone after logout.
+func TestSecretsInTheKeyring(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	if _, err := h.srv.CreateUser("kim", "kim-password-123", "user"); err != nil {
+		t.Fatal(err)
+	}
+	if got := h.run([]any{"kim-password-123"}, "auth", "login", "--base-url", h.srv.BaseURL(), "--username", "kim"); got != 0 {
+		t.Fatalf("login exit %d:\n%s", got, h.errOut)
+	}
+	if got := h.run([]any{"kim-password-123"}, "image", "login", "--username", "kim"); got != 0 {
+		t.Fatalf("image login exit %d:\n%s", got, h.errOut)
+	}
+	if got := h.run([]any{"agk_kim-agent-key-1"}, "auth", "agent-key", "set", "--insecure-storage"); got != 0 {
+		t.Fatalf("agent-key set exit %d:\n%s", got, h.errOut)
+	}
+	cfg := h.config()
+	if strings.Contains(cfg, "fgt_") || strings.Contains(cfg, "kim-password-123") || !strings.Contains(cfg, "agent_key: agk_kim-agent-key-1") {
+		t.Fatalf("config:\n%s", cfg)
+	}
+	id := regexp.MustCompile(`keyring_id: (\w+)`).FindStringSubmatch(cfg)
+	if id == nil {
+		t.Fatalf("no keyring id:\n%s", cfg)
+	}
+	token, err := keyring.Get("forge", id[1]+":token")
+	if err != nil || !strings.HasPrefix(token, "fgt_") {
+		t.Fatalf("keyring token %q, %v", token, err)
+	}
+	if got := h.run(nil, "auth", "status"); got != 0 {
+		t.Fatalf("status exit %d:\n%s", got, h.out)
+	}
+	for _, want := range []string{"  - Token: ****" + token[len(token)-4:] + " (in the keyring)\n", "  - Registry password: stored in the keyring\n", "  - Agent key: stored in the config file\n"} {
+		if !strings.Contains(h.out.String(), want) {
+			t.Errorf("status lacks %q:\n%s", want, h.out)
+		}
+	}
+	if got := h.run(nil, "auth", "logout"); got != 0 {
+		t.Fatalf("logout exit %d:\n%s", got, h.errOut)
+	}
+	for _, k := range []string{"token", "registry_password", "agent_key"} {
+		if v, err := keyring.Get("forge", id[1]+":"+k); err != keyring.ErrNotFound {
+			t.Errorf("%s left in the keyring: %q, %v", k, v, err)
+		}
+	}
+	if cfg := h.config(); strings.Contains(cfg, "agk_") || strings.Contains(cfg, "in_keyring") {
+		t.Fatalf("config after logout:\n%s", cfg)
+	}
+	// The token was revoked on the service.
+	h.env["FORGE_TOKEN"] = token
+	if got := h.run(nil, "account", "view"); got != 4 {
+		t.Fatalf("the logged-out token still works: exit %d", got)
 	}
 }
