@@ -32,7 +32,7 @@ current and the new password as the first two lines of standard input.
 If the service revokes tokens on a password change and sends a new token
 (the reference server does), forge stores the new one in the profile, so
 you stay logged in. The registry password the profile stores for this
-account (` + "`forge image login`" + `) is the account's password: it is updated too.`, client.MinPasswordLength),
+account (`+"`forge image login`"+`) is the account's password: it is updated too.`, client.MinPasswordLength),
 		Example: `  forge account password
   printf '%s\n%s\n' "$OLD" "$NEW" | forge account password --stdin`,
 		Args: cmdutil.NoArgs,
