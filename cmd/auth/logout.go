@@ -58,6 +58,11 @@ func runLogout(ctx context.Context, f *cmdutil.Factory) error {
 			fmt.Fprintf(ios.ErrOut, "%s Could not revoke the token on the service (%v); removing it here all the same\n", cs.WarningIcon(), revokeErr)
 		}
 	}
+	for _, k := range config.SecretKeys {
+		if err := p.SecretError(k); err != nil {
+			fmt.Fprintf(ios.ErrOut, "%s Could not read the %s from the keyring (%v): it was not revoked and may stay in the keyring; remove it with the keyring's own tool\n", cs.WarningIcon(), config.SecretName(k), err)
+		}
+	}
 	removed := p.StoredSecrets()
 	err = f.UpdateConfig(func(cf *config.File) error {
 		if p := cf.Profile(name); p != nil {
