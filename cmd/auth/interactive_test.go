@@ -297,3 +297,39 @@ func TestSecretsInTheKeyring(t *testing.T) {
 		t.Fatalf("the logged-out token still works: exit %d", got)
 	}
 }
+
+// TestProfileRemoveAsksOnATerminal: a profile holding credentials goes only
+// after a yes, and takes its keyring entries with it.
+func TestProfileRemoveAsksOnATerminal(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	if _, err := h.srv.CreateUser("lee", "lee-password-123", "user"); err != nil {
+		t.Fatal(err)
+	}
+	if got := h.run([]any{"lee-password-123"}, "auth", "login", "--base-url", h.srv.BaseURL(), "--username", "lee"); got != 0 {
+		t.Fatalf("login exit %d:\n%s", got, h.errOut)
+	}
+	id := regexp.MustCompile(`keyring_id: (\w+)`).FindStringSubmatch(h.config())
+	if id == nil {
+		t.Fatalf("no keyring id:\n%s", h.config())
+	}
+	before := h.config()
+	if got := h.run([]any{"n"}, "profile", "remove", "default"); got != 1 || h.config() != before {
+		t.Fatalf("a no: exit %d, config\n%s", got, h.config())
+	}
+	if q := h.prompt.questions; len(q) != 1 || q[0] != "confirm: Remove profile default and its token?" {
+		t.Errorf("asked %q", q)
+	}
+	if _, err := keyring.Get("forge", id[1]+":token"); err != nil {
+		t.Fatalf("a no removed the token from the keyring: %v", err)
+	}
+	if got := h.run([]any{"y"}, "profile", "remove", "default"); got != 0 {
+		t.Fatalf("a yes: exit %d\n%s", got, h.errOut)
+	}
+	if strings.Contains(h.config(), "default:") {
+		t.Fatalf("profile kept:\n%s", h.config())
+	}
+	if _, err := keyring.Get("forge", id[1]+":token"); err != keyring.ErrNotFound {
+		t.Fatalf("the token stayed in the keyring: %v", err)
+	}
+}
