@@ -280,6 +280,9 @@ func TestSecretsInTheKeyring(t *testing.T) {
 			t.Errorf("status lacks %q:\n%s", want, h.out)
 		}
 	}
+	if got := h.run(nil, "profile", "show"); got != 0 || !regexp.MustCompile(`(?m)^token: +\*\*\*\*\S{4}  \(in the keyring\)$`).MatchString(h.out.String()) {
+		t.Errorf("profile show: exit %d\n%s", got, h.out)
+	}
 	if got := h.run(nil, "auth", "logout"); got != 0 {
 		t.Fatalf("logout exit %d:\n%s", got, h.errOut)
 	}
