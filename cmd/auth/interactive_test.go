@@ -246,7 +246,8 @@ func TestPasswordPromptsKeepWhatWasTyped(t *testing.T) {
 // stored in the keyring by default, in the file with --insecure-storage,
 // where each lives shown by auth status, all gone after logout.
 func TestSecretsInTheKeyring(t *testing.T) {
-	t.Parallel()
+	// Not parallel: it reads the mock keyring, which is not safe for
+	// use by two goroutines at once.
 	h := newHarness(t)
 	if _, err := h.srv.CreateUser("kim", "kim-password-123", "user"); err != nil {
 		t.Fatal(err)
@@ -304,7 +305,8 @@ func TestSecretsInTheKeyring(t *testing.T) {
 // TestProfileRemoveAsksOnATerminal: a profile holding credentials goes only
 // after a yes, and takes its keyring entries with it.
 func TestProfileRemoveAsksOnATerminal(t *testing.T) {
-	t.Parallel()
+	// Not parallel: it reads the mock keyring, which is not safe for
+	// use by two goroutines at once.
 	h := newHarness(t)
 	if _, err := h.srv.CreateUser("lee", "lee-password-123", "user"); err != nil {
 		t.Fatal(err)
