@@ -263,8 +263,11 @@ func (f *File) placeSecret(p *Profile, k string) {
 		if err := keyringSet(entry(p.KeyringID, k), v); err != nil {
 			f.KeyringErr = err
 			p.InKeyring = slices.DeleteFunc(p.InKeyring, func(s string) bool { return s == k })
-		} else if !inKeyring {
-			p.InKeyring = append(p.InKeyring, k)
+		} else {
+			delete(p.unread, k)
+			if !inKeyring {
+				p.InKeyring = append(p.InKeyring, k)
+			}
 		}
 	}
 }
@@ -273,12 +276,7 @@ func (f *File) placeSecret(p *Profile, k string) {
 // entries it loaded with and no longer refers to. A failure leaves an
 // orphaned entry the file does not name: harmless, so it is ignored.
 func (f *File) deleteStaleEntries() {
-	now := map[string]bool{}
-	for _, p := range f.Profiles {
-		for _, k := range p.InKeyring {
-			now[entry(p.KeyringID, k)] = true
-		}
-	}
+	now := f.namedEntries()
 	for _, e := range f.loadedEntries {
 		if !now[e] {
 			_ = keyringDelete(e)
@@ -294,4 +292,26 @@ func (f *File) deleteStaleEntries() {
 			p.loaded[k] = *p.secret(k)
 		}
 	}
+}
+
+// dropNewEntries removes, when the file could not be written, the entries
+// Save created that the file on disk does not name, so no secret is left
+// behind in the keyring for nothing.
+func (f *File) dropNewEntries() {
+	for e := range f.namedEntries() {
+		if !slices.Contains(f.loadedEntries, e) {
+			_ = keyringDelete(e)
+		}
+	}
+}
+
+// namedEntries are the keyring entries the profiles name now.
+func (f *File) namedEntries() map[string]bool {
+	now := map[string]bool{}
+	for _, p := range f.Profiles {
+		for _, k := range p.InKeyring {
+			now[entry(p.KeyringID, k)] = true
+		}
+	}
+	return now
 }

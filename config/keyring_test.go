@@ -219,3 +219,22 @@ func TestUnreadableKeyringEntryIsKept(t *testing.T) {
 		t.Fatalf("an update while the keyring was locked dropped the token: %+v", p)
 	}
 }
+
+func TestFailedWriteLeavesNoNewKeyringEntry(t *testing.T) {
+	keyring.MockInit()
+	notADir := filepath.Join(t.TempDir(), "file")
+	if err := os.WriteFile(notADir, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	f := &File{}
+	f.SetProfile("dev", secretProfile())
+	if err := f.Save(filepath.Join(notADir, "config.yaml")); err == nil {
+		t.Fatal("saved under a file")
+	}
+	id := f.Profile("dev").KeyringID
+	for _, k := range SecretKeys {
+		if _, err := keyring.Get(keyringService, entry(id, k)); !errors.Is(err, keyring.ErrNotFound) {
+			t.Errorf("%s left in the keyring by a failed write (%v)", k, err)
+		}
+	}
+}

@@ -25,6 +25,7 @@ func (f *File) Save(path string) error {
 		return fmt.Errorf("encoding config: %w", err)
 	}
 	if err := writeAtomic(path, buf.Bytes()); err != nil {
+		f.dropNewEntries()
 		return err
 	}
 	f.deleteStaleEntries()
