@@ -60,7 +60,11 @@ func runLogout(ctx context.Context, f *cmdutil.Factory) error {
 	}
 	for _, k := range config.SecretKeys {
 		if err := p.SecretError(k); err != nil {
-			fmt.Fprintf(ios.ErrOut, "%s Could not read the %s from the keyring (%v): it was not revoked and may stay in the keyring; remove it with the keyring's own tool\n", cs.WarningIcon(), config.SecretName(k), err)
+			fate := "it may stay there"
+			if k == "token" {
+				fate = "it was not revoked and may stay there"
+			}
+			fmt.Fprintf(ios.ErrOut, "%s Could not read the %s from the keyring (%v): %s; remove it with the keyring's own tool\n", cs.WarningIcon(), config.SecretName(k), err, fate)
 		}
 	}
 	removed := p.StoredSecrets()
