@@ -3,6 +3,7 @@ package auth_test
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -336,5 +337,26 @@ func TestProfileRemoveAsksOnATerminal(t *testing.T) {
 	}
 	if _, err := keyring.Get("forge", id[1]+":token"); err != keyring.ErrNotFound {
 		t.Fatalf("the token stayed in the keyring: %v", err)
+	}
+}
+
+// TestKeyringThatDoesNotAnswer: a token the keyring will not give back is
+// reported where it lives and why, and logout says it was not revoked.
+func TestKeyringThatDoesNotAnswer(t *testing.T) {
+	// Not parallel: it swaps the mock keyring for one that fails.
+	h := newHarness(t)
+	if _, err := h.srv.CreateUser("max", "max-password-123", "user"); err != nil {
+		t.Fatal(err)
+	}
+	if got := h.run([]any{"max-password-123"}, "auth", "login", "--base-url", h.srv.BaseURL(), "--username", "max"); got != 0 {
+		t.Fatalf("login exit %d:\n%s", got, h.errOut)
+	}
+	keyring.MockInitWithError(errors.New("the keyring is locked"))
+	defer keyring.MockInit()
+	if got := h.run(nil, "auth", "status"); got != 1 || !strings.Contains(h.out.String(), "  - Token: in the keyring, which did not give it: the keyring is locked\n") {
+		t.Fatalf("status: exit %d\n%s", got, h.out)
+	}
+	if got := h.run(nil, "auth", "logout"); got != 0 || !strings.Contains(h.errOut.String(), "Could not read the token from the keyring (the keyring is locked): it was not revoked") {
+		t.Fatalf("logout: exit %d\n%s", got, h.errOut)
 	}
 }
