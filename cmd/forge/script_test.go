@@ -12,6 +12,7 @@ import (
 	"os"
 	"os/exec"
 	"regexp"
+	"runtime"
 	"strconv"
 	"strings"
 	"testing"
@@ -26,9 +27,14 @@ import (
 // TestMain lets scripts run the real forge command in a child process. It
 // finds no keyring service, as on a headless CI machine (and never touches
 // the keyring of the machine running the tests), so secrets are kept in
-// the config file; Go tests (cmd/auth) cover the keyring with its mock.
+// the config file — unless the script started its own Secret Service
+// (secretservice, keyring_script_test.go), on Linux.
 func TestMain(m *testing.M) {
-	noKeyring := func() { keyring.MockInitWithError(errors.New("no keyring service in tests")) }
+	noKeyring := func() {
+		if runtime.GOOS != "linux" || os.Getenv("DBUS_SESSION_BUS_ADDRESS") == "" {
+			keyring.MockInitWithError(errors.New("no keyring service in tests"))
+		}
+	}
 	testscript.Main(m, map[string]func(){
 		"forge": func() { noKeyring(); os.Exit(cmd.Main()) },
 		// forge under the name docker tools call it by.
