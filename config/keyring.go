@@ -3,6 +3,7 @@ package config
 import (
 	"crypto/rand"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -15,9 +16,12 @@ import (
 
 // A profile's secrets (SecretKeys) live in the OS keyring — the Secret
 // Service on Linux, the macOS Keychain, the Windows Credential Manager —
-// through go-keyring, as gh keeps its tokens. The profile records which of
-// its secrets are there (in_keyring) and the id their entries are filed
-// under (keyring_id), so the file itself holds no secret. When no keyring
+// through go-keyring, as gh keeps its tokens: one entry per profile (service
+// "forge", user the profile's random keyring_id, so two configuration
+// directories never share one) holding a JSON object of its secrets, so
+// loading a profile costs one keyring lookup, not one per secret. The
+// profile records which secrets are there (in_keyring); the file itself
+// holds none of them. When no keyring
 // service answers (a headless CI machine), or the command was given
 // --insecure-storage, a secret is kept in the file (mode 0600) instead.
 //
@@ -114,11 +118,6 @@ func keyringDelete(entry string) error {
 	return err
 }
 
-// entry names a secret's keyring entry: the profile's id and the key, so
-// two configuration directories with a profile of the same name never
-// share an entry.
-func entry(id, key string) string { return id + ":" + key }
-
 func newKeyringID() string {
 	b := make([]byte, 8)
 	rand.Read(b)
@@ -197,23 +196,39 @@ func (p *Profile) ClearSecrets() {
 func (f *File) readSecrets() {
 	f.loadedEntries = nil
 	for _, p := range f.Profiles {
+		if len(p.InKeyring) > 0 {
+			f.loadedEntries = append(f.loadedEntries, p.KeyringID)
+			p.readEntry()
+		}
 		p.loaded = map[string]string{}
 		for _, k := range SecretKeys {
-			if slices.Contains(p.InKeyring, k) {
-				e := entry(p.KeyringID, k)
-				f.loadedEntries = append(f.loadedEntries, e)
-				v, err := keyringGet(e)
-				switch {
-				case err == nil:
-					*p.secret(k) = v
-				case !errors.Is(err, keyring.ErrNotFound):
-					if p.unread == nil {
-						p.unread = map[string]error{}
-					}
-					p.unread[k] = err
-				}
-			}
 			p.loaded[k] = *p.secret(k)
+		}
+	}
+}
+
+// readEntry fills the secrets the profile keeps in the keyring from its
+// entry. A missing entry or key leaves the secret empty; an entry that
+// cannot be read marks them all unread.
+func (p *Profile) readEntry() {
+	v, err := keyringGet(p.KeyringID)
+	if errors.Is(err, keyring.ErrNotFound) {
+		return
+	}
+	var secrets map[string]string
+	if err == nil {
+		if jerr := json.Unmarshal([]byte(v), &secrets); jerr != nil {
+			err = fmt.Errorf("keyring entry %s:%s is not forge's", keyringService, p.KeyringID)
+		}
+	}
+	for _, k := range p.InKeyring {
+		if err != nil {
+			if p.unread == nil {
+				p.unread = map[string]error{}
+			}
+			p.unread[k] = err
+		} else if slices.Contains(SecretKeys, k) {
+			*p.secret(k) = secrets[k]
 		}
 	}
 }
@@ -227,9 +242,7 @@ func (f *File) placeSecrets() *File {
 	out := *f
 	out.Profiles = make(map[string]*Profile, len(f.Profiles))
 	for name, p := range f.Profiles {
-		for _, k := range SecretKeys {
-			f.placeSecret(p, k)
-		}
+		f.placeProfileSecrets(p)
 		c := *p
 		for _, k := range c.InKeyring {
 			*c.secret(k) = ""
@@ -242,32 +255,63 @@ func (f *File) placeSecrets() *File {
 	return &out
 }
 
-func (f *File) placeSecret(p *Profile, k string) {
-	v := *p.secret(k)
-	inKeyring := slices.Contains(p.InKeyring, k)
-	if p.unread[k] != nil && v == "" {
-		return // its value is unknown: leave the entry alone
-	}
-	old, known := p.loaded[k]
-	switch {
-	case v == "":
-		p.InKeyring = slices.DeleteFunc(p.InKeyring, func(s string) bool { return s == k })
-	case known && v == old:
-		// unchanged: stays where it is
-	case f.InsecureStorage:
-		p.InKeyring = slices.DeleteFunc(p.InKeyring, func(s string) bool { return s == k })
-	default:
-		if p.KeyringID == "" {
-			p.KeyringID = newKeyringID()
-		}
-		if err := keyringSet(entry(p.KeyringID, k), v); err != nil {
-			f.KeyringErr = err
-			p.InKeyring = slices.DeleteFunc(p.InKeyring, func(s string) bool { return s == k })
-		} else {
-			delete(p.unread, k)
-			if !inKeyring {
-				p.InKeyring = append(p.InKeyring, k)
+func (f *File) placeProfileSecrets(p *Profile) {
+	keep := map[string]string{}    // in the keyring, unchanged
+	changed := map[string]string{} // new or changed, for the keyring
+	dirty := false                 // the entry must change
+	for _, k := range SecretKeys {
+		v, in := *p.secret(k), slices.Contains(p.InKeyring, k)
+		old, known := p.loaded[k]
+		switch {
+		case p.unread[k] != nil && v == "":
+			// its value is unknown: the entry is left alone
+		case v == "":
+			dirty = dirty || in
+		case known && v == old:
+			if in {
+				keep[k] = v
 			}
+		case f.InsecureStorage:
+			dirty = dirty || in
+		default:
+			changed[k], dirty = v, true
+		}
+	}
+	if len(p.unread) > 0 {
+		// The entry could not be read, so it cannot be rewritten without
+		// losing what it holds: new secrets go to the file.
+		if len(changed) > 0 {
+			f.KeyringErr = p.unread[p.InKeyring[0]]
+		}
+		p.InKeyring = slices.DeleteFunc(p.InKeyring, func(k string) bool { return changed[k] != "" })
+		return
+	}
+	if !dirty {
+		return
+	}
+	all := map[string]string{}
+	for k, v := range keep {
+		all[k] = v
+	}
+	for k, v := range changed {
+		all[k] = v
+	}
+	if len(all) == 0 {
+		p.InKeyring = nil // the entry goes once the file is written
+		return
+	}
+	if p.KeyringID == "" {
+		p.KeyringID = newKeyringID()
+	}
+	blob, _ := json.Marshal(all)
+	if err := keyringSet(p.KeyringID, string(blob)); err != nil {
+		f.KeyringErr = err
+		all = keep // the entry still holds these
+	}
+	p.InKeyring = nil
+	for _, k := range SecretKeys {
+		if _, ok := all[k]; ok {
+			p.InKeyring = append(p.InKeyring, k)
 		}
 	}
 }
@@ -309,8 +353,8 @@ func (f *File) dropNewEntries() {
 func (f *File) namedEntries() map[string]bool {
 	now := map[string]bool{}
 	for _, p := range f.Profiles {
-		for _, k := range p.InKeyring {
-			now[entry(p.KeyringID, k)] = true
+		if len(p.InKeyring) > 0 {
+			now[p.KeyringID] = true
 		}
 	}
 	return now

@@ -3,6 +3,7 @@ package auth_test
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -270,9 +271,14 @@ func TestSecretsInTheKeyring(t *testing.T) {
 	if id == nil {
 		t.Fatalf("no keyring id:\n%s", cfg)
 	}
-	token, err := keyring.Get("forge", id[1]+":token")
-	if err != nil || !strings.HasPrefix(token, "fgt_") {
-		t.Fatalf("keyring token %q, %v", token, err)
+	entry, err := keyring.Get("forge", id[1])
+	var secrets map[string]string
+	if err == nil {
+		err = json.Unmarshal([]byte(entry), &secrets)
+	}
+	token := secrets["token"]
+	if err != nil || !strings.HasPrefix(token, "fgt_") || secrets["registry_password"] != "kim-password-123" || secrets["agent_key"] != "" {
+		t.Fatalf("keyring entry %q, %v", entry, err)
 	}
 	if got := h.run(nil, "auth", "status"); got != 0 {
 		t.Fatalf("status exit %d:\n%s", got, h.out)
@@ -288,10 +294,8 @@ func TestSecretsInTheKeyring(t *testing.T) {
 	if got := h.run(nil, "auth", "logout"); got != 0 {
 		t.Fatalf("logout exit %d:\n%s", got, h.errOut)
 	}
-	for _, k := range []string{"token", "registry_password", "agent_key"} {
-		if v, err := keyring.Get("forge", id[1]+":"+k); err != keyring.ErrNotFound {
-			t.Errorf("%s left in the keyring: %q, %v", k, v, err)
-		}
+	if v, err := keyring.Get("forge", id[1]); err != keyring.ErrNotFound {
+		t.Errorf("left in the keyring: %q, %v", v, err)
 	}
 	if cfg := h.config(); strings.Contains(cfg, "agk_") || strings.Contains(cfg, "in_keyring") {
 		t.Fatalf("config after logout:\n%s", cfg)
@@ -326,7 +330,7 @@ func TestProfileRemoveAsksOnATerminal(t *testing.T) {
 	if q := h.prompt.questions; len(q) != 1 || q[0] != "confirm: Remove profile default and its token?" {
 		t.Errorf("asked %q", q)
 	}
-	if _, err := keyring.Get("forge", id[1]+":token"); err != nil {
+	if _, err := keyring.Get("forge", id[1]); err != nil {
 		t.Fatalf("a no removed the token from the keyring: %v", err)
 	}
 	if got := h.run([]any{"y"}, "profile", "remove", "default"); got != 0 {
@@ -335,7 +339,7 @@ func TestProfileRemoveAsksOnATerminal(t *testing.T) {
 	if strings.Contains(h.config(), "default:") {
 		t.Fatalf("profile kept:\n%s", h.config())
 	}
-	if _, err := keyring.Get("forge", id[1]+":token"); err != keyring.ErrNotFound {
+	if _, err := keyring.Get("forge", id[1]); err != keyring.ErrNotFound {
 		t.Fatalf("the token stayed in the keyring: %v", err)
 	}
 }

@@ -2,11 +2,14 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"time"
 
+	"github.com/godbus/dbus/v5"
 	"github.com/rogpeppe/go-internal/testscript"
 )
 
@@ -32,9 +35,14 @@ func secretServiceCmd(ts *testscript.TestScript, neg bool, args []string) {
 	home, run := filepath.Join(dir, "home"), filepath.Join(dir, "run")
 	ts.Check(os.MkdirAll(home, 0o700))
 	ts.Check(os.MkdirAll(run, 0o700))
-	// The bus prints its address once it listens; until then nothing
-	// could connect to it.
-	bus := exec.Command("dbus-daemon", "--session", "--nofork", "--print-address=1", "--address=unix:tmpdir="+os.TempDir())
+	// A session bus that starts no service on demand: a Secret Service
+	// activated by a call that came too early would be a second, locked
+	// one. It prints its address once it listens.
+	conf := filepath.Join(dir, "bus.conf")
+	ts.Check(os.WriteFile(conf, []byte(busConfig), 0o600))
+	bus := exec.Command("dbus-daemon", "--config-file="+conf, "--nofork", "--print-address=1", "--address=unix:tmpdir="+os.TempDir())
+	var busErr bytes.Buffer
+	bus.Stderr = &busErr
 	out, err := bus.StdoutPipe()
 	ts.Check(err)
 	ts.Check(bus.Start())
@@ -43,7 +51,10 @@ func secretServiceCmd(ts *testscript.TestScript, neg bool, args []string) {
 		bus.Wait()
 	})
 	addr, err := bufio.NewReader(out).ReadString('\n')
-	ts.Check(err)
+	if err != nil {
+		bus.Wait()
+		ts.Fatalf("dbus-daemon: %v: %s", err, busErr.Bytes())
+	}
 	addr = strings.TrimSpace(addr)
 	// --daemonize returns once the daemon is on the bus; --unlock creates
 	// the login keyring with the password on stdin, unlocked.
@@ -53,5 +64,38 @@ func secretServiceCmd(ts *testscript.TestScript, neg bool, args []string) {
 	if b, err := keyring.CombinedOutput(); err != nil {
 		ts.Fatalf("gnome-keyring-daemon: %v: %s", err, b)
 	}
+	waitForName(ts, addr, "org.freedesktop.secrets")
 	ts.Setenv("DBUS_SESSION_BUS_ADDRESS", addr)
+}
+
+const busConfig = `<busconfig>
+  <type>session</type>
+  <listen>unix:tmpdir=/tmp</listen>
+  <auth>EXTERNAL</auth>
+  <policy context="default">
+    <allow send_destination="*" eavesdrop="true"/>
+    <allow eavesdrop="true"/>
+    <allow own="*"/>
+  </policy>
+</busconfig>
+`
+
+// waitForName waits until a client owns name on the bus: the keyring
+// daemon may return before it has taken its name.
+func waitForName(ts *testscript.TestScript, addr, name string) {
+	conn, err := dbus.Connect(addr)
+	ts.Check(err)
+	defer conn.Close()
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		var owned bool
+		ts.Check(conn.BusObject().Call("org.freedesktop.DBus.NameHasOwner", 0, name).Store(&owned))
+		if owned {
+			return
+		}
+		if time.Now().After(deadline) {
+			ts.Fatalf("nothing took %s on the bus within 30s", name)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
 }
