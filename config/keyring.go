@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"sync"
@@ -21,9 +22,9 @@ import (
 // directories never share one) holding a JSON object of its secrets, so
 // loading a profile costs one keyring lookup, not one per secret. The
 // profile records which secrets are there (in_keyring); the file itself
-// holds none of them. When no keyring
-// service answers (a headless CI machine), or the command was given
-// --insecure-storage, a secret is kept in the file (mode 0600) instead.
+// holds none of them. When no keyring service answers (a headless CI
+// machine), or the command was given --insecure-storage, a secret is kept
+// in the file (mode 0600) instead.
 //
 // Load fills the profile's fields from the keyring, so resolution never
 // sees where a secret is stored; Save puts a new or changed secret in the
@@ -255,33 +256,18 @@ func (f *File) placeSecrets() *File {
 	return &out
 }
 
+// placeProfileSecrets writes the profile's keyring entry when a secret in
+// it, or one bound for it, changed, and updates in_keyring to match.
 func (f *File) placeProfileSecrets(p *Profile) {
-	keep := map[string]string{}    // in the keyring, unchanged
-	changed := map[string]string{} // new or changed, for the keyring
-	dirty := false                 // the entry must change
-	for _, k := range SecretKeys {
-		v, in := *p.secret(k), slices.Contains(p.InKeyring, k)
-		old, known := p.loaded[k]
-		switch {
-		case p.unread[k] != nil && v == "":
-			// its value is unknown: the entry is left alone
-		case v == "":
-			dirty = dirty || in
-		case known && v == old:
-			if in {
-				keep[k] = v
-			}
-		case f.InsecureStorage:
-			dirty = dirty || in
-		default:
-			changed[k], dirty = v, true
-		}
-	}
+	keep, changed, dirty := f.sortSecrets(p)
 	if len(p.unread) > 0 {
 		// The entry could not be read, so it cannot be rewritten without
 		// losing what it holds: new secrets go to the file.
-		if len(changed) > 0 {
-			f.KeyringErr = p.unread[p.InKeyring[0]]
+		for _, err := range p.unread {
+			if len(changed) > 0 {
+				f.KeyringErr = err
+				break
+			}
 		}
 		p.InKeyring = slices.DeleteFunc(p.InKeyring, func(k string) bool { return changed[k] != "" })
 		return
@@ -289,13 +275,8 @@ func (f *File) placeProfileSecrets(p *Profile) {
 	if !dirty {
 		return
 	}
-	all := map[string]string{}
-	for k, v := range keep {
-		all[k] = v
-	}
-	for k, v := range changed {
-		all[k] = v
-	}
+	all := maps.Clone(keep)
+	maps.Copy(all, changed)
 	if len(all) == 0 {
 		p.InKeyring = nil // the entry goes once the file is written
 		return
@@ -314,6 +295,33 @@ func (f *File) placeProfileSecrets(p *Profile) {
 			p.InKeyring = append(p.InKeyring, k)
 		}
 	}
+}
+
+// sortSecrets sorts the profile's secrets: those in the keyring and
+// unchanged (keep), the new or changed ones bound for the keyring
+// (changed), and whether its entry must change (dirty). Unchanged secrets
+// in the file stay there; with InsecureStorage changed ones go there.
+func (f *File) sortSecrets(p *Profile) (keep, changed map[string]string, dirty bool) {
+	keep, changed = map[string]string{}, map[string]string{}
+	for _, k := range SecretKeys {
+		v, in := *p.secret(k), slices.Contains(p.InKeyring, k)
+		old, known := p.loaded[k]
+		switch {
+		case p.unread[k] != nil && v == "":
+			// its value is unknown: the entry is left alone
+		case v == "":
+			dirty = dirty || in
+		case known && v == old:
+			if in {
+				keep[k] = v
+			}
+		case f.InsecureStorage:
+			dirty = dirty || in
+		default:
+			changed[k], dirty = v, true
+		}
+	}
+	return keep, changed, dirty
 }
 
 // deleteStaleEntries removes, after the file was written, the keyring

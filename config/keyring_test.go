@@ -272,3 +272,27 @@ func TestLoadLooksUpOneEntryPerProfile(t *testing.T) {
 		t.Fatalf("%d lookups for two profiles with three secrets each", gets)
 	}
 }
+
+func TestNewSecretWhileTheEntryIsUnreadableGoesToTheFile(t *testing.T) {
+	keyring.MockInit()
+	path := filepath.Join(t.TempDir(), "config.yaml")
+	if err := Update(path, withProfile(secretProfile())); err != nil {
+		t.Fatal(err)
+	}
+	keyring.MockInitWithError(errors.New("keyring locked"))
+	var saved *File
+	err := Update(path, func(f *File) error {
+		saved = f
+		f.Profile("dev").Token = "fgt_secret-token-5"
+		return nil
+	})
+	if err != nil || saved.KeyringErr == nil {
+		t.Fatalf("err %v, KeyringErr %v", err, saved.KeyringErr)
+	}
+	f, _ := Load(path)
+	p := f.Profile("dev")
+	if p.SecretLocation("token") != InFile || p.Token != "fgt_secret-token-5" || p.SecretLocation("agent_key") != InKeyring {
+		t.Fatalf("token in %q, agent key in %q", p.SecretLocation("token"), p.SecretLocation("agent_key"))
+	}
+	keyring.MockInit()
+}
