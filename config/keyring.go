@@ -154,6 +154,15 @@ func (p *Profile) SecretLocation(key string) string {
 // read, or nil.
 func (p *Profile) SecretError(key string) error { return p.unread[key] }
 
+// PlainTextNotice is the warning for the user when Save kept a secret in
+// the file because the keyring did not take it, or "".
+func (f *File) PlainTextNotice() string {
+	if f.KeyringErr == nil {
+		return ""
+	}
+	return fmt.Sprintf("Stored in plain text in the config file (mode 0600): the OS keyring did not take it (%v)", f.KeyringErr)
+}
+
 // SecretName is how forge names a secret key to people: "agent key".
 func SecretName(key string) string { return strings.ReplaceAll(key, "_", " ") }
 

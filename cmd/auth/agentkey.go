@@ -73,7 +73,9 @@ func runAgentKeySet(cmd *cobra.Command, opts *agentKeySetOptions) error {
 	if err != nil {
 		return err
 	}
+	var saved *config.File
 	err = f.UpdateConfig(func(cf *config.File) error {
+		saved = cf
 		cf.InsecureStorage = opts.insecure
 		p := cf.Profile(s.Profile)
 		if p == nil {
@@ -94,6 +96,9 @@ func runAgentKeySet(cmd *cobra.Command, opts *agentKeySetOptions) error {
 	}
 	cs := ios.ErrColorScheme()
 	fmt.Fprintf(ios.ErrOut, "%s Stored the agent API key (%s) in profile %s\n", cs.SuccessIcon(), config.Mask(key), cs.Bold(s.Profile))
+	if n := saved.PlainTextNotice(); n != "" {
+		fmt.Fprintf(ios.ErrOut, "%s %s\n", cs.WarningIcon(), n)
+	}
 	if f.Getenv("AGENT_API_KEY") != "" {
 		fmt.Fprintf(ios.ErrOut, "%s AGENT_API_KEY is set in the environment and takes precedence over the stored key\n", cs.WarningIcon())
 	}

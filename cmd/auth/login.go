@@ -99,13 +99,16 @@ func runLogin(ctx context.Context, opts *loginOptions) error {
 	if err != nil {
 		return err
 	}
-	replaced, err := store(f, cred, token, me.Login, opts.insecure)
+	replaced, saved, err := store(f, cred, token, me.Login, opts.insecure)
 	if err != nil {
 		return err
 	}
 	ios := f.IOStreams
 	cs := ios.ErrColorScheme()
 	fmt.Fprintf(ios.ErrOut, "%s Logged in to %s as %s (profile %s)\n", cs.SuccessIcon(), cred.baseURL, cs.Bold(me.Login), name)
+	if n := saved.PlainTextNotice(); n != "" {
+		fmt.Fprintf(ios.ErrOut, "%s %s\n", cs.WarningIcon(), n)
+	}
 	if replaced != "" {
 		fmt.Fprintf(ios.ErrOut, "%s Profile %s now points at %s instead of %s\n", cs.WarningIcon(), name, cred.baseURL, replaced)
 	}
@@ -238,8 +241,9 @@ func login(ctx context.Context, f *cmdutil.Factory, anon *client.Client, cred *c
 // making it current) on a fresh configuration. The token belongs to the
 // base URL it came from, so the profile's base URL becomes that one; it
 // returns the base URL it replaced, if any.
-func store(f *cmdutil.Factory, cred *credentials, token, user string, insecure bool) (replaced string, err error) {
+func store(f *cmdutil.Factory, cred *credentials, token, user string, insecure bool) (replaced string, saved *config.File, err error) {
 	err = f.UpdateConfig(func(cf *config.File) error {
+		saved = cf
 		cf.InsecureStorage = insecure
 		p := cf.Profile(cred.profile)
 		if p == nil {
@@ -255,5 +259,5 @@ func store(f *cmdutil.Factory, cred *credentials, token, user string, insecure b
 		}
 		return nil
 	})
-	return replaced, err
+	return replaced, saved, err
 }

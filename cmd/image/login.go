@@ -78,7 +78,9 @@ func runLogin(cmd *cobra.Command, opts *loginOptions) error {
 		}
 		return err
 	}
+	var saved *config.File
 	err = f.UpdateConfig(func(cf *config.File) error {
+		saved = cf
 		cf.InsecureStorage = opts.insecure
 		p := cf.Profile(s.Profile)
 		if p == nil {
@@ -101,6 +103,9 @@ func runLogin(cmd *cobra.Command, opts *loginOptions) error {
 	}
 	cs := ios.ErrColorScheme()
 	fmt.Fprintf(ios.ErrOut, "%s Logged in to %s as %s (profile %s)\n", cs.SuccessIcon(), c.Host(), cs.Bold(user), s.Profile)
+	if n := saved.PlainTextNotice(); n != "" {
+		fmt.Fprintf(ios.ErrOut, "%s %s\n", cs.WarningIcon(), n)
+	}
 	if f.Getenv("FORGE_USERNAME") != "" || f.Getenv("FORGE_PASSWORD") != "" {
 		fmt.Fprintf(ios.ErrOut, "%s FORGE_USERNAME or FORGE_PASSWORD is set and takes precedence over the stored credentials\n", cs.WarningIcon())
 	}
