@@ -6,6 +6,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -362,5 +366,37 @@ func TestKeyringThatDoesNotAnswer(t *testing.T) {
 	}
 	if got := h.run(nil, "auth", "logout"); got != 0 || !strings.Contains(h.errOut.String(), "Could not read the token from the keyring (the keyring is locked): it was not revoked") {
 		t.Fatalf("logout: exit %d\n%s", got, h.errOut)
+	}
+}
+
+// TestLogoutWhereTheServiceCannotRevoke: a service without POST
+// /auth/logout (404 or 405: the reference server behind a proxy that
+// refuses that one path) is no error: the secrets go all the same.
+func TestLogoutWhereTheServiceCannotRevoke(t *testing.T) {
+	t.Parallel()
+	for _, status := range []int{http.StatusNotFound, http.StatusMethodNotAllowed} {
+		h := newHarness(t)
+		if _, err := h.srv.CreateUser("ned", "ned-password-123", "user"); err != nil {
+			t.Fatal(err)
+		}
+		target, _ := url.Parse(h.srv.URL())
+		proxy := httputil.NewSingleHostReverseProxy(target)
+		front := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if r.URL.Path == "/api/v2/auth/logout" {
+				http.Error(w, `{"error":"no such endpoint"}`, status)
+				return
+			}
+			proxy.ServeHTTP(w, r)
+		}))
+		defer front.Close()
+		if got := h.run([]any{"ned-password-123"}, "auth", "login", "--base-url", front.URL+"/api/v2", "--username", "ned"); got != 0 {
+			t.Fatalf("login exit %d:\n%s", got, h.errOut)
+		}
+		if got := h.run(nil, "auth", "logout"); got != 0 || strings.Contains(h.errOut.String(), "Could not revoke") || !strings.Contains(h.errOut.String(), "removed the token") {
+			t.Fatalf("%d: logout exit %d:\n%s", status, got, h.errOut)
+		}
+		if strings.Contains(h.config(), "in_keyring") {
+			t.Fatalf("%d: config after logout:\n%s", status, h.config())
+		}
 	}
 }
