@@ -364,6 +364,9 @@ func TestKeyringThatDoesNotAnswer(t *testing.T) {
 	if got := h.run(nil, "auth", "status"); got != 1 || !strings.Contains(h.out.String(), "  - Token: in the keyring, which did not give it: the keyring is locked\n") {
 		t.Fatalf("status: exit %d\n%s", got, h.out)
 	}
+	if got := h.run(nil, "auth", "token"); got != 4 || !strings.Contains(h.errOut.String(), `the token of profile "default" is in the OS keyring, which did not give it (the keyring is locked): unlock the keyring`) {
+		t.Fatalf("token: exit %d\n%s", got, h.errOut)
+	}
 	if got := h.run(nil, "auth", "logout"); got != 0 || !strings.Contains(h.errOut.String(), "Could not read the token from the keyring (the keyring is locked): it was not revoked") {
 		t.Fatalf("logout: exit %d\n%s", got, h.errOut)
 	}
