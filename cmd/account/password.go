@@ -74,6 +74,9 @@ func runPassword(ctx context.Context, opts *passwordOptions) error {
 // updateRegistryPassword replaces the registry password the profile stores
 // for this account, which the change just made wrong.
 func updateRegistryPassword(f *cmdutil.Factory, s *config.Settings, newPW string) error {
+	if s.Sources["token"] != config.FromFile {
+		return nil // FORGE_TOKEN may be another account's
+	}
 	updated := false
 	err := f.UpdateConfig(func(cf *config.File) error {
 		p := cf.Profile(s.Profile)
