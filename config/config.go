@@ -11,10 +11,12 @@
 //	    agent_url: http://127.0.0.1:8080
 //	    registry_url: http://127.0.0.1:8080
 //	    user: alice
-//	    token: ...
-//	    agent_key: agk_...
+//	    keyring_id: 3f9c0a1b2c3d4e5f
+//	    in_keyring: [token, agent_key]
 //
-// It holds secrets, so it is created with mode 0600 in a 0700 directory and
+// The secrets (token, agent_key, registry_password) live in the OS keyring
+// when one answers (keyring.go), else in the file. It may hold secrets, so
+// it is created with mode 0600 in a 0700 directory and
 // written atomically (temp file, fsync, rename) under a lock file, so a crash
 // or a concurrent forge never leaves it half-written or loses an update.
 // Keys forge does not know are kept when it rewrites the file.
@@ -47,8 +49,16 @@ type Profile struct {
 	RegistryUser     string `yaml:"registry_user,omitempty"`
 	RegistryPassword string `yaml:"registry_password,omitempty"`
 
+	// KeyringID files the profile's keyring entries; InKeyring lists the
+	// secrets kept there rather than in this file (see keyring.go).
+	KeyringID string   `yaml:"keyring_id,omitempty"`
+	InKeyring []string `yaml:"in_keyring,omitempty,flow"`
+
 	// Extra keeps keys written by other forge versions.
 	Extra map[string]any `yaml:",inline"`
+
+	loaded map[string]string // secrets as loaded, to see what changed
+	unread map[string]error  // keyring entries that could not be read
 }
 
 // File is the whole configuration file.
@@ -57,6 +67,15 @@ type File struct {
 	Profiles       map[string]*Profile `yaml:"profiles,omitempty"`
 
 	Extra map[string]any `yaml:",inline"`
+
+	// InsecureStorage, set by a command given --insecure-storage, keeps the
+	// secrets it stores in this file rather than the keyring.
+	InsecureStorage bool `yaml:"-"`
+	// KeyringErr is why Save kept a secret in the file although the
+	// keyring was wanted (no keyring service answered), or nil.
+	KeyringErr error `yaml:"-"`
+
+	loadedEntries []string // keyring entries the file named when loaded
 }
 
 // ParseError reports a configuration file that is not valid YAML for forge.
@@ -124,6 +143,7 @@ func parse(path string, data []byte) (*File, error) {
 			f.Profiles[name] = &Profile{}
 		}
 	}
+	f.readSecrets()
 	return f, nil
 }
 

@@ -214,7 +214,9 @@ func TestUpdateErrorWritesNothing(t *testing.T) {
 
 // TestKillMidWriteLeavesOldFile runs a child process that stops between
 // writing the temporary file and renaming it, kills it there, and checks
-// the configuration is the old one, whole.
+// the configuration is the old one, whole; that the orphaned temporary
+// file holds no secret when the keyring holds them; and that the next
+// write removes it, since without a keyring it does hold the token.
 func TestKillMidWriteLeavesOldFile(t *testing.T) {
 	if os.Getenv("FORGE_TEST_HANG_IN_SAVE") != "" {
 		afterTempWrite = func() {
@@ -226,37 +228,56 @@ func TestKillMidWriteLeavesOldFile(t *testing.T) {
 		big.Save(os.Getenv("FORGE_TEST_CONFIG"))
 		return
 	}
-	dir := t.TempDir()
-	path := filepath.Join(dir, "config.yaml")
-	if err := sampleFile().Save(path); err != nil {
-		t.Fatal(err)
-	}
-	before, _ := os.ReadFile(path)
-	ready := filepath.Join(dir, "ready")
-	child := exec.Command(os.Args[0], "-test.run=^TestKillMidWriteLeavesOldFile$")
-	child.Env = append(os.Environ(), "FORGE_TEST_HANG_IN_SAVE="+ready, "FORGE_TEST_CONFIG="+path)
-	if err := child.Start(); err != nil {
-		t.Fatal(err)
-	}
-	deadline := time.Now().Add(30 * time.Second)
-	for {
-		if _, err := os.Stat(ready); err == nil {
-			break
+	for _, keyring := range []bool{true, false} {
+		dir := t.TempDir()
+		path := filepath.Join(dir, "config.yaml")
+		if err := (&File{CurrentProfile: "dev"}).Save(path); err != nil {
+			t.Fatal(err)
 		}
-		if time.Now().After(deadline) {
-			child.Process.Kill()
-			t.Fatal("child never reached the rename")
+		before, _ := os.ReadFile(path)
+		ready := filepath.Join(dir, "ready")
+		child := exec.Command(os.Args[0], "-test.run=^TestKillMidWriteLeavesOldFile$")
+		child.Env = append(os.Environ(), "FORGE_TEST_HANG_IN_SAVE="+ready, "FORGE_TEST_CONFIG="+path)
+		if !keyring {
+			child.Env = append(child.Env, "FORGE_TEST_NO_KEYRING=1")
 		}
-		time.Sleep(10 * time.Millisecond)
-	}
-	child.Process.Kill()
-	child.Wait()
-	after, err := os.ReadFile(path)
-	if err != nil || string(after) != string(before) {
-		t.Fatalf("config changed by a killed write (err %v)", err)
-	}
-	if _, err := Load(path); err != nil {
-		t.Fatalf("config unreadable after a killed write: %v", err)
+		if err := child.Start(); err != nil {
+			t.Fatal(err)
+		}
+		deadline := time.Now().Add(30 * time.Second)
+		for {
+			if _, err := os.Stat(ready); err == nil {
+				break
+			}
+			if time.Now().After(deadline) {
+				child.Process.Kill()
+				t.Fatal("child never reached the rename")
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+		child.Process.Kill()
+		child.Wait()
+		after, err := os.ReadFile(path)
+		if err != nil || string(after) != string(before) {
+			t.Fatalf("config changed by a killed write (err %v)", err)
+		}
+		if _, err := Load(path); err != nil {
+			t.Fatalf("config unreadable after a killed write: %v", err)
+		}
+		temps, _ := filepath.Glob(filepath.Join(dir, ".config-*.yaml.tmp"))
+		if len(temps) != 1 {
+			t.Fatalf("temporary files after the kill: %q", temps)
+		}
+		orphan, _ := os.ReadFile(temps[0])
+		if holds := strings.Contains(string(orphan), "file-token-1234567"); holds != !keyring {
+			t.Errorf("keyring %v: the orphaned temporary file holds the token: %v", keyring, holds)
+		}
+		if err := Update(path, func(*File) error { return nil }); err != nil {
+			t.Fatal(err)
+		}
+		if temps, _ := filepath.Glob(filepath.Join(dir, ".config-*.yaml.tmp")); len(temps) != 0 {
+			t.Fatalf("the next write left the orphaned temporary files: %q", temps)
+		}
 	}
 }
 

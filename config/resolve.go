@@ -166,7 +166,7 @@ func (s *Settings) bindSecrets(f *File, name string, p *Profile) {
 		s.clearFromFile(b.user)
 		owner, q := f.profileAt(b.addr, addr, name)
 		if q == nil {
-			if p.secret(b.secret) == "" {
+			if *p.secret(b.secret) == "" {
 				continue // nothing was held back: plainly not logged in
 			}
 			if s.Withheld == nil {
@@ -175,7 +175,7 @@ func (s *Settings) bindSecrets(f *File, name string, p *Profile) {
 			s.Withheld[b.addr] = Origin(addr)
 			continue
 		}
-		s.Set(b.secret, q.secret(b.secret), FromFile)
+		s.Set(b.secret, *q.secret(b.secret), FromFile)
 		if s.Lent == nil {
 			s.Lent = map[string]string{}
 		}
@@ -246,23 +246,11 @@ func (p *Profile) address(key string) string {
 	return v
 }
 
-func (p *Profile) secret(key string) string {
-	switch key {
-	case "token":
-		return p.Token
-	case "agent_key":
-		return p.AgentKey
-	case "registry_password":
-		return p.RegistryPassword
-	}
-	return ""
-}
-
 // profileAt returns the profile (other than skip) whose address for an
 // interface has the origin of addr, by name order; nil when none has.
 func (f *File) profileAt(key, addr, skip string) (string, *Profile) {
 	for _, n := range f.ProfileNames() {
-		if q := f.Profiles[n]; n != skip && q.secret(secretOf(key)) != "" && origin.SameString(addr, q.address(key)) {
+		if q := f.Profiles[n]; n != skip && *q.secret(secretOf(key)) != "" && origin.SameString(addr, q.address(key)) {
 			return n, q
 		}
 	}

@@ -15,15 +15,21 @@ import (
 var afterTempWrite func()
 
 // Save writes f to path atomically with mode 0600, creating the directory
-// with mode 0700 if needed.
+// with mode 0700 if needed. New or changed secrets go to the keyring first
+// (see keyring.go), so neither the file nor its temporary copy holds them.
 func (f *File) Save(path string) error {
 	var buf bytes.Buffer
 	enc := yaml.NewEncoder(&buf)
 	enc.SetIndent(2)
-	if err := enc.Encode(f); err != nil {
+	if err := enc.Encode(f.placeSecrets()); err != nil {
 		return fmt.Errorf("encoding config: %w", err)
 	}
-	return writeAtomic(path, buf.Bytes())
+	if err := writeAtomic(path, buf.Bytes()); err != nil {
+		f.dropNewEntries()
+		return err
+	}
+	f.deleteStaleEntries()
+	return nil
 }
 
 func writeAtomic(path string, data []byte) error {
@@ -96,6 +102,7 @@ func Update(path string, fn func(*File) error) error {
 		return dirError(dir, err)
 	}
 	defer unlock()
+	removeStaleTemps(dir)
 	f, err := Load(path)
 	if err != nil {
 		return err
@@ -104,4 +111,14 @@ func Update(path string, fn func(*File) error) error {
 		return err
 	}
 	return f.Save(path)
+}
+
+// removeStaleTemps deletes temporary files a killed forge left behind: with
+// the lock held no other write is under way, so every one is stale, and
+// one may hold a secret kept in the file.
+func removeStaleTemps(dir string) {
+	stale, _ := filepath.Glob(filepath.Join(dir, ".config-*.yaml.tmp"))
+	for _, name := range stale {
+		os.Remove(name)
+	}
 }

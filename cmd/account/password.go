@@ -31,7 +31,8 @@ current and the new password as the first two lines of standard input.
 
 If the service revokes tokens on a password change and sends a new token
 (the reference server does), forge stores the new one in the profile, so
-you stay logged in.`, client.MinPasswordLength),
+you stay logged in. The registry password the profile stores for this
+account (`+"`forge image login`"+`) is the account's password: it is updated too.`, client.MinPasswordLength),
 		Example: `  forge account password
   printf '%s\n%s\n' "$OLD" "$NEW" | forge account password --stdin`,
 		Args: cmdutil.NoArgs,
@@ -64,7 +65,38 @@ func runPassword(ctx context.Context, opts *passwordOptions) error {
 	ios := f.IOStreams
 	cs := ios.ErrColorScheme()
 	fmt.Fprintf(ios.ErrOut, "%s Password changed\n", cs.SuccessIcon())
+	if err := updateRegistryPassword(f, s, newPW); err != nil {
+		return err
+	}
 	return keepLoggedIn(ctx, f, s, c, token)
+}
+
+// updateRegistryPassword replaces the registry password the profile stores
+// for this account, which the change just made wrong.
+func updateRegistryPassword(f *cmdutil.Factory, s *config.Settings, newPW string) error {
+	if s.Sources["token"] != config.FromFile {
+		return nil // FORGE_TOKEN may be another account's
+	}
+	updated := false
+	err := f.UpdateConfig(func(cf *config.File) error {
+		p := cf.Profile(s.Profile)
+		if p == nil || p.RegistryPassword == "" || p.User == "" {
+			return nil
+		}
+		if p.RegistryUser != "" && p.RegistryUser != p.User {
+			return nil // another account's credentials
+		}
+		p.RegistryPassword, updated = newPW, true
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("the password changed, but storing it as the registry password failed: %w; run `forge image login`", err)
+	}
+	if updated {
+		ios := f.IOStreams
+		fmt.Fprintf(ios.ErrOut, "%s Stored the new password for the registry (profile %s)\n", ios.ErrColorScheme().SuccessIcon(), s.Profile)
+	}
+	return nil
 }
 
 // read gets the current and new password from stdin (--stdin) or prompts,

@@ -27,6 +27,7 @@ when set, take precedence over what is stored.`,
 type agentKeySetOptions struct {
 	f        *cmdutil.Factory
 	agentURL string
+	insecure bool
 }
 
 func newAgentKeySetCmd(f *cmdutil.Factory) *cobra.Command {
@@ -37,7 +38,9 @@ func newAgentKeySetCmd(f *cmdutil.Factory) *cobra.Command {
 		Long: `Store an agent API key in the current profile (or the one named by --profile).
 The key is read from standard input, so it stays out of the shell history and
 the process list; on a terminal it is asked for without echo. It is not
-checked against the service: ` + "`forge chat usage`" + ` does that.`,
+checked against the service: ` + "`forge chat usage`" + ` does that. It is stored in
+the OS keyring, or in the config file (mode 0600) when no keyring service
+answers or with --insecure-storage.`,
 		Example: `  printenv AGENT_API_KEY | forge auth agent-key set
   forge auth agent-key set --agent-url https://agent.example.com < key.txt
   forge --profile dev auth agent-key set`,
@@ -47,6 +50,7 @@ checked against the service: ` + "`forge chat usage`" + ` does that.`,
 		},
 	}
 	cmd.Flags().StringVar(&opts.agentURL, "agent-url", "", "Also store the agent API's `URL` in the profile")
+	cmd.Flags().BoolVar(&opts.insecure, "insecure-storage", false, config.InsecureStorageUsage)
 	return cmd
 }
 
@@ -69,7 +73,10 @@ func runAgentKeySet(cmd *cobra.Command, opts *agentKeySetOptions) error {
 	if err != nil {
 		return err
 	}
+	var saved *config.File
 	err = f.UpdateConfig(func(cf *config.File) error {
+		saved = cf
+		cf.InsecureStorage = opts.insecure
 		p := cf.Profile(s.Profile)
 		if p == nil {
 			p = &config.Profile{}
@@ -89,6 +96,9 @@ func runAgentKeySet(cmd *cobra.Command, opts *agentKeySetOptions) error {
 	}
 	cs := ios.ErrColorScheme()
 	fmt.Fprintf(ios.ErrOut, "%s Stored the agent API key (%s) in profile %s\n", cs.SuccessIcon(), config.Mask(key), cs.Bold(s.Profile))
+	if n := saved.PlainTextNotice(); n != "" {
+		fmt.Fprintf(ios.ErrOut, "%s %s\n", cs.WarningIcon(), n)
+	}
 	if f.Getenv("AGENT_API_KEY") != "" {
 		fmt.Fprintf(ios.ErrOut, "%s AGENT_API_KEY is set in the environment and takes precedence over the stored key\n", cs.WarningIcon())
 	}

@@ -3,7 +3,13 @@ package auth_test
 import (
 	"bytes"
 	"context"
+	"encoding/json"
+	"errors"
 	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -18,7 +24,15 @@ import (
 	"github.com/forgehq/forge/refserver"
 	"github.com/pquerna/otp"
 	"github.com/pquerna/otp/totp"
+	"github.com/zalando/go-keyring"
 )
+
+// TestMain gives the tests go-keyring's in-memory keyring, so they cover
+// the keyring path and never touch the keyring of the machine they run on.
+func TestMain(m *testing.M) {
+	keyring.MockInit()
+	os.Exit(m.Run())
+}
 
 // These tests drive the prompts of forge auth and forge account (which
 // testscript cannot reach: it has no terminal) with a scripted Prompter,
@@ -150,7 +164,7 @@ func TestLoginPromptsForEverythingAndRetriesTheCode(t *testing.T) {
 		t.Errorf("questions %q, want %q", h.prompt.questions, want)
 	}
 	cfg := h.config()
-	if !strings.Contains(cfg, "user: gina") || !strings.Contains(cfg, "token: fgt_") {
+	if !strings.Contains(cfg, "user: gina") || !strings.Contains(cfg, "in_keyring: [token]") || strings.Contains(cfg, "fgt_") {
 		t.Fatalf("config:\n%s", cfg)
 	}
 	if strings.Contains(h.out.String()+h.errOut.String(), "gina-password-123") {
@@ -233,7 +247,8 @@ func TestPasswordPromptsKeepWhatWasTyped(t *testing.T) {
 	if got := h.run([]any{"ivy-password-123"}, "auth", "login", "--base-url", h.srv.BaseURL(), "--username", "ivy"); got != 0 {
 		t.Fatalf("login exit %d:\n%s", got, h.errOut)
 	}
-	before := h.config()
+	h.run(nil, "auth", "token")
+	before := h.out.String()
 	// Current password once; a too-short new one and a mismatch are asked
 	// again without asking for the current password again.
 	answers := []any{"ivy-password-123", "short", "ivy-new-password-1", "ivy-new-password-2", "ivy-new-password-1", "ivy-new-password-1"}
@@ -249,10 +264,167 @@ func TestPasswordPromptsKeepWhatWasTyped(t *testing.T) {
 			t.Errorf("stderr lacks %q:\n%s", want, stderr)
 		}
 	}
-	if h.config() == before {
+	h.run(nil, "auth", "token")
+	if h.out.String() == before {
 		t.Error("the new token was not stored")
 	}
 	if got := h.run(nil, "auth", "status"); got != 0 {
 		t.Fatalf("status after the change: exit %d\n%s", got, h.out)
+	}
+}
+
+// TestSecretsInTheKeyring follows a profile's secrets through their life:
+// stored in the keyring by default, in the file with --insecure-storage,
+// where each lives shown by auth status, all gone after logout.
+func TestSecretsInTheKeyring(t *testing.T) {
+	// Not parallel: it reads the mock keyring, which is not safe for
+	// use by two goroutines at once.
+	h := newHarness(t)
+	if _, err := h.srv.CreateUser("kim", "kim-password-123", "user"); err != nil {
+		t.Fatal(err)
+	}
+	if got := h.run([]any{"kim-password-123"}, "auth", "login", "--base-url", h.srv.BaseURL(), "--username", "kim"); got != 0 {
+		t.Fatalf("login exit %d:\n%s", got, h.errOut)
+	}
+	if got := h.run([]any{"kim-password-123"}, "image", "login", "--username", "kim"); got != 0 {
+		t.Fatalf("image login exit %d:\n%s", got, h.errOut)
+	}
+	if got := h.run([]any{"agk_kim-agent-key-1"}, "auth", "agent-key", "set", "--insecure-storage"); got != 0 {
+		t.Fatalf("agent-key set exit %d:\n%s", got, h.errOut)
+	}
+	cfg := h.config()
+	if strings.Contains(cfg, "fgt_") || strings.Contains(cfg, "kim-password-123") || !strings.Contains(cfg, "agent_key: agk_kim-agent-key-1") {
+		t.Fatalf("config:\n%s", cfg)
+	}
+	id := regexp.MustCompile(`keyring_id: (\w+)`).FindStringSubmatch(cfg)
+	if id == nil {
+		t.Fatalf("no keyring id:\n%s", cfg)
+	}
+	entry, err := keyring.Get("forge", id[1])
+	var secrets map[string]string
+	if err == nil {
+		err = json.Unmarshal([]byte(entry), &secrets)
+	}
+	token := secrets["token"]
+	if err != nil || !strings.HasPrefix(token, "fgt_") || secrets["registry_password"] != "kim-password-123" || secrets["agent_key"] != "" {
+		t.Fatalf("keyring entry %q, %v", entry, err)
+	}
+	if got := h.run(nil, "auth", "status"); got != 0 {
+		t.Fatalf("status exit %d:\n%s", got, h.out)
+	}
+	for _, want := range []string{"  - Token: ****" + token[len(token)-4:] + " (in the keyring)\n", "  - Registry password: stored in the keyring\n", "  - Agent key: stored in the config file\n"} {
+		if !strings.Contains(h.out.String(), want) {
+			t.Errorf("status lacks %q:\n%s", want, h.out)
+		}
+	}
+	if got := h.run(nil, "profile", "show"); got != 0 || !regexp.MustCompile(`(?m)^token: +\*\*\*\*\S{4}  \(in the keyring\)$`).MatchString(h.out.String()) {
+		t.Errorf("profile show: exit %d\n%s", got, h.out)
+	}
+	if got := h.run(nil, "auth", "logout"); got != 0 {
+		t.Fatalf("logout exit %d:\n%s", got, h.errOut)
+	}
+	if v, err := keyring.Get("forge", id[1]); err != keyring.ErrNotFound {
+		t.Errorf("left in the keyring: %q, %v", v, err)
+	}
+	if cfg := h.config(); strings.Contains(cfg, "agk_") || strings.Contains(cfg, "in_keyring") {
+		t.Fatalf("config after logout:\n%s", cfg)
+	}
+	// The token was revoked on the service.
+	h.env["FORGE_TOKEN"] = token
+	if got := h.run(nil, "account", "view"); got != 4 {
+		t.Fatalf("the logged-out token still works: exit %d", got)
+	}
+}
+
+// TestProfileRemoveAsksOnATerminal: a profile holding credentials goes only
+// after a yes, and takes its keyring entries with it.
+func TestProfileRemoveAsksOnATerminal(t *testing.T) {
+	// Not parallel: it reads the mock keyring, which is not safe for
+	// use by two goroutines at once.
+	h := newHarness(t)
+	if _, err := h.srv.CreateUser("lee", "lee-password-123", "user"); err != nil {
+		t.Fatal(err)
+	}
+	if got := h.run([]any{"lee-password-123"}, "auth", "login", "--base-url", h.srv.BaseURL(), "--username", "lee"); got != 0 {
+		t.Fatalf("login exit %d:\n%s", got, h.errOut)
+	}
+	id := regexp.MustCompile(`keyring_id: (\w+)`).FindStringSubmatch(h.config())
+	if id == nil {
+		t.Fatalf("no keyring id:\n%s", h.config())
+	}
+	before := h.config()
+	if got := h.run([]any{"n"}, "profile", "remove", "default"); got != 1 || h.config() != before {
+		t.Fatalf("a no: exit %d, config\n%s", got, h.config())
+	}
+	if q := h.prompt.questions; len(q) != 1 || q[0] != "confirm: Remove profile default and its token?" {
+		t.Errorf("asked %q", q)
+	}
+	if _, err := keyring.Get("forge", id[1]); err != nil {
+		t.Fatalf("a no removed the token from the keyring: %v", err)
+	}
+	if got := h.run([]any{"y"}, "profile", "remove", "default"); got != 0 {
+		t.Fatalf("a yes: exit %d\n%s", got, h.errOut)
+	}
+	if strings.Contains(h.config(), "default:") {
+		t.Fatalf("profile kept:\n%s", h.config())
+	}
+	if _, err := keyring.Get("forge", id[1]); err != keyring.ErrNotFound {
+		t.Fatalf("the token stayed in the keyring: %v", err)
+	}
+}
+
+// TestKeyringThatDoesNotAnswer: a token the keyring will not give back is
+// reported where it lives and why, and logout says it was not revoked.
+func TestKeyringThatDoesNotAnswer(t *testing.T) {
+	// Not parallel: it swaps the mock keyring for one that fails.
+	h := newHarness(t)
+	if _, err := h.srv.CreateUser("max", "max-password-123", "user"); err != nil {
+		t.Fatal(err)
+	}
+	if got := h.run([]any{"max-password-123"}, "auth", "login", "--base-url", h.srv.BaseURL(), "--username", "max"); got != 0 {
+		t.Fatalf("login exit %d:\n%s", got, h.errOut)
+	}
+	keyring.MockInitWithError(errors.New("the keyring is locked"))
+	defer keyring.MockInit()
+	if got := h.run(nil, "auth", "status"); got != 1 || !strings.Contains(h.out.String(), "  - Token: in the keyring, which did not give it: the keyring is locked\n") {
+		t.Fatalf("status: exit %d\n%s", got, h.out)
+	}
+	if got := h.run(nil, "auth", "token"); got != 4 || !strings.Contains(h.errOut.String(), `the token of profile "default" is in the OS keyring, which did not give it (the keyring is locked): unlock the keyring`) {
+		t.Fatalf("token: exit %d\n%s", got, h.errOut)
+	}
+	if got := h.run(nil, "auth", "logout"); got != 0 || !strings.Contains(h.errOut.String(), "Could not read the token from the keyring (the keyring is locked): it was not revoked") {
+		t.Fatalf("logout: exit %d\n%s", got, h.errOut)
+	}
+}
+
+// TestLogoutWhereTheServiceCannotRevoke: a service without POST
+// /auth/logout (404 or 405: the reference server behind a proxy that
+// refuses that one path) is no error: the secrets go all the same.
+func TestLogoutWhereTheServiceCannotRevoke(t *testing.T) {
+	t.Parallel()
+	for _, status := range []int{http.StatusNotFound, http.StatusMethodNotAllowed} {
+		h := newHarness(t)
+		if _, err := h.srv.CreateUser("ned", "ned-password-123", "user"); err != nil {
+			t.Fatal(err)
+		}
+		target, _ := url.Parse(h.srv.URL())
+		proxy := httputil.NewSingleHostReverseProxy(target)
+		front := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if r.URL.Path == "/api/v2/auth/logout" {
+				http.Error(w, `{"error":"no such endpoint"}`, status)
+				return
+			}
+			proxy.ServeHTTP(w, r)
+		}))
+		defer front.Close()
+		if got := h.run([]any{"ned-password-123"}, "auth", "login", "--base-url", front.URL+"/api/v2", "--username", "ned"); got != 0 {
+			t.Fatalf("login exit %d:\n%s", got, h.errOut)
+		}
+		if got := h.run(nil, "auth", "logout"); got != 0 || strings.Contains(h.errOut.String(), "Could not revoke") || !strings.Contains(h.errOut.String(), "removed the token") {
+			t.Fatalf("%d: logout exit %d:\n%s", status, got, h.errOut)
+		}
+		if strings.Contains(h.config(), "in_keyring") {
+			t.Fatalf("%d: config after logout:\n%s", status, h.config())
+		}
 	}
 }

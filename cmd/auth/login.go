@@ -22,6 +22,7 @@ type loginOptions struct {
 	username      string
 	passwordStdin bool
 	code          string
+	insecure      bool
 }
 
 func newLoginCmd(f *cmdutil.Factory) *cobra.Command {
@@ -41,7 +42,11 @@ Without a terminal, a missing value is an error naming its flag:
   --code or FORGE_TOTP_CODE           the two-factor code, if the account has 2FA on
 
 The stored token is replaced only after a fully successful login: a wrong
-password or code leaves the profile as it was.`,
+password or code leaves the profile as it was. It is stored in the OS
+keyring (Secret Service, macOS Keychain, Windows Credential Manager); when
+no keyring service answers within 3 seconds (a headless CI machine), or with
+--insecure-storage, in the config file (mode 0600). ` + "`forge auth status`" + ` says
+which.`,
 		Example: `  forge auth login --base-url https://forge.example.com/api/v2
   forge auth login --username alice
   echo "$PASSWORD" | forge auth login --username alice --password-stdin --code 123456`,
@@ -55,6 +60,7 @@ password or code leaves the profile as it was.`,
 	fl.StringVarP(&opts.username, "username", "u", "", "Account `name` (also FORGE_USERNAME)")
 	fl.BoolVar(&opts.passwordStdin, "password-stdin", false, "Read the password from standard input")
 	fl.StringVar(&opts.code, "code", "", "Two-factor `code` from your authenticator app (also FORGE_TOTP_CODE)")
+	fl.BoolVar(&opts.insecure, "insecure-storage", false, config.InsecureStorageUsage)
 	return cmd
 }
 
@@ -93,13 +99,16 @@ func runLogin(ctx context.Context, opts *loginOptions) error {
 	if err != nil {
 		return err
 	}
-	replaced, err := store(f, cred, token, me.Login)
+	replaced, saved, err := store(f, cred, token, me.Login, opts.insecure)
 	if err != nil {
 		return err
 	}
 	ios := f.IOStreams
 	cs := ios.ErrColorScheme()
 	fmt.Fprintf(ios.ErrOut, "%s Logged in to %s as %s (profile %s)\n", cs.SuccessIcon(), cred.baseURL, cs.Bold(me.Login), name)
+	if n := saved.PlainTextNotice(); n != "" {
+		fmt.Fprintf(ios.ErrOut, "%s %s\n", cs.WarningIcon(), n)
+	}
 	if replaced != "" {
 		fmt.Fprintf(ios.ErrOut, "%s Profile %s now points at %s instead of %s\n", cs.WarningIcon(), name, cred.baseURL, replaced)
 	}
@@ -235,8 +244,10 @@ func login(ctx context.Context, f *cmdutil.Factory, anon *client.Client, cred *c
 // making it current) on a fresh configuration. The token belongs to the
 // base URL it came from, so the profile's base URL becomes that one; it
 // returns the base URL it replaced, if any.
-func store(f *cmdutil.Factory, cred *credentials, token, user string) (replaced string, err error) {
+func store(f *cmdutil.Factory, cred *credentials, token, user string, insecure bool) (replaced string, saved *config.File, err error) {
 	err = f.UpdateConfig(func(cf *config.File) error {
+		saved = cf
+		cf.InsecureStorage = insecure
 		p := cf.Profile(cred.profile)
 		if p == nil {
 			p = &config.Profile{}
@@ -251,5 +262,5 @@ func store(f *cmdutil.Factory, cred *credentials, token, user string) (replaced 
 		}
 		return nil
 	})
-	return replaced, err
+	return replaced, saved, err
 }

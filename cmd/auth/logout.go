@@ -16,14 +16,16 @@ func init() { register(newLogoutCmd) }
 func newLogoutCmd(f *cmdutil.Factory) *cobra.Command {
 	return &cobra.Command{
 		Use:   "logout",
-		Short: "Log out: revoke the token and remove it from the current profile",
-		Long: `Remove the token from the current profile. The profile's addresses and
-username stay, so ` + "`forge auth login`" + ` offers the same username and asks only for the
-password.
+		Short: "Log out: revoke the token and remove every secret of the current profile",
+		Long: `Remove every secret the current profile stores — the token, the registry
+password and the agent key — from the OS keyring and the config file. The
+profile's addresses and usernames stay, so ` + "`forge auth login`" + ` offers the same
+username and asks only for the password.
 
 The token is also revoked on the service when it offers POST /auth/logout
-(the reference server does; the specification does not show revocation).
-If the service cannot be reached, the token is removed locally all the same.`,
+(the reference server does; the specification does not show revocation; a
+service answering 404 or 405 has no such endpoint). If the service cannot
+be reached, the secrets are removed locally all the same.`,
 		Example: `  forge auth logout
   forge --profile dev auth logout`,
 		Args: cmdutil.NoArgs,
@@ -45,25 +47,41 @@ func runLogout(ctx context.Context, f *cmdutil.Factory) error {
 	ios := f.IOStreams
 	cs := ios.ErrColorScheme()
 	p := cf.Profile(name)
-	if p == nil || p.Token == "" {
+	if p == nil || !p.HasSecrets() {
 		if f.Getenv("FORGE_TOKEN") != "" {
 			return fmt.Errorf("no token stored in profile %q; the token in use comes from FORGE_TOKEN: unset it", name)
 		}
 		return fmt.Errorf("not logged in (profile %q has no token)", name)
 	}
-	if revokeErr := revoke(ctx, f, p.BaseURL, p.Token); revokeErr != nil {
-		fmt.Fprintf(ios.ErrOut, "%s Could not revoke the token on the service (%v); removing it here all the same\n", cs.WarningIcon(), revokeErr)
+	if p.Token != "" {
+		if revokeErr := revoke(ctx, f, p.BaseURL, p.Token); revokeErr != nil {
+			fmt.Fprintf(ios.ErrOut, "%s Could not revoke the token on the service (%v); removing it here all the same\n", cs.WarningIcon(), revokeErr)
+		}
 	}
+	for _, k := range config.SecretKeys {
+		if err := p.SecretError(k); err != nil {
+			fate := "it may stay there"
+			if k == "token" {
+				fate = "it was not revoked and may stay there"
+			}
+			fmt.Fprintf(ios.ErrOut, "%s Could not read the %s from the keyring (%v): %s; remove it with the keyring's own tool\n", cs.WarningIcon(), config.SecretName(k), err, fate)
+		}
+	}
+	removed := p.StoredSecrets()
 	err = f.UpdateConfig(func(cf *config.File) error {
 		if p := cf.Profile(name); p != nil {
-			p.Token = ""
+			p.ClearSecrets()
 		}
 		return nil
 	})
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(ios.ErrOut, "%s Logged out of %s (profile %s)\n", cs.SuccessIcon(), p.BaseURL, name)
+	where := p.BaseURL
+	if where == "" {
+		where = "the service"
+	}
+	fmt.Fprintf(ios.ErrOut, "%s Logged out of %s (profile %s): removed the %s\n", cs.SuccessIcon(), where, name, removed)
 	if f.Getenv("FORGE_TOKEN") != "" {
 		fmt.Fprintf(ios.ErrOut, "%s FORGE_TOKEN is still set in the environment; unset it too\n", cs.WarningIcon())
 	}

@@ -23,12 +23,14 @@ func newSetupGitCmd(f *cmdutil.Factory) *cobra.Command {
 global git configuration (~/.gitconfig):
 
   credential.<origin>.helper = ""          (the helpers before are reset)
-  credential.<origin>.helper = !forge auth git-credential
+  credential.<origin>.helper = !/path/to/forge auth git-credential
 
 so git clone, fetch and push over HTTPS (or HTTP) to that host use the
-profile's user name and token, without asking. Running it again changes
+profile's user name and token, without asking. The helper names this forge
+by its absolute path, so it works where forge is not on PATH (an IDE, a
+cron job); run setup-git again after moving forge. Running it again changes
 nothing; run it once per host. When --profile or FORGE_PROFILE names the
-profile, the helper is pinned to it (!forge --profile NAME auth
+profile, the helper is pinned to it (!/path/to/forge --profile NAME auth
 git-credential); otherwise the helper answers with whichever profile has
 the host, the current one first.`,
 		Example: `  forge auth setup-git
@@ -76,29 +78,18 @@ func runSetupGit(ctx context.Context, f *cmdutil.Factory) error {
 	return nil
 }
 
-// helperCommand is how git's shell should start forge: "forge" when that
-// is this executable on PATH, else its absolute path, quoted.
+// helperCommand is how git's shell should start forge: by this
+// executable's absolute path, quoted (a bare "forge" fails wherever forge
+// is not on PATH), or "forge" when the path cannot be found.
 func helperCommand(profile string) string {
 	cmd := "forge"
-	exe, err := os.Executable()
-	if err == nil && !onPath("forge", exe) {
+	if exe, err := os.Executable(); err == nil {
 		cmd = shellQuote(exe)
 	}
 	if profile != "" {
 		cmd += " --profile " + shellQuote(profile)
 	}
 	return cmd + " auth git-credential"
-}
-
-// onPath reports whether name on PATH is the file exe.
-func onPath(name, exe string) bool {
-	p, err := exec.LookPath(name)
-	if err != nil {
-		return false
-	}
-	a, err1 := os.Stat(p)
-	b, err2 := os.Stat(exe)
-	return err1 == nil && err2 == nil && os.SameFile(a, b)
 }
 
 // shellQuote quotes s for sh when it holds anything but safe characters.

@@ -15,7 +15,7 @@ import (
 
 func init() { register(newStatusCmd) }
 
-var statusFields = []string{"profile", "base_url", "logged_in", "token_valid", "user", "full_name", "role", "twofa_enabled", "token", "token_source", "error"}
+var statusFields = []string{"profile", "base_url", "logged_in", "token_valid", "user", "full_name", "role", "twofa_enabled", "token", "token_source", "storage", "error"}
 
 type statusOptions struct {
 	f        *cmdutil.Factory
@@ -30,6 +30,10 @@ func newStatusCmd(f *cmdutil.Factory) *cobra.Command {
 		Long: `Show the current profile's service, user, role, two-factor state and
 whether the service accepts the stored token (shown masked). Asks GET /me
 and GET /me/state over one connection.
+
+It also says where the profile keeps each secret it stores — the token, the
+agent key and the registry password: in the OS keyring or in the config
+file (--json storage).
 
 Exits 1 when not logged in or when the service rejects the token.`,
 		Example: `  forge auth status
@@ -56,7 +60,12 @@ type status struct {
 	TwoFAEnabled *bool  `json:"twofa_enabled"`
 	Token        string `json:"token"` // masked
 	TokenSource  string `json:"token_source"`
-	Error        string `json:"error,omitempty"`
+	// Storage says where the profile keeps each secret, by key: "keyring",
+	// "config file", or "" for none.
+	Storage map[string]string `json:"storage"`
+	Error   string            `json:"error,omitempty"`
+
+	unreadable map[string]string // why a secret in the keyring could not be read
 
 	rejected bool // the service answered 401
 }
@@ -71,6 +80,9 @@ func runStatus(ctx context.Context, opts *statusOptions) error {
 		return err
 	}
 	st := &status{Profile: s.Profile, BaseURL: s.BaseURL, User: s.User, Token: config.Mask(s.Token), TokenSource: sourceName(s, "token")}
+	if err := storage(f, s.Profile, st); err != nil {
+		return err
+	}
 	if host, ok := s.Withheld["base_url"]; ok && s.Token == "" {
 		st.Error = fmt.Sprintf("profile %q holds a token only for its own server, not for %s: log in there with `forge --profile NAME auth login --base-url %s` (a new profile) or set FORGE_TOKEN", s.Profile, host, s.BaseURL)
 	}
@@ -126,6 +138,27 @@ func check(ctx context.Context, f *cmdutil.Factory, s *config.Settings, st *stat
 	return nil
 }
 
+// storage records where the profile keeps each secret.
+func storage(f *cmdutil.Factory, profile string, st *status) error {
+	cf, err := f.ConfigFile()
+	if err != nil {
+		return err
+	}
+	st.Storage, st.unreadable = map[string]string{}, map[string]string{}
+	p := cf.Profile(profile)
+	for _, k := range config.SecretKeys {
+		st.Storage[k] = ""
+		if p == nil {
+			continue
+		}
+		st.Storage[k] = p.SecretLocation(k)
+		if err := p.SecretError(k); err != nil {
+			st.unreadable[k] = err.Error()
+		}
+	}
+	return nil
+}
+
 func sourceName(s *config.Settings, key string) string {
 	if owner := s.Lent[key]; owner != "" {
 		return "profile " + owner
@@ -161,7 +194,6 @@ func printStatus(f *cmdutil.Factory, st *status) {
 			fmt.Fprintf(&b, "  %s Could not check the token\n", cs.FailureIcon())
 		}
 		fmt.Fprintf(&b, "  - Error: %s\n", st.Error)
-		fmt.Fprintf(&b, "  - Token: %s%s\n", st.Token, from(cs.Gray, st.TokenSource))
 	default:
 		who := cs.Bold(st.User)
 		if st.FullName != "" && st.FullName != st.User {
@@ -174,12 +206,36 @@ func printStatus(f *cmdutil.Factory, st *status) {
 		if st.TwoFAEnabled != nil {
 			fmt.Fprintf(&b, "  - Two-factor authentication: %s\n", onOff(*st.TwoFAEnabled))
 		}
-		fmt.Fprintf(&b, "  - Token: %s%s\n", st.Token, from(cs.Gray, st.TokenSource))
 		if st.Error != "" {
 			fmt.Fprintf(&b, "  - %s %s\n", cs.WarningIcon(), st.Error)
 		}
 	}
+	printSecrets(&b, cs.Gray, st)
 	fmt.Fprint(ios.Out, b.String())
+}
+
+// printSecrets writes a line per secret in use or stored: the token masked
+// and where it comes from, and where the profile keeps each one.
+func printSecrets(b *strings.Builder, gray func(string) string, st *status) {
+	for _, k := range config.SecretKeys {
+		label := config.SecretName(k)
+		label = strings.ToUpper(label[:1]) + label[1:]
+		where := st.Storage[k]
+		if k == "token" && st.Token != "" {
+			where := from(gray, st.TokenSource)
+			if where == "" {
+				where = gray(" (in the " + st.Storage[k] + ")")
+			}
+			fmt.Fprintf(b, "  - %s: %s%s\n", label, st.Token, where)
+			continue
+		}
+		switch {
+		case st.unreadable[k] != "":
+			fmt.Fprintf(b, "  - %s: in the keyring, which did not give it: %s\n", label, st.unreadable[k])
+		case where != "":
+			fmt.Fprintf(b, "  - %s: stored in the %s\n", label, where)
+		}
+	}
 }
 
 func onOff(b bool) string {

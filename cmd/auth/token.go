@@ -24,10 +24,25 @@ unmasked; do not paste its output anywhere public.`,
 				return err
 			}
 			if s.Token == "" {
+				if err := keyringError(f, s.Profile); err != nil {
+					return cmdutil.AuthErrorf("the token of profile %q is in the OS keyring, which did not give it (%v): unlock the keyring, or run `forge auth login`", s.Profile, err)
+				}
 				return cmdutil.AuthErrorf("not logged in (profile %q has no token): run `forge auth login`", s.Profile)
 			}
 			_, err = fmt.Fprintln(f.IOStreams.Out, s.Token)
 			return err
 		},
 	}
+}
+
+// keyringError is why the keyring did not give the profile's token, or nil.
+func keyringError(f *cmdutil.Factory, profile string) error {
+	cf, err := f.ConfigFile()
+	if err != nil {
+		return nil
+	}
+	if p := cf.Profile(profile); p != nil {
+		return p.SecretError("token")
+	}
+	return nil
 }

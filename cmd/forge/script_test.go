@@ -12,6 +12,7 @@ import (
 	"os"
 	"os/exec"
 	"regexp"
+	"runtime"
 	"strconv"
 	"strings"
 	"testing"
@@ -20,14 +21,24 @@ import (
 	"github.com/forgehq/forge/cmd"
 	"github.com/forgehq/forge/refserver"
 	"github.com/rogpeppe/go-internal/testscript"
+	"github.com/zalando/go-keyring"
 )
 
-// TestMain lets scripts run the real forge command in a child process.
+// TestMain lets scripts run the real forge command in a child process. It
+// finds no keyring service, as on a headless CI machine (and never touches
+// the keyring of the machine running the tests), so secrets are kept in
+// the config file — unless the script started its own Secret Service
+// (secretservice, keyring_script_test.go), on Linux.
 func TestMain(m *testing.M) {
+	noKeyring := func() {
+		if runtime.GOOS != "linux" || os.Getenv("DBUS_SESSION_BUS_ADDRESS") == "" {
+			keyring.MockInitWithError(errors.New("no keyring service in tests"))
+		}
+	}
 	testscript.Main(m, map[string]func(){
-		"forge": func() { os.Exit(cmd.Main()) },
+		"forge": func() { noKeyring(); os.Exit(cmd.Main()) },
 		// forge under the name docker tools call it by.
-		"docker-credential-forge": func() { os.Exit(cmd.Main()) },
+		"docker-credential-forge": func() { noKeyring(); os.Exit(cmd.Main()) },
 	})
 }
 

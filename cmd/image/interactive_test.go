@@ -14,7 +14,15 @@ import (
 	"github.com/google/go-containerregistry/pkg/name"
 	"github.com/google/go-containerregistry/pkg/v1/random"
 	"github.com/google/go-containerregistry/pkg/v1/tarball"
+	"github.com/zalando/go-keyring"
 )
+
+// TestMain gives the tests go-keyring's in-memory keyring: never the
+// keyring of the machine they run on.
+func TestMain(m *testing.M) {
+	keyring.MockInit()
+	os.Exit(m.Run())
+}
 
 // These tests drive the prompts of forge image (testscript has no
 // terminal) with a scripted Prompter, against a reference server.
@@ -98,8 +106,8 @@ func TestLoginPrompts(t *testing.T) {
 	if code != 0 || !strings.Contains(errOut, "Logged in to 127.0.0.1:") || strings.Contains(errOut, "alice-password-1") {
 		t.Fatalf("login: %d %q", code, errOut)
 	}
-	if !strings.Contains(h.config(), "registry_user: alice") {
-		t.Fatalf("credentials not stored:\n%s", h.config())
+	if cfg := h.config(); !strings.Contains(cfg, "registry_user: alice") || !strings.Contains(cfg, "in_keyring: [registry_password]") || strings.Contains(cfg, "alice-password-1") {
+		t.Fatalf("credentials not stored in the keyring:\n%s", cfg)
 	}
 	before := h.config()
 	code, errOut = h.run([]string{"wrong-password"}, "image", "login", "--username", "alice")

@@ -14,6 +14,7 @@ type loginOptions struct {
 	f             *cmdutil.Factory
 	username      string
 	passwordStdin bool
+	insecure      bool
 }
 
 func newLoginCmd(f *cmdutil.Factory) *cobra.Command {
@@ -23,8 +24,9 @@ func newLoginCmd(f *cmdutil.Factory) *cobra.Command {
 		Short: "Log in to the container registry and store the credentials",
 		Long: `Log in to the profile's container registry with your account's username and
 password. forge checks them by fetching a registry token, then stores them in
-the profile (the config file is mode 0600); a failed login stores nothing and
-keeps what was stored before.
+the profile: the password in the OS keyring, or in the config file (mode
+0600) when no keyring service answers or with --insecure-storage. A failed
+login stores nothing and keeps what was stored before.
 
 The username defaults to FORGE_USERNAME, then the profile's user. On a terminal
 the password is asked for without echo; otherwise pass --password-stdin. In CI
@@ -37,6 +39,7 @@ you need not log in at all: FORGE_USERNAME and FORGE_PASSWORD are used directly.
 	}
 	cmd.Flags().StringVarP(&opts.username, "username", "u", "", "Account `name` (default: FORGE_USERNAME, else the profile's user)")
 	cmd.Flags().BoolVar(&opts.passwordStdin, "password-stdin", false, "Read the password from standard input")
+	cmd.Flags().BoolVar(&opts.insecure, "insecure-storage", false, config.InsecureStorageUsage)
 	return cmd
 }
 
@@ -75,7 +78,10 @@ func runLogin(cmd *cobra.Command, opts *loginOptions) error {
 		}
 		return err
 	}
+	var saved *config.File
 	err = f.UpdateConfig(func(cf *config.File) error {
+		saved = cf
+		cf.InsecureStorage = opts.insecure
 		p := cf.Profile(s.Profile)
 		if p == nil {
 			p = &config.Profile{}
@@ -97,6 +103,9 @@ func runLogin(cmd *cobra.Command, opts *loginOptions) error {
 	}
 	cs := ios.ErrColorScheme()
 	fmt.Fprintf(ios.ErrOut, "%s Logged in to %s as %s (profile %s)\n", cs.SuccessIcon(), c.Host(), cs.Bold(user), s.Profile)
+	if n := saved.PlainTextNotice(); n != "" {
+		fmt.Fprintf(ios.ErrOut, "%s %s\n", cs.WarningIcon(), n)
+	}
 	if f.Getenv("FORGE_USERNAME") != "" || f.Getenv("FORGE_PASSWORD") != "" {
 		fmt.Fprintf(ios.ErrOut, "%s FORGE_USERNAME or FORGE_PASSWORD is set and takes precedence over the stored credentials\n", cs.WarningIcon())
 	}

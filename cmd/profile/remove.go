@@ -1,6 +1,7 @@
 package profile
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/forgehq/forge/config"
@@ -8,27 +9,68 @@ import (
 	"github.com/spf13/cobra"
 )
 
+type removeOptions struct {
+	f    *cmdutil.Factory
+	name string
+	yes  bool
+}
+
 func newRemoveCmd(f *cmdutil.Factory) *cobra.Command {
-	return &cobra.Command{
-		Use:               "remove NAME",
-		Aliases:           []string{"rm"},
-		Short:             "Remove a profile and the credentials stored in it",
-		Example:           `  forge profile remove dev`,
+	opts := &removeOptions{f: f}
+	cmd := &cobra.Command{
+		Use:     "remove NAME",
+		Aliases: []string{"rm"},
+		Short:   "Remove a profile and the credentials stored in it",
+		Long: `Remove a profile and every secret it stores (token, registry password,
+agent key), from the config file and the OS keyring. A profile holding
+credentials is removed only after a yes on a terminal, or with --yes.
+The token is not revoked on the service: ` + "`forge auth logout`" + ` does that.`,
+		Example: `  forge profile remove dev
+  forge profile remove dev --yes`,
 		Args:              cmdutil.ExactArgs(1, "a profile name"),
 		ValidArgsFunction: completeNames(f),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runRemove(f, args[0])
+			opts.name = args[0]
+			return runRemove(cmd.Context(), opts)
 		},
 	}
+	cmd.Flags().BoolVarP(&opts.yes, "yes", "y", false, "Remove a profile holding credentials without asking")
+	return cmd
 }
 
-func runRemove(f *cmdutil.Factory, name string) error {
+func runRemove(ctx context.Context, opts *removeOptions) error {
+	f, name := opts.f, opts.name
+	ios := f.IOStreams
+	cf, err := f.ConfigFile()
+	if err != nil {
+		return err
+	}
+	if p := cf.Profile(name); p != nil && p.HasSecrets() && !opts.yes {
+		if !ios.CanPrompt() {
+			return cmdutil.UsageErrorf("profile %s holds credentials (%s): pass --yes to remove it", name, p.StoredSecrets())
+		}
+		ok, err := f.Prompter.Confirm(ctx, fmt.Sprintf("Remove profile %s and its %s?", name, p.StoredSecrets()), false)
+		if err != nil {
+			return err
+		}
+		if !ok {
+			fmt.Fprintln(ios.ErrOut, "Nothing removed.")
+			return cmdutil.ErrSilent
+		}
+		opts.yes = true
+	}
 	wasCurrent := false
-	err := f.UpdateConfig(func(cf *config.File) error {
-		if cf.Profile(name) == nil {
+	err = f.UpdateConfig(func(cf *config.File) error {
+		p := cf.Profile(name)
+		if p == nil {
 			return &cmdutil.UsageError{Err: &config.UnknownProfileError{Name: name, Known: cf.ProfileNames()}}
 		}
 		name = cf.ProfileKey(name)
+
+		if p.HasSecrets() && !opts.yes {
+			// Credentials stored since the check above.
+			return cmdutil.UsageErrorf("profile %s holds credentials (%s): pass --yes to remove it", name, p.StoredSecrets())
+		}
 		delete(cf.Profiles, name)
 		if cf.ProfileKey(cf.CurrentProfile) == name {
 			cf.CurrentProfile = ""
@@ -39,7 +81,6 @@ func runRemove(f *cmdutil.Factory, name string) error {
 	if err != nil {
 		return err
 	}
-	ios := f.IOStreams
 	cs := ios.ErrColorScheme()
 	fmt.Fprintf(ios.ErrOut, "%s Removed profile %s\n", cs.SuccessIcon(), name)
 	if wasCurrent {

@@ -2,6 +2,7 @@ package profile
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/forgehq/forge/config"
@@ -59,7 +60,7 @@ func runShow(opts *showOptions) error {
 	if opts.exporter.Enabled() {
 		return opts.exporter.Write(f.IOStreams, settingsRecord(s, s.Profile == currentName(f, cf)))
 	}
-	return printSettings(f, s, cf.Profile(s.Profile) != nil)
+	return printSettings(f, s, cf.Profile(s.Profile))
 }
 
 func settingsRecord(s *config.Settings, current bool) map[string]any {
@@ -69,7 +70,8 @@ func settingsRecord(s *config.Settings, current bool) map[string]any {
 	})
 }
 
-func printSettings(f *cmdutil.Factory, s *config.Settings, saved bool) error {
+func printSettings(f *cmdutil.Factory, s *config.Settings, p *config.Profile) error {
+	saved := p != nil
 	ios := f.IOStreams
 	cs := ios.ColorScheme()
 	path, _ := f.ConfigPath()
@@ -92,6 +94,8 @@ func printSettings(f *cmdutil.Factory, s *config.Settings, saved bool) error {
 			val += cs.Gray("  (from profile " + owner + ")")
 		} else if src := s.Sources[r.key]; src != config.FromFile {
 			val += cs.Gray(fmt.Sprintf("  (from %s)", sourceText(src, r.key)))
+		} else if saved && slices.Contains(config.SecretKeys, r.key) && p.SecretLocation(r.key) == config.InKeyring {
+			val += cs.Gray("  (in the keyring)")
 		}
 		fmt.Fprintf(&b, "%-18s %s\n", r.key+":", val)
 	}
