@@ -22,7 +22,7 @@ type changedMsg struct{}
 func changed() tea.Msg { return changedMsg{} }
 
 // New returns the Account tab: profile, SSH keys, two-factor.
-func New(ctx *common.Context) *components.Sectioned {
+func New(ctx *common.Context) *components.SectionPage {
 	header := func() string {
 		st := ctx.Styles
 		who := ctx.User
@@ -31,7 +31,7 @@ func New(ctx *common.Context) *components.Sectioned {
 		}
 		return st.Bold.Render("Account") + st.Dim.Render(" · "+common.OneLine(who)+" · profile "+common.OneLine(ctx.Profile))
 	}
-	return components.NewSectioned(ctx, "Account", header, newProfile(ctx), newKeys(ctx), newTwoFA(ctx))
+	return components.NewSectionPage(ctx, "Account", header, newProfile(ctx), newKeys(ctx), newTwoFA(ctx))
 }
 
 type profileMsg struct {

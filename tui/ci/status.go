@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"time"
 
+	tea "charm.land/bubbletea/v2"
 	"github.com/forgehq/forge/client"
 	"github.com/forgehq/forge/tui/common"
 )
@@ -19,6 +20,18 @@ const (
 )
 
 type pollMsg struct{ owner, gen int }
+
+// pollAgain schedules owner's next poll, pollEvery from now, when again
+// is set; *gen counts owner's polls, and only the tick of the latest one
+// is acted on.
+func pollAgain(owner int, gen *int, again bool) tea.Cmd {
+	if !again {
+		return nil
+	}
+	*gen++
+	g := *gen
+	return tea.Tick(pollEvery, func(time.Time) tea.Msg { return pollMsg{owner: owner, gen: g} })
+}
 
 // finished reports whether a run or job is over.
 func finished(status, conclusion string) bool {

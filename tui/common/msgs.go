@@ -75,3 +75,30 @@ func Error(err error) tea.Cmd {
 	}
 	return func() tea.Msg { return StatusMsg{Text: ErrorText(err), Err: true} }
 }
+
+// Result is the answer to a request a component sent: Owner is the ID of
+// the component that asked (Context.NewID), Gen the request's generation
+// (Load.Start). Every view's loads arrive as one of these, so the check
+// that drops answers meant for another component, or for an older
+// request, is written once (Take).
+type Result[T any] struct {
+	Owner, Gen int
+	Value      T
+	Err        error
+}
+
+// Fetch returns a command that runs work and delivers its answer to owner
+// as request gen.
+func Fetch[T any](owner, gen int, work func() (T, error)) tea.Cmd {
+	return func() tea.Msg {
+		v, err := work()
+		return Result[T]{Owner: owner, Gen: gen, Value: v, Err: err}
+	}
+}
+
+// Take reports whether r is the answer to id's latest request, recording
+// it in l; false means it is another component's, or stale, and must be
+// dropped.
+func (r Result[T]) Take(id int, l *Load) bool {
+	return r.Owner == id && l.Finish(r.Gen, r.Err)
+}
