@@ -5,6 +5,7 @@
 package account
 
 import (
+	"context"
 	"fmt"
 
 	"charm.land/bubbles/v2/key"
@@ -34,11 +35,10 @@ func New(ctx *common.Context) *components.SectionPage {
 	return components.NewSectionPage(ctx, "Account", header, newProfile(ctx), newKeys(ctx), newTwoFA(ctx))
 }
 
-type profileMsg struct {
-	owner, gen int
-	me         *client.User
-	state      *client.UserState
-	err        error
+// account is what the profile shows: the user and the account's state.
+type account struct {
+	me    *client.User
+	state *client.UserState
 }
 
 // profile shows who the account is and how forge reaches the service.
@@ -61,33 +61,23 @@ func (p *profile) Init() tea.Cmd    { return p.fetch() }
 func (p *profile) Refresh() tea.Cmd { return p.fetch() }
 
 func (p *profile) fetch() tea.Cmd {
-	c, err := p.ctx.REST()
-	if err != nil {
-		p.load.Fail(err)
-		return nil
-	}
-	gen := p.load.Start()
-	ctx, owner := p.ctx.Ctx, p.id
-	return func() tea.Msg {
+	return common.LoadREST(p.ctx, &p.load, p.id, func(ctx context.Context, c *client.Client) (account, error) {
 		me, err := c.Account.Me(ctx)
 		if err != nil {
-			return profileMsg{owner: owner, gen: gen, err: err}
+			return account{}, err
 		}
 		state, err := c.Account.State(ctx)
-		return profileMsg{owner: owner, gen: gen, me: me, state: state, err: err}
-	}
+		return account{me, state}, err
+	})
 }
 
 func (p *profile) Update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
-	case profileMsg:
-		if msg.owner != p.id || !p.load.Finish(msg.gen, msg.err) {
-			return nil
+	case common.Result[account]:
+		if ok, failed := msg.Accept(p.id, &p.load); !ok {
+			return failed
 		}
-		if msg.err != nil {
-			return common.Error(msg.err)
-		}
-		p.me, p.state = msg.me, msg.state
+		p.me, p.state = msg.Value.me, msg.Value.state
 	case changedMsg:
 		return p.fetch()
 	default:

@@ -44,7 +44,7 @@ func NewJobs(ctx *common.Context, repo client.RepoName, run *client.WorkflowRun)
 		if err == nil {
 			j.run = j.fetched.run
 		}
-		return pollAgain(j.ID(), &j.poll, j.live() || err != nil)
+		return pollAgain(j.ID(), &j.poll, pollEvery, j.live() || err != nil)
 	}
 	return j
 }

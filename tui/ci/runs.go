@@ -41,7 +41,7 @@ func NewRuns(ctx *common.Context, repo client.RepoName) *Runs {
 	r.Head, r.HeadLines = r.head, 1
 	// Ask again in a while if any run is unfinished (or the last attempt
 	// failed): the list stays live without a key being pressed.
-	r.Loaded = func(err error) tea.Cmd { return pollAgain(r.ID(), &r.poll, r.live() || err != nil) }
+	r.Loaded = func(err error) tea.Cmd { return pollAgain(r.ID(), &r.poll, pollEvery, r.live() || err != nil) }
 	return r
 }
 

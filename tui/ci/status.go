@@ -21,16 +21,16 @@ const (
 
 type pollMsg struct{ owner, gen int }
 
-// pollAgain schedules owner's next poll, pollEvery from now, when again
-// is set; *gen counts owner's polls, and only the tick of the latest one
-// is acted on.
-func pollAgain(owner int, gen *int, again bool) tea.Cmd {
+// pollAgain schedules owner's next poll, every from now, when again is
+// set; *gen counts owner's polls, and only the tick of the latest one is
+// acted on.
+func pollAgain(owner int, gen *int, every time.Duration, again bool) tea.Cmd {
 	if !again {
 		return nil
 	}
 	*gen++
 	g := *gen
-	return tea.Tick(pollEvery, func(time.Time) tea.Msg { return pollMsg{owner: owner, gen: g} })
+	return tea.Tick(every, func(time.Time) tea.Msg { return pollMsg{owner: owner, gen: g} })
 }
 
 // finished reports whether a run or job is over.

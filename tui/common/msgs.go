@@ -1,6 +1,8 @@
 package common
 
 import (
+	"context"
+
 	tea "charm.land/bubbletea/v2"
 	"github.com/forgehq/forge/client"
 )
@@ -96,9 +98,33 @@ func Fetch[T any](owner, gen int, work func() (T, error)) tea.Cmd {
 	}
 }
 
+// LoadREST starts a load of owner's, tracked by l, from the REST API:
+// work runs in the command with the TUI's context and client, and its
+// answer arrives as a Result. Without a client (no token) the error is
+// recorded in l at once and there is no command.
+func LoadREST[T any](c *Context, l *Load, owner int, work func(context.Context, *client.Client) (T, error)) tea.Cmd {
+	rc, err := c.REST()
+	if err != nil {
+		l.Fail(err)
+		return nil
+	}
+	ctx := c.Ctx
+	return Fetch(owner, l.Start(), func() (T, error) { return work(ctx, rc) })
+}
+
 // Take reports whether r is the answer to id's latest request, recording
 // it in l; false means it is another component's, or stale, and must be
 // dropped.
 func (r Result[T]) Take(id int, l *Load) bool {
 	return r.Owner == id && l.Finish(r.Gen, r.Err)
+}
+
+// Accept is Take for the usual case: ok when r is id's latest answer and
+// succeeded, so its Value is to be used; when it failed, failed shows the
+// error in the status line (nil otherwise).
+func (r Result[T]) Accept(id int, l *Load) (ok bool, failed tea.Cmd) {
+	if !r.Take(id, l) {
+		return false, nil
+	}
+	return r.Err == nil, Error(r.Err)
 }
