@@ -2,7 +2,6 @@ package components
 
 import (
 	"context"
-	"strings"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
@@ -42,7 +41,7 @@ type List[T any] struct {
 	table *Table
 	load  common.Load
 	items []T
-	rows  []int // the index in items of each table row (Keep may drop some)
+	rows  []int // the index in items of each table row, when Keep drops some
 
 	width, height int
 
@@ -104,14 +103,22 @@ func (l *List[T]) Selected() (T, bool) {
 		var zero T
 		return zero, false
 	}
-	return l.items[l.rows[i]], true
+	return l.items[l.item(i)], true
+}
+
+// item is the index in items of table row i.
+func (l *List[T]) item(i int) int {
+	if l.Keep == nil {
+		return i
+	}
+	return l.rows[i]
 }
 
 // SelectFirst puts the cursor on the first shown item that match
 // accepts, and reports whether there was one.
 func (l *List[T]) SelectFirst(match func(T) bool) bool {
-	for i, idx := range l.rows {
-		if match(l.items[idx]) && l.table.Select(i) {
+	for i := range l.table.Len() {
+		if match(l.items[l.item(i)]) && l.table.Select(i) {
 			return true
 		}
 	}
@@ -169,8 +176,10 @@ func (l *List[T]) Redraw() {
 	rows := make([]Row, 0, len(l.items))
 	for i, it := range l.items {
 		if l.Keep == nil || l.Keep(it) {
-			l.rows = append(l.rows, i)
 			rows = append(rows, l.Row(it))
+			if l.Keep != nil {
+				l.rows = append(l.rows, i)
+			}
 		}
 	}
 	l.table.SetRows(rows)
@@ -187,15 +196,14 @@ func (l *List[T]) View() string {
 	if !l.load.Done {
 		return l.ctx.Placeholder(&l.load, l.what, l.width, l.height)
 	}
-	parts := make([]string, 0, 3)
-	if l.Head != nil {
-		parts = append(parts, l.Head())
-	}
-	parts = append(parts, common.Pad(l.table.View(), l.width, l.height-l.HeadLines-l.FootLines))
+	body := l.table.View()
 	if l.Foot != nil {
-		parts = append(parts, l.Foot())
+		body = common.Pad(body, l.width, l.height-l.HeadLines-l.FootLines) + "\n" + l.Foot()
 	}
-	return common.Pad(strings.Join(parts, "\n"), l.width, l.height)
+	if l.Head != nil {
+		body = l.Head() + "\n" + body
+	}
+	return common.Pad(body, l.width, l.height)
 }
 
 // Width is the width last given to SetSize.
