@@ -7,6 +7,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/forgehq/forge/client"
+	"github.com/forgehq/forge/internal/text"
 	"github.com/forgehq/forge/tui/common"
 	"github.com/forgehq/forge/tui/components"
 )
@@ -72,8 +73,8 @@ func (r *Runs) row(run *client.WorkflowRun) components.Row {
 	}
 	return components.Row{
 		Key: strconv.FormatInt(run.ID, 10),
-		Cells: []string{icon(r.ctx, run.Status, run.Conclusion), runTitle(run), common.OneLine(run.HeadBranch),
-			st.Dim.Render(common.OneLine(run.Event)), st.Dim.Render(strconv.FormatInt(run.ID, 10)), st.Dim.Render(common.Since(started.Time, r.ctx.Now()))},
+		Cells: []string{icon(r.ctx, run.Status, run.Conclusion), runTitle(run), text.OneLine(run.HeadBranch),
+			st.Dim.Render(text.OneLine(run.Event)), st.Dim.Render(strconv.FormatInt(run.ID, 10)), st.Dim.Render(text.Since(started.Time, r.ctx.Now()))},
 	}
 }
 
@@ -93,7 +94,7 @@ func (r *Runs) head() string {
 			running++
 		}
 	}
-	head := st.Bold.Render("Workflow runs") + st.Dim.Render(" · "+common.Plural(len(r.Items()), "run", "runs"))
+	head := st.Bold.Render("Workflow runs") + st.Dim.Render(" · "+text.Plural(len(r.Items()), "run", "runs"))
 	if running > 0 {
 		head += st.Dim.Render(fmt.Sprintf(" · %d unfinished, refreshed every %s", running, pollEvery))
 	}

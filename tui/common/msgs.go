@@ -5,6 +5,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/forgehq/forge/client"
+	"github.com/forgehq/forge/internal/text"
 )
 
 // PushMsg opens a component on top of the current tab's stack.
@@ -75,7 +76,7 @@ func Error(err error) tea.Cmd {
 	if err == nil {
 		return nil
 	}
-	return func() tea.Msg { return StatusMsg{Text: ErrorText(err), Err: true} }
+	return func() tea.Msg { return StatusMsg{Text: text.ErrorText(err), Err: true} }
 }
 
 // Result is the answer to a request a component sent: Owner is the ID of

@@ -5,6 +5,7 @@ package images
 
 import (
 	tea "charm.land/bubbletea/v2"
+	"github.com/forgehq/forge/internal/text"
 	"github.com/forgehq/forge/tui/common"
 	"github.com/forgehq/forge/tui/components"
 )
@@ -22,7 +23,7 @@ func NewCatalog(ctx *common.Context) *Catalog {
 		components.Column{Title: "REPOSITORY", Flex: 1, Min: 10})}
 	c.Table().Empty = "No images yet: push one with `forge image push FILE NAME:TAG`."
 	c.Fetch = c.fetch
-	c.Row = func(r string) components.Row { return components.Row{Key: r, Cells: []string{common.OneLine(r)}} }
+	c.Row = func(r string) components.Row { return components.Row{Key: r, Cells: []string{text.OneLine(r)}} }
 	c.Open = func(r string) tea.Cmd { return common.Push(NewTags(ctx, r)) }
 	c.Head, c.HeadLines = c.head, 1
 	return c
@@ -56,7 +57,7 @@ func (c *Catalog) Update(msg tea.Msg) tea.Cmd {
 
 func (c *Catalog) head() string {
 	st := c.ctx.Styles
-	head := st.Bold.Render("Image repositories") + st.Dim.Render(" · "+common.Plural(len(c.Items()), "repository", "repositories")+" you may pull")
+	head := st.Bold.Render("Image repositories") + st.Dim.Render(" · "+text.Plural(len(c.Items()), "repository", "repositories")+" you may pull")
 	if c.Loading() {
 		head += " " + st.Accent.Render(c.ctx.Spinner)
 	}

@@ -6,6 +6,7 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+	"github.com/forgehq/forge/internal/text"
 	"github.com/forgehq/forge/regclient"
 	"github.com/forgehq/forge/tui/common"
 	"github.com/forgehq/forge/tui/components"
@@ -41,7 +42,7 @@ type Tags struct {
 
 // NewTags returns the tags of repo (as the catalog names it, user/image).
 func NewTags(ctx *common.Context, repo string) *Tags {
-	t := &Tags{ctx: ctx, repo: repo, confirm: components.NewConfirm(ctx), List: components.NewList[regclient.Tag](ctx, common.OneLine(repo), "the tags of "+repo,
+	t := &Tags{ctx: ctx, repo: repo, confirm: components.NewConfirm(ctx), List: components.NewList[regclient.Tag](ctx, text.OneLine(repo), "the tags of "+repo,
 		components.Column{Title: "TAG", Flex: 1, Min: 8},
 		components.Column{Title: "DIGEST", Width: 19},
 		components.Column{Title: "SIZE", Width: 9, Right: true},
@@ -115,23 +116,16 @@ func (t *Tags) row(tag regclient.Tag) components.Row {
 	st := t.ctx.Styles
 	size := ""
 	if tag.Size > 0 {
-		size = common.Bytes(tag.Size)
+		size = text.Bytes(tag.Size)
 	}
 	return components.Row{Key: tag.Name, Cells: []string{
-		st.Bold.Render(common.OneLine(tag.Name)), st.Dim.Render(shortDigest(tag.Digest)), size,
-		st.Dim.Render(common.Since(tag.UpdatedAt, t.ctx.Now()))}}
-}
-
-func shortDigest(d string) string {
-	if algo, hex, ok := strings.Cut(d, ":"); ok && len(hex) > 12 {
-		return algo + ":" + hex[:12]
-	}
-	return d
+		st.Bold.Render(text.OneLine(tag.Name)), st.Dim.Render(text.ShortDigest(tag.Digest)), size,
+		st.Dim.Render(text.Since(tag.UpdatedAt, t.ctx.Now()))}}
 }
 
 func (t *Tags) head() string {
 	st := t.ctx.Styles
-	return st.Bold.Render(common.OneLine(t.repo)) + st.Dim.Render(" · "+common.Plural(len(t.Items()), "tag", "tags"))
+	return st.Bold.Render(text.OneLine(t.repo)) + st.Dim.Render(" · "+text.Plural(len(t.Items()), "tag", "tags"))
 }
 
 func (t *Tags) Capturing() bool { return t.List.Capturing() || t.confirm.Active() }
@@ -177,7 +171,7 @@ func askDelete(ctx *common.Context, confirm *components.Confirm, owner int, repo
 		what = "the tags " + strings.Join(msg.plan.Tags, ", ")
 	}
 	digest := msg.plan.Digest
-	confirm.Ask(fmt.Sprintf("Delete %s? It removes the manifest %s and %s.", msg.ref, shortDigest(digest.DigestStr()), what),
+	confirm.Ask(fmt.Sprintf("Delete %s? It removes the manifest %s and %s.", msg.ref, text.ShortDigest(digest.DigestStr()), what),
 		deleteDigest(ctx, owner, repo, digest, what))
 	return nil
 }

@@ -10,6 +10,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"github.com/forgehq/forge/client"
+	"github.com/forgehq/forge/internal/text"
 	"github.com/forgehq/forge/tui/common"
 	"github.com/forgehq/forge/tui/components"
 )
@@ -146,7 +147,7 @@ func (l *List) row(is *client.Issue) components.Row {
 	}
 	return components.Row{
 		Key:   strconv.FormatInt(is.Number, 10),
-		Cells: []string{num, common.OneLine(is.Title), common.OneLine(is.User.Login), comments, st.Dim.Render(common.Since(is.CreatedAt.Time, l.ctx.Now()))},
+		Cells: []string{num, text.OneLine(is.Title), text.OneLine(is.User.Login), comments, st.Dim.Render(text.Since(is.CreatedAt.Time, l.ctx.Now()))},
 	}
 }
 
@@ -154,7 +155,7 @@ func (l *List) head() string {
 	st := l.ctx.Styles
 	n := len(l.Items())
 	head := st.Bold.Render(fmt.Sprintf("%s issues", capital(states[l.state])))
-	head += st.Dim.Render(fmt.Sprintf(" · %s · s: open/closed/all · n: new", common.Plural(n, "issue", "issues")))
+	head += st.Dim.Render(fmt.Sprintf(" · %s · s: open/closed/all · n: new", text.Plural(n, "issue", "issues")))
 	if n >= maxIssues {
 		head += st.Dim.Render(fmt.Sprintf(" (the first %d)", maxIssues))
 	}

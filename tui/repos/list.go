@@ -10,6 +10,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/forgehq/forge/client"
+	"github.com/forgehq/forge/internal/text"
 	"github.com/forgehq/forge/tui/common"
 	"github.com/forgehq/forge/tui/components"
 )
@@ -56,13 +57,13 @@ func (l *List) row(r *client.Repo) components.Row {
 	name := r.RepoName().String()
 	return components.Row{
 		Key:   name,
-		Cells: []string{st.Bold.Render(common.OneLine(name)), vis, common.OneLine(r.Description), st.Dim.Render(common.Since(r.UpdatedAt.Time, l.ctx.Now()))},
+		Cells: []string{st.Bold.Render(text.OneLine(name)), vis, text.OneLine(r.Description), st.Dim.Render(text.Since(r.UpdatedAt.Time, l.ctx.Now()))},
 	}
 }
 
 func (l *List) head() string {
 	st := l.ctx.Styles
-	head := st.Bold.Render("Your repositories") + st.Dim.Render(fmt.Sprintf(" · %s · enter opens · / filters", common.Plural(len(l.Items()), "repository", "repositories")))
+	head := st.Bold.Render("Your repositories") + st.Dim.Render(fmt.Sprintf(" · %s · enter opens · / filters", text.Plural(len(l.Items()), "repository", "repositories")))
 	if l.Loading() {
 		head += " " + st.Accent.Render(l.ctx.Spinner)
 	}
