@@ -1,6 +1,7 @@
 package components
 
 import (
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -117,7 +118,7 @@ func (e *Editor) key(msg tea.KeyPressMsg) {
 		// wordLeft stays on the row.
 		start := e.col
 		e.wordLeft()
-		e.splice(line[:e.col], "", line[start:])
+		e.replace(e.col, start, "")
 	case "ctrl+u":
 		e.lines[e.row] = append([]string(nil), line[e.col:]...)
 		e.col = 0
@@ -198,15 +199,12 @@ func (e *Editor) vertical(d int) {
 }
 
 func (e *Editor) backspace() {
-	line := e.lines[e.row]
 	switch {
 	case e.col > 0:
-		e.splice(line[:e.col-1], "", line[e.col:])
+		e.replace(e.col-1, e.col, "")
 	case e.row > 0:
-		prev := e.lines[e.row-1]
-		e.lines = append(e.lines[:e.row], e.lines[e.row+1:]...)
 		e.row--
-		e.splice(prev, "", line)
+		e.join()
 	}
 }
 
@@ -214,33 +212,45 @@ func (e *Editor) delete() {
 	line := e.lines[e.row]
 	switch {
 	case e.col < len(line):
-		e.splice(line[:e.col], "", line[e.col+1:])
+		e.replace(e.col, e.col+1, "")
 	case e.row < len(e.lines)-1:
-		next := e.lines[e.row+1]
-		e.lines = append(e.lines[:e.row+1], e.lines[e.row+2:]...)
-		e.splice(line, "", next)
+		e.join()
 	}
 }
 
-// splice makes the cursor's line before+text+after, the cursor after
-// text. The line is cut into grapheme clusters again: what is typed or
-// deleted can join its neighbours into one (an accent typed after its
-// letter) or part them.
-func (e *Editor) splice(before []string, text string, after []string) {
-	head := strings.Join(before, "") + text
-	line := clusters(head + strings.Join(after, ""))
+// join appends the next line to the cursor's, the cursor where they meet.
+func (e *Editor) join() {
+	line := e.lines[e.row]
+	at := len(line)
+	e.lines[e.row] = append(line[:at:at], e.lines[e.row+1]...)
+	e.lines = append(e.lines[:e.row+1], e.lines[e.row+2:]...)
+	e.replace(at, at, "")
+}
+
+// replace puts text in place of clusters [from, to) of the cursor's line,
+// the cursor after it. What is typed or deleted can join its neighbours
+// into one cluster (an accent typed after its letter) or part them, so
+// the clusters next to the edit are cut again; the rest of the line keeps
+// its cuts, and a key costs the same on a long line. (Only a lone
+// regional indicator typed into a run of flags could pair differently
+// than a new cut of the whole line would.)
+func (e *Editor) replace(from, to int, text string) {
+	line := e.lines[e.row]
+	i, j := max(from-1, 0), min(to+1, len(line))
+	head := strings.Join(line[i:from], "") + text
+	cut := clusters(head+strings.Join(line[to:j], ""), from-i+len(text)+j-to)
 	// The cursor goes after the cluster holding head's last byte.
 	col, off := 0, 0
-	for col < len(line) && off < len(head) {
-		off += len(line[col])
+	for col < len(cut) && off < len(head) {
+		off += len(cut[col])
 		col++
 	}
-	e.lines[e.row], e.col = line, col
+	e.lines[e.row], e.col = slices.Replace(line, i, j, cut...), i+col
 }
 
-// clusters cuts s into grapheme clusters.
-func clusters(s string) []string {
-	out := make([]string, 0, len(s))
+// clusters cuts s into grapheme clusters; there are at most n.
+func clusters(s string, n int) []string {
+	out := make([]string, 0, n)
 	for s != "" {
 		g, _ := ansi.FirstGraphemeCluster(s, ansi.GraphemeWidth)
 		if g == "" {
@@ -266,8 +276,7 @@ func (e *Editor) insert(s string) {
 			e.col = 0
 		}
 		if part != "" {
-			line := e.lines[e.row]
-			e.splice(line[:e.col], part, line[e.col:])
+			e.replace(e.col, e.col, part)
 		}
 	}
 }
@@ -302,7 +311,7 @@ func (e *Editor) fit(s string) string {
 	}
 	room := e.Limit - e.length()
 	n := 0
-	for _, g := range clusters(s) {
+	for _, g := range clusters(s, len(s)) {
 		k := utf8.RuneCountInString(g)
 		if k > room {
 			break

@@ -1,6 +1,7 @@
 package components
 
 import (
+	"strconv"
 	"strings"
 	"testing"
 
@@ -100,5 +101,22 @@ func TestEditorWrapsBetweenGraphemes(t *testing.T) {
 		if joined != text {
 			t.Errorf("%+q wrapped as %+q", text, lines)
 		}
+	}
+}
+
+// Each key re-cuts the cursor's line into grapheme clusters: the cost of
+// a key grows with the line, measured here at the end of long lines.
+func BenchmarkEditorKey(b *testing.B) {
+	for _, n := range []int{80, 2000} {
+		b.Run("line="+strconv.Itoa(n), func(b *testing.B) {
+			e := NewEditor(testContext(b), true)
+			e.Focus()
+			e.SetValue(strings.Repeat("café ", n/5))
+			b.ReportAllocs()
+			for b.Loop() {
+				e.Update(tea.KeyPressMsg{Code: 'x', Text: "x"})
+				e.Update(press("backspace"))
+			}
+		})
 	}
 }
