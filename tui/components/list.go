@@ -33,6 +33,8 @@ func REST[T any](ctx *common.Context, list func(context.Context, *client.Client)
 // another view, draws one table row per item under an optional head and
 // above an optional foot, and opens an item on enter. Views embed it and
 // add their own keys and messages before passing the rest on to Update.
+// A status filter is a Keep (then Redraw); a cursor put on the first
+// match after every load is a Loaded that calls SelectFirst.
 type List[T any] struct {
 	ctx   *common.Context
 	id    int
@@ -88,7 +90,7 @@ func (l *List[T]) SetItems(items []T) {
 	l.Redraw()
 }
 
-// Loading reports whether a load is under way; Loaded whether one has
+// Loading reports whether a load is under way; Done whether one has
 // succeeded.
 func (l *List[T]) Loading() bool { return l.load.Busy }
 func (l *List[T]) Done() bool    { return l.load.Done }
