@@ -43,7 +43,8 @@ type List[T any] struct {
 	table *Table
 	load  common.Load
 	items []T
-	rows  []int // the index in items of each table row, when Keep drops some
+	rows  []int // the index in items of each table row, when kept
+	kept  bool  // the rows were drawn with a Keep
 
 	width, height int
 
@@ -110,7 +111,7 @@ func (l *List[T]) Selected() (T, bool) {
 
 // item is the index in items of table row i.
 func (l *List[T]) item(i int) int {
-	if l.Keep == nil {
+	if !l.kept {
 		return i
 	}
 	return l.rows[i]
@@ -174,12 +175,12 @@ func (l *List[T]) Update(msg tea.Msg) tea.Cmd {
 // Redraw draws the rows again (the styles changed, a spinner in a row
 // turned, Keep changed its mind).
 func (l *List[T]) Redraw() {
-	l.rows = l.rows[:0]
+	l.rows, l.kept = l.rows[:0], l.Keep != nil
 	rows := make([]Row, 0, len(l.items))
 	for i, it := range l.items {
 		if l.Keep == nil || l.Keep(it) {
 			rows = append(rows, l.Row(it))
-			if l.Keep != nil {
+			if l.kept {
 				l.rows = append(l.rows, i)
 			}
 		}
