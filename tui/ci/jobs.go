@@ -30,7 +30,7 @@ type runHolder struct{ run *client.WorkflowRun }
 
 // NewJobs returns the page of run.
 func NewJobs(ctx *common.Context, repo client.RepoName, run *client.WorkflowRun) *Jobs {
-	j := &Jobs{ctx: ctx, repo: repo, run: run, List: components.NewList[*client.Job](ctx, "", "the run's jobs",
+	j := &Jobs{ctx: ctx, repo: repo, run: run, List: components.NewList[*client.Job](ctx, "Run "+strconv.FormatInt(run.ID, 10), "the run's jobs",
 		components.Column{Title: "", Width: 1},
 		components.Column{Title: "JOB", Flex: 1, Min: 10},
 		components.Column{Title: "STATUS", Width: 12},
@@ -124,7 +124,6 @@ func (j *Jobs) head() string {
 	return head + "\n" + meta + "\n"
 }
 
-func (j *Jobs) Title() string   { return "Run " + strconv.FormatInt(j.run.ID, 10) }
 func (j *Jobs) Animating() bool { return j.Loading() || j.live() }
 
 func (j *Jobs) ShortHelp() []key.Binding {
