@@ -219,10 +219,11 @@ func (l *List[T]) Animating() bool { return l.load.Busy }
 
 func (l *List[T]) ShortHelp() []key.Binding {
 	k := l.ctx.Keys
+	help := make([]key.Binding, 0, len(l.Keys)+3)
 	if l.Open == nil {
-		return append(l.Keys[:len(l.Keys):len(l.Keys)], k.Down, k.Filter, k.Refresh)
+		return append(append(help, l.Keys...), k.Down, k.Filter, k.Refresh)
 	}
-	return append(append([]key.Binding{k.Open}, l.Keys...), k.Filter, k.Refresh)
+	return append(append(append(help, k.Open), l.Keys...), k.Filter, k.Refresh)
 }
 
 func (l *List[T]) FullHelp() [][]key.Binding {
