@@ -5,6 +5,7 @@
 package account
 
 import (
+	"context"
 	"fmt"
 
 	"charm.land/bubbles/v2/key"
@@ -23,7 +24,7 @@ type changedMsg struct{}
 func changed() tea.Msg { return changedMsg{} }
 
 // New returns the Account tab: profile, SSH keys, two-factor.
-func New(ctx *common.Context) *components.Sectioned {
+func New(ctx *common.Context) *components.SectionPage {
 	header := func() string {
 		st := ctx.Styles
 		who := ctx.User
@@ -32,14 +33,13 @@ func New(ctx *common.Context) *components.Sectioned {
 		}
 		return st.Bold.Render("Account") + st.Dim.Render(" · "+text.OneLine(who)+" · profile "+text.OneLine(ctx.Profile))
 	}
-	return components.NewSectioned(ctx, "Account", header, newProfile(ctx), newKeys(ctx), newTwoFA(ctx))
+	return components.NewSectionPage(ctx, "Account", header, newProfile(ctx), newKeys(ctx), newTwoFA(ctx))
 }
 
-type profileMsg struct {
-	owner, gen int
-	me         *client.User
-	state      *client.UserState
-	err        error
+// account is what the profile shows: the user and the account's state.
+type account struct {
+	me    *client.User
+	state *client.UserState
 }
 
 // profile shows who the account is and how forge reaches the service.
@@ -62,33 +62,23 @@ func (p *profile) Init() tea.Cmd    { return p.fetch() }
 func (p *profile) Refresh() tea.Cmd { return p.fetch() }
 
 func (p *profile) fetch() tea.Cmd {
-	c, err := p.ctx.REST()
-	if err != nil {
-		p.load.Fail(err)
-		return nil
-	}
-	gen := p.load.Start()
-	ctx, owner := p.ctx.Ctx, p.id
-	return func() tea.Msg {
+	return common.LoadREST(p.ctx, &p.load, p.id, func(ctx context.Context, c *client.Client) (account, error) {
 		me, err := c.Account.Me(ctx)
 		if err != nil {
-			return profileMsg{owner: owner, gen: gen, err: err}
+			return account{}, err
 		}
 		state, err := c.Account.State(ctx)
-		return profileMsg{owner: owner, gen: gen, me: me, state: state, err: err}
-	}
+		return account{me, state}, err
+	})
 }
 
 func (p *profile) Update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
-	case profileMsg:
-		if msg.owner != p.id || !p.load.Finish(msg.gen, msg.err) {
-			return nil
+	case common.Result[account]:
+		if ok, failed := msg.Accept(p.id, &p.load); !ok {
+			return failed
 		}
-		if msg.err != nil {
-			return common.Error(msg.err)
-		}
-		p.me, p.state = msg.me, msg.state
+		p.me, p.state = msg.Value.me, msg.Value.state
 	case changedMsg:
 		return p.fetch()
 	default:

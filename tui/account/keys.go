@@ -1,6 +1,7 @@
 package account
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -18,12 +19,6 @@ import (
 	"github.com/forgehq/forge/tui/common"
 	"github.com/forgehq/forge/tui/components"
 )
-
-type keysMsg struct {
-	owner, gen int
-	keys       []*client.SSHKey
-	err        error
-}
 
 // keyFileMsg is a public key read from a file, ready to be named.
 type keyFileMsg struct {
@@ -83,29 +78,18 @@ func (k *keys) Init() tea.Cmd    { return k.fetch() }
 func (k *keys) Refresh() tea.Cmd { return k.fetch() }
 
 func (k *keys) fetch() tea.Cmd {
-	c, err := k.ctx.REST()
-	if err != nil {
-		k.load.Fail(err)
-		return nil
-	}
-	gen := k.load.Start()
-	ctx, owner := k.ctx.Ctx, k.id
-	return func() tea.Msg {
-		ks, err := client.Collect(c.Keys.List(ctx, client.ListOptions{PerPage: 100}), 0)
-		return keysMsg{owner: owner, gen: gen, keys: ks, err: err}
-	}
+	return common.LoadREST(k.ctx, &k.load, k.id, func(ctx context.Context, c *client.Client) ([]*client.SSHKey, error) {
+		return client.Collect(c.Keys.List(ctx, client.ListOptions{PerPage: 100}), 0)
+	})
 }
 
 func (k *keys) Update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
-	case keysMsg:
-		if msg.owner != k.id || !k.load.Finish(msg.gen, msg.err) {
-			return nil
+	case common.Result[[]*client.SSHKey]:
+		if ok, failed := msg.Accept(k.id, &k.load); !ok {
+			return failed
 		}
-		if msg.err != nil {
-			return common.Error(msg.err)
-		}
-		k.keys = msg.keys
+		k.keys = msg.Value
 		k.setRows()
 	case keyFileMsg:
 		if msg.owner == k.id {

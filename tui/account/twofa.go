@@ -1,6 +1,7 @@
 package account
 
 import (
+	"context"
 	"fmt"
 	"strings"
 
@@ -14,12 +15,6 @@ import (
 	"github.com/forgehq/forge/tui/components"
 	rscqr "rsc.io/qr"
 )
-
-type stateMsg struct {
-	owner, gen int
-	on         bool
-	err        error
-}
 
 type setupMsg struct {
 	owner int
@@ -72,32 +67,18 @@ func (t *twofa) Init() tea.Cmd    { return t.fetch() }
 func (t *twofa) Refresh() tea.Cmd { return t.fetch() }
 
 func (t *twofa) fetch() tea.Cmd {
-	c, err := t.ctx.REST()
-	if err != nil {
-		t.load.Fail(err)
-		return nil
-	}
-	gen := t.load.Start()
-	ctx, owner := t.ctx.Ctx, t.id
-	return func() tea.Msg {
-		s, err := c.Account.State(ctx)
-		if err != nil {
-			return stateMsg{owner: owner, gen: gen, err: err}
-		}
-		return stateMsg{owner: owner, gen: gen, on: s.TwoFAEnabled}
-	}
+	return common.LoadREST(t.ctx, &t.load, t.id, func(ctx context.Context, c *client.Client) (*client.UserState, error) {
+		return c.Account.State(ctx)
+	})
 }
 
 func (t *twofa) Update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
-	case stateMsg:
-		if msg.owner != t.id || !t.load.Finish(msg.gen, msg.err) {
-			return nil
+	case common.Result[*client.UserState]:
+		if ok, failed := msg.Accept(t.id, &t.load); !ok {
+			return failed
 		}
-		if msg.err != nil {
-			return common.Error(msg.err)
-		}
-		t.on = msg.on
+		t.on = msg.Value.TwoFAEnabled
 	case setupMsg:
 		if msg.owner != t.id {
 			return nil

@@ -3,7 +3,6 @@ package ci
 import (
 	"fmt"
 	"strconv"
-	"time"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
@@ -13,106 +12,74 @@ import (
 	"github.com/forgehq/forge/tui/components"
 )
 
-type jobsMsg struct {
-	owner, gen int
-	run        *client.WorkflowRun
-	jobs       []*client.Job
-	err        error
-}
-
 // Jobs is a run and its jobs; enter opens a job's log.
 type Jobs struct {
-	ctx    *common.Context
-	id     int
-	repo   client.RepoName
-	run    *client.WorkflowRun
-	table  *components.Table
-	load   common.Load
-	jobs   []*client.Job
-	poll   int
-	width  int
-	height int
+	*components.List[*client.Job]
+	ctx  *common.Context
+	repo client.RepoName
+	run  *client.WorkflowRun
+	// fetched is where the latest load's work puts the run it read with
+	// the jobs; taken on the UI goroutine once the list takes the answer
+	// (an answer is taken only for the latest load, and the work wrote it
+	// before sending the answer).
+	fetched *runHolder
+	poll    int
 }
+
+type runHolder struct{ run *client.WorkflowRun }
 
 // NewJobs returns the page of run.
 func NewJobs(ctx *common.Context, repo client.RepoName, run *client.WorkflowRun) *Jobs {
-	j := &Jobs{ctx: ctx, id: ctx.NewID(), repo: repo, run: run}
-	j.table = components.NewTable(ctx,
+	j := &Jobs{ctx: ctx, repo: repo, run: run, List: components.NewList[*client.Job](ctx, "Run "+strconv.FormatInt(run.ID, 10), "the run's jobs",
 		components.Column{Title: "", Width: 1},
 		components.Column{Title: "JOB", Flex: 1, Min: 10},
 		components.Column{Title: "STATUS", Width: 12},
 		components.Column{Title: "STEP", Flex: 1, Min: 8},
 		components.Column{Title: "TIME", Width: 7, Right: true},
-	)
-	j.table.Empty = "This run has no jobs yet."
+	)}
+	j.Table().Empty = "This run has no jobs yet."
+	j.Fetch, j.Row = j.fetch, j.row
+	j.Open = func(job *client.Job) tea.Cmd { return common.Push(NewLog(ctx, repo, j.run, job)) }
+	j.Head, j.HeadLines = j.head, 3
+	j.Loaded = func(err error) tea.Cmd {
+		if err == nil {
+			j.run = j.fetched.run
+		}
+		return pollAgain(j.ID(), &j.poll, pollEvery, j.live() || err != nil)
+	}
 	return j
 }
 
-func (j *Jobs) Init() tea.Cmd    { return j.fetch() }
-func (j *Jobs) Refresh() tea.Cmd { return j.fetch() }
-
-func (j *Jobs) fetch() tea.Cmd {
+// fetch reads the run (its status) and its jobs.
+func (j *Jobs) fetch() (components.Work[*client.Job], error) {
 	c, err := j.ctx.REST()
 	if err != nil {
-		j.load.Fail(err)
-		return nil
+		return nil, err
 	}
-	gen := j.load.Start()
-	ctx, repo, id, owner := j.ctx.Ctx, j.repo, j.run.ID, j.id
-	return func() tea.Msg {
+	ctx, repo, id := j.ctx.Ctx, j.repo, j.run.ID
+	got := &runHolder{}
+	j.fetched = got
+	return func() ([]*client.Job, error) {
 		run, err := c.Actions.GetRun(ctx, repo, id)
 		if err != nil {
-			return jobsMsg{owner: owner, gen: gen, err: err}
+			return nil, err
 		}
-		jobs, err := client.Collect(c.Actions.ListJobs(ctx, repo, id, client.ListOptions{PerPage: 100}), 0)
-		return jobsMsg{owner: owner, gen: gen, run: run, jobs: jobs, err: err}
-	}
+		got.run = run
+		return client.Collect(c.Actions.ListJobs(ctx, repo, id, client.ListOptions{PerPage: 100}), 0)
+	}, nil
 }
 
 func (j *Jobs) Update(msg tea.Msg) tea.Cmd {
-	switch msg := msg.(type) {
-	case jobsMsg:
-		if msg.owner != j.id || !j.load.Finish(msg.gen, msg.err) {
-			return nil
+	if msg, ok := msg.(pollMsg); ok {
+		if msg.owner == j.ID() && msg.gen == j.poll && !j.Loading() {
+			return j.Refresh()
 		}
-		if msg.err != nil {
-			return tea.Batch(common.Error(msg.err), j.schedule())
-		}
-		j.run, j.jobs = msg.run, msg.jobs
-		j.setRows()
-		return j.schedule()
-	case pollMsg:
-		if msg.owner == j.id && msg.gen == j.poll && !j.load.Busy {
-			return j.fetch()
-		}
-	case common.ThemeMsg:
-		j.setRows()
-	case tea.KeyPressMsg:
-		if !j.table.Capturing() && key.Matches(msg, j.ctx.Keys.Open) {
-			if i := j.table.SelectedIndex(); i >= 0 {
-				return common.Push(NewLog(j.ctx, j.repo, j.run, j.jobs[i]))
-			}
-			return nil
-		}
-		_, cmd := j.table.Update(msg)
-		return cmd
-	case tea.MouseWheelMsg, tea.PasteMsg:
-		_, cmd := j.table.Update(msg)
-		return cmd
+		return nil
 	}
-	return nil
+	return j.List.Update(msg)
 }
 
 func (j *Jobs) live() bool { return !finished(j.run.Status, j.run.Conclusion) }
-
-func (j *Jobs) schedule() tea.Cmd {
-	if !j.live() && j.load.Err == nil {
-		return nil
-	}
-	j.poll++
-	gen, owner := j.poll, j.id
-	return tea.Tick(pollEvery, func(time.Time) tea.Msg { return pollMsg{owner: owner, gen: gen} })
-}
 
 // step names the job's current step (or the failed one).
 func step(job *client.Job) string {
@@ -127,32 +94,24 @@ func step(job *client.Job) string {
 	return ""
 }
 
-func (j *Jobs) setRows() {
+func (j *Jobs) row(job *client.Job) components.Row {
 	st := j.ctx.Styles
-	now := j.ctx.Now()
-	rows := make([]components.Row, len(j.jobs))
-	for i, job := range j.jobs {
-		rows[i] = components.Row{
-			Key: strconv.FormatInt(job.ID, 10),
-			Cells: []string{icon(j.ctx, job.Status, job.Conclusion), text.OneLine(job.Name), describe(job.Status, job.Conclusion),
-				st.Dim.Render(step(job)), st.Dim.Render(duration(job.StartedAt, job.CompletedAt, now))},
-		}
+	return components.Row{
+		Key: strconv.FormatInt(job.ID, 10),
+		Cells: []string{icon(j.ctx, job.Status, job.Conclusion), text.OneLine(job.Name), describe(job.Status, job.Conclusion),
+			st.Dim.Render(step(job)), st.Dim.Render(duration(job.StartedAt, job.CompletedAt, j.ctx.Now()))},
 	}
-	j.table.SetRows(rows)
-}
-
-func (j *Jobs) SetSize(width, height int) {
-	j.width, j.height = width, height
-	j.table.SetSize(width, height-3)
 }
 
 func (j *Jobs) View() string {
-	if !j.load.Done {
-		return j.ctx.Placeholder(&j.load, "the run's jobs", j.width, j.height)
+	if j.Done() && j.live() {
+		j.Redraw()
 	}
-	if j.live() {
-		j.setRows()
-	}
+	return j.List.View()
+}
+
+// head is the run's title and what it ran on, and a blank line.
+func (j *Jobs) head() string {
 	st := j.ctx.Styles
 	r := j.run
 	head := icon(j.ctx, r.Status, r.Conclusion) + " " + st.Bold.Render(runTitle(r)) + st.Dim.Render(fmt.Sprintf(" · run %d", r.ID))
@@ -162,20 +121,12 @@ func (j *Jobs) View() string {
 	}
 	meta := st.Dim.Render(fmt.Sprintf("%s · %s on %s (%s) · %s", describe(r.Status, r.Conclusion), text.OneLine(r.Event),
 		text.OneLine(r.HeadBranch), sha, text.Since(r.CreatedAt.Time, j.ctx.Now())))
-	return common.Pad(head+"\n"+meta+"\n\n"+j.table.View(), j.width, j.height)
+	return head + "\n" + meta + "\n"
 }
 
-func (j *Jobs) Title() string   { return "Run " + strconv.FormatInt(j.run.ID, 10) }
-func (j *Jobs) Capturing() bool { return j.table.Capturing() }
-func (j *Jobs) CanGoBack() bool { return j.table.CanGoBack() }
-func (j *Jobs) Animating() bool { return j.load.Busy || j.live() }
+func (j *Jobs) Animating() bool { return j.Loading() || j.live() }
 
 func (j *Jobs) ShortHelp() []key.Binding {
 	k := j.ctx.Keys
 	return []key.Binding{k.Open, k.Back, k.Refresh}
-}
-
-func (j *Jobs) FullHelp() [][]key.Binding {
-	k := j.ctx.Keys
-	return [][]key.Binding{j.table.KeyHelp(), {k.Open, k.Refresh}}
 }

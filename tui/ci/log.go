@@ -2,9 +2,9 @@ package ci
 
 import (
 	"bytes"
+	"context"
 	"io"
 	"strings"
-	"time"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
@@ -18,13 +18,12 @@ import (
 // polls rather than in one message.
 const maxChunk = 8 << 20
 
-type logMsg struct {
-	owner, gen int
-	job        *client.Job // the job's status now (nil if unknown)
-	start      int64       // where data starts in the log
-	data       []byte
-	more       bool // a chunk was cut at maxChunk: ask again at once
-	err        error
+// chunk is one read of a job's log.
+type chunk struct {
+	job   *client.Job // the job's status now (nil if unknown)
+	start int64       // where data starts in the log
+	data  []byte
+	more  bool // a chunk was cut at maxChunk: ask again at once
 }
 
 // Log is a job's log. While the job runs it asks for the new bytes every
@@ -59,15 +58,8 @@ func (l *Log) Refresh() tea.Cmd { return l.fetch() }
 
 // fetch asks for the bytes after those seen, and the job's status.
 func (l *Log) fetch() tea.Cmd {
-	c, err := l.ctx.REST()
-	if err != nil {
-		l.load.Fail(err)
-		return nil
-	}
-	gen := l.load.Start()
-	ctx, repo, runID, jobID, from, owner := l.ctx.Ctx, l.repo, l.run.ID, l.job.ID, l.seen, l.id
-	return func() tea.Msg {
-		m := logMsg{owner: owner, gen: gen}
+	repo, runID, jobID, from := l.repo, l.run.ID, l.job.ID, l.seen
+	return common.LoadREST(l.ctx, &l.load, l.id, func(ctx context.Context, c *client.Client) (m chunk, err error) {
 		// The status first: a job that completes meanwhile has all its
 		// log in the read that follows.
 		if jobs, err := client.Collect(c.Actions.ListJobs(ctx, repo, runID, client.ListOptions{PerPage: 100}), 0); err == nil {
@@ -79,33 +71,32 @@ func (l *Log) fetch() tea.Cmd {
 		}
 		body, start, err := c.Actions.JobLogsFrom(ctx, repo, jobID, from)
 		if err != nil {
-			m.err = err
-			return m
+			return m, err
 		}
 		defer body.Close()
 		m.start = start
-		m.data, m.err = io.ReadAll(io.LimitReader(body, maxChunk+1))
+		m.data, err = io.ReadAll(io.LimitReader(body, maxChunk+1))
 		if len(m.data) > maxChunk {
 			m.data, m.more = m.data[:maxChunk], true
 		}
-		return m
-	}
+		return m, err
+	})
 }
 
 func (l *Log) Update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
-	case logMsg:
-		if msg.owner != l.id || !l.load.Finish(msg.gen, msg.err) {
+	case common.Result[chunk]:
+		if !msg.Take(l.id, &l.load) {
 			return nil
 		}
-		if msg.job != nil {
-			l.job = msg.job
+		if msg.Value.job != nil {
+			l.job = msg.Value.job
 		}
-		if msg.err != nil {
-			return tea.Batch(common.Error(msg.err), l.schedule(false))
+		if msg.Err != nil {
+			return tea.Batch(common.Error(msg.Err), l.schedule(false))
 		}
-		l.add(msg.start, msg.data)
-		return l.schedule(msg.more)
+		l.add(msg.Value.start, msg.Value.data)
+		return l.schedule(msg.Value.more)
 	case pollMsg:
 		if msg.owner == l.id && msg.gen == l.poll && !l.load.Busy {
 			return l.fetch()
@@ -150,12 +141,7 @@ func (l *Log) schedule(now bool) tea.Cmd {
 	if now {
 		return l.fetch()
 	}
-	if finished(l.job.Status, l.job.Conclusion) && l.load.Err == nil {
-		return nil
-	}
-	l.poll++
-	gen, owner := l.poll, l.id
-	return tea.Tick(logEvery, func(time.Time) tea.Msg { return pollMsg{owner: owner, gen: gen} })
+	return pollAgain(l.id, &l.poll, logEvery, !finished(l.job.Status, l.job.Conclusion) || l.load.Err != nil)
 }
 
 func (l *Log) SetSize(width, height int) {

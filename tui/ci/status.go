@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"time"
 
+	tea "charm.land/bubbletea/v2"
 	"github.com/forgehq/forge/client"
 	"github.com/forgehq/forge/internal/text"
 	"github.com/forgehq/forge/tui/common"
@@ -20,6 +21,18 @@ const (
 )
 
 type pollMsg struct{ owner, gen int }
+
+// pollAgain schedules owner's next poll, every from now, when again is
+// set; *gen counts owner's polls, and only the tick of the latest one is
+// acted on.
+func pollAgain(owner int, gen *int, every time.Duration, again bool) tea.Cmd {
+	if !again {
+		return nil
+	}
+	*gen++
+	g := *gen
+	return tea.Tick(every, func(time.Time) tea.Msg { return pollMsg{owner: owner, gen: g} })
+}
 
 // finished reports whether a run or job is over.
 func finished(status, conclusion string) bool {

@@ -1,6 +1,8 @@
 package common
 
 import (
+	"context"
+
 	tea "charm.land/bubbletea/v2"
 	"github.com/forgehq/forge/client"
 	"github.com/forgehq/forge/internal/text"
@@ -75,4 +77,55 @@ func Error(err error) tea.Cmd {
 		return nil
 	}
 	return func() tea.Msg { return StatusMsg{Text: text.ErrorText(err), Err: true} }
+}
+
+// Result is the answer to a request a component sent: Owner is the ID of
+// the component that asked (Context.NewID), Gen the request's generation
+// (Load.Start). Every view's loads arrive as one of these, so the check
+// that drops answers meant for another component, or for an older
+// request, is written once (Take).
+type Result[T any] struct {
+	Owner, Gen int
+	Value      T
+	Err        error
+}
+
+// Fetch returns a command that runs work and delivers its answer to owner
+// as request gen.
+func Fetch[T any](owner, gen int, work func() (T, error)) tea.Cmd {
+	return func() tea.Msg {
+		v, err := work()
+		return Result[T]{Owner: owner, Gen: gen, Value: v, Err: err}
+	}
+}
+
+// LoadREST starts a load of owner's, tracked by l, from the REST API:
+// work runs in the command with the TUI's context and client, and its
+// answer arrives as a Result. Without a client (no token) the error is
+// recorded in l at once and there is no command.
+func LoadREST[T any](c *Context, l *Load, owner int, work func(context.Context, *client.Client) (T, error)) tea.Cmd {
+	rc, err := c.REST()
+	if err != nil {
+		l.Fail(err)
+		return nil
+	}
+	ctx := c.Ctx
+	return Fetch(owner, l.Start(), func() (T, error) { return work(ctx, rc) })
+}
+
+// Take reports whether r is the answer to id's latest request, recording
+// it in l; false means it is another component's, or stale, and must be
+// dropped.
+func (r Result[T]) Take(id int, l *Load) bool {
+	return r.Owner == id && l.Finish(r.Gen, r.Err)
+}
+
+// Accept is Take for the usual case: ok when r is id's latest answer and
+// succeeded, so its Value is to be used; when it failed, failed shows the
+// error in the status line (nil otherwise).
+func (r Result[T]) Accept(id int, l *Load) (ok bool, failed tea.Cmd) {
+	if !r.Take(id, l) {
+		return false, nil
+	}
+	return r.Err == nil, Error(r.Err)
 }

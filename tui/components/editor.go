@@ -1,8 +1,10 @@
 package components
 
 import (
+	"slices"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
@@ -20,10 +22,15 @@ import (
 // the start) and ctrl+k (to the end) delete; a bracketed paste is inserted
 // whole. Enter inserts a newline in a multiline editor; the owner decides
 // which key sends.
+//
+// The text is kept as grapheme clusters (what a reader sees as one
+// character: "é" written as e and a combining accent, a family emoji of
+// seven code points): the cursor moves over them, backspace deletes them
+// and wrapping keeps them whole.
 type Editor struct {
 	ctx       *common.Context
 	multiline bool
-	lines     [][]rune
+	lines     [][]string // each line's grapheme clusters
 	row, col  int
 	focused   bool
 	width     int
@@ -38,21 +45,21 @@ type Editor struct {
 
 // NewEditor returns an empty editor.
 func NewEditor(ctx *common.Context, multiline bool) *Editor {
-	return &Editor{ctx: ctx, multiline: multiline, lines: [][]rune{nil}, width: 40, height: 3}
+	return &Editor{ctx: ctx, multiline: multiline, lines: [][]string{nil}, width: 40, height: 3}
 }
 
 // Value is the text.
 func (e *Editor) Value() string {
 	parts := make([]string, len(e.lines))
 	for i, l := range e.lines {
-		parts[i] = string(l)
+		parts[i] = strings.Join(l, "")
 	}
 	return strings.Join(parts, "\n")
 }
 
 // SetValue replaces the text and puts the cursor at its end.
 func (e *Editor) SetValue(s string) {
-	e.lines = [][]rune{nil}
+	e.lines = [][]string{nil}
 	e.row, e.col, e.top = 0, 0, 0
 	e.insert(s)
 }
@@ -111,9 +118,9 @@ func (e *Editor) key(msg tea.KeyPressMsg) {
 		// wordLeft stays on the row.
 		start := e.col
 		e.wordLeft()
-		e.lines[e.row] = append(line[:e.col:e.col], line[start:]...)
+		e.replace(e.col, start, "")
 	case "ctrl+u":
-		e.lines[e.row] = append([]rune(nil), line[e.col:]...)
+		e.lines[e.row] = append([]string(nil), line[e.col:]...)
 		e.col = 0
 	case "ctrl+k":
 		e.lines[e.row] = line[:e.col]
@@ -150,22 +157,27 @@ func (e *Editor) right() {
 
 func (e *Editor) wordLeft() {
 	line := e.lines[e.row]
-	for e.col > 0 && unicode.IsSpace(line[e.col-1]) {
+	for e.col > 0 && isSpace(line[e.col-1]) {
 		e.col--
 	}
-	for e.col > 0 && !unicode.IsSpace(line[e.col-1]) {
+	for e.col > 0 && !isSpace(line[e.col-1]) {
 		e.col--
 	}
 }
 
 func (e *Editor) wordRight() {
 	line := e.lines[e.row]
-	for e.col < len(line) && unicode.IsSpace(line[e.col]) {
+	for e.col < len(line) && isSpace(line[e.col]) {
 		e.col++
 	}
-	for e.col < len(line) && !unicode.IsSpace(line[e.col]) {
+	for e.col < len(line) && !isSpace(line[e.col]) {
 		e.col++
 	}
+}
+
+func isSpace(g string) bool {
+	r, _ := utf8.DecodeRuneInString(g)
+	return unicode.IsSpace(r)
 }
 
 // vertical moves the cursor up or down a visual row.
@@ -187,17 +199,12 @@ func (e *Editor) vertical(d int) {
 }
 
 func (e *Editor) backspace() {
-	line := e.lines[e.row]
 	switch {
 	case e.col > 0:
-		e.lines[e.row] = append(line[:e.col-1:e.col-1], line[e.col:]...)
-		e.col--
+		e.replace(e.col-1, e.col, "")
 	case e.row > 0:
-		prev := e.lines[e.row-1]
-		e.col = len(prev)
-		e.lines[e.row-1] = append(prev[:len(prev):len(prev)], line...)
-		e.lines = append(e.lines[:e.row], e.lines[e.row+1:]...)
 		e.row--
+		e.join()
 	}
 }
 
@@ -205,60 +212,128 @@ func (e *Editor) delete() {
 	line := e.lines[e.row]
 	switch {
 	case e.col < len(line):
-		e.lines[e.row] = append(line[:e.col:e.col], line[e.col+1:]...)
+		e.replace(e.col, e.col+1, "")
 	case e.row < len(e.lines)-1:
-		e.lines[e.row] = append(line[:len(line):len(line)], e.lines[e.row+1]...)
-		e.lines = append(e.lines[:e.row+1], e.lines[e.row+2:]...)
+		e.join()
 	}
+}
+
+// join appends the next line to the cursor's, the cursor where they meet.
+func (e *Editor) join() {
+	line := e.lines[e.row]
+	at := len(line)
+	e.lines[e.row] = append(line[:at:at], e.lines[e.row+1]...)
+	e.lines = append(e.lines[:e.row+1], e.lines[e.row+2:]...)
+	e.replace(at, at, "")
+}
+
+// replace puts text in place of clusters [from, to) of the cursor's line,
+// the cursor after it. What is typed or deleted can join its neighbours
+// into one cluster (an accent typed after its letter) or part them, so
+// the clusters next to the edit are cut again; the rest of the line keeps
+// its cuts, and a key costs the same on a long line. (Only a lone
+// regional indicator typed into a run of flags could pair differently
+// than a new cut of the whole line would.)
+func (e *Editor) replace(from, to int, text string) {
+	line := e.lines[e.row]
+	i, j := max(from-1, 0), min(to+1, len(line))
+	head := strings.Join(line[i:from], "") + text
+	cut := clusters(head+strings.Join(line[to:j], ""), from-i+len(text)+j-to)
+	// The cursor goes after the cluster holding head's last byte.
+	col, off := 0, 0
+	for col < len(cut) && off < len(head) {
+		off += len(cut[col])
+		col++
+	}
+	e.lines[e.row], e.col = slices.Replace(line, i, j, cut...), i+col
+}
+
+// clusters cuts s into grapheme clusters; there are at most n.
+func clusters(s string, n int) []string {
+	out := make([]string, 0, n)
+	for s != "" {
+		g, _ := ansi.FirstGraphemeCluster(s, ansi.GraphemeWidth)
+		if g == "" {
+			g = s[:1]
+		}
+		out = append(out, g)
+		s = s[len(g):]
+	}
+	return out
 }
 
 // insert types s at the cursor. A single-line editor turns newlines into
 // spaces; control characters are dropped.
 func (e *Editor) insert(s string) {
-	s = strings.ReplaceAll(s, "\r\n", "\n")
-	for _, r := range s {
-		if e.Limit > 0 && e.length() >= e.Limit {
-			return
-		}
-		switch {
-		case r == '\n' || r == '\r':
-			if !e.multiline {
-				e.insertRune(' ')
-				continue
-			}
+	s = e.fit(clean(s, e.multiline))
+	for i, part := range strings.Split(s, "\n") {
+		if i > 0 {
 			line := e.lines[e.row]
-			rest := append([]rune(nil), line[e.col:]...)
+			rest := append([]string(nil), line[e.col:]...)
 			e.lines[e.row] = line[:e.col]
-			e.lines = append(e.lines[:e.row+1], append([][]rune{rest}, e.lines[e.row+1:]...)...)
+			e.lines = append(e.lines[:e.row+1], append([][]string{rest}, e.lines[e.row+1:]...)...)
 			e.row++
 			e.col = 0
-		case r == '\t':
-			e.insertRune(' ')
-		case r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0):
-		default:
-			e.insertRune(r)
+		}
+		if part != "" {
+			e.replace(e.col, e.col, part)
 		}
 	}
 }
 
-func (e *Editor) insertRune(r rune) {
-	line := e.lines[e.row]
-	line = append(line, 0)
-	copy(line[e.col+1:], line[e.col:])
-	line[e.col] = r
-	e.lines[e.row] = line
-	e.col++
+// clean makes s fit for the editor: line breaks are \n (a space in one
+// line), a tab a space, and other control characters are dropped.
+func clean(s string, multiline bool) string {
+	s = strings.ReplaceAll(s, "\r\n", "\n")
+	var b strings.Builder
+	for _, r := range s {
+		switch {
+		case r == '\n' || r == '\r':
+			if multiline {
+				b.WriteByte('\n')
+			} else {
+				b.WriteByte(' ')
+			}
+		case r == '\t':
+			b.WriteByte(' ')
+		case r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0):
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
 }
 
+// fit cuts s to what Limit leaves room for, between grapheme clusters.
+func (e *Editor) fit(s string) string {
+	if e.Limit <= 0 {
+		return s
+	}
+	room := e.Limit - e.length()
+	n := 0
+	for _, g := range clusters(s, len(s)) {
+		k := utf8.RuneCountInString(g)
+		if k > room {
+			break
+		}
+		room -= k
+		n += len(g)
+	}
+	return s[:n]
+}
+
+// length is the text's length in runes, a newline counting one.
 func (e *Editor) length() int {
 	n := len(e.lines) - 1
 	for _, l := range e.lines {
-		n += len(l)
+		for _, g := range l {
+			n += utf8.RuneCountInString(g)
+		}
 	}
 	return n
 }
 
-// vrow is one visual row: runes [start, end) of a line.
+// vrow is one visual row: clusters [start, end) of a line.
 type vrow struct{ line, start, end int }
 
 type vpos struct{ row, col int }
@@ -271,8 +346,8 @@ func (e *Editor) visual() ([]vrow, vpos) {
 	var cur vpos
 	for i, l := range e.lines {
 		start, cells := 0, 0
-		for j, r := range l {
-			rw := runeWidth(r)
+		for j, g := range l {
+			rw := cellWidth(g)
 			if cells+rw > w-1 && j > start {
 				rows = append(rows, vrow{i, start, j})
 				start, cells = j, 0
@@ -290,11 +365,13 @@ func (e *Editor) visual() ([]vrow, vpos) {
 	return rows, cur
 }
 
-func runeWidth(r rune) int {
-	if r < 0x80 {
+// cellWidth is the cells a grapheme cluster takes (a lone combining mark
+// one, so that the cursor can sit on it).
+func cellWidth(g string) int {
+	if len(g) == 1 {
 		return 1
 	}
-	return max(ansi.StringWidth(string(r)), 1)
+	return max(ansi.StringWidth(g), 1)
 }
 
 // View draws the editor: one line, or its height of soft-wrapped rows
@@ -303,7 +380,7 @@ func (e *Editor) View() string {
 	st := e.ctx.Styles
 	prompt := st.Prompt.Render(e.Prompt)
 	pad := strings.Repeat(" ", ansi.StringWidth(e.Prompt))
-	if e.length() == 0 && e.Placeholder != "" {
+	if len(e.lines) == 1 && len(e.lines[0]) == 0 && e.Placeholder != "" {
 		ph := st.Placeholder.Render(e.Placeholder)
 		if e.focused {
 			ph = st.Cursor.Render(" ") + ph
@@ -341,7 +418,7 @@ func (e *Editor) View() string {
 		if e.focused && k == cur.row {
 			c = cur.col
 		}
-		out = append(out, lead+e.drawRunes(seg, c))
+		out = append(out, lead+e.draw(seg, c))
 	}
 	return strings.Join(out, "\n")
 }
@@ -353,34 +430,34 @@ func (e *Editor) singleView(prompt string) string {
 	start := 0
 	cells := 0
 	for i := e.col - 1; i >= 0; i-- {
-		cells += runeWidth(line[i])
+		cells += cellWidth(line[i])
 		if cells > w-1 {
 			start = i + 1
 			break
 		}
 	}
 	end, cells := start, 0
-	for end < len(line) && cells+runeWidth(line[end]) <= w {
-		cells += runeWidth(line[end])
+	for end < len(line) && cells+cellWidth(line[end]) <= w {
+		cells += cellWidth(line[end])
 		end++
 	}
 	c := -1
 	if e.focused {
 		c = e.col - start
 	}
-	return common.Fit(prompt+e.drawRunes(line[start:end], c), e.width)
+	return common.Fit(prompt+e.draw(line[start:end], c), e.width)
 }
 
-// drawRunes draws text with the cursor on rune c (-1: no cursor).
-func (e *Editor) drawRunes(seg []rune, c int) string {
+// draw draws clusters with the cursor on cluster c (-1: no cursor).
+func (e *Editor) draw(seg []string, c int) string {
 	if c < 0 {
-		return string(seg)
+		return strings.Join(seg, "")
 	}
 	cur := " "
 	after := ""
 	if c < len(seg) {
-		cur = string(seg[c])
-		after = string(seg[c+1:])
+		cur = seg[c]
+		after = strings.Join(seg[c+1:], "")
 	}
-	return string(seg[:c]) + e.ctx.Styles.Cursor.Render(cur) + after
+	return strings.Join(seg[:c], "") + e.ctx.Styles.Cursor.Render(cur) + after
 }

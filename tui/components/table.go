@@ -1,7 +1,3 @@
-// Package components holds the TUI's building blocks: a filterable table
-// that draws only its visible rows, a pager that draws only its visible
-// lines (a 10,000-line log costs what a 100-line one does), a line and
-// text editor, a section bar and a yes/no question.
 package components
 
 import (
@@ -104,6 +100,19 @@ func (t *Table) SelectedIndex() int {
 		return -1
 	}
 	return t.shown[t.cursor]
+}
+
+// Select puts the cursor on row i (an index in the rows given to
+// SetRows); false when the filter hides it.
+func (t *Table) Select(i int) bool {
+	for c, idx := range t.shown {
+		if idx == i {
+			t.cursor = c
+			t.clamp()
+			return true
+		}
+	}
+	return false
 }
 
 // Filter is the filter's text.

@@ -12,14 +12,12 @@ import (
 	"github.com/google/go-containerregistry/pkg/v1/types"
 )
 
-type manifestMsg struct {
-	owner     int
-	gen       int
+// manifest is what a reference resolves to.
+type manifest struct {
 	digest    string
 	mediaType types.MediaType
 	image     *regclient.ImageSummary   // a single image
 	platforms []*regclient.ImageSummary // an index's images
-	err       error
 }
 
 // Manifest is what a tag names: an image (platform, created, layers) or a
@@ -31,7 +29,7 @@ type Manifest struct {
 	repo    string
 	tag     string
 	load    common.Load
-	m       manifestMsg
+	m       manifest
 	pager   *components.Pager
 	confirm *components.Confirm
 	busy    string
@@ -63,19 +61,15 @@ func (m *Manifest) fetch() tea.Cmd {
 		m.load.Fail(err)
 		return nil
 	}
-	gen := m.load.Start()
-	ctx, owner, ref := m.ctx.Ctx, m.id, m.ref()
-	return func() tea.Msg {
-		out := manifestMsg{owner: owner, gen: gen}
+	ctx, ref := m.ctx.Ctx, m.ref()
+	return common.Fetch(m.id, m.load.Start(), func() (out manifest, err error) {
 		r, err := reg.ParseReference(ref)
 		if err != nil {
-			out.err = err
-			return out
+			return out, err
 		}
 		desc, err := reg.Descriptor(ctx, r)
 		if err != nil {
-			out.err = err
-			return out
+			return out, err
 		}
 		out.digest, out.mediaType = desc.Digest.String(), desc.MediaType
 		if desc.MediaType.IsIndex() {
@@ -83,28 +77,23 @@ func (m *Manifest) fetch() tea.Cmd {
 			if err == nil {
 				out.platforms, err = regclient.Images(ctx, idx)
 			}
-			out.err = err
-			return out
+			return out, err
 		}
 		img, err := desc.Image()
 		if err == nil {
 			out.image, err = regclient.Summarize(img)
 		}
-		out.err = err
-		return out
-	}
+		return out, err
+	})
 }
 
 func (m *Manifest) Update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
-	case manifestMsg:
-		if msg.owner != m.id || !m.load.Finish(msg.gen, msg.err) {
-			return nil
+	case common.Result[manifest]:
+		if ok, failed := msg.Accept(m.id, &m.load); !ok {
+			return failed
 		}
-		if msg.err != nil {
-			return common.Error(msg.err)
-		}
-		m.m, m.stale = msg, true
+		m.m, m.stale = msg.Value, true
 	case planMsg:
 		if msg.owner == m.id {
 			m.busy = ""

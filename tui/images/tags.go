@@ -13,12 +13,6 @@ import (
 	"github.com/google/go-containerregistry/pkg/name"
 )
 
-type tagsMsg struct {
-	owner, gen int
-	tags       []regclient.Tag
-	err        error
-}
-
 // planMsg is what deleting a reference would remove, to confirm.
 type planMsg struct {
 	owner int
@@ -37,90 +31,71 @@ type deletedMsg struct {
 
 // Tags is a repository's tags; enter shows a tag's manifest, d deletes.
 type Tags struct {
+	*components.List[regclient.Tag]
 	ctx     *common.Context
-	id      int
 	repo    string
-	table   *components.Table
-	load    common.Load
-	tags    []regclient.Tag
 	confirm *components.Confirm
 	busy    string // "planning", "deleting"
-	width   int
-	height  int
 
 	keyDelete key.Binding
 }
 
 // NewTags returns the tags of repo (as the catalog names it, user/image).
 func NewTags(ctx *common.Context, repo string) *Tags {
-	t := &Tags{ctx: ctx, id: ctx.NewID(), repo: repo, confirm: components.NewConfirm(ctx)}
-	t.table = components.NewTable(ctx,
+	t := &Tags{ctx: ctx, repo: repo, confirm: components.NewConfirm(ctx), List: components.NewList[regclient.Tag](ctx, text.OneLine(repo), "the tags of "+repo,
 		components.Column{Title: "TAG", Flex: 1, Min: 8},
 		components.Column{Title: "DIGEST", Width: 19},
 		components.Column{Title: "SIZE", Width: 9, Right: true},
 		components.Column{Title: "UPDATED", Width: 8, Right: true},
-	)
-	t.table.Empty = "No tags: the repository is empty."
+	)}
+	t.Table().Empty = "No tags: the repository is empty."
 	t.keyDelete = common.Binding("d", "delete (asks first)", "d", "delete")
+	t.Fetch, t.Row = t.fetch, t.row
+	t.Open = func(tag regclient.Tag) tea.Cmd { return common.Push(NewManifest(ctx, repo, tag.Name)) }
+	t.Head, t.HeadLines = t.head, 1
+	t.Foot, t.FootLines = func() string { return footer(t.ctx, t.confirm, t.busy, t.Width()) }, 1
+	t.Keys = []key.Binding{t.keyDelete}
 	return t
 }
 
-func (t *Tags) Init() tea.Cmd    { return t.fetch() }
-func (t *Tags) Refresh() tea.Cmd { return t.fetch() }
-
-func (t *Tags) fetch() tea.Cmd {
+func (t *Tags) fetch() (components.Work[regclient.Tag], error) {
 	reg, err := t.ctx.Registry()
 	if err != nil {
-		t.load.Fail(err)
-		return nil
+		return nil, err
 	}
-	gen := t.load.Start()
-	ctx, owner, repo := t.ctx.Ctx, t.id, t.repo
-	return func() tea.Msg {
+	ctx, repo := t.ctx.Ctx, t.repo
+	return func() ([]regclient.Tag, error) {
 		r, err := reg.ParseRepository(repo)
 		if err != nil {
-			return tagsMsg{owner: owner, gen: gen, err: err}
+			return nil, err
 		}
 		tags, _, err := reg.Tags(ctx, r)
-		return tagsMsg{owner: owner, gen: gen, tags: tags, err: err}
-	}
+		return tags, err
+	}, nil
 }
 
 func (t *Tags) Update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
-	case tagsMsg:
-		if msg.owner != t.id || !t.load.Finish(msg.gen, msg.err) {
-			return nil
-		}
-		if msg.err != nil {
-			return common.Error(msg.err)
-		}
-		t.tags = msg.tags
-		t.setRows()
 	case planMsg:
-		if msg.owner == t.id {
+		if msg.owner == t.ID() {
 			t.busy = ""
-			return askDelete(t.ctx, t.confirm, t.id, t.repo, msg)
+			return askDelete(t.ctx, t.confirm, t.ID(), t.repo, msg)
 		}
+		return nil
 	case deletedMsg:
 		var cmd tea.Cmd
-		if msg.owner == t.id {
+		if msg.owner == t.ID() {
 			t.busy = ""
 			cmd = deleted(msg)
 		}
 		if msg.repo == t.repo && msg.err == nil {
-			return tea.Batch(cmd, t.fetch())
+			return tea.Batch(cmd, t.Refresh())
 		}
 		return cmd
-	case common.ThemeMsg:
-		t.setRows()
 	case tea.KeyPressMsg:
 		return t.key(msg)
-	case tea.MouseWheelMsg, tea.PasteMsg:
-		_, cmd := t.table.Update(msg)
-		return cmd
 	}
-	return nil
+	return t.List.Update(msg)
 }
 
 func (t *Tags) key(msg tea.KeyPressMsg) tea.Cmd {
@@ -130,65 +105,35 @@ func (t *Tags) key(msg tea.KeyPressMsg) tea.Cmd {
 		}
 		return t.confirm.Update(msg)
 	}
-	if t.table.Capturing() {
-		_, cmd := t.table.Update(msg)
-		return cmd
-	}
-	i := t.table.SelectedIndex()
-	switch {
-	case key.Matches(msg, t.ctx.Keys.Open) && i >= 0:
-		return common.Push(NewManifest(t.ctx, t.repo, t.tags[i].Name))
-	case key.Matches(msg, t.keyDelete) && i >= 0:
+	if tag, ok := t.Selected(); ok && !t.Capturing() && key.Matches(msg, t.keyDelete) {
 		t.busy = "planning"
-		return planDelete(t.ctx, t.id, t.repo+":"+t.tags[i].Name)
+		return planDelete(t.ctx, t.ID(), t.repo+":"+tag.Name)
 	}
-	_, cmd := t.table.Update(msg)
-	return cmd
+	return t.List.Update(msg)
 }
 
-func (t *Tags) setRows() {
+func (t *Tags) row(tag regclient.Tag) components.Row {
 	st := t.ctx.Styles
-	rows := make([]components.Row, len(t.tags))
-	for i, tag := range t.tags {
-		size := ""
-		if tag.Size > 0 {
-			size = text.Bytes(tag.Size)
-		}
-		rows[i] = components.Row{Key: tag.Name, Cells: []string{
-			st.Bold.Render(text.OneLine(tag.Name)), st.Dim.Render(text.ShortDigest(tag.Digest)), size,
-			st.Dim.Render(text.Since(tag.UpdatedAt, t.ctx.Now()))}}
+	size := ""
+	if tag.Size > 0 {
+		size = text.Bytes(tag.Size)
 	}
-	t.table.SetRows(rows)
+	return components.Row{Key: tag.Name, Cells: []string{
+		st.Bold.Render(text.OneLine(tag.Name)), st.Dim.Render(text.ShortDigest(tag.Digest)), size,
+		st.Dim.Render(text.Since(tag.UpdatedAt, t.ctx.Now()))}}
 }
 
-func (t *Tags) SetSize(width, height int) {
-	t.width, t.height = width, height
-	t.table.SetSize(width, height-2)
-}
-
-func (t *Tags) View() string {
-	if !t.load.Done {
-		return t.ctx.Placeholder(&t.load, "the tags of "+t.repo, t.width, t.height)
-	}
+func (t *Tags) head() string {
 	st := t.ctx.Styles
-	head := st.Bold.Render(text.OneLine(t.repo)) + st.Dim.Render(" · "+text.Plural(len(t.tags), "tag", "tags"))
-	foot := footer(t.ctx, t.confirm, t.busy, t.width)
-	return common.Pad(head+"\n"+common.Pad(t.table.View(), t.width, t.height-2)+"\n"+foot, t.width, t.height)
+	return st.Bold.Render(text.OneLine(t.repo)) + st.Dim.Render(" · "+text.Plural(len(t.Items()), "tag", "tags"))
 }
 
-func (t *Tags) Title() string   { return text.OneLine(t.repo) }
-func (t *Tags) Capturing() bool { return t.table.Capturing() || t.confirm.Active() }
-func (t *Tags) CanGoBack() bool { return t.table.CanGoBack() }
-func (t *Tags) Animating() bool { return t.load.Busy || t.busy != "" }
+func (t *Tags) Capturing() bool { return t.List.Capturing() || t.confirm.Active() }
+func (t *Tags) Animating() bool { return t.List.Animating() || t.busy != "" }
 
 func (t *Tags) ShortHelp() []key.Binding {
 	k := t.ctx.Keys
 	return []key.Binding{k.Open, t.keyDelete, k.Filter, k.Back}
-}
-
-func (t *Tags) FullHelp() [][]key.Binding {
-	k := t.ctx.Keys
-	return [][]key.Binding{t.table.KeyHelp(), {k.Open, t.keyDelete, k.Refresh}}
 }
 
 // planDelete resolves ref and finds every tag deleting it removes.

@@ -22,120 +22,82 @@ const maxIssues = 1000
 // states are the state filter's values, in the order s cycles them.
 var states = [...]string{"open", "closed", "all"}
 
-type listMsg struct {
-	owner, gen int
-	issues     []*client.Issue
-	err        error
-}
-
 // List is a repository's issues.
 type List struct {
-	ctx    *common.Context
-	id     int
-	repo   client.RepoName
-	state  int // index into states
-	table  *components.Table
-	load   common.Load
-	issues []*client.Issue
-	form   *Form // the new-issue draft, kept when the form is left
-	width  int
-	height int
+	*components.List[*client.Issue]
+	ctx   *common.Context
+	repo  client.RepoName
+	state int   // index into states
+	form  *Form // the new-issue draft, kept when the form is left
 
 	keyState, keyNew key.Binding
 }
 
 // NewList returns the issues of repo, open ones first shown.
 func NewList(ctx *common.Context, repo client.RepoName) *List {
-	l := &List{ctx: ctx, id: ctx.NewID(), repo: repo}
-	l.table = components.NewTable(ctx,
+	l := &List{ctx: ctx, repo: repo, List: components.NewList[*client.Issue](ctx, "Issues", "issues",
 		components.Column{Title: "#", Width: 5, Right: true},
 		components.Column{Title: "TITLE", Flex: 1, Min: 10},
 		components.Column{Title: "AUTHOR", Width: 10},
 		components.Column{Title: "CMNT", Width: 4, Right: true},
 		components.Column{Title: "OPENED", Width: 8, Right: true},
-	)
-	l.table.Empty = "No open issues. s shows closed ones; n opens one."
+	)}
+	l.Table().Empty = "No open issues. s shows closed ones; n opens one."
 	l.keyState = common.Binding("s", "state: open/closed/all", "s")
 	l.keyNew = common.Binding("n", "new issue", "n")
+	l.Fetch, l.Row, l.Open = l.fetch, l.row, l.open
+	l.Head, l.HeadLines = l.head, 1
+	l.Keys = []key.Binding{l.keyNew, l.keyState}
 	return l
 }
 
 // Repo is the list's repository.
 func (l *List) Repo() client.RepoName { return l.repo }
 
-func (l *List) Init() tea.Cmd { return l.fetch() }
-
-// Refresh reloads the list.
-func (l *List) Refresh() tea.Cmd { return l.fetch() }
-
-func (l *List) fetch() tea.Cmd {
+// fetch asks for the issues in the state shown now.
+func (l *List) fetch() (components.Work[*client.Issue], error) {
 	c, err := l.ctx.REST()
 	if err != nil {
-		l.load.Fail(err)
-		return nil
+		return nil, err
 	}
-	gen := l.load.Start()
-	ctx, repo, owner := l.ctx.Ctx, l.repo, l.id
+	ctx, repo := l.ctx.Ctx, l.repo
 	opts := client.IssueListOptions{State: states[l.state], ListOptions: client.ListOptions{PerPage: 100}}
-	return func() tea.Msg {
-		is, err := client.Collect(c.Issues.List(ctx, repo, opts), maxIssues)
-		return listMsg{owner: owner, gen: gen, issues: is, err: err}
-	}
+	return func() ([]*client.Issue, error) { return client.Collect(c.Issues.List(ctx, repo, opts), maxIssues) }, nil
 }
+
+func (l *List) open(is *client.Issue) tea.Cmd { return common.Push(NewView(l.ctx, l.repo, is)) }
 
 func (l *List) Update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
-	case listMsg:
-		if msg.owner != l.id || !l.load.Finish(msg.gen, msg.err) {
-			return nil
-		}
-		if msg.err != nil {
-			return common.Error(msg.err)
-		}
-		l.issues = msg.issues
-		l.setRows()
 	case common.IssueChangedMsg:
 		if msg.Repo == l.repo {
 			l.changed(msg.Issue)
 		}
-	case common.ThemeMsg:
-		l.setRows()
+		return nil
 	case tea.KeyPressMsg:
-		return l.key(msg)
-	case tea.MouseWheelMsg, tea.PasteMsg:
-		_, cmd := l.table.Update(msg)
-		return cmd
+		if !l.Capturing() {
+			return l.key(msg)
+		}
 	}
-	return nil
+	return l.List.Update(msg)
 }
 
 func (l *List) key(msg tea.KeyPressMsg) tea.Cmd {
-	if l.table.Capturing() {
-		_, cmd := l.table.Update(msg)
-		return cmd
-	}
 	switch {
-	case key.Matches(msg, l.ctx.Keys.Open):
-		if i := l.table.SelectedIndex(); i >= 0 {
-			return common.Push(NewView(l.ctx, l.repo, l.issues[i]))
-		}
 	case key.Matches(msg, l.keyState):
 		l.state = (l.state + 1) % len(states)
-		l.table.Empty = "No " + states[l.state] + " issues."
+		l.Table().Empty = "No " + states[l.state] + " issues."
 		if states[l.state] == "all" {
-			l.table.Empty = "No issues yet. n opens one."
+			l.Table().Empty = "No issues yet. n opens one."
 		}
-		return l.fetch()
+		return l.Refresh()
 	case key.Matches(msg, l.keyNew):
 		if l.form == nil {
 			l.form = NewForm(l.ctx, l.repo)
 		}
 		return common.Push(l.form)
-	default:
-		_, cmd := l.table.Update(msg)
-		return cmd
 	}
-	return nil
+	return l.List.Update(msg)
 }
 
 // changed updates the list after an issue changed elsewhere: its row is
@@ -148,87 +110,64 @@ func (l *List) changed(is *client.Issue) {
 		return
 	}
 	fits := states[l.state] == "all" || is.State == states[l.state]
-	for i, old := range l.issues {
+	issues := l.Items()
+	for i, old := range issues {
 		if old.Number != is.Number {
 			continue
 		}
 		if !fits {
-			l.issues = append(l.issues[:i], l.issues[i+1:]...)
+			issues = append(issues[:i], issues[i+1:]...)
 		} else {
 			if is.Title == "" {
 				merged := *old
 				merged.State = is.State
 				is = &merged
 			}
-			l.issues[i] = is
+			issues[i] = is
 		}
-		l.setRows()
+		l.SetItems(issues)
 		return
 	}
 	if fits && is.Title != "" {
-		l.issues = append([]*client.Issue{is}, l.issues...)
-		l.setRows()
+		l.SetItems(append([]*client.Issue{is}, issues...))
 	}
 }
 
-func (l *List) setRows() {
+func (l *List) row(is *client.Issue) components.Row {
 	st := l.ctx.Styles
-	now := l.ctx.Now()
-	rows := make([]components.Row, len(l.issues))
-	for i, is := range l.issues {
-		num := "#" + strconv.FormatInt(is.Number, 10)
-		if is.State == "closed" {
-			num = st.Dim.Render(num)
-		} else {
-			num = st.Success.Render(num)
-		}
-		comments := ""
-		if is.Comments > 0 {
-			comments = strconv.FormatInt(is.Comments, 10)
-		}
-		rows[i] = components.Row{
-			Key:   strconv.FormatInt(is.Number, 10),
-			Cells: []string{num, text.OneLine(is.Title), text.OneLine(is.User.Login), comments, st.Dim.Render(text.Since(is.CreatedAt.Time, now))},
-		}
+	num := "#" + strconv.FormatInt(is.Number, 10)
+	if is.State == "closed" {
+		num = st.Dim.Render(num)
+	} else {
+		num = st.Success.Render(num)
 	}
-	l.table.SetRows(rows)
+	comments := ""
+	if is.Comments > 0 {
+		comments = strconv.FormatInt(is.Comments, 10)
+	}
+	return components.Row{
+		Key:   strconv.FormatInt(is.Number, 10),
+		Cells: []string{num, text.OneLine(is.Title), text.OneLine(is.User.Login), comments, st.Dim.Render(text.Since(is.CreatedAt.Time, l.ctx.Now()))},
+	}
 }
 
-func (l *List) SetSize(width, height int) {
-	l.width, l.height = width, height
-	l.table.SetSize(width, height-1)
-}
-
-func (l *List) View() string {
-	if !l.load.Done {
-		return l.ctx.Placeholder(&l.load, "issues", l.width, l.height)
-	}
+func (l *List) head() string {
 	st := l.ctx.Styles
+	n := len(l.Items())
 	head := st.Bold.Render(fmt.Sprintf("%s issues", capital(states[l.state])))
-	head += st.Dim.Render(fmt.Sprintf(" · %s · s: open/closed/all · n: new", text.Plural(len(l.issues), "issue", "issues")))
-	if len(l.issues) >= maxIssues {
+	head += st.Dim.Render(fmt.Sprintf(" · %s · s: open/closed/all · n: new", text.Plural(n, "issue", "issues")))
+	if n >= maxIssues {
 		head += st.Dim.Render(fmt.Sprintf(" (the first %d)", maxIssues))
 	}
-	if l.load.Busy {
+	if l.Loading() {
 		head += " " + st.Accent.Render(l.ctx.Spinner)
 	}
-	return common.Pad(head+"\n"+l.table.View(), l.width, l.height)
+	return head
 }
 
 func capital(s string) string { return string(s[0]-'a'+'A') + s[1:] }
 
-func (l *List) Title() string { return "Issues" }
-
-func (l *List) Capturing() bool { return l.table.Capturing() }
-func (l *List) CanGoBack() bool { return l.table.CanGoBack() }
-func (l *List) Animating() bool { return l.load.Busy }
-
 func (l *List) ShortHelp() []key.Binding {
 	k := l.ctx.Keys
 	return []key.Binding{k.Open, l.keyNew, l.keyState, k.Filter}
-}
-
-func (l *List) FullHelp() [][]key.Binding {
-	k := l.ctx.Keys
-	return [][]key.Binding{l.table.KeyHelp(), {k.Open, l.keyNew, l.keyState, k.Refresh}}
 }

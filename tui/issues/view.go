@@ -1,6 +1,7 @@
 package issues
 
 import (
+	"context"
 	"fmt"
 	"strings"
 
@@ -11,12 +12,6 @@ import (
 	"github.com/forgehq/forge/tui/common"
 	"github.com/forgehq/forge/tui/components"
 )
-
-type issueMsg struct {
-	owner, gen int
-	issue      *client.Issue
-	err        error
-}
 
 type commentMsg struct {
 	owner int
@@ -75,29 +70,19 @@ func (v *View) Init() tea.Cmd { return v.fetch() }
 func (v *View) Refresh() tea.Cmd { return v.fetch() }
 
 func (v *View) fetch() tea.Cmd {
-	c, err := v.ctx.REST()
-	if err != nil {
-		v.load.Fail(err)
-		return nil
-	}
-	gen := v.load.Start()
-	ctx, repo, n, owner := v.ctx.Ctx, v.repo, v.issue.Number, v.id
-	return func() tea.Msg {
-		is, err := c.Issues.Get(ctx, repo, n)
-		return issueMsg{owner: owner, gen: gen, issue: is, err: err}
-	}
+	repo, n := v.repo, v.issue.Number
+	return common.LoadREST(v.ctx, &v.load, v.id, func(ctx context.Context, c *client.Client) (*client.Issue, error) {
+		return c.Issues.Get(ctx, repo, n)
+	})
 }
 
 func (v *View) Update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
-	case issueMsg:
-		if msg.owner != v.id || !v.load.Finish(msg.gen, msg.err) {
-			return nil
+	case common.Result[*client.Issue]:
+		if ok, failed := msg.Accept(v.id, &v.load); !ok {
+			return failed
 		}
-		if msg.err != nil {
-			return common.Error(msg.err)
-		}
-		v.issue, v.stale = msg.issue, true
+		v.issue, v.stale = msg.Value, true
 		if v.toEnd {
 			v.toEnd = false
 			v.pager.SetLines(v.render())

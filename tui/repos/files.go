@@ -2,6 +2,7 @@ package repos
 
 import (
 	"bytes"
+	"context"
 	"path"
 	"sort"
 	"strings"
@@ -15,11 +16,10 @@ import (
 	"github.com/forgehq/forge/tui/components"
 )
 
-type dirMsg struct {
-	owner, gen int
-	path       string
-	entries    []*client.Content
-	err        error
+// dir is a directory's listing.
+type dir struct {
+	path    string
+	entries []*client.Content
 }
 
 // files browses a repository's tree: enter opens a directory or previews
@@ -52,32 +52,23 @@ func newFiles(ctx *common.Context, repo client.RepoName) *files {
 func (f *files) Init() tea.Cmd    { return f.open(f.path) }
 func (f *files) Refresh() tea.Cmd { return f.open(f.path) }
 
-// open lists the directory dir.
-func (f *files) open(dir string) tea.Cmd {
-	c, err := f.ctx.REST()
-	if err != nil {
-		f.load.Fail(err)
-		return nil
-	}
-	gen := f.load.Start()
-	ctx, repo, owner := f.ctx.Ctx, f.repo, f.id
-	return func() tea.Msg {
-		_, entries, err := c.Repos.Contents(ctx, repo, dir, client.ContentsOptions{})
-		return dirMsg{owner: owner, gen: gen, path: dir, entries: entries, err: err}
-	}
+// open lists the directory dirPath.
+func (f *files) open(dirPath string) tea.Cmd {
+	repo := f.repo
+	return common.LoadREST(f.ctx, &f.load, f.id, func(ctx context.Context, c *client.Client) (dir, error) {
+		_, entries, err := c.Repos.Contents(ctx, repo, dirPath, client.ContentsOptions{})
+		return dir{dirPath, entries}, err
+	})
 }
 
 func (f *files) Update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
-	case dirMsg:
-		if msg.owner != f.id || !f.load.Finish(msg.gen, msg.err) {
-			return nil
-		}
-		if msg.err != nil {
-			return common.Error(msg.err)
+	case common.Result[dir]:
+		if ok, failed := msg.Accept(f.id, &f.load); !ok {
+			return failed
 		}
 		prev := f.path
-		f.path, f.entries = msg.path, msg.entries
+		f.path, f.entries = msg.Value.path, msg.Value.entries
 		sortEntries(f.entries)
 		f.table.SetFilter("")
 		f.setRows()
@@ -198,13 +189,6 @@ func (f *files) FullHelp() [][]key.Binding {
 	return [][]key.Binding{f.table.KeyHelp(), {k.Open, f.keyUp, k.Refresh}}
 }
 
-type fileMsg struct {
-	owner int
-	gen   int
-	data  []byte
-	err   error
-}
-
 // fileView previews a file: markdown rendered, text with line numbers,
 // binary files described.
 type fileView struct {
@@ -229,24 +213,17 @@ func (v *fileView) Init() tea.Cmd    { return v.fetch() }
 func (v *fileView) Refresh() tea.Cmd { return v.fetch() }
 
 func (v *fileView) fetch() tea.Cmd {
-	c, err := v.ctx.REST()
-	if err != nil {
-		v.load.Fail(err)
-		return nil
-	}
-	gen := v.load.Start()
-	ctx, repo, p, owner := v.ctx.Ctx, v.repo, v.entry.Path, v.id
-	return func() tea.Msg {
+	repo, p := v.repo, v.entry.Path
+	return common.LoadREST(v.ctx, &v.load, v.id, func(ctx context.Context, c *client.Client) ([]byte, error) {
 		file, _, err := c.Repos.Contents(ctx, repo, p, client.ContentsOptions{})
 		if err != nil {
-			return fileMsg{owner: owner, gen: gen, err: err}
+			return nil, err
 		}
 		if file == nil {
-			return fileMsg{owner: owner, gen: gen, err: errNotFile(p)}
+			return nil, errNotFile(p)
 		}
-		data, err := file.Decoded()
-		return fileMsg{owner: owner, gen: gen, data: data, err: err}
-	}
+		return file.Decoded()
+	})
 }
 
 type errNotFile string
@@ -255,14 +232,11 @@ func (e errNotFile) Error() string { return string(e) + " is a directory, not a 
 
 func (v *fileView) Update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
-	case fileMsg:
-		if msg.owner != v.id || !v.load.Finish(msg.gen, msg.err) {
-			return nil
+	case common.Result[[]byte]:
+		if ok, failed := msg.Accept(v.id, &v.load); !ok {
+			return failed
 		}
-		if msg.err != nil {
-			return common.Error(msg.err)
-		}
-		v.data, v.stale = msg.data, true
+		v.data, v.stale = msg.Value, true
 	case common.ThemeMsg:
 		v.stale = true
 	default:

@@ -10,7 +10,7 @@ import (
 
 // NewPage returns the page of repository r: a header and its sections,
 // switched with left and right.
-func NewPage(ctx *common.Context, r *client.Repo) *components.Sectioned {
+func NewPage(ctx *common.Context, r *client.Repo) *components.SectionPage {
 	name := r.RepoName()
 	header := func() string {
 		st := ctx.Styles
@@ -23,7 +23,7 @@ func NewPage(ctx *common.Context, r *client.Repo) *components.Sectioned {
 		}
 		return head
 	}
-	return components.NewSectioned(ctx, name.String(), header,
+	return components.NewSectionPage(ctx, name.String(), header,
 		issues.NewList(ctx, name),
 		newPulls(ctx, name),
 		newReleases(ctx, name),

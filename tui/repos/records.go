@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	tea "charm.land/bubbletea/v2"
 	"github.com/forgehq/forge/client"
 	"github.com/forgehq/forge/internal/text"
 	"github.com/forgehq/forge/tui/common"
@@ -16,25 +17,25 @@ import (
 
 // newPulls is the pull requests section.
 func newPulls(ctx *common.Context, repo client.RepoName) *section[client.PullRequest] {
-	s := newSection[client.PullRequest](ctx, repo, "Pull requests", "pull requests",
+	s := newSection[client.PullRequest](ctx, "Pull requests", "pull requests",
 		components.Column{Title: "#", Width: 5, Right: true},
 		components.Column{Title: "TITLE", Flex: 3, Min: 10},
 		components.Column{Title: "STATE", Width: 6},
 		components.Column{Title: "BRANCH", Flex: 1, Min: 6},
 		components.Column{Title: "AUTHOR", Width: 8},
 	)
-	s.fetch = collect(func(ctx context.Context, c *client.Client, repo client.RepoName) iter.Seq2[*client.PullRequest, error] {
+	s.Fetch = collect(ctx, repo, func(ctx context.Context, c *client.Client, repo client.RepoName) iter.Seq2[*client.PullRequest, error] {
 		return c.Pulls.List(ctx, repo, client.PullListOptions{State: "all", ListOptions: client.ListOptions{PerPage: 100}})
 	})
-	s.row = func(p *client.PullRequest) components.Row {
+	s.Row = func(p *client.PullRequest) components.Row {
 		return components.Row{Key: strconv.FormatInt(p.Number, 10), Cells: []string{
 			"#" + strconv.FormatInt(p.Number, 10), text.OneLine(p.Title), pullState(ctx, p),
 			text.OneLine(p.Head.Ref) + " → " + text.OneLine(p.Base.Ref), text.OneLine(p.User.Login)}}
 	}
-	s.open = func(p *client.PullRequest) common.Component {
-		return components.NewDoc(ctx, fmt.Sprintf("#%d %s", p.Number, text.OneLine(p.Title)), func(w int) []string {
+	s.Open = func(p *client.PullRequest) tea.Cmd {
+		return common.Push(components.NewDoc(ctx, fmt.Sprintf("#%d %s", p.Number, text.OneLine(p.Title)), func(w int) []string {
 			return pullLines(ctx, p, w)
-		})
+		}))
 	}
 	return s
 }
@@ -69,23 +70,23 @@ func pullLines(ctx *common.Context, p *client.PullRequest, w int) []string {
 
 // newReleases is the releases section.
 func newReleases(ctx *common.Context, repo client.RepoName) *section[client.Release] {
-	s := newSection[client.Release](ctx, repo, "Releases", "releases",
+	s := newSection[client.Release](ctx, "Releases", "releases",
 		components.Column{Title: "TAG", Flex: 1, Min: 8},
 		components.Column{Title: "NAME", Flex: 2, Min: 8},
 		components.Column{Title: "", Width: 10},
 		components.Column{Title: "PUBLISHED", Width: 9, Right: true},
 	)
-	s.fetch = collect(func(ctx context.Context, c *client.Client, repo client.RepoName) iter.Seq2[*client.Release, error] {
+	s.Fetch = collect(ctx, repo, func(ctx context.Context, c *client.Client, repo client.RepoName) iter.Seq2[*client.Release, error] {
 		return c.Releases.List(ctx, repo, client.ListOptions{PerPage: 100})
 	})
-	s.row = func(r *client.Release) components.Row {
+	s.Row = func(r *client.Release) components.Row {
 		st := ctx.Styles
 		return components.Row{Key: r.TagName, Cells: []string{
 			st.Bold.Render(text.OneLine(r.TagName)), text.OneLine(r.Name), releaseKind(ctx, r),
 			st.Dim.Render(text.Since(releaseTime(r), ctx.Now()))}}
 	}
-	s.open = func(r *client.Release) common.Component {
-		return components.NewDoc(ctx, text.OneLine(r.TagName), func(w int) []string { return releaseLines(ctx, r, w) })
+	s.Open = func(r *client.Release) tea.Cmd {
+		return common.Push(components.NewDoc(ctx, text.OneLine(r.TagName), func(w int) []string { return releaseLines(ctx, r, w) }))
 	}
 	return s
 }
@@ -134,24 +135,24 @@ func releaseLines(ctx *common.Context, r *client.Release, w int) []string {
 
 // newCommits is the recent commits section.
 func newCommits(ctx *common.Context, repo client.RepoName) *section[client.Commit] {
-	s := newSection[client.Commit](ctx, repo, "Commits", "commits",
+	s := newSection[client.Commit](ctx, "Commits", "commits",
 		components.Column{Title: "SHA", Width: 7},
 		components.Column{Title: "MESSAGE", Flex: 1, Min: 10},
 		components.Column{Title: "AUTHOR", Width: 12},
 		components.Column{Title: "DATE", Width: 8, Right: true},
 	)
-	s.fetch = collect(func(ctx context.Context, c *client.Client, repo client.RepoName) iter.Seq2[*client.Commit, error] {
+	s.Fetch = collect(ctx, repo, func(ctx context.Context, c *client.Client, repo client.RepoName) iter.Seq2[*client.Commit, error] {
 		return c.Repos.Commits(ctx, repo, client.ListOptions{PerPage: 100})
 	})
-	s.row = func(cm *client.Commit) components.Row {
+	s.Row = func(cm *client.Commit) components.Row {
 		st := ctx.Styles
 		subject, _, _ := strings.Cut(cm.Commit.Message, "\n")
 		return components.Row{Key: cm.SHA, Cells: []string{
 			st.Accent.Render(short(cm.SHA, 7)), text.OneLine(subject), text.OneLine(cm.Commit.Author.Name),
 			st.Dim.Render(text.Since(cm.Commit.Author.Date.Time, ctx.Now()))}}
 	}
-	s.open = func(cm *client.Commit) common.Component {
-		return components.NewDoc(ctx, short(cm.SHA, 7), func(w int) []string {
+	s.Open = func(cm *client.Commit) tea.Cmd {
+		return common.Push(components.NewDoc(ctx, short(cm.SHA, 7), func(w int) []string {
 			st := ctx.Styles
 			a := cm.Commit.Author
 			lines := []string{
@@ -164,7 +165,7 @@ func newCommits(ctx *common.Context, repo client.RepoName) *section[client.Commi
 				lines = append(lines, "    "+text.OneLine(l))
 			}
 			return lines
-		})
+		}))
 	}
 	return s
 }
@@ -178,20 +179,20 @@ func short(s string, n int) string {
 
 // newPeople is the collaborators section.
 func newPeople(ctx *common.Context, repo client.RepoName) *section[client.Collaborator] {
-	s := newSection[client.Collaborator](ctx, repo, "Collaborators", "collaborators",
+	s := newSection[client.Collaborator](ctx, "Collaborators", "collaborators",
 		components.Column{Title: "LOGIN", Flex: 1, Min: 10},
 		components.Column{Title: "PERMISSION", Width: 10},
 	)
-	s.fetch = collect(func(ctx context.Context, c *client.Client, repo client.RepoName) iter.Seq2[*client.Collaborator, error] {
+	s.Fetch = collect(ctx, repo, func(ctx context.Context, c *client.Client, repo client.RepoName) iter.Seq2[*client.Collaborator, error] {
 		return c.Repos.Collaborators(ctx, repo, client.ListOptions{PerPage: 100})
 	})
-	s.row = func(cb *client.Collaborator) components.Row {
+	s.Row = func(cb *client.Collaborator) components.Row {
 		perm := text.OneLine(cb.Permission)
 		if perm == "admin" {
 			perm = ctx.Styles.Warning.Render(perm)
 		}
 		return components.Row{Key: cb.Login, Cells: []string{text.OneLine(cb.Login), perm}}
 	}
-	s.table.Empty = "No collaborators: only the owner has access. Add one with `forge repo collaborator add USER`."
+	s.Table().Empty = "No collaborators: only the owner has access. Add one with `forge repo collaborator add USER`."
 	return s
 }

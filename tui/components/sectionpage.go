@@ -6,12 +6,12 @@ import (
 	"github.com/forgehq/forge/tui/common"
 )
 
-// Sectioned is a page of sections (a repository's issues, pulls and
+// SectionPage is a page of sections (a repository's issues, pulls and
 // files; the account's profile, keys and two-factor setup): a header
 // line, the section bar, and the active section below, switched with left
 // and right. Each section loads when first shown; every section gets the
 // messages meant for it, shown or not.
-type Sectioned struct {
+type SectionPage struct {
 	ctx      *common.Context
 	title    string
 	header   func() string
@@ -22,10 +22,10 @@ type Sectioned struct {
 	height   int
 }
 
-// NewSectioned returns a page titled title over children; header draws
+// NewSectionPage returns a page titled title over children; header draws
 // its first line.
-func NewSectioned(ctx *common.Context, title string, header func() string, children ...common.Component) *Sectioned {
-	p := &Sectioned{ctx: ctx, title: title, header: header, children: children, started: make([]bool, len(children))}
+func NewSectionPage(ctx *common.Context, title string, header func() string, children ...common.Component) *SectionPage {
+	p := &SectionPage{ctx: ctx, title: title, header: header, children: children, started: make([]bool, len(children))}
 	names := make([]string, len(children))
 	for i, c := range children {
 		names[i] = c.Title()
@@ -35,17 +35,17 @@ func NewSectioned(ctx *common.Context, title string, header func() string, child
 }
 
 // Active is the section shown.
-func (p *Sectioned) Active() common.Component { return p.children[p.sections.Active] }
+func (p *SectionPage) Active() common.Component { return p.children[p.sections.Active] }
 
 // Show makes section i the one shown.
-func (p *Sectioned) Show(i int) tea.Cmd {
+func (p *SectionPage) Show(i int) tea.Cmd {
 	p.sections.Active = i
 	return p.start()
 }
 
-func (p *Sectioned) Init() tea.Cmd { return p.start() }
+func (p *SectionPage) Init() tea.Cmd { return p.start() }
 
-func (p *Sectioned) start() tea.Cmd {
+func (p *SectionPage) start() tea.Cmd {
 	i := p.sections.Active
 	if p.started[i] {
 		return nil
@@ -55,14 +55,14 @@ func (p *Sectioned) start() tea.Cmd {
 }
 
 // Refresh reloads the active section.
-func (p *Sectioned) Refresh() tea.Cmd {
+func (p *SectionPage) Refresh() tea.Cmd {
 	if r, ok := p.Active().(common.Refresher); ok {
 		return r.Refresh()
 	}
 	return nil
 }
 
-func (p *Sectioned) Update(msg tea.Msg) tea.Cmd {
+func (p *SectionPage) Update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case tea.KeyPressMsg:
 		if !p.Capturing() {
@@ -88,7 +88,7 @@ func (p *Sectioned) Update(msg tea.Msg) tea.Cmd {
 	return tea.Batch(cmds...)
 }
 
-func (p *Sectioned) SetSize(width, height int) {
+func (p *SectionPage) SetSize(width, height int) {
 	p.width, p.height = width, height
 	for _, c := range p.children {
 		c.SetSize(width, max(height-2, 1))
@@ -98,26 +98,26 @@ func (p *Sectioned) SetSize(width, height int) {
 	}
 }
 
-func (p *Sectioned) View() string {
+func (p *SectionPage) View() string {
 	if f, ok := p.Active().(common.Fullscreen); ok && f.Fullscreen() {
 		return p.Active().View()
 	}
 	return common.Pad(common.Fit(p.header(), p.width)+"\n"+p.sections.View(p.width)+"\n"+p.Active().View(), p.width, p.height)
 }
 
-func (p *Sectioned) Title() string { return p.title }
+func (p *SectionPage) Title() string { return p.title }
 
-func (p *Sectioned) Capturing() bool {
+func (p *SectionPage) Capturing() bool {
 	c, ok := p.Active().(common.Capturer)
 	return ok && c.Capturing()
 }
 
-func (p *Sectioned) CanGoBack() bool {
+func (p *SectionPage) CanGoBack() bool {
 	b, ok := p.Active().(common.Backer)
 	return ok && b.CanGoBack()
 }
 
-func (p *Sectioned) Animating() bool {
+func (p *SectionPage) Animating() bool {
 	for i, c := range p.children {
 		if a, ok := c.(common.Animator); ok && p.started[i] && a.Animating() {
 			return true
@@ -128,17 +128,17 @@ func (p *Sectioned) Animating() bool {
 
 // Fullscreen passes on the active section's wish for the whole terminal;
 // it then gets the whole area.
-func (p *Sectioned) Fullscreen() bool {
+func (p *SectionPage) Fullscreen() bool {
 	f, ok := p.Active().(common.Fullscreen)
 	return ok && f.Fullscreen()
 }
 
-func (p *Sectioned) ShortHelp() []key.Binding {
+func (p *SectionPage) ShortHelp() []key.Binding {
 	k := p.ctx.Keys
 	return append(p.Active().ShortHelp(), common.Binding("←/→", "section", k.NextSection.Keys()...))
 }
 
-func (p *Sectioned) FullHelp() [][]key.Binding {
+func (p *SectionPage) FullHelp() [][]key.Binding {
 	k := p.ctx.Keys
 	return append(p.Active().FullHelp(), []key.Binding{k.NextSection, k.PrevSection, k.Back})
 }

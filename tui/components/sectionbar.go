@@ -8,8 +8,8 @@ import (
 	"github.com/forgehq/forge/tui/common"
 )
 
-// Sections is the bar of a page's sections (a repository's issues, pull
-// requests, files...), switched with left and right.
+// Sections is the bar naming a SectionPage's sections (a repository's
+// issues, pull requests, files...), switched with left and right.
 type Sections struct {
 	ctx    *common.Context
 	Names  []string
