@@ -3,11 +3,8 @@ package chat
 import (
 	"bytes"
 	"context"
-	"io"
 	"strings"
 	"testing"
-
-	"github.com/r3labs/sse/v2"
 )
 
 // benchStream is a typical reply stream: one short delta per token, some
@@ -24,9 +21,8 @@ func benchStream(events int) []byte {
 	return b.Bytes()
 }
 
-// BenchmarkReadStream measures client-side SSE parsing: framing by r3labs's
-// EventStreamReader, field parsing and JSON string decoding, up to the
-// onDelta call. The bytes come from memory, so this is the parser alone.
+// BenchmarkReadStream measures client-side SSE parsing: framing, field
+// parsing and JSON string decoding, up to the onDelta call. The bytes come from memory, so this is the parser alone.
 func BenchmarkReadStream(b *testing.B) {
 	for _, crlf := range []bool{false, true} {
 		name := "LF"
@@ -61,34 +57,6 @@ func BenchmarkReadStream(b *testing.B) {
 			rd.Reset(data)
 			if _, err := readStream(context.Background(), rd, func(string) {}); err != nil {
 				b.Fatal(err)
-			}
-		}
-	})
-}
-
-// BenchmarkComponents splits BenchmarkReadStream's cost: "library" is
-// r3labs's framing behind eofReader, "next" adds forge's field parsing.
-func BenchmarkComponents(b *testing.B) {
-	data := benchStream(10000)
-	b.Run("library", func(b *testing.B) {
-		b.SetBytes(int64(len(data)))
-		for b.Loop() {
-			r := sse.NewEventStreamReader(&eofReader{r: bytes.NewReader(data)}, MaxEventSize)
-			for {
-				if _, err := r.ReadEvent(); err != nil {
-					break
-				}
-			}
-		}
-	})
-	b.Run("next", func(b *testing.B) {
-		b.SetBytes(int64(len(data)))
-		for b.Loop() {
-			r := newEventReader(bytes.NewReader(data))
-			for {
-				if _, err := r.next(); err == io.EOF {
-					break
-				}
 			}
 		}
 	})

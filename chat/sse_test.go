@@ -103,7 +103,7 @@ func TestStreamSplitsOverTCP(t *testing.T) {
 	}
 }
 
-// TestStreamLargeEvent: a 1 MiB delta, past r3labs's 64 KiB default.
+// TestStreamLargeEvent: a 1 MiB delta, far past the 32 KiB the reader starts with.
 func TestStreamLargeEvent(t *testing.T) {
 	t.Parallel()
 	big := strings.Repeat("0123456789abcdé\"\n", 1<<16) // > 1 MiB once escaped
@@ -270,4 +270,26 @@ func FuzzAppendJSONString(f *testing.F) {
 			t.Fatalf("%q: got %q want %q", data, got, want)
 		}
 	})
+}
+
+// TestReadStreamCRDispatchesAtOnce: a blank line written as CRLF is
+// complete at its CR, so the event is delivered without waiting for the
+// LF, which a server may send only with its next event.
+func TestReadStreamCRDispatchesAtOnce(t *testing.T) {
+	t.Parallel()
+	for _, body := range []string{"event: delta\r\ndata: \"x\"\r\n\r", "event: delta\rdata: \"x\"\r\r"} {
+		pr, pw := io.Pipe()
+		got := make(chan string, 1)
+		go readStream(context.Background(), pr, func(s string) { got <- s })
+		go io.WriteString(pw, body)
+		select {
+		case s := <-got:
+			if s != "x" {
+				t.Errorf("%q: delta %q", body, s)
+			}
+		case <-time.After(10 * time.Second):
+			t.Errorf("%q: no delta while the stream stays open", body)
+		}
+		pw.Close()
+	}
 }
