@@ -176,7 +176,8 @@ func (s *Stream) Pending() string {
 	var parts []string
 	switch r.leaf {
 	case leafPara:
-		lines := r.wrap(r.ip.parse(strings.TrimRight(r.paraText(), " "), 0).segs, r.avail())
+		text := strings.TrimRight(splitDefs(r.paraText(), nil), " ")
+		lines := r.wrap(r.ip.parse(text, 0).segs, r.avail())
 		for _, l := range lines[min(r.para.emitted, len(lines)):] {
 			for _, sg := range l {
 				parts = append(parts, sg.text)

@@ -1,0 +1,176 @@
+package markdown
+
+import "strings"
+
+// HTML blocks are CommonMark's seven kinds (spec section 4.6). Their lines
+// are shown as written, unwrapped and without markdown parsing, so a <pre>
+// keeps its spacing and a <details> its lines; control characters are still
+// escaped like all input. Kinds 1 to 5 end at a line holding their end
+// marker (blank lines included), kinds 6 and 7 at a blank line.
+
+// htmlStart returns the kind (1–7) of HTML block that line text s (after
+// at most three spaces of indentation) starts, or 0. Kind 7 cannot
+// interrupt a paragraph, so it is only reported when para is false.
+func htmlStart(s string, para bool) int {
+	if len(s) < 2 || s[0] != '<' {
+		return 0
+	}
+	lower := strings.ToLower(s[:min(len(s), 12)])
+	switch {
+	case strings.HasPrefix(lower, "<!--"):
+		return 2
+	case strings.HasPrefix(lower, "<?"):
+		return 3
+	case strings.HasPrefix(s, "<![CDATA["):
+		return 5
+	case strings.HasPrefix(lower, "<!") && len(s) > 2 && isASCIILetter(s[2]):
+		return 4
+	}
+	for _, name := range htmlRawTags {
+		if strings.HasPrefix(lower, "<"+name) && tagEnds(s[1+len(name):], false) {
+			return 1
+		}
+	}
+	name := s[1:]
+	if name[0] == '/' {
+		name = name[1:]
+	}
+	n := 0
+	for n < len(name) && (isASCIILetter(name[n]) || isDigit(name[n])) {
+		n++
+	}
+	if n > 0 && strings.Contains(htmlBlockTags, " "+strings.ToLower(name[:n])+" ") && tagEnds(name[n:], true) {
+		return 6
+	}
+	if !para && completeTag(s) {
+		return 7
+	}
+	return 0
+}
+
+// htmlEnds reports whether line text s ends an HTML block of kind k.
+func htmlEnds(k int, s string) bool {
+	switch k {
+	case 1:
+		lower := strings.ToLower(s)
+		for _, name := range htmlRawTags {
+			if strings.Contains(lower, "</"+name+">") {
+				return true
+			}
+		}
+		return false
+	case 2:
+		return strings.Contains(s, "-->")
+	case 3:
+		return strings.Contains(s, "?>")
+	case 4:
+		return strings.Contains(s, ">")
+	case 5:
+		return strings.Contains(s, "]]>")
+	}
+	return false
+}
+
+var htmlRawTags = [...]string{"pre", "script", "style", "textarea"}
+
+// htmlBlockTags are the tag names that start a kind 6 block, each between
+// spaces (a string, not a map: the package does nothing at init).
+const htmlBlockTags = " address article aside base basefont blockquote body caption center col" +
+	" colgroup dd details dialog dir div dl dt fieldset figcaption figure footer form frame frameset" +
+	" h1 h2 h3 h4 h5 h6 head header hr html iframe legend li link main menu menuitem nav noframes ol" +
+	" optgroup option p param search section summary table tbody td tfoot th thead title tr track ul "
+
+// tagEnds reports whether s, what follows a tag name, ends it: a space, the
+// end of the line, ">" or (when selfClose) "/>".
+func tagEnds(s string, selfClose bool) bool {
+	return s == "" || s[0] == ' ' || s[0] == '>' || selfClose && strings.HasPrefix(s, "/>")
+}
+
+// completeTag reports whether s is one complete open or closing tag
+// followed only by spaces (kind 7), with a name other than the raw tags.
+func completeTag(s string) bool {
+	i := 1
+	closing := i < len(s) && s[i] == '/'
+	if closing {
+		i++
+	}
+	start := i
+	if i >= len(s) || !isASCIILetter(s[i]) {
+		return false
+	}
+	for i < len(s) && (isASCIILetter(s[i]) || isDigit(s[i]) || s[i] == '-') {
+		i++
+	}
+	name := strings.ToLower(s[start:i])
+	for _, raw := range htmlRawTags {
+		if name == raw {
+			return false
+		}
+	}
+	if !closing {
+		for {
+			j := skipSpaces(s, i)
+			k := attribute(s, j)
+			if j == i || k == j {
+				i = j
+				break
+			}
+			i = k
+		}
+		if i < len(s) && s[i] == '/' {
+			i++
+		}
+	} else {
+		i = skipSpaces(s, i)
+	}
+	if i >= len(s) || s[i] != '>' {
+		return false
+	}
+	return strings.TrimRight(s[i+1:], " ") == ""
+}
+
+// attribute returns the end of an attribute (name, optional value) at i,
+// or i when there is none.
+func attribute(s string, i int) int {
+	j := i
+	if j >= len(s) || !(isASCIILetter(s[j]) || s[j] == '_' || s[j] == ':') {
+		return i
+	}
+	for j < len(s) && (isASCIILetter(s[j]) || isDigit(s[j]) || strings.IndexByte("_.:-", s[j]) >= 0) {
+		j++
+	}
+	k := skipSpaces(s, j)
+	if k >= len(s) || s[k] != '=' {
+		return j
+	}
+	k = skipSpaces(s, k+1)
+	if k >= len(s) {
+		return i
+	}
+	switch q := s[k]; q {
+	case '"', '\'':
+		end := strings.IndexByte(s[k+1:], q)
+		if end < 0 {
+			return i
+		}
+		return k + end + 2
+	default:
+		e := k
+		for e < len(s) && strings.IndexByte(" \"'=<>`", s[e]) < 0 {
+			e++
+		}
+		if e == k {
+			return i
+		}
+		return e
+	}
+}
+
+func skipSpaces(s string, i int) int {
+	for i < len(s) && s[i] == ' ' {
+		i++
+	}
+	return i
+}
+
+func isASCIILetter(c byte) bool { return c|0x20 >= 'a' && c|0x20 <= 'z' }
