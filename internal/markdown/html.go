@@ -89,27 +89,39 @@ func tagEnds(s string, selfClose bool) bool {
 // completeTag reports whether s is one complete open or closing tag
 // followed only by spaces (kind 7), with a name other than the raw tags.
 func completeTag(s string) bool {
-	i := 1
+	end := tagEnd(s, 0)
+	if end < 0 || strings.TrimRight(s[end:], " ") != "" {
+		return false
+	}
+	name := strings.TrimPrefix(s[1:], "/")
+	n := 0
+	for n < len(name) && (isASCIILetter(name[n]) || isDigit(name[n]) || name[n] == '-') {
+		n++
+	}
+	for _, raw := range htmlRawTags {
+		if strings.EqualFold(name[:n], raw) {
+			return false
+		}
+	}
+	return true
+}
+
+// tagEnd returns the end of the open or closing tag at s[i] ("<"), or -1.
+func tagEnd(s string, i int) int {
+	i++
 	closing := i < len(s) && s[i] == '/'
 	if closing {
 		i++
 	}
-	start := i
 	if i >= len(s) || !isASCIILetter(s[i]) {
-		return false
+		return -1
 	}
 	for i < len(s) && (isASCIILetter(s[i]) || isDigit(s[i]) || s[i] == '-') {
 		i++
 	}
-	name := strings.ToLower(s[start:i])
-	for _, raw := range htmlRawTags {
-		if name == raw {
-			return false
-		}
-	}
 	if !closing {
 		for {
-			j := skipSpaces(s, i)
+			j := skipWS(s, i)
 			k := attribute(s, j)
 			if j == i || k == j {
 				i = j
@@ -121,12 +133,44 @@ func completeTag(s string) bool {
 			i++
 		}
 	} else {
-		i = skipSpaces(s, i)
+		i = skipWS(s, i)
 	}
 	if i >= len(s) || s[i] != '>' {
-		return false
+		return -1
 	}
-	return strings.TrimRight(s[i+1:], " ") == ""
+	return i + 1
+}
+
+// rawHTML returns the end of the inline HTML (a tag, comment, processing
+// instruction, declaration or CDATA section) at s[i] ("<"), or -1, and
+// whether text still to come could make it one: a stream waits for that.
+func rawHTML(s string, i int) (end int, incomplete bool) {
+	rest := s[i:]
+	closeAt := func(open, close string) (int, bool) {
+		if k := strings.Index(rest[len(open):], close); k >= 0 {
+			return i + len(open) + k + len(close), false
+		}
+		return -1, true
+	}
+	switch {
+	case strings.HasPrefix(rest, "<!-->"):
+		return i + 5, false
+	case strings.HasPrefix(rest, "<!--->"):
+		return i + 6, false
+	case strings.HasPrefix(rest, "<!--"):
+		return closeAt("<!--", "-->")
+	case strings.HasPrefix(rest, "<?"):
+		return closeAt("<?", "?>")
+	case strings.HasPrefix(rest, "<![CDATA["):
+		return closeAt("<![CDATA[", "]]>")
+	case len(rest) > 2 && rest[1] == '!' && isASCIILetter(rest[2]):
+		return closeAt("<!", ">")
+	}
+	if end := tagEnd(s, i); end >= 0 {
+		return end, false
+	}
+	// Any prefix of a tag, comment or the like could still become one.
+	return -1, strings.IndexByte(rest, '>') < 0 && (len(rest) == 1 || strings.IndexByte("/!?", rest[1]) >= 0 || isASCIILetter(rest[1]))
 }
 
 // attribute returns the end of an attribute (name, optional value) at i,
@@ -139,11 +183,11 @@ func attribute(s string, i int) int {
 	for j < len(s) && (isASCIILetter(s[j]) || isDigit(s[j]) || strings.IndexByte("_.:-", s[j]) >= 0) {
 		j++
 	}
-	k := skipSpaces(s, j)
+	k := skipWS(s, j)
 	if k >= len(s) || s[k] != '=' {
 		return j
 	}
-	k = skipSpaces(s, k+1)
+	k = skipWS(s, k+1)
 	if k >= len(s) {
 		return i
 	}
@@ -164,6 +208,14 @@ func attribute(s string, i int) int {
 		}
 		return e
 	}
+}
+
+// skipWS skips spaces and line ends (within a paragraph's text).
+func skipWS(s string, i int) int {
+	for i < len(s) && (s[i] == ' ' || s[i] == '\n') {
+		i++
+	}
+	return i
 }
 
 func skipSpaces(s string, i int) int {

@@ -573,8 +573,8 @@ func unescape(s string) string {
 	return b.String()
 }
 
-// autolink handles "<" at i: a URI or e-mail autolink, else a literal "<"
-// (raw HTML is shown as text).
+// autolink handles "<" at i: a URI or e-mail autolink, inline HTML (shown
+// as written), else a literal "<".
 func (p *inlineParser) autolink(i int) int {
 	s := p.src
 	j := i + 1
@@ -607,6 +607,14 @@ func (p *inlineParser) autolink(i int) int {
 			p.add(s[j:d], stLink)
 			return d + 1
 		}
+	}
+	end, incomplete := rawHTML(s, i)
+	if end > 0 {
+		p.add(s[i:end], 0) // as written: no entities, escapes or emphasis inside
+		return end
+	}
+	if incomplete {
+		p.pend(i)
 	}
 	p.add("<", 0)
 	return i + 1
