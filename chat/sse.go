@@ -6,8 +6,9 @@ import (
 	"io"
 )
 
-// MaxEventSize bounds one Server-Sent Event, so a long reply in one event
-// still fits but a server cannot make forge buffer without limit.
+// MaxEventSize bounds one Server-Sent Event (its name and data, and any one
+// line), so a long reply in one event still fits but a server cannot make
+// forge buffer without limit.
 const MaxEventSize = 16 << 20
 
 // event is one dispatched Server-Sent Event. Name and Data point into the
@@ -49,7 +50,6 @@ type eventReader struct {
 
 	name, data []byte // fields of the event being built (owned copies)
 	hasData    bool
-	size       int // bytes of the event's lines so far
 }
 
 func newEventReader(r io.Reader) *eventReader { return newEventReaderSize(r, MaxEventSize) }
@@ -75,7 +75,7 @@ func (er *eventReader) next() (event, error) {
 	for {
 		line, ok := er.line()
 		if !ok {
-			if er.size+er.end-er.start > er.max {
+			if er.held()+er.end-er.start > er.max {
 				return event{}, errEventTooLarge(er.max)
 			}
 			if er.err != nil {
@@ -90,10 +90,10 @@ func (er *eventReader) next() (event, error) {
 			}
 			continue
 		}
-		if er.size += len(line) + 1; er.size > er.max {
+		er.field(line)
+		if er.held() > er.max {
 			return event{}, errEventTooLarge(er.max)
 		}
-		er.field(line)
 	}
 }
 
@@ -200,7 +200,11 @@ func (er *eventReader) dispatch() (event, bool) {
 	return ev, ok
 }
 
+// held is what the event being built keeps: max bounds it, so comments
+// and ignored fields cost nothing however many there are.
+func (er *eventReader) held() int { return len(er.name) + len(er.data) }
+
 func (er *eventReader) reset() {
 	er.name, er.data = er.name[:0], er.data[:0]
-	er.hasData, er.size = false, 0
+	er.hasData = false
 }

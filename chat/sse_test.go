@@ -129,6 +129,19 @@ func TestStreamLargeEvent(t *testing.T) {
 	if err == nil || err.Error() != "agent API: an event is larger than 1 MiB" {
 		t.Fatalf("oversized event: %v", err)
 	}
+	// So is one over the maximum in many data lines.
+	lines := "event: delta\n" + strings.Repeat("data: \""+strings.Repeat("x", 1000)+"\"\n", 2<<10) + "\n"
+	_, err = readEvents(context.Background(), newEventReaderSize(strings.NewReader(lines), 1<<20), func(string) {})
+	if err == nil || err.Error() != "agent API: an event is larger than 1 MiB" {
+		t.Fatalf("oversized event in lines: %v", err)
+	}
+	// Comments are not kept, so any number of them is fine.
+	comments := strings.Repeat(": keep-alive\n", 200<<10) + "event: delta\ndata: \"ok\"\n\nevent: done\ndata: {}\n\n"
+	var deltas []string
+	_, err = readEvents(context.Background(), newEventReaderSize(strings.NewReader(comments), 1<<20), func(s string) { deltas = append(deltas, s) })
+	if err != nil || len(deltas) != 1 || deltas[0] != "ok" {
+		t.Fatalf("2.4 MiB of comments, then an event: %q %v", deltas, err)
+	}
 }
 
 func TestReadStreamCut(t *testing.T) {
