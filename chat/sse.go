@@ -29,7 +29,7 @@ type event struct {
 // had to be fed one event per read, found by a search of forge's), after
 // which the lines were found again and its end-of-stream behaviour undone
 // (it returns a cut last event; the specification discards it). One pass
-// is 1.6–1.9× as fast (bench/README.md).
+// is about 1.7× as fast (bench/README.md).
 //
 // What it does, per the specification: lines end in LF, CR or CRLF (a CRLF
 // split across reads is one ending); a leading byte order mark is skipped;

@@ -168,9 +168,10 @@ func (r *renderer) classify(s string) plan {
 			pl.action = actTableRow
 			return pl
 		}
+		html := htmlStart(rest, cont)
 		switch {
-		case htmlStart(rest, cont) > 0:
-			pl.action, pl.level, pl.pos = actHTMLStart, htmlStart(rest, cont), pos
+		case html > 0:
+			pl.action, pl.level, pl.pos = actHTMLStart, html, pos // kept with its indentation
 		case fenceOpen(rest) > 0:
 			pl.action = actFenceOpen
 		case atxLevel(rest) > 0:
