@@ -41,7 +41,7 @@ type event struct {
 // once the buffers have grown.
 type eventReader struct {
 	r          io.Reader
-	max        int    // largest event, in bytes of its lines
+	max        int    // most bytes an event keeps (see held), and longest line
 	buf        []byte // buf[start:end] is read but not parsed
 	start, end int
 	err        error // the read's error, returned once buf is parsed
