@@ -23,7 +23,7 @@ func htmlStart(s string, para bool) int {
 		return 3
 	case strings.HasPrefix(s, "<![CDATA["):
 		return 5
-	case strings.HasPrefix(lower, "<!") && len(s) > 2 && isASCIILetter(s[2]):
+	case strings.HasPrefix(lower, "<!") && len(s) > 2 && isAlpha(s[2]):
 		return 4
 	}
 	for _, name := range htmlRawTags {
@@ -36,7 +36,7 @@ func htmlStart(s string, para bool) int {
 		name = name[1:]
 	}
 	n := 0
-	for n < len(name) && (isASCIILetter(name[n]) || isDigit(name[n])) {
+	for n < len(name) && (isAlpha(name[n]) || isDigit(name[n])) {
 		n++
 	}
 	if n > 0 && strings.Contains(htmlBlockTags, " "+strings.ToLower(name[:n])+" ") && tagEnds(name[n:], true) {
@@ -95,7 +95,7 @@ func completeTag(s string) bool {
 	}
 	name := strings.TrimPrefix(s[1:], "/")
 	n := 0
-	for n < len(name) && (isASCIILetter(name[n]) || isDigit(name[n]) || name[n] == '-') {
+	for n < len(name) && (isAlpha(name[n]) || isDigit(name[n]) || name[n] == '-') {
 		n++
 	}
 	for _, raw := range htmlRawTags {
@@ -113,15 +113,15 @@ func tagEnd(s string, i int) int {
 	if closing {
 		i++
 	}
-	if i >= len(s) || !isASCIILetter(s[i]) {
+	if i >= len(s) || !isAlpha(s[i]) {
 		return -1
 	}
-	for i < len(s) && (isASCIILetter(s[i]) || isDigit(s[i]) || s[i] == '-') {
+	for i < len(s) && (isAlpha(s[i]) || isDigit(s[i]) || s[i] == '-') {
 		i++
 	}
 	if !closing {
 		for {
-			j := skipWS(s, i)
+			j := skipSpace(s, i)
 			k := attribute(s, j)
 			if j == i || k == j {
 				i = j
@@ -133,7 +133,7 @@ func tagEnd(s string, i int) int {
 			i++
 		}
 	} else {
-		i = skipWS(s, i)
+		i = skipSpace(s, i)
 	}
 	if i >= len(s) || s[i] != '>' {
 		return -1
@@ -163,31 +163,31 @@ func rawHTML(s string, i int) (end int, incomplete bool) {
 		return closeAt("<?", "?>")
 	case strings.HasPrefix(rest, "<![CDATA["):
 		return closeAt("<![CDATA[", "]]>")
-	case len(rest) > 2 && rest[1] == '!' && isASCIILetter(rest[2]):
+	case len(rest) > 2 && rest[1] == '!' && isAlpha(rest[2]):
 		return closeAt("<!", ">")
 	}
 	if end := tagEnd(s, i); end >= 0 {
 		return end, false
 	}
 	// Any prefix of a tag, comment or the like could still become one.
-	return -1, strings.IndexByte(rest, '>') < 0 && (len(rest) == 1 || strings.IndexByte("/!?", rest[1]) >= 0 || isASCIILetter(rest[1]))
+	return -1, strings.IndexByte(rest, '>') < 0 && (len(rest) == 1 || strings.IndexByte("/!?", rest[1]) >= 0 || isAlpha(rest[1]))
 }
 
 // attribute returns the end of an attribute (name, optional value) at i,
 // or i when there is none.
 func attribute(s string, i int) int {
 	j := i
-	if j >= len(s) || !(isASCIILetter(s[j]) || s[j] == '_' || s[j] == ':') {
+	if j >= len(s) || !(isAlpha(s[j]) || s[j] == '_' || s[j] == ':') {
 		return i
 	}
-	for j < len(s) && (isASCIILetter(s[j]) || isDigit(s[j]) || strings.IndexByte("_.:-", s[j]) >= 0) {
+	for j < len(s) && (isAlpha(s[j]) || isDigit(s[j]) || strings.IndexByte("_.:-", s[j]) >= 0) {
 		j++
 	}
-	k := skipWS(s, j)
+	k := skipSpace(s, j)
 	if k >= len(s) || s[k] != '=' {
 		return j
 	}
-	k = skipWS(s, k+1)
+	k = skipSpace(s, k+1)
 	if k >= len(s) {
 		return i
 	}
@@ -209,20 +209,3 @@ func attribute(s string, i int) int {
 		return e
 	}
 }
-
-// skipWS skips spaces and line ends (within a paragraph's text).
-func skipWS(s string, i int) int {
-	for i < len(s) && (s[i] == ' ' || s[i] == '\n') {
-		i++
-	}
-	return i
-}
-
-func skipSpaces(s string, i int) int {
-	for i < len(s) && s[i] == ' ' {
-		i++
-	}
-	return i
-}
-
-func isASCIILetter(c byte) bool { return c|0x20 >= 'a' && c|0x20 <= 'z' }

@@ -105,9 +105,9 @@ func linkTitle(s string, i int) (int, bool) {
 
 // skipOneNewline skips spaces with at most one line end among them.
 func skipOneNewline(s string, i int) int {
-	i = skipSpaces(s, i)
+	_, i = indentOf(s, i)
 	if i < len(s) && s[i] == '\n' {
-		i = skipSpaces(s, i+1)
+		_, i = indentOf(s, i+1)
 	}
 	return i
 }
@@ -115,7 +115,7 @@ func skipOneNewline(s string, i int) int {
 // lineEnd reports whether only spaces follow i on its line, and where the
 // next line starts.
 func lineEnd(s string, i int) (int, bool) {
-	i = skipSpaces(s, i)
+	_, i = indentOf(s, i)
 	switch {
 	case i == len(s):
 		return i, true
