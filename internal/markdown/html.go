@@ -200,7 +200,7 @@ func attribute(s string, i int) int {
 		return k + end + 2
 	default:
 		e := k
-		for e < len(s) && strings.IndexByte(" \"'=<>`", s[e]) < 0 {
+		for e < len(s) && strings.IndexByte(" \n\"'=<>`", s[e]) < 0 {
 			e++
 		}
 		if e == k {
