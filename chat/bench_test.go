@@ -5,6 +5,7 @@ import (
 	"context"
 	"strings"
 	"testing"
+	"testing/iotest"
 )
 
 // benchStream is a typical reply stream: one short delta per token, some
@@ -48,6 +49,20 @@ func BenchmarkReadStream(b *testing.B) {
 			}))/10002, "allocs/event")
 		})
 	}
+	// The same event read one byte at a time, as a server trickling it
+	// would deliver it: the cost stays linear in its size.
+	b.Run("1MiB-event-1-byte-reads", func(b *testing.B) {
+		data := []byte("event: delta\ndata: \"" + strings.Repeat("a long event ", 1<<20/13) + "\"\n\nevent: done\ndata: {}\n\n")
+		b.SetBytes(int64(len(data)))
+		b.ReportAllocs()
+		rd := bytes.NewReader(data)
+		for b.Loop() {
+			rd.Reset(data)
+			if _, err := readStream(context.Background(), iotest.OneByteReader(rd), func(string) {}); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
 	b.Run("1MiB-event", func(b *testing.B) {
 		data := []byte("event: delta\ndata: \"" + strings.Repeat("a long event ", 1<<20/13) + "\"\n\nevent: done\ndata: {}\n\n")
 		b.SetBytes(int64(len(data)))

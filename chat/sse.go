@@ -44,6 +44,7 @@ type eventReader struct {
 	max        int    // most bytes an event keeps (see held), and longest line
 	buf        []byte // buf[start:end] is read but not parsed
 	start, end int
+	seen       int   // buf[start:start+seen] holds no line end
 	err        error // the read's error, returned once buf is parsed
 	started    bool  // the byte order mark is dealt with
 	skipLF     bool  // the last line ended in CR: a LF next is its end
@@ -118,21 +119,25 @@ func (er *eventReader) line() ([]byte, bool) {
 			b = b[len(bom):]
 		}
 	}
-	i := bytes.IndexByte(b, '\n')
-	cut := i
-	if cut < 0 {
-		cut = len(b)
+	// Only bytes not searched before are: a long line arriving in small
+	// reads costs no more than one arriving at once.
+	i := bytes.IndexByte(b[er.seen:], '\n')
+	cut := len(b)
+	if i >= 0 {
+		i += er.seen
+		cut = i
 	}
 	// A CR before the first LF (or in a line without one) ends the line.
-	if j := bytes.IndexByte(b[:cut], '\r'); j >= 0 {
-		er.start += j + 1
-		er.skipLF = true
+	if j := bytes.IndexByte(b[er.seen:cut], '\r'); j >= 0 {
+		j += er.seen
+		er.start, er.seen, er.skipLF = er.start+j+1, 0, true
 		return b[:j], true
 	}
 	if i < 0 {
+		er.seen = len(b)
 		return nil, false
 	}
-	er.start += i + 1
+	er.start, er.seen = er.start+i+1, 0
 	return b[:i], true
 }
 
@@ -142,7 +147,9 @@ func (er *eventReader) fill() {
 	if er.buf == nil {
 		er.buf = make([]byte, chunkSize)
 	}
-	if er.start > 0 {
+	// Moving the rest to the front only once half the buffer is parsed (or
+	// it is full) keeps a body read in tiny pieces linear, as line does.
+	if er.start > 0 && (er.end == len(er.buf) || er.start > len(er.buf)/2) {
 		er.end = copy(er.buf, er.buf[er.start:er.end])
 		er.start = 0
 	}

@@ -306,3 +306,28 @@ func TestReadStreamCRDispatchesAtOnce(t *testing.T) {
 		pw.Close()
 	}
 }
+
+// FuzzEventReader: however the bytes arrive, the same events come out, and
+// the reader neither panics nor loops.
+func FuzzEventReader(f *testing.F) {
+	f.Add([]byte(tricky), uint16(7))
+	f.Add([]byte("\xEF\xBB\xBFdata: a\r\n\r\ndata\r\rdata:b\n\r:c\nevent: x\n\n"), uint16(3))
+	f.Fuzz(func(t *testing.T, data []byte, split uint16) {
+		read := func(r io.Reader) (evs []string, err error) {
+			er := newEventReaderSize(r, 1<<10)
+			for {
+				ev, err := er.next()
+				if err != nil {
+					return evs, err
+				}
+				evs = append(evs, fmt.Sprintf("%q:%q", ev.Name, ev.Data))
+			}
+		}
+		whole, werr := read(bytes.NewReader(data))
+		at := int(split) % (len(data) + 1)
+		parts, perr := read(io.MultiReader(iotest.OneByteReader(bytes.NewReader(data[:at])), bytes.NewReader(data[at:])))
+		if strings.Join(whole, "|") != strings.Join(parts, "|") || (werr == io.EOF) != (perr == io.EOF) {
+			t.Fatalf("split at %d: %v %v\nwhole %q\nparts %q", at, werr, perr, whole, parts)
+		}
+	})
+}
