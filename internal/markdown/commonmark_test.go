@@ -341,3 +341,27 @@ func (g *gmWalker) walk(n ast.Node, flags uint8, heading, image bool) {
 		g.walk(c, flags, heading, image)
 	}
 }
+
+// TestStreamSpecExamples: for each CommonMark example, a Stream fed a few
+// bytes at a time (1, 3 or 16 per write) writes exactly what Render
+// returns, at a narrow and a common width.
+func TestStreamSpecExamples(t *testing.T) {
+	t.Parallel()
+	for _, ex := range loadSpec(t) {
+		for _, width := range []int{8, 80} {
+			o := Options{Width: width, Color: true}
+			want := Render(ex.Markdown, o)
+			for _, chunk := range []int{1, 3, 16} {
+				var out bytes.Buffer
+				s := NewStream(&out, o)
+				for i := 0; i < len(ex.Markdown); i += chunk {
+					s.Write([]byte(ex.Markdown[i:min(i+chunk, len(ex.Markdown))]))
+				}
+				s.Close()
+				if out.String() != want {
+					t.Errorf("example %d, width %d, %d-byte writes: stream differs:\n%s", ex.Example, width, chunk, diff(want, out.String()))
+				}
+			}
+		}
+	}
+}
