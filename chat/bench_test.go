@@ -3,11 +3,9 @@ package chat
 import (
 	"bytes"
 	"context"
-	"io"
 	"strings"
 	"testing"
-
-	"github.com/r3labs/sse/v2"
+	"testing/iotest"
 )
 
 // benchStream is a typical reply stream: one short delta per token, some
@@ -24,9 +22,8 @@ func benchStream(events int) []byte {
 	return b.Bytes()
 }
 
-// BenchmarkReadStream measures client-side SSE parsing: framing by r3labs's
-// EventStreamReader, field parsing and JSON string decoding, up to the
-// onDelta call. The bytes come from memory, so this is the parser alone.
+// BenchmarkReadStream measures client-side SSE parsing: framing, field
+// parsing and JSON string decoding, up to the onDelta call. The bytes come from memory, so this is the parser alone.
 func BenchmarkReadStream(b *testing.B) {
 	for _, crlf := range []bool{false, true} {
 		name := "LF"
@@ -52,6 +49,20 @@ func BenchmarkReadStream(b *testing.B) {
 			}))/10002, "allocs/event")
 		})
 	}
+	// The same event read one byte at a time, as a server trickling it
+	// would deliver it: the cost stays linear in its size.
+	b.Run("1MiB-event-1-byte-reads", func(b *testing.B) {
+		data := []byte("event: delta\ndata: \"" + strings.Repeat("a long event ", 1<<20/13) + "\"\n\nevent: done\ndata: {}\n\n")
+		b.SetBytes(int64(len(data)))
+		b.ReportAllocs()
+		rd := bytes.NewReader(data)
+		for b.Loop() {
+			rd.Reset(data)
+			if _, err := readStream(context.Background(), iotest.OneByteReader(rd), func(string) {}); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
 	b.Run("1MiB-event", func(b *testing.B) {
 		data := []byte("event: delta\ndata: \"" + strings.Repeat("a long event ", 1<<20/13) + "\"\n\nevent: done\ndata: {}\n\n")
 		b.SetBytes(int64(len(data)))
@@ -61,34 +72,6 @@ func BenchmarkReadStream(b *testing.B) {
 			rd.Reset(data)
 			if _, err := readStream(context.Background(), rd, func(string) {}); err != nil {
 				b.Fatal(err)
-			}
-		}
-	})
-}
-
-// BenchmarkComponents splits BenchmarkReadStream's cost: "library" is
-// r3labs's framing behind eofReader, "next" adds forge's field parsing.
-func BenchmarkComponents(b *testing.B) {
-	data := benchStream(10000)
-	b.Run("library", func(b *testing.B) {
-		b.SetBytes(int64(len(data)))
-		for b.Loop() {
-			r := sse.NewEventStreamReader(&eofReader{r: bytes.NewReader(data)}, MaxEventSize)
-			for {
-				if _, err := r.ReadEvent(); err != nil {
-					break
-				}
-			}
-		}
-	})
-	b.Run("next", func(b *testing.B) {
-		b.SetBytes(int64(len(data)))
-		for b.Loop() {
-			r := newEventReader(bytes.NewReader(data))
-			for {
-				if _, err := r.next(); err == io.EOF {
-					break
-				}
 			}
 		}
 	})

@@ -103,7 +103,7 @@ func TestStreamSplitsOverTCP(t *testing.T) {
 	}
 }
 
-// TestStreamLargeEvent: a 1 MiB delta, past r3labs's 64 KiB default.
+// TestStreamLargeEvent: a 1 MiB delta, far past the 32 KiB the reader starts with.
 func TestStreamLargeEvent(t *testing.T) {
 	t.Parallel()
 	big := strings.Repeat("0123456789abcdé\"\n", 1<<16) // > 1 MiB once escaped
@@ -128,6 +128,19 @@ func TestStreamLargeEvent(t *testing.T) {
 	_, err := readEvents(context.Background(), newEventReaderSize(strings.NewReader(huge), 1<<20), func(string) {})
 	if err == nil || err.Error() != "agent API: an event is larger than 1 MiB" {
 		t.Fatalf("oversized event: %v", err)
+	}
+	// So is one over the maximum in many data lines.
+	lines := "event: delta\n" + strings.Repeat("data: \""+strings.Repeat("x", 1000)+"\"\n", 2<<10) + "\n"
+	_, err = readEvents(context.Background(), newEventReaderSize(strings.NewReader(lines), 1<<20), func(string) {})
+	if err == nil || err.Error() != "agent API: an event is larger than 1 MiB" {
+		t.Fatalf("oversized event in lines: %v", err)
+	}
+	// Comments are not kept, so any number of them is fine.
+	comments := strings.Repeat(": keep-alive\n", 200<<10) + "event: delta\ndata: \"ok\"\n\nevent: done\ndata: {}\n\n"
+	var deltas []string
+	_, err = readEvents(context.Background(), newEventReaderSize(strings.NewReader(comments), 1<<20), func(s string) { deltas = append(deltas, s) })
+	if err != nil || len(deltas) != 1 || deltas[0] != "ok" {
+		t.Fatalf("2.4 MiB of comments, then an event: %q %v", deltas, err)
 	}
 }
 
@@ -268,6 +281,53 @@ func FuzzAppendJSONString(f *testing.F) {
 		}
 		if !bytes.Equal(got, []byte(want)) && !strings.ContainsRune(want, '\uFFFD') {
 			t.Fatalf("%q: got %q want %q", data, got, want)
+		}
+	})
+}
+
+// TestReadStreamCRDispatchesAtOnce: a blank line written as CRLF is
+// complete at its CR, so the event is delivered without waiting for the
+// LF, which a server may send only with its next event.
+func TestReadStreamCRDispatchesAtOnce(t *testing.T) {
+	t.Parallel()
+	for _, body := range []string{"event: delta\r\ndata: \"x\"\r\n\r", "event: delta\rdata: \"x\"\r\r"} {
+		pr, pw := io.Pipe()
+		got := make(chan string, 1)
+		go readStream(context.Background(), pr, func(s string) { got <- s })
+		go io.WriteString(pw, body)
+		select {
+		case s := <-got:
+			if s != "x" {
+				t.Errorf("%q: delta %q", body, s)
+			}
+		case <-time.After(10 * time.Second):
+			t.Errorf("%q: no delta while the stream stays open", body)
+		}
+		pw.Close()
+	}
+}
+
+// FuzzEventReader: however the bytes arrive, the same events come out, and
+// the reader neither panics nor loops.
+func FuzzEventReader(f *testing.F) {
+	f.Add([]byte(tricky), uint16(7))
+	f.Add([]byte("\xEF\xBB\xBFdata: a\r\n\r\ndata\r\rdata:b\n\r:c\nevent: x\n\n"), uint16(3))
+	f.Fuzz(func(t *testing.T, data []byte, split uint16) {
+		read := func(r io.Reader) (evs []string, err error) {
+			er := newEventReaderSize(r, 1<<10)
+			for {
+				ev, err := er.next()
+				if err != nil {
+					return evs, err
+				}
+				evs = append(evs, fmt.Sprintf("%q:%q", ev.Name, ev.Data))
+			}
+		}
+		whole, werr := read(bytes.NewReader(data))
+		at := int(split) % (len(data) + 1)
+		parts, perr := read(io.MultiReader(iotest.OneByteReader(bytes.NewReader(data[:at])), bytes.NewReader(data[at:])))
+		if strings.Join(whole, "|") != strings.Join(parts, "|") || (werr == io.EOF) != (perr == io.EOF) {
+			t.Fatalf("split at %d: %v %v\nwhole %q\nparts %q", at, werr, perr, whole, parts)
 		}
 	})
 }

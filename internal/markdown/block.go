@@ -46,6 +46,7 @@ const (
 	leafFence
 	leafIndented
 	leafTable
+	leafHTML
 )
 
 type renderer struct {
@@ -61,6 +62,7 @@ type renderer struct {
 		ch        byte
 		n, indent int
 	}
+	htmlKind   int // leafHTML: the block's kind, 1–7 (see html.go)
 	codeBlanks int // blank lines held inside an indented code block
 	tbl        *table
 
@@ -200,7 +202,7 @@ func (r *renderer) apply(pl plan, s string, live bool) {
 	switch pl.action {
 	case actBlank:
 		switch r.leaf {
-		case leafPara, leafTable:
+		case leafPara, leafTable, leafHTML:
 			r.closeLeaf()
 		case leafIndented:
 			r.codeBlanks++
@@ -238,7 +240,7 @@ func (r *renderer) apply(pl plan, s string, live bool) {
 	case actSetext:
 		lines := r.para.lines
 		r.leaf = leafNone
-		r.heading(pl.level, strings.TrimRight(strings.Join(lines, "\n"), " "))
+		r.heading(pl.level, strings.TrimRight(splitDefs(strings.Join(lines, "\n"), r.define), " "))
 	case actTableDelim:
 		r.tableStart(text)
 	case actTableRow:
@@ -252,6 +254,13 @@ func (r *renderer) apply(pl plan, s string, live bool) {
 		r.closeLeaf()
 		r.beginBlock()
 		r.heading(pl.level, atxText(text, pl.level))
+	case actHTMLStart:
+		r.closeLeaf()
+		r.beginBlock()
+		r.leaf, r.htmlKind = leafHTML, pl.level
+		r.htmlLine(text)
+	case actHTMLLine:
+		r.htmlLine(text)
 	case actHR:
 		r.closeLeaf()
 		r.beginBlock()
@@ -323,6 +332,15 @@ func (r *renderer) finish() { r.closeTo(1) }
 
 func (r *renderer) codeLine(text string) {
 	r.emitLine([]seg{{text: "  "}, {text: text, st: stCodeBlock}})
+}
+
+// htmlLine shows a line of an HTML block as written, and ends a block of
+// kinds 1–5 at its end marker.
+func (r *renderer) htmlLine(text string) {
+	r.emitLine([]seg{{text: text}})
+	if r.htmlKind <= 5 && htmlEnds(r.htmlKind, text) {
+		r.leaf = leafNone
+	}
 }
 
 func (r *renderer) heading(level int, text string) {

@@ -21,6 +21,8 @@ const (
 	actFenceOpen
 	actATX
 	actHR
+	actHTMLStart // the first line of an HTML block; level is its kind
+	actHTMLLine  // a line inside an HTML block
 )
 
 // opening is a container a line opens: a blockquote, or a list item with
@@ -99,6 +101,12 @@ func (r *renderer) classify(s string) plan {
 		pl.action, pl.pos = actFenceLine, pos
 		return pl
 	}
+	if r.leaf == leafHTML && all {
+		if _, p := indentOf(s, pos); r.htmlKind <= 5 || p < len(s) {
+			pl.action, pl.pos = actHTMLLine, pos
+			return pl
+		}
+	}
 	para := r.leaf == leafPara
 	for {
 		ind, p := indentOf(s, pos)
@@ -146,7 +154,7 @@ func (r *renderer) classify(s string) plan {
 	default:
 		rest := s[p:]
 		if cont && all {
-			if lv := setextLevel(rest); lv > 0 && r.paraRunes() <= r.o.Width {
+			if lv := setextLevel(rest); lv > 0 && r.paraRunes() <= r.o.Width && !r.paraOnlyDefs() {
 				pl.action, pl.level = actSetext, lv
 				return pl
 			}
@@ -160,7 +168,10 @@ func (r *renderer) classify(s string) plan {
 			pl.action = actTableRow
 			return pl
 		}
+		html := htmlStart(rest, cont)
 		switch {
+		case html > 0:
+			pl.action, pl.level, pl.pos = actHTMLStart, html, pos // kept with its indentation
 		case fenceOpen(rest) > 0:
 			pl.action = actFenceOpen
 		case atxLevel(rest) > 0:
@@ -189,7 +200,7 @@ func startsBlock(s string) bool {
 	if s == "" {
 		return true
 	}
-	if s[0] == '>' || fenceOpen(s) > 0 || atxLevel(s) > 0 || isThematicBreak(s) {
+	if s[0] == '>' || fenceOpen(s) > 0 || atxLevel(s) > 0 || isThematicBreak(s) || htmlStart(s, true) > 0 {
 		return true
 	}
 	_, _, ok := listMarker(s, 0)
@@ -205,8 +216,8 @@ func safeStart(s string) bool {
 		return false
 	}
 	switch c := s[0]; {
-	case c == ' ':
-		return false
+	case c == ' ', c == '<':
+		return false // '<': an HTML block's start is known only with its line
 	case strings.IndexByte("*-+_=:|", c) >= 0:
 		// A bullet needs a space after it; rules, underlines and delimiter
 		// rows are made of these characters and spaces only.

@@ -27,7 +27,7 @@ func FuzzRender(f *testing.F) {
 			f.Add(block, uint8(len(block)%60), uint16(len(block)/2))
 		}
 	}
-	for _, s := range []string{"", "*", "[", "`", "- [ ] x", "a|b\n-|-", "> ```\n", "\t\t-\t*\t+", "***a**b*", "[a](<b", "&#0;", "x  \n", "1.\n\n2)"} {
+	for _, s := range []string{"", "*", "[", "`", "- [ ] x", "a|b\n-|-", "> ```\n", "\t\t-\t*\t+", "***a**b*", "[a](<b", "&#0;", "x  \n", "1.\n\n2)", "<div>\n*a*", "[a]: /b\n[a]", "<!--\n\n-->", "a\n<pre>"} {
 		f.Add(s, uint8(10), uint16(1))
 	}
 	f.Fuzz(func(t *testing.T, src string, width uint8, split uint16) {

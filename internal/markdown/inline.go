@@ -66,12 +66,14 @@ type inlineParser struct {
 	ticksOK  bool
 	tickNext int         // index of the first run not yet passed
 	byLen    map[int]int // per run length, the first run index still worth searching
+
+	refs map[string]string // destinations of the definitions so far, by normLabel
 }
 
 // parse parses src, reusing the parser's slices from its last use.
 func (p *inlineParser) parse(src string, base style) inlineResult {
 	*p = inlineParser{
-		src: src, tail: -1, pending: -1, byLen: p.byLen,
+		src: src, tail: -1, pending: -1, byLen: p.byLen, refs: p.refs,
 		nodes: p.nodes[:0], delims: p.delims[:0], brackets: p.brackets[:0], spans: p.spans[:0], ticks: p.ticks[:0],
 	}
 	clear(p.byLen)
@@ -406,7 +408,16 @@ func (p *inlineParser) closeBracket(i int) int {
 		p.add("]", 0)
 		return i + 1
 	}
+	textStart := b.pos + 1
+	if b.image {
+		textStart++
+	}
 	dest, end, ok, incomplete := linkTail(p.src, i+1)
+	if !ok {
+		var refIncomplete bool
+		dest, end, ok, refIncomplete = p.reference(textStart, i)
+		incomplete = incomplete || refIncomplete
+	}
 	if incomplete {
 		p.pend(b.pos)
 	}
@@ -426,10 +437,8 @@ func (p *inlineParser) closeBracket(i int) int {
 	p.nodes[b.node].text = ""
 	closeIdx := p.add("", 0)
 	st := stLink
-	textStart := b.pos + 1
 	if b.image {
 		st = stImage
-		textStart++
 	} else {
 		p.links++
 	}
@@ -457,53 +466,12 @@ func linkTail(s string, i int) (dest string, end int, ok, incomplete bool) {
 	if k >= len(s) {
 		return "", 0, false, true
 	}
-	switch {
-	case s[k] == ')':
+	if s[k] == ')' {
 		return "", k + 1, true, false
-	case s[k] == '<':
-		j := k + 1
-		for ; j < len(s) && s[j] != '>'; j++ {
-			if s[j] == '\n' || s[j] == '<' {
-				return "", 0, false, false
-			}
-			if s[j] == '\\' && j+1 < len(s) {
-				j++
-			}
-		}
-		if j >= len(s) {
-			return "", 0, false, true
-		}
-		dest = unescape(s[k+1 : j])
-		k = j + 1
-	default:
-		j, depth := k, 0
-		for ; j < len(s); j++ {
-			c := s[j]
-			if c == '\\' && j+1 < len(s) && isASCIIPunct(s[j+1]) {
-				j++
-				continue
-			}
-			if c == '(' {
-				depth++
-				if depth > 32 {
-					return "", 0, false, false
-				}
-			}
-			if c == ')' {
-				if depth == 0 {
-					break
-				}
-				depth--
-			}
-			if c == ' ' || c == '\n' || c < 0x20 {
-				break
-			}
-		}
-		if j >= len(s) {
-			return "", 0, false, true
-		}
-		dest = unescape(s[k:j])
-		k = j
+	}
+	dest, k, ok = linkDest(s, k)
+	if !ok || k >= len(s) {
+		return "", 0, false, k >= len(s)
 	}
 	hadSpace := k < len(s) && (s[k] == ' ' || s[k] == '\n')
 	k = skipSpace(s, k)
@@ -538,6 +506,51 @@ func linkTail(s string, i int) (dest string, end int, ok, incomplete bool) {
 	return dest, k + 1, true, false
 }
 
+// linkDest parses a link destination at k: "<...>" on one line, or a run
+// without spaces or control characters. end is len(s) where the text ended
+// before the destination did.
+func linkDest(s string, k int) (dest string, end int, ok bool) {
+	if s[k] == '<' {
+		j := k + 1
+		for ; j < len(s) && s[j] != '>'; j++ {
+			if s[j] == '\n' || s[j] == '<' {
+				return "", 0, false
+			}
+			if s[j] == '\\' && j+1 < len(s) {
+				j++
+			}
+		}
+		if j >= len(s) {
+			return "", len(s), false
+		}
+		return unescape(s[k+1 : j]), j + 1, true
+	}
+	j, depth := k, 0
+	for ; j < len(s); j++ {
+		c := s[j]
+		if c == '\\' && j+1 < len(s) && isASCIIPunct(s[j+1]) {
+			j++
+			continue
+		}
+		if c == '(' {
+			depth++
+			if depth > 32 {
+				return "", 0, false
+			}
+		}
+		if c == ')' {
+			if depth == 0 {
+				break
+			}
+			depth--
+		}
+		if c == ' ' || c == '\n' || c < 0x20 {
+			break
+		}
+	}
+	return unescape(s[k:j]), j, true
+}
+
 func skipSpace(s string, i int) int {
 	for i < len(s) && (s[i] == ' ' || s[i] == '\n') {
 		i++
@@ -560,8 +573,8 @@ func unescape(s string) string {
 	return b.String()
 }
 
-// autolink handles "<" at i: a URI or e-mail autolink, else a literal "<"
-// (raw HTML is shown as text).
+// autolink handles "<" at i: a URI or e-mail autolink, inline HTML (shown
+// as written), else a literal "<".
 func (p *inlineParser) autolink(i int) int {
 	s := p.src
 	j := i + 1
@@ -594,6 +607,14 @@ func (p *inlineParser) autolink(i int) int {
 			p.add(s[j:d], stLink)
 			return d + 1
 		}
+	}
+	end, incomplete := rawHTML(s, i)
+	if end > 0 {
+		p.add(s[i:end], 0) // as written: no entities, escapes or emphasis inside
+		return end
+	}
+	if incomplete {
+		p.pend(i)
 	}
 	p.add("<", 0)
 	return i + 1

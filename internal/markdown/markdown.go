@@ -13,12 +13,18 @@
 // lists, nested blockquotes behind "│", fenced and indented code kept
 // verbatim and unwrapped in a code colour without highlighting, rules, GFM
 // pipe tables aligned and fitted to the width, hard line breaks, backslash
-// escapes and common character references. HTML is shown as text.
+// escapes and common character references. Inline HTML is shown as text;
+// HTML blocks (CommonMark's seven kinds: <pre>, comments, <details>, ...)
+// are shown line for line as written, unwrapped. Link reference definitions
+// are never shown.
 //
 // Choices a reader may meet:
-//   - Reference-style links ("[text][ref]" with "[ref]: url" elsewhere) are
-//     shown as written: resolving them needs the whole document, which a
-//     stream does not have.
+//   - A reference link ("[text][ref]", "[ref][]", "[ref]") resolves to a
+//     definition earlier in the document; one to a later definition is
+//     shown as written, because a stream does not have the text to come and
+//     Render shows what a stream does.
+//   - How far this agrees with CommonMark is measured against goldmark on
+//     the specification's examples (TestCommonMarkSpec, bench/README.md).
 //   - A setext underline makes a heading only of a paragraph of at most Width
 //     characters (else "---" is a rule and "===" text), and a table header
 //     row needs a "|" within its first Width characters and the delimiter

@@ -59,12 +59,34 @@ func (r *renderer) paraFlush() {
 	if len(r.para.lines) == 0 {
 		return
 	}
-	text := strings.TrimRight(r.paraText(), " ")
+	text := strings.TrimRight(splitDefs(r.paraText(), r.define), " ")
+	if text == "" {
+		r.para = paragraph{}
+		return // only definitions
+	}
 	lines := r.wrap(r.ip.parse(text, 0).segs, r.avail())
 	for _, l := range lines[min(r.para.emitted, len(lines)):] {
 		r.emitLine(l)
 	}
 	r.para = paragraph{}
+}
+
+// define records a link reference definition; the first of a label wins.
+func (r *renderer) define(label, dest string) {
+	if r.ip.refs == nil {
+		r.ip.refs = make(map[string]string)
+	}
+	if l := normLabel(label); l != "" {
+		if _, ok := r.ip.refs[l]; !ok {
+			r.ip.refs[l] = dest
+		}
+	}
+}
+
+// paraOnlyDefs reports whether the open paragraph is all link reference
+// definitions, which a setext underline cannot make a heading.
+func (r *renderer) paraOnlyDefs() bool {
+	return splitDefs(strings.Join(r.para.lines, "\n"), nil) == ""
 }
 
 // headerFits reports whether paragraph line i can be a table's header row:
@@ -139,6 +161,9 @@ func (r *renderer) peek() {
 		limit -= len(last)
 	}
 	text := r.paraText()
+	if mayBeDef(text) {
+		return // definitions are never shown; the paragraph's end decides
+	}
 	limit -= len(full) - len(text)
 	at := lastSpace(text, limit)
 	for at > 0 {

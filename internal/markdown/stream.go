@@ -3,6 +3,7 @@ package markdown
 import (
 	"bytes"
 	"io"
+	"maps"
 	"strings"
 	"unicode/utf8"
 
@@ -178,7 +179,17 @@ func (s *Stream) Pending() string {
 	var parts []string
 	switch r.leaf {
 	case leafPara:
-		lines := r.wrap(r.ip.parse(strings.TrimRight(r.paraText(), " "), 0).segs, r.avail())
+		// The paragraph's own definitions count for the preview, but are
+		// recorded only when it ends: the last may still be arriving.
+		saved, cloned := r.ip.refs, false
+		text := strings.TrimRight(splitDefs(r.paraText(), func(label, dest string) {
+			if !cloned {
+				r.ip.refs, cloned = maps.Clone(saved), true
+			}
+			r.define(label, dest)
+		}), " ")
+		lines := r.wrap(r.ip.parse(text, 0).segs, r.avail())
+		r.ip.refs = saved
 		for _, l := range lines[min(r.para.emitted, len(lines)):] {
 			for _, sg := range l {
 				parts = append(parts, sg.text)

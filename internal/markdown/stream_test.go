@@ -214,6 +214,9 @@ func TestStreamPending(t *testing.T) {
 		{"\n\n| a | b", "dog ran\n", "| a | b"},
 		{" |\n|--|--|\n| 1 | 2 |\n", "", "a │ b 1 │ 2"},
 		{"\n```\ncode", "\na │ b\n──┼──\n1 │ 2\n", "code"},
+		{"\n```\n\n[r]: https://x.io/p \"title\"\nsee [r]", "\n  code\n", "see r (https://x.io/p)"},
+		{"\n", "", "see r (https://x.io/p)"},
+		{"\n[s]: /s\n", "\nsee r\n(https://x.io/p)\n", ""},
 	}
 	for _, st := range steps {
 		out.Reset()

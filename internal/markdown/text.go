@@ -1,6 +1,7 @@
 package markdown
 
 import (
+	"html"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -11,9 +12,7 @@ import (
 
 // decodeEntity decodes an HTML character reference at the start of s
 // ("&amp;", "&#38;", "&#x26;") and returns its text and length, or n == 0.
-// Named references are the common ones only, in a switch rather than a table
-// (the full HTML table would be built at start-up or need a lazy init for a
-// rarely used feature); others stay literal, which is how they read anyway.
+// Named references are HTML's, with their ";".
 func decodeEntity(s string) (decoded string, n int) {
 	if len(s) < 3 || s[0] != '&' {
 		return "", 0
@@ -44,96 +43,20 @@ func decodeEntity(s string) (decoded string, n int) {
 		}
 		return text.Sanitize(string(r)), semi + 1
 	}
-	var r string
-	switch name {
-	case "amp":
-		r = "&"
-	case "lt":
-		r = "<"
-	case "gt":
-		r = ">"
-	case "quot":
-		r = "\""
-	case "apos":
-		r = "'"
-	case "nbsp":
-		r = "\u00a0"
-	case "copy":
-		r = "©"
-	case "reg":
-		r = "®"
-	case "trade":
-		r = "™"
-	case "hellip":
-		r = "…"
-	case "mdash":
-		r = "—"
-	case "ndash":
-		r = "–"
-	case "lsquo":
-		r = "‘"
-	case "rsquo":
-		r = "’"
-	case "ldquo":
-		r = "“"
-	case "rdquo":
-		r = "”"
-	case "laquo":
-		r = "«"
-	case "raquo":
-		r = "»"
-	case "bull":
-		r = "•"
-	case "middot":
-		r = "·"
-	case "times":
-		r = "×"
-	case "divide":
-		r = "÷"
-	case "deg":
-		r = "°"
-	case "plusmn":
-		r = "±"
-	case "larr":
-		r = "←"
-	case "rarr":
-		r = "→"
-	case "uarr":
-		r = "↑"
-	case "darr":
-		r = "↓"
-	case "harr":
-		r = "↔"
-	case "euro":
-		r = "€"
-	case "pound":
-		r = "£"
-	case "yen":
-		r = "¥"
-	case "cent":
-		r = "¢"
-	case "sect":
-		r = "§"
-	case "para":
-		r = "¶"
-	case "le":
-		r = "≤"
-	case "ge":
-		r = "≥"
-	case "ne":
-		r = "≠"
-	case "check":
-		r = "✓"
-	case "zwj":
-		r = "\u200d"
-	case "zwnj":
-		r = "\u200c"
-	case "shy":
-		r = "\u00ad"
-	default:
+	for i := 0; i < len(name); i++ {
+		if !isAlpha(name[i]) && !isDigit(name[i]) {
+			return "", 0
+		}
+	}
+	// The standard library's table is built on first use, not at init.
+	ref := s[:semi+1]
+	r := html.UnescapeString(ref)
+	// It also decodes a legacy name without ";" at the start of a longer
+	// one ("&notin;" is a name, "&notit;" only "&not" and "it;").
+	if r == ref || strings.HasSuffix(r, ";") && name != "semi" {
 		return "", 0
 	}
-	return r, semi + 1
+	return text.Sanitize(r), semi + 1
 }
 
 // expandTabs replaces tabs with spaces to the next multiple of 4 columns, as
