@@ -4,17 +4,12 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"strconv"
 
 	"github.com/forgehq/forge/chat"
 	"github.com/forgehq/forge/internal/agentctx"
 	"github.com/forgehq/forge/internal/cmdutil"
 	"github.com/spf13/cobra"
 )
-
-// contextLimitKey is the profile's setting for the per-message cap on
-// attached context, in tokens (config.yaml: profiles.NAME.chat_context_limit).
-const contextLimitKey = "chat_context_limit"
 
 // contextOptions are the flags of attached context.
 type contextOptions struct {
@@ -28,7 +23,7 @@ type contextOptions struct {
 func addContextFlags(cmd *cobra.Command, o *contextOptions) {
 	fl := cmd.Flags()
 	fl.StringArrayVar(&o.with, "with", nil, "Attach `REF` to the first message: issue:N, run:ID, file:PATH[@REF], commit:SHA (repeatable)")
-	fl.IntVar(&o.contextLimit, "context-limit", chat.DefaultContextLimit, "Cap the context attached to one message at `N` tokens (also the profile's "+contextLimitKey+")")
+	fl.IntVar(&o.contextLimit, "context-limit", chat.DefaultContextLimit, "Cap the context attached to one message at `N` tokens (also the profile's "+agentctx.LimitKey+")")
 	fl.BoolVar(&o.noRedact, "no-redact", false, "Send attached context as it is, without masking tokens, Authorization headers and passwords in URLs")
 	cmdutil.AddRepoFlag(cmd, &o.repo)
 }
@@ -60,13 +55,9 @@ func (o *contextOptions) limit(f *cmdutil.Factory) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	p := cf.Profile(s.Profile)
-	if p == nil || p.Extra[contextLimitKey] == nil {
-		return chat.DefaultContextLimit, nil
-	}
-	n, err := strconv.Atoi(fmt.Sprint(p.Extra[contextLimitKey]))
-	if err != nil || n < 1 {
-		return 0, cmdutil.UsageErrorf("the profile %q sets %s to %v; it must be a positive number of tokens", s.Profile, contextLimitKey, p.Extra[contextLimitKey])
+	n, err := agentctx.ProfileLimit(cf, s.Profile)
+	if err != nil {
+		return 0, &cmdutil.UsageError{Err: err}
 	}
 	return n, nil
 }

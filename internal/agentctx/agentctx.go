@@ -16,6 +16,7 @@ import (
 
 	"github.com/forgehq/forge/chat"
 	"github.com/forgehq/forge/client"
+	"github.com/forgehq/forge/config"
 )
 
 // Forms names the accepted REFs, for errors and help.
@@ -111,16 +112,41 @@ func Build(ctx context.Context, c *client.Client, repo client.RepoName, ref stri
 		return nil, fmt.Errorf("%s: %w", r.Raw, err)
 	}
 	a.Ref = r.Raw
-	if !opts.NoRedact {
-		a.Title = Redact(a.Title)
-		for _, s := range a.Sections {
-			for i, l := range s.Lines {
-				s.Lines[i] = Redact(l)
-			}
-		}
-	}
+	finish(a, opts)
 	return a, nil
 }
+
+// finish redacts the attachment's text unless told not to.
+func finish(a *chat.Attachment, opts Options) {
+	if opts.NoRedact {
+		return
+	}
+	a.Title = Redact(a.Title)
+	for _, s := range a.Sections {
+		for i, l := range s.Lines {
+			s.Lines[i] = Redact(l)
+		}
+	}
+}
+
+// ProfileLimit reads the profile's per-message cap on attached context
+// (config.yaml: profiles.NAME.chat_context_limit, in tokens), or
+// chat.DefaultContextLimit when it sets none.
+func ProfileLimit(cf *config.File, profile string) (int, error) {
+	p := cf.Profile(profile)
+	if p == nil || p.Extra[LimitKey] == nil {
+		return chat.DefaultContextLimit, nil
+	}
+	n, err := strconv.Atoi(fmt.Sprint(p.Extra[LimitKey]))
+	if err != nil || n < 1 {
+		return 0, fmt.Errorf("the profile %q sets %s to %v in the config file; it must be a positive number of tokens", profile, LimitKey, p.Extra[LimitKey])
+	}
+	return n, nil
+}
+
+// LimitKey is the profile's setting for the per-message cap on attached
+// context.
+const LimitKey = "chat_context_limit"
 
 // IsRefError reports whether err is a malformed REF.
 func IsRefError(err error) bool {

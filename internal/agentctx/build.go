@@ -60,6 +60,22 @@ func run(ctx context.Context, c *client.Client, repo client.RepoName, id int64, 
 	if err != nil {
 		return nil, err
 	}
+	return runAttachment(ctx, c, repo, r, jobs, opts)
+}
+
+// Run is the attachment of a run its caller has read already (with its
+// jobs), as `forge run view --explain` has: redacted like Build's.
+func Run(ctx context.Context, c *client.Client, repo client.RepoName, r *client.WorkflowRun, jobs []*client.Job, opts Options) (*chat.Attachment, error) {
+	a, err := runAttachment(ctx, c, repo, r, jobs, opts)
+	if err != nil {
+		return nil, err
+	}
+	a.Ref = fmt.Sprintf("run:%d", r.ID)
+	finish(a, opts)
+	return a, nil
+}
+
+func runAttachment(ctx context.Context, c *client.Client, repo client.RepoName, r *client.WorkflowRun, jobs []*client.Job, opts Options) (*chat.Attachment, error) {
 	state := r.Status
 	if r.Conclusion != "" {
 		state += ", " + r.Conclusion
