@@ -7,29 +7,8 @@ import (
 	"unicode/utf8"
 )
 
-// Attached context
-//
-// An attachment (an issue, a CI run, a file, a commit) travels inside the
-// message it goes with, before the user's text, as a fenced block whose
-// opening line names it:
-//
-//	```forge-context run:57
-//	CI (57) on main: completed, failure
-//	@@ job test (failure): log, last 40 of 40 lines @@
-//	2026-01-02T03:04:05.000Z ##[error]Process completed with exit code 1.
-//	```
-//
-// The fence is a run of backticks longer than any run of backticks in the
-// block (at least three), so the block's text cannot end it early. The
-// opening line is the fence, "forge-context", one space and the REF the
-// attachment was made from; the first line inside is its title. A line
-// "@@ TITLE @@" starts a section (a job's log, the comments, the changed
-// files). When the budget forced a cut, the section says so on its first
-// line: "[forge: cut N of M lines from the top to fit the token budget]"
-// (or "from the end"). Blocks are separated by a blank line, and the
-// user's text follows the last one after a blank line. The agent reads
-// this like any markdown; the reference agent (refserver/agent) finds the
-// blocks and refers to them in its replies.
+// The format of attached context is described in the package
+// documentation (client.go), "Attached context".
 
 // ContextTag is the info string that marks an attached-context block.
 const ContextTag = "forge-context"

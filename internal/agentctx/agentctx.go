@@ -116,17 +116,38 @@ func Build(ctx context.Context, c *client.Client, repo client.RepoName, ref stri
 	return a, nil
 }
 
-// finish redacts the attachment's text unless told not to.
+// finish makes the titles safe to show (forge prints them on a terminal,
+// and they hold the server's text: an issue's title, a job's name) and
+// redacts the text unless told not to.
 func finish(a *chat.Attachment, opts Options) {
+	a.Title = printable(a.Title)
+	for _, s := range a.Sections {
+		s.Title = printable(s.Title)
+	}
 	if opts.NoRedact {
 		return
 	}
 	a.Title = Redact(a.Title)
 	for _, s := range a.Sections {
+		s.Title = Redact(s.Title)
 		for i, l := range s.Lines {
 			s.Lines[i] = Redact(l)
 		}
 	}
+}
+
+// printable replaces control characters (C0, DEL, C1) with U+FFFD, so a
+// title cannot move the cursor or retitle the window.
+func printable(s string) string {
+	return strings.Map(func(r rune) rune {
+		switch {
+		case r == '\t':
+			return ' '
+		case r < 0x20 || r == 0x7f || r >= 0x80 && r < 0xa0:
+			return '\uFFFD'
+		}
+		return r
+	}, s)
 }
 
 // ProfileLimit reads the profile's per-message cap on attached context

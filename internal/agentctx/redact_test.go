@@ -3,6 +3,8 @@ package agentctx
 import (
 	"strings"
 	"testing"
+
+	"github.com/forgehq/forge/chat"
 )
 
 func TestRedactEachForm(t *testing.T) {
@@ -64,5 +66,17 @@ func TestParseRef(t *testing.T) {
 		if err == nil || !IsRefError(err) || !strings.Contains(err.Error(), Forms) {
 			t.Errorf("ParseRef(%q) = %v; want a RefError naming the forms", in, err)
 		}
+	}
+}
+
+func TestFinishMakesTitlesPrintable(t *testing.T) {
+	a := &chat.Attachment{Title: "Issue #1: \x1b]0;pwned\x07 title", Sections: []*chat.Section{{Title: "job \x1b[2Jx (failure): log", Lines: []string{"\x1b[31mred\x1b[0m"}}}}
+	finish(a, Options{})
+	if strings.ContainsAny(a.Title+a.Sections[0].Title, "\x1b\x07") {
+		t.Errorf("titles keep control characters: %q, %q", a.Title, a.Sections[0].Title)
+	}
+	// The lines go to the agent, not to a terminal: left as they are.
+	if a.Sections[0].Lines[0] != "\x1b[31mred\x1b[0m" {
+		t.Errorf("a log line was changed: %q", a.Sections[0].Lines[0])
 	}
 }

@@ -37,7 +37,7 @@
 //
 // A client attaches context (an issue, a CI run, a file, a commit) by
 // putting fenced blocks before the user's text in message, as forge does
-// (package chat documents the format once: chat/attach.go):
+// (the format is defined once, in package chat's documentation):
 //
 //	```forge-context run:57
 //	CI run 57 (CI #2) on main: completed, failure
