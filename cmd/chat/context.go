@@ -26,6 +26,9 @@ func addContextFlags(cmd *cobra.Command, o *contextOptions) {
 	fl.IntVar(&o.contextLimit, "context-limit", chat.DefaultContextLimit, "Cap the context attached to one message at `N` tokens (also the profile's "+agentctx.LimitKey+")")
 	fl.BoolVar(&o.noRedact, "no-redact", false, "Send attached context as it is, without masking tokens, Authorization headers and passwords in URLs")
 	cmdutil.AddRepoFlag(cmd, &o.repo)
+	cmd.RegisterFlagCompletionFunc("with", func(*cobra.Command, []string, string) ([]cobra.Completion, cobra.ShellCompDirective) {
+		return []cobra.Completion{"issue:", "run:", "file:", "commit:"}, cobra.ShellCompDirectiveNoSpace | cobra.ShellCompDirectiveNoFileComp
+	})
 }
 
 // checkRefs refuses a malformed --with before anything else runs.
