@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"net/url"
 	"strings"
@@ -104,12 +105,12 @@ func runAttachment(ctx context.Context, c *client.Client, repo client.RepoName, 
 		Title:    fmt.Sprintf("CI run %d (%s #%d) on %s: %s", r.ID, r.Name, r.RunNumber, r.HeadBranch, state),
 		Sections: []*chat.Section{{Lines: meta}},
 	}
-	max := opts.LogLines
-	if max <= 0 {
-		max = DefaultLogLines
+	keep := opts.LogLines
+	if keep <= 0 {
+		keep = DefaultLogLines
 	}
 	for _, j := range failed {
-		tail, total, err := logTail(ctx, c, repo, j.ID, max)
+		tail, total, err := logTail(ctx, c, repo, j.ID, keep)
 		if err != nil {
 			return nil, fmt.Errorf("the log of job %s: %w", j.Name, err)
 		}
@@ -141,34 +142,54 @@ func outcome(status, conclusion string) string {
 // maxLine cuts a log line that is longer than any line a person reads.
 const maxLine = 2000
 
-// logTail reads a job's log to the end, keeping only its last max lines.
-func logTail(ctx context.Context, c *client.Client, repo client.RepoName, jobID int64, max int) ([]string, int, error) {
+// logTail reads a job's log to the end, keeping only its last keep lines
+// (each cut at maxLine bytes: a log may hold a line of megabytes).
+func logTail(ctx context.Context, c *client.Client, repo client.RepoName, jobID int64, keep int) ([]string, int, error) {
 	body, err := c.Actions.JobLogs(ctx, repo, jobID)
 	if err != nil {
 		return nil, 0, err
 	}
 	defer body.Close()
-	ring := make([]string, 0, max)
+	ring := make([]string, 0, keep)
 	total := 0
-	sc := bufio.NewScanner(body)
-	sc.Buffer(make([]byte, 64<<10), 1<<20)
-	for sc.Scan() {
-		l := strings.TrimSuffix(sc.Text(), "\r")
-		if len(l) > maxLine {
-			l = l[:maxLine] + "…"
+	add := func(l []byte, long bool) {
+		line := strings.TrimRight(string(l), "\r\n")
+		if long {
+			line = strings.ToValidUTF8(line, "") + "…"
 		}
-		if len(ring) < max {
-			ring = append(ring, l)
+		if len(ring) < keep {
+			ring = append(ring, line)
 		} else {
-			ring[total%max] = l
+			ring[total%keep] = line
 		}
 		total++
 	}
-	if err := sc.Err(); err != nil {
-		return nil, 0, err
+	br := bufio.NewReaderSize(body, 64<<10)
+	var cur []byte
+	long := false
+	for {
+		chunk, err := br.ReadSlice('\n')
+		if room := maxLine - len(cur); room >= len(chunk) {
+			cur = append(cur, chunk...)
+		} else {
+			cur, long = append(cur, chunk[:max(room, 0)]...), true
+		}
+		if err == bufio.ErrBufferFull {
+			continue
+		}
+		if len(cur) > 0 {
+			add(cur, long)
+		}
+		cur, long = cur[:0], false
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, 0, err
+		}
 	}
-	if total > max { // unroll the ring: oldest first
-		k := total % max
+	if total > keep { // unroll the ring: oldest first
+		k := total % keep
 		ring = append(ring[k:], ring[:k]...)
 	}
 	return ring, total, nil
