@@ -80,3 +80,23 @@ func TestEstimateTokens(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkFitRunLogs: cutting three failed jobs' 500-line log tails to a
+// 4,000-token budget, as a message with run:ID attached does.
+func BenchmarkFitRunLogs(b *testing.B) {
+	a := &chat.Attachment{Ref: "run:1", Title: "CI run 1", Sections: []*chat.Section{{Lines: []string{"state: completed, failure"}}}}
+	for j := 0; j < 3; j++ {
+		lines := make([]string, 500)
+		for i := range lines {
+			lines[i] = fmt.Sprintf("2026-01-02T03:04:05.000Z step %d of job %d: compiling example.com/app/pkg%d", i, j, i)
+		}
+		a.Sections = append(a.Sections, &chat.Section{Title: fmt.Sprintf("job j%d (failure): log", j), Lines: lines, KeepTail: true})
+	}
+	atts := []*chat.Attachment{a}
+	b.ReportAllocs()
+	for b.Loop() {
+		if !chat.Fit(atts, 4000) {
+			b.Fatal("no room")
+		}
+	}
+}
