@@ -108,7 +108,7 @@ func (s *Session) withCommand(ctx context.Context, args []string, w io.Writer) e
 		return fmt.Errorf("/with takes a REF: %s", ContextRefForms)
 	}
 	if s.Attach == nil {
-		return errors.New("/with is not available in this session")
+		return errors.New("/with is not available here; attach with `forge chat --with REF` or /with in forge chat")
 	}
 	for _, ref := range args {
 		a, err := s.Attach(ctx, ref)
