@@ -201,12 +201,12 @@ const maxFile = 1 << 20
 
 // file: a text file of the repository at a revision.
 func file(ctx context.Context, c *client.Client, repo client.RepoName, path, rev string) (*chat.Attachment, error) {
-	f, dir, err := c.Repos.Contents(ctx, repo, path, client.ContentsOptions{Ref: rev})
+	f, _, err := c.Repos.Contents(ctx, repo, path, client.ContentsOptions{Ref: rev})
 	if err != nil {
 		return nil, err
 	}
 	if f == nil {
-		return nil, fmt.Errorf("%s is a directory (%d entries); attach one of its files", path, len(dir))
+		return nil, fmt.Errorf("%s is a directory; attach one of its files (`forge repo contents` lists them)", path)
 	}
 	data, err := f.Decoded()
 	if err != nil {
