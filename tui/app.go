@@ -13,6 +13,7 @@ import (
 	"github.com/charmbracelet/colorprofile"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/forgehq/forge/client"
+	"github.com/forgehq/forge/internal/text"
 	"github.com/forgehq/forge/tui/common"
 	"github.com/forgehq/forge/tui/profiles"
 )
@@ -468,7 +469,7 @@ func (a *App) tabBar() string {
 	if a.ctx.User != "" {
 		who = a.ctx.User + "@" + who
 	}
-	right := st.Dim.Render(common.OneLine(who) + " ")
+	right := st.Dim.Render(text.OneLine(who) + " ")
 	gap := a.ctx.Width - ansi.StringWidth(left) - ansi.StringWidth(right)
 	if gap < 1 {
 		return common.Fit(left, a.ctx.Width)
@@ -501,7 +502,7 @@ func (a *App) crumbs() string {
 	t := a.tabs[a.active]
 	var parts []string
 	if t.perRepo && a.ctx.Repo.Name != "" {
-		parts = append(parts, common.OneLine(a.ctx.Repo.String()))
+		parts = append(parts, text.OneLine(a.ctx.Repo.String()))
 	}
 	for _, c := range t.stack {
 		parts = append(parts, c.Title())

@@ -24,6 +24,7 @@ import (
 	"github.com/forgehq/forge/client"
 	"github.com/forgehq/forge/config"
 	"github.com/forgehq/forge/internal/cmdutil"
+	"github.com/forgehq/forge/internal/text"
 	"github.com/forgehq/forge/tui/common"
 	"github.com/forgehq/forge/tui/profiles"
 )
@@ -103,7 +104,7 @@ func Run(ctx context.Context, o Options) error {
 }
 
 // Notice is a message for the status line, sent from outside the program.
-func Notice(text string) tea.Msg { return common.StatusMsg{Text: common.OneLine(text)} }
+func Notice(msg string) tea.Msg { return common.StatusMsg{Text: text.OneLine(msg)} }
 
 // styleHelp styles the help line from the theme.
 func (a *App) styleHelp() {
@@ -141,7 +142,7 @@ func (a *App) switchProfile(msg common.SwitchProfileMsg) tea.Cmd {
 		note = "Switched to profile " + msg.Profile + "; it is now the current profile."
 		cmds = append(cmds, func() tea.Msg {
 			if err := f.UpdateConfig(func(cf *config.File) error { cf.CurrentProfile = msg.Profile; return nil }); err != nil {
-				return common.StatusMsg{Text: "switched, but the profile was not saved as current: " + common.ErrorText(err), Err: true}
+				return common.StatusMsg{Text: "switched, but the profile was not saved as current: " + text.ErrorText(err), Err: true}
 			}
 			return nil
 		})

@@ -4,9 +4,6 @@
 package image
 
 import (
-	"fmt"
-	"strings"
-
 	"github.com/forgehq/forge/internal/cmdutil"
 	"github.com/spf13/cobra"
 )
@@ -39,28 +36,4 @@ FORGE_PASSWORD instead.`,
 		newCopyCmd(f), newDeleteCmd(f),
 	)
 	return cmd
-}
-
-// humanBytes formats a size in binary units, as 64.0 MiB.
-func humanBytes(n int64) string {
-	const unit = 1024
-	if n < unit {
-		return fmt.Sprintf("%d B", n)
-	}
-	div, exp := int64(unit), 0
-	for m := n / unit; m >= unit && exp < 4; m /= unit {
-		div *= unit
-		exp++
-	}
-	return fmt.Sprintf("%.1f %ciB", float64(n)/float64(div), "KMGTP"[exp])
-}
-
-// shortDigest is "sha256:" and the first 12 hex digits, for tables on a
-// terminal; piped output keeps whole digests.
-func shortDigest(d string) string {
-	alg, hex, ok := strings.Cut(d, ":")
-	if !ok || len(hex) <= 12 {
-		return d
-	}
-	return alg + ":" + hex[:12]
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/forgehq/forge/completions"
 	"github.com/forgehq/forge/internal/cmdutil"
 	"github.com/forgehq/forge/internal/output"
+	"github.com/forgehq/forge/internal/text"
 	"github.com/forgehq/forge/regclient"
 	"github.com/google/go-containerregistry/pkg/v1/types"
 	"github.com/spf13/cobra"
@@ -121,13 +122,13 @@ func printInspection(tty bool, f *cmdutil.Factory, in *inspection) error {
 	cs := ios.ColorScheme()
 	size := func(n int64) string {
 		if tty {
-			return humanBytes(n)
+			return text.Bytes(n)
 		}
 		return strconv.FormatInt(n, 10)
 	}
 	digest := func(d string) string {
 		if tty {
-			return shortDigest(d)
+			return text.ShortDigest(d)
 		}
 		return d
 	}
@@ -157,7 +158,7 @@ func printInspection(tty bool, f *cmdutil.Factory, in *inspection) error {
 		fmt.Fprintf(w, "%s    %s\n", cs.Bold("Created"), in.Created)
 	}
 	fmt.Fprintf(w, "%s     %s\n", cs.Bold("Config"), in.Config)
-	fmt.Fprintf(w, "%s       %s in %s\n\n", cs.Bold("Size"), size(in.Size), output.Count(len(in.Layers), "layer"))
+	fmt.Fprintf(w, "%s       %s in %s\n\n", cs.Bold("Size"), size(in.Size), text.Count(len(in.Layers), "layer"))
 	t := output.NewTable(ios, "LAYER", "SIZE", "MEDIA TYPE")
 	for _, l := range in.Layers {
 		t.Add(digest(l.Digest))

@@ -8,6 +8,7 @@ import (
 	"github.com/forgehq/forge/completions"
 	"github.com/forgehq/forge/internal/cmdutil"
 	"github.com/forgehq/forge/internal/output"
+	"github.com/forgehq/forge/internal/text"
 	"github.com/spf13/cobra"
 )
 
@@ -81,8 +82,8 @@ func runTags(cmd *cobra.Command, opts *tagsOptions) error {
 	for _, tg := range tags {
 		t.Add(tg.Name, output.Bold)
 		if ios.IsStdoutTTY() {
-			t.Add(shortDigest(tg.Digest))
-			t.Add(humanBytes(tg.Size))
+			t.Add(text.ShortDigest(tg.Digest))
+			t.Add(text.Bytes(tg.Size))
 		} else {
 			t.Add(tg.Digest)
 			t.Add(strconv.FormatInt(tg.Size, 10))

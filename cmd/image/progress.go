@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/forgehq/forge/internal/iostreams"
+	"github.com/forgehq/forge/internal/text"
 	"github.com/forgehq/forge/regclient"
 	v1 "github.com/google/go-containerregistry/pkg/v1"
 )
@@ -61,7 +62,7 @@ func (p *pushProgress) event(ev regclient.LayerEvent) {
 		if (ev.State == regclient.LayerPushed || ev.State == regclient.LayerExists) && !r.reported {
 			r.reported = true
 			if ev.State == regclient.LayerPushed {
-				fmt.Fprintf(p.w, "%s: pushed %s\n", ev.Digest, humanBytes(r.size))
+				fmt.Fprintf(p.w, "%s: pushed %s\n", ev.Digest, text.Bytes(r.size))
 			} else {
 				fmt.Fprintf(p.w, "%s: exists\n", ev.Digest)
 			}
@@ -102,9 +103,9 @@ func (p *pushProgress) drawLocked() {
 	elapsed := time.Since(p.start).Seconds()
 	rate := ""
 	if elapsed > 0.2 && sent > 0 {
-		rate = fmt.Sprintf(", %s/s", humanBytes(int64(float64(sent)/elapsed)))
+		rate = fmt.Sprintf(", %s/s", text.Bytes(int64(float64(sent)/elapsed)))
 	}
-	tail := fmt.Sprintf(": %s sent%s", humanBytes(sent), rate)
+	tail := fmt.Sprintf(": %s sent%s", text.Bytes(sent), rate)
 	what := p.what
 	// Lines must not wrap, or moving the cursor up would miss them.
 	if room := p.width - 1 - len("Pushing ") - len(tail); room < len(what) {
@@ -120,7 +121,7 @@ func (p *pushProgress) rowLine(d v1.Hash, r *layerRow) string {
 	// what the terminal has left, and goes on a narrow one.
 	barWidth := min(24, p.width-1-55-2)
 	if barWidth < 4 {
-		return fmt.Sprintf("  %s  %9s / %-9s  %s", shortDigest(d.String()), humanBytes(r.sent), humanBytes(r.size), p.stateWord(r.state))
+		return fmt.Sprintf("  %s  %9s / %-9s  %s", text.ShortDigest(d.String()), text.Bytes(r.sent), text.Bytes(r.size), p.stateWord(r.state))
 	}
 	fill := 0
 	if r.size > 0 {
@@ -128,7 +129,7 @@ func (p *pushProgress) rowLine(d v1.Hash, r *layerRow) string {
 	}
 	fill = min(max(fill, 0), barWidth)
 	bar := strings.Repeat("█", fill) + strings.Repeat("░", barWidth-fill)
-	return fmt.Sprintf("  %s  %s  %9s / %-9s  %s", shortDigest(d.String()), bar, humanBytes(r.sent), humanBytes(r.size), p.stateWord(r.state))
+	return fmt.Sprintf("  %s  %s  %9s / %-9s  %s", text.ShortDigest(d.String()), bar, text.Bytes(r.sent), text.Bytes(r.size), p.stateWord(r.state))
 }
 
 func (p *pushProgress) stateWord(s regclient.LayerState) string {
@@ -171,13 +172,13 @@ func (p *byteProgress) update(done, total int64) {
 	p.lastAt = time.Now()
 	rate := ""
 	if s := time.Since(p.start).Seconds(); s > 0.2 {
-		rate = fmt.Sprintf(", %s/s", humanBytes(int64(float64(done)/s)))
+		rate = fmt.Sprintf(", %s/s", text.Bytes(int64(float64(done)/s)))
 	}
 	of := ""
 	if total > 0 {
-		of = " / " + humanBytes(total)
+		of = " / " + text.Bytes(total)
 	}
-	tail := fmt.Sprintf(": %s%s%s", humanBytes(done), of, rate)
+	tail := fmt.Sprintf(": %s%s%s", text.Bytes(done), of, rate)
 	what := p.what
 	// A wrapped line could not be rewritten in place.
 	if room := p.width - 2 - len(p.verb) - len(tail); room < len(what) {

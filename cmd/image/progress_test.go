@@ -57,14 +57,6 @@ func TestPushProgressPiped(t *testing.T) {
 	}
 }
 
-func TestHumanBytes(t *testing.T) {
-	for n, want := range map[int64]string{0: "0 B", 1023: "1023 B", 1024: "1.0 KiB", 64 << 20: "64.0 MiB", 3 << 30: "3.0 GiB"} {
-		if got := humanBytes(n); got != want {
-			t.Errorf("humanBytes(%d) = %q, want %q", n, got, want)
-		}
-	}
-}
-
 // On a narrow terminal the bar goes and long references are cut, so no
 // line wraps (moving the cursor up would miss a wrapped line).
 func TestPushProgressNarrow(t *testing.T) {

@@ -5,6 +5,7 @@ import (
 
 	"github.com/forgehq/forge/completions"
 	"github.com/forgehq/forge/internal/cmdutil"
+	"github.com/forgehq/forge/internal/text"
 	"github.com/forgehq/forge/regclient"
 	v1 "github.com/google/go-containerregistry/pkg/v1"
 	"github.com/spf13/cobra"
@@ -92,6 +93,6 @@ func runPull(cmd *cobra.Command, opts *pullOptions) error {
 		dest = "stdout"
 	}
 	cs := ios.ErrColorScheme()
-	fmt.Fprintf(ios.ErrOut, "%s Pulled %s (%s) to %s: %s received\n", cs.SuccessIcon(), ref, what, dest, humanBytes(res.Bytes))
+	fmt.Fprintf(ios.ErrOut, "%s Pulled %s (%s) to %s: %s received\n", cs.SuccessIcon(), ref, what, dest, text.Bytes(res.Bytes))
 	return nil
 }

@@ -7,7 +7,7 @@ import (
 
 	"github.com/forgehq/forge/completions"
 	"github.com/forgehq/forge/internal/cmdutil"
-	"github.com/forgehq/forge/internal/output"
+	"github.com/forgehq/forge/internal/text"
 	"github.com/forgehq/forge/regclient"
 	"github.com/google/go-containerregistry/pkg/name"
 	"github.com/spf13/cobra"
@@ -82,8 +82,8 @@ func runPush(cmd *cobra.Command, opts *pushOptions) error {
 		return err
 	}
 	cs := ios.ErrColorScheme()
-	fmt.Fprintf(ios.ErrOut, "%s Pushed %s: %s, %d sent (%s) in %s\n", cs.SuccessIcon(), ref, output.Count(res.Layers, "layer"), res.Sent,
-		humanBytes(res.Bytes), time.Since(start).Round(time.Millisecond))
+	fmt.Fprintf(ios.ErrOut, "%s Pushed %s: %s, %d sent (%s) in %s\n", cs.SuccessIcon(), ref, text.Count(res.Layers, "layer"), res.Sent,
+		text.Bytes(res.Bytes), time.Since(start).Round(time.Millisecond))
 	fmt.Fprintln(ios.Out, pinned(ref, res.Ref))
 	return nil
 }

@@ -14,9 +14,9 @@ import (
 	"github.com/forgehq/forge/internal/cmdutil"
 )
 
-// text is what the user wrote for an issue or a comment, and where it is
+// draft is what the user wrote for an issue or a comment, and where it is
 // kept, so a request that fails never loses it.
-type text struct {
+type draft struct {
 	body string
 	// file holds the text already: the --body-file the user gave, or the
 	// editor's file; "" when it is only in memory.
@@ -38,18 +38,18 @@ type bodyFlags struct {
 // read gets the text from --body, --body-file (- is stdin) or, on a
 // terminal, the editor. Without any of them and no terminal it returns an
 // empty text: the caller decides whether that is allowed.
-func (b bodyFlags) read(ctx context.Context, f *cmdutil.Factory, what string) (*text, error) {
+func (b bodyFlags) read(ctx context.Context, f *cmdutil.Factory, what string) (*draft, error) {
 	switch {
 	case b.bodySet && b.file != "":
 		return nil, cmdutil.UsageErrorf("--body and --body-file cannot be used together")
 	case b.bodySet:
-		return &text{body: b.body}, nil
+		return &draft{body: b.body}, nil
 	case b.file == "-":
 		data, err := io.ReadAll(f.IOStreams.In)
 		if err != nil {
 			return nil, fmt.Errorf("reading standard input: %w", err)
 		}
-		return &text{body: string(data), typed: true}, nil
+		return &draft{body: string(data), typed: true}, nil
 	case b.file != "":
 		data, err := os.ReadFile(b.file)
 		if errors.Is(err, fs.ErrNotExist) {
@@ -58,16 +58,16 @@ func (b bodyFlags) read(ctx context.Context, f *cmdutil.Factory, what string) (*
 		if err != nil {
 			return nil, err
 		}
-		return &text{body: string(data), file: b.file}, nil
+		return &draft{body: string(data), file: b.file}, nil
 	case f.IOStreams.CanPrompt():
 		return edit(ctx, f, what)
 	}
-	return &text{}, nil
+	return &draft{}, nil
 }
 
 // sent is called once the text reached the service: forge's own draft
 // file is no longer needed.
-func (t *text) sent() {
+func (t *draft) sent() {
 	if t.temp && t.file != "" {
 		os.Remove(t.file)
 	}
@@ -75,7 +75,7 @@ func (t *text) sent() {
 
 // keep is called when sending failed: it makes sure the text survives and
 // adds to err where it is, keeping err's exit code.
-func (t *text) keep(err error) error {
+func (t *draft) keep(err error) error {
 	if t == nil || strings.TrimSpace(t.body) == "" || !t.typed && t.file == "" {
 		return err
 	}
@@ -98,14 +98,14 @@ func (t *text) keep(err error) error {
 
 // edit opens the user's editor on an empty draft file and returns what was
 // saved in it. The file stays until the text is sent.
-func edit(ctx context.Context, f *cmdutil.Factory, what string) (*text, error) {
+func edit(ctx context.Context, f *cmdutil.Factory, what string) (*draft, error) {
 	fh, err := os.CreateTemp("", "forge-"+what+"-*.md")
 	if err != nil {
 		return nil, fmt.Errorf("creating a draft file: %w", err)
 	}
 	path := fh.Name()
 	fh.Close()
-	t := &text{file: path, temp: true, typed: true}
+	t := &draft{file: path, temp: true, typed: true}
 	editor := editorCommand(f.Getenv)
 	ios := f.IOStreams
 	fmt.Fprintf(ios.ErrOut, "Write the %s's text in %s; save and quit to continue.\n", what, editor)

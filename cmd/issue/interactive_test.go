@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/forgehq/forge/cmd/issue/shared/clitest"
+	"github.com/forgehq/forge/internal/clitest"
 	"github.com/forgehq/forge/refserver"
 	"github.com/forgehq/forge/refserver/store"
 )

@@ -6,9 +6,9 @@ import (
 
 	"github.com/forgehq/forge/client"
 	"github.com/forgehq/forge/cmd/internal/listing"
-	"github.com/forgehq/forge/cmd/issue/shared"
 	"github.com/forgehq/forge/internal/cmdutil"
 	"github.com/forgehq/forge/internal/output"
+	"github.com/forgehq/forge/internal/text"
 	"github.com/spf13/cobra"
 )
 
@@ -68,9 +68,9 @@ func runList(ctx context.Context, opts *listOptions) error {
 			num = "#" + num
 		}
 		t.Add(num, stateColor(is.State))
-		t.Add(shared.Clean(is.Title), output.Bold)
+		t.Add(text.Clean(is.Title), output.Bold)
 		t.Add(is.State, stateColor(is.State))
-		t.Add(shared.Clean(is.User.Login))
+		t.Add(text.Clean(is.User.Login))
 		t.AddTime(is.CreatedAt.Time)
 		t.EndRow()
 	})

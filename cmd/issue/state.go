@@ -4,9 +4,9 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/forgehq/forge/cmd/issue/shared"
 	"github.com/forgehq/forge/completions"
 	"github.com/forgehq/forge/internal/cmdutil"
+	"github.com/forgehq/forge/internal/text"
 	"github.com/spf13/cobra"
 )
 
@@ -66,7 +66,7 @@ func runState(ctx context.Context, opts *stateOptions, past string) error {
 	}
 	ios := opts.f.IOStreams
 	cs := ios.ErrColorScheme()
-	title := shared.Clean(is.Title)
+	title := text.Clean(is.Title)
 	if is.State == opts.want {
 		fmt.Fprintf(ios.ErrOut, "%s Issue #%d (%s) is already %s\n", cs.WarningIcon(), is.Number, title, opts.want)
 	} else {

@@ -6,10 +6,11 @@ import (
 	"strings"
 
 	"github.com/forgehq/forge/client"
-	"github.com/forgehq/forge/cmd/issue/shared"
 	"github.com/forgehq/forge/completions"
 	"github.com/forgehq/forge/internal/cmdutil"
+	"github.com/forgehq/forge/internal/markdown"
 	"github.com/forgehq/forge/internal/output"
+	"github.com/forgehq/forge/internal/text"
 	"github.com/spf13/cobra"
 )
 
@@ -84,30 +85,30 @@ func (opts *viewOptions) render(is *client.Issue) string {
 	ios := opts.f.IOStreams
 	cs := ios.ColorScheme()
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s %s\n", cs.Bold(shared.Clean(is.Title)), cs.Gray(fmt.Sprintf("#%d", is.Number)))
+	fmt.Fprintf(&b, "%s %s\n", cs.Bold(text.Clean(is.Title)), cs.Gray(fmt.Sprintf("#%d", is.Number)))
 	state := cs.Green("Open")
 	if is.State != "open" {
-		state = cs.Magenta(shared.Capitalize(shared.Clean(is.State)))
+		state = cs.Magenta(text.Capitalize(text.Clean(is.State)))
 	}
-	meta := []string{state, shared.Clean(is.User.Login) + " opened " + output.FormatTime(is.CreatedAt.Time, true)}
+	meta := []string{state, text.Clean(is.User.Login) + " opened " + output.FormatTime(is.CreatedAt.Time, true)}
 	if n := commentCount(is); n > 0 {
-		meta = append(meta, output.Count(n, "comment"))
+		meta = append(meta, text.Count(n, "comment"))
 	}
 	b.WriteString(strings.Join(meta, " • ") + "\n\n")
 	if strings.TrimSpace(is.Body) == "" {
 		b.WriteString(cs.Gray("No description provided.") + "\n\n")
 	} else {
-		b.WriteString(shared.Markdown(ios, is.Body) + "\n")
+		b.WriteString(markdown.ForStdout(ios, is.Body) + "\n")
 	}
 	n := commentCount(is)
 	switch {
 	case opts.comments:
 		for _, cm := range is.CommentsList {
-			fmt.Fprintf(&b, "%s %s\n\n", cs.Bold(shared.Clean(cm.User.Login)), cs.Gray("commented "+output.FormatTime(cm.CreatedAt.Time, true)))
-			b.WriteString(shared.Markdown(ios, cm.Body) + "\n")
+			fmt.Fprintf(&b, "%s %s\n\n", cs.Bold(text.Clean(cm.User.Login)), cs.Gray("commented "+output.FormatTime(cm.CreatedAt.Time, true)))
+			b.WriteString(markdown.ForStdout(ios, cm.Body) + "\n")
 		}
 	case n > 0:
-		b.WriteString(cs.Gray(fmt.Sprintf("%s; show them with --comments", output.Count(n, "comment"))) + "\n")
+		b.WriteString(cs.Gray(fmt.Sprintf("%s; show them with --comments", text.Count(n, "comment"))) + "\n")
 	}
 	if is.HTMLURL != "" {
 		b.WriteString(cs.Gray("View this issue on the web: "+is.HTMLURL) + "\n")
@@ -128,14 +129,14 @@ func (opts *viewOptions) plain(is *client.Issue) string {
 	row("created", output.FormatTime(is.CreatedAt.Time, false))
 	row("url", is.HTMLURL)
 	b.WriteString("--\n")
-	b.WriteString(shared.Markdown(opts.f.IOStreams, is.Body))
+	b.WriteString(markdown.ForStdout(opts.f.IOStreams, is.Body))
 	if opts.comments {
 		for _, cm := range is.CommentsList {
 			b.WriteString("--\n")
 			row("author", cm.User.Login)
 			row("created", output.FormatTime(cm.CreatedAt.Time, false))
 			b.WriteString("--\n")
-			b.WriteString(shared.Markdown(opts.f.IOStreams, cm.Body))
+			b.WriteString(markdown.ForStdout(opts.f.IOStreams, cm.Body))
 		}
 	}
 	return b.String()

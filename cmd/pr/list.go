@@ -7,9 +7,9 @@ import (
 
 	"github.com/forgehq/forge/client"
 	"github.com/forgehq/forge/cmd/internal/listing"
-	"github.com/forgehq/forge/cmd/issue/shared"
 	"github.com/forgehq/forge/internal/cmdutil"
 	"github.com/forgehq/forge/internal/output"
+	"github.com/forgehq/forge/internal/text"
 	"github.com/spf13/cobra"
 )
 
@@ -75,8 +75,8 @@ func runList(ctx context.Context, opts *listOptions) error {
 			num = "#" + num
 		}
 		t.Add(num, stateColor(st))
-		t.Add(shared.Clean(p.Title), output.Bold)
-		t.Add(shared.Clean(p.Head.Ref), output.Cyan)
+		t.Add(text.Clean(p.Title), output.Bold)
+		t.Add(text.Clean(p.Head.Ref), output.Cyan)
 		t.Add(st, stateColor(st))
 		t.AddTime(p.CreatedAt.Time)
 		t.EndRow()

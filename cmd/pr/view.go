@@ -6,9 +6,10 @@ import (
 	"strings"
 
 	"github.com/forgehq/forge/client"
-	"github.com/forgehq/forge/cmd/issue/shared"
 	"github.com/forgehq/forge/internal/cmdutil"
+	"github.com/forgehq/forge/internal/markdown"
 	"github.com/forgehq/forge/internal/output"
+	"github.com/forgehq/forge/internal/text"
 	"github.com/spf13/cobra"
 )
 
@@ -73,8 +74,8 @@ func render(opts *viewOptions, p *client.PullRequest) string {
 	cs := ios.ColorScheme()
 	st := displayState(p)
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s %s\n", cs.Bold(shared.Clean(p.Title)), cs.Gray(fmt.Sprintf("#%d", p.Number)))
-	label := shared.Capitalize(shared.Clean(st))
+	fmt.Fprintf(&b, "%s %s\n", cs.Bold(text.Clean(p.Title)), cs.Gray(fmt.Sprintf("#%d", p.Number)))
+	label := text.Capitalize(text.Clean(st))
 	switch st {
 	case "open":
 		label = cs.Green(label)
@@ -85,12 +86,12 @@ func render(opts *viewOptions, p *client.PullRequest) string {
 	default:
 		label = cs.Gray(label)
 	}
-	fmt.Fprintf(&b, "%s • %s wants to merge %s into %s • opened %s\n\n", label, shared.Clean(p.User.Login),
-		cs.Cyan(shared.Clean(p.Head.Ref)), cs.Cyan(shared.Clean(p.Base.Ref)), output.FormatTime(p.CreatedAt.Time, true))
+	fmt.Fprintf(&b, "%s • %s wants to merge %s into %s • opened %s\n\n", label, text.Clean(p.User.Login),
+		cs.Cyan(text.Clean(p.Head.Ref)), cs.Cyan(text.Clean(p.Base.Ref)), output.FormatTime(p.CreatedAt.Time, true))
 	if strings.TrimSpace(p.Body) == "" {
 		b.WriteString(cs.Gray("No description provided.") + "\n\n")
 	} else {
-		b.WriteString(shared.Markdown(ios, p.Body) + "\n")
+		b.WriteString(markdown.ForStdout(ios, p.Body) + "\n")
 	}
 	if p.HTMLURL != "" {
 		b.WriteString(cs.Gray("View this pull request on the web: "+p.HTMLURL) + "\n")
@@ -111,6 +112,6 @@ func plain(opts *viewOptions, p *client.PullRequest) string {
 	row("created", output.FormatTime(p.CreatedAt.Time, false))
 	row("url", p.HTMLURL)
 	b.WriteString("--\n")
-	b.WriteString(shared.Markdown(opts.f.IOStreams, p.Body))
+	b.WriteString(markdown.ForStdout(opts.f.IOStreams, p.Body))
 	return b.String()
 }

@@ -8,9 +8,9 @@ import (
 
 	"github.com/forgehq/forge/client"
 	"github.com/forgehq/forge/cmd/internal/listing"
-	"github.com/forgehq/forge/cmd/issue/shared"
 	"github.com/forgehq/forge/internal/cmdutil"
 	"github.com/forgehq/forge/internal/output"
+	"github.com/forgehq/forge/internal/text"
 	"github.com/spf13/cobra"
 )
 
@@ -75,9 +75,9 @@ func runList(ctx context.Context, opts *listOptions) error {
 		if title == "" {
 			title = r.TagName
 		}
-		t.Add(shared.Clean(title), output.Bold)
+		t.Add(text.Clean(title), output.Bold)
 		t.Add(kind, color)
-		t.Add(shared.Clean(r.TagName), output.Cyan)
+		t.Add(text.Clean(r.TagName), output.Cyan)
 		published := r.PublishedAt.Time
 		if published.IsZero() {
 			published = r.CreatedAt.Time

@@ -7,9 +7,9 @@ import (
 
 	"github.com/forgehq/forge/client"
 	"github.com/forgehq/forge/cmd/internal/listing"
-	"github.com/forgehq/forge/cmd/issue/shared"
 	"github.com/forgehq/forge/internal/cmdutil"
 	"github.com/forgehq/forge/internal/output"
+	"github.com/forgehq/forge/internal/text"
 	"github.com/spf13/cobra"
 )
 
@@ -64,7 +64,7 @@ func runCollaboratorList(ctx context.Context, opts *collaboratorListOptions) err
 	ios := opts.f.IOStreams
 	t := output.NewTable(ios, "LOGIN", "PERMISSION")
 	_, err = listing.Drain(ios, &opts.list, c.Repos.Collaborators(ctx, name, opts.list.PerPage()), func(cb *client.Collaborator) {
-		t.Add(shared.Clean(cb.Login), output.Bold)
+		t.Add(text.Clean(cb.Login), output.Bold)
 		t.Add(cb.Permission, permissionColor(cb.Permission))
 		t.EndRow()
 	})

@@ -7,9 +7,9 @@ import (
 
 	"github.com/forgehq/forge/client"
 	"github.com/forgehq/forge/cmd/internal/listing"
-	"github.com/forgehq/forge/cmd/issue/shared"
 	"github.com/forgehq/forge/internal/cmdutil"
 	"github.com/forgehq/forge/internal/output"
+	"github.com/forgehq/forge/internal/text"
 	"github.com/spf13/cobra"
 )
 
@@ -60,8 +60,8 @@ func runCommits(ctx context.Context, opts *commitsOptions) error {
 		}
 		subject, _, _ := strings.Cut(cm.Commit.Message, "\n")
 		t.Add(sha, output.Yellow)
-		t.Add(shared.Clean(subject), output.Bold)
-		t.Add(shared.Clean(cm.Commit.Author.Name))
+		t.Add(text.Clean(subject), output.Bold)
+		t.Add(text.Clean(cm.Commit.Author.Name))
 		t.AddTime(cm.Commit.Author.Date.Time)
 		t.EndRow()
 	})

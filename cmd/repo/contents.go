@@ -8,9 +8,9 @@ import (
 	"unicode/utf8"
 
 	"github.com/forgehq/forge/client"
-	"github.com/forgehq/forge/cmd/issue/shared"
 	"github.com/forgehq/forge/internal/cmdutil"
 	"github.com/forgehq/forge/internal/output"
+	"github.com/forgehq/forge/internal/text"
 	"github.com/spf13/cobra"
 )
 
@@ -86,7 +86,7 @@ func runContents(ctx context.Context, opts *contentsOptions) error {
 		if e.Type == "dir" {
 			color = output.Cyan
 		}
-		t.Add(shared.Clean(e.Name), color)
+		t.Add(text.Clean(e.Name), color)
 		t.Add(e.Type)
 		size := fmt.Sprint(e.Size)
 		if e.Type == "dir" {

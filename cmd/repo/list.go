@@ -6,9 +6,9 @@ import (
 
 	"github.com/forgehq/forge/client"
 	"github.com/forgehq/forge/cmd/internal/listing"
-	"github.com/forgehq/forge/cmd/issue/shared"
 	"github.com/forgehq/forge/internal/cmdutil"
 	"github.com/forgehq/forge/internal/output"
+	"github.com/forgehq/forge/internal/text"
 	"github.com/spf13/cobra"
 )
 
@@ -49,7 +49,7 @@ func runList(ctx context.Context, opts *listOptions) error {
 	t := output.NewTable(ios, "NAME", "DESCRIPTION", "INFO", "UPDATED")
 	n, err := listing.Drain(ios, &opts.list, c.Repos.List(ctx, opts.list.PerPage()), func(r *client.Repo) {
 		t.Add(r.RepoName().String(), output.Bold)
-		t.Add(shared.Clean(r.Description))
+		t.Add(text.Clean(r.Description))
 		t.Add(visibility(r.Private), visibilityColor(r.Private))
 		t.AddTime(r.UpdatedAt.Time)
 		t.EndRow()

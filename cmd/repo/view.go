@@ -7,10 +7,11 @@ import (
 	"strings"
 
 	"github.com/forgehq/forge/client"
-	"github.com/forgehq/forge/cmd/issue/shared"
 	"github.com/forgehq/forge/completions"
 	"github.com/forgehq/forge/internal/cmdutil"
+	"github.com/forgehq/forge/internal/markdown"
 	"github.com/forgehq/forge/internal/output"
+	"github.com/forgehq/forge/internal/text"
 	"github.com/spf13/cobra"
 )
 
@@ -117,7 +118,7 @@ func printRepo(opts *viewOptions, r *client.Repo, readme, readmeName string) err
 	var b strings.Builder
 	b.WriteString(cs.Bold(r.RepoName().String()) + "\n")
 	if r.Description != "" {
-		b.WriteString(shared.Clean(r.Description) + "\n")
+		b.WriteString(text.Clean(r.Description) + "\n")
 	}
 	b.WriteByte('\n')
 	row := func(k, v string) {
@@ -135,10 +136,10 @@ func printRepo(opts *viewOptions, r *client.Repo, readme, readmeName string) err
 	case readme == "":
 		b.WriteString(cs.Gray("This repository has no README.") + "\n\n")
 	case isMarkdown(readmeName):
-		b.WriteString(shared.Markdown(ios, readme) + "\n")
+		b.WriteString(markdown.ForStdout(ios, readme) + "\n")
 	default:
 		for _, line := range strings.Split(strings.TrimRight(readme, "\n"), "\n") {
-			b.WriteString(shared.Clean(line) + "\n")
+			b.WriteString(text.Clean(line) + "\n")
 		}
 		b.WriteByte('\n')
 	}
@@ -169,7 +170,7 @@ func printRepoRaw(opts *viewOptions, r *client.Repo, readme string) error {
 	row("html_url", r.HTMLURL)
 	row("updated_at", output.FormatTime(r.UpdatedAt.Time, false))
 	b.WriteString("--\n")
-	b.WriteString(shared.Markdown(opts.f.IOStreams, readme))
+	b.WriteString(markdown.ForStdout(opts.f.IOStreams, readme))
 	_, err := fmt.Fprint(opts.f.IOStreams.Out, b.String())
 	return err
 }

@@ -230,11 +230,3 @@ func TestTableNarrowTerminal(t *testing.T) {
 		t.Errorf("the short ID column was cut: %q", out.String())
 	}
 }
-
-func TestCount(t *testing.T) {
-	for n, want := range map[int]string{0: "0 layers", 1: "1 layer", 3: "3 layers"} {
-		if got := Count(n, "layer"); got != want {
-			t.Errorf("Count(%d) = %q, want %q", n, got, want)
-		}
-	}
-}

@@ -7,6 +7,7 @@ import (
 	"text/template"
 
 	"github.com/forgehq/forge/internal/iostreams"
+	"github.com/forgehq/forge/internal/text"
 )
 
 // parseTemplate parses a --template with forge's helper functions:
@@ -18,7 +19,7 @@ import (
 //	timefmt LAYOUT TIME   TIME in a Go time layout
 //	truncate N TEXT       TEXT cut to N columns with an ellipsis
 //	color NAME TEXT       TEXT in red, green, yellow, cyan, magenta, gray or bold (when colour is on)
-func parseTemplate(text string, color bool) (*template.Template, error) {
+func parseTemplate(src string, color bool) (*template.Template, error) {
 	cs := iostreams.NewColorScheme(color)
 	funcs := template.FuncMap{
 		"json": func(v any) (string, error) {
@@ -46,7 +47,7 @@ func parseTemplate(text string, color bool) (*template.Template, error) {
 			if t.IsZero() {
 				return ""
 			}
-			return Ago(now().Sub(t), t)
+			return text.Ago(now().Sub(t), t)
 		},
 		"timefmt": func(layout string, v any) string {
 			t := ParseTime(fmt.Sprint(v))
@@ -67,5 +68,5 @@ func parseTemplate(text string, color bool) (*template.Template, error) {
 			return cs.Named(name, fmt.Sprint(v))
 		},
 	}
-	return template.New("template").Funcs(funcs).Parse(text)
+	return template.New("template").Funcs(funcs).Parse(src)
 }

@@ -11,6 +11,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/forgehq/forge/client"
 	"github.com/forgehq/forge/config"
+	"github.com/forgehq/forge/internal/text"
 	"github.com/forgehq/forge/tui/common"
 	"github.com/forgehq/forge/tui/components"
 )
@@ -29,7 +30,7 @@ func New(ctx *common.Context) *components.Sectioned {
 		if who == "" {
 			who = "not logged in"
 		}
-		return st.Bold.Render("Account") + st.Dim.Render(" · "+common.OneLine(who)+" · profile "+common.OneLine(ctx.Profile))
+		return st.Bold.Render("Account") + st.Dim.Render(" · "+text.OneLine(who)+" · profile "+text.OneLine(ctx.Profile))
 	}
 	return components.NewSectioned(ctx, "Account", header, newProfile(ctx), newKeys(ctx), newTwoFA(ctx))
 }
@@ -106,21 +107,21 @@ func (p *profile) lines() []string {
 		return st.Warning.Render(off)
 	}
 	me, s := p.me, p.state
-	name := st.Bold.Render(common.OneLine(me.Login))
+	name := st.Bold.Render(text.OneLine(me.Login))
 	if me.FullName != "" {
-		name += " (" + common.OneLine(me.FullName) + ")"
+		name += " (" + text.OneLine(me.FullName) + ")"
 	}
 	invited := "—"
 	if s.InvitedBy != "" {
-		invited = common.OneLine(s.InvitedBy)
+		invited = text.OneLine(s.InvitedBy)
 	}
 	activated := "—"
 	if !s.ActivatedAt.IsZero() {
 		activated = s.ActivatedAt.UTC().Format("2006-01-02")
 	}
 	lines := []string{name, "",
-		row("Email", common.OneLine(me.Email)),
-		row("Role", common.OneLine(s.Role)),
+		row("Email", text.OneLine(me.Email)),
+		row("Role", text.OneLine(s.Role)),
 		row("Two-factor", yes(s.TwoFAEnabled, "on", "off (→ Two-factor sets it up)")),
 		row("SSH key", yes(s.SSHKeyAdded, "added", "none yet (→ SSH keys adds one)")),
 		row("Invited by", invited),
@@ -129,8 +130,8 @@ func (p *profile) lines() []string {
 	}
 	if set, err := p.ctx.Settings(); err == nil {
 		lines = append(lines,
-			row("Profile", common.OneLine(set.Profile)+st.Dim.Render(profileSource(set.ProfileSource)+" · P switches")),
-			row("Service", common.OneLine(set.BaseURL)),
+			row("Profile", text.OneLine(set.Profile)+st.Dim.Render(profileSource(set.ProfileSource)+" · P switches")),
+			row("Service", text.OneLine(set.BaseURL)),
 			row("Agent", orNone(st, config.Origin(set.AgentURL))),
 			row("Registry", orNone(st, config.Origin(set.RegistryURL))+registryUser(st, set)))
 	}
@@ -154,14 +155,14 @@ func orNone(st *common.Styles, s string) string {
 	if s == "" {
 		return st.Dim.Render("not configured")
 	}
-	return common.OneLine(s)
+	return text.OneLine(s)
 }
 
 func registryUser(st *common.Styles, s *config.Settings) string {
 	if s.RegistryUser == "" || s.RegistryPassword == "" {
 		return st.Dim.Render(" · not logged in (forge image login)")
 	}
-	return st.Dim.Render(" · as " + common.OneLine(s.RegistryUser))
+	return st.Dim.Render(" · as " + text.OneLine(s.RegistryUser))
 }
 
 func (p *profile) SetSize(width, height int) {

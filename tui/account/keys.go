@@ -14,6 +14,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/forgehq/forge/client"
 	"github.com/forgehq/forge/internal/sshpub"
+	"github.com/forgehq/forge/internal/text"
 	"github.com/forgehq/forge/tui/common"
 	"github.com/forgehq/forge/tui/components"
 )
@@ -296,7 +297,7 @@ func (k *keys) setRows() {
 	rows := make([]components.Row, len(k.keys))
 	for i, sk := range k.keys {
 		rows[i] = components.Row{Key: strconv.FormatInt(sk.ID, 10), Cells: []string{
-			common.OneLine(sk.Title), st.Dim.Render(common.OneLine(sk.Fingerprint)), st.Dim.Render(strconv.FormatInt(sk.ID, 10))}}
+			text.OneLine(sk.Title), st.Dim.Render(text.OneLine(sk.Fingerprint)), st.Dim.Render(strconv.FormatInt(sk.ID, 10))}}
 	}
 	k.table.SetRows(rows)
 }

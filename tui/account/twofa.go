@@ -9,6 +9,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/forgehq/forge/client"
 	"github.com/forgehq/forge/internal/qr"
+	"github.com/forgehq/forge/internal/text"
 	"github.com/forgehq/forge/tui/common"
 	"github.com/forgehq/forge/tui/components"
 	rscqr "rsc.io/qr"
@@ -187,7 +188,7 @@ func (t *twofa) coded(msg codeMsg) tea.Cmd {
 	t.busy = false
 	if msg.err != nil {
 		// The code stays typed; a new one from the app can replace it.
-		t.err = common.ErrorText(msg.err)
+		t.err = text.ErrorText(msg.err)
 		return common.Error(msg.err)
 	}
 	t.on, t.phase, t.setup = msg.on, "", nil
@@ -203,20 +204,20 @@ func (t *twofa) coded(msg codeMsg) tea.Cmd {
 // drawQR draws the enrolment's QR code as large as fits: width cells and
 // height rows at most. ok is false when even the smallest does not fit.
 func (t *twofa) drawQR(width, height int) (lines []string, ok bool) {
-	text := t.setup.OTPAuthURL
+	url := t.setup.OTPAuthURL
 	for _, try := range []struct {
 		level rscqr.Level
 		quiet int
 	}{{rscqr.M, 4}, {rscqr.M, 2}, {rscqr.L, 2}} {
-		w, err := qr.Width(text, try.level, try.quiet)
+		w, err := qr.Width(url, try.level, try.quiet)
 		if err != nil || w > width || (w+1)/2 > height {
 			continue
 		}
 		var b strings.Builder
-		if qr.Write(&b, text, qr.Options{Color: t.ctx.Color, Invert: !t.ctx.Color && !t.ctx.Dark, MaxWidth: w}) != nil {
+		if qr.Write(&b, url, qr.Options{Color: t.ctx.Color, Invert: !t.ctx.Color && !t.ctx.Dark, MaxWidth: w}) != nil {
 			return nil, false
 		}
-		return common.Lines(b.String()), true
+		return text.Lines(b.String()), true
 	}
 	return nil, false
 }
@@ -277,7 +278,7 @@ func (t *twofa) scanView() string {
 		side = append(side, "  "+st.Bold.Render(l))
 	}
 	if acct := t.setup.Account(); acct != "" {
-		side = append(side, st.Dim.Render("  account "+common.OneLine(acct)))
+		side = append(side, st.Dim.Render("  account "+text.OneLine(acct)))
 	}
 	side = append(side, "", "Then type the code it shows:", t.input.View())
 	if t.err != "" {

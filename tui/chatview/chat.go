@@ -17,6 +17,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/forgehq/forge/chat"
 	"github.com/forgehq/forge/internal/markdown"
+	"github.com/forgehq/forge/internal/text"
 	"github.com/forgehq/forge/tui/common"
 	"github.com/forgehq/forge/tui/components"
 )
@@ -296,7 +297,7 @@ func (v *View) turnDone(msg turnDoneMsg) tea.Cmd {
 		v.entries = append(v.entries, entry{"note", "(reply interrupted; the part received stays in the conversation)"})
 		return nil
 	}
-	v.entries = append(v.entries, entry{"error", common.ErrorText(msg.err)})
+	v.entries = append(v.entries, entry{"error", text.ErrorText(msg.err)})
 	return common.Error(msg.err)
 }
 
@@ -325,7 +326,7 @@ func (v *View) commandDone(msg commandMsg) tea.Cmd {
 		v.entries = append(v.entries, entry{"note", out})
 	}
 	if msg.err != nil {
-		v.entries = append(v.entries, entry{"error", common.ErrorText(msg.err)})
+		v.entries = append(v.entries, entry{"error", text.ErrorText(msg.err)})
 		return nil
 	}
 	if strings.HasPrefix(strings.ToLower(strings.TrimSpace(msg.line)), "/usage") {
@@ -372,7 +373,7 @@ func (v *View) transcript() []string {
 	}
 	out := append(append(append([]string{}, v.lines...), ""), v.streamed.lines...)
 	if p := strings.TrimSpace(v.stream.Pending()); p != "" {
-		out = append(out, v.ctx.Styles.Dim.Render(ansi.Wordwrap(common.OneLine(p), max(v.width-2, 10), " ")))
+		out = append(out, v.ctx.Styles.Dim.Render(ansi.Wordwrap(text.OneLine(p), max(v.width-2, 10), " ")))
 	}
 	if len(v.streamed.lines) == 0 && v.stream.Pending() == "" {
 		out = append(out, v.ctx.Styles.Accent.Render(v.ctx.Spinner)+v.ctx.Styles.Dim.Render(" waiting for the reply…"))
@@ -386,7 +387,7 @@ func (v *View) renderEntry(e entry) []string {
 	switch e.kind {
 	case "user":
 		var out []string
-		for i, l := range strings.Split(ansi.Wrap(common.LogLine(e.text), w, " "), "\n") {
+		for i, l := range strings.Split(ansi.Wrap(text.LogLine(e.text), w, " "), "\n") {
 			lead := "  "
 			if i == 0 {
 				lead = "› "
@@ -397,7 +398,7 @@ func (v *View) renderEntry(e entry) []string {
 	case "agent":
 		return append([]string{""}, v.ctx.Markdown(e.text, w)...)
 	case "error":
-		return []string{st.Error.Render("✗ ") + common.OneLine(e.text)}
+		return []string{st.Error.Render("✗ ") + text.OneLine(e.text)}
 	}
 	var out []string
 	for _, l := range strings.Split(ansi.Wrap(e.text, w, " "), "\n") {
@@ -416,7 +417,7 @@ func (v *View) SetSize(width, height int) {
 func (v *View) View() string {
 	st := v.ctx.Styles
 	if v.session == nil {
-		text := st.Error.Render("✗ ") + common.ErrorText(v.err) + "\n\n" + st.Dim.Render("The chat needs the agent API's address and key.")
+		text := st.Error.Render("✗ ") + text.ErrorText(v.err) + "\n\n" + st.Dim.Render("The chat needs the agent API's address and key.")
 		return common.Pad(ansi.Wrap(text, v.width, " "), v.width, v.height)
 	}
 	if v.stale || v.drawnW != v.width || v.stream != nil {
@@ -439,7 +440,7 @@ func (v *View) statusBar() string {
 	case model == "":
 		model = "the service's default"
 	}
-	parts := []string{"model " + common.OneLine(model)}
+	parts := []string{"model " + text.OneLine(model)}
 	switch {
 	case v.busy == "reply":
 		parts = append(parts, st.Accent.Render(v.ctx.Spinner)+" replying · esc stops")
@@ -451,7 +452,7 @@ func (v *View) statusBar() string {
 	if u := v.agentUsage; u != nil {
 		use := fmt.Sprintf("%s/%s used", chat.Thousands(u.UsedTokens), chat.Thousands(u.QuotaTokens))
 		if u.Tier != "" {
-			use += " (" + common.OneLine(u.Tier) + ")"
+			use += " (" + text.OneLine(u.Tier) + ")"
 		}
 		parts = append(parts, use)
 	}

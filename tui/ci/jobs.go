@@ -8,6 +8,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"github.com/forgehq/forge/client"
+	"github.com/forgehq/forge/internal/text"
 	"github.com/forgehq/forge/tui/common"
 	"github.com/forgehq/forge/tui/components"
 )
@@ -117,11 +118,11 @@ func (j *Jobs) schedule() tea.Cmd {
 func step(job *client.Job) string {
 	for _, s := range job.Steps {
 		if s.Status == "in_progress" || s.Conclusion == "failure" {
-			return fmt.Sprintf("%d/%d %s", s.Number, len(job.Steps), common.OneLine(s.Name))
+			return fmt.Sprintf("%d/%d %s", s.Number, len(job.Steps), text.OneLine(s.Name))
 		}
 	}
 	if len(job.Steps) > 0 {
-		return common.Plural(len(job.Steps), "step", "steps")
+		return text.Plural(len(job.Steps), "step", "steps")
 	}
 	return ""
 }
@@ -133,7 +134,7 @@ func (j *Jobs) setRows() {
 	for i, job := range j.jobs {
 		rows[i] = components.Row{
 			Key: strconv.FormatInt(job.ID, 10),
-			Cells: []string{icon(j.ctx, job.Status, job.Conclusion), common.OneLine(job.Name), describe(job.Status, job.Conclusion),
+			Cells: []string{icon(j.ctx, job.Status, job.Conclusion), text.OneLine(job.Name), describe(job.Status, job.Conclusion),
 				st.Dim.Render(step(job)), st.Dim.Render(duration(job.StartedAt, job.CompletedAt, now))},
 		}
 	}
@@ -159,8 +160,8 @@ func (j *Jobs) View() string {
 	if len(sha) > 7 {
 		sha = sha[:7]
 	}
-	meta := st.Dim.Render(fmt.Sprintf("%s · %s on %s (%s) · %s", describe(r.Status, r.Conclusion), common.OneLine(r.Event),
-		common.OneLine(r.HeadBranch), sha, common.Since(r.CreatedAt.Time, j.ctx.Now())))
+	meta := st.Dim.Render(fmt.Sprintf("%s · %s on %s (%s) · %s", describe(r.Status, r.Conclusion), text.OneLine(r.Event),
+		text.OneLine(r.HeadBranch), sha, text.Since(r.CreatedAt.Time, j.ctx.Now())))
 	return common.Pad(head+"\n"+meta+"\n\n"+j.table.View(), j.width, j.height)
 }
 

@@ -9,6 +9,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"github.com/forgehq/forge/client"
+	"github.com/forgehq/forge/internal/text"
 	"github.com/forgehq/forge/tui/common"
 	"github.com/forgehq/forge/tui/components"
 )
@@ -135,12 +136,12 @@ func (l *Log) add(start int64, data []byte) {
 		if i < 0 {
 			break
 		}
-		lines = append(lines, common.LogLine(strings.TrimSuffix(string(buf[:i]), "\r")))
+		lines = append(lines, text.LogLine(strings.TrimSuffix(string(buf[:i]), "\r")))
 		buf = buf[i+1:]
 	}
 	l.partial = append([]byte(nil), buf...)
 	l.pager.Append(lines...)
-	l.pager.SetTail(common.LogLine(string(l.partial)))
+	l.pager.SetTail(text.LogLine(string(l.partial)))
 }
 
 // schedule asks for more: at once after a cut chunk, in a second while
@@ -164,10 +165,10 @@ func (l *Log) SetSize(width, height int) {
 
 func (l *Log) View() string {
 	if !l.load.Done {
-		return l.ctx.Placeholder(&l.load, "the log of "+common.OneLine(l.job.Name), l.width, l.height)
+		return l.ctx.Placeholder(&l.load, "the log of "+text.OneLine(l.job.Name), l.width, l.height)
 	}
 	st := l.ctx.Styles
-	head := icon(l.ctx, l.job.Status, l.job.Conclusion) + " " + st.Bold.Render(common.OneLine(l.job.Name)) +
+	head := icon(l.ctx, l.job.Status, l.job.Conclusion) + " " + st.Bold.Render(text.OneLine(l.job.Name)) +
 		st.Dim.Render(" · "+describe(l.job.Status, l.job.Conclusion)+" · lines "+l.pager.Position())
 	switch {
 	case finished(l.job.Status, l.job.Conclusion):
@@ -183,7 +184,7 @@ func (l *Log) View() string {
 	return common.Pad(head+"\n"+body, l.width, l.height)
 }
 
-func (l *Log) Title() string   { return common.OneLine(l.job.Name) + " log" }
+func (l *Log) Title() string   { return text.OneLine(l.job.Name) + " log" }
 func (l *Log) Animating() bool { return l.load.Busy || !finished(l.job.Status, l.job.Conclusion) }
 
 func (l *Log) ShortHelp() []key.Binding {

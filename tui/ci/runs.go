@@ -8,6 +8,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"github.com/forgehq/forge/client"
+	"github.com/forgehq/forge/internal/text"
 	"github.com/forgehq/forge/tui/common"
 	"github.com/forgehq/forge/tui/components"
 )
@@ -131,8 +132,8 @@ func (r *Runs) setRows() {
 		}
 		rows[i] = components.Row{
 			Key: strconv.FormatInt(run.ID, 10),
-			Cells: []string{icon(r.ctx, run.Status, run.Conclusion), runTitle(run), common.OneLine(run.HeadBranch),
-				st.Dim.Render(common.OneLine(run.Event)), st.Dim.Render(strconv.FormatInt(run.ID, 10)), st.Dim.Render(common.Since(started.Time, now))},
+			Cells: []string{icon(r.ctx, run.Status, run.Conclusion), runTitle(run), text.OneLine(run.HeadBranch),
+				st.Dim.Render(text.OneLine(run.Event)), st.Dim.Render(strconv.FormatInt(run.ID, 10)), st.Dim.Render(text.Since(started.Time, now))},
 		}
 	}
 	r.table.SetRows(rows)
@@ -158,7 +159,7 @@ func (r *Runs) View() string {
 			running++
 		}
 	}
-	head := st.Bold.Render("Workflow runs") + st.Dim.Render(" · "+common.Plural(len(r.runs), "run", "runs"))
+	head := st.Bold.Render("Workflow runs") + st.Dim.Render(" · "+text.Plural(len(r.runs), "run", "runs"))
 	if running > 0 {
 		head += st.Dim.Render(fmt.Sprintf(" · %d unfinished, refreshed every %s", running, pollEvery))
 	}

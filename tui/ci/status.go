@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/forgehq/forge/client"
+	"github.com/forgehq/forge/internal/text"
 	"github.com/forgehq/forge/tui/common"
 )
 
@@ -90,7 +91,7 @@ func duration(start, end client.Time, now time.Time) string {
 // runTitle is what a run is called: its display title, else its name.
 func runTitle(r *client.WorkflowRun) string {
 	if r.DisplayTitle != "" {
-		return common.OneLine(r.DisplayTitle)
+		return text.OneLine(r.DisplayTitle)
 	}
-	return common.OneLine(r.Name)
+	return text.OneLine(r.Name)
 }

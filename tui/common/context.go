@@ -10,6 +10,7 @@ import (
 	"github.com/forgehq/forge/config"
 	"github.com/forgehq/forge/internal/cmdutil"
 	"github.com/forgehq/forge/internal/markdown"
+	"github.com/forgehq/forge/internal/text"
 	"github.com/forgehq/forge/regclient"
 )
 
@@ -124,7 +125,7 @@ func (c *Context) Settings() (*config.Settings, error) { return c.Factory.Settin
 // Markdown renders a markdown document for the width, in the context's
 // colours, as lines.
 func (c *Context) Markdown(src string, width int) []string {
-	return Lines(markdown.Render(src, markdown.Options{Width: width, Color: c.Color, Dark: c.Dark}))
+	return text.Lines(markdown.Render(src, markdown.Options{Width: width, Color: c.Color, Dark: c.Dark}))
 }
 
 // Derive returns a context for another profile's factory: the same

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/charmbracelet/x/ansi"
+	"github.com/forgehq/forge/internal/text"
 )
 
 // Load tracks a component's loading of its data: a generation per request,
@@ -51,7 +52,7 @@ func (c *Context) Placeholder(l *Load, what string, width, height int) string {
 		line = c.Styles.Accent.Render(c.Spinner) + " Loading " + what + "…"
 	case l.Err != nil:
 		// Wrapped, not cut: the fix is often at the end of the message.
-		line = ansi.Wrap(c.Styles.Error.Render("✗ ")+ErrorText(l.Err), max(width, 10), " ") + "\n" + c.Styles.Dim.Render("  r retries")
+		line = ansi.Wrap(c.Styles.Error.Render("✗ ")+text.ErrorText(l.Err), max(width, 10), " ") + "\n" + c.Styles.Dim.Render("  r retries")
 	}
 	return Pad(line, width, height)
 }

@@ -3,6 +3,7 @@ package common
 import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/forgehq/forge/client"
+	"github.com/forgehq/forge/internal/text"
 )
 
 // PushMsg opens a component on top of the current tab's stack.
@@ -73,5 +74,5 @@ func Error(err error) tea.Cmd {
 	if err == nil {
 		return nil
 	}
-	return func() tea.Msg { return StatusMsg{Text: ErrorText(err), Err: true} }
+	return func() tea.Msg { return StatusMsg{Text: text.ErrorText(err), Err: true} }
 }

@@ -10,6 +10,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
+	"github.com/forgehq/forge/internal/text"
 	"github.com/forgehq/forge/tui/common"
 )
 
@@ -372,7 +373,7 @@ func (t *Table) line(cells []string, selected bool) string {
 
 func (t *Table) filterLine() string {
 	st := t.ctx.Styles
-	count := st.Dim.Render(" " + common.Plural(len(t.shown), "match", "matches"))
+	count := st.Dim.Render(" " + text.Plural(len(t.shown), "match", "matches"))
 	if !t.filtering {
 		count += st.Dim.Render(" · esc clears")
 	}

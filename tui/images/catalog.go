@@ -6,6 +6,7 @@ package images
 import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+	"github.com/forgehq/forge/internal/text"
 	"github.com/forgehq/forge/tui/common"
 	"github.com/forgehq/forge/tui/components"
 )
@@ -74,7 +75,7 @@ func (c *Catalog) Update(msg tea.Msg) tea.Cmd {
 		c.repos = msg.repos
 		rows := make([]components.Row, len(c.repos))
 		for i, r := range c.repos {
-			rows[i] = components.Row{Key: r, Cells: []string{common.OneLine(r)}}
+			rows[i] = components.Row{Key: r, Cells: []string{text.OneLine(r)}}
 		}
 		c.table.SetRows(rows)
 	case deletedMsg:
@@ -106,7 +107,7 @@ func (c *Catalog) View() string {
 		return c.ctx.Placeholder(&c.load, "the registry's repositories", c.width, c.height)
 	}
 	st := c.ctx.Styles
-	head := st.Bold.Render("Image repositories") + st.Dim.Render(" · "+common.Plural(len(c.repos), "repository", "repositories")+" you may pull")
+	head := st.Bold.Render("Image repositories") + st.Dim.Render(" · "+text.Plural(len(c.repos), "repository", "repositories")+" you may pull")
 	if c.load.Busy {
 		head += " " + st.Accent.Render(c.ctx.Spinner)
 	}

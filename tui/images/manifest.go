@@ -5,6 +5,7 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+	"github.com/forgehq/forge/internal/text"
 	"github.com/forgehq/forge/regclient"
 	"github.com/forgehq/forge/tui/common"
 	"github.com/forgehq/forge/tui/components"
@@ -147,13 +148,13 @@ func (m *Manifest) render() []string {
 		for _, p := range m.m.platforms {
 			total += p.Size
 		}
-		lines = append(lines, label("Size", common.Bytes(total)), "", st.Header.Render(fmt.Sprintf("  %-22s %-19s %9s %6s", "PLATFORM", "DIGEST", "SIZE", "LAYERS")))
+		lines = append(lines, label("Size", text.Bytes(total)), "", st.Header.Render(fmt.Sprintf("  %-22s %-19s %9s %6s", "PLATFORM", "DIGEST", "SIZE", "LAYERS")))
 		for _, p := range m.m.platforms {
 			plat := p.Platform
 			if plat == "" {
 				plat = "-"
 			}
-			lines = append(lines, fmt.Sprintf("  %-22s %-19s %9s %6d", plat, shortDigest(p.Digest), common.Bytes(p.Size), len(p.Layers)))
+			lines = append(lines, fmt.Sprintf("  %-22s %-19s %9s %6d", plat, text.ShortDigest(p.Digest), text.Bytes(p.Size), len(p.Layers)))
 		}
 		return lines
 	}
@@ -164,10 +165,10 @@ func (m *Manifest) render() []string {
 	if im.Created != "" {
 		lines = append(lines, label("Created", im.Created))
 	}
-	lines = append(lines, label("Config", shortDigest(im.Config)), label("Size", common.Bytes(im.Size)+" in "+common.Plural(len(im.Layers), "layer", "layers")),
+	lines = append(lines, label("Config", text.ShortDigest(im.Config)), label("Size", text.Bytes(im.Size)+" in "+text.Plural(len(im.Layers), "layer", "layers")),
 		"", st.Header.Render(fmt.Sprintf("  %-19s %9s  %s", "LAYER", "SIZE", "MEDIA TYPE")))
 	for _, l := range im.Layers {
-		lines = append(lines, fmt.Sprintf("  %-19s %9s  %s", shortDigest(l.Digest), common.Bytes(l.Size), st.Dim.Render(l.MediaType)))
+		lines = append(lines, fmt.Sprintf("  %-19s %9s  %s", text.ShortDigest(l.Digest), text.Bytes(l.Size), st.Dim.Render(l.MediaType)))
 	}
 	return lines
 }
@@ -203,7 +204,7 @@ func (m *Manifest) View() string {
 	return common.Pad(common.Pad(m.pager.View(), m.width, m.height-1)+"\n"+footer(m.ctx, m.confirm, m.busy, m.width), m.width, m.height)
 }
 
-func (m *Manifest) Title() string   { return common.OneLine(m.tag) }
+func (m *Manifest) Title() string   { return text.OneLine(m.tag) }
 func (m *Manifest) Capturing() bool { return m.confirm.Active() }
 func (m *Manifest) Animating() bool { return m.load.Busy || m.busy != "" }
 

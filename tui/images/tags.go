@@ -6,6 +6,7 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+	"github.com/forgehq/forge/internal/text"
 	"github.com/forgehq/forge/regclient"
 	"github.com/forgehq/forge/tui/common"
 	"github.com/forgehq/forge/tui/components"
@@ -151,20 +152,13 @@ func (t *Tags) setRows() {
 	for i, tag := range t.tags {
 		size := ""
 		if tag.Size > 0 {
-			size = common.Bytes(tag.Size)
+			size = text.Bytes(tag.Size)
 		}
 		rows[i] = components.Row{Key: tag.Name, Cells: []string{
-			st.Bold.Render(common.OneLine(tag.Name)), st.Dim.Render(shortDigest(tag.Digest)), size,
-			st.Dim.Render(common.Since(tag.UpdatedAt, t.ctx.Now()))}}
+			st.Bold.Render(text.OneLine(tag.Name)), st.Dim.Render(text.ShortDigest(tag.Digest)), size,
+			st.Dim.Render(text.Since(tag.UpdatedAt, t.ctx.Now()))}}
 	}
 	t.table.SetRows(rows)
-}
-
-func shortDigest(d string) string {
-	if algo, hex, ok := strings.Cut(d, ":"); ok && len(hex) > 12 {
-		return algo + ":" + hex[:12]
-	}
-	return d
 }
 
 func (t *Tags) SetSize(width, height int) {
@@ -177,12 +171,12 @@ func (t *Tags) View() string {
 		return t.ctx.Placeholder(&t.load, "the tags of "+t.repo, t.width, t.height)
 	}
 	st := t.ctx.Styles
-	head := st.Bold.Render(common.OneLine(t.repo)) + st.Dim.Render(" · "+common.Plural(len(t.tags), "tag", "tags"))
+	head := st.Bold.Render(text.OneLine(t.repo)) + st.Dim.Render(" · "+text.Plural(len(t.tags), "tag", "tags"))
 	foot := footer(t.ctx, t.confirm, t.busy, t.width)
 	return common.Pad(head+"\n"+common.Pad(t.table.View(), t.width, t.height-2)+"\n"+foot, t.width, t.height)
 }
 
-func (t *Tags) Title() string   { return common.OneLine(t.repo) }
+func (t *Tags) Title() string   { return text.OneLine(t.repo) }
 func (t *Tags) Capturing() bool { return t.table.Capturing() || t.confirm.Active() }
 func (t *Tags) CanGoBack() bool { return t.table.CanGoBack() }
 func (t *Tags) Animating() bool { return t.load.Busy || t.busy != "" }
@@ -232,7 +226,7 @@ func askDelete(ctx *common.Context, confirm *components.Confirm, owner int, repo
 		what = "the tags " + strings.Join(msg.plan.Tags, ", ")
 	}
 	digest := msg.plan.Digest
-	confirm.Ask(fmt.Sprintf("Delete %s? It removes the manifest %s and %s.", msg.ref, shortDigest(digest.DigestStr()), what),
+	confirm.Ask(fmt.Sprintf("Delete %s? It removes the manifest %s and %s.", msg.ref, text.ShortDigest(digest.DigestStr()), what),
 		deleteDigest(ctx, owner, repo, digest, what))
 	return nil
 }

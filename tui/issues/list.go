@@ -10,6 +10,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"github.com/forgehq/forge/client"
+	"github.com/forgehq/forge/internal/text"
 	"github.com/forgehq/forge/tui/common"
 	"github.com/forgehq/forge/tui/components"
 )
@@ -187,7 +188,7 @@ func (l *List) setRows() {
 		}
 		rows[i] = components.Row{
 			Key:   strconv.FormatInt(is.Number, 10),
-			Cells: []string{num, common.OneLine(is.Title), common.OneLine(is.User.Login), comments, st.Dim.Render(common.Since(is.CreatedAt.Time, now))},
+			Cells: []string{num, text.OneLine(is.Title), text.OneLine(is.User.Login), comments, st.Dim.Render(text.Since(is.CreatedAt.Time, now))},
 		}
 	}
 	l.table.SetRows(rows)
@@ -204,7 +205,7 @@ func (l *List) View() string {
 	}
 	st := l.ctx.Styles
 	head := st.Bold.Render(fmt.Sprintf("%s issues", capital(states[l.state])))
-	head += st.Dim.Render(fmt.Sprintf(" · %s · s: open/closed/all · n: new", common.Plural(len(l.issues), "issue", "issues")))
+	head += st.Dim.Render(fmt.Sprintf(" · %s · s: open/closed/all · n: new", text.Plural(len(l.issues), "issue", "issues")))
 	if len(l.issues) >= maxIssues {
 		head += st.Dim.Render(fmt.Sprintf(" (the first %d)", maxIssues))
 	}

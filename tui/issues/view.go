@@ -7,6 +7,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"github.com/forgehq/forge/client"
+	"github.com/forgehq/forge/internal/text"
 	"github.com/forgehq/forge/tui/common"
 	"github.com/forgehq/forge/tui/components"
 )
@@ -259,14 +260,14 @@ func (v *View) render() []string {
 	is := v.issue
 	w := v.width
 	var lines []string
-	title := st.Bold.Render(common.OneLine(is.Title)) + st.Dim.Render(fmt.Sprintf(" #%d", is.Number))
+	title := st.Bold.Render(text.OneLine(is.Title)) + st.Dim.Render(fmt.Sprintf(" #%d", is.Number))
 	lines = append(lines, common.Fit(title, w))
 	badge := st.Success.Render("● open")
 	if is.State == "closed" {
 		badge = st.Failure.Render("● closed")
 	}
-	meta := fmt.Sprintf(" · opened by %s %s · %s", common.OneLine(is.User.Login), common.Since(is.CreatedAt.Time, v.ctx.Now()),
-		common.Plural(max(len(is.CommentsList), int(is.Comments)), "comment", "comments"))
+	meta := fmt.Sprintf(" · opened by %s %s · %s", text.OneLine(is.User.Login), text.Since(is.CreatedAt.Time, v.ctx.Now()),
+		text.Plural(max(len(is.CommentsList), int(is.Comments)), "comment", "comments"))
 	lines = append(lines, common.Fit(badge+st.Dim.Render(meta), w), "")
 	if !v.load.Done && v.load.Busy {
 		return append(lines, st.Accent.Render(v.ctx.Spinner)+" Loading the issue…")
@@ -277,7 +278,7 @@ func (v *View) render() []string {
 		lines = append(lines, v.ctx.Markdown(is.Body, w)...)
 	}
 	for _, cm := range is.CommentsList {
-		head := fmt.Sprintf("── %s · %s ", common.OneLine(cm.User.Login), common.Since(cm.CreatedAt.Time, v.ctx.Now()))
+		head := fmt.Sprintf("── %s · %s ", text.OneLine(cm.User.Login), text.Since(cm.CreatedAt.Time, v.ctx.Now()))
 		lines = append(lines, "", st.Accent.Render(common.Rule(head, w)))
 		lines = append(lines, v.ctx.Markdown(cm.Body, w)...)
 	}
@@ -302,7 +303,7 @@ func (v *View) View() string {
 }
 
 func (v *View) Title() string {
-	return fmt.Sprintf("#%d %s", v.issue.Number, common.OneLine(v.issue.Title))
+	return fmt.Sprintf("#%d %s", v.issue.Number, text.OneLine(v.issue.Title))
 }
 
 func (v *View) Capturing() bool { return v.composing }

@@ -10,6 +10,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"github.com/forgehq/forge/config"
+	"github.com/forgehq/forge/internal/text"
 	"github.com/forgehq/forge/tui/common"
 	"github.com/forgehq/forge/tui/components"
 )
@@ -132,7 +133,7 @@ func (s *Switcher) setRows(cf *config.File) {
 		if n == cf.CurrentProfile {
 			name += st.Dim.Render(" *")
 		}
-		rows[i] = components.Row{Key: n, Cells: []string{name, common.OneLine(config.Origin(p.BaseURL)), common.OneLine(p.User)}}
+		rows[i] = components.Row{Key: n, Cells: []string{name, text.OneLine(config.Origin(p.BaseURL)), text.OneLine(p.User)}}
 	}
 	s.table.SetRows(rows)
 	s.table.Move(cursor)

@@ -10,6 +10,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"github.com/forgehq/forge/client"
+	"github.com/forgehq/forge/internal/text"
 	"github.com/forgehq/forge/tui/common"
 	"github.com/forgehq/forge/tui/components"
 )
@@ -148,14 +149,14 @@ func (f *files) setRows() {
 	st := f.ctx.Styles
 	rows := make([]components.Row, len(f.entries))
 	for i, e := range f.entries {
-		name, size := common.OneLine(e.Name), ""
+		name, size := text.OneLine(e.Name), ""
 		switch e.Type {
 		case "dir":
 			name = st.Accent.Render(name + "/")
 		case "file":
-			size = st.Dim.Render(common.Bytes(e.Size))
+			size = st.Dim.Render(text.Bytes(e.Size))
 		default:
-			name += st.Dim.Render(" (" + common.OneLine(e.Type) + ")")
+			name += st.Dim.Render(" (" + text.OneLine(e.Type) + ")")
 		}
 		rows[i] = components.Row{Key: e.Path, Cells: []string{name, size}}
 	}
@@ -172,7 +173,7 @@ func (f *files) View() string {
 		return f.ctx.Placeholder(&f.load, "files", f.width, f.height)
 	}
 	st := f.ctx.Styles
-	head := st.Bold.Render("/" + common.OneLine(f.path))
+	head := st.Bold.Render("/" + text.OneLine(f.path))
 	if f.path != "" {
 		head += st.Dim.Render(" · backspace goes up")
 	}
@@ -275,7 +276,7 @@ func (v *fileView) render() []string {
 	v.pager.Numbers, v.pager.Sideways = false, false
 	switch {
 	case isBinary(v.data):
-		return []string{st.Dim.Render("A binary file of " + common.Bytes(int64(len(v.data))) + ": save it with"),
+		return []string{st.Dim.Render("A binary file of " + text.Bytes(int64(len(v.data))) + ": save it with"),
 			"  forge repo contents " + v.entry.Path + " -R " + v.repo.String() + " > FILE"}
 	case len(v.data) == 0:
 		return []string{st.Dim.Render("An empty file.")}
@@ -283,10 +284,9 @@ func (v *fileView) render() []string {
 		return v.ctx.Markdown(string(v.data), v.width)
 	}
 	v.pager.Numbers, v.pager.Sideways = true, true
-	text := strings.TrimSuffix(string(v.data), "\n")
-	lines := strings.Split(text, "\n")
+	lines := strings.Split(strings.TrimSuffix(string(v.data), "\n"), "\n")
 	for i, l := range lines {
-		lines[i] = common.LogLine(l)
+		lines[i] = text.LogLine(l)
 	}
 	return lines
 }
@@ -317,11 +317,11 @@ func (v *fileView) View() string {
 		v.drawnW, v.stale = v.width, false
 	}
 	st := v.ctx.Styles
-	head := st.Bold.Render(common.OneLine(v.entry.Path)) + st.Dim.Render(" · "+common.Bytes(int64(len(v.data)))+" · "+v.pager.Position())
+	head := st.Bold.Render(text.OneLine(v.entry.Path)) + st.Dim.Render(" · "+text.Bytes(int64(len(v.data)))+" · "+v.pager.Position())
 	return common.Pad(head+"\n"+v.pager.View(), v.width, v.height)
 }
 
-func (v *fileView) Title() string   { return common.OneLine(v.entry.Name) }
+func (v *fileView) Title() string   { return text.OneLine(v.entry.Name) }
 func (v *fileView) Animating() bool { return v.load.Busy }
 
 func (v *fileView) ShortHelp() []key.Binding {

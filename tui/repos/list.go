@@ -10,6 +10,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"github.com/forgehq/forge/client"
+	"github.com/forgehq/forge/internal/text"
 	"github.com/forgehq/forge/tui/common"
 	"github.com/forgehq/forge/tui/components"
 )
@@ -115,7 +116,7 @@ func (l *List) setRows() {
 		name := r.RepoName().String()
 		rows[i] = components.Row{
 			Key:   name,
-			Cells: []string{st.Bold.Render(common.OneLine(name)), vis, common.OneLine(r.Description), st.Dim.Render(common.Since(r.UpdatedAt.Time, now))},
+			Cells: []string{st.Bold.Render(text.OneLine(name)), vis, text.OneLine(r.Description), st.Dim.Render(text.Since(r.UpdatedAt.Time, now))},
 		}
 	}
 	l.table.SetRows(rows)
@@ -131,7 +132,7 @@ func (l *List) View() string {
 		return l.ctx.Placeholder(&l.load, "your repositories", l.width, l.height)
 	}
 	st := l.ctx.Styles
-	head := st.Bold.Render("Your repositories") + st.Dim.Render(fmt.Sprintf(" · %s · enter opens · / filters", common.Plural(len(l.repos), "repository", "repositories")))
+	head := st.Bold.Render("Your repositories") + st.Dim.Render(fmt.Sprintf(" · %s · enter opens · / filters", text.Plural(len(l.repos), "repository", "repositories")))
 	if l.load.Busy {
 		head += " " + st.Accent.Render(l.ctx.Spinner)
 	}

@@ -2,6 +2,7 @@ package repos
 
 import (
 	"github.com/forgehq/forge/client"
+	"github.com/forgehq/forge/internal/text"
 	"github.com/forgehq/forge/tui/common"
 	"github.com/forgehq/forge/tui/components"
 	"github.com/forgehq/forge/tui/issues"
@@ -13,12 +14,12 @@ func NewPage(ctx *common.Context, r *client.Repo) *components.Sectioned {
 	name := r.RepoName()
 	header := func() string {
 		st := ctx.Styles
-		head := st.Bold.Render(common.OneLine(name.String()))
+		head := st.Bold.Render(text.OneLine(name.String()))
 		if r.Private {
 			head += " " + st.Warning.Render("private")
 		}
 		if r.Description != "" {
-			head += st.Dim.Render(" · " + common.OneLine(r.Description))
+			head += st.Dim.Render(" · " + text.OneLine(r.Description))
 		}
 		return head
 	}

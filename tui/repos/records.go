@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/forgehq/forge/client"
+	"github.com/forgehq/forge/internal/text"
 	"github.com/forgehq/forge/tui/common"
 	"github.com/forgehq/forge/tui/components"
 )
@@ -27,11 +28,11 @@ func newPulls(ctx *common.Context, repo client.RepoName) *section[client.PullReq
 	})
 	s.row = func(p *client.PullRequest) components.Row {
 		return components.Row{Key: strconv.FormatInt(p.Number, 10), Cells: []string{
-			"#" + strconv.FormatInt(p.Number, 10), common.OneLine(p.Title), pullState(ctx, p),
-			common.OneLine(p.Head.Ref) + " → " + common.OneLine(p.Base.Ref), common.OneLine(p.User.Login)}}
+			"#" + strconv.FormatInt(p.Number, 10), text.OneLine(p.Title), pullState(ctx, p),
+			text.OneLine(p.Head.Ref) + " → " + text.OneLine(p.Base.Ref), text.OneLine(p.User.Login)}}
 	}
 	s.open = func(p *client.PullRequest) common.Component {
-		return components.NewDoc(ctx, fmt.Sprintf("#%d %s", p.Number, common.OneLine(p.Title)), func(w int) []string {
+		return components.NewDoc(ctx, fmt.Sprintf("#%d %s", p.Number, text.OneLine(p.Title)), func(w int) []string {
 			return pullLines(ctx, p, w)
 		})
 	}
@@ -55,9 +56,9 @@ func pullState(ctx *common.Context, p *client.PullRequest) string {
 func pullLines(ctx *common.Context, p *client.PullRequest, w int) []string {
 	st := ctx.Styles
 	lines := []string{
-		st.Bold.Render(common.OneLine(p.Title)) + st.Dim.Render(fmt.Sprintf(" #%d", p.Number)),
+		st.Bold.Render(text.OneLine(p.Title)) + st.Dim.Render(fmt.Sprintf(" #%d", p.Number)),
 		pullState(ctx, p) + st.Dim.Render(fmt.Sprintf(" · %s wants to merge %s into %s · opened %s",
-			common.OneLine(p.User.Login), common.OneLine(p.Head.Ref), common.OneLine(p.Base.Ref), common.Since(p.CreatedAt.Time, ctx.Now()))),
+			text.OneLine(p.User.Login), text.OneLine(p.Head.Ref), text.OneLine(p.Base.Ref), text.Since(p.CreatedAt.Time, ctx.Now()))),
 		"",
 	}
 	if strings.TrimSpace(p.Body) == "" {
@@ -80,11 +81,11 @@ func newReleases(ctx *common.Context, repo client.RepoName) *section[client.Rele
 	s.row = func(r *client.Release) components.Row {
 		st := ctx.Styles
 		return components.Row{Key: r.TagName, Cells: []string{
-			st.Bold.Render(common.OneLine(r.TagName)), common.OneLine(r.Name), releaseKind(ctx, r),
-			st.Dim.Render(common.Since(releaseTime(r), ctx.Now()))}}
+			st.Bold.Render(text.OneLine(r.TagName)), text.OneLine(r.Name), releaseKind(ctx, r),
+			st.Dim.Render(text.Since(releaseTime(r), ctx.Now()))}}
 	}
 	s.open = func(r *client.Release) common.Component {
-		return components.NewDoc(ctx, common.OneLine(r.TagName), func(w int) []string { return releaseLines(ctx, r, w) })
+		return components.NewDoc(ctx, text.OneLine(r.TagName), func(w int) []string { return releaseLines(ctx, r, w) })
 	}
 	return s
 }
@@ -108,11 +109,11 @@ func releaseKind(ctx *common.Context, r *client.Release) string {
 
 func releaseLines(ctx *common.Context, r *client.Release, w int) []string {
 	st := ctx.Styles
-	title := common.OneLine(r.Name)
+	title := text.OneLine(r.Name)
 	if title == "" {
-		title = common.OneLine(r.TagName)
+		title = text.OneLine(r.TagName)
 	}
-	meta := fmt.Sprintf("%s · by %s · %s", common.OneLine(r.TagName), common.OneLine(r.Author.Login), common.Since(releaseTime(r), ctx.Now()))
+	meta := fmt.Sprintf("%s · by %s · %s", text.OneLine(r.TagName), text.OneLine(r.Author.Login), text.Since(releaseTime(r), ctx.Now()))
 	if k := releaseKind(ctx, r); k != "" {
 		meta = k + " · " + meta
 	}
@@ -125,7 +126,7 @@ func releaseLines(ctx *common.Context, r *client.Release, w int) []string {
 	if len(r.Assets) > 0 {
 		lines = append(lines, "", st.Bold.Render("Assets"))
 		for _, a := range r.Assets {
-			lines = append(lines, fmt.Sprintf("  %s %s", common.OneLine(a.Name), st.Dim.Render(common.Bytes(a.Size))))
+			lines = append(lines, fmt.Sprintf("  %s %s", text.OneLine(a.Name), st.Dim.Render(text.Bytes(a.Size))))
 		}
 	}
 	return lines
@@ -146,8 +147,8 @@ func newCommits(ctx *common.Context, repo client.RepoName) *section[client.Commi
 		st := ctx.Styles
 		subject, _, _ := strings.Cut(cm.Commit.Message, "\n")
 		return components.Row{Key: cm.SHA, Cells: []string{
-			st.Accent.Render(short(cm.SHA, 7)), common.OneLine(subject), common.OneLine(cm.Commit.Author.Name),
-			st.Dim.Render(common.Since(cm.Commit.Author.Date.Time, ctx.Now()))}}
+			st.Accent.Render(short(cm.SHA, 7)), text.OneLine(subject), text.OneLine(cm.Commit.Author.Name),
+			st.Dim.Render(text.Since(cm.Commit.Author.Date.Time, ctx.Now()))}}
 	}
 	s.open = func(cm *client.Commit) common.Component {
 		return components.NewDoc(ctx, short(cm.SHA, 7), func(w int) []string {
@@ -155,12 +156,12 @@ func newCommits(ctx *common.Context, repo client.RepoName) *section[client.Commi
 			a := cm.Commit.Author
 			lines := []string{
 				st.Accent.Render("commit " + cm.SHA),
-				st.Dim.Render(fmt.Sprintf("Author: %s <%s>", common.OneLine(a.Name), common.OneLine(a.Email))),
+				st.Dim.Render(fmt.Sprintf("Author: %s <%s>", text.OneLine(a.Name), text.OneLine(a.Email))),
 				st.Dim.Render("Date:   " + a.Date.UTC().Format("2006-01-02 15:04:05 UTC")),
 				"",
 			}
 			for _, l := range strings.Split(strings.TrimRight(cm.Commit.Message, "\n"), "\n") {
-				lines = append(lines, "    "+common.OneLine(l))
+				lines = append(lines, "    "+text.OneLine(l))
 			}
 			return lines
 		})
@@ -185,11 +186,11 @@ func newPeople(ctx *common.Context, repo client.RepoName) *section[client.Collab
 		return c.Repos.Collaborators(ctx, repo, client.ListOptions{PerPage: 100})
 	})
 	s.row = func(cb *client.Collaborator) components.Row {
-		perm := common.OneLine(cb.Permission)
+		perm := text.OneLine(cb.Permission)
 		if perm == "admin" {
 			perm = ctx.Styles.Warning.Render(perm)
 		}
-		return components.Row{Key: cb.Login, Cells: []string{common.OneLine(cb.Login), perm}}
+		return components.Row{Key: cb.Login, Cells: []string{text.OneLine(cb.Login), perm}}
 	}
 	s.table.Empty = "No collaborators: only the owner has access. Add one with `forge repo collaborator add USER`."
 	return s

@@ -1,12 +1,39 @@
-package common
+// Package text holds the helpers that turn data into text meant for people:
+// text from a server made safe to show on a terminal, counts, sizes, ages
+// and digests written the way a person reads them.
+package text
 
 import (
 	"fmt"
 	"strings"
-	"time"
-
-	"github.com/charmbracelet/x/ansi"
 )
+
+// Clean makes one line of text from someone else (a title, a name) safe to
+// print on a terminal: control characters, which could move the cursor or
+// change the terminal's settings, are shown in caret notation (ESC as ^[),
+// and line breaks become spaces.
+func Clean(s string) string {
+	if !strings.ContainsFunc(s, isControl) {
+		return s
+	}
+	var b strings.Builder
+	for _, r := range s {
+		switch {
+		case r == '\n' || r == '\r' || r == '\t':
+			b.WriteByte(' ')
+		case r < 0x20 || r == 0x7f:
+			b.WriteByte('^')
+			b.WriteRune(r ^ 0x40)
+		case r >= 0x80 && r < 0xa0:
+			b.WriteString("^?")
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+func isControl(r rune) bool { return r < 0x20 || r == 0x7f || r >= 0x80 && r < 0xa0 }
 
 // ErrorText is an error as one line for the status bar: its first line,
 // with control characters made visible.
@@ -100,64 +127,6 @@ func LogLine(s string) string {
 	return b.String()
 }
 
-// Fit cuts s (which may hold SGR styling) to width cells, ending in "…"
-// when cut, and pads it with spaces to exactly width.
-func Fit(s string, width int) string {
-	if width <= 0 {
-		return ""
-	}
-	w := ansi.StringWidth(s)
-	if w > width {
-		s = ansi.Truncate(s, width, "…")
-		w = ansi.StringWidth(s)
-	}
-	if w < width {
-		s += strings.Repeat(" ", width-w)
-	}
-	return s
-}
-
-// Rule is head followed by a line of "─" to width cells.
-func Rule(head string, width int) string {
-	w := ansi.StringWidth(head)
-	if w >= width {
-		return ansi.Truncate(head, width, "")
-	}
-	return head + strings.Repeat("─", width-w)
-}
-
-// FitRight is Fit aligned right.
-func FitRight(s string, width int) string {
-	if width <= 0 {
-		return ""
-	}
-	w := ansi.StringWidth(s)
-	if w > width {
-		return ansi.Truncate(s, width, "…")
-	}
-	return strings.Repeat(" ", width-w) + s
-}
-
-// Since says how long ago t was, in a few cells: "now", "5m ago", "3h
-// ago", "12d ago", then the date.
-func Since(t, now time.Time) string {
-	if t.IsZero() {
-		return ""
-	}
-	d := now.Sub(t)
-	switch {
-	case d < time.Minute:
-		return "now"
-	case d < time.Hour:
-		return fmt.Sprintf("%dm ago", int(d/time.Minute))
-	case d < 24*time.Hour:
-		return fmt.Sprintf("%dh ago", int(d/time.Hour))
-	case d < 60*24*time.Hour:
-		return fmt.Sprintf("%dd ago", int(d/(24*time.Hour)))
-	}
-	return t.UTC().Format("2006-01-02")
-}
-
 // Lines splits rendered text into lines, without the empty line after a
 // final newline.
 func Lines(s string) []string {
@@ -166,26 +135,4 @@ func Lines(s string) []string {
 		return nil
 	}
 	return strings.Split(s, "\n")
-}
-
-// Bytes says a size for people: 512 B, 4.0 KiB, 1.2 MiB.
-func Bytes(n int64) string {
-	const unit = 1024
-	if n < unit {
-		return fmt.Sprintf("%d B", n)
-	}
-	div, exp := int64(unit), 0
-	for m := n / unit; m >= unit && exp < 4; m /= unit {
-		div *= unit
-		exp++
-	}
-	return fmt.Sprintf("%.1f %ciB", float64(n)/float64(div), "KMGTP"[exp])
-}
-
-// Plural is "1 issue", "2 issues".
-func Plural(n int, one, many string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return fmt.Sprintf("%d %s", n, many)
 }

@@ -1,0 +1,48 @@
+package text
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Capitalize writes a state as a label: "closed" becomes "Closed".
+func Capitalize(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}
+
+// Plural is "1 issue", "2 issues".
+func Plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
+}
+
+// Count says "1 layer" or "3 layers": n and a noun made plural with s.
+func Count(n int, noun string) string { return Plural(n, noun, noun+"s") }
+
+// Bytes says a size for people in binary units: 512 B, 4.0 KiB, 1.2 MiB.
+func Bytes(n int64) string {
+	const unit = 1024
+	if n < unit {
+		return fmt.Sprintf("%d B", n)
+	}
+	div, exp := int64(unit), 0
+	for m := n / unit; m >= unit && exp < 4; m /= unit {
+		div *= unit
+		exp++
+	}
+	return fmt.Sprintf("%.1f %ciB", float64(n)/float64(div), "KMGTP"[exp])
+}
+
+// ShortDigest is "sha256:" and the first 12 hex digits, for tables and
+// views on a terminal; piped output keeps whole digests.
+func ShortDigest(d string) string {
+	if alg, hex, ok := strings.Cut(d, ":"); ok && len(hex) > 12 {
+		return alg + ":" + hex[:12]
+	}
+	return d
+}
