@@ -17,6 +17,7 @@ import (
 	"github.com/forgehq/forge/chat"
 	"github.com/forgehq/forge/client"
 	"github.com/forgehq/forge/config"
+	"github.com/forgehq/forge/internal/text"
 )
 
 // Forms names the accepted REFs, for errors and help.
@@ -120,9 +121,9 @@ func Build(ctx context.Context, c *client.Client, repo client.RepoName, ref stri
 // and they hold the server's text: an issue's title, a job's name) and
 // redacts the text unless told not to.
 func finish(a *chat.Attachment, opts Options) {
-	a.Title = printable(a.Title)
+	a.Title = text.Clean(a.Title)
 	for _, s := range a.Sections {
-		s.Title = printable(s.Title)
+		s.Title = text.Clean(s.Title)
 	}
 	if opts.NoRedact {
 		return
@@ -134,20 +135,6 @@ func finish(a *chat.Attachment, opts Options) {
 			s.Lines[i] = Redact(l)
 		}
 	}
-}
-
-// printable replaces control characters (C0, DEL, C1) with U+FFFD, so a
-// title cannot move the cursor or retitle the window.
-func printable(s string) string {
-	return strings.Map(func(r rune) rune {
-		switch {
-		case r == '\t':
-			return ' '
-		case r < 0x20 || r == 0x7f || r >= 0x80 && r < 0xa0:
-			return '\uFFFD'
-		}
-		return r
-	}, s)
 }
 
 // ProfileLimit reads the profile's per-message cap on attached context
@@ -175,12 +162,5 @@ func IsRefError(err error) bool {
 	return errors.As(err, &re)
 }
 
-// lines splits text into lines, without a last empty one.
-func lines(text string) []string {
-	text = strings.ReplaceAll(text, "\r\n", "\n")
-	text = strings.TrimSuffix(text, "\n")
-	if text == "" {
-		return nil
-	}
-	return strings.Split(text, "\n")
-}
+// lines splits text into lines (CRLF as LF), without a last empty one.
+func lines(s string) []string { return text.Lines(strings.ReplaceAll(s, "\r\n", "\n")) }

@@ -15,6 +15,7 @@ import (
 
 	"github.com/forgehq/forge/chat"
 	"github.com/forgehq/forge/client"
+	"github.com/forgehq/forge/internal/text"
 )
 
 // issue: the title, state and body, then each comment.
@@ -38,7 +39,7 @@ func issue(ctx context.Context, c *client.Client, repo client.RepoName, n int64)
 			cl = append(cl, lines(cm.Body)...)
 			cl = append(cl, "")
 		}
-		a.Sections = append(a.Sections, &chat.Section{Title: plural(len(is.CommentsList), "comment"), Lines: cl})
+		a.Sections = append(a.Sections, &chat.Section{Title: text.Count(len(is.CommentsList), "comment"), Lines: cl})
 	}
 	return a, nil
 }
@@ -306,12 +307,4 @@ func findCommit(ctx context.Context, c *client.Client, repo client.RepoName, sha
 func firstLine(s string) string {
 	l, _, _ := strings.Cut(strings.TrimSpace(s), "\n")
 	return l
-}
-
-// plural says "1 comment", "2 comments".
-func plural(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return fmt.Sprintf("%d %ss", n, noun)
 }
