@@ -47,13 +47,13 @@ func newExplainCmd(f *cmdutil.Factory) *cobra.Command {
 		Use:   "explain ID",
 		Short: "Ask the agent why a workflow run failed",
 		Long: `Ask the service's agent why a workflow run failed: forge sends the run's
-metadata, its jobs and the end of each failed job's log with a fixed
-question, and streams the answer to stdout (rendered as markdown on a
+metadata, its jobs and the last 500 lines of each failed job's log with a
+fixed question, and streams the answer to stdout (rendered as markdown on a
 terminal).
 
 The exit status is the run's, as with run watch --exit-status: 0 when it
 succeeded (nothing is asked then), 1 otherwise — so a CI script keeps its
-logic:
+logic (an error of its own, such as no agent key, has its own status: 4):
 
   forge run watch $ID --exit-status || forge run explain $ID
 

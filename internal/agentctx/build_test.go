@@ -13,7 +13,10 @@ import (
 	"github.com/forgehq/forge/refserver/ci"
 )
 
-func TestRunKeepsTheEndOfLongLogs(t *testing.T) {
+// start runs a reference server with alice/demo and returns it with a
+// client logged in as alice.
+func start(t *testing.T) (*refserver.Server, *client.Client) {
+	t.Helper()
 	srv, err := refserver.New(refserver.Options{AdminPassword: "admin-password-1234"})
 	if err != nil {
 		t.Fatal(err)
@@ -28,6 +31,39 @@ func TestRunKeepsTheEndOfLongLogs(t *testing.T) {
 	if _, err := srv.CreateRepo("alice", "demo", refserver.RepoOptions{AutoInit: true}); err != nil {
 		t.Fatal(err)
 	}
+	tok, err := srv.Token("alice")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := client.New(srv.BaseURL(), tok)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return srv, c
+}
+
+func TestFileLimits(t *testing.T) {
+	srv, c := start(t)
+	big := strings.Repeat("0123456789abcde\n", 1<<16+1) // 1 MiB and 16 bytes
+	if _, err := srv.CommitFiles("alice/demo", "", map[string]string{"big.txt": big, "bin.dat": "\x00\x01binary", "ok.txt": "fine\n"}, "files"); err != nil {
+		t.Fatal(err)
+	}
+	repo := client.RepoName{Owner: "alice", Name: "demo"}
+	for ref, want := range map[string]string{
+		"file:big.txt": "file:big.txt: big.txt is 1048592 bytes; forge attaches files of up to 1048576",
+		"file:bin.dat": "file:bin.dat: bin.dat is not a text file",
+	} {
+		if _, err := agentctx.Build(context.Background(), c, repo, ref, agentctx.Options{}); err == nil || err.Error() != want {
+			t.Errorf("%s: %v, want %q", ref, err, want)
+		}
+	}
+	if a, err := agentctx.Build(context.Background(), c, repo, "file:ok.txt", agentctx.Options{}); err != nil || len(a.Sections[0].Lines) != 1 {
+		t.Errorf("file:ok.txt: %v", err)
+	}
+}
+
+func TestRunKeepsTheEndOfLongLogs(t *testing.T) {
+	srv, c := start(t)
 	var lines []string
 	for i := 1; i <= 1200; i++ {
 		lines = append(lines, fmt.Sprintf("line %d", i))
@@ -35,14 +71,6 @@ func TestRunKeepsTheEndOfLongLogs(t *testing.T) {
 	lines = append(lines, "huge "+strings.Repeat("x", 200_000), "error: the end")
 	run, err := srv.CreateRun("alice/demo", refserver.RunSeed{Status: ci.Completed, Conclusion: ci.Failure, Tick: time.Hour,
 		Jobs: []ci.JobPlan{{Name: "build", Steps: []ci.StepPlan{{Name: "Build", Lines: lines}}}}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	tok, err := srv.Token("alice")
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, err := client.New(srv.BaseURL(), tok)
 	if err != nil {
 		t.Fatal(err)
 	}
