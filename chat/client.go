@@ -5,6 +5,38 @@
 //
 // A chat POST is never sent twice: not retried, not reconnected (a second
 // POST would be a second message, billed twice).
+//
+// # Attached context
+//
+// An attachment (an issue, a CI run, a file, a commit) travels inside the
+// message it goes with, before the user's text, as a fenced block whose
+// opening line names it:
+//
+//	```forge-context run:57
+//	CI run 57 (CI #12) on main: completed, failure
+//	job test (ID 9): failure; failed step 3: Test
+//	@@ job test (failure): log @@
+//	[forge: cut 120 of 160 lines from the top to fit the token budget]
+//	2026-01-02T03:04:05.000Z ##[error]Process completed with exit code 1.
+//	```
+//
+// The fence is a run of backticks longer than any run of backticks in the
+// block (at least three), so the block's text cannot end it early. The
+// opening line is the fence, "forge-context", one space and the REF the
+// attachment was made from; the first line inside is its title. A line
+// "@@ TITLE @@" starts a section (a job's log, the comments, the changed
+// files). When the budget forced a cut, the section says so on its first
+// line: "[forge: cut N of M lines from the top to fit the token budget]"
+// (or "from the end"). Blocks are separated by a blank line, and the
+// user's text follows the last one after a blank line. The agent reads
+// this like any markdown; the reference agent (refserver/agent) finds the
+// blocks and refers to them in its replies.
+//
+// Attachments are made by internal/agentctx (Build turns a REF into one);
+// Session.AttachContext queues them for the next message, Fit cuts them to
+// the budget: the smaller of the per-message cap (Session.ContextLimit) and
+// the key's remaining quota less ReplyReserve and the rest of the prompt
+// (only the cap when the service does not report usage).
 package chat
 
 import (

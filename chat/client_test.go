@@ -262,7 +262,7 @@ func TestSession(t *testing.T) {
 		t.Errorf("/exit: %v", err)
 	}
 	var unknown *chat.UnknownCommandError
-	if _, err := run("/frobnicate now"); !errors.As(err, &unknown) || !strings.Contains(err.Error(), "unknown command /frobnicate; commands: /help, /model, /usage, /reset, /exit") {
+	if _, err := run("/frobnicate now"); !errors.As(err, &unknown) || !strings.Contains(err.Error(), "unknown command /frobnicate; commands: /help, /model, /usage, /with, /context, /reset, /exit") {
 		t.Errorf("/frobnicate: %v", err)
 	}
 	if !chat.IsCommand(" /usage") || chat.IsCommand("//etc") || chat.IsCommand("/") || chat.IsCommand("hi /x") || chat.Unescape("//etc/hosts?") != "/etc/hosts?" {

@@ -23,6 +23,19 @@ type Session struct {
 	Model   string // "" lets the service choose
 	History []Message
 
+	// Attach makes an attachment of a REF, for /with (nil: no /with).
+	Attach AttachFunc
+	// ContextLimit caps the attached context of one message, in tokens
+	// (0: DefaultContextLimit); the key's remaining quota caps it too.
+	ContextLimit int
+	// Notify hears what the budget cut from an attachment.
+	Notify func(string)
+	// LastContextTokens is the estimated part of the last message's
+	// prompt that attached context took (the service does not report it).
+	LastContextTokens int
+
+	context []*attached
+
 	models     []string // cached from Models
 	defModel   string
 	modelsRead bool
@@ -33,17 +46,30 @@ type Session struct {
 // reply interrupted by canceling ctx is added too, as far as it came,
 // marked with InterruptedMark; after other errors the history is left as
 // it was, so the message can be sent again.
+//
+// Attached context that has not been sent yet goes before the message (see
+// Fit for the budget); LastContextTokens says what it took.
 func (s *Session) Turn(ctx context.Context, message string, onDelta func(string)) (Usage, error) {
+	if err := (&Request{Message: message}).check(); err != nil {
+		return Usage{}, err
+	}
+	message, ctxTokens, err := s.outgoing(ctx, message)
+	if err != nil {
+		return Usage{}, err
+	}
 	var reply strings.Builder
 	u, err := s.Client.Stream(ctx, Request{Model: s.Model, Message: message, History: s.History}, func(d string) {
 		reply.WriteString(d)
 		onDelta(d)
 	})
+	s.LastContextTokens = ctxTokens
 	switch {
 	case err == nil:
 		s.History = append(s.History, Message{"user", message}, Message{"assistant", reply.String()})
+		s.markSent()
 	case errors.Is(err, context.Canceled) && reply.Len() > 0:
 		s.History = append(s.History, Message{"user", message}, Message{"assistant", reply.String() + InterruptedMark})
+		s.markSent()
 	}
 	return u, err
 }
@@ -51,11 +77,20 @@ func (s *Session) Turn(ctx context.Context, message string, onDelta func(string)
 // Send is Turn without streaming (POST /api/v1/chat): the whole reply at
 // once, added to the history with the message.
 func (s *Session) Send(ctx context.Context, message string) (*Reply, error) {
+	if err := (&Request{Message: message}).check(); err != nil {
+		return nil, err
+	}
+	message, ctxTokens, err := s.outgoing(ctx, message)
+	if err != nil {
+		return nil, err
+	}
 	r, err := s.Client.Send(ctx, Request{Model: s.Model, Message: message, History: s.History})
 	if err != nil {
 		return nil, err
 	}
+	s.LastContextTokens = ctxTokens
 	s.History = append(s.History, Message{"user", message}, Message{"assistant", r.Reply})
+	s.markSent()
 	return r, nil
 }
 
@@ -63,7 +98,9 @@ func (s *Session) Send(ctx context.Context, message string) (*Reply, error) {
 var Commands = []struct{ Name, Args, Help string }{
 	{"/help", "", "show these commands"},
 	{"/model", "[NAME]", "switch to model NAME; without NAME, show the current and the available models"},
-	{"/usage", "", "show the key's token usage, quota and when the period resets"},
+	{"/usage", "", "show the key's token usage, quota and when the period resets, and what attached context cost"},
+	{"/with", "REF", "attach context to your next message: " + ContextRefForms},
+	{"/context", "", "list what is attached and its size in tokens"},
 	{"/reset", "", "forget the conversation so far and start afresh"},
 	{"/exit", "", "end the session (also Ctrl-D on an empty line)"},
 }
@@ -117,6 +154,7 @@ func (s *Session) Command(ctx context.Context, line string, w io.Writer) error {
 	case "/reset":
 		n := len(s.History)
 		s.History = nil
+		s.context = slices.DeleteFunc(s.context, func(a *attached) bool { return a.sent })
 		fmt.Fprintf(w, "Conversation reset (%d messages forgotten).\n", n)
 		return nil
 	case "/usage":
@@ -125,6 +163,14 @@ func (s *Session) Command(ctx context.Context, line string, w io.Writer) error {
 			return err
 		}
 		fmt.Fprintln(w, FormatUsage(u, time.Now()))
+		if c := s.ContextCost(); c != "" {
+			fmt.Fprintln(w, c)
+		}
+		return nil
+	case "/with":
+		return s.withCommand(ctx, args, w)
+	case "/context":
+		s.contextCommand(w)
 		return nil
 	case "/model":
 		return s.modelCommand(ctx, args, w)

@@ -17,6 +17,11 @@ var DemoUsers = [][2]string{
 	{"dave", store.RoleUser}, {"erin", store.RoleSiteAdmin},
 }
 
+// SeedDemo adds the --demo world (see seedDemo) to a server that has only
+// its admin account, as Options.Demo does on a fresh one: for tests that
+// want the demo world on a server they started themselves.
+func (s *Server) SeedDemo() error { return s.seedDemo() }
+
 // seedDemo fills an empty server with the --demo world: users of each
 // role (dave invited by carol), public and private repositories with a
 // few commits, open and closed issues with comments, pull requests in each

@@ -27,6 +27,7 @@ type chatOptions struct {
 	historyFile string
 	saveFile    string
 	exporter    *output.Exporter
+	context     contextOptions
 }
 
 // NewCmd returns `forge chat` and `forge chat usage`.
@@ -39,18 +40,36 @@ func NewCmd(f *cmdutil.Factory) *cobra.Command {
 
 On a terminal, forge chat holds a conversation: each reply streams in as it
 is written, token usage follows it on stderr, the up arrow recalls earlier
-input, Tab completes commands and model names, a line ending in \ (or a
-multi-line paste) continues the message, and Ctrl-C stops a reply (the part
-received stays in the conversation, marked) while Ctrl-C or Ctrl-D on an
-empty line ends the session. Commands:
+input, Tab completes commands, model names and REF kinds, a line ending in
+\ (or a multi-line paste) continues the message, and Ctrl-C stops a reply
+(the part received stays in the conversation, marked) while Ctrl-C or
+Ctrl-D on an empty line ends the session. Commands:
 
   /help          list the commands
   /model [NAME]  switch models; without NAME, show the current and available ones
-  /usage         the key's token usage, quota and when it resets
+  /usage         the key's token usage, quota and when it resets, and
+                 what attached context cost
+  /with REF      attach context to the next message (see below)
+  /context       list what is attached and its size in tokens
   /reset         forget the conversation so far
   /exit          end the session
 
 A message that starts with / is typed with //.
+
+--with REF (repeatable) and /with REF attach what the service holds to the
+next message, so the agent knows what you are looking at: issue:12 (title,
+body, comments), run:57 (the run, its jobs and the last 500 lines of each
+failed job's log), file:PATH[@REF] (a text file of up to 1 MiB, at a
+branch, tag or commit), commit:SHA (its message and the changed files the
+service shows).
+REFs are resolved in the repository of -R, else FORGE_REPO, else the git
+remote here. Attachments are cut to fit the key's remaining quota and
+--context-limit (default 16,000 tokens; the profile's chat_context_limit in
+config.yaml sets another default) — logs from the top, since their end is
+where failures are — and forge says what it cut. Before they leave the
+machine, tokens of the service (fgt_..., agk_..., registry JWTs),
+Authorization and X-API-Key header values and passwords in URLs are masked;
+--no-redact sends them as they are.
 
 For scripts, give the message with -m or on stdin: forge chat prints the reply
 to stdout as it streams, and nothing else. --no-stream waits for the whole
@@ -64,7 +83,8 @@ profile's agent_url and agent_key (see ` + "`forge auth agent-key set`" + `).`,
   forge chat -m "How do I rotate my SSH key?"
   git diff | forge chat --model ref-1-mini
   forge chat --history notes.json --save notes.json -m "And after that?"
-  forge chat -m "Summarise" --json reply,usage --jq .usage.total_tokens`,
+  forge chat -m "Summarise" --json reply,usage --jq .usage.total_tokens
+  forge chat -R alice/webapp --with issue:12 --with file:main.go -m "Where would the fix go?"`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) > 0 {
 				return cmdutil.UsageErrorf("forge chat takes no arguments; pass the message with -m, as in `forge chat -m %q`", strings.Join(args, " "))
@@ -73,6 +93,7 @@ profile's agent_url and agent_key (see ` + "`forge auth agent-key set`" + `).`,
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.messageSet = cmd.Flags().Changed("message")
+			opts.context.limitSet = cmd.Flags().Changed("context-limit")
 			return runChat(cmd, opts)
 		},
 	}
@@ -83,6 +104,7 @@ profile's agent_url and agent_key (see ` + "`forge auth agent-key set`" + `).`,
 	fl.BoolVarP(&opts.interactive, "interactive", "i", false, "Hold a session even when stdin is not a terminal, one line per message or command")
 	fl.StringVar(&opts.historyFile, "history", "", "Continue the conversation saved in `FILE`")
 	fl.StringVar(&opts.saveFile, "save", "", "Save the conversation to `FILE` after each reply")
+	addContextFlags(cmd, &opts.context)
 	opts.exporter = output.AddJSONFlags(cmd, "reply", "model", "usage", "finish_reason")
 	cmd.RegisterFlagCompletionFunc("model", completeModels(f))
 	cmd.AddCommand(newUsageCmd(f))
@@ -116,6 +138,9 @@ func runChat(cmd *cobra.Command, opts *chatOptions) error {
 	if opts.messageSet && opts.interactive {
 		return cmdutil.UsageErrorf("-m sends one message; -i holds a session: use one of them")
 	}
+	if err := opts.context.checkRefs(); err != nil {
+		return err
+	}
 	// Read the message before anything else, so bad input is refused
 	// before the configuration or the network are touched.
 	message := opts.message
@@ -140,6 +165,9 @@ func runChat(cmd *cobra.Command, opts *chatOptions) error {
 	s := &chat.Session{Client: client, Model: conv.Model, History: conv.History}
 	if opts.model != "" {
 		s.Model = opts.model
+	}
+	if err := setUpContext(cmd.Context(), opts.f, &opts.context, s, ios.ErrOut, ios.ErrColorScheme().Dim); err != nil {
+		return err
 	}
 	if session {
 		return runSession(cmd.Context(), opts, s)

@@ -7,10 +7,13 @@ import (
 	"github.com/forgehq/forge/chat"
 )
 
-// completer completes in-session commands, and model names after
-// "/model ", for the line editor's Tab key.
+// completer completes in-session commands, model names after "/model "
+// and the kinds of REF after "/with ", for the line editor's Tab key.
 func completer(ctx context.Context, s *chat.Session) func(line string) []string {
 	return func(line string) []string {
+		if rest, ok := strings.CutPrefix(line, "/with "); ok && !strings.Contains(rest, ":") {
+			return withPrefix([]string{"issue:", "run:", "file:", "commit:"}, strings.TrimLeft(rest, " "), "/with ")
+		}
 		if rest, ok := strings.CutPrefix(line, "/model "); ok {
 			names, _, err := s.Models(ctx)
 			if err != nil {
@@ -57,7 +60,7 @@ func tabComplete(complete func(string) []string) func(string, int, rune) (string
 				common = common[:len(common)-1]
 			}
 		}
-		if len(cands) == 1 {
+		if len(cands) == 1 && !strings.HasSuffix(common, ":") { // "/with issue:" waits for its number
 			common += " "
 		}
 		if len(common) <= len(line) {

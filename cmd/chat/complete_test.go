@@ -25,6 +25,10 @@ func TestTabComplete(t *testing.T) {
 		{"/e", "/exit "},
 		{"/model r", "/model ref-1"},
 		{"/model ref-1-", "/model ref-1-mini "},
+		{"/w", "/with "},
+		{"/with i", "/with issue:"},
+		{"/with c", "/with commit:"},
+		{"/with issue:1", ""},
 		{"/", ""},        // several commands, no common prefix longer than "/"
 		{"hello", ""},    // messages are not completed
 		{"/usage x", ""}, // nothing after other commands

@@ -44,7 +44,7 @@ func runOneShot(ctx context.Context, opts *chatOptions, s *chat.Session, message
 		return explain(err)
 	}
 	if ios.IsStderrTTY() {
-		fmt.Fprintln(ios.ErrOut, ios.ErrColorScheme().Dim(usageLine(usage)))
+		fmt.Fprintln(ios.ErrOut, ios.ErrColorScheme().Dim(usageLine(usage, s.LastContextTokens)))
 	}
 	return quotaCut(usage)
 }
@@ -58,12 +58,17 @@ func quotaCut(u chat.Usage) error {
 	return nil
 }
 
-// usageLine describes one reply's token usage.
-func usageLine(u chat.Usage) string {
+// usageLine describes one reply's token usage and the part of the prompt
+// attached context took (forge's estimate).
+func usageLine(u chat.Usage, contextTokens int) string {
 	if u.TotalTokens == 0 && u.PromptTokens == 0 {
 		return "(no token usage reported)"
 	}
-	return fmt.Sprintf("%s tokens: %s prompt + %s reply", chat.Thousands(u.TotalTokens), chat.Thousands(u.PromptTokens), chat.Thousands(u.CompletionTokens))
+	prompt := chat.Thousands(u.PromptTokens) + " prompt"
+	if contextTokens > 0 {
+		prompt += " (about " + chat.Thousands(contextTokens) + " of it attached context)"
+	}
+	return fmt.Sprintf("%s tokens: %s + %s reply", chat.Thousands(u.TotalTokens), prompt, chat.Thousands(u.CompletionTokens))
 }
 
 // lineEnd writes through to w and remembers whether the output ends a

@@ -26,6 +26,10 @@ func runSession(ctx context.Context, opts *chatOptions, s *chat.Session) error {
 		return err
 	}
 	defer src.close()
+	s.Notify = func(note string) { fmt.Fprintln(errOut, cs.Dim("forge: "+note)) }
+	for _, a := range s.Pending() {
+		fmt.Fprintln(errOut, cs.Dim(fmt.Sprintf("Attached %s (%s, about %s tokens); it goes with your first message.", a.Ref, a.Title, chat.Thousands(a.Tokens()))))
+	}
 
 	failed := false
 	report := func(err error) {
@@ -150,7 +154,7 @@ func turn(ctx context.Context, src lineSource, s *chat.Session, msg string, noSt
 	w.finish()
 	switch {
 	case err == nil:
-		fmt.Fprintln(errOut, dim(usageLine(usage)))
+		fmt.Fprintln(errOut, dim(usageLine(usage, s.LastContextTokens)))
 		return quotaCut(usage)
 	case errors.Is(err, context.Canceled) && ctx.Err() == nil:
 		fmt.Fprintln(errOut, dim("(reply interrupted; the part received stays in the conversation)"))

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/forgehq/forge/refserver"
+	"github.com/forgehq/forge/refserver/ci"
 	"github.com/pquerna/otp"
 	"github.com/pquerna/otp/totp"
 	"github.com/rogpeppe/go-internal/testscript"
@@ -32,14 +33,18 @@ type srvKey struct{}
 //	srv comment [-author U] OWNER/NAME NUMBER BODY
 //	srv pr [-author U] [-head B] [-base B] [-state open|closed|merged] [-draft] OWNER/NAME TITLE
 //	srv release [-name N] [-draft] [-prerelease] OWNER/NAME TAG
-//	srv run [-name N] [-branch B] [-event E] [-status S] [-conclusion C] [-tick D] [-var V] OWNER/NAME
+//	srv demo                            add the --demo world (alice/webapp's run 2 failed)
+//	srv run [-name N] [-branch B] [-event E] [-status S] [-conclusion C] [-tick D] [-var V]
+//	        [-line TEXT]... [-filler N] OWNER/NAME
 //	                                    seed a workflow run; -var V sets $V to its ID and $V_JOB
 //	                                    to its first job's ID. -status "" lets it progress from now
 //	                                    (50 ms a tick here), queued/in_progress hold it there,
-//	                                    completed finishes it; -conclusion success|failure|cancelled
+//	                                    completed finishes it; -conclusion success|failure|cancelled;
+//	                                    -line adds a line to the log of the last job's last step
+//	                                    (the one that fails), -filler N adds N numbered lines before
 //
 // Flags come before the positional arguments.
-const srvUsage = `usage: srv user|token|2fa|totp|repo|file|collaborator|issue|issues|comment|pr|release|run ... (see cmd/forge/srv_test.go)`
+const srvUsage = `usage: srv user|token|2fa|totp|demo|repo|file|collaborator|issue|issues|comment|pr|release|run ... (see cmd/forge/srv_test.go)`
 
 func srvCmd(ts *testscript.TestScript, neg bool, args []string) {
 	if neg {
@@ -83,6 +88,9 @@ func seed(ts *testscript.TestScript, srv *refserver.Server, args []string) {
 		secret, err := srv.EnableTwoFA(fs.Arg(0))
 		ts.Check(err)
 		ts.Setenv(fs.Arg(1), secret)
+	case "demo":
+		need(0, 0)
+		ts.Check(srv.SeedDemo())
 	case "totp":
 		need(2, 3)
 		var off time.Duration
@@ -185,7 +193,19 @@ func srvRepoCmd(ts *testscript.TestScript, srv *refserver.Server, sub string, fs
 		fs.StringVar(&r.Conclusion, "conclusion", "", "")
 		fs.DurationVar(&r.Tick, "tick", 0, "")
 		v := fs.String("var", "", "")
+		var extra []string
+		fs.Func("line", "", func(s string) error { extra = append(extra, s); return nil })
+		filler := fs.Int("filler", 0, "")
 		need(1, 1)
+		if len(extra) > 0 || *filler > 0 {
+			plan := ci.DefaultPlan()
+			last := &plan.Jobs[len(plan.Jobs)-1].Steps[len(plan.Jobs[len(plan.Jobs)-1].Steps)-1]
+			for i := 1; i <= *filler; i++ {
+				last.Lines = append(last.Lines, fmt.Sprintf("filler line %d of %d", i, *filler))
+			}
+			last.Lines = append(last.Lines, extra...)
+			r.Jobs = plan.Jobs
+		}
 		run, err := srv.CreateRun(fs.Arg(0), r)
 		ts.Check(err)
 		if *v != "" {

@@ -22,6 +22,8 @@ type viewOptions struct {
 	exporter *output.Exporter
 	repo     string
 	id       int64
+	explain  bool
+	agent    agentOptions
 }
 
 func newViewCmd(f *cmdutil.Factory) *cobra.Command {
@@ -33,7 +35,10 @@ func newViewCmd(f *cmdutil.Factory) *cobra.Command {
 with its outcome and duration (and the steps of jobs that failed or are
 running). Piped, one "key:<TAB>value" line per field and one
 "job:<TAB>ID<TAB>NAME<TAB>STATUS<TAB>CONCLUSION<TAB>ELAPSED" line per job.
-With --json, the run's fields plus "jobs", the list of its jobs.`,
+With --json, the run's fields plus "jobs", the list of its jobs.
+
+With --explain, when the run has failed forge then asks the agent why, as
+forge run explain does, and streams the answer after the run.`,
 		Example: `  forge run view 12
   forge run view 12 --json status,conclusion,jobs
   forge run view 12 --jq '.jobs[] | select(.conclusion == "failure") | .id'`,
@@ -45,17 +50,25 @@ With --json, the run's fields plus "jobs", the list of its jobs.`,
 				return err
 			}
 			opts.id = id
+			if err := opts.agent.check(cmd); err != nil {
+				return err
+			}
 			return runView(cmd.Context(), opts)
 		},
 	}
 	cmdutil.AddRepoFlag(cmd, &opts.repo)
 	opts.exporter = output.AddJSONFlags(cmd, append(runFields, "jobs")...)
+	cmd.Flags().BoolVar(&opts.explain, "explain", false, "When the run has failed, ask the agent why (see forge run explain)")
+	addAgentFlags(cmd, &opts.agent)
 	return cmd
 }
 
 func runView(ctx context.Context, opts *viewOptions) error {
 	if err := opts.exporter.Validate(); err != nil {
 		return err
+	}
+	if opts.explain && opts.exporter.Enabled() {
+		return cmdutil.UsageErrorf("--explain streams the agent's answer after the run; it does not go with --json, --jq or --template")
 	}
 	c, repo, err := opts.f.RepoClient(ctx, opts.repo)
 	if err != nil {
@@ -74,16 +87,30 @@ func runView(ctx context.Context, opts *viewOptions) error {
 		return opts.exporter.Write(ios, v)
 	}
 	if !ios.IsStdoutTTY() {
-		return writePlain(ios.Out, run, jobs)
+		err = writePlain(ios.Out, run, jobs)
+	} else {
+		cs := ios.ColorScheme()
+		lines := renderRun(cs, run, jobs, time.Now())
+		lines = append(lines, "", cs.Gray(fmt.Sprintf("Logs: forge run logs %d -R %s", run.ID, repo)))
+		if run.HTMLURL != "" {
+			lines = append(lines, cs.Gray(run.HTMLURL))
+		}
+		_, err = fmt.Fprintln(ios.Out, strings.Join(lines, "\n"))
 	}
-	cs := ios.ColorScheme()
-	lines := renderRun(cs, run, jobs, time.Now())
-	lines = append(lines, "", cs.Gray(fmt.Sprintf("Logs: forge run logs %d -R %s", run.ID, repo)))
-	if run.HTMLURL != "" {
-		lines = append(lines, cs.Gray(run.HTMLURL))
+	if err != nil || !opts.explain {
+		return err
 	}
-	_, err = fmt.Fprintln(ios.Out, strings.Join(lines, "\n"))
-	return err
+	return explainAfter(ctx, opts.f, &opts.agent, c, repo, run, jobs)
+}
+
+// explainAfter is --explain: after a run that failed, a blank line and
+// the agent's answer.
+func explainAfter(ctx context.Context, f *cmdutil.Factory, o *agentOptions, c *client.Client, repo client.RepoName, run *client.WorkflowRun, jobs []*client.Job) error {
+	if !done(run.Status, run.Conclusion) || outcome(run.Status, run.Conclusion) == "success" {
+		return nil
+	}
+	fmt.Fprintln(f.IOStreams.Out)
+	return explainRun(ctx, f, o, c, repo, run, jobs, f.IOStreams.Out)
 }
 
 // withJobs is the run as the server sent it plus "jobs", the jobs as the

@@ -21,6 +21,8 @@ type watchOptions struct {
 	id         int64
 	exitStatus bool
 	interval   string
+	explain    bool
+	agent      agentOptions
 }
 
 func newWatchCmd(f *cmdutil.Factory) *cobra.Command {
@@ -41,6 +43,8 @@ line per change of state, for CI logs:
 
 With --exit-status, forge exits 1 unless the run's conclusion is success,
 so a script can wait for CI: forge run watch 12 --exit-status && deploy.
+With --explain as well, a run that fails is followed by the agent's answer
+to why (see forge run explain); the exit status stays the run's.
 Ctrl-C stops watching (exit 130); the run goes on.`,
 		Example: `  forge run watch 12
   forge run watch 12 --exit-status --interval 10
@@ -53,12 +57,20 @@ Ctrl-C stops watching (exit 130); the run goes on.`,
 				return err
 			}
 			opts.id = id
+			if err := opts.agent.check(cmd); err != nil {
+				return err
+			}
+			if opts.explain && !opts.exitStatus {
+				return cmdutil.UsageErrorf("--explain goes with --exit-status: forge run watch %d --exit-status --explain", id)
+			}
 			return runWatch(cmd.Context(), opts)
 		},
 	}
 	cmdutil.AddRepoFlag(cmd, &opts.repo)
 	cmd.Flags().BoolVar(&opts.exitStatus, "exit-status", false, "Exit with status 1 unless the run succeeds")
 	cmd.Flags().StringVarP(&opts.interval, "interval", "i", "3", "Time between refreshes: `seconds`, or a duration such as 500ms or 1m")
+	cmd.Flags().BoolVar(&opts.explain, "explain", false, "With --exit-status: when the run fails, ask the agent why (see forge run explain)")
+	addAgentFlags(cmd, &opts.agent)
 	return cmd
 }
 
@@ -112,6 +124,15 @@ func runWatch(ctx context.Context, opts *watchOptions) error {
 		}
 	}
 	if opts.exitStatus && outcome(run.Status, run.Conclusion) != "success" {
+		if opts.explain {
+			// jobs may be from before the run completed: read them again.
+			if run, jobs, err = fetchRun(ctx, c, repo, opts.id); err != nil {
+				return err
+			}
+			if err := explainAfter(ctx, opts.f, &opts.agent, c, repo, run, jobs); err != nil {
+				return err
+			}
+		}
 		return &cmdutil.ExitError{Code: cmdutil.ExitFailure}
 	}
 	return nil

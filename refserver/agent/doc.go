@@ -33,6 +33,34 @@
 // {"default": "ref-1", "models": ["ref-1", "ref-1-mini"]}; the specification
 // has no such endpoint, and clients must not need it.
 //
+// # Attached context
+//
+// A client attaches context (an issue, a CI run, a file, a commit) by
+// putting fenced blocks before the user's text in message, as forge does
+// (the format is defined once, in package chat's documentation):
+//
+//	```forge-context run:57
+//	CI run 57 (CI #2) on main: completed, failure
+//	job test (ID 9): failure; failed step 3: Complete job
+//	@@ job test (failure): log @@
+//	[forge: cut 120 of 160 lines from the top to fit the token budget]
+//	2026-01-02T03:04:05.000Z ##[error]Process completed with exit code 1.
+//	```
+//
+//	Why did this run fail?
+//
+// The opening line is a fence of three or more backticks, "forge-context",
+// a space and the REF; the block ends at a line holding the same fence
+// alone; its first line is the title; "@@ TITLE @@" lines start sections.
+// Both models take the blocks out of the message, answer the text left
+// around them (the topic, word and character counts are of that text),
+// and say of each block its REF, title, line count and last line. For a
+// "@@ job NAME (CONCLUSION)...@@" section whose conclusion is not success
+// they name the job and quote the last line of it that says error, fail
+// or panic; a "[forge: cut ...]" line is mentioned as a cut. So a test can
+// tell that the context arrived whole. A fence that is never closed is not
+// a block. The fingerprint covers the whole message, blocks included.
+//
 // Tokens: text is cut into tokens by Tokenize (a word with the spaces after
 // it, or one punctuation mark, or a run of newlines). A request's
 // prompt_tokens are the tokens of every history item and of the message plus

@@ -74,29 +74,37 @@ func refModel(long bool) Model {
 		name = "ref-1"
 	}
 	return func(history []Message, message string) string {
+		fp := fingerprint(name, history, message)
+		blocks, question := splitContext(message)
 		turn := 1
-		first := message
+		first := question
 		for _, m := range history {
 			if m.Role == "user" {
 				if turn == 1 {
-					first = m.Content
+					_, first = splitContext(m.Content)
 				}
 				turn++
 			}
 		}
-		topic := gist(message, 8)
-		fp := fingerprint(name, history, message)
+		topic := gist(question, 8)
 		var b strings.Builder
 		if !long {
 			fmt.Fprintf(&b, "You asked about **%s** (turn %d). My fingerprint for this conversation is `%s`.", topic, turn, fp)
+			for _, c := range blocks {
+				b.WriteString(" " + c.describe())
+			}
 			return b.String()
 		}
 		fmt.Fprintf(&b, "You asked about **%s**. This is turn %d of our conversation", topic, turn)
 		if turn > 1 {
 			fmt.Fprintf(&b, ", which began with *%s*", gist(first, 8))
 		}
-		b.WriteString(".\n\nHere is what I can tell you:\n\n")
-		fmt.Fprintf(&b, "- Your message has %s and %s.\n", count(len(strings.Fields(message)), "word"), count(utf8.RuneCountInString(message), "character"))
+		b.WriteString(".\n\n")
+		for _, c := range blocks {
+			b.WriteString(c.describe() + "\n\n")
+		}
+		b.WriteString("Here is what I can tell you:\n\n")
+		fmt.Fprintf(&b, "- Your message has %s and %s.\n", count(len(strings.Fields(question)), "word"), count(utf8.RuneCountInString(question), "character"))
 		fmt.Fprintf(&b, "- The history you sent holds %s.\n", count(len(history), "earlier message"))
 		fmt.Fprintf(&b, "- This conversation's fingerprint is `%s`, so the same conversation always gets this same answer.\n\n", fp)
 		fmt.Fprintf(&b, "I am **%s**, the reference server's built-in model. I do not understand your words, but I answer them deterministically, which makes me easy to test. Ask me something else, or switch models with `/model`.", name)

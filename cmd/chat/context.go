@@ -1,0 +1,105 @@
+package chat
+
+import (
+	"context"
+	"fmt"
+	"io"
+
+	"github.com/forgehq/forge/chat"
+	"github.com/forgehq/forge/internal/agentctx"
+	"github.com/forgehq/forge/internal/cmdutil"
+	"github.com/spf13/cobra"
+)
+
+// contextOptions are the flags of attached context.
+type contextOptions struct {
+	with         []string
+	repo         string
+	contextLimit int
+	limitSet     bool
+	noRedact     bool
+}
+
+func addContextFlags(cmd *cobra.Command, o *contextOptions) {
+	fl := cmd.Flags()
+	fl.StringArrayVar(&o.with, "with", nil, "Attach `REF` to the first message: issue:N, run:ID, file:PATH[@REF], commit:SHA (repeatable)")
+	fl.IntVar(&o.contextLimit, "context-limit", chat.DefaultContextLimit, "Cap the context attached to one message at `N` tokens (also the profile's "+agentctx.LimitKey+")")
+	fl.BoolVar(&o.noRedact, "no-redact", false, "Send attached context as it is, without masking tokens, Authorization headers and passwords in URLs")
+	cmdutil.AddRepoFlag(cmd, &o.repo)
+	cmd.RegisterFlagCompletionFunc("with", func(*cobra.Command, []string, string) ([]cobra.Completion, cobra.ShellCompDirective) {
+		return []cobra.Completion{"issue:", "run:", "file:", "commit:"}, cobra.ShellCompDirectiveNoSpace | cobra.ShellCompDirectiveNoFileComp
+	})
+}
+
+// checkRefs refuses a malformed --with before anything else runs.
+func (o *contextOptions) checkRefs() error {
+	for _, ref := range o.with {
+		if _, err := agentctx.ParseRef(ref); err != nil {
+			return &cmdutil.UsageError{Err: fmt.Errorf("--with: %w", err)}
+		}
+	}
+	if o.limitSet && o.contextLimit < 1 {
+		return cmdutil.UsageErrorf("--context-limit must be a positive number of tokens, not %d", o.contextLimit)
+	}
+	return nil
+}
+
+// limit is the per-message cap: the flag, else the profile's setting,
+// else the default.
+func (o *contextOptions) limit(f *cmdutil.Factory) (int, error) {
+	if o.limitSet {
+		return o.contextLimit, nil
+	}
+	s, err := f.Settings()
+	if err != nil {
+		return 0, err
+	}
+	cf, err := f.ConfigFile()
+	if err != nil {
+		return 0, err
+	}
+	n, err := agentctx.ProfileLimit(cf, s.Profile)
+	if err != nil {
+		return 0, &cmdutil.UsageError{Err: err}
+	}
+	return n, nil
+}
+
+// attacher builds attachments from the repository's data; the repository
+// (-R, FORGE_REPO, the git remote) is resolved on the first REF.
+func (o *contextOptions) attacher(f *cmdutil.Factory) chat.AttachFunc {
+	return func(ctx context.Context, ref string) (*chat.Attachment, error) {
+		if _, err := agentctx.ParseRef(ref); err != nil {
+			return nil, err
+		}
+		c, repo, err := f.RepoClient(ctx, o.repo)
+		if err != nil {
+			return nil, err
+		}
+		return agentctx.Build(ctx, c, repo, ref, agentctx.Options{NoRedact: o.noRedact})
+	}
+}
+
+// setUpContext gives the session its budget and /with, and attaches the
+// --with REFs to the first message. notes (nil for none) hears what was
+// attached and what the budget cut.
+func setUpContext(ctx context.Context, f *cmdutil.Factory, o *contextOptions, s *chat.Session, notes io.Writer, dim func(string) string) error {
+	limit, err := o.limit(f)
+	if err != nil {
+		return err
+	}
+	s.ContextLimit = limit
+	s.Attach = o.attacher(f)
+	s.Notify = func(note string) { fmt.Fprintln(notes, dim("forge: "+note)) }
+	for _, ref := range o.with {
+		a, err := s.Attach(ctx, ref)
+		if err != nil {
+			if agentctx.IsRefError(err) {
+				return &cmdutil.UsageError{Err: err}
+			}
+			return err
+		}
+		s.AttachContext(a)
+	}
+	return nil
+}

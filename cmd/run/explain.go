@@ -1,0 +1,228 @@
+package run
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+
+	"github.com/forgehq/forge/chat"
+	"github.com/forgehq/forge/client"
+	"github.com/forgehq/forge/completions"
+	"github.com/forgehq/forge/internal/agentctx"
+	"github.com/forgehq/forge/internal/cmdutil"
+	"github.com/forgehq/forge/internal/markdown"
+	"github.com/spf13/cobra"
+)
+
+// ExplainQuestion is what forge asks the agent about a run that failed,
+// after the run's metadata and its failed jobs' log tails.
+const ExplainQuestion = "This CI run did not succeed. From the run and the end of each failed job's log attached above: which job and step failed, what is the error, what is the likely cause, and how do I fix it?"
+
+// agentOptions are the flags of a command that asks the agent about a run.
+type agentOptions struct {
+	model        string
+	contextLimit int
+	noRedact     bool
+}
+
+func addAgentFlags(cmd *cobra.Command, o *agentOptions) {
+	fl := cmd.Flags()
+	fl.StringVar(&o.model, "model", "", "Ask this agent `model` (default: the service's)")
+	fl.IntVar(&o.contextLimit, "context-limit", chat.DefaultContextLimit, "Cap the run's context sent to the agent at `N` tokens (also the profile's "+agentctx.LimitKey+")")
+	fl.BoolVar(&o.noRedact, "no-redact", false, "Send the logs as they are, without masking tokens, Authorization headers and passwords in URLs")
+}
+
+type explainOptions struct {
+	f    *cmdutil.Factory
+	repo string
+	id   int64
+	agentOptions
+}
+
+func newExplainCmd(f *cmdutil.Factory) *cobra.Command {
+	opts := &explainOptions{f: f}
+	cmd := &cobra.Command{
+		Use:   "explain ID",
+		Short: "Ask the agent why a workflow run failed",
+		Long: `Ask the service's agent why a workflow run failed: forge sends the run's
+metadata, its jobs and the last 500 lines of each failed job's log with a
+fixed question, and streams the answer to stdout (rendered as markdown on a
+terminal).
+
+The exit status is the run's, as with run watch --exit-status: 0 when it
+succeeded (nothing is asked then), 1 otherwise — so a CI script keeps its
+logic (an error of its own, such as no agent key, has its own status: 4):
+
+  forge run watch $ID --exit-status || forge run explain $ID
+
+The logs are cut to fit the agent key's remaining quota and --context-limit
+(from the top: the end of a log is where failures are), and forge says on
+stderr what it cut. Tokens of the service, Authorization headers and
+passwords in URLs are masked before the logs leave the machine; --no-redact
+sends them as they are. The agent's address and key are those of forge chat.`,
+		Example: `  forge run explain 12
+  forge run watch 12 --exit-status || forge run explain 12
+  forge run explain 12 --model ref-1-mini --context-limit 4000`,
+		ValidArgsFunction: completions.Runs(f),
+		Args:              cmdutil.ExactArgs(1, "a run ID"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			id, err := cmdutil.ParseNumber(args[0], "run ID")
+			if err != nil {
+				return err
+			}
+			opts.id = id
+			if err := opts.check(cmd); err != nil {
+				return err
+			}
+			return runExplain(cmd.Context(), opts)
+		},
+	}
+	cmdutil.AddRepoFlag(cmd, &opts.repo)
+	addAgentFlags(cmd, &opts.agentOptions)
+	return cmd
+}
+
+// check refuses a bad --context-limit, and forgets the flag's default so
+// that the profile's setting applies.
+func (o *agentOptions) check(cmd *cobra.Command) error {
+	if !cmd.Flags().Changed("context-limit") {
+		o.contextLimit = 0
+		return nil
+	}
+	if o.contextLimit < 1 {
+		return cmdutil.UsageErrorf("--context-limit must be a positive number of tokens, not %d", o.contextLimit)
+	}
+	return nil
+}
+
+func runExplain(ctx context.Context, opts *explainOptions) error {
+	c, repo, err := opts.f.RepoClient(ctx, opts.repo)
+	if err != nil {
+		return err
+	}
+	run, jobs, err := fetchRun(ctx, c, repo, opts.id)
+	if err != nil {
+		return err
+	}
+	ios := opts.f.IOStreams
+	if outcome(run.Status, run.Conclusion) == "success" {
+		fmt.Fprintf(ios.ErrOut, "Run %s succeeded; there is no failure to explain.\n", runTitle(run))
+		return nil
+	}
+	if err := explainRun(ctx, opts.f, &opts.agentOptions, c, repo, run, jobs, ios.Out); err != nil {
+		return err
+	}
+	return &cmdutil.ExitError{Code: cmdutil.ExitFailure}
+}
+
+// explainRun asks the agent why run failed and streams the answer to out.
+func explainRun(ctx context.Context, f *cmdutil.Factory, o *agentOptions, c *client.Client, repo client.RepoName, run *client.WorkflowRun, jobs []*client.Job, out io.Writer) error {
+	ios := f.IOStreams
+	if !done(run.Status, run.Conclusion) && !anyFailed(jobs) {
+		return fmt.Errorf("run %s is still %s and no job has failed yet; wait for it with `forge run watch %d --exit-status`", runTitle(run), outcome(run.Status, run.Conclusion), run.ID)
+	}
+	agent, err := f.Agent()
+	if err != nil {
+		return err
+	}
+	limit, err := contextLimit(f, o)
+	if err != nil {
+		return err
+	}
+	a, err := agentctx.Run(ctx, c, repo, run, jobs, agentctx.Options{NoRedact: o.noRedact})
+	if err != nil {
+		return err
+	}
+	cs := ios.ErrColorScheme()
+	s := &chat.Session{Client: agent, Model: o.model, ContextLimit: limit,
+		Notify: func(note string) { fmt.Fprintln(ios.ErrOut, cs.Dim("forge: "+note)) }}
+	s.AttachContext(a)
+	w := replyWriter(f, out)
+	u, err := s.Turn(ctx, ExplainQuestion, func(d string) { io.WriteString(w, d) })
+	w.Close()
+	if err != nil {
+		return agentError(err)
+	}
+	if ios.IsStderrTTY() {
+		fmt.Fprintln(ios.ErrOut, cs.Dim(fmt.Sprintf("%s tokens: %s prompt (about %s of it the run's context) + %s reply",
+			chat.Thousands(u.TotalTokens), chat.Thousands(u.PromptTokens), chat.Thousands(s.LastContextTokens), chat.Thousands(u.CompletionTokens))))
+	}
+	if u.FinishReason == "quota" {
+		return errors.New("the answer was cut off: the agent key's token quota is used up; `forge chat usage` says when it resets")
+	}
+	return nil
+}
+
+func anyFailed(jobs []*client.Job) bool {
+	for _, j := range jobs {
+		if agentctx.Failed(j.Conclusion) {
+			return true
+		}
+	}
+	return false
+}
+
+// contextLimit is --context-limit, else the profile's setting, else the
+// default.
+func contextLimit(f *cmdutil.Factory, o *agentOptions) (int, error) {
+	if o.contextLimit > 0 {
+		return o.contextLimit, nil
+	}
+	s, err := f.Settings()
+	if err != nil {
+		return 0, err
+	}
+	cf, err := f.ConfigFile()
+	if err != nil {
+		return 0, err
+	}
+	n, err := agentctx.ProfileLimit(cf, s.Profile)
+	if err != nil {
+		return 0, &cmdutil.UsageError{Err: err}
+	}
+	return n, nil
+}
+
+// replyWriter shows the answer as it streams: rendered as markdown on a
+// terminal (which also keeps the agent's control characters off it), as
+// it comes when piped, ending with a newline.
+func replyWriter(f *cmdutil.Factory, out io.Writer) io.WriteCloser {
+	ios := f.IOStreams
+	if ios.IsStdoutTTY() {
+		return markdown.NewStream(out, markdown.Options{Width: ios.TerminalWidth(), Color: ios.ColorEnabled(), Dark: true})
+	}
+	return &rawReply{w: out}
+}
+
+// rawReply passes the answer through and ends its last line.
+type rawReply struct {
+	w      io.Writer
+	lastNL bool
+	any    bool
+}
+
+func (r *rawReply) Write(p []byte) (int, error) {
+	if len(p) > 0 {
+		r.any, r.lastNL = true, p[len(p)-1] == '\n'
+	}
+	return r.w.Write(p)
+}
+
+func (r *rawReply) Close() error {
+	if r.any && !r.lastNL {
+		_, err := io.WriteString(r.w, "\n")
+		return err
+	}
+	return nil
+}
+
+// agentError adds what to do to the agent API's errors.
+func agentError(err error) error {
+	var he *chat.Error
+	if errors.As(err, &he) && he.StatusCode == http.StatusUnauthorized {
+		return cmdutil.AuthErrorf("%v; check AGENT_API_KEY, or store a key with `forge auth agent-key set`", err)
+	}
+	return err
+}

@@ -1,0 +1,100 @@
+package agentctx_test
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/forgehq/forge/client"
+	"github.com/forgehq/forge/internal/agentctx"
+	"github.com/forgehq/forge/refserver"
+	"github.com/forgehq/forge/refserver/ci"
+)
+
+// start runs a reference server with alice/demo and returns it with a
+// client logged in as alice.
+func start(t *testing.T) (*refserver.Server, *client.Client) {
+	t.Helper()
+	srv, err := refserver.New(refserver.Options{AdminPassword: "admin-password-1234"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := srv.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { srv.Close() })
+	if _, err := srv.CreateUser("alice", "alice-password-123", ""); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := srv.CreateRepo("alice", "demo", refserver.RepoOptions{AutoInit: true}); err != nil {
+		t.Fatal(err)
+	}
+	tok, err := srv.Token("alice")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := client.New(srv.BaseURL(), tok)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return srv, c
+}
+
+func TestFileLimits(t *testing.T) {
+	srv, c := start(t)
+	big := strings.Repeat("0123456789abcde\n", 1<<16+1) // 1 MiB and 16 bytes
+	if _, err := srv.CommitFiles("alice/demo", "", map[string]string{"big.txt": big, "bin.dat": "\x00\x01binary", "ok.txt": "fine\n"}, "files"); err != nil {
+		t.Fatal(err)
+	}
+	repo := client.RepoName{Owner: "alice", Name: "demo"}
+	for ref, want := range map[string]string{
+		"file:big.txt": "file:big.txt: big.txt is 1048592 bytes; forge attaches files of up to 1048576",
+		"file:bin.dat": "file:bin.dat: bin.dat is not a text file",
+	} {
+		if _, err := agentctx.Build(context.Background(), c, repo, ref, agentctx.Options{}); err == nil || err.Error() != want {
+			t.Errorf("%s: %v, want %q", ref, err, want)
+		}
+	}
+	if a, err := agentctx.Build(context.Background(), c, repo, "file:ok.txt", agentctx.Options{}); err != nil || len(a.Sections[0].Lines) != 1 {
+		t.Errorf("file:ok.txt: %v", err)
+	}
+}
+
+func TestRunKeepsTheEndOfLongLogs(t *testing.T) {
+	srv, c := start(t)
+	var lines []string
+	for i := 1; i <= 1200; i++ {
+		lines = append(lines, fmt.Sprintf("line %d", i))
+	}
+	lines = append(lines, "huge "+strings.Repeat("x", 200_000), "error: the end")
+	run, err := srv.CreateRun("alice/demo", refserver.RunSeed{Status: ci.Completed, Conclusion: ci.Failure, Tick: time.Hour,
+		Jobs: []ci.JobPlan{{Name: "build", Steps: []ci.StepPlan{{Name: "Build", Lines: lines}}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	repo := client.RepoName{Owner: "alice", Name: "demo"}
+	a, err := agentctx.Build(context.Background(), c, repo, fmt.Sprintf("run:%d", run.ID), agentctx.Options{LogLines: 100})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(a.Sections) != 2 {
+		t.Fatalf("sections: %d, want the metadata and one log", len(a.Sections))
+	}
+	log := a.Sections[1]
+	if !log.KeepTail || len(log.Lines) != 100 || !strings.HasPrefix(log.Title, "job build (failure): the last 100 of 120") {
+		t.Errorf("log section %q: %d lines, keep tail %v", log.Title, len(log.Lines), log.KeepTail)
+	}
+	last := log.Lines[len(log.Lines)-1]
+	if !strings.HasSuffix(last, "##[error]Process completed with exit code 1.") || !strings.HasSuffix(log.Lines[len(log.Lines)-2], "error: the end") {
+		t.Errorf("the log does not end where it should: %q", log.Lines[len(log.Lines)-3:])
+	}
+	huge := log.Lines[len(log.Lines)-3]
+	if len(huge) > 2100 || !strings.HasSuffix(huge, "x…") {
+		t.Errorf("a 200,000-byte line was kept as %d bytes", len(huge))
+	}
+	if want := fmt.Sprintf("line %d", 1200-96); !strings.HasSuffix(log.Lines[0], want) {
+		t.Errorf("the tail starts at %q, want line %q", log.Lines[0], want)
+	}
+}
