@@ -206,9 +206,17 @@ func (o *loginOptions) gather(ctx context.Context, name string, s *config.Settin
 func login(ctx context.Context, f *cmdutil.Factory, anon *client.Client, cred *credentials) (token string, me *client.User, err error) {
 	res, err := anon.Account.Login(ctx, cred.username, cred.password)
 	if err != nil {
+		// The service refusing the login — wrong credentials, a disabled
+		// account, a lockout — is exit 4 (forge help exit-codes); only a
+		// failure to get an answer is 1.
 		var apiErr *client.Error
-		if errors.As(err, &apiErr) && apiErr.StatusCode == http.StatusUnauthorized {
-			return "", nil, &cmdutil.AuthError{Err: fmt.Errorf("login to %s failed: %s", anon.BaseURL(), errorSummary(err))}
+		if errors.As(err, &apiErr) {
+			switch apiErr.StatusCode {
+			case http.StatusUnauthorized, http.StatusForbidden:
+				return "", nil, &cmdutil.AuthError{Err: fmt.Errorf("login to %s failed: %s", anon.BaseURL(), errorSummary(err))}
+			case http.StatusTooManyRequests:
+				return "", nil, &cmdutil.AuthError{Err: fmt.Errorf("login failed: %w", err)}
+			}
 		}
 		return "", nil, fmt.Errorf("login failed: %w", err)
 	}

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/forgehq/forge/client"
+	"github.com/forgehq/forge/config"
 	"github.com/forgehq/forge/internal/build"
 )
 
@@ -23,6 +24,12 @@ func (f *Factory) REST() (*client.Client, error) {
 	}
 	if s.BaseURL == "" {
 		return nil, AuthErrorf("no service configured for profile %q: run `forge auth login --base-url https://HOST/api/v2`", s.Profile)
+	}
+	if _, err := config.NormalizeBaseURL(s.BaseURL); err != nil {
+		if s.Sources["base_url"] == config.FromEnv {
+			return nil, UsageErrorf("FORGE_BASE_URL: %v", err)
+		}
+		return nil, &UsageError{Err: err}
 	}
 	if s.Token == "" {
 		if host, ok := s.Withheld["base_url"]; ok {
