@@ -1,7 +1,9 @@
 package image
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"path/filepath"
 	"time"
 
@@ -71,6 +73,10 @@ func runPush(cmd *cobra.Command, opts *pushOptions) error {
 	}
 	src, err := regclient.Open(opts.src, regclient.OpenOptions{Stdin: ios.In, DigestCache: digestCacheDir(f)})
 	if err != nil {
+		// A missing local file is bad input (exit 2), as for ssh-key add.
+		if errors.Is(err, fs.ErrNotExist) {
+			return cmdutil.UsageErrorf("no such file: %s", opts.src)
+		}
 		return err
 	}
 	defer src.Close()
