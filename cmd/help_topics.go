@@ -14,7 +14,8 @@ var helpTopics = []struct{ name, short, long string }{
 Service and credentials:
   FORGE_PROFILE        profile to use instead of the file's current_profile
                        (profile names are case-insensitive, stored lower-case)
-  FORGE_BASE_URL       REST API base URL, ending in /api/v2
+  FORGE_BASE_URL       REST API base URL, ending in /api/v2 (a bare
+                       https://HOST[:PORT] means https://HOST[:PORT]/api/v2)
   FORGE_TOKEN          REST API token (instead of the profile's stored token)
   FORGE_REGISTRY_URL   container registry address
   FORGE_USERNAME       account name for non-interactive logins and the registry
@@ -64,12 +65,21 @@ programs do. git, started by repo clone and the credential helper, reads
 its own environment.`},
 	{"exit-codes", "Exit codes forge returns", `forge exits with:
 
-  0    success
+  0    success, also when the state asked for already held (admin user
+       disable of a disabled account)
   1    failure: a request failed, a resource was not found, permission
-       was denied; run watch --exit-status: the run did not succeed
-  2    usage error: a bad flag or argument, or a missing value that could
-       not be asked for because stdin or stdout is not a terminal
-  4    not authenticated, or the service refused the credentials
+       was denied, the service refused a value (HTTP 400); run watch
+       --exit-status: the run did not succeed
+  2    usage error: a bad flag or argument that forge checks itself (an
+       unknown filter value such as issue list --state or run list
+       --status, a malformed number or URL), a local file that does not
+       exist (ssh-key add, image push, --body-file), or a missing value
+       that could not be asked for because stdin or stdout is not a
+       terminal
+  4    not authenticated (not logged in, also for auth status and auth
+       logout), or the service refused the credentials: a rejected
+       token, a login refused for a wrong password, a disabled account
+       or a lockout after failed attempts
   130  interrupted with Ctrl-C (or SIGTERM)
 
 forge demo exits with the code of the step that failed, if one did.
