@@ -28,6 +28,7 @@ type PullRequest struct {
 	UpdatedAt Time    `json:"updated_at"`
 	ClosedAt  Time    `json:"closed_at"`
 	MergedAt  Time    `json:"merged_at"`
+	MergedBy  *User   `json:"merged_by"` // GitHub's; nil when not sent
 }
 
 // PullRef is one side of a pull request.

@@ -43,7 +43,7 @@ display on a terminal, one line per layer otherwise).`,
   forge image push ./oci-layout app:1.0 --jobs 8
   forge image push app.tar registry.example.com/team/app:1.0`,
 		ValidArgsFunction: completions.ImageRefs(f, 1),
-		Args:              cmdutil.ExactArgs(2, "SRC and REF"),
+		Args:              cmdutil.Operands("SRC", "REF"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.src, opts.ref = args[0], args[1]
 			return runPush(cmd, opts)

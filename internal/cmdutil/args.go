@@ -2,6 +2,7 @@ package cmdutil
 
 import (
 	"strconv"
+	"strings"
 
 	"github.com/spf13/cobra"
 )
@@ -14,6 +15,21 @@ func ExactArgs(n int, what string) cobra.PositionalArgs {
 			return UsageErrorf("missing %s; see `%s --help`", what, cmd.CommandPath())
 		case len(args) > n:
 			return UsageErrorf("unexpected argument %q; %s takes %s", args[n], cmd.CommandPath(), what)
+		}
+		return nil
+	}
+}
+
+// Operands requires one argument for each name, in order, and says
+// exactly which are missing: `image pull app:1.0` is "missing DEST", not
+// "missing REF and DEST".
+func Operands(names ...string) cobra.PositionalArgs {
+	return func(cmd *cobra.Command, args []string) error {
+		switch {
+		case len(args) < len(names):
+			return UsageErrorf("missing %s; see `%s --help`", strings.Join(names[len(args):], " and "), cmd.CommandPath())
+		case len(args) > len(names):
+			return UsageErrorf("unexpected argument %q; %s takes %s", args[len(names)], cmd.CommandPath(), strings.Join(names, " and "))
 		}
 		return nil
 	}
