@@ -32,6 +32,7 @@ type Error struct {
 
 	contentType string
 	tokenSent   bool
+	tokenFix    string // what to do about a rejected token, if not the default
 	sent        int  // bytes of the request body
 	atRoot      bool // the request was for an endpoint every service has
 }
@@ -78,7 +79,11 @@ func (e *Error) Error() string {
 	}
 	switch {
 	case e.TokenRejected() && !strings.Contains(strings.ToLower(e.Message), "two-factor"):
-		b.WriteString("; run `forge auth login`")
+		fix := e.tokenFix
+		if fix == "" {
+			fix = "run `forge auth login`"
+		}
+		b.WriteString("; " + fix)
 	case e.StatusCode == http.StatusNotFound && e.atRoot:
 		b.WriteString("; the base URL must be the service's API root, ending in /api/v2 (check it with `forge profile show`)")
 	}

@@ -295,6 +295,7 @@ func (c *Client) apiError(method string, u *url.URL, resp *http.Response, body [
 		Body:        body,
 		contentType: resp.Header.Get("Content-Type"),
 		tokenSent:   tokenSent,
+		tokenFix:    c.tokenFix,
 		sent:        sent,
 		atRoot:      c.atRoot(u),
 	}

@@ -112,7 +112,7 @@ func runStatus(ctx context.Context, opts *statusOptions) error {
 // check asks the service who the token belongs to. A refused token or an
 // unreachable service is recorded in st, not returned: status reports it.
 func check(ctx context.Context, f *cmdutil.Factory, s *config.Settings, st *status) error {
-	c, err := f.RESTClient(s.BaseURL, s.Token)
+	c, err := f.REST()
 	if err != nil {
 		return err
 	}
