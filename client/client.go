@@ -57,7 +57,7 @@ type Client struct {
 	timeout   time.Duration
 	retry     RetryPolicy
 	notify    func(string)
-	tokenFix  string // see WithTokenFix
+	tokenFix  string                                     // see WithTokenFix
 	sleep     func(context.Context, time.Duration) error // replaced in tests
 	jitter    func(time.Duration) time.Duration          // replaced in tests
 

@@ -33,8 +33,8 @@ type Error struct {
 	contentType string
 	tokenSent   bool
 	tokenFix    string // what to do about a rejected token, if not the default
-	sent        int  // bytes of the request body
-	atRoot      bool // the request was for an endpoint every service has
+	sent        int    // bytes of the request body
+	atRoot      bool   // the request was for an endpoint every service has
 }
 
 // DocumentedBodyLimit is the largest request body the reference server
