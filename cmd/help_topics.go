@@ -76,11 +76,12 @@ its own environment.`},
        exist (ssh-key add, image push, --body-file), or a missing value
        that could not be asked for because stdin or stdout is not a
        terminal
-  4    not authenticated (not logged in, also for auth status and auth
-       logout), or the service refused the credentials: a rejected
-       token, a login refused for a wrong password, a disabled account
-       or a lockout after failed attempts
-  130  interrupted with Ctrl-C (or SIGTERM)
+  4    not authenticated (not logged in, also for auth status, auth
+       logout and image logout), or the service refused the
+       credentials: a rejected token, a login refused for a wrong
+       password, a disabled account or a lockout after failed attempts
+  130  interrupted with Ctrl-C (or SIGTERM); run watch leaves the run's
+       last state on the screen
 
 forge demo exits with the code of the step that failed, if one did.
 
