@@ -15,6 +15,19 @@ import (
 
 var userFields = []string{"id", "login", "email", "full_name", "is_admin", "role", "state", "invited_by", "twofa_enabled", "created_at", "activated_at"}
 
+// newUserCmd returns `forge admin user` and its subcommands.
+func newUserCmd(f *cmdutil.Factory) *cobra.Command {
+	cmd := cmdutil.Group(&cobra.Command{
+		Use:   "user <command>",
+		Short: "List, disable, enable and delete accounts",
+		Example: `  forge admin user list
+  forge admin user disable bob
+  forge admin user enable bob`,
+	})
+	cmd.AddCommand(newUserListCmd(f), newUserDisableCmd(f), newUserEnableCmd(f), newUserDeleteCmd(f))
+	return cmd
+}
+
 // userExtra holds the account fields GET /admin/users may send beyond the
 // spec's User: the spec shows none, so each is optional, and the state may
 // come as a word or as a disabled flag.
