@@ -1,6 +1,7 @@
 package image
 
 import (
+	"context"
 	"fmt"
 	"strings"
 
@@ -31,14 +32,14 @@ required). Layers stay in storage: the registry collects no garbage.`,
 		Args:              cmdutil.ExactArgs(1, "an image reference"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.ref = args[0]
-			return runDelete(cmd, opts)
+			return runDelete(cmd.Context(), opts)
 		},
 	}
 	cmd.Flags().BoolVarP(&opts.yes, "yes", "y", false, "Delete without asking")
 	return cmd
 }
 
-func runDelete(cmd *cobra.Command, opts *deleteOptions) error {
+func runDelete(ctx context.Context, opts *deleteOptions) error {
 	f := opts.f
 	ios := f.IOStreams
 	c, err := f.Registry()
@@ -55,7 +56,6 @@ func runDelete(cmd *cobra.Command, opts *deleteOptions) error {
 	if !opts.yes && !ios.CanPrompt() {
 		return cmdutil.UsageErrorf("deleting needs confirmation: pass --yes to delete %s without a prompt", opts.ref)
 	}
-	ctx := cmd.Context()
 	plan, err := c.PlanDelete(ctx, ref)
 	if err != nil {
 		return err

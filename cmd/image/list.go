@@ -1,6 +1,7 @@
 package image
 
 import (
+	"context"
 	"encoding/json"
 	"strings"
 
@@ -27,14 +28,14 @@ shared with you. --all lists every repository with its tags (site admins only).`
   forge image list --all
   forge image list --json name --jq '.[].name'`,
 		Args: cmdutil.NoArgs,
-		RunE: func(cmd *cobra.Command, args []string) error { return runList(cmd, opts) },
+		RunE: func(cmd *cobra.Command, args []string) error { return runList(cmd.Context(), opts) },
 	}
 	cmd.Flags().BoolVarP(&opts.all, "all", "a", false, "List every repository of the registry (site admins)")
 	opts.exporter = output.AddJSONFlags(cmd, "name", "namespace", "tags", "updated_at")
 	return cmd
 }
 
-func runList(cmd *cobra.Command, opts *listOptions) error {
+func runList(ctx context.Context, opts *listOptions) error {
 	if err := opts.exporter.Validate(); err != nil {
 		return err
 	}
@@ -45,7 +46,7 @@ func runList(cmd *cobra.Command, opts *listOptions) error {
 		return err
 	}
 	if opts.all {
-		repos, raw, err := c.AdminCatalog(cmd.Context())
+		repos, raw, err := c.AdminCatalog(ctx)
 		if err != nil {
 			return err
 		}
@@ -64,7 +65,7 @@ func runList(cmd *cobra.Command, opts *listOptions) error {
 		}
 		return t.Render()
 	}
-	names, err := c.Catalog(cmd.Context())
+	names, err := c.Catalog(ctx)
 	if err != nil {
 		return err
 	}

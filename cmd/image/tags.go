@@ -1,6 +1,7 @@
 package image
 
 import (
+	"context"
 	"encoding/json"
 	"strconv"
 
@@ -31,14 +32,14 @@ digest, size and last update; on other registries, only its name.`,
 		Args:              cmdutil.ExactArgs(1, "a repository, as app or USER/app"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.repo = args[0]
-			return runTags(cmd, opts)
+			return runTags(cmd.Context(), opts)
 		},
 	}
 	opts.exporter = output.AddJSONFlags(cmd, "name", "digest", "media_type", "size", "updated_at")
 	return cmd
 }
 
-func runTags(cmd *cobra.Command, opts *tagsOptions) error {
+func runTags(ctx context.Context, opts *tagsOptions) error {
 	if err := opts.exporter.Validate(); err != nil {
 		return err
 	}
@@ -52,7 +53,7 @@ func runTags(cmd *cobra.Command, opts *tagsOptions) error {
 	if err != nil {
 		return &cmdutil.UsageError{Err: err}
 	}
-	tags, raw, err := c.Tags(cmd.Context(), repo)
+	tags, raw, err := c.Tags(ctx, repo)
 	if err != nil {
 		return err
 	}
