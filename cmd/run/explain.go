@@ -9,6 +9,7 @@ import (
 
 	"github.com/forgehq/forge/chat"
 	"github.com/forgehq/forge/client"
+	"github.com/forgehq/forge/cmd/internal/runid"
 	"github.com/forgehq/forge/completions"
 	"github.com/forgehq/forge/internal/agentctx"
 	"github.com/forgehq/forge/internal/cmdutil"
@@ -66,9 +67,9 @@ sends them as they are. The agent's address and key are those of forge chat.`,
   forge run watch 12 --exit-status || forge run explain 12
   forge run explain 12 --model ref-1-mini --context-limit 4000`,
 		ValidArgsFunction: completions.Runs(f),
-		Args:              cmdutil.ExactArgs(1, "a run ID"),
+		Args:              runid.Args,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			id, err := cmdutil.ParseNumber(args[0], "run ID")
+			id, err := runid.Parse(args[0])
 			if err != nil {
 				return err
 			}

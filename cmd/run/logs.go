@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/forgehq/forge/client"
+	"github.com/forgehq/forge/cmd/internal/runid"
 	"github.com/forgehq/forge/completions"
 	"github.com/forgehq/forge/internal/cmdutil"
 	"github.com/forgehq/forge/internal/text"
@@ -38,9 +39,9 @@ For one job's log without prefixes, use forge job logs JOB_ID.`,
   forge run logs 12 --job test
   forge run logs 12 | grep -i error`,
 		ValidArgsFunction: completions.Runs(f),
-		Args:              cmdutil.ExactArgs(1, "a run ID"),
+		Args:              runid.Args,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			id, err := cmdutil.ParseNumber(args[0], "run ID")
+			id, err := runid.Parse(args[0])
 			if err != nil {
 				return err
 			}

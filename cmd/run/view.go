@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/forgehq/forge/client"
+	"github.com/forgehq/forge/cmd/internal/runid"
 	"github.com/forgehq/forge/completions"
 	"github.com/forgehq/forge/internal/cmdutil"
 	"github.com/forgehq/forge/internal/iostreams"
@@ -43,9 +44,9 @@ forge run explain does, and streams the answer after the run.`,
   forge run view 12 --json status,conclusion,jobs
   forge run view 12 --jq '.jobs[] | select(.conclusion == "failure") | .id'`,
 		ValidArgsFunction: completions.Runs(f),
-		Args:              cmdutil.ExactArgs(1, "a run ID"),
+		Args:              runid.Args,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			id, err := cmdutil.ParseNumber(args[0], "run ID")
+			id, err := runid.Parse(args[0])
 			if err != nil {
 				return err
 			}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/forgehq/forge/client"
+	"github.com/forgehq/forge/cmd/internal/runid"
 	"github.com/forgehq/forge/completions"
 	"github.com/forgehq/forge/internal/cmdutil"
 	"github.com/forgehq/forge/internal/text"
@@ -50,9 +51,9 @@ Ctrl-C stops watching (exit 130); the run goes on.`,
   forge run watch 12 --exit-status --interval 10
   forge run watch "$(forge run list -L 1 --jq '.[0].id')" --exit-status`,
 		ValidArgsFunction: completions.Runs(f),
-		Args:              cmdutil.ExactArgs(1, "a run ID"),
+		Args:              runid.Args,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			id, err := cmdutil.ParseNumber(args[0], "run ID")
+			id, err := runid.Parse(args[0])
 			if err != nil {
 				return err
 			}
