@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/forgehq/forge/client"
+	"github.com/forgehq/forge/cmd/internal/confirm"
 	"github.com/forgehq/forge/cmd/internal/listing"
 	"github.com/forgehq/forge/internal/cmdutil"
 	"github.com/forgehq/forge/internal/output"
@@ -205,8 +206,8 @@ func runUserDelete(ctx context.Context, opts *userActionOptions) error {
 		return err
 	}
 	ios := opts.f.IOStreams
-	if !opts.yes && !ios.CanPrompt() {
-		return cmdutil.UsageErrorf("pass --yes to delete user %s without a prompt", opts.login)
+	if err := confirm.Possible(ios, opts.yes, "user "+opts.login); err != nil {
+		return err
 	}
 	c, err := opts.f.REST() // before asking: not logged in fails first
 	if err != nil {
@@ -214,13 +215,8 @@ func runUserDelete(ctx context.Context, opts *userActionOptions) error {
 	}
 	if !opts.yes {
 		fmt.Fprintf(ios.ErrOut, "This deletes the account %s with its SSH keys, tokens and repositories, for good.\n", opts.login)
-		typed, err := opts.f.Prompter.Input(ctx, "Type "+opts.login+" to confirm", "")
-		if err != nil {
+		if err := confirm.Typed(ctx, opts.f, opts.login); err != nil {
 			return err
-		}
-		if strings.TrimSpace(typed) != opts.login {
-			fmt.Fprintf(ios.ErrOut, "%q is not %q; nothing deleted.\n", typed, opts.login)
-			return cmdutil.ErrSilent
 		}
 	}
 	return perform(opts, c, "Deleted", func(c *client.Client) error {

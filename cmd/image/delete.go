@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/forgehq/forge/cmd/internal/confirm"
 	"github.com/forgehq/forge/completions"
 	"github.com/forgehq/forge/internal/cmdutil"
 	"github.com/spf13/cobra"
@@ -53,8 +54,8 @@ func runDelete(ctx context.Context, opts *deleteOptions) error {
 	if err := c.CheckWrite(ref.Context(), "delete"); err != nil {
 		return err
 	}
-	if !opts.yes && !ios.CanPrompt() {
-		return cmdutil.UsageErrorf("deleting needs confirmation: pass --yes to delete %s without a prompt", opts.ref)
+	if err := confirm.Possible(ios, opts.yes, opts.ref); err != nil {
+		return err
 	}
 	plan, err := c.PlanDelete(ctx, ref)
 	if err != nil {
@@ -71,13 +72,8 @@ func runDelete(ctx context.Context, opts *deleteOptions) error {
 	cs := ios.ErrColorScheme()
 	fmt.Fprintf(ios.ErrOut, "Deleting %s removes the manifest %s and %s.\n", ref, plan.Digest.DigestStr(), what)
 	if !opts.yes {
-		ok, err := f.Prompter.Confirm(ctx, "Delete?", false)
-		if err != nil {
+		if err := confirm.YesNo(ctx, f, "Delete?"); err != nil {
 			return err
-		}
-		if !ok {
-			fmt.Fprintln(ios.ErrOut, "Nothing deleted.")
-			return cmdutil.ErrSilent
 		}
 	}
 	if err := c.Delete(ctx, plan.Digest); err != nil {
