@@ -10,7 +10,6 @@ import (
 	"github.com/forgehq/forge/chat"
 	"github.com/forgehq/forge/client"
 	"github.com/forgehq/forge/cmd/internal/runid"
-	"github.com/forgehq/forge/completions"
 	"github.com/forgehq/forge/internal/agentctx"
 	"github.com/forgehq/forge/internal/cmdutil"
 	"github.com/forgehq/forge/internal/markdown"
@@ -66,20 +65,13 @@ sends them as they are. The agent's address and key are those of forge chat.`,
 		Example: `  forge run explain 12
   forge run watch 12 --exit-status || forge run explain 12
   forge run explain 12 --model ref-1-mini --context-limit 4000`,
-		ValidArgsFunction: completions.Runs(f),
-		Args:              runid.Args,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			id, err := runid.Parse(args[0])
-			if err != nil {
-				return err
-			}
-			opts.id = id
-			if err := opts.check(cmd); err != nil {
-				return err
-			}
-			return runExplain(cmd.Context(), opts)
-		},
 	}
+	runid.Arg(cmd, f, &opts.id, func(cmd *cobra.Command) error {
+		if err := opts.check(cmd); err != nil {
+			return err
+		}
+		return runExplain(cmd.Context(), opts)
+	})
 	cmdutil.AddRepoFlag(cmd, &opts.repo)
 	addAgentFlags(cmd, &opts.agentOptions)
 	return cmd

@@ -2,10 +2,26 @@
 // and `explain` take as their argument.
 package runid
 
-import "github.com/forgehq/forge/internal/cmdutil"
+import (
+	"github.com/forgehq/forge/completions"
+	"github.com/forgehq/forge/internal/cmdutil"
+	"github.com/spf13/cobra"
+)
 
-// Args accepts exactly one argument, the run ID.
-var Args = cmdutil.ExactArgs(1, "a run ID")
+// Arg makes cmd take one run ID, completed from the repository's runs:
+// its RunE reads the ID into *id, then calls run.
+func Arg(cmd *cobra.Command, f *cmdutil.Factory, id *int64, run func(cmd *cobra.Command) error) {
+	cmd.ValidArgsFunction = completions.Runs(f)
+	cmd.Args = cmdutil.ExactArgs(1, "a run ID")
+	cmd.RunE = func(cmd *cobra.Command, args []string) error {
+		n, err := Parse(args[0])
+		if err != nil {
+			return err
+		}
+		*id = n
+		return run(cmd)
+	}
+}
 
 // Parse reads a run ID. A bad one is a usage error (exit 2) that says
 // where IDs are found.

@@ -1,6 +1,7 @@
 package runid_test
 
 import (
+	"strconv"
 	"strings"
 	"testing"
 
@@ -31,11 +32,15 @@ func TestParse(t *testing.T) {
 }
 
 // Every command that takes a run ID reads it the same way, before it
-// sends anything.
+// sends anything, and completes it from the repository's runs.
 func TestRunCommandsShareIt(t *testing.T) {
 	h := clitest.New(t)
 	h.LoginAs("alice")
 	if _, err := h.Srv.CreateRepo("alice", "demo", refserver.RepoOptions{AutoInit: true}); err != nil {
+		t.Fatal(err)
+	}
+	run, err := h.Srv.CreateRun("alice/demo", refserver.RunSeed{Status: "completed"})
+	if err != nil {
 		t.Fatal(err)
 	}
 	want := "forge: run ID must be a positive integer, not \"abc\"; `forge run list` shows the IDs\n"
@@ -43,6 +48,10 @@ func TestRunCommandsShareIt(t *testing.T) {
 		r := h.Run(clitest.Run{}, "run", verb, "abc", "-R", "alice/demo")
 		if r.Code != 2 || r.Err != want || r.Out != "" {
 			t.Errorf("run %s abc: exit %d\n%s", verb, r.Code, r.Output())
+		}
+		r = h.Run(clitest.Run{}, "__complete", "run", verb, "-R", "alice/demo", "")
+		if !strings.HasPrefix(r.Out, strconv.FormatInt(run.ID, 10)+"\t") {
+			t.Errorf("completing run %s: %s", verb, r.Output())
 		}
 	}
 }
