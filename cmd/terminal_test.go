@@ -348,4 +348,18 @@ func TestHostileAuthOnATerminal(t *testing.T) {
 	}
 	delete(h.Env, "FORGE_BASE_URL")
 	clean("auth logout", h.Run(clitest.Run{TTY: true, ErrTTY: true}, "auth", "logout"), "Could not revoke the token on the service (HTTP 422: "+shownError)
+
+	// A two-factor enrolment whose secret and account label carry controls.
+	enrol := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		io.WriteString(w, `{"secret":"JBSW\u001b]0;pwned\u0007Y3DP","otpauth_url":"otpauth://totp/forge:%1B%5D0;pwned%07alice?secret=JBSWY3DP"}`)
+	}))
+	defer enrol.Close()
+	h.Env["FORGE_BASE_URL"] = enrol.URL + "/api/v2"
+	h.Env["FORGE_TOKEN"] = "fgt_test"
+	r = h.Run(clitest.Run{TTY: true}, "auth", "2fa", "setup")
+	clean("auth 2fa setup", r, "(account forge:^[]0;pwned^Galice)")
+	if !strings.Contains(r.Out, "JBSW ^[]0; pwne d^GY3 DP") {
+		t.Errorf("auth 2fa setup: the secret is not shown sanitized:\n%s", r.Output())
+	}
 }
