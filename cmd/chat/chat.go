@@ -94,7 +94,9 @@ profile's agent_url and agent_key (see ` + "`forge auth agent-key set`" + `).`,
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.messageSet = cmd.Flags().Changed("message")
-			opts.context.limitSet = cmd.Flags().Changed("context-limit")
+			if err := opts.context.limit.Check(cmd); err != nil {
+				return err
+			}
 			return runChat(cmd.Context(), opts)
 		},
 	}

@@ -44,7 +44,7 @@ forge run explain does, and streams the answer after the run.`,
   forge run view 12 --jq '.jobs[] | select(.conclusion == "failure") | .id'`,
 	}
 	runid.Arg(cmd, f, &opts.id, func(cmd *cobra.Command) error {
-		if err := opts.agent.check(cmd); err != nil {
+		if err := opts.agent.limit.Check(cmd); err != nil {
 			return err
 		}
 		return runView(cmd.Context(), opts)

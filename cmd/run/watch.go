@@ -51,7 +51,7 @@ Ctrl-C stops watching (exit 130); the run goes on.`,
   forge run watch "$(forge run list -L 1 --jq '.[0].id')" --exit-status`,
 	}
 	runid.Arg(cmd, f, &opts.id, func(cmd *cobra.Command) error {
-		if err := opts.agent.check(cmd); err != nil {
+		if err := opts.agent.limit.Check(cmd); err != nil {
 			return err
 		}
 		if opts.explain && !opts.exitStatus {
