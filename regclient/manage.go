@@ -30,7 +30,7 @@ func (c *Client) Login(ctx context.Context, user, password string) error {
 		err = ping(ctx, tr, reg)
 	}
 	if err != nil {
-		login := &Client{host: c.host, scheme: c.scheme, user: user, password: password, transport: c.transport}
+		login := &Client{host: c.host, scheme: c.scheme, service: c.service, user: user, password: password, transport: c.transport}
 		return login.wrap(err, c.host)
 	}
 	return nil
@@ -91,7 +91,7 @@ func (c *Client) PlanDelete(ctx context.Context, ref name.Reference) (*DeletePla
 
 // Delete deletes a manifest by digest.
 func (c *Client) Delete(ctx context.Context, d name.Digest) error {
-	return c.wrap(remote.Delete(d, c.options(ctx)...), d.String())
+	return c.wrapOp(remote.Delete(d, c.options(ctx)...), d.String(), "delete")
 }
 
 // CopyOptions tune Copy.
@@ -139,7 +139,7 @@ func (c *Client) Copy(ctx context.Context, src, dst name.Reference, o CopyOption
 	}
 	wg.Wait()
 	if err != nil {
-		return v1.Hash{}, c.wrap(err, dst.String())
+		return v1.Hash{}, c.wrapOp(err, dst.String(), "push")
 	}
 	return desc.Digest, nil
 }

@@ -90,7 +90,7 @@ func (c *Client) Push(ctx context.Context, src *Source, ref name.Reference, o Pu
 			o.Progress(LayerEvent{Digest: d, Size: size, State: LayerExists})
 		}
 		return res, nil
-	} else if err != nil && !isStatus(err, http.StatusNotFound) && !isStatus(err, http.StatusForbidden) {
+	} else if err != nil && !isStatus(err, http.StatusNotFound) && !isStatus(err, http.StatusForbidden) && !c.scopeRefused(err) {
 		return nil, c.wrap(err, ref.String())
 	}
 
@@ -140,7 +140,7 @@ func (c *Client) Push(ctx context.Context, src *Source, ref name.Reference, o Pu
 			Msg: fmt.Sprintf("%s: denied: the registry refuses pushes to %s (403 Forbidden)", ref, ref.Context().RepositoryStr())}
 	}
 	if err != nil {
-		return nil, c.wrap(err, ref.String())
+		return nil, c.wrapOp(err, ref.String(), "push")
 	}
 	res.Sent, res.Bytes = int(sent.Load()), sentBytes.Load()
 	return res, nil
@@ -150,6 +150,17 @@ func (c *Client) Push(ctx context.Context, src *Source, ref name.Reference, o Pu
 func isStatus(err error, status int) bool {
 	var te *transport.Error
 	return errors.As(err, &te) && te.StatusCode == status
+}
+
+// scopeRefused reports whether err is a registry's refusal for want of
+// scope (see regTransport).
+func (c *Client) scopeRefused(err error) bool {
+	var te *transport.Error
+	if !errors.As(err, &te) {
+		return false
+	}
+	_, ok := c.transport.refusedScope(te.Request)
+	return ok
 }
 
 // trackedLayer reports the bytes read from a layer while it uploads; if

@@ -64,7 +64,7 @@ func newEnv(t *testing.T) *env {
 
 func (e *env) client(t *testing.T, user, password string) *regclient.Client {
 	t.Helper()
-	c, err := regclient.New(regclient.Options{RegistryURL: e.srv.URL(), Username: user, Password: password, Transport: e.transport, UserAgent: "forge/test"})
+	c, err := regclient.New(regclient.Options{RegistryURL: e.srv.URL(), Username: user, Password: password, Transport: e.transport, UserAgent: "forge/test", Service: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -135,7 +135,7 @@ func digestOf(t *testing.T, d interface{ Digest() (v1.Hash, error) }) v1.Hash {
 
 func TestReferences(t *testing.T) {
 	t.Parallel()
-	c, err := regclient.New(regclient.Options{RegistryURL: "http://127.0.0.1:8080", Username: "Alice", Password: "x"})
+	c, err := regclient.New(regclient.Options{RegistryURL: "http://127.0.0.1:8080", Username: "Alice", Password: "x", Service: true})
 	if err != nil {
 		t.Fatal(err)
 	}
