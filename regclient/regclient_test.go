@@ -686,3 +686,54 @@ func TestInterruptedPush(t *testing.T) {
 		t.Fatalf("the rerun sent %d layers, want 2", res.Sent)
 	}
 }
+
+// A tarball's layers are hashed as the push reaches them, not all before
+// the first upload: with one job, the first layer is sent while the
+// others are still unread (crane overlaps hashing and uploading alike).
+// The digests are remembered once all are known, so the re-push is one
+// HEAD without hashing.
+func TestPushHashesLayersAsItGoes(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	c := e.as(t, "alice")
+	img := randomImage(t, 64<<10, 3)
+	path := writeTarball(t, e.dir, img)
+	cache := t.TempDir()
+	src, err := regclient.Open(path, regclient.OpenOptions{DigestCache: cache})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer src.Close()
+	if n := src.HashedLayers(); n != 0 {
+		t.Fatalf("Open hashed %d layers, want 0", n)
+	}
+	hashedAtFirst := -1
+	var once sync.Once
+	ref := mustRef(t, c, "lazy:1")
+	res, err := c.Push(context.Background(), src, ref, regclient.PushOptions{Jobs: 1, Progress: func(ev regclient.LayerEvent) {
+		if ev.State == regclient.LayerPushed {
+			once.Do(func() { hashedAtFirst = src.HashedLayers() })
+		}
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if hashedAtFirst != 1 {
+		t.Fatalf("%d layers hashed when the first was sent, want 1", hashedAtFirst)
+	}
+	if res.Ref.DigestStr() != digestOf(t, img).String() || res.Sent != 3 {
+		t.Fatalf("push result %+v, want %s and 3 sent", res, digestOf(t, img))
+	}
+	again, err := regclient.Open(path, regclient.OpenOptions{DigestCache: cache})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer again.Close()
+	if n := again.HashedLayers(); n != 3 {
+		t.Fatalf("the digest cache knew %d layers after the push, want 3", n)
+	}
+	res, err = c.Push(context.Background(), again, ref, regclient.PushOptions{})
+	if err != nil || res.Sent != 0 || res.Ref.DigestStr() != digestOf(t, img).String() {
+		t.Fatalf("re-push: %+v, %v", res, err)
+	}
+}
