@@ -2,6 +2,7 @@ package regclient
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/http"
 	"slices"
@@ -34,6 +35,35 @@ func (c *Client) Login(ctx context.Context, user, password string) error {
 		return login.wrap(err, c.host)
 	}
 	return nil
+}
+
+// DeleteTag deletes one tag, leaving its manifest and the manifest's
+// other tags (OCI distribution 1.1: DELETE /v2/NAME/manifests/TAG).
+// deleted is false, with no error, when the registry cannot delete a tag
+// alone: the spec lets it answer 400 or 405 (docker-registry 2.8 answers
+// 400 DIGEST_INVALID). A missing tag is an error (404).
+func (c *Client) DeleteTag(ctx context.Context, tag name.Tag) (deleted bool, err error) {
+	err = remote.Delete(tag, c.options(ctx)...)
+	var te *transport.Error
+	if errors.As(err, &te) && (te.StatusCode == http.StatusMethodNotAllowed || te.StatusCode == http.StatusBadRequest && tagDeleteRefused(te)) {
+		return false, nil
+	}
+	if err != nil {
+		return false, c.wrapOp(err, tag.String(), "delete")
+	}
+	return true, nil
+}
+
+// tagDeleteRefused reports whether a 400 answer to a tag DELETE says the
+// registry wants a digest, rather than something else being wrong.
+func tagDeleteRefused(te *transport.Error) bool {
+	for _, d := range te.Errors {
+		switch d.Code {
+		case transport.DigestInvalidErrorCode, transport.UnsupportedErrorCode:
+			return true
+		}
+	}
+	return len(te.Errors) == 0
 }
 
 // DeletePlan is what deleting a reference removes.
