@@ -70,6 +70,9 @@ func (t *Tags) fetch() (components.Work[regclient.Tag], error) {
 			return nil, err
 		}
 		tags, _, err := reg.Tags(ctx, r)
+		if err == nil {
+			err = reg.Sizes(ctx, r, tags)
+		}
 		return tags, err
 	}, nil
 }
@@ -115,8 +118,8 @@ func (t *Tags) key(msg tea.KeyPressMsg) tea.Cmd {
 func (t *Tags) row(tag regclient.Tag) components.Row {
 	st := t.ctx.Styles
 	size := ""
-	if tag.Size > 0 {
-		size = text.Bytes(tag.Size)
+	if tag.ImageSize > 0 {
+		size = text.Bytes(tag.ImageSize) // config and layers; an index's images summed
 	}
 	return components.Row{Key: tag.Name, Cells: []string{
 		st.Bold.Render(text.OneLine(tag.Name)), st.Dim.Render(text.ShortDigest(tag.Digest)), size,
