@@ -2,6 +2,8 @@ package regclient
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -264,12 +266,13 @@ func (l *tarLayer) Digest() (v1.Hash, error) {
 		return l.desc.Digest, nil
 	}
 	l.once.Do(func() {
-		h, _, err := v1.SHA256(io.NewSectionReader(l.sr, 0, l.sr.Size()))
-		if err != nil {
+		// 1 MiB reads, not io.Copy's 32 KiB: 32 times fewer syscalls.
+		h := sha256.New()
+		if _, err := io.CopyBuffer(h, io.NewSectionReader(l.sr, 0, l.sr.Size()), make([]byte, 1<<20)); err != nil {
 			l.err = err
 			return
 		}
-		l.desc.Digest = h
+		l.desc.Digest = v1.Hash{Algorithm: "sha256", Hex: hex.EncodeToString(h.Sum(nil))}
 		l.hashed.Store(true)
 		if l.dirty != nil {
 			l.dirty.Store(true)
