@@ -1,9 +1,11 @@
 package image
 
 import (
+	"context"
 	"fmt"
 	"strings"
 
+	"github.com/forgehq/forge/cmd/internal/confirm"
 	"github.com/forgehq/forge/completions"
 	"github.com/forgehq/forge/internal/cmdutil"
 	"github.com/forgehq/forge/internal/text"
@@ -39,14 +41,14 @@ way. Layers stay in storage: the registry collects no garbage.`,
 		Args:              cmdutil.ExactArgs(1, "an image reference"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.ref = args[0]
-			return runDelete(cmd, opts)
+			return runDelete(cmd.Context(), opts)
 		},
 	}
 	cmd.Flags().BoolVarP(&opts.yes, "yes", "y", false, "Delete without asking")
 	return cmd
 }
 
-func runDelete(cmd *cobra.Command, opts *deleteOptions) error {
+func runDelete(ctx context.Context, opts *deleteOptions) error {
 	f := opts.f
 	ios := f.IOStreams
 	c, err := f.Registry()
@@ -60,7 +62,6 @@ func runDelete(cmd *cobra.Command, opts *deleteOptions) error {
 	if err := c.CheckWrite(ref.Context(), "delete"); err != nil {
 		return err
 	}
-	ctx := cmd.Context()
 	cs := ios.ErrColorScheme()
 	tag, isTag := ref.(name.Tag)
 	if isTag {
@@ -77,10 +78,10 @@ func runDelete(cmd *cobra.Command, opts *deleteOptions) error {
 	if err != nil {
 		return err
 	}
-	var others []string
+	others := 0 // tags the manifest takes along besides the one named
 	for _, t := range plan.Tags {
 		if !isTag || t != tag.TagStr() {
-			others = append(others, text.OneLine(t))
+			others++
 		}
 	}
 	what := "no tags"
@@ -91,7 +92,7 @@ func runDelete(cmd *cobra.Command, opts *deleteOptions) error {
 	default:
 		what = "the tags " + text.OneLine(strings.Join(plan.Tags, ", "))
 	}
-	if len(others) > 0 && !opts.yes {
+	if others > 0 && !opts.yes {
 		cause := ""
 		if isTag {
 			cause = fmt.Sprintf("the registry %s cannot delete a tag alone: ", ref.Context().RegistryStr())
@@ -100,13 +101,8 @@ func runDelete(cmd *cobra.Command, opts *deleteOptions) error {
 			return cmdutil.UsageErrorf("%sdeleting %s removes the manifest %s and %s: pass --yes to delete them all", cause, opts.ref, plan.Digest.DigestStr(), what)
 		}
 		fmt.Fprintf(ios.ErrOut, "%sdeleting %s removes the manifest %s and %s.\n", text.Capitalize(cause), ref, plan.Digest.DigestStr(), what)
-		ok, err := f.Prompter.Confirm(ctx, "Delete?", false)
-		if err != nil {
+		if err := confirm.YesNo(ctx, f, "Delete?"); err != nil {
 			return err
-		}
-		if !ok {
-			fmt.Fprintln(ios.ErrOut, "Nothing deleted.")
-			return cmdutil.ErrSilent
 		}
 	}
 	if err := c.Delete(ctx, plan.Digest); err != nil {
