@@ -147,12 +147,13 @@ func manifestImageSize(m *v1.Manifest) int64 {
 	return n
 }
 
-// Tags lists a repository's tags, sorted. On the service's registry it
-// asks GET /api/tags/<repo> (one request, with digests); elsewhere, or if
+// Tags lists a repository's tags, sorted. On the hosting service's
+// registry (Options.Service) it asks GET /api/tags/<repo> (one request,
+// with digests); elsewhere, or if
 // that endpoint answers something forge does not understand, the protocol's
 // tags/list. raw holds each tag as the server sent it, for --json.
 func (c *Client) Tags(ctx context.Context, repo name.Repository) (tags []Tag, raw []json.RawMessage, err error) {
-	if c.IsService(repo) && c.HasCredentials() {
+	if c.service && c.IsService(repo) && c.HasCredentials() {
 		tags, raw, ok, err := c.apiTags(ctx, repo)
 		if err != nil {
 			return nil, nil, err
