@@ -72,7 +72,7 @@ func TestDeleteAsksFirst(t *testing.T) {
 
 	// No: nothing is deleted.
 	d.Key("d")
-	d.UntilView("Delete alice/app:1.0? It removes the manifest sha256:", "and the tags 1.0, latest. [y/N]")
+	d.UntilView("Delete the tag alice/app:1.0? Its manifest stays, with the tag latest. [y/N]")
 	if !tags.Capturing() {
 		t.Fatal("the question does not take the keys")
 	}
@@ -82,18 +82,19 @@ func TestDeleteAsksFirst(t *testing.T) {
 		t.Fatal("n left the question open")
 	}
 
-	// Yes: the manifest goes, with both its tags; 2.0 stays.
+	// Yes: the tag goes alone (the service's registry deletes tags);
+	// latest, on the same manifest, and 2.0 stay.
 	d.Key("d")
 	d.UntilView("[y/N]")
 	d.Key("y")
-	v := d.UntilView("1 tag", "2.0")
-	if strings.Contains(v, "latest") {
-		t.Fatalf("latest is still listed:\n%s", v)
+	v := d.UntilView("2 tags", "latest", "2.0")
+	if strings.Contains(v, "1.0 ") {
+		t.Fatalf("1.0 is still listed:\n%s", v)
 	}
 	reg, _ := ctx.Registry()
 	r, _ := reg.ParseRepository("alice/app")
 	left, _, err := reg.Tags(context.Background(), r)
-	if err != nil || len(left) != 1 || left[0].Name != "2.0" {
+	if err != nil || len(left) != 2 || left[0].Name != "2.0" || left[1].Name != "latest" {
 		t.Fatalf("the registry has %v (%v)", left, err)
 	}
 }
