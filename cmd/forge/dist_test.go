@@ -1,16 +1,10 @@
 package main
 
 import (
-	"fmt"
-	"net"
-	"net/http"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"strconv"
 	"strings"
-	"time"
 
+	"github.com/forgehq/forge/internal/disttest"
 	"github.com/forgehq/forge/refserver"
 	"github.com/rogpeppe/go-internal/testscript"
 )
@@ -18,7 +12,7 @@ import (
 func init() { scriptCmds["dist"] = distCmd }
 
 // distCmd runs Debian's docker-registry (the CNCF distribution registry),
-// a registry forge did not write, for the script:
+// a registry forge did not write, for the script (internal/disttest):
 //
 //	dist NAME [-token]  start one on a free 127.0.0.1 port, storing under
 //	                    $WORK/NAME, with deletes enabled; exports
@@ -35,63 +29,23 @@ func distCmd(ts *testscript.TestScript, neg bool, args []string) {
 	if neg || len(args) < 1 || len(args) > 2 || (len(args) == 2 && args[1] != "-token") {
 		ts.Fatalf("usage: dist NAME [-token]")
 	}
-	bin, err := exec.LookPath("docker-registry")
-	if err != nil {
+	if !disttest.Installed() {
 		ts.Fatalf("docker-registry is not installed: guard the script with [!exec:docker-registry] skip")
 	}
-	dir := ts.MkAbs(args[0])
-	ts.Check(os.MkdirAll(dir, 0o755))
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	ts.Check(err)
-	port := ln.Addr().(*net.TCPAddr).Port
-	ln.Close()
-	auth := ""
+	var token *disttest.Token
 	if len(args) == 2 {
 		srv := ts.Value(srvKey{}).(*refserver.Server)
-		cert := filepath.Join(dir, "token.crt")
-		ts.Check(os.WriteFile(cert, srv.Registry().CertificatePEM(), 0o644))
-		refPort := strings.TrimPrefix(srv.URL(), "http://127.0.0.1:")
-		auth = fmt.Sprintf(`auth:
-  token:
-    realm: http://localhost:%s/token
-    service: forge-distribution
-    issuer: %s
-    rootcertbundle: %s
-`, refPort, srv.Registry().Issuer(), cert)
+		token = &disttest.Token{
+			Realm:       "http://localhost:" + strings.TrimPrefix(srv.URL(), "http://127.0.0.1:") + "/token",
+			Issuer:      srv.Registry().Issuer(),
+			Certificate: srv.Registry().CertificatePEM(),
+		}
 	}
-	config := fmt.Sprintf(`version: 0.1
-log:
-  level: error
-storage:
-  filesystem:
-    rootdirectory: %s
-  delete:
-    enabled: true
-http:
-  addr: 127.0.0.1:%d
-%s`, filepath.Join(dir, "data"), port, auth)
-	cfgPath := filepath.Join(dir, "config.yml")
-	ts.Check(os.WriteFile(cfgPath, []byte(config), 0o644))
-	logf, err := os.Create(filepath.Join(dir, "log"))
+	r, err := disttest.Start(ts.MkAbs(args[0]), token)
 	ts.Check(err)
-	cmd := exec.Command(bin, "serve", cfgPath)
-	cmd.Stdout, cmd.Stderr = logf, logf
-	ts.Check(cmd.Start())
-	ts.Defer(func() { cmd.Process.Kill(); cmd.Wait(); logf.Close() })
-	url := fmt.Sprintf("http://127.0.0.1:%d", port)
-	for deadline := time.Now().Add(20 * time.Second); ; {
-		resp, err := http.Get(url + "/v2/")
-		if err == nil {
-			resp.Body.Close()
-			break
-		}
-		if time.Now().After(deadline) {
-			ts.Fatalf("docker-registry did not come up: %v\n%s", err, ts.ReadFile(filepath.Join(dir, "log")))
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	ts.Defer(r.Close)
 	name := strings.ToUpper(args[0])
-	ts.Setenv(name+"_HOST", fmt.Sprintf("127.0.0.1:%d", port))
-	ts.Setenv(name+"_URL", url)
-	ts.Setenv(name+"_PORT", strconv.Itoa(port))
+	ts.Setenv(name+"_HOST", r.Host)
+	ts.Setenv(name+"_URL", r.URL)
+	ts.Setenv(name+"_PORT", strconv.Itoa(r.Port))
 }
