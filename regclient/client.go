@@ -88,8 +88,11 @@ func (c *Client) HasCredentials() bool { return c.user != "" && c.password != ""
 // Namespace is the user's own namespace: the username in lower case.
 func (c *Client) Namespace() string { return strings.ToLower(c.user) }
 
-// IsService reports whether a repository is on the service's registry.
-func (c *Client) IsService(repo name.Repository) bool { return repo.RegistryStr() == c.host }
+// IsService reports whether a repository is on the hosting service's own
+// registry: the profile's, when Options.Service says it is the service's.
+func (c *Client) IsService(repo name.Repository) bool {
+	return c.service && repo.RegistryStr() == c.host
+}
 
 // Keychain answers with forge's credentials for the service's registry
 // and with the docker configuration (credential helpers included) for
@@ -175,7 +178,7 @@ func (c *Client) ParseRepository(s string) (name.Repository, error) {
 // any namespace — decide for themselves, and a refusal is reported as
 // such (see fromTransport).
 func (c *Client) CheckWrite(repo name.Repository, verb string) error {
-	if !c.service || !c.IsService(repo) || c.user == "" {
+	if !c.IsService(repo) || c.user == "" {
 		return nil
 	}
 	ns, _, _ := strings.Cut(repo.RepositoryStr(), "/")

@@ -153,7 +153,7 @@ func manifestImageSize(m *v1.Manifest) int64 {
 // that endpoint answers something forge does not understand, the protocol's
 // tags/list. raw holds each tag as the server sent it, for --json.
 func (c *Client) Tags(ctx context.Context, repo name.Repository) (tags []Tag, raw []json.RawMessage, err error) {
-	if c.service && c.IsService(repo) && c.HasCredentials() {
+	if c.IsService(repo) && c.HasCredentials() {
 		tags, raw, ok, err := c.apiTags(ctx, repo)
 		if err != nil {
 			return nil, nil, err
