@@ -190,3 +190,59 @@ func TestDuration(t *testing.T) {
 		t.Errorf("no start: %q", got)
 	}
 }
+
+// failedRun is the demo's failed run of alice/webapp.
+func failedRun(t *testing.T, ctx *common.Context) *client.WorkflowRun {
+	t.Helper()
+	c, _ := ctx.REST()
+	runs, err := client.Collect(c.Actions.ListRuns(context.Background(), webapp, client.RunListOptions{}), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range runs {
+		if r.Conclusion == "failure" {
+			return r
+		}
+	}
+	t.Fatal("the demo has no failed run")
+	return nil
+}
+
+// TestRunsFilterByStatus: the status shows as a glyph, yet the filter
+// finds runs by it in words.
+func TestRunsFilterByStatus(t *testing.T) {
+	t.Parallel()
+	ctx := tuitest.Context(t, tuitest.Server(t), "alice")
+	r := NewRuns(ctx, webapp)
+	d := tuitest.Drive(t, r, 80, 20)
+	d.UntilView("CI on slog")
+	d.Key("/")
+	d.Type("fail")
+	v := d.UntilView("/fail", "1 match")
+	if !strings.Contains(v, "✗ CI on fix-empty-body") || strings.Contains(v, "CI on main") {
+		t.Errorf("/fail shows:\n%s", v)
+	}
+	d.Key("esc")
+	d.Key("/")
+	d.Type("in progress")
+	v = d.UntilView("1 match")
+	if !strings.Contains(v, "CI on slog") {
+		t.Errorf("/in progress shows:\n%s", v)
+	}
+}
+
+// TestJobsCursorOnFailedJob: opening a failed run puts the cursor on its
+// first failed job, whose log enter opens.
+func TestJobsCursorOnFailedJob(t *testing.T) {
+	t.Parallel()
+	ctx := tuitest.Context(t, tuitest.Server(t), "alice")
+	j := NewJobs(ctx, webapp, failedRun(t, ctx))
+	d := tuitest.Drive(t, j, 80, 20)
+	d.UntilView("✗ test")
+	if job, ok := j.Selected(); !ok || job.Name != "test" {
+		t.Fatalf("the cursor is not on the failed job test (on a job: %v, %+v)", ok, job.Name)
+	}
+	if v := d.View(); !strings.Contains(v, "▌ ✗ test") {
+		t.Errorf("the cursor is not drawn on test:\n%s", v)
+	}
+}

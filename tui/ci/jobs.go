@@ -24,6 +24,9 @@ type Jobs struct {
 	// before sending the answer).
 	fetched *runHolder
 	poll    int
+	// placed: the cursor went to the first failed job once; later polls
+	// leave it where the user put it.
+	placed bool
 }
 
 type runHolder struct{ run *client.WorkflowRun }
@@ -44,6 +47,7 @@ func NewJobs(ctx *common.Context, repo client.RepoName, run *client.WorkflowRun)
 	j.Loaded = func(err error) tea.Cmd {
 		if err == nil {
 			j.run = j.fetched.run
+			j.placeCursor()
 		}
 		return pollAgain(j.ID(), &j.poll, pollEvery, j.live() || err != nil)
 	}
@@ -77,6 +81,16 @@ func (j *Jobs) Update(msg tea.Msg) tea.Cmd {
 		return nil
 	}
 	return j.List.Update(msg)
+}
+
+// placeCursor puts the cursor on the first failed job, once: in a failed
+// run that is the job whose log the user came for.
+func (j *Jobs) placeCursor() {
+	if j.placed || len(j.Items()) == 0 {
+		return
+	}
+	j.placed = true
+	j.SelectFirst(func(job *client.Job) bool { return failed(job.Conclusion) })
 }
 
 func (j *Jobs) live() bool { return !finished(j.run.Status, j.run.Conclusion) }

@@ -75,6 +75,8 @@ func (r *Runs) row(run *client.WorkflowRun) components.Row {
 		Key: strconv.FormatInt(run.ID, 10),
 		Cells: []string{icon(r.ctx, run.Status, run.Conclusion), runTitle(run), text.OneLine(run.HeadBranch),
 			st.Dim.Render(text.OneLine(run.Event)), st.Dim.Render(strconv.FormatInt(run.ID, 10)), st.Dim.Render(text.Since(started.Time, r.ctx.Now()))},
+		// The status shows as a glyph; "/fail" finds the failed runs.
+		Search: searchWords(run.Status, run.Conclusion),
 	}
 }
 

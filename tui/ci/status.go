@@ -48,11 +48,12 @@ func icon(ctx *common.Context, status, conclusion string) string {
 		}
 		return st.Warning.Render("•")
 	}
+	if failed(conclusion) {
+		return st.Failure.Render("✗")
+	}
 	switch conclusion {
 	case "success":
 		return st.Success.Render("✓")
-	case "failure", "timed_out", "startup_failure":
-		return st.Failure.Render("✗")
 	case "cancelled":
 		return st.Dim.Render("⊘")
 	case "skipped", "neutral":
@@ -76,6 +77,22 @@ func describe(status, conclusion string) string {
 		return "unknown"
 	}
 	return status
+}
+
+// searchWords are the words a filter finds a run or job by, besides what
+// its row shows: its state in words ("in progress", "failure") and as
+// the service names it ("in_progress").
+func searchWords(status, conclusion string) string {
+	return describe(status, conclusion) + " " + status + " " + conclusion
+}
+
+// failed reports whether a run or job ended in failure (drawn ✗).
+func failed(conclusion string) bool {
+	switch conclusion {
+	case "failure", "timed_out", "startup_failure":
+		return true
+	}
+	return false
 }
 
 // duration says how long something ran: "42s", "3m 05s"; while it runs,
