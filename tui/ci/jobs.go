@@ -44,6 +44,7 @@ func NewJobs(ctx *common.Context, repo client.RepoName, run *client.WorkflowRun)
 	j.Fetch, j.Row = j.fetch, j.row
 	j.Open = func(job *client.Job) tea.Cmd { return common.Push(NewLog(ctx, repo, j.run, job)) }
 	j.Head, j.HeadLines = j.head, 3
+	j.Keys = []key.Binding{ctx.Keys.Ask}
 	j.Loaded = func(err error) tea.Cmd {
 		if err == nil {
 			j.run = j.fetched.run
@@ -79,6 +80,9 @@ func (j *Jobs) Update(msg tea.Msg) tea.Cmd {
 			return j.Refresh()
 		}
 		return nil
+	}
+	if k, ok := msg.(tea.KeyPressMsg); ok && !j.Capturing() && key.Matches(k, j.ctx.Keys.Ask) {
+		return askAbout(j.repo, j.run, "this run", failed(j.run.Conclusion))
 	}
 	return j.List.Update(msg)
 }
@@ -142,5 +146,5 @@ func (j *Jobs) Animating() bool { return j.Loading() || j.live() }
 
 func (j *Jobs) ShortHelp() []key.Binding {
 	k := j.ctx.Keys
-	return []key.Binding{k.Open, k.Back, k.Refresh}
+	return []key.Binding{k.Open, k.Ask, k.Back, k.Refresh}
 }

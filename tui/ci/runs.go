@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strconv"
 
+	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"github.com/forgehq/forge/client"
 	"github.com/forgehq/forge/internal/text"
@@ -40,6 +41,7 @@ func NewRuns(ctx *common.Context, repo client.RepoName) *Runs {
 	r.Row = r.row
 	r.Open = func(run *client.WorkflowRun) tea.Cmd { return common.Push(NewJobs(ctx, repo, run)) }
 	r.Head, r.HeadLines = r.head, 1
+	r.Keys = []key.Binding{ctx.Keys.Ask}
 	// Ask again in a while if any run is unfinished (or the last attempt
 	// failed): the list stays live without a key being pressed.
 	r.Loaded = func(err error) tea.Cmd { return pollAgain(r.ID(), &r.poll, pollEvery, r.live() || err != nil) }
@@ -50,6 +52,12 @@ func (r *Runs) Update(msg tea.Msg) tea.Cmd {
 	if msg, ok := msg.(pollMsg); ok {
 		if msg.owner == r.ID() && msg.gen == r.poll && !r.Loading() {
 			return r.Refresh()
+		}
+		return nil
+	}
+	if k, ok := msg.(tea.KeyPressMsg); ok && !r.Capturing() && key.Matches(k, r.ctx.Keys.Ask) {
+		if run, ok := r.Selected(); ok {
+			return askAbout(r.repo, run, "this run", failed(run.Conclusion))
 		}
 		return nil
 	}

@@ -5,6 +5,7 @@ package ci
 
 import (
 	"fmt"
+	"strconv"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -116,6 +117,17 @@ func duration(start, end client.Time, now time.Time) string {
 		return fmt.Sprintf("%dm %02ds", int(d/time.Minute), int(d/time.Second)%60)
 	}
 	return fmt.Sprintf("%dh %02dm", int(d/time.Hour), int(d/time.Minute)%60)
+}
+
+// askAbout opens the chat with run attached (its jobs and the log tails
+// of the failed ones); about names what failed for the suggested question
+// ("job test", "this run").
+func askAbout(repo client.RepoName, run *client.WorkflowRun, about string, failedNow bool) tea.Cmd {
+	prompt := ""
+	if failedNow {
+		prompt = "Why did " + about + " fail?"
+	}
+	return common.AskAgent(repo, "run:"+strconv.FormatInt(run.ID, 10), prompt)
 }
 
 // runTitle is what a run is called: its display title, else its name.
