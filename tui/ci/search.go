@@ -80,9 +80,23 @@ func (s *search) paste(msg tea.PasteMsg) {
 	s.first()
 }
 
-// set makes q the query and finds the lines that hold it.
+// set makes q the query and finds the lines that hold it. A query that
+// grows as it is typed is looked for only in the lines that held the
+// shorter one.
 func (s *search) set(q string) {
-	s.query = strings.ToLower(text.OneLine(q))
+	q = strings.ToLower(text.OneLine(q))
+	if s.query != "" && strings.HasPrefix(q, s.query) {
+		s.query = q
+		kept := s.hits[:0]
+		for _, i := range s.hits {
+			if s.holds(s.pager.Line(i)) {
+				kept = append(kept, i)
+			}
+		}
+		s.hits, s.cur = kept, -1
+		return
+	}
+	s.query = q
 	s.hits, s.scanned, s.cur = s.hits[:0], 0, -1
 	s.scan()
 }
@@ -94,11 +108,38 @@ func (s *search) scan() {
 	}
 	lines := s.pager.Lines()
 	for i := s.scanned; i < len(lines); i++ {
-		if strings.Contains(strings.ToLower(ansi.Strip(lines[i])), s.query) {
+		if s.holds(lines[i]) {
 			s.hits = append(s.hits, i)
 		}
 	}
 	s.scanned = len(lines)
+}
+
+// holds reports whether line holds the query, ignoring case; without
+// allocating for the usual log line (no escapes, an ASCII query).
+func (s *search) holds(line string) bool {
+	if strings.IndexByte(line, 0x1b) >= 0 {
+		line = ansi.Strip(line)
+	}
+	q := s.query
+	for i := 0; i < len(q); i++ {
+		if q[i] >= 0x80 {
+			return strings.Contains(strings.ToLower(line), q)
+		}
+	}
+	for i := 0; i+len(q) <= len(line); i++ {
+		if lowerASCII(line[i]) == q[0] && strings.EqualFold(line[i:i+len(q)], q) {
+			return true
+		}
+	}
+	return false
+}
+
+func lowerASCII(c byte) byte {
+	if 'A' <= c && c <= 'Z' {
+		return c + 'a' - 'A'
+	}
+	return c
 }
 
 // first goes to the first match at or below where typing began.
