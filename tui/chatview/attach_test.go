@@ -2,11 +2,16 @@ package chatview
 
 import (
 	"context"
+	"fmt"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/forgehq/forge/client"
+	"github.com/forgehq/forge/refserver"
+	"github.com/forgehq/forge/refserver/ci"
 	"github.com/forgehq/forge/tui/common"
 	"github.com/forgehq/forge/tui/tuitest"
 )
@@ -64,4 +69,56 @@ func TestWithCommand(t *testing.T) {
 	d.Type("/context")
 	d.Key("enter")
 	d.UntilView("goes with your next message")
+}
+
+// TestAskCutToTheBudget: an attachment larger than the key's remaining
+// quota allows is cut from the top of its log, as in forge chat, and the
+// transcript says what was cut; the end of the log (the failure) arrives.
+func TestAskCutToTheBudget(t *testing.T) {
+	t.Parallel()
+	srv := tuitest.Server(t)
+	lines := make([]string, 400)
+	for i := range lines {
+		lines[i] = fmt.Sprintf("filler line %d of 400", i+1)
+	}
+	run, err := srv.CreateRun("alice/webapp", refserver.RunSeed{Status: "completed", Conclusion: "failure",
+		Jobs: []ci.JobPlan{{Name: "test", Steps: []ci.StepPlan{{Name: "Test", Lines: lines}}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := srv.Agent().SetQuota(srv.AgentKey(), 100_000); err != nil {
+		t.Fatal(err)
+	}
+	if err := srv.Agent().SetUsed(srv.AgentKey(), 98_000); err != nil {
+		t.Fatal(err)
+	}
+	v := New(tuitest.Context(t, srv, "alice"))
+	d := tuitest.Drive(t, v, 240, 40)
+	d.UntilView("model ref-1 (default)")
+	ref := "run:" + strconv.FormatInt(run.ID, 10)
+	d.Send(common.AskAgentMsg{Repo: webapp, Ref: ref})
+	d.UntilView("Attached " + ref)
+	d.Type("why")
+	d.Key("enter")
+	view := d.UntilView("forge: "+ref+": cut ", "lines from the top of job test (failure): log to fit the token budget", "The run failed in job test")
+	if strings.Contains(view, "✗") {
+		t.Errorf("the turn failed:\n%s", view)
+	}
+}
+
+// TestProfileContextLimit: the profile's chat_context_limit caps attached
+// context in the TUI as it does in forge chat.
+func TestProfileContextLimit(t *testing.T) {
+	t.Parallel()
+	srv := tuitest.Server(t)
+	env := tuitest.Env(t, srv, "alice")
+	cfg := "current_profile: work\nprofiles:\n  work:\n    base_url: " + srv.BaseURL() + "\n    chat_context_limit: 700\n"
+	if err := os.WriteFile(filepath.Join(env["FORGE_CONFIG_DIR"], "config.yaml"), []byte(cfg), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	ctx := common.NewContext(t.Context(), tuitest.Factory(env), true)
+	v := New(ctx)
+	if v.session == nil || v.session.ContextLimit != 700 {
+		t.Fatalf("the session's context limit: %+v", v.session)
+	}
 }
