@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/forgehq/forge/chat"
@@ -76,10 +77,14 @@ func (v *View) ask(msg common.AskAgentMsg) tea.Cmd {
 	}
 }
 
-// attached queues the attachment for the next message.
+// attached queues the attachment for the next message; what it says
+// takes the place of the "Attaching…" note.
 func (v *View) attached(msg attachedMsg) tea.Cmd {
 	v.busy = ""
 	v.stale = true
+	if n := len(v.entries); n > 0 && strings.HasPrefix(v.entries[n-1].text, "Attaching ") {
+		v.entries = v.entries[:n-1]
+	}
 	if msg.err != nil {
 		v.entries = append(v.entries, entry{"error", text.ErrorText(msg.err)})
 		return nil

@@ -228,7 +228,8 @@ func (s *search) view(width int) string {
 		status = st.Dim.Render(" match " + strconv.Itoa(s.cur+1) + " of " + strconv.Itoa(len(s.hits)) + " · n/N next/previous · esc clears")
 	}
 	if s.typing {
-		s.input.SetWidth(max(width-ansi.StringWidth(status), 10))
+		// As wide as the query (and room to type), the status beside it.
+		s.input.SetWidth(min(max(ansi.StringWidth(s.input.Value())+3, 20), max(width-ansi.StringWidth(status), 10)))
 		return common.Fit(s.input.View()+status, width)
 	}
 	return common.Fit(st.Accent.Render("/"+text.OneLine(s.input.Value()))+status, width)
