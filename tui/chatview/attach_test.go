@@ -122,3 +122,36 @@ func TestProfileContextLimit(t *testing.T) {
 		t.Fatalf("the session's context limit: %+v", v.session)
 	}
 }
+
+// TestAskRedacts: what the ask key attaches is redacted before it leaves:
+// a token and an Authorization header in a failed job's log are masked in
+// the queued attachment.
+func TestAskRedacts(t *testing.T) {
+	t.Parallel()
+	srv := tuitest.Server(t)
+	secret := "fgt_0123456789abcdefSECRET"
+	run, err := srv.CreateRun("alice/webapp", refserver.RunSeed{Status: "completed", Conclusion: "failure",
+		Jobs: []ci.JobPlan{{Name: "deploy", Steps: []ci.StepPlan{{Name: "Push", Lines: []string{
+			"FORGE_TOKEN=" + secret, "curl -H 'Authorization: Bearer hunter2hunter2' https://example.com"}}}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := New(tuitest.Context(t, srv, "alice"))
+	d := tuitest.Drive(t, v, 240, 40)
+	d.UntilView("model ref-1 (default)")
+	ref := "run:" + strconv.FormatInt(run.ID, 10)
+	d.Send(common.AskAgentMsg{Repo: webapp, Ref: ref})
+	d.UntilView("Attached " + ref)
+	pending := v.session.Pending()
+	if len(pending) != 1 {
+		t.Fatalf("%d attachments queued", len(pending))
+	}
+	var all strings.Builder
+	for _, s := range pending[0].Sections {
+		all.WriteString(strings.Join(s.Lines, "\n"))
+	}
+	got := all.String()
+	if strings.Contains(got, secret) || strings.Contains(got, "hunter2") || !strings.Contains(got, "fgt_****") {
+		t.Errorf("the attachment is not redacted:\n%s", got)
+	}
+}
