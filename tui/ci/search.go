@@ -167,6 +167,11 @@ func (s *search) next(d int) {
 	if s.cur < 0 {
 		s.from = s.pager.Offset()
 		s.first()
+		if d < 0 && s.hits[s.cur] >= s.from {
+			// N: the last match above the top line (wrapping).
+			s.cur = (s.cur - 1 + len(s.hits)) % len(s.hits)
+			s.show()
+		}
 		return
 	}
 	s.cur = (s.cur + d + len(s.hits)) % len(s.hits)
@@ -224,6 +229,8 @@ func (s *search) view(width int) string {
 		status = st.Error.Render(" no match")
 	case s.cur < 0:
 		status = st.Dim.Render(" " + text.Plural(len(s.hits), "line matches", "lines match") + " · n goes to the next")
+	case s.typing:
+		status = st.Dim.Render(" match " + strconv.Itoa(s.cur+1) + " of " + strconv.Itoa(len(s.hits)) + " · enter keeps · esc cancels")
 	default:
 		status = st.Dim.Render(" match " + strconv.Itoa(s.cur+1) + " of " + strconv.Itoa(len(s.hits)) + " · n/N next/previous · esc clears")
 	}
