@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/forgehq/forge/chat"
 	"github.com/forgehq/forge/client"
 	"github.com/forgehq/forge/refserver"
 	"github.com/forgehq/forge/refserver/ci"
@@ -153,5 +154,23 @@ func TestAskRedacts(t *testing.T) {
 	got := all.String()
 	if strings.Contains(got, secret) || strings.Contains(got, "hunter2") || !strings.Contains(got, "fgt_****") {
 		t.Errorf("the attachment is not redacted:\n%s", got)
+	}
+}
+
+// TestProfileContextLimitBad: a limit that is not a number is said in
+// the transcript, and the default applies.
+func TestProfileContextLimitBad(t *testing.T) {
+	t.Parallel()
+	srv := tuitest.Server(t)
+	env := tuitest.Env(t, srv, "alice")
+	cfg := "current_profile: work\nprofiles:\n  work:\n    base_url: " + srv.BaseURL() + "\n    chat_context_limit: lots\n"
+	if err := os.WriteFile(filepath.Join(env["FORGE_CONFIG_DIR"], "config.yaml"), []byte(cfg), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	v := New(common.NewContext(t.Context(), tuitest.Factory(env), true))
+	d := tuitest.Drive(t, v, 240, 40)
+	d.UntilView("Chatting with", `the profile "work" sets chat_context_limit to lots`, "using 16,000 tokens")
+	if v.session.ContextLimit != chat.DefaultContextLimit {
+		t.Errorf("the limit is %d", v.session.ContextLimit)
 	}
 }

@@ -127,8 +127,8 @@ func New(ctx *common.Context) *View {
 		v.input.Blur()
 		return v
 	}
-	v.session = v.newSession(c)
 	v.entries = []entry{{"note", "Chatting with the service's default model. enter sends, alt+enter starts a new line, /help lists the commands, esc leaves the input."}}
+	v.session = v.newSession(c) // after the greeting: a bad context limit is said below it
 	return v
 }
 
@@ -367,9 +367,9 @@ func (v *View) commandDone(msg commandMsg) tea.Cmd {
 // exit ends the session, as /exit ends `forge chat`: the conversation is
 // forgotten and the tab shown before comes back.
 func (v *View) exit() tea.Cmd {
-	v.session = v.newSession(v.session.Client)
 	v.model, v.last = "", nil
 	v.entries = []entry{{"note", "The last session ended; this is a new one."}}
+	v.session = v.newSession(v.session.Client)
 	v.stale = true
 	return tea.Batch(common.Status("Chat session ended; its conversation is forgotten."),
 		func() tea.Msg { return common.SwitchTabMsg{Back: true} })
