@@ -45,7 +45,35 @@ func AddJSONFlags(cmd *cobra.Command, known ...string) *Exporter {
 		cmd.Annotations = map[string]string{}
 	}
 	cmd.Annotations[FieldsAnnotation] = strings.Join(known, ",")
+	if cmd.Long == "" && len(known) > 0 {
+		cmd.Long = cmd.Short // help shows Long instead of Short
+	}
+	cmd.Long += fieldsHelp(known)
 	return e
+}
+
+// fieldsHelp is the "JSON fields" paragraph of a command's help (and so of
+// its man page and reference page), as gh has: the names --json takes,
+// wrapped to fit 80 columns.
+func fieldsHelp(known []string) string {
+	if len(known) == 0 {
+		return ""
+	}
+	var b strings.Builder
+	b.WriteString("\n\nJSON fields (--json alone: every field the service sent):")
+	line := 0
+	for i, f := range known {
+		if i < len(known)-1 {
+			f += ","
+		}
+		if line == 0 || line+1+len(f) > 78 {
+			b.WriteString("\n ")
+			line = 1
+		}
+		b.WriteString(" " + f)
+		line += 1 + len(f)
+	}
+	return b.String()
 }
 
 // Enabled reports whether the user asked for JSON, jq or template output.
