@@ -4,6 +4,7 @@ import (
 	"context"
 	"io"
 	"iter"
+	"net/http"
 	"net/url"
 	"strconv"
 )
@@ -94,4 +95,17 @@ func (s *ActionsService) JobLogs(ctx context.Context, repo RepoName, jobID int64
 		return nil, err
 	}
 	return resp.Body, nil
+}
+
+// CancelRun asks the server to stop a run that has not completed. The spec
+// does not list this endpoint (GitHub's POST .../runs/{id}/cancel); the
+// reference server answers 202 with the run, 409 when it has completed.
+func (s *ActionsService) CancelRun(ctx context.Context, repo RepoName, id int64) (*WorkflowRun, error) {
+	return sendOne[WorkflowRun](s.c, ctx, http.MethodPost, repo.path("actions", "runs", strconv.FormatInt(id, 10), "cancel"), nil)
+}
+
+// RerunRun starts a new run of a run's workflow at the same commit and
+// returns it. Beyond the spec too (GitHub's POST .../runs/{id}/rerun).
+func (s *ActionsService) RerunRun(ctx context.Context, repo RepoName, id int64) (*WorkflowRun, error) {
+	return sendOne[WorkflowRun](s.c, ctx, http.MethodPost, repo.path("actions", "runs", strconv.FormatInt(id, 10), "rerun"), nil)
 }

@@ -233,6 +233,13 @@ func (s *ReposService) Collaborators(ctx context.Context, repo RepoName, opts Li
 	return list[Collaborator](s.c, ctx, repo.path("collaborators"), opts.values(nil))
 }
 
+// RemoveCollaborator takes a user's access away. The spec does not list
+// this endpoint (GitHub's DELETE .../collaborators/{user}).
+func (s *ReposService) RemoveCollaborator(ctx context.Context, repo RepoName, username string) error {
+	_, err := s.c.Delete(ctx, repo.path("collaborators", url.PathEscape(username)), nil)
+	return err
+}
+
 // AddCollaborator gives a user access with a permission: read, write or
 // admin ("" lets the server pick its default).
 func (s *ReposService) AddCollaborator(ctx context.Context, repo RepoName, username, permission string) error {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"flag"
 	"fmt"
 	"net"
 	"net/http"
@@ -26,9 +27,13 @@ type second struct {
 
 // srv2Cmd drives the second server:
 //
-//	srv2 start        start it; exports SERVER2_URL, SERVER2_BASE_URL,
+//	srv2 start [-beyond-spec STATUS]
+//	                  start it; exports SERVER2_URL, SERVER2_BASE_URL,
 //	                  SERVER2_HOST (host:port)
-//	                  and SERVER2_AGENT_KEY
+//	                  and SERVER2_AGENT_KEY; -beyond-spec 404 or 405 makes
+//	                  the reference server's endpoints that the spec does
+//	                  not list answer that status, as a server implementing
+//	                  only the spec would
 //	srv2 log          print its request log, a line per request:
 //	                  METHOD PATH AUTH STATUS, AUTH the Authorization
 //	                  scheme ("token", "Bearer", "Basic") or "none" — never
@@ -41,11 +46,18 @@ func srv2Cmd(ts *testscript.TestScript, neg bool, args []string) {
 	b := ts.Value(srv2Key{}).(*second)
 	switch args[0] {
 	case "start":
+		fs := flag.NewFlagSet("srv2 start", flag.ContinueOnError)
+		refuse := fs.Int("beyond-spec", 0, "")
+		ts.Check(fs.Parse(args[1:]))
 		srv, err := refserver.New(refserver.Options{AdminPassword: "admin-password-5678", CITick: 50 * time.Millisecond})
 		ts.Check(err)
 		ln, err := net.Listen("tcp", "127.0.0.1:0")
 		ts.Check(err)
-		hs := &http.Server{Handler: b.record(srv.Handler()), ReadHeaderTimeout: 10 * time.Second}
+		h := srv.Handler()
+		if *refuse != 0 {
+			h = specOnly(h, *refuse)
+		}
+		hs := &http.Server{Handler: b.record(h), ReadHeaderTimeout: 10 * time.Second}
 		go hs.Serve(ln)
 		ts.Defer(func() { hs.Close(); srv.Close() })
 		b.srv = srv
@@ -66,6 +78,28 @@ func srv2Cmd(ts *testscript.TestScript, neg bool, args []string) {
 		}
 		seed(ts, b.srv, args)
 	}
+}
+
+// specOnly answers status for the endpoints of the reference server that
+// the specification does not list, as a plain mux would, and passes the
+// rest to h.
+func specOnly(h http.Handler, status int) http.Handler {
+	mux := http.NewServeMux()
+	refuse := func(w http.ResponseWriter, r *http.Request) {
+		if status == http.StatusMethodNotAllowed {
+			w.Header().Set("Allow", "GET")
+		}
+		http.Error(w, http.StatusText(status), status)
+	}
+	for _, p := range []string{
+		"POST /api/v2/repos/{owner}/{repo}/actions/runs/{id}/cancel",
+		"POST /api/v2/repos/{owner}/{repo}/actions/runs/{id}/rerun",
+		"DELETE /api/v2/repos/{owner}/{repo}/collaborators/{user}",
+	} {
+		mux.HandleFunc(p, refuse)
+	}
+	mux.Handle("/", h)
+	return mux
 }
 
 func (b *second) record(h http.Handler) http.Handler {

@@ -39,8 +39,8 @@ func AddJSONFlags(cmd *cobra.Command, known ...string) *Exporter {
 	f := cmd.Flags()
 	f.StringVar(&e.fields, "json", "", "Output JSON with the given `fields` (comma-separated; none: all fields)")
 	f.Lookup("json").NoOptDefVal = allFields
-	f.StringVarP(&e.jq, "jq", "q", "", "Filter JSON output with a jq `expression`")
-	f.StringVarP(&e.template, "template", "t", "", "Format JSON output with a Go `template`")
+	f.StringVarP(&e.jq, "jq", shorthand(cmd, "q"), "", "Filter JSON output with a jq `expression`")
+	f.StringVarP(&e.template, "template", shorthand(cmd, "t"), "", "Format JSON output with a Go `template`")
 	if cmd.Annotations == nil {
 		cmd.Annotations = map[string]string{}
 	}
@@ -74,6 +74,15 @@ func fieldsHelp(known []string) string {
 		line += 1 + len(f)
 	}
 	return b.String()
+}
+
+// shorthand is s unless cmd already gives it to a flag of its own: on
+// create commands -t is --title, as in gh, and --template has none.
+func shorthand(cmd *cobra.Command, s string) string {
+	if cmd.Flags().ShorthandLookup(s) != nil {
+		return ""
+	}
+	return s
 }
 
 // Enabled reports whether the user asked for JSON, jq or template output.
