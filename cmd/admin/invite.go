@@ -72,7 +72,11 @@ func runInviteList(ctx context.Context, opts *inviteListOptions) error {
 		}
 		return nil
 	}
-	return t.Render()
+	if err := t.Render(); err != nil {
+		return err
+	}
+	opts.list.NoteCut(ctx, ios, n)
+	return nil
 }
 
 type inviteCreateOptions struct {

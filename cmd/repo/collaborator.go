@@ -64,7 +64,7 @@ func runCollaboratorList(ctx context.Context, opts *collaboratorListOptions) err
 	}
 	ios := opts.f.IOStreams
 	t := output.NewTable(ios, "LOGIN", "PERMISSION")
-	_, err = listing.Drain(ios, &opts.list, c.Repos.Collaborators(ctx, name, opts.list.PerPage()), func(cb *client.Collaborator) {
+	n, err := listing.Drain(ios, &opts.list, c.Repos.Collaborators(ctx, name, opts.list.PerPage()), func(cb *client.Collaborator) {
 		t.Add(text.OneLine(cb.Login), output.Bold)
 		t.Add(cb.Permission, permissionColor(cb.Permission))
 		t.EndRow()
@@ -72,7 +72,11 @@ func runCollaboratorList(ctx context.Context, opts *collaboratorListOptions) err
 	if err != nil || opts.list.Exporter.Enabled() {
 		return err
 	}
-	return t.Render()
+	if err := t.Render(); err != nil {
+		return err
+	}
+	opts.list.NoteCut(ctx, ios, n)
+	return nil
 }
 
 func permissionColor(p string) output.Color {
