@@ -50,7 +50,10 @@ generated image to the registry and list its tags.
 
 Each command is printed, after a "$", before its output, which is what you
 would see typing it yourself. Nothing touches your own configuration: the
-demo uses a configuration directory of its own, deleted at the end.
+demo uses a directory of its own under $TMPDIR (forge-demo-*), removed
+however the demo ends — done, failed, Ctrl-C, SIGTERM, a closed terminal
+(a second signal ends it at once, still removing it); the next demo removes
+one left by a forge killed outright.
 
 The QR code step draws the code as on a terminal even when the demo's
 output is not one, so it shows in a CI log too; the demo then plays your
@@ -62,7 +65,8 @@ then waits until Enter (or Ctrl-C) stops it. Without a terminal the demo
 exits as soon as the tour is done: 0 when every step succeeded, else the
 failing step's exit code.
 
-For a server to keep using, run ` + "`forge serve --demo`" + `.`,
+The demo ends with what to do next: forge on your PATH, ` + "`forge serve --demo`" + `
+in one terminal (a server to keep using), a login as a demo user in another.`,
 		Example: `  forge demo
   go run ./cmd/forge demo
   forge demo > tour.txt`,
