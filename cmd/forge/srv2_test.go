@@ -33,7 +33,8 @@ type second struct {
 //	                  and SERVER2_AGENT_KEY; -beyond-spec 404 or 405 makes
 //	                  the reference server's endpoints that the spec does
 //	                  not list answer that status, as a server implementing
-//	                  only the spec would
+//	                  only the spec would; -next-link-only keeps only
+//	                  rel="next" of its Link headers (no "last" to count by)
 //	srv2 log          print its request log, a line per request:
 //	                  METHOD PATH AUTH STATUS, AUTH the Authorization
 //	                  scheme ("token", "Bearer", "Basic") or "none" — never
@@ -48,6 +49,7 @@ func srv2Cmd(ts *testscript.TestScript, neg bool, args []string) {
 	case "start":
 		fs := flag.NewFlagSet("srv2 start", flag.ContinueOnError)
 		refuse := fs.Int("beyond-spec", 0, "")
+		nextOnly := fs.Bool("next-link-only", false, "")
 		ts.Check(fs.Parse(args[1:]))
 		srv, err := refserver.New(refserver.Options{AdminPassword: "admin-password-5678", CITick: 50 * time.Millisecond})
 		ts.Check(err)
@@ -56,6 +58,9 @@ func srv2Cmd(ts *testscript.TestScript, neg bool, args []string) {
 		h := srv.Handler()
 		if *refuse != 0 {
 			h = specOnly(h, *refuse)
+		}
+		if *nextOnly {
+			h = nextLinkOnly(h)
 		}
 		hs := &http.Server{Handler: b.record(h), ReadHeaderTimeout: 10 * time.Second}
 		go hs.Serve(ln)
@@ -100,6 +105,40 @@ func specOnly(h http.Handler, status int) http.Handler {
 	}
 	mux.Handle("/", h)
 	return mux
+}
+
+// nextLinkOnly drops every link but rel="next" from h's Link headers.
+func nextLinkOnly(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		h.ServeHTTP(&linkFilter{ResponseWriter: w}, r)
+	})
+}
+
+type linkFilter struct {
+	http.ResponseWriter
+	wrote bool
+}
+
+func (w *linkFilter) WriteHeader(code int) {
+	w.wrote = true
+	var keep []string
+	for _, l := range strings.Split(w.Header().Get("Link"), ", ") {
+		if strings.HasSuffix(l, `rel="next"`) {
+			keep = append(keep, l)
+		}
+	}
+	w.Header().Del("Link")
+	if len(keep) > 0 {
+		w.Header().Set("Link", strings.Join(keep, ", "))
+	}
+	w.ResponseWriter.WriteHeader(code)
+}
+
+func (w *linkFilter) Write(b []byte) (int, error) {
+	if !w.wrote { // an implicit 200 goes through the filter too
+		w.WriteHeader(http.StatusOK)
+	}
+	return w.ResponseWriter.Write(b)
 }
 
 func (b *second) record(h http.Handler) http.Handler {
