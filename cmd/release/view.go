@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/forgehq/forge/client"
+	"github.com/forgehq/forge/completions"
 	"github.com/forgehq/forge/internal/cmdutil"
 	"github.com/forgehq/forge/internal/markdown"
 	"github.com/forgehq/forge/internal/output"
@@ -33,7 +34,8 @@ The service lists releases but has no endpoint for one tag, so forge finds
 the tag in the list (newest first, a page of 100 at a time).`,
 		Example: `  forge release view v1.0.0 -R alice/demo
   forge release view v1.0.0 --json name,body --jq .body`,
-		Args: cmdutil.ExactArgs(1, "a release TAG"),
+		ValidArgsFunction: completions.Releases(f),
+		Args:              cmdutil.ExactArgs(1, "a release TAG"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.tag = strings.TrimSpace(args[0])
 			return runView(cmd.Context(), opts)
