@@ -5,7 +5,7 @@ import (
 	"fmt"
 
 	"github.com/forgehq/forge/client"
-	"github.com/forgehq/forge/completions"
+	"github.com/forgehq/forge/cmd/internal/runid"
 	"github.com/forgehq/forge/internal/cmdutil"
 	"github.com/forgehq/forge/internal/output"
 	"github.com/spf13/cobra"
@@ -28,19 +28,12 @@ type actionOptions struct {
 // newActionCmd builds `run cancel` and `run rerun`: one run ID, -R, --json.
 func newActionCmd(f *cmdutil.Factory, cmd *cobra.Command, run func(context.Context, *actionOptions) error) *cobra.Command {
 	opts := &actionOptions{f: f}
-	cmd.ValidArgsFunction = completions.Runs(f)
-	cmd.Args = cmdutil.ExactArgs(1, "a run ID")
-	cmd.RunE = func(cmd *cobra.Command, args []string) error {
-		id, err := cmdutil.ParseNumber(args[0], "run ID")
-		if err != nil {
-			return err
-		}
-		opts.id = id
+	runid.Arg(cmd, f, &opts.id, func(cmd *cobra.Command) error {
 		if err := opts.exporter.Validate(); err != nil {
 			return err
 		}
 		return run(cmd.Context(), opts)
-	}
+	})
 	cmdutil.AddRepoFlag(cmd, &opts.repo)
 	opts.exporter = output.AddJSONFlags(cmd, runFields...)
 	return cmd
