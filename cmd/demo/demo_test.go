@@ -140,4 +140,10 @@ func TestDemoStopsOnFailure(t *testing.T) {
 	if last := ran[len(ran)-1]; last[1] != "close" || strings.Contains(stdout(), "tour is done") {
 		t.Errorf("the demo went on after the failure: last ran %v", last)
 	}
+	// A failed demo removes its directory too.
+	if dir := regexp.MustCompile(`(?m)configuration of its own in (\S+)\.$`).FindStringSubmatch(stdout()); dir == nil {
+		t.Errorf("the demo does not say where its configuration is")
+	} else if _, err := os.Stat(dir[1]); !os.IsNotExist(err) {
+		t.Errorf("%s is still there after a failure: %v", dir[1], err)
+	}
 }
