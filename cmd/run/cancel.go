@@ -2,6 +2,7 @@ package run
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 
 	"github.com/forgehq/forge/client"
@@ -65,7 +66,7 @@ func runCancel(ctx context.Context, opts *actionOptions) error {
 	}
 	ios := opts.f.IOStreams
 	if opts.exporter.Enabled() {
-		return opts.exporter.Write(ios, run.RawJSON())
+		return opts.exporter.Write(ios, answer(run))
 	}
 	fmt.Fprintf(ios.ErrOut, "%s Cancelling run %d\n", ios.ErrColorScheme().SuccessIcon(), opts.id)
 	return nil
@@ -80,4 +81,12 @@ func runThere(ctx context.Context, c *client.Client, repo client.RepoName, id in
 		}
 		return true, nil
 	}
+}
+
+// answer is what the service sent for --json: {} when it sent no body.
+func answer(run *client.WorkflowRun) json.RawMessage {
+	if raw := run.RawJSON(); len(raw) > 0 {
+		return raw
+	}
+	return json.RawMessage("{}")
 }

@@ -14,8 +14,8 @@ func newRerunCmd(f *cmdutil.Factory) *cobra.Command {
 		Use:   "rerun ID",
 		Short: "Start a workflow run again, at the same commit",
 		Long: `Start a new run of a run's workflow at the same commit. Prints the new
-run's ID (piped, only the ID, for the next command); --json prints the new
-run as the service answered.
+run's ID (piped, only the ID, for the next command) when the service says
+it; --json prints the service's answer.
 
 ` + fmt.Sprintf(beyondSpec, "POST /repos/OWNER/REPO/actions/runs/ID/rerun"),
 		Example: `  forge run rerun 12 -R alice/demo
@@ -34,7 +34,12 @@ func runRerun(ctx context.Context, opts *actionOptions) error {
 	}
 	ios := opts.f.IOStreams
 	if opts.exporter.Enabled() {
-		return opts.exporter.Write(ios, run.RawJSON())
+		return opts.exporter.Write(ios, answer(run))
+	}
+	if run.ID == 0 {
+		// The service did not say which run it started (GitHub sends no body).
+		fmt.Fprintf(ios.ErrOut, "%s Run %d runs again: a new run is queued\n", ios.ErrColorScheme().SuccessIcon(), opts.id)
+		return nil
 	}
 	if !ios.IsStdoutTTY() {
 		_, err := fmt.Fprintln(ios.Out, run.ID)
