@@ -56,7 +56,7 @@ type AdminService struct{ c *Client }
 
 // ListInvites iterates over the invitations.
 func (s *AdminService) ListInvites(ctx context.Context, opts ListOptions) iter.Seq2[*Invite, error] {
-	return list[Invite](s.c, ctx, "/admin/invites", opts.values(nil))
+	return list[Invite](s.c, ctx, "/admin/invites", opts.values(nil), opts.Pages)
 }
 
 // CreateInvite invites someone. The answer's fields are not shown in the
@@ -84,7 +84,7 @@ func (s *AdminService) CreateInvite(ctx context.Context, in InviteCreate) (*Invi
 
 // ListUsers iterates over the accounts the caller administers.
 func (s *AdminService) ListUsers(ctx context.Context, opts ListOptions) iter.Seq2[*User, error] {
-	return list[User](s.c, ctx, "/admin/users", opts.values(nil))
+	return list[User](s.c, ctx, "/admin/users", opts.values(nil), opts.Pages)
 }
 
 func userPath(login string, more ...string) string {

@@ -54,7 +54,7 @@ func (s *PullsService) List(ctx context.Context, repo RepoName, opts PullListOpt
 	if opts.State != "" {
 		q.Set("state", opts.State)
 	}
-	return list[PullRequest](s.c, ctx, repo.path("pulls"), opts.values(q))
+	return list[PullRequest](s.c, ctx, repo.path("pulls"), opts.values(q), opts.Pages)
 }
 
 // Get reads one pull request.

@@ -29,6 +29,9 @@ type Response struct {
 	// NextURL is the absolute URL of the next page (Link: rel="next"), or
 	// "" on the last page.
 	NextURL string
+	// LastURL is the absolute URL of the last page (Link: rel="last"),
+	// when the server sends one.
+	LastURL string
 }
 
 // Get, Post, Patch, Put and Delete send a request to path (relative to the
@@ -234,6 +237,7 @@ func (c *Client) attempt(ctx context.Context, method string, u *url.URL, payload
 		Header:     resp.Header,
 		Body:       body,
 		NextURL:    nextLink(resp.Header, resp.Request.URL),
+		LastURL:    linkRel(resp.Header, resp.Request.URL, "last"),
 	}, nil
 }
 

@@ -90,7 +90,13 @@ In scripts:
   case $? in 0) echo exists;; 4) echo "log in first";; *) echo missing;; esac`},
 }
 
+// addHelpTopics adds the topics as hidden commands (`forge help TOPIC` and
+// `forge TOPIC` print them) and lists them in `forge --help`, under the
+// commands, as gh does: hidden, they would appear nowhere else.
 func addHelpTopics(root *cobra.Command) {
+	cobra.AddTemplateFunc("forgeHelpTopics", helpTopicsSection)
+	const flags = "{{if .HasAvailableLocalFlags}}"
+	root.SetUsageTemplate(strings.Replace(root.UsageTemplate(), flags, "{{if not .HasParent}}{{forgeHelpTopics}}{{end}}"+flags, 1))
 	for _, t := range helpTopics {
 		long := t.long
 		topic := &cobra.Command{
@@ -109,4 +115,14 @@ func addHelpTopics(root *cobra.Command) {
 		})
 		root.AddCommand(topic)
 	}
+}
+
+// helpTopicsSection is the "Help topics" part of `forge --help`.
+func helpTopicsSection() string {
+	var b strings.Builder
+	b.WriteString("\n\nHelp topics (forge help TOPIC):")
+	for _, t := range helpTopics {
+		fmt.Fprintf(&b, "\n  %-12s %s", t.name, t.short)
+	}
+	return b.String()
 }

@@ -117,7 +117,11 @@ func runUserList(ctx context.Context, opts *userListOptions) error {
 		}
 		return nil
 	}
-	return t.Render()
+	if err := t.Render(); err != nil {
+		return err
+	}
+	opts.list.NoteCut(ctx, ios, n)
+	return nil
 }
 
 // userActionOptions serve disable, enable and delete.

@@ -82,7 +82,11 @@ func runList(ctx context.Context, opts *listOptions) error {
 		}
 		return nil
 	}
-	return t.Render()
+	if err := t.Render(); err != nil {
+		return err
+	}
+	opts.list.NoteCut(ctx, ios, n)
+	return nil
 }
 
 // releaseType names a release's kind; the first full release of the list
