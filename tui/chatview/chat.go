@@ -27,9 +27,24 @@ const inputRows = 3
 
 // entry is one block of the transcript.
 type entry struct {
-	kind string // "user", "agent", "note", "error"
-	text string
+	Kind string `json:"kind"` // "user", "agent", "note", "error"
+	Text string `json:"text"`
 }
+
+// kept is what the chat keeps across launches (common.Keep): the
+// conversation as the agent has it and as the tab shows it, the model,
+// the messages for the up arrow, and the input not yet sent.
+type kept struct {
+	Model   string         `json:"model,omitempty"`
+	History []chat.Message `json:"history,omitempty"`
+	Entries []entry        `json:"entries,omitempty"`
+	Sent    []string       `json:"sent,omitempty"`
+	Input   string         `json:"input,omitempty"`
+}
+
+// keepName names the chat in the keep: one conversation per agent.
+func keepName(agentURL string) string { return "chat\n" + agentURL }
+
 
 type deltaMsg struct {
 	owner, turn int
@@ -84,6 +99,7 @@ type View struct {
 	stream   *markdown.Stream
 	streamed *lineSink
 
+	keepAs     string // the conversation's name in the keep
 	model      string
 	defModel   string // the service's default, when it says
 	last       *chat.Usage
@@ -114,8 +130,80 @@ func New(ctx *common.Context) *View {
 		return v
 	}
 	v.session = &chat.Session{Client: c}
-	v.entries = []entry{{"note", "Chatting with the service's default model. enter sends, alt+enter starts a new line, /help lists the commands, esc leaves the input."}}
+	v.entries = []entry{{Kind: "note", Text: "Chatting with the service's default model. enter sends, alt+enter starts a new line, /help lists the commands, esc leaves the input."}}
+	if s, err := ctx.Settings(); err == nil {
+		v.keepAs = keepName(s.AgentURL)
+	}
+	v.restore()
 	return v
+}
+
+// restore brings back the conversation and the input of the last launch.
+func (v *View) restore() {
+	var k kept
+	if v.ctx.Keep.Load(v.keepAs, &k) && len(k.Entries) > 0 {
+		v.session.Model, v.session.History = k.Model, k.History
+		v.model, v.sent = k.Model, k.Sent
+		v.entries = append(k.Entries, entry{Kind: "note", Text: "This is the conversation of your last session; /reset forgets it."})
+	}
+	var input string
+	if v.ctx.Keep.Load(v.keepAs+"\ninput", &input) {
+		v.input.SetValue(input)
+	}
+}
+
+// save keeps the conversation for the next launch, as it changes.
+func (v *View) save() tea.Cmd {
+	var k any
+	if len(v.session.History) > 0 || len(v.entries) > 1 {
+		k = kept{Model: v.session.Model, History: v.session.History, Entries: v.entries, Sent: v.sent}
+	}
+	return common.Error(v.ctx.Keep.Save(v.keepAs, k))
+}
+
+// saveInput keeps the text typed and not sent, on every change.
+func (v *View) saveInput() tea.Cmd {
+	var in any
+	if s := v.input.Value(); s != "" {
+		in = s
+	}
+	return common.Error(v.ctx.Keep.Save(v.keepAs+"\ninput", in))
+}
+
+// edit gives a key or a paste to the input, keeping the text when it
+// changes.
+func (v *View) edit(msg tea.Msg) tea.Cmd {
+	before := v.input.Value()
+	v.input.Update(msg)
+	if v.input.Value() == before {
+		return nil
+	}
+	return v.saveInput()
+}
+
+// Interrupt: Ctrl-C stops a streaming reply, as in forge chat.
+func (v *View) Interrupt() (tea.Cmd, bool) {
+	if v.busy != "reply" {
+		return nil, false
+	}
+	v.cancel()
+	return nil, true
+}
+
+// Unsent names the conversation and the typed message, which quitting
+// keeps for the next launch.
+func (v *View) Unsent() string {
+	if v.session == nil {
+		return ""
+	}
+	var parts []string
+	if len(v.session.History) > 0 || v.busy == "reply" {
+		parts = append(parts, "the chat conversation")
+	}
+	if strings.TrimSpace(v.input.Value()) != "" {
+		parts = append(parts, "the chat message you typed")
+	}
+	return strings.Join(parts, " and ")
 }
 
 // Init asks for the key's usage and the service's default model, for the
@@ -174,7 +262,7 @@ func (v *View) Update(msg tea.Msg) tea.Cmd {
 	case tea.KeyPressMsg:
 		return v.key(msg)
 	case tea.PasteMsg:
-		v.input.Update(msg)
+		return v.edit(msg)
 	case tea.MouseWheelMsg:
 		v.pager.Update(msg)
 	}
@@ -202,7 +290,7 @@ func (v *View) key(msg tea.KeyPressMsg) tea.Cmd {
 		}
 		v.input.Blur()
 	case key.Matches(msg, v.keyNewline):
-		v.input.Update(tea.PasteMsg{Content: "\n"})
+		return v.edit(tea.PasteMsg{Content: "\n"})
 	case s == "enter":
 		return v.send()
 	case s == "tab" || s == "shift+tab":
@@ -215,8 +303,9 @@ func (v *View) key(msg tea.KeyPressMsg) tea.Cmd {
 		v.pager.Update(msg)
 	case s == "up" && v.input.Value() == "" && len(v.sent) > 0:
 		v.input.SetValue(v.sent[len(v.sent)-1])
+		return v.saveInput()
 	default:
-		v.input.Update(msg)
+		return v.edit(msg)
 	}
 	return nil
 }
@@ -232,19 +321,25 @@ func (v *View) send() tea.Cmd {
 	}
 	v.input.Reset()
 	v.sent = append(v.sent, line)
+	var run tea.Cmd
 	if chat.IsCommand(line) {
-		return v.command(line)
+		run = v.command(line)
+	} else {
+		run = v.startTurn(chat.Unescape(line))
 	}
-	return v.startTurn(chat.Unescape(line))
+	return tea.Batch(run, v.save(), v.saveInput())
 }
 
 // startTurn streams a reply: the session's Turn runs in a goroutine of its
 // own and hands each chunk over a channel; a command waits for the next
 // one, so every chunk is drawn as it arrives.
 func (v *View) startTurn(message string) tea.Cmd {
-	v.entries = append(v.entries, entry{"user", message})
+	v.entries = append(v.entries, entry{Kind: "user", Text: message})
 	v.turn++
 	v.busy = "reply"
+	// The footer's tokens were the last reply's: this one has none yet
+	// (and none at all if it is stopped).
+	v.last = nil
 	v.reply.Reset()
 	v.streamed = &lineSink{}
 	v.stream = markdown.NewStream(v.streamed, v.mdOptions())
@@ -282,7 +377,7 @@ func (v *View) turnDone(msg turnDoneMsg) tea.Cmd {
 	v.stream.Close()
 	v.stream = nil
 	if v.reply.Len() > 0 {
-		v.entries = append(v.entries, entry{"agent", v.reply.String()})
+		v.entries = append(v.entries, entry{Kind: "agent", Text: v.reply.String()})
 	}
 	v.stale = true
 	switch {
@@ -290,21 +385,21 @@ func (v *View) turnDone(msg turnDoneMsg) tea.Cmd {
 		u := msg.usage
 		v.last = &u
 		if u.FinishReason == "quota" {
-			v.entries = append(v.entries, entry{"error", "The reply was cut off: the agent key's token quota is used up; /usage says when it resets."})
+			v.entries = append(v.entries, entry{Kind: "error", Text: "The reply was cut off: the agent key's token quota is used up; /usage says when it resets."})
 		}
-		return v.fetchUsage()
+		return tea.Batch(v.save(), v.fetchUsage())
 	case errors.Is(msg.err, context.Canceled) && v.ctx.Ctx.Err() == nil:
-		v.entries = append(v.entries, entry{"note", "(reply interrupted; the part received stays in the conversation)"})
-		return nil
+		v.entries = append(v.entries, entry{Kind: "note", Text: "(reply interrupted; the part received stays in the conversation)"})
+		return v.save()
 	}
-	v.entries = append(v.entries, entry{"error", text.ErrorText(msg.err)})
-	return common.Error(msg.err)
+	v.entries = append(v.entries, entry{Kind: "error", Text: text.ErrorText(msg.err)})
+	return tea.Batch(v.save(), common.Error(msg.err))
 }
 
 // command runs an in-session command through the session, as `forge
 // chat` does; its answer joins the transcript.
 func (v *View) command(line string) tea.Cmd {
-	v.entries = append(v.entries, entry{"user", line})
+	v.entries = append(v.entries, entry{Kind: "user", Text: line})
 	v.stale = true
 	v.busy = "command"
 	s, ctx, owner := v.session, v.ctx.Ctx, v.id
@@ -323,16 +418,16 @@ func (v *View) commandDone(msg commandMsg) tea.Cmd {
 		return v.exit()
 	}
 	if out := strings.TrimRight(msg.out, "\n"); out != "" {
-		v.entries = append(v.entries, entry{"note", out})
+		v.entries = append(v.entries, entry{Kind: "note", Text: out})
 	}
 	if msg.err != nil {
-		v.entries = append(v.entries, entry{"error", text.ErrorText(msg.err)})
-		return nil
+		v.entries = append(v.entries, entry{Kind: "error", Text: text.ErrorText(msg.err)})
+		return v.save()
 	}
 	if strings.HasPrefix(strings.ToLower(strings.TrimSpace(msg.line)), "/usage") {
-		return v.fetchUsage()
+		return tea.Batch(v.save(), v.fetchUsage())
 	}
-	return nil
+	return v.save()
 }
 
 // exit ends the session, as /exit ends `forge chat`: the conversation is
@@ -340,9 +435,9 @@ func (v *View) commandDone(msg commandMsg) tea.Cmd {
 func (v *View) exit() tea.Cmd {
 	v.session = &chat.Session{Client: v.session.Client}
 	v.model, v.last = "", nil
-	v.entries = []entry{{"note", "The last session ended; this is a new one."}}
+	v.entries = []entry{{Kind: "note", Text: "The last session ended; this is a new one."}}
 	v.stale = true
-	return tea.Batch(common.Status("Chat session ended; its conversation is forgotten."),
+	return tea.Batch(v.save(), common.Status("Chat session ended; its conversation is forgotten."),
 		func() tea.Msg { return common.SwitchTabMsg{Back: true} })
 }
 
@@ -384,10 +479,10 @@ func (v *View) transcript() []string {
 func (v *View) renderEntry(e entry) []string {
 	st := v.ctx.Styles
 	w := max(v.width-2, 10)
-	switch e.kind {
+	switch e.Kind {
 	case "user":
 		var out []string
-		for i, l := range strings.Split(ansi.Wrap(text.LogLine(e.text), w, " "), "\n") {
+		for i, l := range strings.Split(ansi.Wrap(text.LogLine(e.Text), w, " "), "\n") {
 			lead := "  "
 			if i == 0 {
 				lead = "› "
@@ -396,12 +491,12 @@ func (v *View) renderEntry(e entry) []string {
 		}
 		return append([]string{""}, out...)
 	case "agent":
-		return append([]string{""}, v.ctx.Markdown(e.text, w)...)
+		return append([]string{""}, v.ctx.Markdown(e.Text, w)...)
 	case "error":
-		return []string{st.Error.Render("✗ ") + text.OneLine(e.text)}
+		return []string{st.Error.Render("✗ ") + text.OneLine(e.Text)}
 	}
 	var out []string
-	for _, l := range strings.Split(ansi.Wrap(e.text, w, " "), "\n") {
+	for _, l := range strings.Split(ansi.Wrap(e.Text, w, " "), "\n") {
 		out = append(out, st.Dim.Render(l))
 	}
 	return out
