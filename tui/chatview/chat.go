@@ -45,7 +45,6 @@ type kept struct {
 // keepName names the chat in the keep: one conversation per agent.
 func keepName(agentURL string) string { return "chat\n" + agentURL }
 
-
 type deltaMsg struct {
 	owner, turn int
 	text        string
