@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -296,7 +297,8 @@ func (a *App) quit() tea.Cmd {
 	for _, t := range a.tabs {
 		for _, c := range t.stack {
 			if u, ok := c.(common.Unsent); ok {
-				if s := u.Unsent(); s != "" {
+				// A form is held by its list as well as open.
+				if s := u.Unsent(); s != "" && !slices.Contains(unsent, s) {
 					unsent = append(unsent, s)
 				}
 			}

@@ -51,6 +51,14 @@ func NewList(ctx *common.Context, repo client.RepoName) *List {
 	return l
 }
 
+// Unsent names the new-issue draft the list holds for n.
+func (l *List) Unsent() string {
+	if l.form == nil {
+		return ""
+	}
+	return l.form.Unsent()
+}
+
 // Repo is the list's repository.
 func (l *List) Repo() client.RepoName { return l.repo }
 
