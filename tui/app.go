@@ -637,7 +637,7 @@ func (a *App) statusLines() []string {
 		mark, style = st.Error.Render(" ✗ "), st.Error
 	}
 	w := max(a.ctx.Width-3, 1)
-	lines := strings.Split(ansi.Wrap(msg, w, " "), "\n")
+	lines := common.Wrap(msg, w)
 	if most := max((a.ctx.Height-chrome)/2, 1); len(lines) > most {
 		lines = lines[:most]
 		lines[most-1] = ansi.Truncate(lines[most-1], w-1, "") + "…"

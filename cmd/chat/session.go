@@ -32,6 +32,7 @@ func runSession(ctx context.Context, opts *chatOptions, s *chat.Session) error {
 	}
 
 	failed := false
+	warned := false // Ctrl-C on an empty line said how to leave
 	report := func(err error) {
 		failed = true
 		fmt.Fprintf(errOut, "forge: %s\n", cmdutil.ErrorMessage(ios, explain(err)))
@@ -39,13 +40,21 @@ func runSession(ctx context.Context, opts *chatOptions, s *chat.Session) error {
 	for {
 		msg, err := src.readMessage(ctx)
 		switch {
-		case err == io.EOF:
+		case errors.Is(err, errInterrupted) && len(s.History) > 0 && !warned:
+			// A Ctrl-C meant for a reply that had just ended must not
+			// drop the conversation.
+			warned = true
+			fmt.Fprintln(errOut, cs.Dim("(press Ctrl-C again or Ctrl-D to leave)"))
+			continue
+		case err == io.EOF || errors.Is(err, errInterrupted):
 			return sessionEnd(failed, tty)
 		case errors.Is(err, errCleared):
+			warned = false
 			continue
 		case err != nil:
 			return err
 		}
+		warned = false
 		if strings.TrimSpace(msg) == "" {
 			continue
 		}

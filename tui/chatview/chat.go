@@ -65,6 +65,13 @@ type commandMsg struct {
 	err   error
 }
 
+// completeMsg is what Tab may complete line to.
+type completeMsg struct {
+	owner int
+	line  string
+	cands []string
+}
+
 type modelsMsg struct {
 	owner int
 	def   string
@@ -90,6 +97,7 @@ type View struct {
 	pager   *components.Pager
 	input   *components.Editor
 	sent    []string // messages sent, for the up arrow
+	choices []string // what the last Tab left to choose from
 
 	busy     string // "reply" or "command" while one runs
 	turn     int
@@ -248,6 +256,10 @@ func (v *View) Update(msg tea.Msg) tea.Cmd {
 		if msg.owner == v.id {
 			return v.commandDone(msg)
 		}
+	case completeMsg:
+		if msg.owner == v.id && v.input.Value() == msg.line {
+			return v.completed(msg)
+		}
 	case modelsMsg:
 		if msg.owner == v.id {
 			v.defModel = msg.def
@@ -281,7 +293,10 @@ func (v *View) key(msg tea.KeyPressMsg) tea.Cmd {
 		v.pager.Update(msg)
 		return nil
 	}
+	v.choices = nil
 	switch s := msg.String(); {
+	case s == "tab" && strings.HasPrefix(v.input.Value(), "/") && !strings.HasPrefix(v.input.Value(), "//"):
+		return v.complete()
 	case s == "esc":
 		if v.busy == "reply" {
 			v.cancel()
@@ -307,6 +322,28 @@ func (v *View) key(msg tea.KeyPressMsg) tea.Cmd {
 		return v.edit(msg)
 	}
 	return nil
+}
+
+// complete asks what Tab completes the command typed to (model names may
+// need a request).
+func (v *View) complete() tea.Cmd {
+	s, ctx, owner, line := v.session, v.ctx.Ctx, v.id, v.input.Value()
+	return func() tea.Msg { return completeMsg{owner: owner, line: line, cands: s.Complete(ctx, line)} }
+}
+
+// completed extends the input as far as the candidates agree, and shows
+// the choices left.
+func (v *View) completed(msg completeMsg) tea.Cmd {
+	line, choices, ok := chat.Completion(msg.line, msg.cands)
+	v.choices = choices
+	if !ok {
+		if len(msg.cands) == 0 {
+			return common.Status("Nothing to complete: tab completes a command or a model name.")
+		}
+		return nil
+	}
+	v.input.SetValue(line)
+	return v.saveInput()
 }
 
 // send sends the typed message, or runs it as a command.
@@ -400,6 +437,11 @@ func (v *View) turnDone(msg turnDoneMsg) tea.Cmd {
 func (v *View) command(line string) tea.Cmd {
 	v.entries = append(v.entries, entry{Kind: "user", Text: line})
 	v.stale = true
+	if f := strings.Fields(strings.ToLower(line)); f[0] == "/help" || f[0] == "/?" {
+		// The session's /help is forge chat's: its keys are not these.
+		v.entries = append(v.entries, entry{Kind: "note", Text: help()})
+		return nil
+	}
 	v.busy = "command"
 	s, ctx, owner := v.session, v.ctx.Ctx, v.id
 	return func() tea.Msg {
@@ -480,22 +522,34 @@ func (v *View) renderEntry(e entry) []string {
 	w := max(v.width-2, 10)
 	switch e.Kind {
 	case "user":
+		// A message of several lines is drawn as its lines.
 		var out []string
-		for i, l := range strings.Split(ansi.Wrap(text.LogLine(e.Text), w, " "), "\n") {
-			lead := "  "
-			if i == 0 {
-				lead = "› "
+		for _, line := range strings.Split(e.Text, "\n") {
+			for _, l := range strings.Split(ansi.Wrap(text.LogLine(line), w, " "), "\n") {
+				lead := "  "
+				if len(out) == 0 {
+					lead = "› "
+				}
+				out = append(out, st.Prompt.Render(lead)+st.Bold.Render(l))
 			}
-			out = append(out, st.Prompt.Render(lead)+st.Bold.Render(l))
 		}
 		return append([]string{""}, out...)
 	case "agent":
 		return append([]string{""}, v.ctx.Markdown(e.Text, w)...)
 	case "error":
-		return []string{st.Error.Render("✗ ") + text.OneLine(e.Text)}
+		// Whole, wrapped: an error's end (a reset time, a hint) matters.
+		var out []string
+		for i, l := range common.Wrap(text.OneLine(e.Text), w) {
+			lead := "  "
+			if i == 0 {
+				lead = "✗ "
+			}
+			out = append(out, st.Error.Render(lead+l))
+		}
+		return out
 	}
 	var out []string
-	for _, l := range strings.Split(ansi.Wrap(e.Text, w, " "), "\n") {
+	for _, l := range strings.Split(ansi.Wrap(text.Sanitize(e.Text), w, " "), "\n") {
 		out = append(out, st.Dim.Render(l))
 	}
 	return out
@@ -551,6 +605,9 @@ func (v *View) statusBar() string {
 		parts = append(parts, use)
 	}
 	bar := " " + strings.Join(parts, " · ")
+	if len(v.choices) > 0 {
+		bar = " tab: " + text.OneLine(strings.Join(v.choices, "  "))
+	}
 	return st.Selected.Render(common.Fit(bar, v.width))
 }
 
@@ -583,6 +640,34 @@ func (v *View) FullHelp() [][]key.Binding {
 		{v.keySend, v.keyNewline, v.keyStop, v.keyFocus, common.Binding("↑", "recall the last message", "up"), common.Binding("pgup/pgdn", "scroll the conversation", "pgup", "pgdown")},
 		commands,
 	}
+}
+
+// help is /help's answer in the tab: the session's commands and the
+// tab's own keys.
+func help() string {
+	var b strings.Builder
+	b.WriteString("Commands:\n")
+	for _, c := range chat.Commands {
+		h := c.Help
+		if c.Name == "/exit" {
+			h = "end the session: the conversation is forgotten and the tab shown before comes back"
+		}
+		fmt.Fprintf(&b, "  %-14s %s\n", strings.TrimSpace(c.Name+" "+c.Args), h)
+	}
+	b.WriteString("Keys:\n")
+	for _, k := range [][2]string{
+		{"enter", "send the message, or run the command"},
+		{"alt+enter", "start a new line (also ctrl+j)"},
+		{"tab", "complete a command or a model name; on other text, the next tab"},
+		{"↑", "on an empty input, bring the last message back"},
+		{"esc", "stop the reply; else leave the input (enter or i comes back)"},
+		{"ctrl+c", "stop the reply; else quit (asks first, the conversation is kept)"},
+		{"pgup/pgdn", "scroll the conversation"},
+	} {
+		fmt.Fprintf(&b, "  %-14s %s\n", k[0], k[1])
+	}
+	b.WriteString("A message starting with / is typed with //.")
+	return b.String()
 }
 
 // lineSink collects what a markdown stream writes, as lines.
