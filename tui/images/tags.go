@@ -1,7 +1,10 @@
 package images
 
 import (
+	"context"
+	"errors"
 	"fmt"
+	"net/http"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -11,6 +14,7 @@ import (
 	"github.com/forgehq/forge/tui/common"
 	"github.com/forgehq/forge/tui/components"
 	"github.com/google/go-containerregistry/pkg/name"
+	"golang.org/x/sync/errgroup"
 )
 
 // planMsg is what deleting a reference would remove, to confirm.
@@ -36,6 +40,9 @@ type Tags struct {
 	repo    string
 	confirm *components.Confirm
 	busy    string // "planning", "deleting"
+	// deleted: a deletion from this view succeeded, so the repository
+	// may be gone with its last tag — and not found is then empty.
+	deleted bool
 
 	keyDelete key.Binding
 }
@@ -63,15 +70,66 @@ func (t *Tags) fetch() (components.Work[regclient.Tag], error) {
 	if err != nil {
 		return nil, err
 	}
-	ctx, repo := t.ctx.Ctx, t.repo
+	ctx, repo, deleted := t.ctx.Ctx, t.repo, t.deleted
 	return func() ([]regclient.Tag, error) {
 		r, err := reg.ParseRepository(repo)
 		if err != nil {
 			return nil, err
 		}
 		tags, _, err := reg.Tags(ctx, r)
+		var st interface{ HTTPStatus() int }
+		if deleted && errors.As(err, &st) && st.HTTPStatus() == http.StatusNotFound {
+			return nil, nil
+		}
+		if err == nil {
+			imageSizes(ctx, reg, r, tags)
+		}
 		return tags, err
 	}, nil
+}
+
+// maxSized caps the images whose size a tags list asks for.
+const maxSized = 200
+
+// imageSizes puts each tag's image size (regclient.ImageSize) in place
+// of the size the listing gives, which is the manifest's; once per
+// image, several at once. A size that cannot be read is left out.
+func imageSizes(ctx context.Context, reg *regclient.Client, r name.Repository, tags []regclient.Tag) {
+	key := func(t regclient.Tag) string {
+		if t.Digest != "" {
+			return t.Digest
+		}
+		return "tag " + t.Name
+	}
+	var refs []name.Reference
+	index := map[string]int{}
+	for _, t := range tags {
+		if _, seen := index[key(t)]; seen || len(refs) >= maxSized {
+			continue
+		}
+		index[key(t)] = len(refs)
+		if t.Digest != "" {
+			refs = append(refs, r.Digest(t.Digest))
+		} else {
+			refs = append(refs, r.Tag(t.Name))
+		}
+	}
+	sizes := make([]int64, len(refs))
+	var g errgroup.Group
+	g.SetLimit(8)
+	for i, ref := range refs {
+		g.Go(func() error {
+			sizes[i], _ = reg.ImageSize(ctx, ref)
+			return nil
+		})
+	}
+	g.Wait()
+	for i := range tags {
+		tags[i].Size = 0
+		if j, ok := index[key(tags[i])]; ok {
+			tags[i].Size = sizes[j]
+		}
+	}
 }
 
 func (t *Tags) Update(msg tea.Msg) tea.Cmd {
@@ -89,6 +147,7 @@ func (t *Tags) Update(msg tea.Msg) tea.Cmd {
 			cmd = deleted(msg)
 		}
 		if msg.repo == t.repo && msg.err == nil {
+			t.deleted = true
 			return tea.Batch(cmd, t.Refresh())
 		}
 		return cmd
