@@ -33,11 +33,20 @@ func runSession(ctx context.Context, opts *chatOptions, s *chat.Session) error {
 
 	failed := false
 	warned := false // Ctrl-C on an empty line said how to leave
+	// On a terminal the conversation is spaced as the TUI's chat tab
+	// spaces it: a blank line before each prompt that follows output, and
+	// between a message and its reply.
+	spaced := ios.IsStdoutTTY()
+	blank := spaced
 	report := func(err error) {
 		failed = true
 		fmt.Fprintf(errOut, "forge: %s\n", cmdutil.ErrorMessage(ios, explain(err)))
 	}
 	for {
+		if blank {
+			fmt.Fprintln(out)
+			blank = false
+		}
 		msg, err := src.readMessage(ctx)
 		switch {
 		case errors.Is(err, errInterrupted) && len(s.History) > 0 && !warned:
@@ -58,6 +67,7 @@ func runSession(ctx context.Context, opts *chatOptions, s *chat.Session) error {
 		if strings.TrimSpace(msg) == "" {
 			continue
 		}
+		blank = spaced
 		if chat.IsCommand(msg) {
 			err := command(ctx, src, s, msg, out, ios.IsStdoutTTY())
 			if errors.Is(err, chat.ErrExit) {
@@ -72,6 +82,9 @@ func runSession(ctx context.Context, opts *chatOptions, s *chat.Session) error {
 				report(err)
 			}
 			continue
+		}
+		if spaced {
+			fmt.Fprintln(out)
 		}
 		err = turn(ctx, src, s, chat.Unescape(msg), opts.noStream, newReplyView(ios, out), errOut, cs.Dim)
 		if ctx.Err() != nil {

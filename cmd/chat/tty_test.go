@@ -52,6 +52,12 @@ func TestTerminalSession(t *testing.T) {
 		}
 	}
 
+	// Spaced as the TUI's chat tab: a blank line between the message and
+	// its reply, and before the next prompt.
+	if !strings.Contains(s, "> Hello there\n\nYou asked about") || !strings.Contains(s, "126 reply\n\n> ") {
+		t.Errorf("not spaced as the TUI:\n%s", s)
+	}
+
 	// Ctrl-C while the reply streams stops only the reply.
 	x.Keys("Tell me more", "Enter")
 	x.ShowsTimes("Tell me more", 2)
