@@ -39,7 +39,8 @@ Files:
                        or ~/.config/forge)
   XDG_CONFIG_HOME      base of the default configuration directory
   XDG_CACHE_HOME       base of forge's cache (default ~/.cache): layer digests
-                       of pushed tarballs, repositories offered by completion
+                       of pushed tarballs, repositories offered by completion,
+                       forge tui's unsent drafts and chat conversation
   HOME                 home directory: default configuration and cache, and
                        ssh-key add's default key ~/.ssh/id_ed25519.pub
 
