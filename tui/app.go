@@ -530,12 +530,8 @@ func (a *App) render() string {
 		frame = a.top().View()
 	} else {
 		_, vh := a.area()
-		status := a.statusLines()
-		if len(status) == 0 {
-			status = []string{""}
-		}
 		frame = strings.Join([]string{
-			a.tabBar(), a.crumbs(), common.Pad(a.top().View(), w, vh), strings.Join(status, "\n"), a.helpLine(),
+			a.tabBar(), a.crumbs(), common.Pad(a.top().View(), w, vh), strings.Join(a.statusLines(), "\n"), a.helpLine(),
 		}, "\n")
 	}
 	switch {
@@ -625,14 +621,15 @@ func (a *App) crumbs() string {
 // to the width: an error is shown whole, never cut mid-sentence (up to
 // half the rows the views have).
 func (a *App) statusLines() []string {
-	st := a.ctx.Styles
 	s := a.tabs[a.active].status
+	if s.text == "" && a.quitAsk == "" {
+		return nil
+	}
+	st := a.ctx.Styles
 	mark, style, msg := st.Notice.Render(" ✓ "), lipgloss.NewStyle(), s.text
 	switch {
 	case a.quitAsk != "":
 		mark, style, msg = st.Warning.Render(" ? "), st.Warning, a.quitAsk+" y quits, any other key stays"
-	case s.text == "":
-		return nil
 	case s.err:
 		mark, style = st.Error.Render(" ✗ "), st.Error
 	}
