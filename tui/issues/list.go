@@ -175,7 +175,7 @@ func stateGlyph(st *common.Styles, state string) string {
 func (l *List) head() string {
 	st := l.ctx.Styles
 	n := len(l.Items())
-	head := st.Bold.Render(fmt.Sprintf("%s issues", capital(states[l.state])))
+	head := st.Bold.Render(fmt.Sprintf("%s issues", text.Capitalize(states[l.state])))
 	head += st.Dim.Render(fmt.Sprintf(" · %s · s: open/closed/all · n: new", text.Plural(n, "issue", "issues")))
 	if states[l.state] == "all" {
 		head += st.Dim.Render(" · ") + stateGlyph(st, "open") + st.Dim.Render(" open ") + stateGlyph(st, "closed") + st.Dim.Render(" closed")
@@ -188,8 +188,6 @@ func (l *List) head() string {
 	}
 	return head
 }
-
-func capital(s string) string { return string(s[0]-'a'+'A') + s[1:] }
 
 func (l *List) ShortHelp() []key.Binding {
 	k := l.ctx.Keys
