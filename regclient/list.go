@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/google/go-containerregistry/pkg/name"
-	v1 "github.com/google/go-containerregistry/pkg/v1"
 	"github.com/google/go-containerregistry/pkg/v1/remote"
 )
 
@@ -206,29 +205,4 @@ func apiMessage(body []byte) string {
 		s = s[:200] + "…"
 	}
 	return s
-}
-
-// ImageSize is the size of the image ref names — its config and layers as
-// stored (compressed), what a pull brings; for an index, its images'
-// together. (The tag listing's size is the manifest's own: a few hundred
-// bytes.) An index costs a request per image.
-func (c *Client) ImageSize(ctx context.Context, ref name.Reference) (int64, error) {
-	desc, err := remote.Get(ref, c.options(ctx)...)
-	if err != nil {
-		return 0, c.wrap(err, ref.String())
-	}
-	if desc.MediaType.IsIndex() {
-		idx, err := desc.ImageIndex()
-		if err != nil {
-			return 0, err
-		}
-		var n int64
-		err = eachImage(idx, func(img v1.Image) error { n += imageSize(img); return nil })
-		return n, c.wrap(err, ref.String())
-	}
-	img, err := desc.Image()
-	if err != nil {
-		return 0, err
-	}
-	return imageSize(img), nil
 }

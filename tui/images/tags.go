@@ -1,7 +1,6 @@
 package images
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"net/http"
@@ -14,7 +13,6 @@ import (
 	"github.com/forgehq/forge/tui/common"
 	"github.com/forgehq/forge/tui/components"
 	"github.com/google/go-containerregistry/pkg/name"
-	"golang.org/x/sync/errgroup"
 )
 
 // planMsg is what deleting a reference would remove, to confirm.
@@ -81,55 +79,8 @@ func (t *Tags) fetch() (components.Work[regclient.Tag], error) {
 		if deleted && errors.As(err, &st) && st.HTTPStatus() == http.StatusNotFound {
 			return nil, nil
 		}
-		if err == nil {
-			imageSizes(ctx, reg, r, tags)
-		}
 		return tags, err
 	}, nil
-}
-
-// maxSized caps the images whose size a tags list asks for.
-const maxSized = 200
-
-// imageSizes puts each tag's image size (regclient.ImageSize) in place
-// of the size the listing gives, which is the manifest's; once per
-// image, several at once. A size that cannot be read is left out.
-func imageSizes(ctx context.Context, reg *regclient.Client, r name.Repository, tags []regclient.Tag) {
-	key := func(t regclient.Tag) string {
-		if t.Digest != "" {
-			return t.Digest
-		}
-		return "tag " + t.Name
-	}
-	var refs []name.Reference
-	index := map[string]int{}
-	for _, t := range tags {
-		if _, seen := index[key(t)]; seen || len(refs) >= maxSized {
-			continue
-		}
-		index[key(t)] = len(refs)
-		if t.Digest != "" {
-			refs = append(refs, r.Digest(t.Digest))
-		} else {
-			refs = append(refs, r.Tag(t.Name))
-		}
-	}
-	sizes := make([]int64, len(refs))
-	var g errgroup.Group
-	g.SetLimit(8)
-	for i, ref := range refs {
-		g.Go(func() error {
-			sizes[i], _ = reg.ImageSize(ctx, ref)
-			return nil
-		})
-	}
-	g.Wait()
-	for i := range tags {
-		tags[i].Size = 0
-		if j, ok := index[key(tags[i])]; ok {
-			tags[i].Size = sizes[j]
-		}
-	}
 }
 
 func (t *Tags) Update(msg tea.Msg) tea.Cmd {
