@@ -137,7 +137,7 @@ func New(ctx *common.Context) *View {
 		return v
 	}
 	v.session = &chat.Session{Client: c}
-	v.entries = []entry{{Kind: "note", Text: "Chatting with the service's default model. enter sends, alt+enter starts a new line, /help lists the commands, esc leaves the input."}}
+	v.entries = []entry{{"note", "Chatting with the service's default model. enter sends, alt+enter starts a new line, /help lists the commands, esc leaves the input."}}
 	if s, err := ctx.Settings(); err == nil {
 		v.keepAs = keepName(s.AgentURL)
 	}
@@ -151,7 +151,7 @@ func (v *View) restore() {
 	if v.ctx.Keep.Load(v.keepAs, &k) && len(k.Entries) > 0 {
 		v.session.Model, v.session.History = k.Model, k.History
 		v.model, v.sent = k.Model, k.Sent
-		v.entries = append(k.Entries, entry{Kind: "note", Text: "This is the conversation of your last session; /reset forgets it."})
+		v.entries = append(k.Entries, entry{"note", "This is the conversation of your last session; /reset forgets it."})
 	}
 	var input string
 	if v.ctx.Keep.Load(v.keepAs+"\ninput", &input) {
@@ -370,7 +370,7 @@ func (v *View) send() tea.Cmd {
 // own and hands each chunk over a channel; a command waits for the next
 // one, so every chunk is drawn as it arrives.
 func (v *View) startTurn(message string) tea.Cmd {
-	v.entries = append(v.entries, entry{Kind: "user", Text: message})
+	v.entries = append(v.entries, entry{"user", message})
 	v.turn++
 	v.busy = "reply"
 	// The footer's tokens were the last reply's: this one has none yet
@@ -413,7 +413,7 @@ func (v *View) turnDone(msg turnDoneMsg) tea.Cmd {
 	v.stream.Close()
 	v.stream = nil
 	if v.reply.Len() > 0 {
-		v.entries = append(v.entries, entry{Kind: "agent", Text: v.reply.String()})
+		v.entries = append(v.entries, entry{"agent", v.reply.String()})
 	}
 	v.stale = true
 	switch {
@@ -421,25 +421,25 @@ func (v *View) turnDone(msg turnDoneMsg) tea.Cmd {
 		u := msg.usage
 		v.last = &u
 		if u.FinishReason == "quota" {
-			v.entries = append(v.entries, entry{Kind: "error", Text: "The reply was cut off: the agent key's token quota is used up; /usage says when it resets."})
+			v.entries = append(v.entries, entry{"error", "The reply was cut off: the agent key's token quota is used up; /usage says when it resets."})
 		}
 		return tea.Batch(v.save(), v.fetchUsage())
 	case errors.Is(msg.err, context.Canceled) && v.ctx.Ctx.Err() == nil:
-		v.entries = append(v.entries, entry{Kind: "note", Text: "(reply interrupted; the part received stays in the conversation)"})
+		v.entries = append(v.entries, entry{"note", "(reply interrupted; the part received stays in the conversation)"})
 		return v.save()
 	}
-	v.entries = append(v.entries, entry{Kind: "error", Text: text.ErrorText(msg.err)})
+	v.entries = append(v.entries, entry{"error", text.ErrorText(msg.err)})
 	return tea.Batch(v.save(), common.Error(msg.err))
 }
 
 // command runs an in-session command through the session, as `forge
 // chat` does; its answer joins the transcript.
 func (v *View) command(line string) tea.Cmd {
-	v.entries = append(v.entries, entry{Kind: "user", Text: line})
+	v.entries = append(v.entries, entry{"user", line})
 	v.stale = true
 	if f := strings.Fields(strings.ToLower(line)); f[0] == "/help" || f[0] == "/?" {
 		// The session's /help is forge chat's: its keys are not these.
-		v.entries = append(v.entries, entry{Kind: "note", Text: help()})
+		v.entries = append(v.entries, entry{"note", help()})
 		return nil
 	}
 	v.busy = "command"
@@ -459,10 +459,10 @@ func (v *View) commandDone(msg commandMsg) tea.Cmd {
 		return v.exit()
 	}
 	if out := strings.TrimRight(msg.out, "\n"); out != "" {
-		v.entries = append(v.entries, entry{Kind: "note", Text: out})
+		v.entries = append(v.entries, entry{"note", out})
 	}
 	if msg.err != nil {
-		v.entries = append(v.entries, entry{Kind: "error", Text: text.ErrorText(msg.err)})
+		v.entries = append(v.entries, entry{"error", text.ErrorText(msg.err)})
 		return v.save()
 	}
 	if strings.HasPrefix(strings.ToLower(strings.TrimSpace(msg.line)), "/usage") {
@@ -476,7 +476,7 @@ func (v *View) commandDone(msg commandMsg) tea.Cmd {
 func (v *View) exit() tea.Cmd {
 	v.session = &chat.Session{Client: v.session.Client}
 	v.model, v.last = "", nil
-	v.entries = []entry{{Kind: "note", Text: "The last session ended; this is a new one."}}
+	v.entries = []entry{{"note", "The last session ended; this is a new one."}}
 	v.stale = true
 	return tea.Batch(v.save(), common.Status("Chat session ended; its conversation is forgotten."),
 		func() tea.Msg { return common.SwitchTabMsg{Back: true} })
