@@ -27,23 +27,9 @@ const inputRows = 3
 
 // entry is one block of the transcript.
 type entry struct {
-	Kind string `json:"kind"` // "user", "agent", "note", "error"
-	Text string `json:"text"`
+	kind string // "user", "agent", "note", "error"
+	text string
 }
-
-// kept is what the chat keeps across launches (common.Keep): the
-// conversation as the agent has it and as the tab shows it, the model,
-// the messages for the up arrow, and the input not yet sent.
-type kept struct {
-	Model   string         `json:"model,omitempty"`
-	History []chat.Message `json:"history,omitempty"`
-	Entries []entry        `json:"entries,omitempty"`
-	Sent    []string       `json:"sent,omitempty"`
-	Input   string         `json:"input,omitempty"`
-}
-
-// keepName names the chat in the keep: one conversation per agent.
-func keepName(agentURL string) string { return "chat\n" + agentURL }
 
 type deltaMsg struct {
 	owner, turn int
@@ -63,13 +49,6 @@ type commandMsg struct {
 	out   string
 	model string
 	err   error
-}
-
-// completeMsg is what Tab may complete line to.
-type completeMsg struct {
-	owner int
-	line  string
-	cands []string
 }
 
 type modelsMsg struct {
@@ -98,6 +77,7 @@ type View struct {
 	input   *components.Editor
 	sent    []string // messages sent, for the up arrow
 	choices []string // what the last Tab left to choose from
+	keep    keepState
 
 	busy     string // "reply" or "command" while one runs
 	turn     int
@@ -106,7 +86,6 @@ type View struct {
 	stream   *markdown.Stream
 	streamed *lineSink
 
-	keepAs     string // the conversation's name in the keep
 	model      string
 	defModel   string // the service's default, when it says
 	last       *chat.Usage
@@ -138,79 +117,7 @@ func New(ctx *common.Context) *View {
 	}
 	v.session = &chat.Session{Client: c}
 	v.entries = []entry{{"note", "Chatting with the service's default model. enter sends, alt+enter starts a new line, /help lists the commands, esc leaves the input."}}
-	if s, err := ctx.Settings(); err == nil {
-		v.keepAs = keepName(s.AgentURL)
-	}
-	v.restore()
 	return v
-}
-
-// restore brings back the conversation and the input of the last launch.
-func (v *View) restore() {
-	var k kept
-	if v.ctx.Keep.Load(v.keepAs, &k) && len(k.Entries) > 0 {
-		v.session.Model, v.session.History = k.Model, k.History
-		v.model, v.sent = k.Model, k.Sent
-		v.entries = append(k.Entries, entry{"note", "This is the conversation of your last session; /reset forgets it."})
-	}
-	var input string
-	if v.ctx.Keep.Load(v.keepAs+"\ninput", &input) {
-		v.input.SetValue(input)
-	}
-}
-
-// save keeps the conversation for the next launch, as it changes.
-func (v *View) save() tea.Cmd {
-	var k any
-	if len(v.session.History) > 0 || len(v.entries) > 1 {
-		k = kept{Model: v.session.Model, History: v.session.History, Entries: v.entries, Sent: v.sent}
-	}
-	return common.Error(v.ctx.Keep.Save(v.keepAs, k))
-}
-
-// saveInput keeps the text typed and not sent, on every change.
-func (v *View) saveInput() tea.Cmd {
-	var in any
-	if s := v.input.Value(); s != "" {
-		in = s
-	}
-	return common.Error(v.ctx.Keep.Save(v.keepAs+"\ninput", in))
-}
-
-// edit gives a key or a paste to the input, keeping the text when it
-// changes.
-func (v *View) edit(msg tea.Msg) tea.Cmd {
-	before := v.input.Value()
-	v.input.Update(msg)
-	if v.input.Value() == before {
-		return nil
-	}
-	return v.saveInput()
-}
-
-// Interrupt: Ctrl-C stops a streaming reply, as in forge chat.
-func (v *View) Interrupt() (tea.Cmd, bool) {
-	if v.busy != "reply" {
-		return nil, false
-	}
-	v.cancel()
-	return nil, true
-}
-
-// Unsent names the conversation and the typed message, which quitting
-// keeps for the next launch.
-func (v *View) Unsent() string {
-	if v.session == nil {
-		return ""
-	}
-	var parts []string
-	if len(v.session.History) > 0 || v.busy == "reply" {
-		parts = append(parts, "the chat conversation")
-	}
-	if strings.TrimSpace(v.input.Value()) != "" {
-		parts = append(parts, "the chat message you typed")
-	}
-	return strings.Join(parts, " and ")
 }
 
 // Init asks for the key's usage and the service's default model, for the
@@ -219,6 +126,7 @@ func (v *View) Init() tea.Cmd {
 	if v.session == nil {
 		return nil
 	}
+	v.restore()
 	c, ctx, owner := v.session.Client, v.ctx.Ctx, v.id
 	return tea.Batch(v.fetchUsage(), func() tea.Msg {
 		_, def, _ := c.Models(ctx)
@@ -240,7 +148,14 @@ func (v *View) fetchUsage() tea.Cmd {
 	}
 }
 
+// Update handles msg, then keeps what it changed of the conversation and
+// the input (keep.go).
 func (v *View) Update(msg tea.Msg) tea.Cmd {
+	cmd := v.update(msg)
+	return tea.Batch(cmd, v.persist())
+}
+
+func (v *View) update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case deltaMsg:
 		if msg.owner == v.id && msg.turn == v.turn {
@@ -256,10 +171,6 @@ func (v *View) Update(msg tea.Msg) tea.Cmd {
 		if msg.owner == v.id {
 			return v.commandDone(msg)
 		}
-	case completeMsg:
-		if msg.owner == v.id && v.input.Value() == msg.line {
-			return v.completed(msg)
-		}
 	case modelsMsg:
 		if msg.owner == v.id {
 			v.defModel = msg.def
@@ -268,12 +179,16 @@ func (v *View) Update(msg tea.Msg) tea.Cmd {
 		if msg.owner == v.id && msg.err == nil {
 			v.agentUsage = msg.usage
 		}
+	case completeMsg:
+		if msg.owner == v.id && v.input.Value() == msg.line {
+			return v.completed(msg)
+		}
 	case common.ThemeMsg:
 		v.stale = true
 	case tea.KeyPressMsg:
 		return v.key(msg)
 	case tea.PasteMsg:
-		return v.edit(msg)
+		v.input.Update(msg)
 	case tea.MouseWheelMsg:
 		v.pager.Update(msg)
 	}
@@ -295,7 +210,7 @@ func (v *View) key(msg tea.KeyPressMsg) tea.Cmd {
 	}
 	v.choices = nil
 	switch s := msg.String(); {
-	case s == "tab" && strings.HasPrefix(v.input.Value(), "/") && !strings.HasPrefix(v.input.Value(), "//"):
+	case s == "tab" && completes(v.input.Value()):
 		return v.complete()
 	case s == "esc":
 		if v.busy == "reply" {
@@ -304,7 +219,7 @@ func (v *View) key(msg tea.KeyPressMsg) tea.Cmd {
 		}
 		v.input.Blur()
 	case key.Matches(msg, v.keyNewline):
-		return v.edit(tea.PasteMsg{Content: "\n"})
+		v.input.Update(tea.PasteMsg{Content: "\n"})
 	case s == "enter":
 		return v.send()
 	case s == "tab" || s == "shift+tab":
@@ -317,33 +232,10 @@ func (v *View) key(msg tea.KeyPressMsg) tea.Cmd {
 		v.pager.Update(msg)
 	case s == "up" && v.input.Value() == "" && len(v.sent) > 0:
 		v.input.SetValue(v.sent[len(v.sent)-1])
-		return v.saveInput()
 	default:
-		return v.edit(msg)
+		v.input.Update(msg)
 	}
 	return nil
-}
-
-// complete asks what Tab completes the command typed to (model names may
-// need a request).
-func (v *View) complete() tea.Cmd {
-	s, ctx, owner, line := v.session, v.ctx.Ctx, v.id, v.input.Value()
-	return func() tea.Msg { return completeMsg{owner: owner, line: line, cands: s.Complete(ctx, line)} }
-}
-
-// completed extends the input as far as the candidates agree, and shows
-// the choices left.
-func (v *View) completed(msg completeMsg) tea.Cmd {
-	line, choices, ok := chat.Completion(msg.line, msg.cands)
-	v.choices = choices
-	if !ok {
-		if len(msg.cands) == 0 {
-			return common.Status("Nothing to complete: tab completes a command or a model name.")
-		}
-		return nil
-	}
-	v.input.SetValue(line)
-	return v.saveInput()
 }
 
 // send sends the typed message, or runs it as a command.
@@ -357,13 +249,10 @@ func (v *View) send() tea.Cmd {
 	}
 	v.input.Reset()
 	v.sent = append(v.sent, line)
-	var run tea.Cmd
 	if chat.IsCommand(line) {
-		run = v.command(line)
-	} else {
-		run = v.startTurn(chat.Unescape(line))
+		return v.command(line)
 	}
-	return tea.Batch(run, v.save(), v.saveInput())
+	return v.startTurn(chat.Unescape(line))
 }
 
 // startTurn streams a reply: the session's Turn runs in a goroutine of its
@@ -423,13 +312,13 @@ func (v *View) turnDone(msg turnDoneMsg) tea.Cmd {
 		if u.FinishReason == "quota" {
 			v.entries = append(v.entries, entry{"error", "The reply was cut off: the agent key's token quota is used up; /usage says when it resets."})
 		}
-		return tea.Batch(v.save(), v.fetchUsage())
+		return v.fetchUsage()
 	case errors.Is(msg.err, context.Canceled) && v.ctx.Ctx.Err() == nil:
 		v.entries = append(v.entries, entry{"note", "(reply interrupted; the part received stays in the conversation)"})
-		return v.save()
+		return nil
 	}
 	v.entries = append(v.entries, entry{"error", text.ErrorText(msg.err)})
-	return tea.Batch(v.save(), common.Error(msg.err))
+	return common.Error(msg.err)
 }
 
 // command runs an in-session command through the session, as `forge
@@ -463,12 +352,12 @@ func (v *View) commandDone(msg commandMsg) tea.Cmd {
 	}
 	if msg.err != nil {
 		v.entries = append(v.entries, entry{"error", text.ErrorText(msg.err)})
-		return v.save()
+		return nil
 	}
 	if strings.HasPrefix(strings.ToLower(strings.TrimSpace(msg.line)), "/usage") {
-		return tea.Batch(v.save(), v.fetchUsage())
+		return v.fetchUsage()
 	}
-	return v.save()
+	return nil
 }
 
 // exit ends the session, as /exit ends `forge chat`: the conversation is
@@ -478,7 +367,7 @@ func (v *View) exit() tea.Cmd {
 	v.model, v.last = "", nil
 	v.entries = []entry{{"note", "The last session ended; this is a new one."}}
 	v.stale = true
-	return tea.Batch(v.save(), common.Status("Chat session ended; its conversation is forgotten."),
+	return tea.Batch(common.Status("Chat session ended; its conversation is forgotten."),
 		func() tea.Msg { return common.SwitchTabMsg{Back: true} })
 }
 
@@ -520,11 +409,11 @@ func (v *View) transcript() []string {
 func (v *View) renderEntry(e entry) []string {
 	st := v.ctx.Styles
 	w := max(v.width-2, 10)
-	switch e.Kind {
+	switch e.kind {
 	case "user":
 		// A message of several lines is drawn as its lines.
 		var out []string
-		for _, line := range strings.Split(e.Text, "\n") {
+		for _, line := range strings.Split(e.text, "\n") {
 			for _, l := range strings.Split(ansi.Wrap(text.LogLine(line), w, " "), "\n") {
 				lead := "  "
 				if len(out) == 0 {
@@ -535,11 +424,11 @@ func (v *View) renderEntry(e entry) []string {
 		}
 		return append([]string{""}, out...)
 	case "agent":
-		return append([]string{""}, v.ctx.Markdown(e.Text, w)...)
+		return append([]string{""}, v.ctx.Markdown(e.text, w)...)
 	case "error":
 		// Whole, wrapped: an error's end (a reset time, a hint) matters.
 		var out []string
-		for i, l := range common.Wrap(text.OneLine(e.Text), w) {
+		for i, l := range common.Wrap(text.OneLine(e.text), w) {
 			lead := "  "
 			if i == 0 {
 				lead = "✗ "
@@ -549,7 +438,7 @@ func (v *View) renderEntry(e entry) []string {
 		return out
 	}
 	var out []string
-	for _, l := range strings.Split(ansi.Wrap(text.Sanitize(e.Text), w, " "), "\n") {
+	for _, l := range strings.Split(ansi.Wrap(text.Sanitize(e.text), w, " "), "\n") {
 		out = append(out, st.Dim.Render(l))
 	}
 	return out
@@ -640,34 +529,6 @@ func (v *View) FullHelp() [][]key.Binding {
 		{v.keySend, v.keyNewline, v.keyStop, v.keyFocus, common.Binding("↑", "recall the last message", "up"), common.Binding("pgup/pgdn", "scroll the conversation", "pgup", "pgdown")},
 		commands,
 	}
-}
-
-// help is /help's answer in the tab: the session's commands and the
-// tab's own keys.
-func help() string {
-	var b strings.Builder
-	b.WriteString("Commands:\n")
-	for _, c := range chat.Commands {
-		h := c.Help
-		if c.Name == "/exit" {
-			h = "end the session: the conversation is forgotten and the tab shown before comes back"
-		}
-		fmt.Fprintf(&b, "  %-14s %s\n", strings.TrimSpace(c.Name+" "+c.Args), h)
-	}
-	b.WriteString("Keys:\n")
-	for _, k := range [][2]string{
-		{"enter", "send the message, or run the command"},
-		{"alt+enter", "start a new line (also ctrl+j)"},
-		{"tab", "complete a command or a model name; on other text, the next tab"},
-		{"↑", "on an empty input, bring the last message back"},
-		{"esc", "stop the reply; else leave the input (enter or i comes back)"},
-		{"ctrl+c", "stop the reply; else quit (asks first, the conversation is kept)"},
-		{"pgup/pgdn", "scroll the conversation"},
-	} {
-		fmt.Fprintf(&b, "  %-14s %s\n", k[0], k[1])
-	}
-	b.WriteString("A message starting with / is typed with //.")
-	return b.String()
 }
 
 // lineSink collects what a markdown stream writes, as lines.
