@@ -1,7 +1,6 @@
 package tui
 
 import (
-	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -68,6 +67,7 @@ type App struct {
 
 	statusSeq  int
 	statusRows int // rows the status line takes (a long error wraps)
+	noticeTab  int // 1 + the tab whose notice is being handled; 0: none
 	// quitAsk is the question asked before quitting with something
 	// unsent; "" when none is asked.
 	quitAsk string
@@ -157,9 +157,7 @@ func (a *App) update(msg tea.Msg) tea.Cmd {
 			a.tabs[msg.tab].status = status{}
 		}
 	case common.StatusMsg:
-		return a.setStatus(a.active, msg)
-	case tabStatusMsg:
-		return a.setStatus(msg.tab, msg.StatusMsg)
+		return a.setStatus(msg)
 	case common.PushMsg:
 		return a.push(msg.C)
 	case common.CloseMsg:
@@ -172,6 +170,11 @@ func (a *App) update(msg tea.Msg) tea.Cmd {
 		if msg.ctx == a.ctx {
 			a.ctx.User = msg.login
 		}
+	case tabStatusMsg:
+		// Handled as any notice, but kept with the tab that made it.
+		a.noticeTab = msg.tab + 1
+		defer func() { a.noticeTab = 0 }()
+		return a.update(msg.StatusMsg)
 	case repoFoundMsg:
 		if a.ctx.Repo.Name == "" {
 			return a.chooseRepo(msg.repo)
@@ -186,13 +189,13 @@ func (a *App) update(msg tea.Msg) tea.Cmd {
 		return a.key(msg)
 	case tea.MouseWheelMsg:
 		if !a.showHelp && a.switcher == nil {
-			return a.toTop(msg)
+			return a.top().Update(msg)
 		}
 	case tea.PasteMsg:
 		if a.switcher != nil {
 			return a.switcher.Update(msg)
 		}
-		return a.toTop(msg)
+		return a.top().Update(msg)
 	default:
 		return a.broadcast(msg)
 	}
@@ -258,7 +261,7 @@ func (a *App) key(msg tea.KeyPressMsg) tea.Cmd {
 		a.pop()
 	case key.Matches(msg, k.Refresh):
 		if r, ok := top.(common.Refresher); ok {
-			return fromTab(a.active, r.Refresh())
+			return r.Refresh()
 		}
 	default:
 		return a.toTop(msg)
@@ -294,11 +297,12 @@ func fromTab(i int, cmd tea.Cmd) tea.Cmd {
 // unsent: it is kept for the next launch, but the user should know.
 func (a *App) quit() tea.Cmd {
 	var unsent []string
+	seen := map[string]bool{} // a form is held by its list as well as open
 	for _, t := range a.tabs {
 		for _, c := range t.stack {
 			if u, ok := c.(common.Unsent); ok {
-				// A form is held by its list as well as open.
-				if s := u.Unsent(); s != "" && !slices.Contains(unsent, s) {
+				if s := u.Unsent(); s != "" && !seen[s] {
+					seen[s] = true
 					unsent = append(unsent, s)
 				}
 			}
@@ -414,8 +418,10 @@ func (a *App) chooseRepo(repo client.RepoName) tea.Cmd {
 	return tea.Batch(cmds...)
 }
 
-// setStatus shows a notice on tab i.
-func (a *App) setStatus(i int, msg common.StatusMsg) tea.Cmd {
+// setStatus shows a notice on the tab that made it (noticeTab), else on
+// the tab in sight.
+func (a *App) setStatus(msg common.StatusMsg) tea.Cmd {
+	i := a.noticeTab - 1
 	if i < 0 || i >= len(a.tabs) {
 		i = a.active
 	}

@@ -35,7 +35,7 @@ func start(t *testing.T, srv *refserver.Server, user string, w, h int, o Options
 	return startEnv(t, srv, tuitest.Env(t, srv, user), w, h, o)
 }
 
-// startEnv starts the program in env: a second launch of the same user.
+// startEnv is start with the environment given.
 func startEnv(t *testing.T, srv *refserver.Server, env map[string]string, w, h int, o Options) *harness {
 	t.Helper()
 	o.Factory = tuitest.Factory(env)

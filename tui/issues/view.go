@@ -71,55 +71,6 @@ func NewView(ctx *common.Context, repo client.RepoName, is *client.Issue) *View 
 	return v
 }
 
-// draftName names the comment draft in the keep.
-func (v *View) draftName() string {
-	return fmt.Sprintf("comment\n%s#%d", v.repo, v.issue.Number)
-}
-
-// edit gives a key or a paste to the editor, keeping the draft as it
-// changes.
-func (v *View) edit(msg tea.Msg) tea.Cmd {
-	before := v.editor.Value()
-	v.editor.Update(msg)
-	if after := v.editor.Value(); after != before {
-		return v.saveDraft(after)
-	}
-	return nil
-}
-
-func (v *View) saveDraft(draft string) tea.Cmd {
-	var d any
-	if draft != "" {
-		d = draft
-	}
-	return common.Error(v.ctx.Keep.Save(v.draftName(), d))
-}
-
-// hide hides the editor; the draft stays.
-func (v *View) hide() {
-	v.composing = false
-	v.editor.Blur()
-	v.layout()
-}
-
-// Interrupt: Ctrl-C in the editor hides it, as esc does, keeping the
-// draft (its footer says so).
-func (v *View) Interrupt() (tea.Cmd, bool) {
-	if !v.composing {
-		return nil, false
-	}
-	v.hide()
-	return common.Status("The draft is kept: c brings the editor back."), true
-}
-
-// Unsent names the comment draft.
-func (v *View) Unsent() string {
-	if strings.TrimSpace(v.editor.Value()) == "" {
-		return ""
-	}
-	return fmt.Sprintf("the comment draft on %s#%d", v.repo, v.issue.Number)
-}
-
 func (v *View) Init() tea.Cmd { return v.fetch() }
 
 // Refresh reloads the issue.
@@ -357,4 +308,53 @@ func (v *View) ShortHelp() []key.Binding {
 func (v *View) FullHelp() [][]key.Binding {
 	k := v.ctx.Keys
 	return [][]key.Binding{v.pager.KeyHelp(), {v.keyComment, v.keySend, v.keyHide, v.keyClose, v.keyReopen, k.Refresh}}
+}
+
+// draftName names the comment draft in the keep.
+func (v *View) draftName() string {
+	return fmt.Sprintf("comment\n%s#%d", v.repo, v.issue.Number)
+}
+
+// edit gives a key or a paste to the editor, keeping the draft as it
+// changes.
+func (v *View) edit(msg tea.Msg) tea.Cmd {
+	before := v.editor.Value()
+	v.editor.Update(msg)
+	if after := v.editor.Value(); after != before {
+		return v.saveDraft(after)
+	}
+	return nil
+}
+
+func (v *View) saveDraft(draft string) tea.Cmd {
+	var d any
+	if draft != "" {
+		d = draft
+	}
+	return common.Error(v.ctx.Keep.Save(v.draftName(), d))
+}
+
+// hide hides the editor; the draft stays.
+func (v *View) hide() {
+	v.composing = false
+	v.editor.Blur()
+	v.layout()
+}
+
+// Interrupt: Ctrl-C in the editor hides it, as esc does, keeping the
+// draft (its footer says so).
+func (v *View) Interrupt() (tea.Cmd, bool) {
+	if !v.composing {
+		return nil, false
+	}
+	v.hide()
+	return common.Status("The draft is kept: c brings the editor back."), true
+}
+
+// Unsent names the comment draft.
+func (v *View) Unsent() string {
+	if strings.TrimSpace(v.editor.Value()) == "" {
+		return ""
+	}
+	return fmt.Sprintf("the comment draft on %s#%d", v.repo, v.issue.Number)
 }
