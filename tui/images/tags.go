@@ -68,16 +68,23 @@ func (t *Tags) fetch() (components.Work[regclient.Tag], error) {
 	if err != nil {
 		return nil, err
 	}
-	ctx, repo, deleted := t.ctx.Ctx, t.repo, t.deleted
-	return func() ([]regclient.Tag, error) {
+	ctx, repo := t.ctx.Ctx, t.repo
+	work := func() ([]regclient.Tag, error) {
 		r, err := reg.ParseRepository(repo)
 		if err != nil {
 			return nil, err
 		}
 		tags, _, err := reg.Tags(ctx, r)
+		return tags, err
+	}
+	if !t.deleted {
+		return work, nil
+	}
+	return func() ([]regclient.Tag, error) {
+		tags, err := work()
 		var st interface{ HTTPStatus() int }
-		if deleted && errors.As(err, &st) && st.HTTPStatus() == http.StatusNotFound {
-			return nil, nil
+		if errors.As(err, &st) && st.HTTPStatus() == http.StatusNotFound {
+			return nil, nil // gone with its last tag
 		}
 		return tags, err
 	}, nil
