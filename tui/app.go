@@ -309,7 +309,7 @@ func (a *App) quit() tea.Cmd {
 		}
 	}
 	if len(unsent) == 0 {
-		return a.end()
+		return tea.Quit
 	}
 	a.showHelp, a.switcher = false, nil
 	a.quitAsk = "Quit? Kept for your next forge tui: " + strings.Join(unsent, ", ") + "."
@@ -322,13 +322,10 @@ func (a *App) answerQuit(msg tea.KeyPressMsg) tea.Cmd {
 	a.quitAsk = ""
 	switch msg.String() {
 	case "y", "Y", "q", "ctrl+c":
-		return a.end()
+		return tea.Quit
 	}
 	return nil
 }
-
-// end quits.
-func (a *App) end() tea.Cmd { return tea.Quit }
 
 // visit opens tab i, making its first component on the first visit.
 func (a *App) visit(i int) tea.Cmd {
