@@ -438,8 +438,10 @@ func (v *View) renderEntry(e entry) []string {
 		return out
 	}
 	var out []string
-	for _, l := range strings.Split(ansi.Wrap(text.Sanitize(e.text), w, " "), "\n") {
-		out = append(out, st.Dim.Render(l))
+	for _, line := range strings.Split(e.text, "\n") {
+		for _, l := range common.Wrap(text.OneLine(line), w) {
+			out = append(out, st.Dim.Render(l))
+		}
 	}
 	return out
 }

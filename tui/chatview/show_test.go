@@ -103,3 +103,18 @@ func TestTabCompletes(t *testing.T) {
 		t.Errorf("input %q", v.input.Value())
 	}
 }
+
+// TestNoteKeepsDatesWhole: a command's answer wraps at spaces, never
+// inside a date.
+func TestNoteKeepsDatesWhole(t *testing.T) {
+	t.Parallel()
+	srv := tuitest.Server(t)
+	v := New(tuitest.Context(t, srv, "alice"))
+	d := tuitest.Drive(t, v, 40, 30)
+	v.entries = append(v.entries, entry{"note", "The quota resets at 2026-12-01T00:00:00Z, in 10 days."})
+	v.stale = true
+	view := d.UntilView("2026-12-01T00:00:00Z,")
+	if strings.Contains(view, "2026-\n") {
+		t.Errorf("a date cut:\n%s", view)
+	}
+}

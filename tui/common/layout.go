@@ -47,17 +47,18 @@ func FitRight(s string, width int) string {
 // Wrap breaks a line of plain text into lines of at most width cells, at
 // spaces only — a date, a URL or a hyphenated name stays whole unless it
 // alone is wider than width, when it is cut where the width ends.
+// Spaces inside a line (an indentation) are kept.
 func Wrap(s string, width int) []string {
 	width = max(width, 1)
 	var lines []string
-	line, w := "", 0
+	line, w, started := "", 0, false
 	for _, word := range strings.Split(s, " ") {
 		ww := ansi.StringWidth(word)
-		switch {
-		case w > 0 && w+1+ww <= width:
+		if started && w+1+ww <= width {
 			line, w = line+" "+word, w+1+ww
 			continue
-		case w > 0 || line != "":
+		}
+		if started {
 			lines = append(lines, line)
 		}
 		for ww > width {
@@ -65,7 +66,7 @@ func Wrap(s string, width int) []string {
 			word = ansi.TruncateLeft(word, width, "")
 			ww = ansi.StringWidth(word)
 		}
-		line, w = word, ww
+		line, w, started = word, ww, true
 	}
 	return append(lines, line)
 }

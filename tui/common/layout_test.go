@@ -16,6 +16,8 @@ func TestWrap(t *testing.T) {
 		{"short", 10, "short"},
 		{"", 10, ""},
 		{"a  b", 10, "a  b"},
+		{"  /help  list", 20, "  /help  list"},
+		{"  indented words here", 10, "  indented|words here"},
 	} {
 		if got := strings.Join(Wrap(c.in, c.width), "|"); got != c.want {
 			t.Errorf("Wrap(%q, %d) = %q, want %q", c.in, c.width, got, c.want)
