@@ -517,7 +517,7 @@ func (v *View) ShortHelp() []key.Binding {
 		return []key.Binding{v.keyFocus, k.Up, k.PageUp}
 	}
 	if v.busy == "reply" {
-		return []key.Binding{common.Binding("esc", "stop the reply", "esc"), common.Binding("pgup", "scroll", "pgup")}
+		return []key.Binding{common.Binding("esc/ctrl+c", "stop the reply", "esc"), common.Binding("pgup", "scroll", "pgup")}
 	}
 	return []key.Binding{v.keySend, v.keyNewline, v.keyLeave, common.Binding("tab", "next tab", "tab")}
 }
