@@ -66,7 +66,7 @@ type App struct {
 	switcher *profiles.Switcher
 
 	statusSeq  int
-	statusRows int // rows the status line takes (a long error wraps)
+	statusRows int // rows a long notice takes beyond the status line's own
 	noticeTab  int // 1 + the tab whose notice is being handled; 0: none
 	// quitAsk is the question asked before quitting with something
 	// unsent; "" when none is asked.
@@ -464,8 +464,10 @@ func (a *App) relayout() {
 	if a.top() == nil || !a.ready {
 		return
 	}
-	if rows := len(a.statusLines()); rows != a.statusRows {
-		a.statusRows = rows
+	// A notice of one line takes the status line's own row: only a longer
+	// one takes rows from the views.
+	if extra := max(len(a.statusLines())-1, 0); extra != a.statusRows {
+		a.statusRows = extra
 		a.resize()
 	}
 	if full := a.fullscreen(); full != a.full {
@@ -479,7 +481,7 @@ func (a *App) area() (int, int) {
 	if a.fullscreen() {
 		return a.ctx.Width, a.ctx.Height
 	}
-	return a.ctx.Width, max(a.ctx.Height-chrome-max(a.statusRows-1, 0), 1)
+	return a.ctx.Width, max(a.ctx.Height-chrome-a.statusRows, 1)
 }
 
 func (a *App) sizeOf(c common.Component) {
