@@ -130,8 +130,12 @@ func (a *App) update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		a.ctx.Width, a.ctx.Height = msg.Width, msg.Height
+		first := !a.ready
 		a.ready = true
 		a.resize()
+		if first {
+			return a.keptNotice()
+		}
 	case tea.BackgroundColorMsg:
 		a.ctx.SetTheme(a.ctx.Color, msg.IsDark())
 		a.styleHelp()
@@ -267,6 +271,19 @@ func (a *App) key(msg tea.KeyPressMsg) tea.Cmd {
 		return a.toTop(msg)
 	}
 	return nil
+}
+
+// keptNotice says, as the program starts, what the last launch left
+// unsent and the keep holds, so that no draft is forgotten on disk.
+func (a *App) keptNotice() tea.Cmd {
+	keep := a.ctx.Keep
+	return func() tea.Msg {
+		kept := keep.Kept()
+		if len(kept) == 0 {
+			return nil
+		}
+		return common.StatusMsg{Text: "Kept from your last session: " + strings.Join(kept, ", ") + "."}
+	}
 }
 
 // toTop gives msg to the view in sight.

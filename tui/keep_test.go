@@ -110,7 +110,7 @@ func TestCommentDraftSurvives(t *testing.T) {
 	h.tm.WaitFinished(t, teatest.WithFinalTimeout(5*time.Second))
 
 	again := startEnv(t, srv, env, 80, 24, Options{Tab: tabIssues, Repo: webapp})
-	again.wait("#6")
+	again.wait("#6", "Kept from your last session: the comment draft on alice/webapp#6.")
 	again.keys("enter")
 	again.wait("Comment · ctrl+s sends", "half a thought")
 }

@@ -176,7 +176,7 @@ func TestNothingLostOnATerminal(t *testing.T) {
 	x.Run("kill-session", "-t", "s")
 
 	x.Start(80, 24, env, "", "tui", "-R", "alice/webapp", "--tab", "issues")
-	x.Shows("#6 Support graceful shutdown")
+	x.Shows("#6 Support graceful shutdown", "Kept from your last session: the chat conversation, the comment")
 	x.Keys("Enter")
 	x.Shows("Comment · ctrl+s sends", "a draft that must not be lost")
 	// Ctrl-C hides the editor, keeping the draft; quitting asks.

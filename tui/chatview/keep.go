@@ -88,7 +88,7 @@ func (v *View) persist() tea.Cmd {
 		if in != "" {
 			val = in
 		}
-		cmds = append(cmds, common.Error(v.ctx.Keep.Save(v.keep.name+"\ninput", val)))
+		cmds = append(cmds, common.Error(v.ctx.Keep.Save(v.keep.name+"\ninput", "the chat message you typed", val)))
 	}
 	if v.busy != "command" && (len(v.entries) != v.keep.entries || v.model != v.keep.model) {
 		v.keep.entries, v.keep.model = len(v.entries), v.model
@@ -103,7 +103,7 @@ func (v *View) persist() tea.Cmd {
 			}
 			val = k
 		}
-		cmds = append(cmds, common.Error(v.ctx.Keep.Save(v.keep.name, val)))
+		cmds = append(cmds, common.Error(v.ctx.Keep.Save(v.keep.name, "the chat conversation", val)))
 	}
 	return tea.Batch(cmds...)
 }

@@ -8,7 +8,10 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sort"
 	"sync"
+
+	"github.com/forgehq/forge/internal/text"
 )
 
 // Keep holds what the user typed and has not sent — drafts of comments
@@ -40,6 +43,13 @@ func (k *Keep) path(name string) string {
 	return filepath.Join(k.dir, hex.EncodeToString(sum[:12])+".json")
 }
 
+// kept is a file of the keep: what it holds, said for people ("the
+// comment draft on alice/webapp#6"), and the value.
+type kept struct {
+	What  string          `json:"what"`
+	Value json.RawMessage `json:"value"`
+}
+
 // Load reads what was kept under name into v; false when nothing was
 // (or it cannot be read, as a file of an older forge).
 func (k *Keep) Load(name string, v any) bool {
@@ -47,17 +57,46 @@ func (k *Keep) Load(name string, v any) bool {
 		return false
 	}
 	b, err := os.ReadFile(k.path(name))
-	return err == nil && json.Unmarshal(b, v) == nil
+	var f kept
+	return err == nil && json.Unmarshal(b, &f) == nil && json.Unmarshal(f.Value, v) == nil
 }
 
-// Save keeps v under name, or forgets name when v is nil. The error is
-// returned once, the first time saving fails, so a read-only cache is
-// reported without repeating it on every key.
-func (k *Keep) Save(name string, v any) error {
+// Kept says what the keep holds, as Save was told, oldest first: what a
+// new launch has to come back to.
+func (k *Keep) Kept() []string {
 	if k == nil || k.dir == "" {
 		return nil
 	}
-	err := k.save(name, v)
+	files, _ := filepath.Glob(filepath.Join(k.dir, "*.json"))
+	type item struct {
+		what string
+		when int64
+	}
+	var items []item
+	for _, p := range files {
+		b, err := os.ReadFile(p)
+		fi, serr := os.Stat(p)
+		var f kept
+		if err == nil && serr == nil && json.Unmarshal(b, &f) == nil && f.What != "" {
+			items = append(items, item{text.OneLine(f.What), fi.ModTime().UnixNano()})
+		}
+	}
+	sort.Slice(items, func(i, j int) bool { return items[i].when < items[j].when })
+	out := make([]string, len(items))
+	for i, it := range items {
+		out[i] = it.what
+	}
+	return out
+}
+
+// Save keeps v under name, said for people as what, or forgets name when
+// v is nil. The error is returned once, the first time saving fails, so a
+// read-only cache is reported without repeating it on every key.
+func (k *Keep) Save(name, what string, v any) error {
+	if k == nil || k.dir == "" {
+		return nil
+	}
+	err := k.save(name, what, v)
 	k.mu.Lock()
 	defer k.mu.Unlock()
 	if err == nil || k.warned {
@@ -67,7 +106,7 @@ func (k *Keep) Save(name string, v any) error {
 	return fmt.Errorf("what you type cannot be kept for the next launch: %w", err)
 }
 
-func (k *Keep) save(name string, v any) error {
+func (k *Keep) save(name, what string, v any) error {
 	path := k.path(name)
 	if v == nil {
 		if err := os.Remove(path); err != nil && !errors.Is(err, os.ErrNotExist) {
@@ -75,7 +114,11 @@ func (k *Keep) save(name string, v any) error {
 		}
 		return nil
 	}
-	b, err := json.Marshal(v)
+	value, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err := json.Marshal(kept{What: what, Value: value})
 	if err != nil {
 		return err
 	}

@@ -75,10 +75,11 @@ func (f *Form) edit(msg tea.Msg) tea.Cmd {
 
 func (f *Form) saveDraft() tea.Cmd {
 	var d any
-	if f.Unsent() != "" {
+	what := f.Unsent()
+	if what != "" {
 		d = issueDraft{Title: f.title.Value(), Body: f.body.Value()}
 	}
-	return common.Error(f.ctx.Keep.Save(f.draftName(), d))
+	return common.Error(f.ctx.Keep.Save(f.draftName(), what, d))
 }
 
 // Interrupt: Ctrl-C leaves the form as esc does, keeping the draft.

@@ -331,7 +331,7 @@ func (v *View) saveDraft(draft string) tea.Cmd {
 	if draft != "" {
 		d = draft
 	}
-	return common.Error(v.ctx.Keep.Save(v.draftName(), d))
+	return common.Error(v.ctx.Keep.Save(v.draftName(), v.draftWhat(), d))
 }
 
 // hide hides the editor; the draft stays.
@@ -356,5 +356,9 @@ func (v *View) Unsent() string {
 	if strings.TrimSpace(v.editor.Value()) == "" {
 		return ""
 	}
+	return v.draftWhat()
+}
+
+func (v *View) draftWhat() string {
 	return fmt.Sprintf("the comment draft on %s#%d", v.repo, v.issue.Number)
 }
