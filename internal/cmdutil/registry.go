@@ -28,6 +28,7 @@ func (f *Factory) Registry() (*regclient.Client, error) {
 	}
 	c, err := regclient.New(regclient.Options{
 		RegistryURL: s.RegistryURL,
+		Service:     s.ServiceRegistry,
 		Username:    s.RegistryUser,
 		Password:    s.RegistryPassword,
 		Transport:   f.HTTPClient().Transport,
