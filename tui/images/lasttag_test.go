@@ -1,6 +1,7 @@
 package images
 
 import (
+	"context"
 	"strings"
 	"testing"
 
@@ -9,9 +10,10 @@ import (
 	"github.com/forgehq/forge/tui/tuitest"
 )
 
-// TestDeleteLastTag: deleting a repository's last tag says it worked and
-// the row goes, even after r; the now-empty repository the registry no
-// longer lists is not an error.
+// TestDeleteLastTag: deleting the manifest of a repository's last tag (as
+// where the registry cannot delete a tag alone) says it worked and the
+// row goes, even after r: the registry no longer knowing the emptied
+// repository is not an error.
 func TestDeleteLastTag(t *testing.T) {
 	t.Parallel()
 	srv := tuitest.Server(t)
@@ -20,8 +22,16 @@ func TestDeleteLastTag(t *testing.T) {
 	tags := NewTags(ctx, "alice/solo")
 	d := tuitest.Drive(t, tags, 100, 20)
 	d.UntilView("1 tag", "1.0")
-	d.Key("d")
-	d.UntilView("[y/N]")
+
+	// The plan a registry without tag deletion leads to.
+	reg, _ := ctx.Registry()
+	ref, _ := reg.ParseReference("alice/solo:1.0")
+	plan, err := reg.PlanDelete(context.Background(), ref)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d.Send(planMsg{owner: tags.ID(), ref: "alice/solo:1.0", plan: plan, noTagDelete: true})
+	d.UntilView("The registry cannot delete a tag alone. Delete alice/solo:1.0?", "[y/N]")
 	d.Key("y")
 	d.Until("the notice", func() bool {
 		return d.Seen(func(m tea.Msg) bool {
