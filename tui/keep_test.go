@@ -92,7 +92,7 @@ func TestCommentDraftSurvives(t *testing.T) {
 	srv := tuitest.Server(t)
 	env := tuitest.Env(t, srv, "alice")
 	h := startEnv(t, srv, env, 80, 24, Options{Tab: tabIssues, Repo: webapp})
-	h.wait("#6")
+	h.wait("Support graceful shutdown")
 	h.keys("enter")
 	h.wait("Support graceful shutdown #6")
 	h.keys("c")
@@ -110,7 +110,7 @@ func TestCommentDraftSurvives(t *testing.T) {
 	h.tm.WaitFinished(t, teatest.WithFinalTimeout(5*time.Second))
 
 	again := startEnv(t, srv, env, 80, 24, Options{Tab: tabIssues, Repo: webapp})
-	again.wait("#6", "Kept from your last session: the comment draft on alice/webapp#6.")
+	again.wait("Support graceful shutdown", "Kept from your last session: the comment draft on alice/webapp#6.")
 	again.keys("enter")
 	again.wait("Comment · ctrl+s sends", "half a thought")
 }
@@ -122,7 +122,7 @@ func TestNewIssueDraftSurvives(t *testing.T) {
 	srv := tuitest.Server(t)
 	env := tuitest.Env(t, srv, "alice")
 	h := startEnv(t, srv, env, 80, 24, Options{Tab: tabIssues, Repo: webapp})
-	h.wait("#6")
+	h.wait("Support graceful shutdown")
 	h.keys("n")
 	h.wait("New issue in alice/webapp")
 	h.tm.Type("A title")
@@ -137,7 +137,7 @@ func TestNewIssueDraftSurvives(t *testing.T) {
 	h.tm.WaitFinished(t, teatest.WithFinalTimeout(5*time.Second))
 
 	again := startEnv(t, srv, env, 80, 24, Options{Tab: tabIssues, Repo: webapp})
-	again.wait("#6")
+	again.wait("Support graceful shutdown")
 	again.keys("n")
 	again.wait("A title", "and a body")
 }
