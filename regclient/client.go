@@ -39,6 +39,13 @@ type Options struct {
 	// under the user's namespace. CheckWrite applies it before any request
 	// on that registry alone; any other registry decides for itself.
 	Service bool
+	// PasswordHosts, when set, pins Password to the registry's own host and
+	// these (its token service's, as the service's base URL host): a
+	// request that would carry it anywhere else fails with a
+	// *WithheldError. Set it for a stored password, which belongs to one
+	// origin; a password given for this run (FORGE_PASSWORD) goes wherever
+	// the registry's challenge sends it, as docker's does.
+	PasswordHosts []string
 	// Transport carries every request; nil means http.DefaultTransport.
 	Transport http.RoundTripper
 	// UserAgent is sent with every request.
@@ -72,6 +79,12 @@ func New(o Options) (*Client, error) {
 	}
 	if u.Scheme == "http" {
 		t.httpHost = u.Host
+	}
+	if o.PasswordHosts != nil {
+		t.allowed = append([]string{u.Host}, o.PasswordHosts...)
+		if o.Username != "" && o.Password != "" {
+			t.basic = basicAuth(o.Username, o.Password)
+		}
 	}
 	return &Client{host: u.Host, scheme: u.Scheme, service: o.Service, user: o.Username, password: o.Password, transport: t, userAgent: o.UserAgent}, nil
 }

@@ -40,6 +40,11 @@ func (c *Client) wrapOp(err error, what, op string) error {
 	if errors.As(err, &already) {
 		return err
 	}
+	var withheld *WithheldError
+	if errors.As(err, &withheld) {
+		// A matter of credentials: forge's exit code for "not authenticated".
+		return &Error{Status: http.StatusUnauthorized, Msg: withheld.Error(), Err: err}
+	}
 	var te *transport.Error
 	if errors.As(err, &te) {
 		return c.fromTransport(te, what, op)

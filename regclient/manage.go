@@ -26,12 +26,13 @@ func (c *Client) Login(ctx context.Context, user, password string) error {
 		return err
 	}
 	auth := &authn.Basic{Username: user, Password: password}
-	tr, err := transport.NewWithContext(ctx, reg, auth, c.transport, []string{"registry:catalog:*"})
+	rt := c.transport.pinned(user, password)
+	tr, err := transport.NewWithContext(ctx, reg, auth, rt, []string{"registry:catalog:*"})
 	if err == nil {
 		err = ping(ctx, tr, reg)
 	}
 	if err != nil {
-		login := &Client{host: c.host, scheme: c.scheme, service: c.service, user: user, password: password, transport: c.transport}
+		login := &Client{host: c.host, scheme: c.scheme, service: c.service, user: user, password: password, transport: rt}
 		return login.wrap(err, c.host)
 	}
 	return nil

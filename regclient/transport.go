@@ -1,9 +1,13 @@
 package regclient
 
 import (
+	"encoding/base64"
+	"fmt"
 	"net/http"
 	"strings"
 	"sync"
+
+	"github.com/forgehq/forge/internal/origin"
 )
 
 // regTransport carries every request of a Client. It does two things
@@ -20,9 +24,17 @@ import (
 //     (`WWW-Authenticate: Bearer ... error="insufficient_scope"`): the
 //     token was issued, so the credentials were right, but the account may
 //     not do this. go-containerregistry's errors keep no response headers.
+//   - The stored password goes only where it belongs: a request carrying it
+//     to a host other than the registry's and its token service's (the
+//     service's base URL) fails before it is sent. A registry names its
+//     token service in its challenge, so a hostile or misconfigured one
+//     could otherwise collect the password at a realm of its choosing.
 type regTransport struct {
 	inner    http.RoundTripper
 	httpHost string // host[:port] given with http://, "" for none
+
+	basic   string   // the Authorization header carrying the password, "" for none
+	allowed []string // host[:port]s that may receive it (origin.SameHost)
 
 	mu     sync.Mutex
 	scopes map[string]string // "METHOD URL" -> the scope asked for
@@ -32,6 +44,9 @@ func (t *regTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	if t.httpHost != "" && req.URL.Scheme == "https" && strings.EqualFold(req.URL.Host, t.httpHost) {
 		req = req.Clone(req.Context())
 		req.URL.Scheme = "http"
+	}
+	if t.basic != "" && req.Header.Get("Authorization") == t.basic && !t.mayReceive(req.URL.Host) {
+		return nil, &WithheldError{Host: req.URL.Host, Registry: t.allowed[0]}
 	}
 	resp, err := t.inner.RoundTrip(req)
 	if err != nil || (resp.StatusCode != http.StatusUnauthorized && resp.StatusCode != http.StatusForbidden) {
@@ -50,6 +65,40 @@ func (t *regTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 		}
 	}
 	return resp, err
+}
+
+// pinned is t for another user and password (a login being checked),
+// pinned to the same hosts when t pins its own.
+func (t *regTransport) pinned(user, password string) *regTransport {
+	n := &regTransport{inner: t.inner, httpHost: t.httpHost, allowed: t.allowed}
+	if t.allowed != nil {
+		n.basic = basicAuth(user, password)
+	}
+	return n
+}
+
+func basicAuth(user, password string) string {
+	return "Basic " + base64.StdEncoding.EncodeToString([]byte(user+":"+password))
+}
+
+func (t *regTransport) mayReceive(host string) bool {
+	for _, h := range t.allowed {
+		if origin.SameHost(host, h) {
+			return true
+		}
+	}
+	return false
+}
+
+// WithheldError is a request forge did not send because it would have
+// carried the registry password to another host.
+type WithheldError struct {
+	Host     string // where the request was going
+	Registry string // the registry the password is stored for
+}
+
+func (e *WithheldError) Error() string {
+	return fmt.Sprintf("the registry %s sends its login to %s, another server: forge did not send the password it keeps for %s there; use `docker login %s` for this registry, or set FORGE_USERNAME and FORGE_PASSWORD", e.Registry, e.Host, e.Registry, e.Registry)
 }
 
 // refusedScope reports whether the registry refused req for want of

@@ -137,6 +137,8 @@ func (v *View) key(msg tea.KeyPressMsg) tea.Cmd {
 		return v.setState("closed")
 	case key.Matches(msg, v.keyReopen):
 		return v.setState("open")
+	case key.Matches(msg, v.ctx.Keys.Ask):
+		return common.AskAgent(v.repo, fmt.Sprintf("issue:%d", v.issue.Number), "")
 	default:
 		v.pager.Update(msg)
 	}
@@ -302,12 +304,12 @@ func (v *View) ShortHelp() []key.Binding {
 		return []key.Binding{v.keySend, v.keyHide}
 	}
 	k := v.ctx.Keys
-	return []key.Binding{v.keyComment, v.keyClose, v.keyReopen, k.Down, k.Back}
+	return []key.Binding{v.keyComment, v.keyClose, v.keyReopen, k.Ask, k.Down, k.Back}
 }
 
 func (v *View) FullHelp() [][]key.Binding {
 	k := v.ctx.Keys
-	return [][]key.Binding{v.pager.KeyHelp(), {v.keyComment, v.keySend, v.keyHide, v.keyClose, v.keyReopen, k.Refresh}}
+	return [][]key.Binding{v.pager.KeyHelp(), {v.keyComment, v.keySend, v.keyHide, v.keyClose, v.keyReopen, k.Ask, k.Refresh}}
 }
 
 // draftName names the comment draft in the keep.
