@@ -173,8 +173,9 @@ func TestNothingLostOnATerminal(t *testing.T) {
 	if st := x.ExitStatus(); st != "137" {
 		t.Fatalf("exit status %s after kill -9", st)
 	}
-	x.Run("kill-session", "-t", "s")
 
+	// The next launch, on a terminal of its own.
+	x = tmuxtest.New(t, "tuikeep2")
 	x.Start(80, 24, env, "", "tui", "-R", "alice/webapp", "--tab", "issues")
 	x.Shows("#6 Support graceful shutdown", "Kept from your last session: the chat conversation, the comment")
 	x.Keys("Enter")
