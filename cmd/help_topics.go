@@ -39,7 +39,8 @@ Files:
   FORGE_CONFIG_DIR     directory of config.yaml (default $XDG_CONFIG_HOME/forge
                        or ~/.config/forge)
   XDG_CONFIG_HOME      base of the default configuration directory
-  XDG_CACHE_HOME       base of forge's cache (default ~/.cache): layer digests
+  XDG_CACHE_HOME       base of forge's cache (default ~/.cache): forge tui's
+                       unsent drafts and chat conversation, layer digests
                        of pushed tarballs, repositories offered by completion
   HOME                 home directory: default configuration and cache, and
                        ssh-key add's default key ~/.ssh/id_ed25519.pub

@@ -43,10 +43,12 @@ func NewCmd(f *cmdutil.Factory) *cobra.Command {
 
 On a terminal, forge chat holds a conversation: each reply streams in as it
 is written, token usage follows it on stderr, the up arrow recalls earlier
-input, Tab completes commands, model names and REF kinds, a line ending in
-\ (or a multi-line paste) continues the message, and Ctrl-C stops a reply
-(the part received stays in the conversation, marked) while Ctrl-C or
-Ctrl-D on an empty line ends the session. Commands:
+input (a message of several lines whole, its line breaks shown as ⏎), Tab
+completes commands, model names and REF kinds (listing the choices when
+there are several), a line ending in \ (or a multi-line paste) continues
+the message, and Ctrl-C stops a reply (the part received stays in the
+conversation, marked). Ctrl-D on an empty line ends the session; so does
+Ctrl-C, twice once the conversation has begun. Commands:
 
   /help          list the commands
   /model [NAME]  switch models; without NAME, show the current and available ones

@@ -62,7 +62,13 @@ make one current) and q or Ctrl-C quits. The mouse wheel scrolls.
 The current repository is -R, else FORGE_REPO, else the one the git remotes of
 the current directory point at, else the last one opened in Repos. Colour
 follows NO_COLOR and CLICOLOR like every forge command; with --debug the HTTP
-trace goes to a file (its path is printed at exit), not to the screen.`,
+trace goes to a file (its path is printed at exit), not to the screen.
+
+Nothing typed is lost: Ctrl-C stops a streaming chat reply and leaves an
+editor keeping its draft; quitting with a draft or a chat conversation asks
+first. Drafts and the chat conversation are kept, as they change, in files
+only you may read under $XDG_CACHE_HOME/forge/tui (else ~/.cache/forge/tui),
+and come back on the next launch.`,
 		Example: `  forge tui
   forge tui -R alice/webapp --tab ci
   forge --profile dev tui`,

@@ -42,7 +42,7 @@ func NewKeyMap() *KeyMap {
 		Help:        b([]string{"?"}, "?", "help"),
 		Profiles:    b([]string{"P"}, "P", "profiles"),
 		Quit:        b([]string{"q"}, "q", "quit"),
-		ForceQuit:   b([]string{"ctrl+c"}, "ctrl+c", "quit"),
+		ForceQuit:   b([]string{"ctrl+c"}, "ctrl+c", "stop a reply, or quit"),
 	}
 }
 
