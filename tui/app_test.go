@@ -32,7 +32,12 @@ type harness struct {
 
 func start(t *testing.T, srv *refserver.Server, user string, w, h int, o Options) *harness {
 	t.Helper()
-	env := tuitest.Env(t, srv, user)
+	return startEnv(t, srv, tuitest.Env(t, srv, user), w, h, o)
+}
+
+// startEnv is start with the environment given.
+func startEnv(t *testing.T, srv *refserver.Server, env map[string]string, w, h int, o Options) *harness {
+	t.Helper()
 	o.Factory = tuitest.Factory(env)
 	o.NewFactory = func(profile string) *cmdutil.Factory {
 		f := tuitest.Factory(env)

@@ -28,7 +28,7 @@ type List struct {
 func NewList(ctx *common.Context) *List {
 	l := &List{ctx: ctx, List: components.NewList[*client.Repo](ctx, "Repositories", "your repositories",
 		components.Column{Title: "NAME", Flex: 2, Min: 12},
-		components.Column{Title: "", Width: 7},
+		components.Column{Title: "VISIBILITY", Width: 10},
 		components.Column{Title: "DESCRIPTION", Flex: 3, Min: 8},
 		components.Column{Title: "UPDATED", Width: 8, Right: true},
 	)}
