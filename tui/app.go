@@ -15,6 +15,7 @@ import (
 	"github.com/forgehq/forge/client"
 	"github.com/forgehq/forge/internal/text"
 	"github.com/forgehq/forge/tui/common"
+	"github.com/forgehq/forge/tui/login"
 	"github.com/forgehq/forge/tui/profiles"
 )
 
@@ -50,6 +51,10 @@ type App struct {
 
 	showHelp bool
 	switcher *profiles.Switcher
+	login    *login.Form
+	// loginOffered is the context the login form last opened by itself
+	// for: once per profile, then L.
+	loginOffered *common.Context
 
 	status    string
 	statusErr bool
@@ -140,7 +145,16 @@ func (a *App) update(msg tea.Msg) tea.Cmd {
 			a.status = ""
 		}
 	case common.StatusMsg:
+		if msg.Unauthorized {
+			return a.unauthorized(msg)
+		}
 		return a.setStatus(msg)
+	case login.DoneMsg:
+		return a.loggedIn(msg)
+	case login.CloseMsg:
+		a.login = nil
+	case credsMsg:
+		return a.credsRead(msg)
 	case common.PushMsg:
 		return a.push(msg.C)
 	case common.CloseMsg:
@@ -166,10 +180,13 @@ func (a *App) update(msg tea.Msg) tea.Cmd {
 	case tea.KeyPressMsg:
 		return a.key(msg)
 	case tea.MouseWheelMsg:
-		if !a.showHelp && a.switcher == nil {
+		if !a.showHelp && a.switcher == nil && a.login == nil {
 			return a.top().Update(msg)
 		}
 	case tea.PasteMsg:
+		if a.login != nil {
+			return a.login.Update(msg)
+		}
 		if a.switcher != nil {
 			return a.switcher.Update(msg)
 		}
@@ -192,6 +209,9 @@ func (a *App) broadcast(msg tea.Msg) tea.Cmd {
 	if a.switcher != nil {
 		cmds = append(cmds, a.switcher.Update(msg))
 	}
+	if a.login != nil {
+		cmds = append(cmds, a.login.Update(msg))
+	}
 	return tea.Batch(cmds...)
 }
 
@@ -204,6 +224,8 @@ func (a *App) key(msg tea.KeyPressMsg) tea.Cmd {
 		// Any key closes the help.
 		a.showHelp = false
 		return nil
+	case a.login != nil:
+		return a.login.Update(msg)
 	case a.switcher != nil:
 		return a.switcher.Update(msg)
 	}
@@ -218,6 +240,8 @@ func (a *App) key(msg tea.KeyPressMsg) tea.Cmd {
 		a.showHelp = true
 	case key.Matches(msg, k.Profiles):
 		return a.openSwitcher()
+	case key.Matches(msg, k.Login):
+		return a.openLogin("")
 	case key.Matches(msg, k.NextTab):
 		return a.switchTab(common.SwitchTabMsg{Delta: 1})
 	case key.Matches(msg, k.PrevTab):
@@ -231,7 +255,7 @@ func (a *App) key(msg tea.KeyPressMsg) tea.Cmd {
 		a.pop()
 	case key.Matches(msg, k.Refresh):
 		if r, ok := top.(common.Refresher); ok {
-			return r.Refresh()
+			return a.refresh(r)
 		}
 	default:
 		return top.Update(msg)
@@ -343,7 +367,7 @@ func (a *App) top() common.Component { return a.tabs[a.active].top() }
 
 // animating reports whether what is in view waits for something.
 func (a *App) animating() bool {
-	if a.switcher != nil && a.switcher.Animating() {
+	if a.switcher != nil && a.switcher.Animating() || a.login != nil && a.login.Animating() {
 		return true
 	}
 	an, ok := a.top().(common.Animator)
@@ -399,6 +423,9 @@ func (a *App) resize() {
 	if a.switcher != nil {
 		a.switcher.SetSize(a.ctx.Width, a.ctx.Height)
 	}
+	if a.login != nil {
+		a.login.SetSize(a.ctx.Width, a.ctx.Height)
+	}
 	a.help.SetWidth(a.ctx.Width)
 }
 
@@ -442,6 +469,8 @@ func (a *App) render() string {
 	switch {
 	case a.showHelp:
 		frame = overlay(frame, a.helpBox(), w, h)
+	case a.login != nil:
+		frame = overlay(frame, a.login.View(), w, h)
 	case a.switcher != nil:
 		frame = overlay(frame, a.switcher.View(), w, h)
 	}
@@ -535,6 +564,9 @@ func (a *App) statusLine() string {
 
 func (a *App) helpLine() string {
 	k := a.ctx.Keys
+	if a.login != nil {
+		return " " + a.help.ShortHelpView(a.login.KeyHelp())
+	}
 	if a.switcher != nil {
 		return " " + a.help.ShortHelpView(a.switcher.KeyHelp())
 	}
