@@ -52,6 +52,8 @@ func TestTerminal(t *testing.T) {
 	x.Keys("Enter")
 	x.Shows("Support graceful shutdown #6", "● open", "Ctrl-C should drain connections.")
 	x.Keys("x")
+	x.Shows("Close #6 Support graceful shutdown? [y/N]")
+	x.Keys("y")
 	s := x.Shows("● closed", "Closed #6.")
 	if lines := strings.Split(strings.TrimRight(s, "\n"), "\n"); len(lines) > 24 {
 		t.Errorf("the screen has %d lines", len(lines))
