@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"context"
 	"strings"
 	"sync"
 	"time"
@@ -73,17 +74,27 @@ type App struct {
 // and, without -R, looks for the repository of the current directory.
 func (a *App) Init() tea.Cmd {
 	cmds := []tea.Cmd{tea.RequestBackgroundColor, a.visit(a.active), a.whoami()}
-	if a.ctx.Repo.Name == "" && a.opts.DetectRepo != nil {
-		detect, ctx := a.opts.DetectRepo, a.ctx.Ctx
-		cmds = append(cmds, func() tea.Msg {
-			r, err := detect(ctx)
-			if err != nil || r.Name == "" {
-				return nil
-			}
-			return repoFoundMsg{r}
-		})
+	if a.ctx.Repo.Name == "" {
+		cmds = append(cmds, a.findRepo(a.opts.DetectRepo))
 	}
 	return tea.Batch(cmds...)
+}
+
+// findRepo looks for the repository to start with: detect's (the git
+// remotes'), else the last one opened on this service.
+func (a *App) findRepo(detect func(context.Context) (client.RepoName, error)) tea.Cmd {
+	ctx, last := a.ctx.Ctx, lastRepo(a.ctx)
+	return func() tea.Msg {
+		if detect != nil {
+			if r, err := detect(ctx); err == nil && r.Name != "" {
+				return repoFoundMsg{r}
+			}
+		}
+		if r, ok := last(); ok {
+			return repoFoundMsg{r}
+		}
+		return nil
+	}
 }
 
 // whoami asks the service who the token belongs to, when the profile
@@ -162,7 +173,7 @@ func (a *App) update(msg tea.Msg) tea.Cmd {
 	case common.ReplaceMsg:
 		return a.replace(msg.Old, msg.New)
 	case common.RepoChosenMsg:
-		return a.chooseRepo(msg.Repo)
+		return tea.Batch(a.chooseRepo(msg.Repo), rememberRepo(a.ctx, msg.Repo))
 	case whoMsg:
 		if msg.ctx == a.ctx {
 			a.ctx.User = msg.login

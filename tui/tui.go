@@ -136,7 +136,9 @@ func (a *App) switchProfile(msg common.SwitchProfileMsg) tea.Cmd {
 	a.ctx = a.ctx.Derive(f)
 	a.tabs = newTabs()
 	a.styleHelp()
-	cmds := []tea.Cmd{a.visit(a.active), a.whoami()}
+	// The git remotes name a repository of the profile forge started
+	// with: on another, only the last one opened there.
+	cmds := []tea.Cmd{a.visit(a.active), a.whoami(), a.findRepo(nil)}
 	note := "Switched to profile " + msg.Profile + " for this session."
 	if msg.Save {
 		note = "Switched to profile " + msg.Profile + "; it is now the current profile."

@@ -76,4 +76,3 @@ func TestViewOffersCloseOnlyToThoseWhoMay(t *testing.T) {
 		t.Fatalf("a closed issue offers %v", own.ShortHelp())
 	}
 }
-
