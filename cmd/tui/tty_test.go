@@ -43,7 +43,7 @@ func TestTerminal(t *testing.T) {
 	}
 
 	// The shell stays after forge exits, to show what is left on the screen.
-	x.Start(80, 24, []string{"FORGE_CONFIG_DIR=" + t.TempDir(), "FORGE_BASE_URL=" + srv.BaseURL(), "FORGE_TOKEN=" + token,
+	x.Start(80, 24, []string{"FORGE_CONFIG_DIR=" + t.TempDir(), "XDG_STATE_HOME=" + t.TempDir(), "FORGE_BASE_URL=" + srv.BaseURL(), "FORGE_TOKEN=" + token,
 		"AGENT_URL=" + srv.AgentURL(), "AGENT_API_KEY=" + srv.AgentKey(), "TERM=xterm-256color"}, "echo shell before", "tui")
 
 	x.Shows("1 Repos", "alice/webapp", "alice/infra", "alice@default")
