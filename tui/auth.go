@@ -25,14 +25,14 @@ type credsMsg struct {
 // unauthorized handles the service's refusal of the token: the status
 // line says so, and the login form opens the first time.
 func (a *App) unauthorized(msg common.StatusMsg) tea.Cmd {
-	reason := msg.Text
-	msg.Text = "L logs in again · " + reason
+	msg.Text = "L logs in again · " + msg.Text
 	cmd := a.setStatus(msg)
 	if a.loginOffered == a.ctx || a.login != nil || a.switcher != nil {
 		return cmd
 	}
 	a.loginOffered = a.ctx
-	return tea.Batch(cmd, a.openLogin(reason))
+	// The whole error stays in the status line; the form says it plainly.
+	return tea.Batch(cmd, a.openLogin("The service no longer accepts this profile's token (HTTP 401)."))
 }
 
 // openLogin shows the login form over the view.

@@ -89,6 +89,11 @@ func TestLoginFormAfterTheTokenIsRevoked(t *testing.T) {
 	if !strings.Contains(s, "Username  alice") {
 		t.Errorf("the form does not name the account:\n%s", s)
 	}
+	// esc closes it; L opens it again.
+	h.keys("esc")
+	h.gone("Password")
+	h.keys("L")
+	h.wait("Log in", "Password")
 	// A wrong password is refused in the form; the stored token stays.
 	h.typeText("not the password")
 	if s := h.plain(); strings.Contains(s, "not the password") {

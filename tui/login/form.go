@@ -362,7 +362,7 @@ func (f *Form) View() string {
 			lines = append(lines, st.Failure.Render(common.Fit(l, w)))
 		}
 	default:
-		lines = append(lines, st.Dim.Render("The token is stored in the profile, as forge auth login does."))
+		lines = append(lines, common.Fit(st.Dim.Render("The new token replaces the one stored in the profile."), w))
 	}
 	body := strings.Join(lines, "\n")
 	return st.Box.Render(common.Pad(body, w, len(lines)))
