@@ -29,7 +29,9 @@ type event struct {
 // had to be fed one event per read, found by a search of forge's), after
 // which the lines were found again and its end-of-stream behaviour undone
 // (it returns a cut last event; the specification discards it). One pass
-// is about 1.7× as fast (bench/README.md).
+// is about 1.7× as fast (bench/README.md). r3labs/sse stays as a test
+// dependency, for what it does well: its server writes SSE its own way,
+// and TestStreamFromR3labsServer has this reader read a reply from it.
 //
 // What it does, per the specification: lines end in LF, CR or CRLF (a CRLF
 // split across reads is one ending); a leading byte order mark is skipped;

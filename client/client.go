@@ -1,5 +1,5 @@
 // Package client is forge's typed client for the hosting service's REST
-// API, version 2 (spec/hosting-service.md, part A).
+// API, version 2 (../shared/spec/hosting-service.md, part A).
 //
 //	c, err := client.New("https://forge.example.com/api/v2", token)
 //	me, err := c.Account.Me(ctx)

@@ -293,3 +293,73 @@ func TestHostileModelsInASession(t *testing.T) {
 		t.Errorf("%s reaches the terminal, or the model is not shown:\n%s", what, r.Output())
 	}
 }
+
+// TestHostileAuthOnATerminal: what the service says about an account (its
+// full name, why it refused a token, why it did not revoke one) reaches a
+// terminal through internal/text in auth status, login and logout.
+func TestHostileAuthOnATerminal(t *testing.T) {
+	hostile := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusUnprocessableEntity)
+		io.WriteString(w, hostileError)
+	}))
+	defer hostile.Close()
+	h := clitest.New(t)
+	h.LoginAs("alice")
+	name := "\u202eevil\u202c \x1b]0;pwned\a Alice"
+	if r := h.Run(clitest.Run{}, "account", "edit", "--full-name", name); r.Code != 0 {
+		t.Fatalf("account edit: exit %d\n%s", r.Code, r.Output())
+	}
+	const shownName = "<U+202E>evil<U+202C> ^[]0;pwned^G Alice"
+	const shownError = "^[]0;pwned^G ^[[2J ^[]52;c;ZXJy^G"
+	clean := func(what string, r clitest.Result, want string) {
+		t.Helper()
+		for stream, s := range map[string]string{"stdout": r.Out, "stderr": r.Err} {
+			if c := reachesTerminal(colour.ReplaceAllString(s, "")); c != "" {
+				t.Errorf("%s: %s reaches the terminal on %s: %q", what, c, stream, s)
+			}
+		}
+		if !strings.Contains(colour.ReplaceAllString(r.Out+r.Err, ""), want) {
+			t.Errorf("%s: %q is not shown\n%s", what, want, r.Output())
+		}
+	}
+	clean("auth status", h.Run(clitest.Run{TTY: true}, "auth", "status"), shownName)
+	if r := h.Run(clitest.Run{}, "auth", "status"); !strings.Contains(r.Out, name) {
+		t.Errorf("piped, auth status does not give the name as sent:\n%q", r.Out)
+	}
+
+	// A service that refuses the token with a hostile message.
+	h.Env["FORGE_BASE_URL"] = hostile.URL + "/api/v2"
+	clean("auth status, refused", h.Run(clitest.Run{TTY: true, ErrTTY: true}, "auth", "status"), shownError)
+
+	// A stored token whose service answers the revocation with one.
+	h.Env["FORGE_BASE_URL"] = h.Srv.BaseURL()
+	delete(h.Env, "FORGE_TOKEN")
+	r := h.Run(clitest.Run{TTY: true, ErrTTY: true, Stdin: "alice-password-1234\n"},
+		"auth", "login", "--username", "alice", "--password-stdin", "--insecure-storage")
+	clean("auth login", r, "Logged in to ")
+	file := filepath.Join(h.Env["FORGE_CONFIG_DIR"], "config.yaml")
+	b, err := os.ReadFile(file)
+	if err != nil || !strings.Contains(string(b), h.Srv.URL()) {
+		t.Fatalf("config after login (%v):\n%s", err, b)
+	}
+	if err := os.WriteFile(file, []byte(strings.ReplaceAll(string(b), h.Srv.URL(), hostile.URL)), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	delete(h.Env, "FORGE_BASE_URL")
+	clean("auth logout", h.Run(clitest.Run{TTY: true, ErrTTY: true}, "auth", "logout"), "Could not revoke the token on the service (HTTP 422: "+shownError)
+
+	// A two-factor enrolment whose secret and account label carry controls.
+	enrol := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		io.WriteString(w, `{"secret":"JBSW\u001b]0;pwned\u0007Y3DP","otpauth_url":"otpauth://totp/forge:%1B%5D0;pwned%07alice?secret=JBSWY3DP"}`)
+	}))
+	defer enrol.Close()
+	h.Env["FORGE_BASE_URL"] = enrol.URL + "/api/v2"
+	h.Env["FORGE_TOKEN"] = "fgt_test"
+	r = h.Run(clitest.Run{TTY: true}, "auth", "2fa", "setup")
+	clean("auth 2fa setup", r, "(account forge:^[]0;pwned^Galice)")
+	if !strings.Contains(r.Out, "JBSW ^[]0; pwne d^GY3 DP") {
+		t.Errorf("auth 2fa setup: the secret is not shown sanitized:\n%s", r.Output())
+	}
+}

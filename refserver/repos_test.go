@@ -289,3 +289,37 @@ func TestPagination(t *testing.T) {
 		want(t, call(t, s, "GET", "/repos/alice/big/issues?"+q, alice, nil), 400)
 	}
 }
+
+// GET .../commits/{sha} lists the files the commit changed, with line
+// counts for text and none for binary files.
+func TestCommitFiles(t *testing.T) {
+	t.Parallel()
+	s := start(t, refserver.Options{})
+	alice := mustUser(t, s, "alice", "alice-password-123", "")
+	if _, err := s.CreateRepo("alice", "app", refserver.RepoOptions{AutoInit: true}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.CommitFiles("alice/app", "", map[string]string{"a.txt": "one\ntwo\n"}, "first"); err != nil {
+		t.Fatal(err)
+	}
+	sha, err := s.CommitFiles("alice/app", "", map[string]string{"a.txt": "one\nTWO\nthree\n", "logo.bin": "\x00\x01\x02"}, "second")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := want(t, call(t, s, "GET", "/repos/alice/app/commits/"+sha, alice, nil), 200)
+	files, _ := c.obj["files"].([]any)
+	got := map[string]map[string]any{}
+	for _, f := range files {
+		m := f.(map[string]any)
+		got[m["filename"].(string)] = m
+	}
+	if a := got["a.txt"]; a == nil || a["status"] != "modified" || a["additions"] != float64(2) || a["deletions"] != float64(1) {
+		t.Errorf("a.txt: %v (all: %s)", a, c.raw)
+	}
+	if b := got["logo.bin"]; b == nil || b["status"] != "added" || b["additions"] != nil {
+		t.Errorf("logo.bin: %v (all: %s)", b, c.raw)
+	}
+	if len(got) != 2 {
+		t.Errorf("files %s", c.raw)
+	}
+}

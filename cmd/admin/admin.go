@@ -19,22 +19,7 @@ func NewCmd(f *cmdutil.Factory) *cobra.Command {
 the accounts you manage. These commands need the customer_admin or
 site_admin role; the service answers others with 403 (exit 1).`,
 	})
-	invite := cmdutil.Group(&cobra.Command{
-		Use:   "invite <command>",
-		Short: "List and create invitations",
-		Example: `  forge admin invite list
-  forge admin invite create bob --email bob@example.com --role user`,
-	})
-	invite.AddCommand(newInviteListCmd(f), newInviteCreateCmd(f))
-	user := cmdutil.Group(&cobra.Command{
-		Use:   "user <command>",
-		Short: "List, disable, enable and delete accounts",
-		Example: `  forge admin user list
-  forge admin user disable bob
-  forge admin user enable bob`,
-	})
-	user.AddCommand(newUserListCmd(f), newUserDisableCmd(f), newUserEnableCmd(f), newUserDeleteCmd(f))
-	cmd.AddCommand(invite, user)
+	cmd.AddCommand(newInviteCmd(f), newUserCmd(f))
 	return cmd
 }
 

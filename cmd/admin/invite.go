@@ -18,6 +18,18 @@ import (
 
 var inviteFields = []string{"id", "username", "email", "full_name", "fullName", "role", "state", "invited_by", "created_at", "expires_at", "accepted_at"}
 
+// newInviteCmd returns `forge admin invite` and its subcommands.
+func newInviteCmd(f *cmdutil.Factory) *cobra.Command {
+	cmd := cmdutil.Group(&cobra.Command{
+		Use:   "invite <command>",
+		Short: "List and create invitations",
+		Example: `  forge admin invite list
+  forge admin invite create bob --email bob@example.com --role user`,
+	})
+	cmd.AddCommand(newInviteListCmd(f), newInviteCreateCmd(f))
+	return cmd
+}
+
 type inviteListOptions struct {
 	f    *cmdutil.Factory
 	list listing.Flags

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/forgehq/forge/client"
+	"github.com/forgehq/forge/cmd/internal/confirm"
 	"github.com/forgehq/forge/cmd/internal/listing"
 	"github.com/forgehq/forge/internal/cmdutil"
 	"github.com/forgehq/forge/internal/output"
@@ -14,6 +15,19 @@ import (
 )
 
 var userFields = []string{"id", "login", "email", "full_name", "is_admin", "role", "state", "invited_by", "twofa_enabled", "created_at", "activated_at"}
+
+// newUserCmd returns `forge admin user` and its subcommands.
+func newUserCmd(f *cmdutil.Factory) *cobra.Command {
+	cmd := cmdutil.Group(&cobra.Command{
+		Use:   "user <command>",
+		Short: "List, disable, enable and delete accounts",
+		Example: `  forge admin user list
+  forge admin user disable bob
+  forge admin user enable bob`,
+	})
+	cmd.AddCommand(newUserListCmd(f), newUserDisableCmd(f), newUserEnableCmd(f), newUserDeleteCmd(f))
+	return cmd
+}
 
 // userExtra holds the account fields GET /admin/users may send beyond the
 // spec's User: the spec shows none, so each is optional, and the state may
@@ -192,8 +206,8 @@ func runUserDelete(ctx context.Context, opts *userActionOptions) error {
 		return err
 	}
 	ios := opts.f.IOStreams
-	if !opts.yes && !ios.CanPrompt() {
-		return cmdutil.UsageErrorf("pass --yes to delete user %s without a prompt", opts.login)
+	if err := confirm.Possible(ios, opts.yes, "user "+opts.login); err != nil {
+		return err
 	}
 	c, err := opts.f.REST() // before asking: not logged in fails first
 	if err != nil {
@@ -201,13 +215,8 @@ func runUserDelete(ctx context.Context, opts *userActionOptions) error {
 	}
 	if !opts.yes {
 		fmt.Fprintf(ios.ErrOut, "This deletes the account %s with its SSH keys, tokens and repositories, for good.\n", opts.login)
-		typed, err := opts.f.Prompter.Input(ctx, "Type "+opts.login+" to confirm", "")
-		if err != nil {
+		if err := confirm.Typed(ctx, opts.f, opts.login); err != nil {
 			return err
-		}
-		if strings.TrimSpace(typed) != opts.login {
-			fmt.Fprintf(ios.ErrOut, "%q is not %q; nothing deleted.\n", typed, opts.login)
-			return cmdutil.ErrSilent
 		}
 	}
 	return perform(opts, c, "Deleted", func(c *client.Client) error {

@@ -1,6 +1,7 @@
 package auth
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"strings"
@@ -46,7 +47,7 @@ answers or with --insecure-storage.`,
   forge --profile dev auth agent-key set`,
 		Args: cmdutil.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runAgentKeySet(cmd, opts)
+			return runAgentKeySet(cmd.Context(), opts)
 		},
 	}
 	cmd.Flags().StringVar(&opts.agentURL, "agent-url", "", "Also store the agent API's `URL` in the profile")
@@ -54,7 +55,7 @@ answers or with --insecure-storage.`,
 	return cmd
 }
 
-func runAgentKeySet(cmd *cobra.Command, opts *agentKeySetOptions) error {
+func runAgentKeySet(ctx context.Context, opts *agentKeySetOptions) error {
 	f := opts.f
 	ios := f.IOStreams
 	var agentURL string
@@ -69,7 +70,7 @@ func runAgentKeySet(cmd *cobra.Command, opts *agentKeySetOptions) error {
 	if err != nil {
 		return err
 	}
-	key, err := readAgentKey(cmd, f)
+	key, err := readAgentKey(ctx, f)
 	if err != nil {
 		return err
 	}
@@ -107,11 +108,11 @@ func runAgentKeySet(cmd *cobra.Command, opts *agentKeySetOptions) error {
 
 // readAgentKey takes the key from stdin, or asks for it without echo on a
 // terminal. It must be one word.
-func readAgentKey(cmd *cobra.Command, f *cmdutil.Factory) (string, error) {
+func readAgentKey(ctx context.Context, f *cmdutil.Factory) (string, error) {
 	ios := f.IOStreams
 	var key string
 	if ios.IsStdinTTY() {
-		k, err := f.Prompter.Password(cmd.Context(), "Agent API key")
+		k, err := f.Prompter.Password(ctx, "Agent API key")
 		if err != nil {
 			return "", err
 		}

@@ -7,6 +7,7 @@ import (
 	"github.com/forgehq/forge/config"
 	"github.com/forgehq/forge/internal/authflow"
 	"github.com/forgehq/forge/internal/cmdutil"
+	"github.com/forgehq/forge/internal/text"
 )
 
 // codeAttempts is how many codes a prompt accepts before giving up; the
@@ -54,7 +55,7 @@ func withCode(ctx context.Context, f *cmdutil.Factory, given, flagHint string, t
 		if attempt == codeAttempts {
 			return cmdutil.AuthErrorf("the two-factor code was not accepted: %s", authflow.Summary(err))
 		}
-		fmt.Fprintf(ios.ErrOut, "%s %v. Try again; codes change every 30 seconds.\n", cs.FailureIcon(), authflow.Summary(err))
+		fmt.Fprintf(ios.ErrOut, "%s %s. Try again; codes change every 30 seconds.\n", cs.FailureIcon(), text.OnTerminal(ios.IsStderrTTY(), authflow.Summary(err)))
 	}
 }
 

@@ -10,6 +10,7 @@ import (
 	"github.com/forgehq/forge/config"
 	"github.com/forgehq/forge/internal/authflow"
 	"github.com/forgehq/forge/internal/cmdutil"
+	"github.com/forgehq/forge/internal/text"
 	"github.com/spf13/cobra"
 )
 
@@ -104,7 +105,7 @@ func runLogin(ctx context.Context, opts *loginOptions) error {
 	}
 	ios := f.IOStreams
 	cs := ios.ErrColorScheme()
-	fmt.Fprintf(ios.ErrOut, "%s Logged in to %s as %s (profile %s)\n", cs.SuccessIcon(), cred.baseURL, cs.Bold(me.Login), name)
+	fmt.Fprintf(ios.ErrOut, "%s Logged in to %s as %s (profile %s)\n", cs.SuccessIcon(), cred.baseURL, cs.Bold(text.OnTerminal(ios.IsStderrTTY(), me.Login)), name)
 	if n := saved.PlainTextNotice(); n != "" {
 		fmt.Fprintf(ios.ErrOut, "%s %s\n", cs.WarningIcon(), n)
 	}

@@ -7,6 +7,7 @@ import (
 	"github.com/forgehq/forge/config"
 	"github.com/forgehq/forge/internal/authflow"
 	"github.com/forgehq/forge/internal/cmdutil"
+	"github.com/forgehq/forge/internal/text"
 	"github.com/spf13/cobra"
 )
 
@@ -54,7 +55,7 @@ func runLogout(ctx context.Context, f *cmdutil.Factory) error {
 	}
 	if p.Token != "" {
 		if revokeErr := revoke(ctx, f, p.BaseURL, p.Token); revokeErr != nil {
-			fmt.Fprintf(ios.ErrOut, "%s Could not revoke the token on the service (%v); removing it here all the same\n", cs.WarningIcon(), revokeErr)
+			fmt.Fprintf(ios.ErrOut, "%s Could not revoke the token on the service (%s); removing it here all the same\n", cs.WarningIcon(), text.OnTerminal(ios.IsStderrTTY(), revokeErr.Error()))
 		}
 	}
 	for _, k := range config.SecretKeys {
@@ -63,7 +64,7 @@ func runLogout(ctx context.Context, f *cmdutil.Factory) error {
 			if k == "token" {
 				fate = "it was not revoked and may stay there"
 			}
-			fmt.Fprintf(ios.ErrOut, "%s Could not read the %s from the keyring (%v): %s; remove it with the keyring's own tool\n", cs.WarningIcon(), config.SecretName(k), err, fate)
+			fmt.Fprintf(ios.ErrOut, "%s Could not read the %s from the keyring (%s): %s; remove it with the keyring's own tool\n", cs.WarningIcon(), config.SecretName(k), text.OnTerminal(ios.IsStderrTTY(), err.Error()), fate)
 		}
 	}
 	removed := p.StoredSecrets()

@@ -10,6 +10,7 @@ import (
 	"github.com/forgehq/forge/config"
 	"github.com/forgehq/forge/internal/cmdutil"
 	"github.com/forgehq/forge/internal/output"
+	"github.com/forgehq/forge/internal/text"
 	"github.com/spf13/cobra"
 )
 
@@ -176,6 +177,9 @@ func sourceName(s *config.Settings, key string) string {
 func printStatus(f *cmdutil.Factory, st *status) {
 	ios := f.IOStreams
 	cs := ios.ColorScheme()
+	// What the service says (names, role, errors) goes through text on a
+	// terminal, like every server string.
+	show := func(s string) string { return text.OnTerminal(ios.IsStdoutTTY(), s) }
 	var b strings.Builder
 	host := st.BaseURL
 	if host == "" {
@@ -184,7 +188,7 @@ func printStatus(f *cmdutil.Factory, st *status) {
 	fmt.Fprintf(&b, "%s  %s\n", cs.Bold(st.Profile), host)
 	switch {
 	case !st.LoggedIn && st.Error != "":
-		fmt.Fprintf(&b, "  %s Not logged in: %s\n", cs.FailureIcon(), st.Error)
+		fmt.Fprintf(&b, "  %s Not logged in: %s\n", cs.FailureIcon(), show(st.Error))
 	case !st.LoggedIn:
 		fmt.Fprintf(&b, "  %s Not logged in: run `forge auth login`\n", cs.FailureIcon())
 	case !st.TokenValid:
@@ -193,30 +197,30 @@ func printStatus(f *cmdutil.Factory, st *status) {
 		} else {
 			fmt.Fprintf(&b, "  %s Could not check the token\n", cs.FailureIcon())
 		}
-		fmt.Fprintf(&b, "  - Error: %s\n", st.Error)
+		fmt.Fprintf(&b, "  - Error: %s\n", show(st.Error))
 	default:
-		who := cs.Bold(st.User)
+		who := cs.Bold(show(st.User))
 		if st.FullName != "" && st.FullName != st.User {
-			who += " (" + st.FullName + ")"
+			who += " (" + show(st.FullName) + ")"
 		}
 		fmt.Fprintf(&b, "  %s Logged in as %s\n", cs.SuccessIcon(), who)
 		if st.Role != "" {
-			fmt.Fprintf(&b, "  - Role: %s\n", st.Role)
+			fmt.Fprintf(&b, "  - Role: %s\n", show(st.Role))
 		}
 		if st.TwoFAEnabled != nil {
 			fmt.Fprintf(&b, "  - Two-factor authentication: %s\n", onOff(*st.TwoFAEnabled))
 		}
 		if st.Error != "" {
-			fmt.Fprintf(&b, "  - %s %s\n", cs.WarningIcon(), st.Error)
+			fmt.Fprintf(&b, "  - %s %s\n", cs.WarningIcon(), show(st.Error))
 		}
 	}
-	printSecrets(&b, cs.Gray, st)
+	printSecrets(&b, cs.Gray, show, st)
 	fmt.Fprint(ios.Out, b.String())
 }
 
 // printSecrets writes a line per secret in use or stored: the token masked
 // and where it comes from, and where the profile keeps each one.
-func printSecrets(b *strings.Builder, gray func(string) string, st *status) {
+func printSecrets(b *strings.Builder, gray, show func(string) string, st *status) {
 	for _, k := range config.SecretKeys {
 		label := config.SecretName(k)
 		label = strings.ToUpper(label[:1]) + label[1:]
@@ -231,7 +235,7 @@ func printSecrets(b *strings.Builder, gray func(string) string, st *status) {
 		}
 		switch {
 		case st.unreadable[k] != "":
-			fmt.Fprintf(b, "  - %s: in the keyring, which did not give it: %s\n", label, st.unreadable[k])
+			fmt.Fprintf(b, "  - %s: in the keyring, which did not give it: %s\n", label, show(st.unreadable[k]))
 		case where != "":
 			fmt.Fprintf(b, "  - %s: stored in the %s\n", label, where)
 		}

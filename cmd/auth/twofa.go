@@ -12,6 +12,7 @@ import (
 	"github.com/forgehq/forge/internal/cmdutil"
 	"github.com/forgehq/forge/internal/output"
 	"github.com/forgehq/forge/internal/qr"
+	"github.com/forgehq/forge/internal/text"
 	"github.com/spf13/cobra"
 )
 
@@ -154,9 +155,9 @@ func showSecret(f *cmdutil.Factory, setup *client.TwoFactorSetup, invert, savedP
 		b.WriteString("Enter this secret in your authenticator app")
 	}
 	if acct := setup.Account(); acct != "" {
-		b.WriteString(" (account " + acct + ")")
+		b.WriteString(" (account " + text.OneLine(acct) + ")")
 	}
-	fmt.Fprintf(&b, ":\n\n    %s\n\n", cs.Bold(setup.GroupedSecret()))
+	fmt.Fprintf(&b, ":\n\n    %s\n\n", cs.Bold(text.OneLine(setup.GroupedSecret())))
 	_, err := fmt.Fprint(ios.Out, b.String())
 	return err
 }

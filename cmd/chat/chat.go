@@ -4,6 +4,7 @@
 package chat
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -93,8 +94,10 @@ profile's agent_url and agent_key (see ` + "`forge auth agent-key set`" + `).`,
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.messageSet = cmd.Flags().Changed("message")
-			opts.context.limitSet = cmd.Flags().Changed("context-limit")
-			return runChat(cmd, opts)
+			if err := opts.context.limit.Check(cmd); err != nil {
+				return err
+			}
+			return runChat(cmd.Context(), opts)
 		},
 	}
 	fl := cmd.Flags()
@@ -126,7 +129,7 @@ func completeModels(f *cmdutil.Factory) cobra.CompletionFunc {
 	}
 }
 
-func runChat(cmd *cobra.Command, opts *chatOptions) error {
+func runChat(ctx context.Context, opts *chatOptions) error {
 	if err := opts.exporter.Validate(); err != nil {
 		return err
 	}
@@ -166,13 +169,13 @@ func runChat(cmd *cobra.Command, opts *chatOptions) error {
 	if opts.model != "" {
 		s.Model = opts.model
 	}
-	if err := setUpContext(cmd.Context(), opts.f, &opts.context, s, ios.ErrOut, ios.ErrColorScheme().Dim); err != nil {
+	if err := setUpContext(ctx, opts.f, &opts.context, s, ios.ErrOut, ios.ErrColorScheme().Dim); err != nil {
 		return err
 	}
 	if session {
-		return runSession(cmd.Context(), opts, s)
+		return runSession(ctx, opts, s)
 	}
-	return runOneShot(cmd.Context(), opts, s, message)
+	return runOneShot(ctx, opts, s, message)
 }
 
 func loadConversation(opts *chatOptions) (*chat.Conversation, error) {

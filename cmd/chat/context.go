@@ -6,6 +6,7 @@ import (
 	"io"
 
 	"github.com/forgehq/forge/chat"
+	"github.com/forgehq/forge/cmd/internal/ctxlimit"
 	"github.com/forgehq/forge/internal/agentctx"
 	"github.com/forgehq/forge/internal/cmdutil"
 	"github.com/spf13/cobra"
@@ -13,17 +14,16 @@ import (
 
 // contextOptions are the flags of attached context.
 type contextOptions struct {
-	with         []string
-	repo         string
-	contextLimit int
-	limitSet     bool
-	noRedact     bool
+	with     []string
+	repo     string
+	limit    ctxlimit.Flag
+	noRedact bool
 }
 
 func addContextFlags(cmd *cobra.Command, o *contextOptions) {
 	fl := cmd.Flags()
 	fl.StringArrayVar(&o.with, "with", nil, "Attach `REF` to the first message: issue:N, run:ID, file:PATH[@REF], commit:SHA (repeatable)")
-	fl.IntVar(&o.contextLimit, "context-limit", chat.DefaultContextLimit, "Cap the context attached to one message at `N` tokens (also the profile's "+agentctx.LimitKey+")")
+	o.limit.Add(cmd, "the context attached to one message")
 	fl.BoolVar(&o.noRedact, "no-redact", false, "Send attached context as it is, without masking tokens, Authorization headers and passwords in URLs")
 	cmdutil.AddRepoFlag(cmd, &o.repo)
 	cmd.RegisterFlagCompletionFunc("with", func(*cobra.Command, []string, string) ([]cobra.Completion, cobra.ShellCompDirective) {
@@ -38,31 +38,7 @@ func (o *contextOptions) checkRefs() error {
 			return &cmdutil.UsageError{Err: fmt.Errorf("--with: %w", err)}
 		}
 	}
-	if o.limitSet && o.contextLimit < 1 {
-		return cmdutil.UsageErrorf("--context-limit must be a positive number of tokens, not %d", o.contextLimit)
-	}
 	return nil
-}
-
-// limit is the per-message cap: the flag, else the profile's setting,
-// else the default.
-func (o *contextOptions) limit(f *cmdutil.Factory) (int, error) {
-	if o.limitSet {
-		return o.contextLimit, nil
-	}
-	s, err := f.Settings()
-	if err != nil {
-		return 0, err
-	}
-	cf, err := f.ConfigFile()
-	if err != nil {
-		return 0, err
-	}
-	n, err := agentctx.ProfileLimit(cf, s.Profile)
-	if err != nil {
-		return 0, &cmdutil.UsageError{Err: err}
-	}
-	return n, nil
 }
 
 // attacher builds attachments from the repository's data; the repository
@@ -84,7 +60,7 @@ func (o *contextOptions) attacher(f *cmdutil.Factory) chat.AttachFunc {
 // --with REFs to the first message. notes (nil for none) hears what was
 // attached and what the budget cut.
 func setUpContext(ctx context.Context, f *cmdutil.Factory, o *contextOptions, s *chat.Session, notes io.Writer, dim func(string) string) error {
-	limit, err := o.limit(f)
+	limit, err := o.limit.Tokens(f)
 	if err != nil {
 		return err
 	}

@@ -1,6 +1,7 @@
 package chat
 
 import (
+	"context"
 	"fmt"
 	"strconv"
 	"time"
@@ -30,14 +31,14 @@ key and raw value.`,
   forge chat usage --json remaining --jq .remaining`,
 		Args: cmdutil.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runUsage(cmd, opts)
+			return runUsage(cmd.Context(), opts)
 		},
 	}
 	opts.exporter = output.AddJSONFlags(cmd, "tier", "used_tokens", "quota_tokens", "remaining", "period_resets")
 	return cmd
 }
 
-func runUsage(cmd *cobra.Command, opts *usageOptions) error {
+func runUsage(ctx context.Context, opts *usageOptions) error {
 	if err := opts.exporter.Validate(); err != nil {
 		return err
 	}
@@ -45,7 +46,7 @@ func runUsage(cmd *cobra.Command, opts *usageOptions) error {
 	if err != nil {
 		return err
 	}
-	u, err := client.Usage(cmd.Context())
+	u, err := client.Usage(ctx)
 	if err != nil {
 		return explain(err)
 	}

@@ -1,6 +1,7 @@
 package image
 
 import (
+	"context"
 	"fmt"
 	"strings"
 
@@ -37,7 +38,7 @@ under the same name. Each copied DST@DIGEST is printed on stdout.`,
 		Args:              cmdutil.ExactArgs(2, "SRC and DST"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.src, opts.dst = args[0], args[1]
-			return runCopy(cmd, opts)
+			return runCopy(cmd.Context(), opts)
 		},
 	}
 	cmd.Flags().BoolVar(&opts.allTags, "all-tags", false, "Copy every tag of the SRC repository")
@@ -54,7 +55,7 @@ func hasIdentifier(s string) bool {
 	return strings.Contains(last, ":")
 }
 
-func runCopy(cmd *cobra.Command, opts *copyOptions) error {
+func runCopy(ctx context.Context, opts *copyOptions) error {
 	if opts.jobs < 1 {
 		return cmdutil.UsageErrorf("--jobs must be at least 1")
 	}
@@ -64,7 +65,6 @@ func runCopy(cmd *cobra.Command, opts *copyOptions) error {
 	if err != nil {
 		return err
 	}
-	ctx := cmd.Context()
 	if opts.allTags {
 		if hasIdentifier(opts.src) || hasIdentifier(opts.dst) {
 			return cmdutil.UsageErrorf("with --all-tags, SRC and DST are repositories without :tag or @digest")

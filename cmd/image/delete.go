@@ -1,9 +1,11 @@
 package image
 
 import (
+	"context"
 	"fmt"
 	"strings"
 
+	"github.com/forgehq/forge/cmd/internal/confirm"
 	"github.com/forgehq/forge/completions"
 	"github.com/forgehq/forge/internal/cmdutil"
 	"github.com/spf13/cobra"
@@ -31,14 +33,14 @@ required). Layers stay in storage: the registry collects no garbage.`,
 		Args:              cmdutil.ExactArgs(1, "an image reference"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.ref = args[0]
-			return runDelete(cmd, opts)
+			return runDelete(cmd.Context(), opts)
 		},
 	}
 	cmd.Flags().BoolVarP(&opts.yes, "yes", "y", false, "Delete without asking")
 	return cmd
 }
 
-func runDelete(cmd *cobra.Command, opts *deleteOptions) error {
+func runDelete(ctx context.Context, opts *deleteOptions) error {
 	f := opts.f
 	ios := f.IOStreams
 	c, err := f.Registry()
@@ -52,10 +54,9 @@ func runDelete(cmd *cobra.Command, opts *deleteOptions) error {
 	if err := c.CheckWrite(ref.Context(), "delete"); err != nil {
 		return err
 	}
-	if !opts.yes && !ios.CanPrompt() {
-		return cmdutil.UsageErrorf("deleting needs confirmation: pass --yes to delete %s without a prompt", opts.ref)
+	if err := confirm.Possible(ios, opts.yes, opts.ref); err != nil {
+		return err
 	}
-	ctx := cmd.Context()
 	plan, err := c.PlanDelete(ctx, ref)
 	if err != nil {
 		return err
@@ -71,13 +72,8 @@ func runDelete(cmd *cobra.Command, opts *deleteOptions) error {
 	cs := ios.ErrColorScheme()
 	fmt.Fprintf(ios.ErrOut, "Deleting %s removes the manifest %s and %s.\n", ref, plan.Digest.DigestStr(), what)
 	if !opts.yes {
-		ok, err := f.Prompter.Confirm(ctx, "Delete?", false)
-		if err != nil {
+		if err := confirm.YesNo(ctx, f, "Delete?"); err != nil {
 			return err
-		}
-		if !ok {
-			fmt.Fprintln(ios.ErrOut, "Nothing deleted.")
-			return cmdutil.ErrSilent
 		}
 	}
 	if err := c.Delete(ctx, plan.Digest); err != nil {

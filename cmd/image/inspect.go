@@ -1,6 +1,7 @@
 package image
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"strconv"
@@ -38,7 +39,7 @@ serves it.`,
 		Args:              cmdutil.ExactArgs(1, "an image reference"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.ref = args[0]
-			return runInspect(cmd, opts)
+			return runInspect(cmd.Context(), opts)
 		},
 	}
 	cmd.Flags().BoolVar(&opts.raw, "raw", false, "Print the raw manifest or index")
@@ -61,7 +62,7 @@ type inspection struct {
 	Manifest  json.RawMessage           `json:"manifest"`
 }
 
-func runInspect(cmd *cobra.Command, opts *inspectOptions) error {
+func runInspect(ctx context.Context, opts *inspectOptions) error {
 	if err := opts.exporter.Validate(); err != nil {
 		return err
 	}
@@ -78,7 +79,6 @@ func runInspect(cmd *cobra.Command, opts *inspectOptions) error {
 	if err != nil {
 		return &cmdutil.UsageError{Err: err}
 	}
-	ctx := cmd.Context()
 	desc, err := c.Descriptor(ctx, ref)
 	if err != nil {
 		return err

@@ -1,6 +1,7 @@
 package image
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"strings"
@@ -35,7 +36,7 @@ you need not log in at all: FORGE_USERNAME and FORGE_PASSWORD are used directly.
   forge image login --username alice
   printenv FORGE_PASSWORD | forge image login --username alice --password-stdin`,
 		Args: cmdutil.NoArgs,
-		RunE: func(cmd *cobra.Command, args []string) error { return runLogin(cmd, opts) },
+		RunE: func(cmd *cobra.Command, args []string) error { return runLogin(cmd.Context(), opts) },
 	}
 	cmd.Flags().StringVarP(&opts.username, "username", "u", "", "Account `name` (default: FORGE_USERNAME, else the profile's user)")
 	cmd.Flags().BoolVar(&opts.passwordStdin, "password-stdin", false, "Read the password from standard input")
@@ -43,10 +44,9 @@ you need not log in at all: FORGE_USERNAME and FORGE_PASSWORD are used directly.
 	return cmd
 }
 
-func runLogin(cmd *cobra.Command, opts *loginOptions) error {
+func runLogin(ctx context.Context, opts *loginOptions) error {
 	f := opts.f
 	ios := f.IOStreams
-	ctx := cmd.Context()
 	s, err := f.Settings()
 	if err != nil {
 		return err
@@ -68,7 +68,7 @@ func runLogin(cmd *cobra.Command, opts *loginOptions) error {
 		}
 	}
 	user = strings.TrimSpace(user)
-	password, err := readPassword(cmd, opts, user, c.Host())
+	password, err := readPassword(ctx, opts, user, c.Host())
 	if err != nil {
 		return err
 	}
@@ -114,7 +114,7 @@ func runLogin(cmd *cobra.Command, opts *loginOptions) error {
 
 // readPassword takes the password from stdin (--password-stdin), a prompt
 // without echo on a terminal, or FORGE_PASSWORD.
-func readPassword(cmd *cobra.Command, opts *loginOptions, user, host string) (string, error) {
+func readPassword(ctx context.Context, opts *loginOptions, user, host string) (string, error) {
 	f := opts.f
 	ios := f.IOStreams
 	var pw string
@@ -126,7 +126,7 @@ func readPassword(cmd *cobra.Command, opts *loginOptions, user, host string) (st
 		}
 		pw = strings.TrimRight(string(b), "\r\n")
 	case ios.CanPrompt():
-		p, err := f.Prompter.Password(cmd.Context(), fmt.Sprintf("Password for %s at %s", user, host))
+		p, err := f.Prompter.Password(ctx, fmt.Sprintf("Password for %s at %s", user, host))
 		if err != nil {
 			return "", err
 		}
@@ -140,43 +140,4 @@ func readPassword(cmd *cobra.Command, opts *loginOptions, user, host string) (st
 		return "", cmdutil.UsageErrorf("empty password: pipe the password in with --password-stdin")
 	}
 	return pw, nil
-}
-
-type logoutOptions struct{ f *cmdutil.Factory }
-
-func newLogoutCmd(f *cmdutil.Factory) *cobra.Command {
-	opts := &logoutOptions{f: f}
-	return &cobra.Command{
-		Use:   "logout",
-		Short: "Remove the stored registry credentials from the profile",
-		Example: `  forge image logout
-  forge --profile dev image logout`,
-		Args: cmdutil.NoArgs,
-		RunE: func(cmd *cobra.Command, args []string) error { return runLogout(opts) },
-	}
-}
-
-func runLogout(opts *logoutOptions) error {
-	f := opts.f
-	s, err := f.Settings()
-	if err != nil {
-		return err
-	}
-	var user string
-	err = f.UpdateConfig(func(cf *config.File) error {
-		p := cf.Profile(s.Profile)
-		if p == nil || (p.RegistryUser == "" && p.RegistryPassword == "") {
-			return fmt.Errorf("no registry credentials are stored in profile %s", s.Profile)
-		}
-		user = p.RegistryUser
-		p.RegistryUser, p.RegistryPassword = "", ""
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	ios := f.IOStreams
-	cs := ios.ErrColorScheme()
-	fmt.Fprintf(ios.ErrOut, "%s Removed the registry credentials of %s from profile %s\n", cs.SuccessIcon(), user, s.Profile)
-	return nil
 }

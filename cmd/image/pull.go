@@ -1,6 +1,7 @@
 package image
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/forgehq/forge/completions"
@@ -42,7 +43,7 @@ is written under a temporary name and renamed when complete.`,
 		Args:              cmdutil.ExactArgs(2, "REF and DEST"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.ref, opts.dest = args[0], args[1]
-			return runPull(cmd, opts)
+			return runPull(cmd.Context(), opts)
 		},
 	}
 	cmd.Flags().StringVar(&opts.format, "format", regclient.FormatTarball, "Write a `tarball` or an oci layout")
@@ -50,7 +51,7 @@ is written under a temporary name and renamed when complete.`,
 	return cmd
 }
 
-func runPull(cmd *cobra.Command, opts *pullOptions) error {
+func runPull(ctx context.Context, opts *pullOptions) error {
 	if opts.format != regclient.FormatTarball && opts.format != regclient.FormatOCI {
 		return cmdutil.UsageErrorf("--format must be tarball or oci, not %q", opts.format)
 	}
@@ -76,7 +77,7 @@ func runPull(cmd *cobra.Command, opts *pullOptions) error {
 		return cmdutil.UsageErrorf("refusing to write a tarball to the terminal: redirect stdout, or name a file")
 	}
 	prog := newByteProgress(ios, "Pulling", ref.String())
-	res, err := c.Pull(cmd.Context(), ref, opts.dest, ios.Out, regclient.PullOptions{Format: opts.format, Platform: plat, Progress: prog.update})
+	res, err := c.Pull(ctx, ref, opts.dest, ios.Out, regclient.PullOptions{Format: opts.format, Platform: plat, Progress: prog.update})
 	prog.finish()
 	if err != nil {
 		return err

@@ -1,6 +1,7 @@
 package image
 
 import (
+	"context"
 	"fmt"
 	"path/filepath"
 	"time"
@@ -44,14 +45,14 @@ display on a terminal, one line per layer otherwise).`,
 		Args:              cmdutil.ExactArgs(2, "SRC and REF"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.src, opts.ref = args[0], args[1]
-			return runPush(cmd, opts)
+			return runPush(cmd.Context(), opts)
 		},
 	}
 	cmd.Flags().IntVarP(&opts.jobs, "jobs", "j", 4, "Upload `N` layers at once")
 	return cmd
 }
 
-func runPush(cmd *cobra.Command, opts *pushOptions) error {
+func runPush(ctx context.Context, opts *pushOptions) error {
 	if opts.jobs < 1 {
 		return cmdutil.UsageErrorf("--jobs must be at least 1")
 	}
@@ -76,7 +77,7 @@ func runPush(cmd *cobra.Command, opts *pushOptions) error {
 	defer src.Close()
 	start := time.Now()
 	prog := newPushProgress(ios, ref.String())
-	res, err := c.Push(cmd.Context(), src, ref, regclient.PushOptions{Jobs: opts.jobs, Progress: prog.event})
+	res, err := c.Push(ctx, src, ref, regclient.PushOptions{Jobs: opts.jobs, Progress: prog.event})
 	prog.finish()
 	if err != nil {
 		return err

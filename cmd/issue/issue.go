@@ -29,7 +29,7 @@ directory that points at the profile's host (upstream, then origin, then
 the others).`,
 	})
 	cmd.AddCommand(newListCmd(f), newCreateCmd(f), newViewCmd(f), newCommentCmd(f),
-		newStateCmd(f, "closed"), newStateCmd(f, "open"))
+		newCloseCmd(f), newReopenCmd(f))
 	return cmd
 }
 

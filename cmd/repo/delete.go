@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/forgehq/forge/client"
+	"github.com/forgehq/forge/cmd/internal/confirm"
 	"github.com/forgehq/forge/completions"
 	"github.com/forgehq/forge/internal/cmdutil"
 	"github.com/spf13/cobra"
@@ -48,8 +49,8 @@ to type that name again; elsewhere pass --yes.`,
 
 func runDelete(ctx context.Context, opts *deleteOptions) error {
 	ios := opts.f.IOStreams
-	if !opts.yes && !ios.CanPrompt() {
-		return cmdutil.UsageErrorf("pass --yes to delete %s without a prompt", opts.name)
+	if err := confirm.Possible(ios, opts.yes, opts.name.String()); err != nil {
+		return err
 	}
 	c, err := opts.f.REST()
 	if err != nil {
@@ -63,13 +64,8 @@ func runDelete(ctx context.Context, opts *deleteOptions) error {
 		}
 		fmt.Fprintf(ios.ErrOut, "%s This deletes %s with its issues, pull requests, releases and runs. It cannot be undone.\n",
 			ios.ErrColorScheme().WarningIcon(), opts.name)
-		typed, err := opts.f.Prompter.Input(ctx, "Type "+opts.name.String()+" to confirm", "")
-		if err != nil {
+		if err := confirm.Typed(ctx, opts.f, opts.name.String()); err != nil {
 			return err
-		}
-		if !strings.EqualFold(strings.TrimSpace(typed), opts.name.String()) {
-			fmt.Fprintf(ios.ErrOut, "%q does not match %s; nothing deleted.\n", typed, opts.name)
-			return cmdutil.ErrSilent
 		}
 	}
 	if err := c.Repos.Delete(ctx, opts.name); err != nil {

@@ -9,7 +9,8 @@ import (
 
 	"github.com/forgehq/forge/chat"
 	"github.com/forgehq/forge/client"
-	"github.com/forgehq/forge/completions"
+	"github.com/forgehq/forge/cmd/internal/ctxlimit"
+	"github.com/forgehq/forge/cmd/internal/runid"
 	"github.com/forgehq/forge/internal/agentctx"
 	"github.com/forgehq/forge/internal/cmdutil"
 	"github.com/forgehq/forge/internal/markdown"
@@ -22,15 +23,15 @@ const ExplainQuestion = "This CI run did not succeed. From the run and the end o
 
 // agentOptions are the flags of a command that asks the agent about a run.
 type agentOptions struct {
-	model        string
-	contextLimit int
-	noRedact     bool
+	model    string
+	limit    ctxlimit.Flag
+	noRedact bool
 }
 
 func addAgentFlags(cmd *cobra.Command, o *agentOptions) {
 	fl := cmd.Flags()
 	fl.StringVar(&o.model, "model", "", "Ask this agent `model` (default: the service's)")
-	fl.IntVar(&o.contextLimit, "context-limit", chat.DefaultContextLimit, "Cap the run's context sent to the agent at `N` tokens (also the profile's "+agentctx.LimitKey+")")
+	o.limit.Add(cmd, "the run's context sent to the agent")
 	fl.BoolVar(&o.noRedact, "no-redact", false, "Send the logs as they are, without masking tokens, Authorization headers and passwords in URLs")
 }
 
@@ -65,36 +66,16 @@ sends them as they are. The agent's address and key are those of forge chat.`,
 		Example: `  forge run explain 12
   forge run watch 12 --exit-status || forge run explain 12
   forge run explain 12 --model ref-1-mini --context-limit 4000`,
-		ValidArgsFunction: completions.Runs(f),
-		Args:              cmdutil.ExactArgs(1, "a run ID"),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			id, err := cmdutil.ParseNumber(args[0], "run ID")
-			if err != nil {
-				return err
-			}
-			opts.id = id
-			if err := opts.check(cmd); err != nil {
-				return err
-			}
-			return runExplain(cmd.Context(), opts)
-		},
 	}
+	runid.Arg(cmd, f, &opts.id, func(cmd *cobra.Command) error {
+		if err := opts.limit.Check(cmd); err != nil {
+			return err
+		}
+		return runExplain(cmd.Context(), opts)
+	})
 	cmdutil.AddRepoFlag(cmd, &opts.repo)
 	addAgentFlags(cmd, &opts.agentOptions)
 	return cmd
-}
-
-// check refuses a bad --context-limit, and forgets the flag's default so
-// that the profile's setting applies.
-func (o *agentOptions) check(cmd *cobra.Command) error {
-	if !cmd.Flags().Changed("context-limit") {
-		o.contextLimit = 0
-		return nil
-	}
-	if o.contextLimit < 1 {
-		return cmdutil.UsageErrorf("--context-limit must be a positive number of tokens, not %d", o.contextLimit)
-	}
-	return nil
 }
 
 func runExplain(ctx context.Context, opts *explainOptions) error {
@@ -127,7 +108,7 @@ func explainRun(ctx context.Context, f *cmdutil.Factory, o *agentOptions, c *cli
 	if err != nil {
 		return err
 	}
-	limit, err := contextLimit(f, o)
+	limit, err := o.limit.Tokens(f)
 	if err != nil {
 		return err
 	}
@@ -162,27 +143,6 @@ func anyFailed(jobs []*client.Job) bool {
 		}
 	}
 	return false
-}
-
-// contextLimit is --context-limit, else the profile's setting, else the
-// default.
-func contextLimit(f *cmdutil.Factory, o *agentOptions) (int, error) {
-	if o.contextLimit > 0 {
-		return o.contextLimit, nil
-	}
-	s, err := f.Settings()
-	if err != nil {
-		return 0, err
-	}
-	cf, err := f.ConfigFile()
-	if err != nil {
-		return 0, err
-	}
-	n, err := agentctx.ProfileLimit(cf, s.Profile)
-	if err != nil {
-		return 0, &cmdutil.UsageError{Err: err}
-	}
-	return n, nil
 }
 
 // replyWriter shows the answer as it streams: rendered as markdown on a

@@ -10,7 +10,7 @@ import (
 	"strings"
 
 	"github.com/forgehq/forge/client"
-	"github.com/forgehq/forge/completions"
+	"github.com/forgehq/forge/cmd/internal/runid"
 	"github.com/forgehq/forge/internal/cmdutil"
 	"github.com/forgehq/forge/internal/text"
 	"github.com/spf13/cobra"
@@ -37,17 +37,10 @@ For one job's log without prefixes, use forge job logs JOB_ID.`,
 		Example: `  forge run logs 12
   forge run logs 12 --job test
   forge run logs 12 | grep -i error`,
-		ValidArgsFunction: completions.Runs(f),
-		Args:              cmdutil.ExactArgs(1, "a run ID"),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			id, err := cmdutil.ParseNumber(args[0], "run ID")
-			if err != nil {
-				return err
-			}
-			opts.id = id
-			return runLogs(cmd.Context(), opts)
-		},
 	}
+	runid.Arg(cmd, f, &opts.id, func(cmd *cobra.Command) error {
+		return runLogs(cmd.Context(), opts)
+	})
 	cmdutil.AddRepoFlag(cmd, &opts.repo)
 	cmd.Flags().StringVarP(&opts.job, "job", "j", "", "Only this `job`, by ID or name")
 	return cmd

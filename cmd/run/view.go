@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/forgehq/forge/client"
-	"github.com/forgehq/forge/completions"
+	"github.com/forgehq/forge/cmd/internal/runid"
 	"github.com/forgehq/forge/internal/cmdutil"
 	"github.com/forgehq/forge/internal/iostreams"
 	"github.com/forgehq/forge/internal/output"
@@ -42,20 +42,13 @@ forge run explain does, and streams the answer after the run.`,
 		Example: `  forge run view 12
   forge run view 12 --json status,conclusion,jobs
   forge run view 12 --jq '.jobs[] | select(.conclusion == "failure") | .id'`,
-		ValidArgsFunction: completions.Runs(f),
-		Args:              cmdutil.ExactArgs(1, "a run ID"),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			id, err := cmdutil.ParseNumber(args[0], "run ID")
-			if err != nil {
-				return err
-			}
-			opts.id = id
-			if err := opts.agent.check(cmd); err != nil {
-				return err
-			}
-			return runView(cmd.Context(), opts)
-		},
 	}
+	runid.Arg(cmd, f, &opts.id, func(cmd *cobra.Command) error {
+		if err := opts.agent.limit.Check(cmd); err != nil {
+			return err
+		}
+		return runView(cmd.Context(), opts)
+	})
 	cmdutil.AddRepoFlag(cmd, &opts.repo)
 	opts.exporter = output.AddJSONFlags(cmd, append(runFields, "jobs")...)
 	cmd.Flags().BoolVar(&opts.explain, "explain", false, "When the run has failed, ask the agent why (see forge run explain)")

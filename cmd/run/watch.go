@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/forgehq/forge/client"
-	"github.com/forgehq/forge/completions"
+	"github.com/forgehq/forge/cmd/internal/runid"
 	"github.com/forgehq/forge/internal/cmdutil"
 	"github.com/forgehq/forge/internal/text"
 	"github.com/spf13/cobra"
@@ -49,23 +49,16 @@ Ctrl-C stops watching (exit 130); the run goes on.`,
 		Example: `  forge run watch 12
   forge run watch 12 --exit-status --interval 10
   forge run watch "$(forge run list -L 1 --jq '.[0].id')" --exit-status`,
-		ValidArgsFunction: completions.Runs(f),
-		Args:              cmdutil.ExactArgs(1, "a run ID"),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			id, err := cmdutil.ParseNumber(args[0], "run ID")
-			if err != nil {
-				return err
-			}
-			opts.id = id
-			if err := opts.agent.check(cmd); err != nil {
-				return err
-			}
-			if opts.explain && !opts.exitStatus {
-				return cmdutil.UsageErrorf("--explain goes with --exit-status: forge run watch %d --exit-status --explain", id)
-			}
-			return runWatch(cmd.Context(), opts)
-		},
 	}
+	runid.Arg(cmd, f, &opts.id, func(cmd *cobra.Command) error {
+		if err := opts.agent.limit.Check(cmd); err != nil {
+			return err
+		}
+		if opts.explain && !opts.exitStatus {
+			return cmdutil.UsageErrorf("--explain goes with --exit-status: forge run watch %d --exit-status --explain", opts.id)
+		}
+		return runWatch(cmd.Context(), opts)
+	})
 	cmdutil.AddRepoFlag(cmd, &opts.repo)
 	cmd.Flags().BoolVar(&opts.exitStatus, "exit-status", false, "Exit with status 1 unless the run succeeds")
 	cmd.Flags().StringVarP(&opts.interval, "interval", "i", "3", "Time between refreshes: `seconds`, or a duration such as 500ms or 1m")

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/forgehq/forge/cmd/internal/confirm"
 	"github.com/forgehq/forge/internal/cmdutil"
 	"github.com/spf13/cobra"
 )
@@ -40,21 +41,16 @@ first; elsewhere pass --yes.`,
 
 func runDelete(ctx context.Context, opts *deleteOptions) error {
 	ios := opts.f.IOStreams
-	if !opts.yes && !ios.CanPrompt() {
-		return cmdutil.UsageErrorf("pass --yes to delete key %d without a prompt", opts.id)
+	if err := confirm.Possible(ios, opts.yes, fmt.Sprintf("key %d", opts.id)); err != nil {
+		return err
 	}
 	c, err := opts.f.REST()
 	if err != nil {
 		return err
 	}
 	if !opts.yes {
-		ok, err := opts.f.Prompter.Confirm(ctx, fmt.Sprintf("Delete SSH key %d?", opts.id), false)
-		if err != nil {
+		if err := confirm.YesNo(ctx, opts.f, fmt.Sprintf("Delete SSH key %d?", opts.id)); err != nil {
 			return err
-		}
-		if !ok {
-			fmt.Fprintln(ios.ErrOut, "Nothing deleted.")
-			return cmdutil.ErrSilent
 		}
 	}
 	if err := c.Keys.Delete(ctx, opts.id); err != nil {

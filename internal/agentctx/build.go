@@ -237,8 +237,8 @@ type commitJSON struct {
 	Files []struct {
 		Filename  string `json:"filename"`
 		Status    string `json:"status"`
-		Additions int    `json:"additions"`
-		Deletions int    `json:"deletions"`
+		Additions *int   `json:"additions"`
+		Deletions *int   `json:"deletions"`
 	} `json:"files"`
 }
 
@@ -279,11 +279,20 @@ func commit(ctx context.Context, c *client.Client, repo client.RepoName, sha str
 	if len(cm.Files) > 0 {
 		files = files[:0]
 		for _, f := range cm.Files {
-			files = append(files, fmt.Sprintf("%s %s (+%d -%d)", f.Status, f.Filename, f.Additions, f.Deletions))
+			files = append(files, fileLine(f.Status, f.Filename, f.Additions, f.Deletions))
 		}
 	}
 	a.Sections = append(a.Sections, &chat.Section{Title: "changed files", Lines: files})
 	return a, nil
+}
+
+// fileLine is one changed file: "modified app.go (+3 -1)"; the counts are
+// left out when the service did not send them (a binary file, say).
+func fileLine(status, name string, add, del *int) string {
+	if add == nil || del == nil {
+		return status + " " + name
+	}
+	return fmt.Sprintf("%s %s (+%d -%d)", status, name, *add, *del)
 }
 
 // findCommit looks for a commit whose hash starts with sha among the

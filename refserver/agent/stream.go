@@ -10,6 +10,17 @@ import (
 // event, each flushed as it is written. Every token is billed just before
 // it is sent and refunded if sending fails, so a client that goes away pays
 // only for what it was sent.
+//
+// The frames are written here, not by r3labs/sse's server, which is a
+// publish/subscribe hub and does not fit one POST answered by one stream:
+// its handler writes an "id:" line per event (inviting a Last-Event-ID
+// reconnect, which here would be a new POST and a new bill), ignores write
+// errors (so a token could not be refunded when sending fails), queues
+// events between publisher and writer (billing ahead of sending), and
+// ends a subscriber only when its stream is removed (then the handler's
+// unsubscribe blocks for ever) or on an empty event that its replay log
+// drops: each request would need its own stream, subscribe and
+// unsubscribe callbacks, and a rewritten query naming the stream.
 func (s *Service) handleStream(w http.ResponseWriter, r *http.Request, key string) {
 	t := s.prepare(w, r, key)
 	if t == nil {

@@ -79,6 +79,18 @@ type commitJSON struct {
 		SHA string `json:"sha"`
 	} `json:"parents"`
 	HTMLURL string `json:"html_url"`
+	// Files is GET .../commits/{sha}'s only (GitHub's shape): the files the
+	// commit changed, up to gitstore.MaxChangedFiles.
+	Files []fileChangeJSON `json:"files,omitempty"`
+}
+
+// fileChangeJSON is one changed file; the line counts are left out when
+// the server did not count them (binary, or past its diff budget).
+type fileChangeJSON struct {
+	Filename  string `json:"filename"`
+	Status    string `json:"status"`
+	Additions *int   `json:"additions,omitempty"`
+	Deletions *int   `json:"deletions,omitempty"`
 }
 
 // maxLog bounds the history a commit list pages through.
@@ -144,8 +156,17 @@ func (a *API) getCommit(w http.ResponseWriter, r *http.Request, s *session) erro
 		return gitError(errOr(err), x, "commit "+r.PathValue("sha"))
 	}
 	c := log[0]
-	writeJSON(w, http.StatusOK, a.commitView(r, x, c.SHA, c.Message, c.Author.Name, c.Author.Email, c.Author.When,
-		c.Committer.Name, c.Committer.Email, c.Committer.When, c.Parents))
+	view := a.commitView(r, x, c.SHA, c.Message, c.Author.Name, c.Author.Email, c.Author.When,
+		c.Committer.Name, c.Committer.Email, c.Committer.When, c.Parents)
+	changes, _, err := g.Changes(r.Context(), c.SHA)
+	if err != nil {
+		return err
+	}
+	view.Files = make([]fileChangeJSON, len(changes))
+	for i, ch := range changes {
+		view.Files[i] = fileChangeJSON{ch.Path, ch.Status, ch.Additions, ch.Deletions}
+	}
+	writeJSON(w, http.StatusOK, view)
 	return nil
 }
 

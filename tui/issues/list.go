@@ -154,7 +154,7 @@ func (l *List) row(is *client.Issue) components.Row {
 func (l *List) head() string {
 	st := l.ctx.Styles
 	n := len(l.Items())
-	head := st.Bold.Render(fmt.Sprintf("%s issues", capital(states[l.state])))
+	head := st.Bold.Render(fmt.Sprintf("%s issues", text.Capitalize(states[l.state])))
 	head += st.Dim.Render(fmt.Sprintf(" · %s · s: open/closed/all · n: new", text.Plural(n, "issue", "issues")))
 	if n >= maxIssues {
 		head += st.Dim.Render(fmt.Sprintf(" (the first %d)", maxIssues))
@@ -164,8 +164,6 @@ func (l *List) head() string {
 	}
 	return head
 }
-
-func capital(s string) string { return string(s[0]-'a'+'A') + s[1:] }
 
 func (l *List) ShortHelp() []key.Binding {
 	k := l.ctx.Keys

@@ -18,35 +18,47 @@ type stateOptions struct {
 	comment  string
 }
 
-// newStateCmd returns `issue close` (want "closed") or `issue reopen`
-// (want "open").
-func newStateCmd(f *cmdutil.Factory, want string) *cobra.Command {
-	opts := &stateOptions{f: f, want: want}
-	verb, Verb, past := "close", "Close", "Closed"
-	short := "Close an issue"
-	if want == "open" {
-		verb, Verb, past = "reopen", "Reopen", "Reopened"
-		short = "Reopen a closed issue"
-	}
-	cmd := &cobra.Command{
-		Use:   verb + " NUMBER",
-		Short: short,
-		Long: fmt.Sprintf(`%s the issue, with a comment from --comment if given. An issue that is
-already %s stays as it is: forge says so and exits 0, as the issue is in
+// newCloseCmd returns `forge issue close`.
+func newCloseCmd(f *cmdutil.Factory) *cobra.Command {
+	return withState(f, &cobra.Command{
+		Use:   "close NUMBER",
+		Short: "Close an issue",
+		Long: `Close the issue, with a comment from --comment if given. An issue that is
+already closed stays as it is: forge says so and exits 0, as the issue is in
 the state you asked for (a --comment is still added). Needs write
-permission on the repository, unless you opened the issue.`, Verb, want),
-		Example: fmt.Sprintf(`  forge issue %[1]s 12
-  forge issue %[1]s 12 -R alice/demo --comment "Done in v1.2"`, verb),
-		ValidArgsFunction: completions.IssuesNotIn(f, want),
-		Args:              cmdutil.ExactArgs(1, "an issue NUMBER"),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			n, err := parseNumber(args[0])
-			if err != nil {
-				return err
-			}
-			opts.number = n
-			return runState(cmd.Context(), opts, past)
-		},
+permission on the repository, unless you opened the issue.`,
+		Example: `  forge issue close 12
+  forge issue close 12 -R alice/demo --comment "Done in v1.2"`,
+	}, "closed", "Closed")
+}
+
+// newReopenCmd returns `forge issue reopen`.
+func newReopenCmd(f *cmdutil.Factory) *cobra.Command {
+	return withState(f, &cobra.Command{
+		Use:   "reopen NUMBER",
+		Short: "Reopen a closed issue",
+		Long: `Reopen the issue, with a comment from --comment if given. An issue that is
+already open stays as it is: forge says so and exits 0, as the issue is in
+the state you asked for (a --comment is still added). Needs write
+permission on the repository, unless you opened the issue.`,
+		Example: `  forge issue reopen 12
+  forge issue reopen 12 -R alice/demo --comment "Done in v1.2"`,
+	}, "open", "Reopened")
+}
+
+// withState completes close or reopen: both set the issue's state to want
+// and report it with past ("Closed", "Reopened").
+func withState(f *cmdutil.Factory, cmd *cobra.Command, want, past string) *cobra.Command {
+	opts := &stateOptions{f: f, want: want}
+	cmd.ValidArgsFunction = completions.IssuesNotIn(f, want)
+	cmd.Args = cmdutil.ExactArgs(1, "an issue NUMBER")
+	cmd.RunE = func(cmd *cobra.Command, args []string) error {
+		n, err := parseNumber(args[0])
+		if err != nil {
+			return err
+		}
+		opts.number = n
+		return runState(cmd.Context(), opts, past)
 	}
 	cmdutil.AddRepoFlag(cmd, &opts.repoFlag)
 	cmd.Flags().StringVarP(&opts.comment, "comment", "c", "", "Also add a comment with this `text`")

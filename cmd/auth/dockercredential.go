@@ -11,6 +11,7 @@ import (
 	"github.com/forgehq/forge/config"
 	"github.com/forgehq/forge/internal/build"
 	"github.com/forgehq/forge/internal/cmdutil"
+	"github.com/forgehq/forge/internal/text"
 	"github.com/spf13/cobra"
 )
 
@@ -184,7 +185,8 @@ func credStore(_ *cobra.Command, f *cmdutil.Factory) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(f.IOStreams.ErrOut, "Stored the credentials of %s for %s in profile %s\n", c.Username, host, stored)
+	fmt.Fprintf(f.IOStreams.ErrOut, "Stored the credentials of %s for %s in profile %s\n",
+		text.OnTerminal(f.IOStreams.IsStderrTTY(), c.Username), text.OnTerminal(f.IOStreams.IsStderrTTY(), host), stored)
 	return nil
 }
 

@@ -1,0 +1,48 @@
+package image
+
+import (
+	"fmt"
+
+	"github.com/forgehq/forge/config"
+	"github.com/forgehq/forge/internal/cmdutil"
+	"github.com/spf13/cobra"
+)
+
+type logoutOptions struct{ f *cmdutil.Factory }
+
+func newLogoutCmd(f *cmdutil.Factory) *cobra.Command {
+	opts := &logoutOptions{f: f}
+	return &cobra.Command{
+		Use:   "logout",
+		Short: "Remove the stored registry credentials from the profile",
+		Example: `  forge image logout
+  forge --profile dev image logout`,
+		Args: cmdutil.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error { return runLogout(opts) },
+	}
+}
+
+func runLogout(opts *logoutOptions) error {
+	f := opts.f
+	s, err := f.Settings()
+	if err != nil {
+		return err
+	}
+	var user string
+	err = f.UpdateConfig(func(cf *config.File) error {
+		p := cf.Profile(s.Profile)
+		if p == nil || (p.RegistryUser == "" && p.RegistryPassword == "") {
+			return fmt.Errorf("no registry credentials are stored in profile %s", s.Profile)
+		}
+		user = p.RegistryUser
+		p.RegistryUser, p.RegistryPassword = "", ""
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	ios := f.IOStreams
+	cs := ios.ErrColorScheme()
+	fmt.Fprintf(ios.ErrOut, "%s Removed the registry credentials of %s from profile %s\n", cs.SuccessIcon(), user, s.Profile)
+	return nil
+}

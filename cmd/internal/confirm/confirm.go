@@ -1,0 +1,52 @@
+// Package confirm holds the questions forge asks before it deletes
+// something for good, so every delete command asks, refuses and reports
+// in the same words.
+package confirm
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/forgehq/forge/internal/cmdutil"
+	"github.com/forgehq/forge/internal/iostreams"
+	"github.com/forgehq/forge/internal/text"
+)
+
+// Possible refuses to go on when there is no terminal to ask on and
+// --yes was not given: a script must say yes itself, never be asked.
+func Possible(ios *iostreams.IOStreams, yes bool, what string) error {
+	if !yes && !ios.CanPrompt() {
+		return cmdutil.UsageErrorf("pass --yes to delete %s without a prompt", what)
+	}
+	return nil
+}
+
+// Typed asks the user to type name again, for deletions that cannot be
+// undone: anything but name (surrounding spaces aside) deletes nothing
+// and ends the command with exit 1.
+func Typed(ctx context.Context, f *cmdutil.Factory, name string) error {
+	typed, err := f.Prompter.Input(ctx, "Type "+text.OneLine(name)+" to confirm", "")
+	if err != nil {
+		return err
+	}
+	if strings.TrimSpace(typed) != name {
+		fmt.Fprintf(f.IOStreams.ErrOut, "%q does not match %s; nothing deleted.\n", typed, text.OneLine(name))
+		return cmdutil.ErrSilent
+	}
+	return nil
+}
+
+// YesNo asks question with no as the default: anything but yes deletes
+// nothing and ends the command with exit 1.
+func YesNo(ctx context.Context, f *cmdutil.Factory, question string) error {
+	ok, err := f.Prompter.Confirm(ctx, question, false)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		fmt.Fprintln(f.IOStreams.ErrOut, "Nothing deleted.")
+		return cmdutil.ErrSilent
+	}
+	return nil
+}

@@ -1,0 +1,57 @@
+package runid_test
+
+import (
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/forgehq/forge/cmd/internal/runid"
+	"github.com/forgehq/forge/internal/clitest"
+	"github.com/forgehq/forge/internal/cmdutil"
+	"github.com/forgehq/forge/refserver"
+)
+
+func TestParse(t *testing.T) {
+	if id, err := runid.Parse("12"); err != nil || id != 12 {
+		t.Fatalf("Parse(12) = %d, %v", id, err)
+	}
+	for _, arg := range []string{"abc", "0", "-3", "12abc", "#12", "", "1\x1b[2J"} {
+		_, err := runid.Parse(arg)
+		if err == nil {
+			t.Errorf("Parse(%q) accepted", arg)
+			continue
+		}
+		if code := cmdutil.ExitCode(err); code != 2 {
+			t.Errorf("Parse(%q): exit %d, want 2", arg, code)
+		}
+		msg := err.Error()
+		if strings.ContainsAny(msg, "\n\x1b") || !strings.HasSuffix(msg, "; `forge run list` shows the IDs") {
+			t.Errorf("Parse(%q) = %q: want one clean line naming forge run list", arg, msg)
+		}
+	}
+}
+
+// Every command that takes a run ID reads it the same way, before it
+// sends anything, and completes it from the repository's runs.
+func TestRunCommandsShareIt(t *testing.T) {
+	h := clitest.New(t)
+	h.LoginAs("alice")
+	if _, err := h.Srv.CreateRepo("alice", "demo", refserver.RepoOptions{AutoInit: true}); err != nil {
+		t.Fatal(err)
+	}
+	run, err := h.Srv.CreateRun("alice/demo", refserver.RunSeed{Status: "completed"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "forge: run ID must be a positive integer, not \"abc\"; `forge run list` shows the IDs\n"
+	for _, verb := range []string{"logs", "view", "watch", "explain"} {
+		r := h.Run(clitest.Run{}, "run", verb, "abc", "-R", "alice/demo")
+		if r.Code != 2 || r.Err != want || r.Out != "" {
+			t.Errorf("run %s abc: exit %d\n%s", verb, r.Code, r.Output())
+		}
+		r = h.Run(clitest.Run{}, "__complete", "run", verb, "-R", "alice/demo", "")
+		if !strings.HasPrefix(r.Out, strconv.FormatInt(run.ID, 10)+"\t") {
+			t.Errorf("completing run %s: %s", verb, r.Output())
+		}
+	}
+}
