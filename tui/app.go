@@ -71,7 +71,8 @@ type App struct {
 }
 
 // Init asks the terminal for its background colour, opens the first tab
-// and, without -R, looks for the repository of the current directory.
+// and, without -R, looks for the repository of the current directory,
+// else the last one opened.
 func (a *App) Init() tea.Cmd {
 	cmds := []tea.Cmd{tea.RequestBackgroundColor, a.visit(a.active), a.whoami()}
 	if a.ctx.Repo.Name == "" {
