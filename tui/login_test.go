@@ -195,3 +195,26 @@ func TestRefreshPicksUpATokenStoredElsewhere(t *testing.T) {
 	h.keys("enter")
 	h.wait("Support graceful shutdown")
 }
+
+func TestLoginWhileFORGE_TOKENIsSet(t *testing.T) {
+	t.Parallel()
+	srv := tuitest.Server(t)
+	env, old := loggedInProfile(t, srv)
+	env["FORGE_TOKEN"] = old
+	h := startEnv(t, srv, env, 100, 24, Options{})
+	h.wait("alice/webapp")
+	revoke(t, srv, old)
+	h.keys("r")
+	h.wait("Log in", "Password")
+	h.typeText(refserver.DemoPassword)
+	h.keys("enter")
+	// The variable still names the old token: the session uses the new
+	// one all the same, and says the variable wins outside it.
+	h.wait("Logged in as alice", "FORGE_TOKEN is set")
+	h.keys("r")
+	h.keys("enter")
+	h.wait("Support graceful shutdown")
+	if s := h.plain(); strings.Contains(s, "✗") || strings.Contains(s, "Password") {
+		t.Fatalf("after the login, r went back to FORGE_TOKEN's token:\n%s", s)
+	}
+}
