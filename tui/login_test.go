@@ -11,6 +11,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/forgehq/forge/client"
 	"github.com/forgehq/forge/config"
+	"github.com/forgehq/forge/internal/authflow"
 	"github.com/forgehq/forge/refserver"
 	"github.com/forgehq/forge/tui/tuitest"
 	"github.com/pquerna/otp/totp"
@@ -68,6 +69,25 @@ func storedToken(t *testing.T, env map[string]string) string {
 		t.Fatal(err)
 	}
 	return cf.Profile("default").Token
+}
+
+// shellLogin logs alice in with her password and stores the token in
+// the default profile: the steps and the store of `forge auth login`.
+func shellLogin(t *testing.T, env map[string]string, srv *refserver.Server) {
+	t.Helper()
+	ctx := context.Background()
+	f := tuitest.Factory(env)
+	anon, err := f.RESTClient(srv.BaseURL(), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := authflow.Start(ctx, anon, "alice", refserver.DemoPassword)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := authflow.Store(f, "default", srv.BaseURL(), a.Token, "alice", false); err != nil {
+		t.Fatal(err)
+	}
 }
 
 func (h *harness) typeText(s string) {
@@ -180,12 +200,9 @@ func TestRefreshPicksUpATokenStoredElsewhere(t *testing.T) {
 	env, old := loggedInProfile(t, srv)
 	h := startEnv(t, srv, env, 80, 24, Options{})
 	h.wait("alice/webapp")
-	// Another shell logs in again: a new token on disk, the old one gone.
-	fresh, err := srv.Token("alice")
-	if err != nil {
-		t.Fatal(err)
-	}
-	writeToken(t, env, srv, fresh)
+	// Another shell logs in again, as forge auth login does (the new
+	// token goes to the keyring); the old token is revoked.
+	shellLogin(t, env, srv)
 	revoke(t, srv, old)
 	h.keys("r")
 	h.wait("Using the token stored in profile default")
