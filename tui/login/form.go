@@ -7,6 +7,7 @@
 package login
 
 import (
+	"context"
 	"errors"
 	"strings"
 
@@ -76,6 +77,7 @@ type Form struct {
 	wrong            int // codes refused in this attempt
 	attempt          *authflow.Attempt
 	busy             string // what is in flight
+	cancel           context.CancelFunc
 	failed           string // the last refusal, shown in the form
 	width, height    int
 }
@@ -214,9 +216,18 @@ func (f *Form) submit() tea.Cmd {
 	// The password is not kept once sent.
 	f.pass.Reset()
 	f.busy, f.failed = "Logging in…", ""
+	// esc stops the login; a token issued meanwhile is revoked.
 	ctx, owner := f.ctx.Ctx, f.id
+	req, cancel := context.WithCancel(ctx)
+	f.cancel = cancel
 	return func() tea.Msg {
-		a, err := authflow.Start(ctx, anon, user, password)
+		a, err := authflow.Start(req, anon, user, password)
+		if req.Err() != nil {
+			if a != nil {
+				a.Abandon(ctx)
+			}
+			return nil
+		}
 		return startedMsg{owner: owner, attempt: a, err: err}
 	}
 }
@@ -319,6 +330,10 @@ func (f *Form) restart() {
 
 // abandon revokes the token of a login left half-way.
 func (f *Form) abandon() {
+	if f.cancel != nil {
+		f.cancel()
+		f.cancel = nil
+	}
 	if a := f.attempt; a != nil {
 		f.attempt = nil
 		ctx := f.ctx.Ctx
