@@ -143,8 +143,7 @@ func (f *Form) Update(msg tea.Msg) tea.Cmd {
 }
 
 func (f *Form) key(msg tea.KeyPressMsg) tea.Cmd {
-	switch msg.String() {
-	case "esc":
+	if msg.String() == "esc" {
 		f.abandon()
 		return func() tea.Msg { return CloseMsg{} }
 	}
@@ -192,10 +191,14 @@ func (f *Form) submit() tea.Cmd {
 		return f.sendCode()
 	}
 	user := strings.TrimSpace(f.user.Value())
-	if f.user.Focused() || user == "" {
-		if user != "" {
-			f.toggle()
-		}
+	switch {
+	case user == "":
+		f.failed = "Type the username first."
+		f.pass.Blur()
+		f.user.Focus()
+		return nil
+	case f.user.Focused():
+		f.toggle()
 		return nil
 	}
 	password := f.pass.Value()
