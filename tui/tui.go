@@ -5,7 +5,8 @@
 // The program is a stack of components per tab (package common defines
 // the Component interface and the Context they share by pointer); each
 // view lives in a package of its own — repos, issues, ci, images,
-// chatview, account, profiles — built from the widgets in components. It
+// chatview, account, profiles, login — built from the widgets in
+// components. It
 // uses the same clients as the commands (client, chat, regclient) through
 // the Factory; every request runs in a tea.Cmd, and its answer comes back
 // as a typed message naming the component that asked.
