@@ -85,11 +85,11 @@ func (v *View) fetchPerms() tea.Cmd {
 
 // mayChangeState reports whether the caller may close or reopen the
 // issue: its author, or anyone with write access. Unknown rights (not
-// loaded yet, or a service that does not report them) let the service
-// decide.
+// loaded yet, a service that does not report them, an account whose
+// login is not known yet) let the service decide.
 func (v *View) mayChangeState() bool {
 	p := v.perms
-	return p == nil || p.Push || p.Admin || v.ctx.User != "" && strings.EqualFold(v.issue.User.Login, v.ctx.User)
+	return p == nil || p.Push || p.Admin || v.ctx.User == "" || strings.EqualFold(v.issue.User.Login, v.ctx.User)
 }
 
 // Refresh reloads the issue.
