@@ -4,6 +4,7 @@ import (
 	"context"
 	"io"
 	"iter"
+	"net/http"
 	"net/url"
 	"strconv"
 )
@@ -94,4 +95,27 @@ func (s *ActionsService) JobLogs(ctx context.Context, repo RepoName, jobID int64
 		return nil, err
 	}
 	return resp.Body, nil
+}
+
+// CancelRun asks the service to stop a run that has not completed, and
+// returns the run as it answered (zero when it sent no body). The spec
+// shows no such endpoint: the path is GitHub's, which the reference server
+// implements; a service without it answers 404 or 405 (see
+// NotOffered).
+func (s *ActionsService) CancelRun(ctx context.Context, repo RepoName, id int64) (*WorkflowRun, error) {
+	return sendOne[WorkflowRun](s.c, ctx, http.MethodPost, repo.path("actions", "runs", strconv.FormatInt(id, 10), "cancel"), nil)
+}
+
+// RerunRun asks the service to run a run's workflow again at the same
+// commit, and returns the new run (zero when the service sent no body,
+// as GitHub does). Beyond the spec, like CancelRun.
+func (s *ActionsService) RerunRun(ctx context.Context, repo RepoName, id int64) (*WorkflowRun, error) {
+	return sendOne[WorkflowRun](s.c, ctx, http.MethodPost, repo.path("actions", "runs", strconv.FormatInt(id, 10), "rerun"), nil)
+}
+
+// NotOffered reports whether err says the service has no such endpoint
+// (404 or 405): for the actions beyond the spec, a service that does not
+// offer them.
+func NotOffered(err error) bool {
+	return HasStatus(err, http.StatusNotFound) || HasStatus(err, http.StatusMethodNotAllowed)
 }

@@ -35,6 +35,13 @@ type Settings struct {
 	RegistryUser     string
 	RegistryPassword string
 
+	// ServiceRegistry says that RegistryURL is the hosting service's own
+	// registry: the profile's registry address, or the base URL's origin
+	// (where the service serves it by default). FORGE_REGISTRY_URL
+	// pointing anywhere else names another registry, whose rules forge
+	// does not know.
+	ServiceRegistry bool
+
 	// Sources records where each non-empty field came from, by YAML key.
 	Sources map[string]Source
 
@@ -133,6 +140,8 @@ func Resolve(f *File, profileFlag string, getenv func(string) string) (*Settings
 			s.Set(e.key, v, src)
 		}
 	}
+	s.ServiceRegistry = s.RegistryURL != "" &&
+		(origin.SameString(s.RegistryURL, p.address("registry_url")) || origin.SameString(s.RegistryURL, Origin(s.BaseURL)))
 	s.bindSecrets(f, s.Profile, p)
 	return s, nil
 }

@@ -34,6 +34,18 @@ type Options struct {
 	// service's registry (its token service checks them with the REST
 	// API's login).
 	Username, Password string
+	// Service says that RegistryURL is the hosting service's own registry
+	// (the profile's), whose rule forge knows: pushes and deletes only
+	// under the user's namespace. CheckWrite applies it before any request
+	// on that registry alone; any other registry decides for itself.
+	Service bool
+	// PasswordHosts, when set, pins Password to the registry's own host and
+	// these (its token service's, as the service's base URL host): a
+	// request that would carry it anywhere else fails with a
+	// *WithheldError. Set it for a stored password, which belongs to one
+	// origin; a password given for this run (FORGE_PASSWORD) goes wherever
+	// the registry's challenge sends it, as docker's does.
+	PasswordHosts []string
 	// Transport carries every request; nil means http.DefaultTransport.
 	Transport http.RoundTripper
 	// UserAgent is sent with every request.
@@ -43,11 +55,12 @@ type Options struct {
 // Client talks to the service's registry and, with the docker
 // configuration's credentials, to any other.
 type Client struct {
-	host      string // host[:port] of the service's registry
+	host      string // host[:port] of the profile's registry
 	scheme    string
+	service   bool // the registry is the hosting service's (Options.Service)
 	user      string
 	password  string
-	transport http.RoundTripper
+	transport *regTransport
 	userAgent string
 }
 
@@ -60,14 +73,23 @@ func New(o Options) (*Client, error) {
 	if _, err := name.NewRegistry(u.Host, name.StrictValidation); err != nil {
 		return nil, fmt.Errorf("malformed registry URL %q: %w", o.RegistryURL, err)
 	}
-	t := o.Transport
-	if t == nil {
-		t = http.DefaultTransport
+	t := &regTransport{inner: o.Transport}
+	if t.inner == nil {
+		t.inner = http.DefaultTransport
 	}
-	return &Client{host: u.Host, scheme: u.Scheme, user: o.Username, password: o.Password, transport: t, userAgent: o.UserAgent}, nil
+	if u.Scheme == "http" {
+		t.httpHost = u.Host
+	}
+	if o.PasswordHosts != nil {
+		t.allowed = append([]string{u.Host}, o.PasswordHosts...)
+		if o.Username != "" && o.Password != "" {
+			t.basic = basicAuth(o.Username, o.Password)
+		}
+	}
+	return &Client{host: u.Host, scheme: u.Scheme, service: o.Service, user: o.Username, password: o.Password, transport: t, userAgent: o.UserAgent}, nil
 }
 
-// Host is the service registry's host[:port].
+// Host is the profile's registry's host[:port].
 func (c *Client) Host() string { return c.host }
 
 // User is the account the client signs in as, "" when none is set.
@@ -79,8 +101,11 @@ func (c *Client) HasCredentials() bool { return c.user != "" && c.password != ""
 // Namespace is the user's own namespace: the username in lower case.
 func (c *Client) Namespace() string { return strings.ToLower(c.user) }
 
-// IsService reports whether a repository is on the service's registry.
-func (c *Client) IsService(repo name.Repository) bool { return repo.RegistryStr() == c.host }
+// IsService reports whether a repository is on the hosting service's own
+// registry: the profile's, when Options.Service says it is the service's.
+func (c *Client) IsService(repo name.Repository) bool {
+	return c.service && repo.RegistryStr() == c.host
+}
 
 // Keychain answers with forge's credentials for the service's registry
 // and with the docker configuration (credential helpers included) for
@@ -161,8 +186,10 @@ func (c *Client) ParseRepository(s string) (name.Repository, error) {
 }
 
 // CheckWrite refuses, before any request, a push or delete (verb) into
-// another user's namespace on the service's registry, where the policy is
-// known.
+// another user's namespace on the hosting service's registry, where the
+// policy is known. Other registries — one without auth takes a push into
+// any namespace — decide for themselves, and a refusal is reported as
+// such (see fromTransport).
 func (c *Client) CheckWrite(repo name.Repository, verb string) error {
 	if !c.IsService(repo) || c.user == "" {
 		return nil

@@ -9,6 +9,7 @@ import (
 	"net/url"
 	"strings"
 
+	"github.com/google/go-containerregistry/pkg/name"
 	"github.com/google/go-containerregistry/pkg/v1/remote/transport"
 )
 
@@ -27,7 +28,11 @@ func (e *Error) HTTPStatus() int { return e.Status }
 
 // wrap turns an error of go-containerregistry about what (a reference or
 // repository) into an *Error; cancellation passes through untouched.
-func (c *Client) wrap(err error, what string) error {
+func (c *Client) wrap(err error, what string) error { return c.wrapOp(err, what, "") }
+
+// wrapOp is wrap for an operation (push, pull, delete; "" to tell by the
+// failed request), so that a refusal names what was refused.
+func (c *Client) wrapOp(err error, what, op string) error {
 	if err == nil || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 		return err
 	}
@@ -35,9 +40,14 @@ func (c *Client) wrap(err error, what string) error {
 	if errors.As(err, &already) {
 		return err
 	}
+	var withheld *WithheldError
+	if errors.As(err, &withheld) {
+		// A matter of credentials: forge's exit code for "not authenticated".
+		return &Error{Status: http.StatusUnauthorized, Msg: withheld.Error(), Err: err}
+	}
 	var te *transport.Error
 	if errors.As(err, &te) {
-		return c.fromTransport(te, what)
+		return c.fromTransport(te, what, op)
 	}
 	var ue *url.Error
 	var ne net.Error
@@ -53,7 +63,7 @@ func (c *Client) wrap(err error, what string) error {
 	return &Error{Msg: fmt.Sprintf("%s: %v", what, err), Err: err}
 }
 
-func (c *Client) fromTransport(te *transport.Error, what string) error {
+func (c *Client) fromTransport(te *transport.Error, what, op string) error {
 	e := &Error{Status: te.StatusCode, Err: te}
 	var msgs []string
 	for _, d := range te.Errors {
@@ -65,15 +75,20 @@ func (c *Client) fromTransport(te *transport.Error, what string) error {
 		}
 	}
 	detail := strings.Join(msgs, "; ")
-	host := c.host
-	if te.Request != nil && te.Request.URL != nil {
-		host = te.Request.URL.Host
+	if scope, ok := c.transport.refusedScope(te.Request); ok {
+		// The token service issued a token (the credentials were right)
+		// that does not cover this: a matter of permission, not of login.
+		e.Status, e.Code = http.StatusForbidden, "DENIED"
+		e.Msg = c.mayNot(what, op, scope, te.Request)
+		return e
 	}
 	switch te.StatusCode {
 	case http.StatusUnauthorized:
-		switch {
-		case host != c.host && !strings.HasPrefix(what, c.host+"/"):
-			e.Msg = fmt.Sprintf("%s refused the credentials or wants some: log in with `docker login %s` (forge uses docker's credentials for other registries)", host, host)
+		// Named by the registry of what, never by the token service's
+		// realm: `docker login` stores credentials for the registry.
+		switch reg := registryOf(what); {
+		case reg != c.host:
+			e.Msg = fmt.Sprintf("%s refused the credentials or wants some: log in with `docker login %s` (forge uses docker's credentials for other registries)", reg, reg)
 		case c.HasCredentials():
 			e.Msg = fmt.Sprintf("the registry refused the credentials of %s: wrong username or password; run `forge image login`", c.user)
 		default:
@@ -100,6 +115,57 @@ func (c *Client) fromTransport(te *transport.Error, what string) error {
 		e.Msg = fmt.Sprintf("%s: the registry answered %d: %s", what, te.StatusCode, detail)
 	}
 	return e
+}
+
+// mayNot says that the account may not do what the registry refused for
+// want of scope: "alice may not push to HOST/bob/app".
+func (c *Client) mayNot(what, op, scope string, req *http.Request) string {
+	reg := registryOf(what)
+	who := "you"
+	if reg == c.host && c.user != "" {
+		who = c.user
+	}
+	repo := what
+	// A scope is "repository:NAME:ACTIONS"; NAME may hold no colon.
+	if kind, rest, ok := strings.Cut(scope, ":"); ok && kind == "repository" {
+		if n, _, ok := strings.Cut(rest, ":"); ok && n != "" {
+			repo = reg + "/" + n
+		}
+	}
+	if op == "" {
+		op = opOf(req)
+	}
+	verb := map[string]string{"push": "push to", "delete": "delete in", "pull": "pull from"}[op]
+	return fmt.Sprintf("%s may not %s %s (the registry refused the token for lack of scope)", who, verb, repo)
+}
+
+// opOf is what a request does: pull (GET, HEAD), delete, else push.
+func opOf(req *http.Request) string {
+	switch {
+	case req == nil:
+		return "pull"
+	case req.Method == http.MethodDelete:
+		return "delete"
+	case req.Method == http.MethodGet || req.Method == http.MethodHead:
+		return "pull"
+	}
+	return "push"
+}
+
+// registryOf is the registry host[:port] of a reference, repository or
+// registry written as text ("index.docker.io" for docker's short names).
+func registryOf(what string) string {
+	if !strings.Contains(what, "/") && looksLikeHost(what) {
+		return what // a registry: "127.0.0.1:5000" is no repository
+	}
+	if ref, err := name.ParseReference(what, name.WeakValidation); err == nil {
+		return ref.Context().RegistryStr()
+	}
+	if repo, err := name.NewRepository(what, name.WeakValidation); err == nil {
+		return repo.RegistryStr()
+	}
+	host, _, _ := strings.Cut(what, "/")
+	return host
 }
 
 // rootCause strips url.Error's "Get \"...\": " prefix, which repeats the

@@ -1,31 +1,155 @@
 package regclient
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
+	"slices"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/google/go-containerregistry/pkg/name"
+	v1 "github.com/google/go-containerregistry/pkg/v1"
 	"github.com/google/go-containerregistry/pkg/v1/remote"
+	"golang.org/x/sync/errgroup"
 )
 
-// Tag is one tag of a repository. The service's /api/tags gives all
-// fields; the registry protocol only the name.
+// Tag is one tag of a repository. The service's /api/tags gives the
+// first five fields (Size is its manifest's size, as the registry
+// counts it); the registry protocol only the name. Sizes fills in the
+// digest, the media type, ImageSize and Platforms from the manifests.
 type Tag struct {
 	Name      string    `json:"name"`
 	Digest    string    `json:"digest,omitempty"`
 	MediaType string    `json:"media_type,omitempty"`
 	Size      int64     `json:"size,omitempty"`
 	UpdatedAt time.Time `json:"updated_at,omitzero"`
+	// ImageSize is what the tag's image takes in the registry: its config
+	// and layers, compressed, as their descriptors give them; for an
+	// index, the sum over its images (a blob two images share counted
+	// for each). 0 until Sizes.
+	ImageSize int64 `json:"image_size,omitempty"`
+	// Platforms is how many images an index holds; 0 for an image.
+	Platforms int `json:"platforms,omitempty"`
 }
 
-// Tags lists a repository's tags, sorted. On the service's registry it
-// asks GET /api/tags/<repo> (one request, with digests); elsewhere, or if
+// Sizes fills in each tag's digest, media type, ImageSize and Platforms
+// from its manifest (and an index's images' manifests), 8 requests at a
+// time, each manifest read once. A tag deleted meanwhile keeps its zero
+// size.
+func (c *Client) Sizes(ctx context.Context, repo name.Repository, tags []Tag) error {
+	puller, err := remote.NewPuller(c.options(ctx)...)
+	if err != nil {
+		return err
+	}
+	opts := slices.Clip(c.options(ctx, remote.Reuse(puller)))
+	var mu sync.Mutex
+	memo := map[string]*manifestSize{}
+	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(8)
+	sizeOf := func(ref name.Reference) (*manifestSize, error) {
+		key := ref.Identifier()
+		mu.Lock()
+		ms, ok := memo[key]
+		mu.Unlock()
+		if ok {
+			return ms, nil
+		}
+		ms, err := c.sizeOf(gctx, ref, append(opts, remote.WithContext(gctx)))
+		if err == nil {
+			mu.Lock()
+			memo[key], memo[ms.digest] = ms, ms
+			mu.Unlock()
+		}
+		return ms, err
+	}
+	for i := range tags {
+		t := &tags[i]
+		g.Go(func() error {
+			var ref name.Reference = repo.Tag(t.Name)
+			if t.Digest != "" {
+				ref = repo.Digest(t.Digest)
+			}
+			ms, err := sizeOf(ref)
+			if isStatus(err, http.StatusNotFound) {
+				return nil
+			}
+			if err != nil {
+				return err
+			}
+			t.Digest, t.MediaType, t.ImageSize, t.Platforms = ms.digest, ms.mediaType, ms.size, ms.platforms
+			return nil
+		})
+	}
+	return g.Wait()
+}
+
+type manifestSize struct {
+	digest, mediaType string
+	size              int64
+	platforms         int
+}
+
+// sizeOf reads one manifest: an image's size from its descriptors, an
+// index's as the sum over its images (read one after another: indexes
+// hold few).
+func (c *Client) sizeOf(ctx context.Context, ref name.Reference, opts []remote.Option) (*manifestSize, error) {
+	desc, err := remote.Get(ref, opts...)
+	if err != nil {
+		if isStatus(err, http.StatusNotFound) {
+			return nil, err
+		}
+		return nil, c.wrap(err, ref.String())
+	}
+	ms := &manifestSize{digest: desc.Digest.String(), mediaType: string(desc.MediaType)}
+	if !desc.MediaType.IsIndex() {
+		m, err := v1.ParseManifest(bytes.NewReader(desc.Manifest))
+		if err != nil {
+			return nil, fmt.Errorf("%s: the manifest is not valid: %w", ref, err)
+		}
+		ms.size = manifestImageSize(m)
+		return ms, nil
+	}
+	im, err := v1.ParseIndexManifest(bytes.NewReader(desc.Manifest))
+	if err != nil {
+		return nil, fmt.Errorf("%s: the index is not valid: %w", ref, err)
+	}
+	for _, d := range im.Manifests {
+		if !d.MediaType.IsImage() {
+			continue // an attestation or a nested index: not an image
+		}
+		child, err := remote.Get(ref.Context().Digest(d.Digest.String()), opts...)
+		if err != nil {
+			return nil, c.wrap(err, ref.String())
+		}
+		m, err := v1.ParseManifest(bytes.NewReader(child.Manifest))
+		if err != nil {
+			return nil, fmt.Errorf("%s: the manifest of %s is not valid: %w", ref, d.Digest, err)
+		}
+		ms.size += manifestImageSize(m)
+		ms.platforms++
+	}
+	return ms, nil
+}
+
+// manifestImageSize is an image's config and layers, as its manifest
+// gives them.
+func manifestImageSize(m *v1.Manifest) int64 {
+	n := m.Config.Size
+	for _, l := range m.Layers {
+		n += l.Size
+	}
+	return n
+}
+
+// Tags lists a repository's tags, sorted. On the hosting service's
+// registry (Options.Service) it asks GET /api/tags/<repo> (one request,
+// with digests); elsewhere, or if
 // that endpoint answers something forge does not understand, the protocol's
 // tags/list. raw holds each tag as the server sent it, for --json.
 func (c *Client) Tags(ctx context.Context, repo name.Repository) (tags []Tag, raw []json.RawMessage, err error) {

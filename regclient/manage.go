@@ -2,6 +2,7 @@ package regclient
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/http"
 	"slices"
@@ -25,15 +26,45 @@ func (c *Client) Login(ctx context.Context, user, password string) error {
 		return err
 	}
 	auth := &authn.Basic{Username: user, Password: password}
-	tr, err := transport.NewWithContext(ctx, reg, auth, c.transport, []string{"registry:catalog:*"})
+	rt := c.transport.pinned(user, password)
+	tr, err := transport.NewWithContext(ctx, reg, auth, rt, []string{"registry:catalog:*"})
 	if err == nil {
 		err = ping(ctx, tr, reg)
 	}
 	if err != nil {
-		login := &Client{host: c.host, scheme: c.scheme, user: user, password: password, transport: c.transport}
+		login := &Client{host: c.host, scheme: c.scheme, service: c.service, user: user, password: password, transport: rt}
 		return login.wrap(err, c.host)
 	}
 	return nil
+}
+
+// DeleteTag deletes one tag, leaving its manifest and the manifest's
+// other tags (OCI distribution 1.1: DELETE /v2/NAME/manifests/TAG).
+// deleted is false, with no error, when the registry cannot delete a tag
+// alone: the spec lets it answer 400 or 405 (docker-registry 2.8 answers
+// 400 DIGEST_INVALID). A missing tag is an error (404).
+func (c *Client) DeleteTag(ctx context.Context, tag name.Tag) (deleted bool, err error) {
+	err = remote.Delete(tag, c.options(ctx)...)
+	var te *transport.Error
+	if errors.As(err, &te) && (te.StatusCode == http.StatusMethodNotAllowed || te.StatusCode == http.StatusBadRequest && tagDeleteRefused(te)) {
+		return false, nil
+	}
+	if err != nil {
+		return false, c.wrapOp(err, tag.String(), "delete")
+	}
+	return true, nil
+}
+
+// tagDeleteRefused reports whether a 400 answer to a tag DELETE says the
+// registry wants a digest, rather than something else being wrong.
+func tagDeleteRefused(te *transport.Error) bool {
+	for _, d := range te.Errors {
+		switch d.Code {
+		case transport.DigestInvalidErrorCode, transport.UnsupportedErrorCode:
+			return true
+		}
+	}
+	return len(te.Errors) == 0
 }
 
 // DeletePlan is what deleting a reference removes.
@@ -91,7 +122,7 @@ func (c *Client) PlanDelete(ctx context.Context, ref name.Reference) (*DeletePla
 
 // Delete deletes a manifest by digest.
 func (c *Client) Delete(ctx context.Context, d name.Digest) error {
-	return c.wrap(remote.Delete(d, c.options(ctx)...), d.String())
+	return c.wrapOp(remote.Delete(d, c.options(ctx)...), d.String(), "delete")
 }
 
 // CopyOptions tune Copy.
@@ -139,7 +170,7 @@ func (c *Client) Copy(ctx context.Context, src, dst name.Reference, o CopyOption
 	}
 	wg.Wait()
 	if err != nil {
-		return v1.Hash{}, c.wrap(err, dst.String())
+		return v1.Hash{}, c.wrapOp(err, dst.String(), "push")
 	}
 	return desc.Digest, nil
 }

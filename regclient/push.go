@@ -65,56 +65,56 @@ func (c *Client) Push(ctx context.Context, src *Source, ref name.Reference, o Pu
 	if o.Progress == nil {
 		o.Progress = func(LayerEvent) {}
 	}
-	digest, err := src.Digest()
-	if err != nil {
-		return nil, err
-	}
 	layers, err := src.Layers()
 	if err != nil {
 		return nil, err
 	}
-	res := &PushResult{Ref: ref.Context().Digest(digest.String()), Layers: len(layers)}
+	res := &PushResult{Layers: len(layers)}
 	opts := c.options(ctx, remote.WithJobs(o.Jobs))
 	pusher, err := remote.NewPusher(opts...)
 	if err != nil {
 		return nil, err
 	}
 	// A re-push of the same image is one HEAD: if the tag (or digest)
-	// already names this manifest, its blobs are there too. A 403 here
-	// says nothing yet (a registry may refuse reads to those who may
-	// write): the upload will tell.
-	if desc, err := remote.Head(ref, opts...); err == nil && desc.Digest == digest {
-		for _, l := range layers {
-			d, _ := l.Digest()
-			size, _ := l.Size()
-			o.Progress(LayerEvent{Digest: d, Size: size, State: LayerExists})
-		}
-		return res, nil
-	} else if err != nil && !isStatus(err, http.StatusNotFound) && !isStatus(err, http.StatusForbidden) {
-		return nil, c.wrap(err, ref.String())
-	}
-
-	type job struct {
-		l    v1.Layer
-		d    v1.Hash
-		size int64
-	}
-	jobs := make([]job, len(layers))
-	for i, l := range layers {
-		d, err := l.Digest()
+	// already names this manifest, its blobs are there too. Asked only
+	// when the manifest's digest costs no hashing (a layout, a tarball
+	// the digest cache knows); otherwise each layer is hashed just
+	// before its upload and its own HEAD says whether to send it. A 403
+	// here says nothing yet (a registry may refuse reads to those who
+	// may write): the upload will tell.
+	if src.digestsKnown() {
+		digest, err := src.Digest()
 		if err != nil {
 			return nil, err
 		}
-		size, _ := l.Size()
-		jobs[i] = job{l, d, size}
-		o.Progress(LayerEvent{Digest: d, Size: size, State: LayerWaiting})
+		if desc, err := remote.Head(ref, opts...); err == nil && desc.Digest == digest {
+			res.Ref = ref.Context().Digest(digest.String())
+			for _, l := range layers {
+				d, _ := l.Digest()
+				size, _ := l.Size()
+				o.Progress(LayerEvent{Digest: d, Size: size, State: LayerExists})
+			}
+			return res, nil
+		} else if err != nil && !isStatus(err, http.StatusNotFound) && !isStatus(err, http.StatusForbidden) && !c.scopeRefused(err) {
+			return nil, c.wrap(err, ref.String())
+		}
+		for _, l := range layers {
+			d, _ := l.Digest()
+			size, _ := l.Size()
+			o.Progress(LayerEvent{Digest: d, Size: size, State: LayerWaiting})
+		}
 	}
+
 	var sent, sentBytes atomic.Int64
 	g, gctx := errgroup.WithContext(ctx)
 	g.SetLimit(o.Jobs)
-	for _, j := range jobs {
-		l, d, size := j.l, j.d, j.size
+	for _, l := range layers {
 		g.Go(func() error {
+			d, err := l.Digest() // hashes a tarball's layer not hashed yet
+			if err != nil {
+				return err
+			}
+			size, _ := l.Size()
 			tl := &trackedLayer{Layer: l, digest: d, size: size, report: o.Progress}
 			o.Progress(LayerEvent{Digest: d, Size: size, State: LayerChecking})
 			if err := pusher.Upload(gctx, ref.Context(), tl); err != nil {
@@ -140,8 +140,13 @@ func (c *Client) Push(ctx context.Context, src *Source, ref name.Reference, o Pu
 			Msg: fmt.Sprintf("%s: denied: the registry refuses pushes to %s (403 Forbidden)", ref, ref.Context().RepositoryStr())}
 	}
 	if err != nil {
-		return nil, c.wrap(err, ref.String())
+		return nil, c.wrapOp(err, ref.String(), "push")
 	}
+	digest, err := src.Digest()
+	if err != nil {
+		return nil, err
+	}
+	res.Ref = ref.Context().Digest(digest.String())
 	res.Sent, res.Bytes = int(sent.Load()), sentBytes.Load()
 	return res, nil
 }
@@ -150,6 +155,17 @@ func (c *Client) Push(ctx context.Context, src *Source, ref name.Reference, o Pu
 func isStatus(err error, status int) bool {
 	var te *transport.Error
 	return errors.As(err, &te) && te.StatusCode == status
+}
+
+// scopeRefused reports whether err is a registry's refusal for want of
+// scope (see regTransport).
+func (c *Client) scopeRefused(err error) bool {
+	var te *transport.Error
+	if !errors.As(err, &te) {
+		return false
+	}
+	_, ok := c.transport.refusedScope(te.Request)
+	return ok
 }
 
 // trackedLayer reports the bytes read from a layer while it uploads; if

@@ -64,7 +64,7 @@ func newEnv(t *testing.T) *env {
 
 func (e *env) client(t *testing.T, user, password string) *regclient.Client {
 	t.Helper()
-	c, err := regclient.New(regclient.Options{RegistryURL: e.srv.URL(), Username: user, Password: password, Transport: e.transport, UserAgent: "forge/test"})
+	c, err := regclient.New(regclient.Options{RegistryURL: e.srv.URL(), Username: user, Password: password, Transport: e.transport, UserAgent: "forge/test", Service: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -135,7 +135,7 @@ func digestOf(t *testing.T, d interface{ Digest() (v1.Hash, error) }) v1.Hash {
 
 func TestReferences(t *testing.T) {
 	t.Parallel()
-	c, err := regclient.New(regclient.Options{RegistryURL: "http://127.0.0.1:8080", Username: "Alice", Password: "x"})
+	c, err := regclient.New(regclient.Options{RegistryURL: "http://127.0.0.1:8080", Username: "Alice", Password: "x", Service: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -684,5 +684,56 @@ func TestInterruptedPush(t *testing.T) {
 	}
 	if res.Sent != 2 {
 		t.Fatalf("the rerun sent %d layers, want 2", res.Sent)
+	}
+}
+
+// A tarball's layers are hashed as the push reaches them, not all before
+// the first upload: with one job, the first layer is sent while the
+// others are still unread (crane overlaps hashing and uploading alike).
+// The digests are remembered once all are known, so the re-push is one
+// HEAD without hashing.
+func TestPushHashesLayersAsItGoes(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	c := e.as(t, "alice")
+	img := randomImage(t, 64<<10, 3)
+	path := writeTarball(t, e.dir, img)
+	cache := t.TempDir()
+	src, err := regclient.Open(path, regclient.OpenOptions{DigestCache: cache})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer src.Close()
+	if n := src.HashedLayers(); n != 0 {
+		t.Fatalf("Open hashed %d layers, want 0", n)
+	}
+	hashedAtFirst := -1
+	var once sync.Once
+	ref := mustRef(t, c, "lazy:1")
+	res, err := c.Push(context.Background(), src, ref, regclient.PushOptions{Jobs: 1, Progress: func(ev regclient.LayerEvent) {
+		if ev.State == regclient.LayerPushed {
+			once.Do(func() { hashedAtFirst = src.HashedLayers() })
+		}
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if hashedAtFirst != 1 {
+		t.Fatalf("%d layers hashed when the first was sent, want 1", hashedAtFirst)
+	}
+	if res.Ref.DigestStr() != digestOf(t, img).String() || res.Sent != 3 {
+		t.Fatalf("push result %+v, want %s and 3 sent", res, digestOf(t, img))
+	}
+	again, err := regclient.Open(path, regclient.OpenOptions{DigestCache: cache})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer again.Close()
+	if n := again.HashedLayers(); n != 3 {
+		t.Fatalf("the digest cache knew %d layers after the push, want 3", n)
+	}
+	res, err = c.Push(context.Background(), again, ref, regclient.PushOptions{})
+	if err != nil || res.Sent != 0 || res.Ref.DigestStr() != digestOf(t, img).String() {
+		t.Fatalf("re-push: %+v, %v", res, err)
 	}
 }

@@ -24,6 +24,7 @@ type Source struct {
 
 	image   v1.Image
 	index   v1.ImageIndex
+	tar     *tarImage // the image of a tarball with compressed layers
 	cleanup []func()
 }
 
@@ -91,9 +92,17 @@ func (s *Source) Digest() (v1.Hash, error) {
 	return s.image.Digest()
 }
 
+// digestsKnown reports whether the manifest's digest can be had without
+// reading the layers: always for a layout, for a tarball when the digest
+// cache knew every layer.
+func (s *Source) digestsKnown() bool { return s.tar == nil || s.tar.digestsKnown() }
+
 // Layers lists the layers of the image, or of every image of the index,
-// each blob once.
+// each blob once. A tarball's layers are not hashed by listing them.
 func (s *Source) Layers() ([]v1.Layer, error) {
+	if s.tar != nil {
+		return s.tar.lazyLayers()
+	}
 	var out []v1.Layer
 	seen := map[v1.Hash]bool{}
 	add := func(img v1.Image) error {

@@ -2,6 +2,8 @@ package regclient
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -9,6 +11,8 @@ import (
 	"os"
 	"runtime"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	v1 "github.com/google/go-containerregistry/pkg/v1"
 	"github.com/google/go-containerregistry/pkg/v1/partial"
@@ -120,48 +124,97 @@ func readTarball(f *os.File, path, label string, entries map[string]tarEntry, ca
 		return nil, err
 	}
 	known := cache.lookup(path, fi)
-	if err := hashLayers(layers, known); err != nil {
-		return nil, fmt.Errorf("%s: reading a layer: %w", label, err)
-	}
-	if len(known) < len(layers) {
-		digests := map[string]string{}
-		for _, l := range layers {
-			digests[l.key] = l.desc.Digest.String()
-		}
-		cache.store(path, fi, digests)
-	}
-	img, err := partial.CompressedToImage(&tarImage{rawConfig: rawConfig, layers: layers})
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", label, err)
-	}
-	s.image = img
-	return s, nil
-}
-
-// hashLayers computes the layers' digests, as many at once as there are
-// CPUs: hashing is most of the cost of pushing an image the registry has.
-// Digests the cache knows are taken from it.
-func hashLayers(layers []*tarLayer, known map[string]string) error {
-	var g errgroup.Group
-	g.SetLimit(runtime.GOMAXPROCS(0))
 	for _, l := range layers {
 		if d, err := v1.NewHash(known[l.key]); err == nil {
 			l.desc.Digest = d
-			continue
+			l.hashed.Store(true)
 		}
-		g.Go(func() error {
-			h, _, err := v1.SHA256(io.NewSectionReader(l.sr, 0, l.sr.Size()))
-			l.desc.Digest = h
-			return err
-		})
 	}
-	return g.Wait()
+	// The layers the cache does not know are hashed when first asked:
+	// a push hashes each just before uploading it, several at once, so
+	// hashing one layer overlaps the upload of another (as crane does)
+	// instead of all hashing coming before the first byte is sent.
+	ti := &tarImage{rawConfig: rawConfig, layers: layers, label: label, save: func(digests map[string]string) { cache.store(path, fi, digests) }}
+	for _, l := range layers {
+		l.dirty = &ti.dirty
+	}
+	img, err := partial.CompressedToImage(ti)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", label, err)
+	}
+	s.image, s.tar = img, ti
+	return s, nil
 }
 
 // tarImage is a docker tarball's image with compressed layers.
 type tarImage struct {
 	rawConfig []byte
 	layers    []*tarLayer
+	label     string
+	// save remembers the digests ("offset:size" -> digest) once all are
+	// known; called again only when more were hashed since.
+	save   func(map[string]string)
+	saveMu sync.Mutex
+	dirty  atomic.Bool // a layer was hashed since the last save
+}
+
+// digestsKnown reports whether every layer's digest is known without
+// reading the file (all of them came from the digest cache, or were
+// hashed already).
+func (t *tarImage) digestsKnown() bool {
+	for _, l := range t.layers {
+		if !l.hashed.Load() {
+			return false
+		}
+	}
+	return true
+}
+
+// hashAll hashes the layers not hashed yet, as many at once as there are
+// CPUs, and remembers the digests.
+func (t *tarImage) hashAll() error {
+	var g errgroup.Group
+	g.SetLimit(runtime.GOMAXPROCS(0))
+	for _, l := range t.layers {
+		if !l.hashed.Load() {
+			g.Go(func() error {
+				_, err := l.Digest()
+				return err
+			})
+		}
+	}
+	if err := g.Wait(); err != nil {
+		return fmt.Errorf("%s: reading a layer: %w", t.label, err)
+	}
+	t.saveMu.Lock()
+	defer t.saveMu.Unlock()
+	if t.dirty.Swap(false) && t.save != nil {
+		digests := map[string]string{}
+		for _, l := range t.layers {
+			digests[l.key] = l.desc.Digest.String()
+		}
+		t.save(digests)
+	}
+	return nil
+}
+
+// lazyLayers are the layers, each distinct entry of the tarball once,
+// without hashing any.
+func (t *tarImage) lazyLayers() ([]v1.Layer, error) {
+	var out []v1.Layer
+	seen := map[string]bool{}
+	for _, l := range t.layers {
+		if seen[l.key] {
+			continue
+		}
+		seen[l.key] = true
+		cl, err := partial.CompressedToLayer(l)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, cl)
+	}
+	return out, nil
 }
 
 func (t *tarImage) RawConfigFile() ([]byte, error) { return t.rawConfig, nil }
@@ -169,6 +222,9 @@ func (t *tarImage) RawConfigFile() ([]byte, error) { return t.rawConfig, nil }
 func (t *tarImage) MediaType() (types.MediaType, error) { return types.DockerManifestSchema2, nil }
 
 func (t *tarImage) RawManifest() ([]byte, error) {
+	if err := t.hashAll(); err != nil {
+		return nil, err
+	}
 	cd, cs, err := v1.SHA256(bytes.NewReader(t.rawConfig))
 	if err != nil {
 		return nil, err
@@ -193,14 +249,38 @@ func (t *tarImage) LayerByDigest(h v1.Hash) (partial.CompressedLayer, error) {
 	return nil, fmt.Errorf("blob %s not found in the tarball", h)
 }
 
-// tarLayer is a compressed layer read in place from the tarball.
+// tarLayer is a compressed layer read in place from the tarball. Its
+// digest is computed on first use (desc.Digest is set once hashed is).
 type tarLayer struct {
-	sr   *io.SectionReader
-	key  string // offset:size in the tarball, the digest cache's key
-	desc v1.Descriptor
+	sr     *io.SectionReader
+	key    string // offset:size in the tarball, the digest cache's key
+	desc   v1.Descriptor
+	once   sync.Once
+	hashed atomic.Bool
+	err    error
+	dirty  *atomic.Bool // the image's: set when this layer is hashed
 }
 
-func (l *tarLayer) Digest() (v1.Hash, error)            { return l.desc.Digest, nil }
+func (l *tarLayer) Digest() (v1.Hash, error) {
+	if l.hashed.Load() {
+		return l.desc.Digest, nil
+	}
+	l.once.Do(func() {
+		// 1 MiB reads, not io.Copy's 32 KiB: 32 times fewer syscalls.
+		h := sha256.New()
+		if _, err := io.CopyBuffer(h, io.NewSectionReader(l.sr, 0, l.sr.Size()), make([]byte, 1<<20)); err != nil {
+			l.err = err
+			return
+		}
+		l.desc.Digest = v1.Hash{Algorithm: "sha256", Hex: hex.EncodeToString(h.Sum(nil))}
+		l.hashed.Store(true)
+		if l.dirty != nil {
+			l.dirty.Store(true)
+		}
+	})
+	return l.desc.Digest, l.err
+}
+
 func (l *tarLayer) Size() (int64, error)                { return l.desc.Size, nil }
 func (l *tarLayer) MediaType() (types.MediaType, error) { return l.desc.MediaType, nil }
 func (l *tarLayer) Compressed() (io.ReadCloser, error) {

@@ -185,6 +185,8 @@ func (a *App) update(msg tea.Msg) tea.Cmd {
 		}
 	case common.SwitchTabMsg:
 		return a.switchTab(msg)
+	case common.AskAgentMsg:
+		return a.ask(msg)
 	case common.SwitchProfileMsg:
 		return a.switchProfile(msg)
 	case profiles.CloseMsg:
@@ -300,6 +302,12 @@ func (a *App) switchTab(msg common.SwitchTabMsg) tea.Cmd {
 	}
 	a.previous, a.active = a.active, to
 	return a.visit(to)
+}
+
+// ask opens the chat tab and hands it what to attach.
+func (a *App) ask(msg common.AskAgentMsg) tea.Cmd {
+	cmd := a.switchTab(common.SwitchTabMsg{Tab: tabChat})
+	return tea.Batch(cmd, a.tabs[tabChat].stack[0].Update(msg))
 }
 
 func (a *App) push(c common.Component) tea.Cmd {

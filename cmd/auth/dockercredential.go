@@ -11,6 +11,7 @@ import (
 	"github.com/forgehq/forge/config"
 	"github.com/forgehq/forge/internal/build"
 	"github.com/forgehq/forge/internal/cmdutil"
+	"github.com/forgehq/forge/internal/origin"
 	"github.com/forgehq/forge/internal/text"
 	"github.com/spf13/cobra"
 )
@@ -42,7 +43,8 @@ get reads a server URL on stdin and prints {"ServerURL","Username","Secret"};
 store reads that JSON and stores it in the profile whose registry it is; erase
 reads a server URL and forgets its credentials; list prints {URL: username}.
 The current profile is asked first (with FORGE_USERNAME and FORGE_PASSWORD
-applied), then every other profile.`,
+applied), then every other profile. Loopback names of one port are one
+registry (localhost:5000, 127.0.0.1:5000, [::1]:5000); no other two names are.`,
 		Example: `  echo 127.0.0.1:8080 | forge auth docker-credential get
   echo 127.0.0.1:8080 | docker-credential-forge get
   forge auth docker-credential list`,
@@ -125,7 +127,7 @@ func credGet(_ *cobra.Command, f *cmdutil.Factory) error {
 	if host == "" {
 		return credNotFound(f)
 	}
-	if s, err := f.Settings(); err == nil && s.RegistryUser != "" && s.RegistryPassword != "" && credHost(s.RegistryURL) == host {
+	if s, err := f.Settings(); err == nil && s.RegistryUser != "" && s.RegistryPassword != "" && origin.SameHost(credHost(s.RegistryURL), host) {
 		return credWrite(f, in, s.RegistryUser, s.RegistryPassword)
 	}
 	cf, err := f.ConfigFile()
@@ -134,7 +136,7 @@ func credGet(_ *cobra.Command, f *cmdutil.Factory) error {
 	}
 	for _, name := range cf.ProfileNames() {
 		p := cf.Profile(name)
-		if p.RegistryUser != "" && p.RegistryPassword != "" && credProfileHost(p) == host {
+		if p.RegistryUser != "" && p.RegistryPassword != "" && origin.SameHost(credProfileHost(p), host) {
 			return credWrite(f, in, p.RegistryUser, p.RegistryPassword)
 		}
 	}
@@ -149,12 +151,12 @@ func credWrite(f *cmdutil.Factory, server, user, secret string) error {
 // first.
 func credProfileFor(f *cmdutil.Factory, cf *config.File, host string) string {
 	if s, err := f.Settings(); err == nil {
-		if p := cf.Profile(s.Profile); p != nil && credProfileHost(p) == host {
+		if p := cf.Profile(s.Profile); p != nil && origin.SameHost(credProfileHost(p), host) {
 			return s.Profile
 		}
 	}
 	for _, name := range cf.ProfileNames() {
-		if credProfileHost(cf.Profile(name)) == host {
+		if origin.SameHost(credProfileHost(cf.Profile(name)), host) {
 			return name
 		}
 	}
@@ -200,7 +202,7 @@ func credErase(_ *cobra.Command, f *cmdutil.Factory) error {
 	err = f.UpdateConfig(func(cf *config.File) error {
 		for _, name := range cf.ProfileNames() {
 			p := cf.Profile(name)
-			if credProfileHost(p) == host && (p.RegistryUser != "" || p.RegistryPassword != "") {
+			if origin.SameHost(credProfileHost(p), host) && (p.RegistryUser != "" || p.RegistryPassword != "") {
 				p.RegistryUser, p.RegistryPassword = "", ""
 				erased = true
 			}

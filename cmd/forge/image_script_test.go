@@ -24,9 +24,10 @@ import (
 //	mkimage layout DIR [-platforms OS/ARCH,...] [-var V]     an OCI layout holding one index of
 //	                                                          random images; $V is its digest
 //	regshare REPO USER                                       share a repository (refserver's Go API)
-//	dockerconfig                                             write $HOME/.docker/config.json naming
-//	                                                          forge the credential helper of the
-//	                                                          script's registry ($REGISTRY_HOST)
+//	dockerconfig [HOST]                                      write $HOME/.docker/config.json naming
+//	                                                          forge the credential helper of HOST
+//	                                                          (default: the script's registry,
+//	                                                          $REGISTRY_HOST)
 func init() {
 	scriptCmds["mkimage"] = mkimageCmd
 	scriptCmds["regshare"] = regshareCmd
@@ -34,10 +35,13 @@ func init() {
 }
 
 func dockerconfigCmd(ts *testscript.TestScript, neg bool, args []string) {
-	if neg || len(args) != 0 {
-		ts.Fatalf("usage: dockerconfig")
+	if neg || len(args) > 1 {
+		ts.Fatalf("usage: dockerconfig [HOST]")
 	}
 	host := ts.Getenv("REGISTRY_HOST")
+	if len(args) == 1 {
+		host = args[0]
+	}
 	dir := ts.MkAbs(ts.Getenv("HOME") + "/.docker")
 	ts.Check(os.MkdirAll(dir, 0o700))
 	ts.Check(os.WriteFile(dir+"/config.json", []byte(`{"credHelpers": {"`+host+`": "forge"}}`+"\n"), 0o600))

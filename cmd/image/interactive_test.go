@@ -131,17 +131,29 @@ func TestDeleteAsks(t *testing.T) {
 	if code, errOut := h.run(nil, "image", "push", tb, "app:1"); code != 0 {
 		t.Fatalf("push: %s", errOut)
 	}
-	code, errOut := h.run([]string{"n"}, "image", "delete", "app:1")
-	if code != 1 || !strings.Contains(errOut, "removes the manifest sha256:") || !strings.Contains(errOut, "Nothing deleted.") {
+	// A digest that a tag names: asked first.
+	d, _ := img.Digest()
+	byDigest := "app@" + d.String()
+	code, errOut := h.run([]string{"n"}, "image", "delete", byDigest)
+	if code != 1 || !strings.Contains(errOut, "removes the manifest sha256:") || !strings.Contains(errOut, "the tag 1.") || !strings.Contains(errOut, "Nothing deleted.") {
 		t.Fatalf("declined delete: %d %q", code, errOut)
 	}
 	if code, _ := h.run(nil, "image", "tags", "app"); code != 0 {
 		t.Fatal("the image went although the delete was declined")
 	}
-	if code, errOut = h.run([]string{"y"}, "image", "delete", "app:1"); code != 0 || !strings.Contains(errOut, "Deleted") {
+	if code, errOut = h.run([]string{"y"}, "image", "delete", byDigest); code != 0 || !strings.Contains(errOut, "Deleted") {
 		t.Fatalf("confirmed delete: %d %q", code, errOut)
 	}
 	if code, _ := h.run(nil, "image", "tags", "app"); code != 1 {
 		t.Fatal("the image is still there")
+	}
+	// A tag alone: deleted without a question, the manifest stays.
+	h.run(nil, "image", "push", tb, "app:1")
+	h.run(nil, "image", "copy", "app:1", "app:2")
+	if code, errOut = h.run(nil, "image", "delete", "app:1"); code != 0 || !strings.Contains(errOut, "Deleted the tag") {
+		t.Fatalf("tag delete: %d %q", code, errOut)
+	}
+	if code, errOut = h.run(nil, "image", "inspect", "app:2"); code != 0 {
+		t.Fatalf("the manifest went with the tag: %q", errOut)
 	}
 }

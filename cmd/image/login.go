@@ -2,12 +2,14 @@ package image
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
 
 	"github.com/forgehq/forge/config"
 	"github.com/forgehq/forge/internal/cmdutil"
+	"github.com/forgehq/forge/regclient"
 	"github.com/spf13/cobra"
 )
 
@@ -73,7 +75,7 @@ func runLogin(ctx context.Context, opts *loginOptions) error {
 		return err
 	}
 	if err := c.Login(ctx, user, password); err != nil {
-		if cmdutil.ExitCode(err) == cmdutil.ExitAuth {
+		if cmdutil.ExitCode(err) == cmdutil.ExitAuth && !errors.As(err, new(*regclient.WithheldError)) {
 			return cmdutil.AuthErrorf("login to %s failed: wrong username or password for %s; nothing was stored", c.Host(), user)
 		}
 		return err

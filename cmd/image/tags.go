@@ -9,6 +9,8 @@ import (
 	"github.com/forgehq/forge/internal/cmdutil"
 	"github.com/forgehq/forge/internal/output"
 	"github.com/forgehq/forge/internal/text"
+	"github.com/forgehq/forge/regclient"
+	"github.com/google/go-containerregistry/pkg/v1/types"
 	"github.com/spf13/cobra"
 )
 
@@ -23,10 +25,16 @@ func newTagsCmd(f *cmdutil.Factory) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "tags REPO",
 		Short: "List the tags of a repository",
-		Long: `List a repository's tags. On the service's registry each tag comes with its
-digest, size and last update; on other registries, only its name.`,
+		Long: `List a repository's tags, each with its digest and SIZE: the size of the
+image it names, its config and layers as stored (compressed), read from the
+manifests. For a multi-platform index SIZE is the sum over its images, with
+their count ("12.5 MiB, 2 platforms"; piped: the sum in bytes). On the
+service's registry each tag also shows its last update.
+
+--json gives each tag's fields as the registry sent them (the service's
+"size" is the manifest's own size) plus image_size and platforms.`,
 		Example: `  forge image tags app
-  forge image tags bob/tool --json name,digest
+  forge image tags bob/tool --json name,digest,image_size
   forge image tags app | cut -f1`,
 		ValidArgsFunction: completions.ImageRepos(f),
 		Args:              cmdutil.ExactArgs(1, "a repository, as app or USER/app"),
@@ -35,7 +43,7 @@ digest, size and last update; on other registries, only its name.`,
 			return runTags(cmd.Context(), opts)
 		},
 	}
-	opts.exporter = output.AddJSONFlags(cmd, "name", "digest", "media_type", "size", "updated_at")
+	opts.exporter = output.AddJSONFlags(cmd, "name", "digest", "media_type", "size", "updated_at", "image_size", "platforms")
 	return cmd
 }
 
@@ -57,6 +65,13 @@ func runTags(ctx context.Context, opts *tagsOptions) error {
 	if err != nil {
 		return err
 	}
+	// Image sizes cost a manifest read per digest: only when shown.
+	if len(tags) > 0 && (!opts.exporter.Enabled() || opts.exporter.Wants("image_size", "platforms", "digest", "media_type")) {
+		if err := c.Sizes(ctx, repo, tags); err != nil {
+			return err
+		}
+		raw = withSizes(raw, tags)
+	}
 	if opts.exporter.Enabled() {
 		if raw == nil {
 			raw = []json.RawMessage{}
@@ -69,27 +84,73 @@ func runTags(ctx context.Context, opts *tagsOptions) error {
 		}
 		return nil
 	}
-	rich := tags[0].Digest != ""
-	if !rich {
-		t := output.NewTable(ios, "TAG")
-		for _, tg := range tags {
-			t.Add(tg.Name, output.Bold)
-			t.EndRow()
-		}
-		return t.Render()
+	dated := !tags[0].UpdatedAt.IsZero()
+	cols := []string{"TAG", "DIGEST", "SIZE"}
+	if dated {
+		cols = append(cols, "UPDATED")
 	}
-	t := output.NewTable(ios, "TAG", "DIGEST", "SIZE", "UPDATED")
+	t := output.NewTable(ios, cols...)
 	for _, tg := range tags {
 		t.Add(tg.Name, output.Bold)
 		if ios.IsStdoutTTY() {
 			t.Add(text.ShortDigest(tg.Digest))
-			t.Add(text.Bytes(tg.Size))
+			t.Add(sizeText(tg))
 		} else {
 			t.Add(tg.Digest)
-			t.Add(strconv.FormatInt(tg.Size, 10))
+			t.Add(strconv.FormatInt(tg.ImageSize, 10))
 		}
-		t.AddTime(tg.UpdatedAt)
+		if dated {
+			t.AddTime(tg.UpdatedAt)
+		}
 		t.EndRow()
 	}
 	return t.Render()
+}
+
+// sizeText is a tag's SIZE on a terminal: "4.0 MiB", or for an index
+// "8.0 MiB, 2 platforms".
+func sizeText(t regclient.Tag) string {
+	switch {
+	case t.Digest == "":
+		return "" // deleted while listed
+	case t.MediaType != "" && types.MediaType(t.MediaType).IsIndex():
+		return text.Bytes(t.ImageSize) + ", " + text.Count(t.Platforms, "platform")
+	}
+	return text.Bytes(t.ImageSize)
+}
+
+// withSizes adds image_size and platforms to each tag's JSON as the
+// registry sent it, and the digest and media type where it sent none.
+func withSizes(raw []json.RawMessage, tags []regclient.Tag) []json.RawMessage {
+	byName := map[string]regclient.Tag{}
+	for _, t := range tags {
+		byName[t.Name] = t
+	}
+	out := make([]json.RawMessage, 0, len(raw))
+	for _, r := range raw {
+		var m map[string]json.RawMessage
+		if json.Unmarshal(r, &m) != nil || m == nil {
+			out = append(out, r) // a bare string: passed as sent
+			continue
+		}
+		var name string
+		if json.Unmarshal(m["name"], &name) != nil || name == "" {
+			json.Unmarshal(m["tag"], &name)
+		}
+		if t, ok := byName[name]; ok && t.Digest != "" {
+			m["image_size"] = json.RawMessage(strconv.FormatInt(t.ImageSize, 10))
+			m["platforms"] = json.RawMessage(strconv.Itoa(t.Platforms))
+			for k, v := range map[string]string{"digest": t.Digest, "media_type": t.MediaType} {
+				if _, sent := m[k]; !sent {
+					m[k], _ = json.Marshal(v)
+				}
+			}
+		}
+		b, err := json.Marshal(m)
+		if err != nil {
+			b = r
+		}
+		out = append(out, b)
+	}
+	return out
 }

@@ -44,13 +44,19 @@ commands do.
              shows one rendered, c comments, x closes (after y), o reopens, n
              opens one; close and reopen are offered to the issue's author and
              to those with write access
-  3 CI       the current repository's workflow runs, live; enter shows a run's
-             jobs, and a job's log, which follows new lines
+  3 CI       the current repository's workflow runs, live (/fail finds the
+             failed ones); enter shows a run's jobs, the cursor on the first
+             failed one, x cancels it (asks first), R runs it again; a job's
+             log follows new lines, / searches it, n and N go to the matches
   4 Images   the registry's repositories, their tags and manifests; d deletes
   5 Chat     the agent, replies streamed as they arrive; /reset, /usage,
-             /model and /exit as in forge chat
+             /model, /with, /context and /exit as in forge chat
   6 Account  your profile, SSH keys (a adds from a file, d deletes) and
              two-factor setup with the QR code drawn in the view
+
+On a run, a job's log, an issue or a file, a asks the agent: the Chat tab opens
+with it attached to your next message (redacted and cut to the budget as with
+forge chat --with).
 
 tab and shift+tab or the digits switch tabs, esc goes back, r refreshes, ? lists
 every key of the view in sight, P switches profiles (for the session, or u to

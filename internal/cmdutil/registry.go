@@ -1,6 +1,8 @@
 package cmdutil
 
 import (
+	"net/url"
+
 	"github.com/forgehq/forge/config"
 	"github.com/forgehq/forge/internal/build"
 	"github.com/forgehq/forge/regclient"
@@ -28,13 +30,30 @@ func (f *Factory) Registry() (*regclient.Client, error) {
 	}
 	c, err := regclient.New(regclient.Options{
 		RegistryURL: s.RegistryURL,
+		Service:     s.ServiceRegistry,
 		Username:    s.RegistryUser,
 		Password:    s.RegistryPassword,
-		Transport:   f.HTTPClient().Transport,
-		UserAgent:   build.UserAgent(),
+		// A stored password belongs to the profile's registry and its
+		// token service on the base URL's host.
+		PasswordHosts: storedPasswordHosts(s),
+		Transport:     f.HTTPClient().Transport,
+		UserAgent:     build.UserAgent(),
 	})
 	if err != nil {
 		return nil, &UsageError{Err: err}
 	}
 	return c, nil
+}
+
+// storedPasswordHosts is where a registry password from the profile may
+// go besides the registry itself: the service's base URL host; nil (no
+// pinning) for a password from the environment.
+func storedPasswordHosts(s *config.Settings) []string {
+	if s.Sources["registry_password"] == config.FromEnv {
+		return nil
+	}
+	if u, err := url.Parse(s.BaseURL); err == nil && u.Host != "" {
+		return []string{u.Host}
+	}
+	return []string{}
 }

@@ -96,3 +96,37 @@ func (g guard) RoundTrip(req *http.Request) (*http.Response, error) {
 	}
 	return g.rt.RoundTrip(req)
 }
+
+// SameHost reports whether two host[:port] names, as docker's tools name a
+// registry, are the same server: the same name (in any case) and port, or
+// two loopback names — localhost, 127.0.0.0/8, ::1 — with the same port,
+// which are this machine whichever name it is reached by. No other names
+// are taken for each other, even if they resolve alike: a credential
+// stored for one real host is never lent to another.
+func SameHost(a, b string) bool {
+	if a == "" || b == "" {
+		return false
+	}
+	if strings.EqualFold(a, b) {
+		return true
+	}
+	ha, pa := splitHostPort(a)
+	hb, pb := splitHostPort(b)
+	return pa == pb && isLoopback(ha) && isLoopback(hb)
+}
+
+// splitHostPort splits host[:port], IPv6 literals in brackets.
+func splitHostPort(s string) (host, port string) {
+	if h, p, err := net.SplitHostPort(s); err == nil {
+		return h, p
+	}
+	return strings.Trim(s, "[]"), ""
+}
+
+func isLoopback(host string) bool {
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}

@@ -91,3 +91,27 @@ func TestGuard(t *testing.T) {
 type roundTripFunc func(*http.Request) (*http.Response, error)
 
 func (f roundTripFunc) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
+
+func TestSameHost(t *testing.T) {
+	for _, c := range []struct {
+		a, b string
+		same bool
+	}{
+		{"127.0.0.1:5000", "127.0.0.1:5000", true},
+		{"Registry.Example.com", "registry.example.com", true},
+		{"localhost:5000", "127.0.0.1:5000", true},
+		{"[::1]:5000", "localhost:5000", true},
+		{"127.0.0.1:5000", "[::1]:5000", true},
+		{"localhost", "127.0.0.1", true},
+		{"localhost:5000", "127.0.0.1:5001", false},
+		{"localhost:5000", "127.0.0.1", false},
+		{"registry.example.com:5000", "127.0.0.1:5000", false},
+		{"registry.example.com", "mirror.example.com", false},
+		{"localhost.example.com:5000", "localhost:5000", false},
+		{"", "", false},
+	} {
+		if got := SameHost(c.a, c.b); got != c.same {
+			t.Errorf("SameHost(%q, %q) = %v", c.a, c.b, got)
+		}
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"sort"
 	"strings"
 
@@ -52,6 +53,25 @@ func AddJSONFlags(cmd *cobra.Command, known ...string) *Exporter {
 // --jq and --template without --json imply all fields.
 func (e *Exporter) Enabled() bool {
 	return e != nil && (e.fields != "" || e.jq != "" || e.template != "")
+}
+
+// Wants reports whether the output will hold any of the fields: --json
+// names one, or asks for all (no list, --jq, --template). A command uses
+// it to skip requests that only fill fields nobody asked for.
+func (e *Exporter) Wants(fields ...string) bool {
+	if !e.Enabled() {
+		return false
+	}
+	want := splitFields(e.fields)
+	if e.fields == "" || e.fields == allFields || len(want) == 0 {
+		return true
+	}
+	for _, f := range fields {
+		if slices.Contains(want, f) {
+			return true
+		}
+	}
+	return false
 }
 
 // Validate checks the flags before any request is made: --jq and --template

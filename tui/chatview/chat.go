@@ -51,6 +51,20 @@ type commandMsg struct {
 	err   error
 }
 
+// attachedMsg is an attachment built for the ask key (or its error).
+type attachedMsg struct {
+	owner int
+	att   *chat.Attachment
+	err   error
+}
+
+// cutMsg says what the budget cut from an attachment as a turn starts.
+type cutMsg struct {
+	owner, turn int
+	note        string
+	ch          <-chan tea.Msg
+}
+
 type modelsMsg struct {
 	owner int
 	def   string
@@ -113,8 +127,8 @@ func New(ctx *common.Context) *View {
 		v.input.Blur()
 		return v
 	}
-	v.session = &chat.Session{Client: c}
 	v.entries = []entry{{"note", "Chatting with the service's default model. enter sends, alt+enter starts a new line, /help lists the commands, esc leaves the input."}}
+	v.session = v.newSession(c) // after the greeting: a bad context limit is said below it
 	return v
 }
 
@@ -160,6 +174,18 @@ func (v *View) Update(msg tea.Msg) tea.Cmd {
 	case commandMsg:
 		if msg.owner == v.id {
 			return v.commandDone(msg)
+		}
+	case cutMsg:
+		if msg.owner == v.id && msg.turn == v.turn {
+			v.entries = append(v.entries, entry{"note", "forge: " + msg.note})
+			v.stale = true
+			return next(msg.ch)
+		}
+	case common.AskAgentMsg:
+		return v.ask(msg)
+	case attachedMsg:
+		if msg.owner == v.id {
+			return v.attached(msg)
 		}
 	case modelsMsg:
 		if msg.owner == v.id {
@@ -233,6 +259,8 @@ func (v *View) send() tea.Cmd {
 	v.input.Reset()
 	v.sent = append(v.sent, line)
 	if chat.IsCommand(line) {
+		// /with REF attaches from the current repository.
+		v.session.Attach = v.attacher(v.ctx.Repo)
 		return v.command(line)
 	}
 	return v.startTurn(chat.Unescape(line))
@@ -260,6 +288,7 @@ func (v *View) startTurn(message string) tea.Cmd {
 		case <-program.Done():
 		}
 	}
+	s.Notify = func(note string) { send(cutMsg{owner: owner, turn: turn, note: note, ch: ch}) }
 	go func() {
 		u, err := s.Turn(ctx, message, func(d string) {
 			send(deltaMsg{owner: owner, turn: turn, text: d, ch: ch})
@@ -338,9 +367,9 @@ func (v *View) commandDone(msg commandMsg) tea.Cmd {
 // exit ends the session, as /exit ends `forge chat`: the conversation is
 // forgotten and the tab shown before comes back.
 func (v *View) exit() tea.Cmd {
-	v.session = &chat.Session{Client: v.session.Client}
 	v.model, v.last = "", nil
 	v.entries = []entry{{"note", "The last session ended; this is a new one."}}
+	v.session = v.newSession(v.session.Client)
 	v.stale = true
 	return tea.Batch(common.Status("Chat session ended; its conversation is forgotten."),
 		func() tea.Msg { return common.SwitchTabMsg{Back: true} })
@@ -446,6 +475,8 @@ func (v *View) statusBar() string {
 		parts = append(parts, st.Accent.Render(v.ctx.Spinner)+" replying · esc stops")
 	case v.busy == "command":
 		parts = append(parts, st.Accent.Render(v.ctx.Spinner)+" running the command")
+	case v.busy == "attachment":
+		parts = append(parts, st.Accent.Render(v.ctx.Spinner)+" attaching")
 	case v.last != nil:
 		parts = append(parts, fmt.Sprintf("reply %s tokens (%s + %s)", chat.Thousands(v.last.TotalTokens), chat.Thousands(v.last.PromptTokens), chat.Thousands(v.last.CompletionTokens)))
 	}

@@ -73,12 +73,13 @@ func TestJobsAndLog(t *testing.T) {
 		})
 	})
 	ld := tuitest.Drive(t, log, 80, 10)
-	v = ld.UntilView("test · failure · lines")
+	v = ld.UntilView("test · failure · started 6d ago · lines")
 	if log.pager.Follow && !log.pager.AtBottom() {
 		t.Error("following, yet not at the bottom")
 	}
-	// Numbered lines; tabs expanded to the next multiple of 8.
-	for _, want := range []string{"1 2026-11-14T06:00:00.000Z ==> Set up job", "9 2026-11-14T11:00:00.000Z ##[error]Process completed with exit code 1.",
+	// Numbered lines, their times of day in 9 columns rather than 25;
+	// tabs expanded to the next multiple of 8.
+	for _, want := range []string{"1 06:00:00 ==> Set up job", "9 11:00:00 ##[error]Process completed with exit code 1.",
 		"ok     example.com/app 0.012s"} {
 		if !strings.Contains(v, want) {
 			t.Errorf("no %q:\n%s", want, v)
@@ -151,6 +152,9 @@ func TestLogFollows(t *testing.T) {
 	full, _ := io.ReadAll(body)
 	body.Close()
 	want := strings.Split(strings.TrimSuffix(string(full), "\n"), "\n")
+	for i, l := range want {
+		want[i] = shortTime(l, time.UTC)
+	}
 	got := log.pager.Lines()
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Fatalf("the pager holds %d lines, the server's log %d:\n%s\n---\n%s", len(got), len(want), strings.Join(got, "\n"), full)
@@ -172,6 +176,25 @@ func TestLogFollows(t *testing.T) {
 	}
 }
 
+// TestShortTime: a log line's timestamp becomes the time of day where
+// the user is; other lines stay as they are.
+func TestShortTime(t *testing.T) {
+	paris := time.FixedZone("CET", 3600)
+	for _, c := range []struct{ in, want string }{
+		{"2026-11-14T06:00:00.000Z ==> Set up job", "07:00:00 ==> Set up job"},
+		{"2026-11-14T06:00:00Z ok", "07:00:00 ok"},
+		{"2026-11-14T06:00:00.123456789+02:00 x", "05:00:00 x"},
+		{"2026-11-14 is not a timestamp", "2026-11-14 is not a timestamp"},
+		{"2026-11-14T99:00:00.000Z bad hour", "2026-11-14T99:00:00.000Z bad hour"},
+		{"plain line", "plain line"},
+		{"", ""},
+	} {
+		if got := shortTime(c.in, paris); got != c.want {
+			t.Errorf("shortTime(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}
+
 func TestDuration(t *testing.T) {
 	at := func(s string) client.Time {
 		tm, _ := time.Parse(time.RFC3339, s)
@@ -188,5 +211,136 @@ func TestDuration(t *testing.T) {
 	}
 	if got := duration(client.Time{}, client.Time{}, time.Now()); got != "" {
 		t.Errorf("no start: %q", got)
+	}
+}
+
+// failedRun is the demo's failed run of alice/webapp.
+func failedRun(t *testing.T, ctx *common.Context) *client.WorkflowRun {
+	t.Helper()
+	c, _ := ctx.REST()
+	runs, err := client.Collect(c.Actions.ListRuns(context.Background(), webapp, client.RunListOptions{}), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range runs {
+		if r.Conclusion == "failure" {
+			return r
+		}
+	}
+	t.Fatal("the demo has no failed run")
+	return nil
+}
+
+// TestRunsFilterByStatus: the status shows as a glyph, yet the filter
+// finds runs by it in words.
+func TestRunsFilterByStatus(t *testing.T) {
+	t.Parallel()
+	ctx := tuitest.Context(t, tuitest.Server(t), "alice")
+	r := NewRuns(ctx, webapp)
+	d := tuitest.Drive(t, r, 80, 20)
+	d.UntilView("CI on slog")
+	d.Key("/")
+	d.Type("fail")
+	v := d.UntilView("/fail", "1 match")
+	if !strings.Contains(v, "✗ CI on fix-empty-body") || strings.Contains(v, "CI on main") {
+		t.Errorf("/fail shows:\n%s", v)
+	}
+	d.Key("esc")
+	d.Key("/")
+	d.Type("in progress")
+	v = d.UntilView("1 match")
+	if !strings.Contains(v, "CI on slog") {
+		t.Errorf("/in progress shows:\n%s", v)
+	}
+}
+
+// TestJobsCursorOnFailedJob: opening a failed run puts the cursor on its
+// first failed job, whose log enter opens.
+func TestJobsCursorOnFailedJob(t *testing.T) {
+	t.Parallel()
+	ctx := tuitest.Context(t, tuitest.Server(t), "alice")
+	j := NewJobs(ctx, webapp, failedRun(t, ctx))
+	d := tuitest.Drive(t, j, 80, 20)
+	d.UntilView("✗ test")
+	if job, ok := j.Selected(); !ok || job.Name != "test" {
+		t.Fatalf("the cursor is not on the failed job test (on a job: %v, %+v)", ok, job.Name)
+	}
+	if v := d.View(); !strings.Contains(v, "▌ ✗ test") {
+		t.Errorf("the cursor is not drawn on test:\n%s", v)
+	}
+}
+
+// openLog opens the log of the failed run's job test, at 80×14.
+func openLog(t *testing.T) (*Log, *tuitest.Driver) {
+	t.Helper()
+	ctx := tuitest.Context(t, tuitest.Server(t), "alice")
+	run := failedRun(t, ctx)
+	c, _ := ctx.REST()
+	jobs, err := client.Collect(c.Actions.ListJobs(context.Background(), webapp, run.ID, client.ListOptions{}), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	log := NewLog(ctx, webapp, run, jobs[len(jobs)-1])
+	d := tuitest.Drive(t, log, 80, 14)
+	d.UntilView("test · failure")
+	return log, d
+}
+
+// TestLogSearch: / finds text in the log as it is typed, n and N go from
+// match to match (wrapping), the current match is in reverse video, a
+// query found nowhere says so, esc clears the search.
+func TestLogSearch(t *testing.T) {
+	t.Parallel()
+	log, d := openLog(t)
+	d.Key("/")
+	if !log.Capturing() {
+		t.Fatal("the query does not take the keys")
+	}
+	d.Type("==>")
+	d.UntilView("/==>", "match 1 of")
+	d.Key("enter")
+	d.UntilView("match 1 of 3", "n/N next/previous")
+	if log.Capturing() {
+		t.Error("enter did not keep the query")
+	}
+	if !strings.Contains(log.View(), log.ctx.Styles.Cursor.Render("==>")) {
+		t.Errorf("the current match is not highlighted:\n%q", log.View())
+	}
+	d.Key("n")
+	d.UntilView("match 2 of 3")
+	d.Key("n", "n")
+	d.UntilView("match 1 of 3")
+	d.Key("N")
+	d.UntilView("match 3 of 3")
+	d.Key("esc")
+	if v := d.View(); strings.Contains(v, "match") || log.CanGoBack() {
+		t.Errorf("esc did not clear the search:\n%s", v)
+	}
+	d.Key("/")
+	d.Type("no such text")
+	d.Key("enter")
+	d.UntilView("/no such text no match")
+}
+
+// TestSearchHolds: the search ignores case and a log's colours, also for
+// a query that is not ASCII.
+func TestSearchHolds(t *testing.T) {
+	s := &search{}
+	for _, c := range []struct {
+		line, query string
+		want        bool
+	}{
+		{"##[error]Process completed", "error", true},
+		{"##[ERROR]Process", "error", true},
+		{"\x1b[31mFA\x1b[0mIL ok", "fail", true},
+		{"Größe überschritten", "grösse", false},
+		{"Größe ÜBERSCHRITTEN", "überschritten", true},
+		{"short", "longer than the line", false},
+		{"", "x", false},
+	} {
+		s.query = c.query
+		if got := s.holds(c.line); got != c.want {
+			t.Errorf("holds(%q, %q) = %v", c.line, c.query, got)
+		}
 	}
 }

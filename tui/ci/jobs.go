@@ -24,6 +24,10 @@ type Jobs struct {
 	// before sending the answer).
 	fetched *runHolder
 	poll    int
+	// placed: the cursor went to the first failed job once; later polls
+	// leave it where the user put it.
+	placed  bool
+	actions *runActions
 }
 
 type runHolder struct{ run *client.WorkflowRun }
@@ -41,9 +45,12 @@ func NewJobs(ctx *common.Context, repo client.RepoName, run *client.WorkflowRun)
 	j.Fetch, j.Row = j.fetch, j.row
 	j.Open = func(job *client.Job) tea.Cmd { return common.Push(NewLog(ctx, repo, j.run, job)) }
 	j.Head, j.HeadLines = j.head, 3
+	j.actions = newRunActions(ctx, j.ID(), repo)
+	j.Keys = append([]key.Binding{ctx.Keys.Ask}, j.actions.keys()...)
 	j.Loaded = func(err error) tea.Cmd {
 		if err == nil {
 			j.run = j.fetched.run
+			j.placeCursor()
 		}
 		return pollAgain(j.ID(), &j.poll, pollEvery, j.live() || err != nil)
 	}
@@ -76,7 +83,38 @@ func (j *Jobs) Update(msg tea.Msg) tea.Cmd {
 		}
 		return nil
 	}
+	if ok, cmd := j.actions.update(msg, j.Refresh); ok {
+		return cmd
+	}
+	switch msg := msg.(type) {
+	case tea.KeyPressMsg:
+		if j.List.Capturing() {
+			break
+		}
+		if ok, cmd := j.actions.key(msg, j.run); ok {
+			return cmd
+		}
+		if key.Matches(msg, j.ctx.Keys.Ask) {
+			return askAbout(j.repo, j.run, "this run", failed(j.run.Conclusion))
+		}
+	}
 	return j.List.Update(msg)
+}
+
+// Capturing: a question takes the next key as its answer.
+func (j *Jobs) Capturing() bool { return j.actions.asking() || j.List.Capturing() }
+
+// CanGoBack: esc answers no to a question.
+func (j *Jobs) CanGoBack() bool { return j.actions.asking() || j.List.CanGoBack() }
+
+// placeCursor puts the cursor on the first failed job, once: in a failed
+// run that is the job whose log the user came for.
+func (j *Jobs) placeCursor() {
+	if j.placed || len(j.Items()) == 0 {
+		return
+	}
+	j.placed = true
+	j.SelectFirst(func(job *client.Job) bool { return failed(job.Conclusion) })
 }
 
 func (j *Jobs) live() bool { return !finished(j.run.Status, j.run.Conclusion) }
@@ -121,6 +159,9 @@ func (j *Jobs) head() string {
 	}
 	meta := st.Dim.Render(fmt.Sprintf("%s · %s on %s (%s) · %s", describe(r.Status, r.Conclusion), text.OneLine(r.Event),
 		text.OneLine(r.HeadBranch), sha, text.Since(r.CreatedAt.Time, j.ctx.Now())))
+	if j.actions.asking() {
+		return head + "\n" + meta + "\n" + j.actions.question(j.Width())
+	}
 	return head + "\n" + meta + "\n"
 }
 
@@ -128,5 +169,5 @@ func (j *Jobs) Animating() bool { return j.Loading() || j.live() }
 
 func (j *Jobs) ShortHelp() []key.Binding {
 	k := j.ctx.Keys
-	return []key.Binding{k.Open, k.Back, k.Refresh}
+	return append(append([]key.Binding{k.Open, k.Ask}, j.actions.keysFor(j.run)...), k.Back)
 }

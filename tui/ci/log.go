@@ -5,6 +5,7 @@ import (
 	"context"
 	"io"
 	"strings"
+	"time"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
@@ -36,6 +37,7 @@ type Log struct {
 	run     *client.WorkflowRun
 	job     *client.Job
 	pager   *components.Pager
+	search  *search
 	load    common.Load
 	seen    int64  // bytes of the log read so far
 	partial []byte // the last line, until its newline arrives
@@ -48,6 +50,7 @@ type Log struct {
 func NewLog(ctx *common.Context, repo client.RepoName, run *client.WorkflowRun, job *client.Job) *Log {
 	l := &Log{ctx: ctx, id: ctx.NewID(), repo: repo, run: run, job: job, pager: components.NewPager(ctx)}
 	l.pager.Follow, l.pager.Numbers, l.pager.Sideways = true, true, true
+	l.search = newSearch(ctx, l.pager)
 	return l
 }
 
@@ -101,7 +104,39 @@ func (l *Log) Update(msg tea.Msg) tea.Cmd {
 		if msg.owner == l.id && msg.gen == l.poll && !l.load.Busy {
 			return l.fetch()
 		}
-	case tea.KeyPressMsg, tea.MouseWheelMsg:
+	case tea.KeyPressMsg:
+		return l.key(msg)
+	case tea.PasteMsg:
+		if l.search.typing {
+			l.search.paste(msg)
+		}
+	case tea.MouseWheelMsg:
+		l.pager.Update(msg)
+	}
+	return nil
+}
+
+func (l *Log) key(msg tea.KeyPressMsg) tea.Cmd {
+	k := l.ctx.Keys
+	if l.search.typing {
+		l.search.key(msg)
+		l.layout()
+		return nil
+	}
+	switch {
+	case key.Matches(msg, k.Filter):
+		l.search.start()
+		l.layout()
+	case msg.String() == "n":
+		l.search.next(1)
+	case msg.String() == "N":
+		l.search.next(-1)
+	case key.Matches(msg, k.Back) && l.search.active():
+		l.search.clear()
+		l.layout()
+	case key.Matches(msg, k.Ask):
+		return askAbout(l.repo, l.run, "the job "+text.OneLine(l.job.Name), failed(l.job.Conclusion))
+	default:
 		l.pager.Update(msg)
 	}
 	return nil
@@ -127,12 +162,34 @@ func (l *Log) add(start int64, data []byte) {
 		if i < 0 {
 			break
 		}
-		lines = append(lines, text.LogLine(strings.TrimSuffix(string(buf[:i]), "\r")))
+		lines = append(lines, l.logLine(string(buf[:i])))
 		buf = buf[i+1:]
 	}
 	l.partial = append([]byte(nil), buf...)
 	l.pager.Append(lines...)
-	l.pager.SetTail(text.LogLine(string(l.partial)))
+	l.pager.SetTail(l.logLine(string(l.partial)))
+	l.search.scan()
+}
+
+// logLine is a line of the log as shown: safe for the terminal, its
+// timestamp the time of day.
+func (l *Log) logLine(s string) string {
+	return text.LogLine(shortTime(strings.TrimSuffix(s, "\r"), l.ctx.Now().Location()))
+}
+
+// shortTime shows a log line's leading timestamp
+// ("2026-11-14T06:00:00.000Z ") as the time of day in loc ("06:00:00 "):
+// 9 columns rather than 25.
+func shortTime(s string, loc *time.Location) string {
+	i := strings.IndexByte(s, ' ')
+	if i < 20 || i > 35 || s[4] != '-' || s[10] != 'T' {
+		return s
+	}
+	t, err := time.Parse(time.RFC3339Nano, s[:i])
+	if err != nil {
+		return s
+	}
+	return t.In(loc).Format("15:04:05") + s[i:]
 }
 
 // schedule asks for more: at once after a cut chunk, in a second while
@@ -146,7 +203,17 @@ func (l *Log) schedule(now bool) tea.Cmd {
 
 func (l *Log) SetSize(width, height int) {
 	l.width, l.height = width, height
-	l.pager.SetSize(width, max(height-1, 1))
+	l.layout()
+}
+
+// layout gives the pager the height less the head and, while a search
+// is on, its line.
+func (l *Log) layout() {
+	h := l.height - 1
+	if l.search.active() {
+		h--
+	}
+	l.pager.SetSize(l.width, max(h, 1))
 }
 
 func (l *Log) View() string {
@@ -154,8 +221,13 @@ func (l *Log) View() string {
 		return l.ctx.Placeholder(&l.load, "the log of "+text.OneLine(l.job.Name), l.width, l.height)
 	}
 	st := l.ctx.Styles
+	// The lines show the time of day; the head says which day.
+	var started string
+	if !l.job.StartedAt.IsZero() {
+		started = " · started " + text.Since(l.job.StartedAt.Time, l.ctx.Now())
+	}
 	head := icon(l.ctx, l.job.Status, l.job.Conclusion) + " " + st.Bold.Render(text.OneLine(l.job.Name)) +
-		st.Dim.Render(" · "+describe(l.job.Status, l.job.Conclusion)+" · lines "+l.pager.Position())
+		st.Dim.Render(" · "+describe(l.job.Status, l.job.Conclusion)+started+" · lines "+l.pager.Position())
 	switch {
 	case finished(l.job.Status, l.job.Conclusion):
 	case l.pager.Follow:
@@ -167,18 +239,37 @@ func (l *Log) View() string {
 	if l.pager.Len() == 0 {
 		body = st.Dim.Render("No output yet.")
 	}
-	return common.Pad(head+"\n"+body, l.width, l.height)
+	if !l.search.active() {
+		return common.Pad(head+"\n"+body, l.width, l.height)
+	}
+	return common.Pad(head+"\n"+common.Pad(body, l.width, l.height-2)+"\n"+l.search.view(l.width), l.width, l.height)
 }
 
 func (l *Log) Title() string   { return text.OneLine(l.job.Name) + " log" }
 func (l *Log) Animating() bool { return l.load.Busy || !finished(l.job.Status, l.job.Conclusion) }
 
+// Capturing: the search query takes every key while it is typed.
+func (l *Log) Capturing() bool { return l.search.typing }
+
+// CanGoBack: esc clears a search before it leaves the log.
+func (l *Log) CanGoBack() bool { return l.search.active() }
+
+// keySearch and keyNext are the search's keys, for the help.
+func keySearch() key.Binding { return common.Binding("/", "search", "/") }
+func keyNext() key.Binding   { return common.Binding("n/N", "next/previous match", "n", "N") }
+
 func (l *Log) ShortHelp() []key.Binding {
 	k := l.ctx.Keys
-	return []key.Binding{k.Up, k.PageDown, common.Binding("G", "follow new lines", "G", "end"), k.Right, k.Back}
+	if l.search.typing {
+		return []key.Binding{common.Binding("enter", "keep the search", "enter"), common.Binding("esc", "cancel", "esc")}
+	}
+	if l.search.active() {
+		return []key.Binding{keyNext(), common.Binding("esc", "clear the search", "esc"), k.Ask}
+	}
+	return []key.Binding{keySearch(), k.Ask, common.Binding("G", "follow new lines", "G", "end"), k.PageDown, k.Back}
 }
 
 func (l *Log) FullHelp() [][]key.Binding {
 	k := l.ctx.Keys
-	return [][]key.Binding{l.pager.KeyHelp(), {k.Refresh, k.Back}}
+	return [][]key.Binding{l.pager.KeyHelp(), {keySearch(), keyNext(), k.Ask, k.Refresh, k.Back}}
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strconv"
 
+	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"github.com/forgehq/forge/client"
 	"github.com/forgehq/forge/internal/text"
@@ -18,9 +19,10 @@ const maxRuns = 100
 // Runs is a repository's workflow runs, newest first, with live status.
 type Runs struct {
 	*components.List[*client.WorkflowRun]
-	ctx  *common.Context
-	repo client.RepoName
-	poll int // generation of the pending poll
+	ctx     *common.Context
+	repo    client.RepoName
+	poll    int // generation of the pending poll
+	actions *runActions
 }
 
 // NewRuns returns the runs of repo.
@@ -40,6 +42,8 @@ func NewRuns(ctx *common.Context, repo client.RepoName) *Runs {
 	r.Row = r.row
 	r.Open = func(run *client.WorkflowRun) tea.Cmd { return common.Push(NewJobs(ctx, repo, run)) }
 	r.Head, r.HeadLines = r.head, 1
+	r.actions = newRunActions(ctx, r.ID(), repo)
+	r.Keys = append([]key.Binding{ctx.Keys.Ask}, r.actions.keys()...)
 	// Ask again in a while if any run is unfinished (or the last attempt
 	// failed): the list stays live without a key being pressed.
 	r.Loaded = func(err error) tea.Cmd { return pollAgain(r.ID(), &r.poll, pollEvery, r.live() || err != nil) }
@@ -53,8 +57,30 @@ func (r *Runs) Update(msg tea.Msg) tea.Cmd {
 		}
 		return nil
 	}
+	if ok, cmd := r.actions.update(msg, r.Refresh); ok {
+		return cmd
+	}
+	switch msg := msg.(type) {
+	case tea.KeyPressMsg:
+		if r.List.Capturing() {
+			break
+		}
+		run, _ := r.Selected()
+		if ok, cmd := r.actions.key(msg, run); ok {
+			return cmd
+		}
+		if key.Matches(msg, r.ctx.Keys.Ask) && run != nil {
+			return askAbout(r.repo, run, "this run", failed(run.Conclusion))
+		}
+	}
 	return r.List.Update(msg)
 }
+
+// Capturing: a question takes the next key as its answer.
+func (r *Runs) Capturing() bool { return r.actions.asking() || r.List.Capturing() }
+
+// CanGoBack: esc answers no to a question.
+func (r *Runs) CanGoBack() bool { return r.actions.asking() || r.List.CanGoBack() }
 
 func (r *Runs) live() bool {
 	for _, run := range r.Items() {
@@ -75,6 +101,8 @@ func (r *Runs) row(run *client.WorkflowRun) components.Row {
 		Key: strconv.FormatInt(run.ID, 10),
 		Cells: []string{icon(r.ctx, run.Status, run.Conclusion), runTitle(run), text.OneLine(run.HeadBranch),
 			st.Dim.Render(text.OneLine(run.Event)), st.Dim.Render(strconv.FormatInt(run.ID, 10)), st.Dim.Render(text.Since(started.Time, r.ctx.Now()))},
+		// The status shows as a glyph; "/fail" finds the failed runs.
+		Search: searchWords(run.Status, run.Conclusion),
 	}
 }
 
@@ -87,6 +115,9 @@ func (r *Runs) View() string {
 }
 
 func (r *Runs) head() string {
+	if r.actions.asking() {
+		return r.actions.question(r.Width())
+	}
 	st := r.ctx.Styles
 	running := 0
 	for _, run := range r.Items() {
@@ -99,6 +130,14 @@ func (r *Runs) head() string {
 		head += st.Dim.Render(fmt.Sprintf(" · %d unfinished, refreshed every %s", running, pollEvery))
 	}
 	return head
+}
+
+// ShortHelp leaves out r (the list refreshes itself while runs are
+// unfinished), so that the run's actions fit at 80 columns.
+func (r *Runs) ShortHelp() []key.Binding {
+	k := r.ctx.Keys
+	run, _ := r.Selected()
+	return append([]key.Binding{k.Open, k.Filter, k.Ask}, r.actions.keysFor(run)...)
 }
 
 func (r *Runs) Animating() bool { return r.Loading() || r.live() }

@@ -5,6 +5,7 @@ package ci
 
 import (
 	"fmt"
+	"strconv"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -48,11 +49,12 @@ func icon(ctx *common.Context, status, conclusion string) string {
 		}
 		return st.Warning.Render("•")
 	}
+	if failed(conclusion) {
+		return st.Failure.Render("✗")
+	}
 	switch conclusion {
 	case "success":
 		return st.Success.Render("✓")
-	case "failure", "timed_out", "startup_failure":
-		return st.Failure.Render("✗")
 	case "cancelled":
 		return st.Dim.Render("⊘")
 	case "skipped", "neutral":
@@ -78,6 +80,22 @@ func describe(status, conclusion string) string {
 	return status
 }
 
+// searchWords are the words a filter finds a run or job by, besides what
+// its row shows: its state in words ("in progress", "failure") and as
+// the service names it ("in_progress").
+func searchWords(status, conclusion string) string {
+	return describe(status, conclusion) + " " + status + " " + conclusion
+}
+
+// failed reports whether a run or job ended in failure (drawn ✗).
+func failed(conclusion string) bool {
+	switch conclusion {
+	case "failure", "timed_out", "startup_failure":
+		return true
+	}
+	return false
+}
+
 // duration says how long something ran: "42s", "3m 05s"; while it runs,
 // up to now.
 func duration(start, end client.Time, now time.Time) string {
@@ -99,6 +117,17 @@ func duration(start, end client.Time, now time.Time) string {
 		return fmt.Sprintf("%dm %02ds", int(d/time.Minute), int(d/time.Second)%60)
 	}
 	return fmt.Sprintf("%dh %02dm", int(d/time.Hour), int(d/time.Minute)%60)
+}
+
+// askAbout opens the chat with run attached (its jobs and the log tails
+// of the failed ones); about names what failed for the suggested question
+// ("job test", "this run").
+func askAbout(repo client.RepoName, run *client.WorkflowRun, about string, failedNow bool) tea.Cmd {
+	prompt := ""
+	if failedNow {
+		prompt = "Why did " + about + " fail?"
+	}
+	return common.AskAgent(repo, "run:"+strconv.FormatInt(run.ID, 10), prompt)
 }
 
 // runTitle is what a run is called: its display title, else its name.

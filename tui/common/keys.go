@@ -8,6 +8,7 @@ type KeyMap struct {
 	Up, Down, PageUp, PageDown, Top, Bottom key.Binding
 	Left, Right                             key.Binding
 	Open, Back, Filter, Refresh             key.Binding
+	Ask                                     key.Binding
 	NextTab, PrevTab, GotoTab               key.Binding
 	NextSection, PrevSection                key.Binding
 	Help, Profiles, Login, Quit, ForceQuit  key.Binding
@@ -32,6 +33,7 @@ func NewKeyMap() *KeyMap {
 		Back:        b([]string{"esc"}, "esc", "back"),
 		Filter:      b([]string{"/"}, "/", "filter"),
 		Refresh:     b([]string{"r", "ctrl+r"}, "r", "refresh"),
+		Ask:         b([]string{"a"}, "a", "ask the agent"),
 		NextTab:     b([]string{"tab"}, "tab", "next tab"),
 		PrevTab:     b([]string{"shift+tab"}, "shift+tab", "previous tab"),
 		GotoTab:     b([]string{"1", "2", "3", "4", "5", "6"}, "1-6", "go to tab"),

@@ -53,6 +53,21 @@ type SwitchTabMsg struct {
 	Back  bool
 }
 
+// AskAgentMsg opens the chat tab with Ref (issue:12, run:57,
+// file:PATH — agentctx's REF forms) of Repo attached to the next message;
+// Prompt, when the input is empty, is put there as a question to send or
+// edit.
+type AskAgentMsg struct {
+	Repo   client.RepoName
+	Ref    string
+	Prompt string
+}
+
+// AskAgent returns a command that opens the chat with ref attached.
+func AskAgent(repo client.RepoName, ref, prompt string) tea.Cmd {
+	return func() tea.Msg { return AskAgentMsg{Repo: repo, Ref: ref, Prompt: prompt} }
+}
+
 // SwitchProfileMsg makes the TUI work with another configuration profile;
 // Save also makes it the current profile in the configuration file.
 type SwitchProfileMsg struct {

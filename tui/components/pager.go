@@ -31,6 +31,9 @@ type Pager struct {
 	// Sideways lets left and right scroll long lines; otherwise they are
 	// cut at the width.
 	Sideways bool
+	// Decorate, when set, restyles line i as it is drawn (a search
+	// highlights its matches); only lines in view pass through it.
+	Decorate func(i int, line string) string
 }
 
 // NewPager returns an empty pager.
@@ -66,6 +69,17 @@ func (p *Pager) Len() int {
 
 // Lines returns the lines (not the unfinished one).
 func (p *Pager) Lines() []string { return p.lines }
+
+// Line is line i, the unfinished one included.
+func (p *Pager) Line(i int) string {
+	if i < len(p.lines) {
+		return p.lines[i]
+	}
+	return p.tail
+}
+
+// Height is the number of lines in view.
+func (p *Pager) Height() int { return p.height }
 
 // SetSize gives the pager its cells.
 func (p *Pager) SetSize(width, height int) {
@@ -176,9 +190,9 @@ func (p *Pager) View() string {
 		if i >= n {
 			continue
 		}
-		line := p.tail
-		if i < len(p.lines) {
-			line = p.lines[i]
+		line := p.Line(i)
+		if p.Decorate != nil {
+			line = p.Decorate(i, line)
 		}
 		if p.Numbers {
 			num := strconv.Itoa(i + 1)

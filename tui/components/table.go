@@ -25,7 +25,10 @@ type Column struct {
 type Row struct {
 	Key   string
 	Cells []string
-	text  string // lower-case plain text, for the filter
+	// Search is more text the filter matches but the row does not draw:
+	// the words for what a cell shows as a glyph (a run's "failure").
+	Search string
+	text   string // lower-case plain text, for the filter
 }
 
 // Table is a list of rows with a cursor, filter-as-you-type on "/", and
@@ -64,7 +67,7 @@ func (t *Table) SetRows(rows []Row) {
 		cur = r.Key
 	}
 	for i := range rows {
-		rows[i].text = strings.ToLower(ansi.Strip(strings.Join(rows[i].Cells, " ")))
+		rows[i].text = strings.ToLower(ansi.Strip(strings.Join(rows[i].Cells, " ")) + " " + rows[i].Search)
 	}
 	t.rows = rows
 	t.applyFilter()

@@ -6,8 +6,11 @@ import (
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/forgehq/forge/internal/disttest"
 	"github.com/forgehq/forge/tui/common"
 	"github.com/forgehq/forge/tui/tuitest"
+	"github.com/google/go-containerregistry/pkg/name"
+	"github.com/google/go-containerregistry/pkg/v1/remote"
 )
 
 func TestCatalogTagsManifest(t *testing.T) {
@@ -72,7 +75,7 @@ func TestDeleteAsksFirst(t *testing.T) {
 
 	// No: nothing is deleted.
 	d.Key("d")
-	d.UntilView("Delete alice/app:1.0? It removes the manifest sha256:", "and the tags 1.0, latest. [y/N]")
+	d.UntilView("Delete the tag alice/app:1.0? Its manifest stays, with the tag latest. [y/N]")
 	if !tags.Capturing() {
 		t.Fatal("the question does not take the keys")
 	}
@@ -82,18 +85,19 @@ func TestDeleteAsksFirst(t *testing.T) {
 		t.Fatal("n left the question open")
 	}
 
-	// Yes: the manifest goes, with both its tags; 2.0 stays.
+	// Yes: the tag goes alone (the service's registry deletes tags);
+	// latest, on the same manifest, and 2.0 stay.
 	d.Key("d")
 	d.UntilView("[y/N]")
 	d.Key("y")
-	v := d.UntilView("1 tag", "2.0")
-	if strings.Contains(v, "latest") {
-		t.Fatalf("latest is still listed:\n%s", v)
+	v := d.UntilView("2 tags", "latest", "2.0")
+	if strings.Contains(v, "1.0 ") {
+		t.Fatalf("1.0 is still listed:\n%s", v)
 	}
 	reg, _ := ctx.Registry()
 	r, _ := reg.ParseRepository("alice/app")
 	left, _, err := reg.Tags(context.Background(), r)
-	if err != nil || len(left) != 1 || left[0].Name != "2.0" {
+	if err != nil || len(left) != 2 || left[0].Name != "2.0" || left[1].Name != "latest" {
 		t.Fatalf("the registry has %v (%v)", left, err)
 	}
 }
@@ -130,4 +134,43 @@ func TestCatalogNeedsLogin(t *testing.T) {
 	ctx.Factory = tuitest.Factory(env)
 	d := tuitest.Drive(t, NewCatalog(ctx), 80, 10)
 	d.UntilView("not logged in to the registry", "forge image login")
+}
+
+// A registry that cannot delete a tag alone (docker-registry answers 400):
+// the tag question is followed by the manifest's, naming every tag it
+// takes.
+func TestDeleteTagWhereTheRegistryCannot(t *testing.T) {
+	t.Parallel()
+	if !disttest.Installed() {
+		t.Skip("docker-registry is not installed (.ci/run installs it)")
+	}
+	dist, err := disttest.Start(t.TempDir(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(dist.Close)
+	img := tuitest.Image(t, "to delete", "linux", "amd64")
+	for _, tag := range []string{"1.0", "latest"} {
+		ref, err := name.ParseReference(dist.Host + "/alice/app:" + tag)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := remote.Write(ref, img); err != nil {
+			t.Fatal(err)
+		}
+	}
+	srv := tuitest.Server(t)
+	env := tuitest.Env(t, srv, "alice")
+	env["FORGE_REGISTRY_URL"] = dist.URL
+	ctx := tuitest.Context(t, srv, "alice")
+	ctx.Factory = tuitest.Factory(env)
+	tags := NewTags(ctx, "alice/app")
+	d := tuitest.Drive(t, tags, 180, 20)
+	d.UntilView("2 tags")
+	d.Key("d")
+	d.UntilView("Delete the tag alice/app:1.0? Its manifest stays, with the tag latest. [y/N]")
+	d.Key("y")
+	d.UntilView("The registry cannot delete a tag alone. Delete alice/app:1.0? It removes the manifest sha256:", "and the tags 1.0, latest. [y/N]")
+	d.Key("y")
+	d.UntilView("0 tags")
 }

@@ -14,11 +14,14 @@ import (
 )
 
 // planMsg is what deleting a reference would remove, to confirm.
+// noTagDelete says the registry refused to delete the tag alone, so the
+// question is now about the manifest.
 type planMsg struct {
-	owner int
-	ref   string
-	plan  *regclient.DeletePlan
-	err   error
+	owner       int
+	ref         string
+	plan        *regclient.DeletePlan
+	noTagDelete bool
+	err         error
 }
 
 // deletedMsg tells the image views a manifest is gone.
@@ -70,6 +73,9 @@ func (t *Tags) fetch() (components.Work[regclient.Tag], error) {
 			return nil, err
 		}
 		tags, _, err := reg.Tags(ctx, r)
+		if err == nil {
+			err = reg.Sizes(ctx, r, tags)
+		}
 		return tags, err
 	}, nil
 }
@@ -115,8 +121,8 @@ func (t *Tags) key(msg tea.KeyPressMsg) tea.Cmd {
 func (t *Tags) row(tag regclient.Tag) components.Row {
 	st := t.ctx.Styles
 	size := ""
-	if tag.Size > 0 {
-		size = text.Bytes(tag.Size)
+	if tag.ImageSize > 0 {
+		size = text.Bytes(tag.ImageSize) // config and layers; an index's images summed
 	}
 	return components.Row{Key: tag.Name, Cells: []string{
 		st.Bold.Render(text.OneLine(tag.Name)), st.Dim.Render(text.ShortDigest(tag.Digest)), size,
@@ -156,24 +162,84 @@ func planDelete(ctx *common.Context, owner int, ref string) tea.Cmd {
 	}
 }
 
-// askDelete puts the plan to the user: deleting the digest removes every
-// tag on it.
+// askDelete puts the plan to the user. A tag is deleted alone where the
+// registry can (OCI 1.1): its manifest and the other tags stay. Deleting
+// a digest — or a tag where the registry cannot delete one alone —
+// removes every tag on the manifest, and the question names them.
 func askDelete(ctx *common.Context, confirm *components.Confirm, owner int, repo string, msg planMsg) tea.Cmd {
 	if msg.err != nil {
 		return common.Error(msg.err)
 	}
+	tagName, isTag := tagOf(msg.ref)
+	if isTag && !msg.noTagDelete {
+		var others []string
+		for _, t := range msg.plan.Tags {
+			if t != tagName {
+				others = append(others, text.OneLine(t))
+			}
+		}
+		stays := "Its manifest stays."
+		if len(others) > 0 {
+			stays = "Its manifest stays, with " + tagList(others) + "."
+		}
+		confirm.Ask(fmt.Sprintf("Delete the tag %s? %s", text.OneLine(msg.ref), stays), deleteTag(ctx, owner, repo, msg))
+		return nil
+	}
 	what := "no tags"
-	switch len(msg.plan.Tags) {
-	case 0:
-	case 1:
-		what = "the tag " + msg.plan.Tags[0]
-	default:
-		what = "the tags " + strings.Join(msg.plan.Tags, ", ")
+	if len(msg.plan.Tags) > 0 {
+		what = tagList(msg.plan.Tags)
+	}
+	cause := ""
+	if msg.noTagDelete {
+		cause = "The registry cannot delete a tag alone. "
 	}
 	digest := msg.plan.Digest
-	confirm.Ask(fmt.Sprintf("Delete %s? It removes the manifest %s and %s.", msg.ref, text.ShortDigest(digest.DigestStr()), what),
-		deleteDigest(ctx, owner, repo, digest, what))
+	confirm.Ask(fmt.Sprintf("%sDelete %s? It removes the manifest %s and %s.", cause, text.OneLine(msg.ref), text.ShortDigest(digest.DigestStr()), what),
+		deleteDigest(ctx, owner, repo, digest, "the manifest with "+what))
 	return nil
+}
+
+// tagOf is the tag of a reference written REPO:TAG, as the views make them.
+func tagOf(ref string) (string, bool) {
+	if strings.Contains(ref, "@") {
+		return "", false
+	}
+	i := strings.LastIndex(ref, ":")
+	if i < 0 || strings.Contains(ref[i:], "/") {
+		return "", false
+	}
+	return ref[i+1:], true
+}
+
+// tagList is "the tag a" or "the tags a, b".
+func tagList(tags []string) string {
+	if len(tags) == 1 {
+		return "the tag " + text.OneLine(tags[0])
+	}
+	return "the tags " + text.OneLine(strings.Join(tags, ", "))
+}
+
+// deleteTag deletes the tag alone; where the registry cannot, it puts the
+// manifest's deletion to the user instead.
+func deleteTag(ctx *common.Context, owner int, repo string, plan planMsg) tea.Cmd {
+	reg, err := ctx.Registry()
+	if err != nil {
+		return common.Error(err)
+	}
+	c := ctx.Ctx
+	return func() tea.Msg {
+		ref, err := reg.ParseReference(plan.ref)
+		tag, ok := ref.(name.Tag)
+		if err != nil || !ok {
+			return deletedMsg{owner: owner, repo: repo, err: fmt.Errorf("%s is not a tag", plan.ref)}
+		}
+		done, err := reg.DeleteTag(c, tag)
+		if err == nil && !done {
+			plan.noTagDelete = true
+			return plan
+		}
+		return deletedMsg{owner: owner, repo: repo, what: "the tag " + text.OneLine(tag.TagStr()), err: err}
+	}
 }
 
 func deleteDigest(ctx *common.Context, owner int, repo string, d name.Digest, what string) tea.Cmd {
@@ -193,7 +259,7 @@ func deleted(msg deletedMsg) tea.Cmd {
 	if msg.err != nil {
 		return common.Error(msg.err)
 	}
-	return common.Status("Deleted the manifest with " + msg.what + ".")
+	return common.Status("Deleted " + msg.what + ".")
 }
 
 // footer is the last line of an image view: the question, or what is

@@ -55,7 +55,7 @@ type View struct {
 	drawnW    int
 	stale     bool
 
-	keyComment, keyClose, keyReopen, keySend, keyHide key.Binding
+	keyComment, keyClose, keyCloseShort, keyReopen, keySend, keyHide key.Binding
 }
 
 // NewView returns the page of an issue; is may hold only what a list
@@ -65,7 +65,8 @@ func NewView(ctx *common.Context, repo client.RepoName, is *client.Issue) *View 
 	v.editor = components.NewEditor(ctx, true)
 	v.editor.Placeholder = "Leave a comment (markdown)"
 	v.keyComment = common.Binding("c", "comment", "c")
-	v.keyClose = common.Binding("x", "close issue (asks first)", "x")
+	v.keyClose = common.Binding("x", "close (asks first)", "x")
+	v.keyCloseShort = common.Binding("x", "close", "x")
 	v.keyReopen = common.Binding("o", "reopen issue", "o")
 	v.keySend = common.Binding("ctrl+s", "send comment", "ctrl+s", "alt+enter")
 	v.keyHide = common.Binding("esc", "hide editor (draft kept)", "esc")
@@ -169,6 +170,8 @@ func (v *View) key(msg tea.KeyPressMsg) tea.Cmd {
 		v.layout()
 	case key.Matches(msg, v.keyClose), key.Matches(msg, v.keyReopen):
 		return v.askState(key.Matches(msg, v.keyClose))
+	case key.Matches(msg, v.ctx.Keys.Ask):
+		return common.AskAgent(v.repo, fmt.Sprintf("issue:%d", v.issue.Number), "")
 	default:
 		v.pager.Update(msg)
 	}
@@ -362,22 +365,24 @@ func (v *View) ShortHelp() []key.Binding {
 		return []key.Binding{common.Binding("y", "close it", "y"), common.Binding("n/esc", "keep it open", "n")}
 	}
 	k := v.ctx.Keys
-	return append([]key.Binding{v.keyComment}, append(v.stateKeys(), k.Down, k.Back)...)
+	// The help line says just "close", to leave room: the question says
+	// the rest.
+	return append([]key.Binding{v.keyComment}, append(v.stateKeys(v.keyCloseShort), k.Ask, k.Down, k.Back)...)
 }
 
 // stateKeys are the close and reopen keys the caller may use: the one
 // that changes the issue's state, none without the right to.
-func (v *View) stateKeys() []key.Binding {
+func (v *View) stateKeys(closeKey key.Binding) []key.Binding {
 	switch {
 	case !v.mayChangeState():
 		return nil
 	case v.issue.State == "closed":
 		return []key.Binding{v.keyReopen}
 	}
-	return []key.Binding{v.keyClose}
+	return []key.Binding{closeKey}
 }
 
 func (v *View) FullHelp() [][]key.Binding {
 	k := v.ctx.Keys
-	return [][]key.Binding{v.pager.KeyHelp(), append([]key.Binding{v.keyComment, v.keySend, v.keyHide}, append(v.stateKeys(), k.Refresh)...)}
+	return [][]key.Binding{v.pager.KeyHelp(), append([]key.Binding{v.keyComment, v.keySend, v.keyHide}, append(v.stateKeys(v.keyClose), k.Ask, k.Refresh)...)}
 }

@@ -239,6 +239,11 @@ func (v *fileView) Update(msg tea.Msg) tea.Cmd {
 		v.data, v.stale = msg.Value, true
 	case common.ThemeMsg:
 		v.stale = true
+	case tea.KeyPressMsg:
+		if key.Matches(msg, v.ctx.Keys.Ask) {
+			return common.AskAgent(v.repo, "file:"+v.entry.Path, "")
+		}
+		v.pager.Update(msg)
 	default:
 		v.pager.Update(msg)
 	}
@@ -300,7 +305,9 @@ func (v *fileView) Animating() bool { return v.load.Busy }
 
 func (v *fileView) ShortHelp() []key.Binding {
 	k := v.ctx.Keys
-	return []key.Binding{k.Down, k.PageDown, k.Back}
+	return []key.Binding{k.Down, k.PageDown, k.Ask, k.Back}
 }
 
-func (v *fileView) FullHelp() [][]key.Binding { return [][]key.Binding{v.pager.KeyHelp()} }
+func (v *fileView) FullHelp() [][]key.Binding {
+	return [][]key.Binding{v.pager.KeyHelp(), {v.ctx.Keys.Ask}}
+}

@@ -1,0 +1,40 @@
+package tui
+
+import (
+	"testing"
+
+	"github.com/forgehq/forge/tui/tuitest"
+)
+
+// TestAskFromAnIssue: a on an issue's page opens the Chat tab with the
+// issue attached, and the help of the page offers the key.
+func TestAskFromAnIssue(t *testing.T) {
+	t.Parallel()
+	h := start(t, tuitest.Server(t), "alice", 100, 30, Options{Repo: webapp, Tab: tabIssues})
+	h.wait("#6", "Support graceful shutdown")
+	h.keys("enter")
+	h.wait("Support graceful shutdown #6", "a ask the agent")
+	h.keys("a")
+	h.wait("Agent chat", "Attached issue:6 (Issue #6 in alice/webapp: Support graceful shutdown")
+}
+
+// TestAskFromAFile: a on a file's preview opens the Chat tab with the
+// file attached.
+func TestAskFromAFile(t *testing.T) {
+	t.Parallel()
+	h := start(t, tuitest.Server(t), "alice", 100, 30, Options{})
+	h.wait("alice/webapp")
+	h.keys("enter")
+	h.wait("Repositories › alice/webapp")
+	// Files is the page's fifth section.
+	h.keys("right", "right", "right", "right")
+	h.wait("README.md")
+	h.keys("/")
+	for _, r := range "README" {
+		h.keys(string(r))
+	}
+	h.keys("enter", "enter")
+	h.wait("README.md ·", "a ask the agent")
+	h.keys("a")
+	h.wait("Agent chat", "Attached file:README.md")
+}
