@@ -56,6 +56,17 @@ type Repo struct {
 	// Not in the spec; GitHub's names, filled when the server sends them.
 	Owner     User `json:"owner"`
 	CreatedAt Time `json:"created_at"`
+	// Permissions are the caller's rights on the repository; nil when the
+	// service does not say (then forge offers every action and the
+	// service decides).
+	Permissions *RepoPermissions `json:"permissions"`
+}
+
+// RepoPermissions are GitHub's permissions object: what the caller may do.
+type RepoPermissions struct {
+	Admin bool `json:"admin"`
+	Push  bool `json:"push"` // write: push, edit others' issues
+	Pull  bool `json:"pull"`
 }
 
 // RepoName returns the repository's OWNER/NAME, from full_name or, when

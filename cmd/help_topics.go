@@ -42,7 +42,9 @@ Files:
   XDG_CACHE_HOME       base of forge's cache (default ~/.cache): forge tui's
                        unsent drafts and chat conversation, layer digests
                        of pushed tarballs, repositories offered by completion
-  HOME                 home directory: default configuration and cache, and
+  XDG_STATE_HOME       base of forge's state (default ~/.local/state): the
+                       last repository forge tui opened on each service
+  HOME                 home directory: default configuration, cache and state, and
                        ssh-key add's default key ~/.ssh/id_ed25519.pub
 
 Behaviour and display:

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"context"
 	"strings"
 	"sync"
 	"time"
@@ -15,6 +16,7 @@ import (
 	"github.com/forgehq/forge/client"
 	"github.com/forgehq/forge/internal/text"
 	"github.com/forgehq/forge/tui/common"
+	"github.com/forgehq/forge/tui/login"
 	"github.com/forgehq/forge/tui/profiles"
 )
 
@@ -64,6 +66,10 @@ type App struct {
 
 	showHelp bool
 	switcher *profiles.Switcher
+	login    *login.Form
+	// loginOffered is the context the login form last opened by itself
+	// for: once per profile, then L.
+	loginOffered *common.Context
 
 	statusSeq  int
 	statusRows int // rows a long notice takes beyond the status line's own
@@ -82,20 +88,31 @@ type App struct {
 }
 
 // Init asks the terminal for its background colour, opens the first tab
-// and, without -R, looks for the repository of the current directory.
+// and, without -R, looks for the repository of the current directory,
+// else the last one opened.
 func (a *App) Init() tea.Cmd {
 	cmds := []tea.Cmd{tea.RequestBackgroundColor, a.visit(a.active), a.whoami()}
-	if a.ctx.Repo.Name == "" && a.opts.DetectRepo != nil {
-		detect, ctx := a.opts.DetectRepo, a.ctx.Ctx
-		cmds = append(cmds, func() tea.Msg {
-			r, err := detect(ctx)
-			if err != nil || r.Name == "" {
-				return nil
-			}
-			return repoFoundMsg{r}
-		})
+	if a.ctx.Repo.Name == "" {
+		cmds = append(cmds, a.findRepo(a.opts.DetectRepo))
 	}
 	return tea.Batch(cmds...)
+}
+
+// findRepo looks for the repository to start with: detect's (the git
+// remotes'), else the last one opened on this service.
+func (a *App) findRepo(detect func(context.Context) (client.RepoName, error)) tea.Cmd {
+	ctx, last := a.ctx.Ctx, lastRepo(a.ctx)
+	return func() tea.Msg {
+		if detect != nil {
+			if r, err := detect(ctx); err == nil && r.Name != "" {
+				return repoFoundMsg{r}
+			}
+		}
+		if r, ok := last(); ok {
+			return repoFoundMsg{r}
+		}
+		return nil
+	}
 }
 
 // whoami asks the service who the token belongs to, when the profile
@@ -161,7 +178,16 @@ func (a *App) update(msg tea.Msg) tea.Cmd {
 			a.tabs[msg.tab].status = status{}
 		}
 	case common.StatusMsg:
+		if msg.Unauthorized {
+			return a.unauthorized(msg)
+		}
 		return a.setStatus(msg)
+	case login.DoneMsg:
+		return a.loggedIn(msg)
+	case login.CloseMsg:
+		a.login = nil
+	case credsMsg:
+		return a.credsRead(msg)
 	case common.PushMsg:
 		return a.push(msg.C)
 	case common.CloseMsg:
@@ -169,7 +195,7 @@ func (a *App) update(msg tea.Msg) tea.Cmd {
 	case common.ReplaceMsg:
 		return a.replace(msg.Old, msg.New)
 	case common.RepoChosenMsg:
-		return a.chooseRepo(msg.Repo)
+		return tea.Batch(a.chooseRepo(msg.Repo), rememberRepo(a.ctx, msg.Repo))
 	case whoMsg:
 		if msg.ctx == a.ctx {
 			a.ctx.User = msg.login
@@ -194,10 +220,13 @@ func (a *App) update(msg tea.Msg) tea.Cmd {
 	case tea.KeyPressMsg:
 		return a.key(msg)
 	case tea.MouseWheelMsg:
-		if !a.showHelp && a.switcher == nil {
+		if !a.showHelp && a.switcher == nil && a.login == nil {
 			return a.top().Update(msg)
 		}
 	case tea.PasteMsg:
+		if a.login != nil {
+			return a.login.Update(msg)
+		}
 		if a.switcher != nil {
 			return a.switcher.Update(msg)
 		}
@@ -220,6 +249,9 @@ func (a *App) broadcast(msg tea.Msg) tea.Cmd {
 	if a.switcher != nil {
 		cmds = append(cmds, a.switcher.Update(msg))
 	}
+	if a.login != nil {
+		cmds = append(cmds, a.login.Update(msg))
+	}
 	return tea.Batch(cmds...)
 }
 
@@ -241,6 +273,8 @@ func (a *App) key(msg tea.KeyPressMsg) tea.Cmd {
 		// Any key closes the help.
 		a.showHelp = false
 		return nil
+	case a.login != nil:
+		return a.login.Update(msg)
 	case a.switcher != nil:
 		return a.switcher.Update(msg)
 	}
@@ -254,6 +288,8 @@ func (a *App) key(msg tea.KeyPressMsg) tea.Cmd {
 		a.showHelp = true
 	case key.Matches(msg, k.Profiles):
 		return a.openSwitcher()
+	case key.Matches(msg, k.Login):
+		return a.openLogin("")
 	case key.Matches(msg, k.NextTab):
 		return a.switchTab(common.SwitchTabMsg{Delta: 1})
 	case key.Matches(msg, k.PrevTab):
@@ -267,7 +303,7 @@ func (a *App) key(msg tea.KeyPressMsg) tea.Cmd {
 		a.pop()
 	case key.Matches(msg, k.Refresh):
 		if r, ok := top.(common.Refresher); ok {
-			return r.Refresh()
+			return a.refresh(r)
 		}
 	default:
 		return a.toTop(msg)
@@ -462,7 +498,7 @@ func (a *App) top() common.Component { return a.tabs[a.active].top() }
 
 // animating reports whether what is in view waits for something.
 func (a *App) animating() bool {
-	if a.switcher != nil && a.switcher.Animating() {
+	if a.switcher != nil && a.switcher.Animating() || a.login != nil && a.login.Animating() {
 		return true
 	}
 	an, ok := a.top().(common.Animator)
@@ -524,6 +560,9 @@ func (a *App) resize() {
 	if a.switcher != nil {
 		a.switcher.SetSize(a.ctx.Width, a.ctx.Height)
 	}
+	if a.login != nil {
+		a.login.SetSize(a.ctx.Width, a.ctx.Height)
+	}
 	a.help.SetWidth(a.ctx.Width)
 }
 
@@ -567,6 +606,8 @@ func (a *App) render() string {
 	switch {
 	case a.showHelp:
 		frame = overlay(frame, a.helpBox(), w, h)
+	case a.login != nil:
+		frame = overlay(frame, a.login.View(), w, h)
 	case a.switcher != nil:
 		frame = overlay(frame, a.switcher.View(), w, h)
 	}
@@ -681,6 +722,9 @@ func (a *App) statusLines() []string {
 
 func (a *App) helpLine() string {
 	k := a.ctx.Keys
+	if a.login != nil {
+		return " " + a.help.ShortHelpView(a.login.KeyHelp())
+	}
 	if a.switcher != nil {
 		return " " + a.help.ShortHelpView(a.switcher.KeyHelp())
 	}

@@ -17,8 +17,9 @@ func (a *App) helpBox() string {
 	groups := append([][]key.Binding{}, a.top().FullHelp()...)
 	groups = append(groups, a.ctx.Keys.Global())
 	var blocks []string
+	seen := map[key.Help]bool{}
 	for _, g := range groups {
-		if b := helpColumn(a.ctx, g); b != "" {
+		if b := helpColumn(a.ctx, unseen(g, seen)); b != "" {
 			blocks = append(blocks, b)
 		}
 	}
@@ -75,4 +76,17 @@ func helpColumn(ctx *common.Context, g []key.Binding) string {
 		lines[i] = st.HelpKey.Render(common.Fit(h.Key, kw)) + "  " + st.HelpDesc.Render(h.Desc)
 	}
 	return strings.Join(lines, "\n")
+}
+
+// unseen is g without the keys an earlier column listed (a view's own
+// "esc back" and the program's), so each key is listed once.
+func unseen(g []key.Binding, seen map[key.Help]bool) []key.Binding {
+	var out []key.Binding
+	for _, b := range g {
+		if h := b.Help(); !seen[h] {
+			seen[h] = true
+			out = append(out, b)
+		}
+	}
+	return out
 }

@@ -85,7 +85,8 @@ func (n *noRepo) View() string {
 	st := n.ctx.Styles
 	text := st.Bold.Render("No repository chosen yet.") + "\n\n" +
 		"The " + n.what + " shown here are the current repository's.\n" +
-		"Open one in Repos (press 1, then enter on a repository),\n" +
-		"or start with " + st.Accent.Render("forge tui -R OWNER/REPO") + ", or from inside a clone."
+		"Open one in Repos: press 1, then enter on a repository,\n" +
+		"or o and any repository's OWNER/NAME. Or start with\n" +
+		st.Accent.Render("forge tui -R OWNER/REPO") + ", or from inside a clone."
 	return common.Pad(text, n.width, n.height)
 }

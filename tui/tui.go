@@ -5,7 +5,8 @@
 // The program is a stack of components per tab (package common defines
 // the Component interface and the Context they share by pointer); each
 // view lives in a package of its own — repos, issues, ci, images,
-// chatview, account, profiles — built from the widgets in components. It
+// chatview, account, profiles, login — built from the widgets in
+// components. It
 // uses the same clients as the commands (client, chat, regclient) through
 // the Factory; every request runs in a tea.Cmd, and its answer comes back
 // as a typed message naming the component that asked.
@@ -136,7 +137,9 @@ func (a *App) switchProfile(msg common.SwitchProfileMsg) tea.Cmd {
 	a.ctx = a.ctx.Derive(f)
 	a.tabs = newTabs()
 	a.styleHelp()
-	cmds := []tea.Cmd{a.visit(a.active), a.whoami()}
+	// The git remotes name a repository of the profile forge started
+	// with: on another, only the last one opened there.
+	cmds := []tea.Cmd{a.visit(a.active), a.whoami(), a.findRepo(nil)}
 	note := "Switched to profile " + msg.Profile + " for this session."
 	if msg.Save {
 		note = "Switched to profile " + msg.Profile + "; it is now the current profile."

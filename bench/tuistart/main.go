@@ -62,8 +62,12 @@ func once(forge string, env []string) [4]time.Duration {
 	var frame, data time.Duration
 	ptm, pts := openPTY()
 	defer ptm.Close()
+	// Each run starts with no repository remembered from the last.
+	state, err := os.MkdirTemp("", "tuistart-state")
+	check(err)
+	defer os.RemoveAll(state)
 	cmd := exec.Command(forge, "tui")
-	cmd.Env = env
+	cmd.Env = append(env, "XDG_STATE_HOME="+state)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = pts, pts, pts
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true}
 	start := time.Now()

@@ -2,14 +2,10 @@ package auth
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"net/http"
-	"strings"
-	"time"
 
-	"github.com/forgehq/forge/client"
 	"github.com/forgehq/forge/config"
+	"github.com/forgehq/forge/internal/authflow"
 	"github.com/forgehq/forge/internal/cmdutil"
 	"github.com/forgehq/forge/internal/text"
 )
@@ -18,66 +14,18 @@ import (
 // reference server revokes a pending login token after five wrong codes.
 const codeAttempts = 3
 
-// normalizeCode accepts a TOTP code as apps show it ("123 456") and checks
-// it is 6 to 8 digits.
-func normalizeCode(s string) (string, error) {
-	c := strings.NewReplacer(" ", "", "-", "", "\t", "").Replace(strings.TrimSpace(s))
-	if len(c) < 6 || len(c) > 8 || strings.Trim(c, "0123456789") != "" {
-		return "", fmt.Errorf("%q is not a two-factor code: give the 6 digits your authenticator app shows", s)
-	}
-	return c, nil
-}
-
-// wrongCode reports whether the service refused a TOTP code (rather than
-// failing otherwise). The spec does not show the status; the reference
-// server answers 401 at login and 422 elsewhere, and 400 and 403 are
-// plausible too.
-func wrongCode(err error) bool {
-	var apiErr *client.Error
-	if !errors.As(err, &apiErr) {
-		return false
-	}
-	switch apiErr.StatusCode {
-	case http.StatusBadRequest, http.StatusUnauthorized, http.StatusForbidden, http.StatusUnprocessableEntity:
-		return true
-	}
-	return false
-}
-
-// codesLocked is the AuthError for a service that refuses codes for a
-// while after too many wrong ones (429), saying how long from its
-// Retry-After; nil for any other error. The server's own message is not
-// needed for that, and not trusted to say it.
-func codesLocked(err error) error {
-	var apiErr *client.Error
-	if !errors.As(err, &apiErr) || apiErr.StatusCode != http.StatusTooManyRequests {
-		return nil
-	}
-	wait := "a while"
-	if apiErr.RetryAfter > 0 {
-		wait = apiErr.RetryAfter.Round(time.Second).String()
-	}
-	return cmdutil.AuthErrorf("too many wrong two-factor codes: the service refuses codes for this account for now; wait %s, then log in again", wait)
-}
-
 // withCode runs try with a TOTP code: the given one (from --code or the
 // environment) once, or codes typed at a prompt, up to codeAttempts. A
 // refused code is an AuthError (exit 4). Without a code and without a
 // terminal it is a usage error naming the flag.
 func withCode(ctx context.Context, f *cmdutil.Factory, given, flagHint string, try func(code string) error) error {
 	if given != "" {
-		code, err := normalizeCode(given)
+		code, err := authflow.NormalizeCode(given)
 		if err != nil {
 			return &cmdutil.UsageError{Err: err}
 		}
 		if err := try(code); err != nil {
-			if locked := codesLocked(err); locked != nil {
-				return locked
-			}
-			if wrongCode(err) {
-				return cmdutil.AuthErrorf("the two-factor code was not accepted: %s", errorSummary(err))
-			}
-			return err
+			return authflow.CodeError(err)
 		}
 		return nil
 	}
@@ -91,33 +39,24 @@ func withCode(ctx context.Context, f *cmdutil.Factory, given, flagHint string, t
 		if err != nil {
 			return err
 		}
-		code, err := normalizeCode(typed)
+		code, err := authflow.NormalizeCode(typed)
 		if err == nil {
 			err = try(code)
 			if err == nil {
 				return nil
 			}
-			if locked := codesLocked(err); locked != nil {
+			if locked := authflow.CodesLocked(err); locked != nil {
 				return locked
 			}
-			if !wrongCode(err) {
+			if !authflow.WrongCode(err) {
 				return err
 			}
 		}
 		if attempt == codeAttempts {
-			return cmdutil.AuthErrorf("the two-factor code was not accepted: %s", errorSummary(err))
+			return cmdutil.AuthErrorf("the two-factor code was not accepted: %s", authflow.Summary(err))
 		}
-		fmt.Fprintf(ios.ErrOut, "%s %s. Try again; codes change every 30 seconds.\n", cs.FailureIcon(), text.OnTerminal(ios.IsStderrTTY(), errorSummary(err)))
+		fmt.Fprintf(ios.ErrOut, "%s %s. Try again; codes change every 30 seconds.\n", cs.FailureIcon(), text.OnTerminal(ios.IsStderrTTY(), authflow.Summary(err)))
 	}
-}
-
-// errorSummary is the server's message of an API error, else the error.
-func errorSummary(err error) string {
-	var apiErr *client.Error
-	if errors.As(err, &apiErr) && apiErr.Message != "" {
-		return apiErr.Message
-	}
-	return err.Error()
 }
 
 // profileName is the profile a login or logout acts on: --profile, then

@@ -2,14 +2,13 @@ package auth
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
-	"net/http"
 	"strings"
 
 	"github.com/forgehq/forge/client"
 	"github.com/forgehq/forge/config"
+	"github.com/forgehq/forge/internal/authflow"
 	"github.com/forgehq/forge/internal/cmdutil"
 	"github.com/forgehq/forge/internal/text"
 	"github.com/spf13/cobra"
@@ -194,7 +193,7 @@ func (o *loginOptions) gather(ctx context.Context, name string, s *config.Settin
 		cred.code = f.Getenv("FORGE_TOTP_CODE")
 	}
 	if cred.code != "" {
-		if cred.code, err = normalizeCode(cred.code); err != nil {
+		if cred.code, err = authflow.NormalizeCode(cred.code); err != nil {
 			return nil, &cmdutil.UsageError{Err: err}
 		}
 	}
@@ -205,71 +204,28 @@ func (o *loginOptions) gather(ctx context.Context, name string, s *config.Settin
 // verification when the account needs it, and checks the token works. It
 // changes nothing on disk.
 func login(ctx context.Context, f *cmdutil.Factory, anon *client.Client, cred *credentials) (token string, me *client.User, err error) {
-	res, err := anon.Account.Login(ctx, cred.username, cred.password)
+	a, err := authflow.Start(ctx, anon, cred.username, cred.password)
 	if err != nil {
-		// The service refusing the login — wrong credentials, a disabled
-		// account, a lockout — is exit 4 (forge help exit-codes); only a
-		// failure to get an answer is 1.
-		var apiErr *client.Error
-		if errors.As(err, &apiErr) {
-			switch apiErr.StatusCode {
-			case http.StatusUnauthorized, http.StatusForbidden:
-				return "", nil, &cmdutil.AuthError{Err: fmt.Errorf("login to %s failed: %s", anon.BaseURL(), errorSummary(err))}
-			case http.StatusTooManyRequests:
-				return "", nil, &cmdutil.AuthError{Err: fmt.Errorf("login failed: %w", err)}
-			}
-		}
-		return "", nil, fmt.Errorf("login failed: %w", err)
+		return "", nil, err
 	}
-	c := anon.WithToken(res.Token)
 	defer func() {
-		if err != nil && ctx.Err() == nil {
-			// Best effort: a token that will never be stored should not
-			// stay valid (or half-valid) on the service.
-			_ = revoke(ctx, f, anon.BaseURL(), res.Token)
+		if err != nil {
+			a.Abandon(ctx)
 		}
 	}()
-	need, err := c.Account.NeedsTwoFactor(ctx, res)
-	if err != nil {
-		return "", nil, fmt.Errorf("login failed: %w", err)
-	}
-	if need {
+	if a.NeedsCode {
 		flag := "--code CODE (or set FORGE_TOTP_CODE); this account has two-factor authentication on"
-		err := withCode(ctx, f, cred.code, flag, func(code string) error {
-			return c.Account.VerifyTwoFactor(ctx, code)
-		})
-		if err != nil {
+		if err := withCode(ctx, f, cred.code, flag, func(code string) error { return a.Verify(ctx, code) }); err != nil {
 			return "", nil, err
 		}
 	}
-	me, err = c.Account.Me(ctx)
-	if err != nil {
-		return "", nil, fmt.Errorf("login failed: the new token does not work: %w", err)
+	if me, err = a.Finish(ctx); err != nil {
+		return "", nil, err
 	}
-	return res.Token, me, nil
+	return a.Token, me, nil
 }
 
-// store writes the token and user into the profile, creating it (and
-// making it current) on a fresh configuration. The token belongs to the
-// base URL it came from, so the profile's base URL becomes that one; it
-// returns the base URL it replaced, if any.
+// store writes the token and user into the profile (authflow.Store).
 func store(f *cmdutil.Factory, cred *credentials, token, user string, insecure bool) (replaced string, saved *config.File, err error) {
-	err = f.UpdateConfig(func(cf *config.File) error {
-		saved = cf
-		cf.InsecureStorage = insecure
-		p := cf.Profile(cred.profile)
-		if p == nil {
-			p = &config.Profile{}
-			cf.SetProfile(cred.profile, p)
-		}
-		if p.BaseURL != "" && p.BaseURL != cred.baseURL {
-			replaced = p.BaseURL
-		}
-		p.BaseURL, p.Token, p.User = cred.baseURL, token, user
-		if cf.CurrentProfile == "" {
-			cf.CurrentProfile = cred.profile
-		}
-		return nil
-	})
-	return replaced, saved, err
+	return authflow.Store(f, cred.profile, cred.baseURL, token, user, insecure)
 }

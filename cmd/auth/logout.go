@@ -3,10 +3,9 @@ package auth
 import (
 	"context"
 	"fmt"
-	"net/http"
 
-	"github.com/forgehq/forge/client"
 	"github.com/forgehq/forge/config"
+	"github.com/forgehq/forge/internal/authflow"
 	"github.com/forgehq/forge/internal/cmdutil"
 	"github.com/forgehq/forge/internal/text"
 	"github.com/spf13/cobra"
@@ -100,11 +99,5 @@ func revoke(ctx context.Context, f *cmdutil.Factory, baseURL, token string) erro
 	if err != nil {
 		return err
 	}
-	_, err = c.Post(ctx, "/auth/logout", nil, nil)
-	for _, ok := range []int{http.StatusNotFound, http.StatusMethodNotAllowed, http.StatusUnauthorized} {
-		if client.HasStatus(err, ok) {
-			return nil
-		}
-	}
-	return err
+	return authflow.Revoke(ctx, c)
 }

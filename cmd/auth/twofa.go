@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/forgehq/forge/client"
+	"github.com/forgehq/forge/internal/authflow"
 	"github.com/forgehq/forge/internal/cmdutil"
 	"github.com/forgehq/forge/internal/output"
 	"github.com/forgehq/forge/internal/qr"
@@ -201,7 +202,7 @@ func runDisable(ctx context.Context, opts *disableOptions) error {
 		code = f.Getenv("FORGE_TOTP_CODE")
 	}
 	if code != "" {
-		if _, err := normalizeCode(code); err != nil {
+		if _, err := authflow.NormalizeCode(code); err != nil {
 			return &cmdutil.UsageError{Err: err}
 		}
 	}

@@ -28,7 +28,7 @@ func TestAskAboutFailedJob(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	x.Start(100, 30, []string{"FORGE_CONFIG_DIR=" + t.TempDir(), "FORGE_BASE_URL=" + srv.BaseURL(), "FORGE_TOKEN=" + token,
+	x.Start(100, 30, []string{"FORGE_CONFIG_DIR=" + t.TempDir(), "XDG_STATE_HOME=" + t.TempDir(), "FORGE_BASE_URL=" + srv.BaseURL(), "FORGE_TOKEN=" + token,
 		"AGENT_URL=" + srv.AgentURL(), "AGENT_API_KEY=" + srv.AgentKey(), "TERM=xterm-256color"}, "", "tui", "-R", "alice/webapp", "--tab", "ci")
 
 	x.Shows("Workflow runs", "CI on fix-empty-body")

@@ -47,7 +47,7 @@ func TestTerminal(t *testing.T) {
 	}
 
 	// The shell stays after forge exits, to show what is left on the screen.
-	x.Start(80, 24, []string{"FORGE_CONFIG_DIR=" + t.TempDir(), "FORGE_BASE_URL=" + srv.BaseURL(), "FORGE_TOKEN=" + token,
+	x.Start(80, 24, []string{"FORGE_CONFIG_DIR=" + t.TempDir(), "XDG_STATE_HOME=" + t.TempDir(), "FORGE_BASE_URL=" + srv.BaseURL(), "FORGE_TOKEN=" + token,
 		"AGENT_URL=" + srv.AgentURL(), "AGENT_API_KEY=" + srv.AgentKey(), "TERM=xterm-256color"}, "echo shell before", "tui")
 
 	x.Shows("1 Repos", "alice/webapp", "alice/infra", "alice@default")
@@ -56,6 +56,8 @@ func TestTerminal(t *testing.T) {
 	x.Keys("Enter")
 	x.Shows("Support graceful shutdown #6", "● open", "Ctrl-C should drain connections.")
 	x.Keys("x")
+	x.Shows("Close #6 Support graceful shutdown? [y/N]")
+	x.Keys("y")
 	s := x.Shows("● closed", "Closed #6.")
 	if lines := strings.Split(strings.TrimRight(s, "\n"), "\n"); len(lines) > 24 {
 		t.Errorf("the screen has %d lines", len(lines))

@@ -38,9 +38,12 @@ func NewCmd(f *cmdutil.Factory) *cobra.Command {
 commands do.
 
   1 Repos    your repositories (filter as you type with /); enter opens one:
-             its issues, pull requests, releases, commits, files, collaborators
+             its issues, pull requests, releases, commits, files, collaborators;
+             o opens any repository you may see by OWNER/NAME
   2 Issues   the current repository's issues: open, closed or all (s); enter
-             shows one rendered, c comments, x closes, o reopens, n opens one
+             shows one rendered, c comments, x closes (after y), o reopens, n
+             opens one; close and reopen are offered to the issue's author and
+             to those with write access
   3 CI       the current repository's workflow runs, live (/fail finds the
              failed ones); enter shows a run's jobs, the cursor on the first
              failed one, x cancels it (asks first), R runs it again; a job's
@@ -59,8 +62,16 @@ tab and shift+tab or the digits switch tabs, esc goes back, r refreshes, ? lists
 every key of the view in sight, P switches profiles (for the session, or u to
 make one current) and q or Ctrl-C quits. The mouse wheel scrolls.
 
+When the service refuses the token (it was revoked, the server restarted), a
+login form opens: the password, then the two-factor code if the account has
+it on. The new token is stored in the profile as forge auth login stores it; a
+failed login leaves the stored token alone. L opens the form again. r first
+reads the configuration again, so a token another shell stored is used.
+
 The current repository is -R, else FORGE_REPO, else the one the git remotes of
-the current directory point at, else the last one opened in Repos. Colour
+the current directory point at, else the last one opened on the same service,
+remembered in $XDG_STATE_HOME/forge/tui.json (~/.local/state/forge/tui.json;
+mode 0600). Colour
 follows NO_COLOR and CLICOLOR like every forge command; with --debug the HTTP
 trace goes to a file (its path is printed at exit), not to the screen.
 

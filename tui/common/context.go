@@ -122,6 +122,21 @@ func (c *Context) Registry() (*regclient.Client, error) {
 	return c.reg, c.regErr
 }
 
+// Reload puts another factory of the same profile in place — the
+// configuration read again after a login, or after another shell's —
+// and drops the clients built from the old one, so every view's next
+// request uses the new credentials. rest, when not nil, is the REST
+// client to use instead of the factory's (a token from the TUI's login
+// form, which an environment variable would hide from the factory).
+func (c *Context) Reload(f *cmdutil.Factory, rest *client.Client) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.Factory = f
+	c.rest, c.restErr = rest, nil
+	c.agent, c.agentErr = nil, nil
+	c.reg, c.regErr = nil, nil
+}
+
 // Settings are the active profile's resolved settings.
 func (c *Context) Settings() (*config.Settings, error) { return c.Factory.Settings() }
 

@@ -11,7 +11,7 @@ type KeyMap struct {
 	Ask                                     key.Binding
 	NextTab, PrevTab, GotoTab               key.Binding
 	NextSection, PrevSection                key.Binding
-	Help, Profiles, Quit, ForceQuit         key.Binding
+	Help, Profiles, Login, Quit, ForceQuit  key.Binding
 }
 
 // NewKeyMap returns the default keys. It is built when the TUI starts,
@@ -41,6 +41,7 @@ func NewKeyMap() *KeyMap {
 		PrevSection: b([]string{"left", "h", "["}, "←/h", "previous section"),
 		Help:        b([]string{"?"}, "?", "help"),
 		Profiles:    b([]string{"P"}, "P", "profiles"),
+		Login:       b([]string{"L"}, "L", "log in again"),
 		Quit:        b([]string{"q"}, "q", "quit"),
 		ForceQuit:   b([]string{"ctrl+c"}, "ctrl+c", "stop a reply, or quit"),
 	}
@@ -53,7 +54,7 @@ func (k *KeyMap) Navigation() []key.Binding {
 
 // Global is the keys the program handles itself, for the help overlay.
 func (k *KeyMap) Global() []key.Binding {
-	return []key.Binding{k.NextTab, k.PrevTab, k.GotoTab, k.Back, k.Profiles, k.Help, k.Quit, k.ForceQuit}
+	return []key.Binding{k.NextTab, k.PrevTab, k.GotoTab, k.Back, k.Profiles, k.Login, k.Help, k.Quit, k.ForceQuit}
 }
 
 // Binding makes a view's own key binding.

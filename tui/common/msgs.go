@@ -2,6 +2,7 @@ package common
 
 import (
 	"context"
+	"net/http"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/forgehq/forge/client"
@@ -20,9 +21,12 @@ type CloseMsg struct{ C Component }
 type ReplaceMsg struct{ Old, New Component }
 
 // StatusMsg shows a line in the status bar: a notice, or an error.
+// Unauthorized marks the service refusing the token (401): the program
+// offers its login form.
 type StatusMsg struct {
-	Text string
-	Err  bool
+	Text         string
+	Err          bool
+	Unauthorized bool
 }
 
 // RepoChosenMsg makes a repository the current one: the Issues and CI tabs
@@ -91,7 +95,8 @@ func Error(err error) tea.Cmd {
 	if err == nil {
 		return nil
 	}
-	return func() tea.Msg { return StatusMsg{Text: text.ErrorText(err), Err: true} }
+	msg := StatusMsg{Text: text.ErrorText(err), Err: true, Unauthorized: client.HasStatus(err, http.StatusUnauthorized)}
+	return func() tea.Msg { return msg }
 }
 
 // Result is the answer to a request a component sent: Owner is the ID of

@@ -41,6 +41,8 @@ type Editor struct {
 	Placeholder string
 	// Limit caps the length in runes (0: none).
 	Limit int
+	// Mask, when set, is drawn for every character (a password).
+	Mask string
 }
 
 // NewEditor returns an empty editor.
@@ -450,6 +452,13 @@ func (e *Editor) singleView(prompt string) string {
 
 // draw draws clusters with the cursor on cluster c (-1: no cursor).
 func (e *Editor) draw(seg []string, c int) string {
+	if e.Mask != "" {
+		masked := make([]string, len(seg))
+		for i := range masked {
+			masked[i] = e.Mask
+		}
+		seg = masked
+	}
 	if c < 0 {
 		return strings.Join(seg, "")
 	}

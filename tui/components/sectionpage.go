@@ -135,6 +135,10 @@ func (p *SectionPage) Fullscreen() bool {
 
 func (p *SectionPage) ShortHelp() []key.Binding {
 	k := p.ctx.Keys
+	if p.Capturing() {
+		// The arrows move the cursor of the input that has the keys.
+		return p.Active().ShortHelp()
+	}
 	return append(p.Active().ShortHelp(), common.Binding("←/→", "section", k.NextSection.Keys()...))
 }
 

@@ -132,8 +132,18 @@ func TestViewCommentCloseReopen(t *testing.T) {
 		t.Fatalf("the server has %d comments: %+v", n, is.CommentsList)
 	}
 
-	// x closes, o reopens: on the server, and every view is told.
+	// x asks first: n keeps the issue open.
 	d.Key("x")
+	d.UntilView("Close #2 Document the deploy process? [y/N]")
+	d.Key("n")
+	d.Until("the answer no", func() bool {
+		return d.Seen(func(m tea.Msg) bool { s, ok := m.(common.StatusMsg); return ok && s.Text == "Cancelled." })
+	})
+	if st := issueState(t, ctx, 2).State; st != "open" || strings.Contains(d.View(), "[y/N]") {
+		t.Fatalf("after n the server says %s; the view:\n%s", st, d.View())
+	}
+	// x then y closes, o reopens: on the server, and every view is told.
+	d.Key("x", "y")
 	d.UntilView("● closed")
 	if st := issueState(t, ctx, 2).State; st != "closed" {
 		t.Fatalf("the server says %s", st)

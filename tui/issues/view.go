@@ -18,6 +18,9 @@ type commentMsg struct {
 	err   error
 }
 
+// closeMsg is the answer yes to "Close #N?".
+type closeMsg struct{ owner int }
+
 type stateMsg struct {
 	owner int
 	issue *client.Issue
@@ -30,13 +33,18 @@ const editorRows = 5
 // View is one issue: its body and comments rendered as markdown, with keys
 // to comment, close and reopen.
 type View struct {
-	ctx    *common.Context
-	id     int
-	repo   client.RepoName
-	issue  *client.Issue // as the list had it until the full read arrives
-	load   common.Load
-	pager  *components.Pager
-	editor *components.Editor
+	ctx   *common.Context
+	id    int
+	repo  client.RepoName
+	issue *client.Issue // as the list had it until the full read arrives
+	load  common.Load
+	// perms are the caller's rights on the repository, as the service
+	// reports them (nil until known, or when it does not say).
+	perms     *client.RepoPermissions
+	permsLoad common.Load
+	confirm   *components.Confirm
+	pager     *components.Pager
+	editor    *components.Editor
 	// composing: the comment editor has the keys. The draft stays when
 	// it is hidden, and after a failed send.
 	composing bool
@@ -47,17 +55,18 @@ type View struct {
 	drawnW    int
 	stale     bool
 
-	keyComment, keyClose, keyReopen, keySend, keyHide key.Binding
+	keyComment, keyClose, keyCloseShort, keyReopen, keySend, keyHide key.Binding
 }
 
 // NewView returns the page of an issue; is may hold only what a list
 // knows (the full issue and comments load at once).
 func NewView(ctx *common.Context, repo client.RepoName, is *client.Issue) *View {
-	v := &View{ctx: ctx, id: ctx.NewID(), repo: repo, issue: is, pager: components.NewPager(ctx), stale: true}
+	v := &View{ctx: ctx, id: ctx.NewID(), repo: repo, issue: is, pager: components.NewPager(ctx), confirm: components.NewConfirm(ctx), stale: true}
 	v.editor = components.NewEditor(ctx, true)
 	v.editor.Placeholder = "Leave a comment (markdown)"
 	v.keyComment = common.Binding("c", "comment", "c")
-	v.keyClose = common.Binding("x", "close issue", "x")
+	v.keyClose = common.Binding("x", "close (asks first)", "x")
+	v.keyCloseShort = common.Binding("x", "close", "x")
 	v.keyReopen = common.Binding("o", "reopen issue", "o")
 	v.keySend = common.Binding("ctrl+s", "send comment", "ctrl+s", "alt+enter")
 	v.keyHide = common.Binding("esc/ctrl+c", "hide editor (draft kept)", "esc")
@@ -71,7 +80,25 @@ func NewView(ctx *common.Context, repo client.RepoName, is *client.Issue) *View 
 	return v
 }
 
-func (v *View) Init() tea.Cmd { return v.fetch() }
+func (v *View) Init() tea.Cmd { return tea.Batch(v.fetch(), v.fetchPerms()) }
+
+// fetchPerms asks what the caller may do in the repository, so that
+// close and reopen are offered only to those the service lets do it.
+func (v *View) fetchPerms() tea.Cmd {
+	repo := v.repo
+	return common.LoadREST(v.ctx, &v.permsLoad, v.id, func(ctx context.Context, c *client.Client) (*client.Repo, error) {
+		return c.Repos.Get(ctx, repo)
+	})
+}
+
+// mayChangeState reports whether the caller may close or reopen the
+// issue: its author, or anyone with write access. Unknown rights (not
+// loaded yet, a service that does not report them, an account whose
+// login is not known yet) let the service decide.
+func (v *View) mayChangeState() bool {
+	p := v.perms
+	return p == nil || p.Push || p.Admin || v.ctx.User == "" || strings.EqualFold(v.issue.User.Login, v.ctx.User)
+}
 
 // Refresh reloads the issue.
 func (v *View) Refresh() tea.Cmd { return v.fetch() }
@@ -96,6 +123,16 @@ func (v *View) Update(msg tea.Msg) tea.Cmd {
 			v.drawnW, v.stale = v.width, false
 			v.pager.ScrollTo(v.pager.Len())
 		}
+	case common.Result[*client.Repo]:
+		// Failing to learn the rights is no error to show: the actions
+		// stay offered and the service decides.
+		if msg.Take(v.id, &v.permsLoad) && msg.Err == nil {
+			v.perms = msg.Value.Permissions
+		}
+	case closeMsg:
+		if msg.owner == v.id {
+			return v.setState("closed")
+		}
 	case commentMsg:
 		return v.commented(msg)
 	case stateMsg:
@@ -115,6 +152,9 @@ func (v *View) Update(msg tea.Msg) tea.Cmd {
 }
 
 func (v *View) key(msg tea.KeyPressMsg) tea.Cmd {
+	if v.confirm.Active() {
+		return v.confirm.Update(msg)
+	}
 	if v.composing {
 		switch {
 		case key.Matches(msg, v.keySend):
@@ -133,10 +173,8 @@ func (v *View) key(msg tea.KeyPressMsg) tea.Cmd {
 		v.composing = true
 		v.editor.Focus()
 		v.layout()
-	case key.Matches(msg, v.keyClose):
-		return v.setState("closed")
-	case key.Matches(msg, v.keyReopen):
-		return v.setState("open")
+	case key.Matches(msg, v.keyClose), key.Matches(msg, v.keyReopen):
+		return v.askState(key.Matches(msg, v.keyClose))
 	case key.Matches(msg, v.ctx.Keys.Ask):
 		return common.AskAgent(v.repo, fmt.Sprintf("issue:%d", v.issue.Number), "")
 	default:
@@ -182,6 +220,26 @@ func (v *View) commented(msg commentMsg) tea.Cmd {
 	changed.Comments++
 	return tea.Batch(v.saveDraft(""), v.fetch(), common.Status(fmt.Sprintf("Commented on #%d.", n)),
 		func() tea.Msg { return common.IssueChangedMsg{Repo: v.repo, Issue: &changed} })
+}
+
+// askState closes (after asking) or reopens the issue, when the caller
+// may.
+func (v *View) askState(close bool) tea.Cmd {
+	state, verb := "open", "reopen"
+	if close {
+		state, verb = "closed", "close"
+	}
+	switch {
+	case !v.mayChangeState():
+		return common.Status(fmt.Sprintf("Only the author of #%d or someone with write access to %s may %s it.", v.issue.Number, v.repo, verb))
+	case v.issue.State == state:
+		return common.Status(fmt.Sprintf("#%d is already %s.", v.issue.Number, state))
+	case !close:
+		return v.setState(state)
+	}
+	owner := v.id
+	v.confirm.Ask(fmt.Sprintf("Close #%d %s?", v.issue.Number, v.issue.Title), func() tea.Msg { return closeMsg{owner} })
+	return nil
 }
 
 func (v *View) setState(state string) tea.Cmd {
@@ -280,6 +338,9 @@ func (v *View) View() string {
 		v.pager.SetLines(v.render())
 		v.drawnW, v.stale = v.width, v.load.Busy && !v.load.Done
 	}
+	if v.confirm.Active() {
+		return common.Pad(v.pager.View(), v.width, v.height-1) + "\n" + v.confirm.View(v.width)
+	}
 	if !v.composing {
 		return common.Pad(v.pager.View(), v.width, v.height)
 	}
@@ -296,20 +357,37 @@ func (v *View) Title() string {
 	return fmt.Sprintf("#%d %s", v.issue.Number, text.OneLine(v.issue.Title))
 }
 
-func (v *View) Capturing() bool { return v.composing }
+func (v *View) Capturing() bool { return v.composing || v.confirm.Active() }
 func (v *View) Animating() bool { return v.load.Busy || v.sending != "" }
 
 func (v *View) ShortHelp() []key.Binding {
 	if v.composing {
 		return []key.Binding{v.keySend, v.keyHide}
 	}
+	if v.confirm.Active() {
+		return []key.Binding{common.Binding("y", "close it", "y"), common.Binding("n/esc", "keep it open", "n")}
+	}
 	k := v.ctx.Keys
-	return []key.Binding{v.keyComment, v.keyClose, v.keyReopen, k.Ask, k.Down, k.Back}
+	// The help line says just "close", to leave room: the question says
+	// the rest.
+	return append([]key.Binding{v.keyComment}, append(v.stateKeys(v.keyCloseShort), k.Ask, k.Down, k.Back)...)
+}
+
+// stateKeys are the close and reopen keys the caller may use: the one
+// that changes the issue's state, none without the right to.
+func (v *View) stateKeys(closeKey key.Binding) []key.Binding {
+	switch {
+	case !v.mayChangeState():
+		return nil
+	case v.issue.State == "closed":
+		return []key.Binding{v.keyReopen}
+	}
+	return []key.Binding{closeKey}
 }
 
 func (v *View) FullHelp() [][]key.Binding {
 	k := v.ctx.Keys
-	return [][]key.Binding{v.pager.KeyHelp(), {v.keyComment, v.keySend, v.keyHide, v.keyClose, v.keyReopen, k.Ask, k.Refresh}}
+	return [][]key.Binding{v.pager.KeyHelp(), append([]key.Binding{v.keyComment, v.keySend, v.keyHide}, append(v.stateKeys(v.keyClose), k.Ask, k.Refresh)...)}
 }
 
 // draftName names the comment draft in the keep.

@@ -48,8 +48,8 @@ func New(ctx *common.Context) *Switcher {
 		components.Column{Title: "USER", Width: 10},
 	)
 	s.table.Empty = "No profiles yet: add one with `forge profile add NAME --base-url URL`."
-	s.keyUse = common.Binding("enter", "switch (this session)", "enter")
-	s.keySave = common.Binding("u", "switch and make current", "u")
+	s.keyUse = common.Binding("enter", "switch", "enter")
+	s.keySave = common.Binding("u", "switch, make current", "u")
 	s.env = overriding(ctx.Factory.Getenv)
 	return s
 }
@@ -159,7 +159,11 @@ func (s *Switcher) View() string {
 	}
 	b.WriteString("\n\n" + st.Dim.Render("enter switches for this session · u also makes it current · esc closes"))
 	if len(s.env) > 0 {
-		b.WriteString("\n" + st.Warning.Render(strings.Join(s.env, ", ")+" override every profile"))
+		verb := " overrides every profile"
+		if len(s.env) > 1 {
+			verb = " override every profile"
+		}
+		b.WriteString("\n" + st.Warning.Render(strings.Join(s.env, ", ")+verb))
 	}
 	return st.Box.Render(common.Pad(b.String(), w, strings.Count(b.String(), "\n")+1))
 }
@@ -167,7 +171,10 @@ func (s *Switcher) View() string {
 // Animating reports whether the file is being read.
 func (s *Switcher) Animating() bool { return s.load.Busy }
 
-// KeyHelp lists the switcher's keys.
+// KeyHelp lists the switcher's keys for the help line, short enough for
+// 80 columns (the box says the rest: for the session, or also current).
 func (s *Switcher) KeyHelp() []key.Binding {
-	return append([]key.Binding{s.keyUse, s.keySave, s.ctx.Keys.Back}, s.table.KeyHelp()...)
+	k := s.ctx.Keys
+	move := common.Binding("↑/↓", "move", append(k.Up.Keys(), k.Down.Keys()...)...)
+	return []key.Binding{s.keyUse, s.keySave, common.Binding("esc", "close", "esc"), move, k.Filter}
 }

@@ -7,6 +7,9 @@ package repos
 import (
 	"context"
 	"fmt"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/forgehq/forge/client"
@@ -21,14 +24,15 @@ const maxRepos = 2000
 // List is the caller's repositories (GET /repos): the Repos tab.
 type List struct {
 	*components.List[*client.Repo]
-	ctx *common.Context
+	ctx    *common.Context
+	byName *byName
 }
 
 // NewList returns the repository list.
 func NewList(ctx *common.Context) *List {
-	l := &List{ctx: ctx, List: components.NewList[*client.Repo](ctx, "Repositories", "your repositories",
+	l := &List{ctx: ctx, byName: newByName(ctx), List: components.NewList[*client.Repo](ctx, "Repositories", "your repositories",
 		components.Column{Title: "NAME", Flex: 2, Min: 12},
-		components.Column{Title: "", Width: 7},
+		components.Column{Title: "VISIBILITY", Width: 10},
 		components.Column{Title: "DESCRIPTION", Flex: 3, Min: 8},
 		components.Column{Title: "UPDATED", Width: 8, Right: true},
 	)}
@@ -39,7 +43,49 @@ func NewList(ctx *common.Context) *List {
 	l.Row = l.row
 	l.Open = l.open
 	l.Head, l.HeadLines = l.head, 1
+	l.Keys = []key.Binding{l.byName.key}
 	return l
+}
+
+func (l *List) Update(msg tea.Msg) tea.Cmd {
+	switch msg := msg.(type) {
+	case namedMsg:
+		if msg.owner == l.ID() {
+			return l.byName.answered(msg, l.open)
+		}
+		return nil
+	case tea.KeyPressMsg, tea.PasteMsg:
+		if l.byName.active {
+			return l.byName.update(msg, l.ID())
+		}
+		if k, ok := msg.(tea.KeyPressMsg); ok && !l.List.Capturing() && key.Matches(k, l.byName.key) {
+			l.byName.start()
+			return nil
+		}
+	}
+	return l.List.Update(msg)
+}
+
+// View is the list, its last line the input of o while it is open.
+func (l *List) View() string {
+	v := l.List.View()
+	if !l.byName.active {
+		return v
+	}
+	lines := strings.Split(v, "\n")
+	lines[len(lines)-1] = l.byName.view(l.Width())
+	return strings.Join(lines, "\n")
+}
+
+func (l *List) Capturing() bool { return l.byName.active || l.List.Capturing() }
+func (l *List) CanGoBack() bool { return l.byName.active || l.List.CanGoBack() }
+func (l *List) Animating() bool { return l.byName.busy || l.List.Animating() }
+
+func (l *List) ShortHelp() []key.Binding {
+	if l.byName.active {
+		return l.byName.help()
+	}
+	return l.List.ShortHelp()
 }
 
 // open shows the repository's page and makes it the current one.
