@@ -1,6 +1,8 @@
 package completions
 
 import (
+	"context"
+	"iter"
 	"strconv"
 
 	"github.com/forgehq/forge/client"
@@ -15,37 +17,41 @@ const maxItems = 100
 // repository's issues in state (open, closed or all), each described by
 // its title: open ones for `issue close`, closed ones for `reopen`.
 func Issues(f *cmdutil.Factory, state string) Func {
-	return func(cmd *cobra.Command, args []string, toComplete string) ([]cobra.Completion, cobra.ShellCompDirective) {
-		if len(args) > 0 {
-			return nil, noFiles
-		}
-		c, _, _ := rest(f)
-		if c == nil {
-			return nil, noFiles
-		}
-		ctx, cancel := withTimeout(cmd)
-		defer cancel()
-		repo, ok := repoOf(ctx, f, cmd)
-		if !ok {
-			return nil, noFiles
-		}
-		var out []cobra.Completion
-		for is, err := range c.Issues.List(ctx, repo, client.IssueListOptions{State: state, ListOptions: client.ListOptions{PerPage: maxItems}}) {
-			if err != nil {
-				break
-			}
-			out = append(out, cobra.CompletionWithDesc(strconv.FormatInt(is.Number, 10), oneLine(is.Title)))
-			if len(out) == maxItems {
-				break
-			}
-		}
-		return out, noFiles
-	}
+	return fromRepo(f, func(ctx context.Context, c *client.Client, repo client.RepoName) iter.Seq2[*client.Issue, error] {
+		return c.Issues.List(ctx, repo, client.IssueListOptions{State: state, ListOptions: client.ListOptions{PerPage: maxItems}})
+	}, func(is *client.Issue) cobra.Completion {
+		return cobra.CompletionWithDesc(strconv.FormatInt(is.Number, 10), oneLine(is.Title))
+	})
 }
 
 // Runs completes the first argument with the IDs of the repository's
 // newest workflow runs, each described by its name, branch and state.
 func Runs(f *cmdutil.Factory) Func {
+	return fromRepo(f, func(ctx context.Context, c *client.Client, repo client.RepoName) iter.Seq2[*client.WorkflowRun, error] {
+		return c.Actions.ListRuns(ctx, repo, client.RunListOptions{ListOptions: client.ListOptions{PerPage: maxItems}})
+	}, func(r *client.WorkflowRun) cobra.Completion {
+		state := r.Status
+		if r.Conclusion != "" {
+			state = r.Conclusion
+		}
+		return cobra.CompletionWithDesc(strconv.FormatInt(r.ID, 10), oneLine(r.Name+" on "+r.HeadBranch+": "+state))
+	})
+}
+
+// Releases completes the first argument with the tags of the repository's
+// newest releases, each described by its title.
+func Releases(f *cmdutil.Factory) Func {
+	return fromRepo(f, func(ctx context.Context, c *client.Client, repo client.RepoName) iter.Seq2[*client.Release, error] {
+		return c.Releases.List(ctx, repo, client.ListOptions{PerPage: maxItems})
+	}, func(r *client.Release) cobra.Completion {
+		return cobra.CompletionWithDesc(oneLine(r.TagName), oneLine(r.Name))
+	})
+}
+
+// fromRepo completes the first argument with up to maxItems of what list
+// yields for the command's repository, each made a completion by item; a
+// failed request ends the list where it is (completion never errors).
+func fromRepo[T any](f *cmdutil.Factory, list func(context.Context, *client.Client, client.RepoName) iter.Seq2[T, error], item func(T) cobra.Completion) Func {
 	return func(cmd *cobra.Command, args []string, toComplete string) ([]cobra.Completion, cobra.ShellCompDirective) {
 		if len(args) > 0 {
 			return nil, noFiles
@@ -61,15 +67,11 @@ func Runs(f *cmdutil.Factory) Func {
 			return nil, noFiles
 		}
 		var out []cobra.Completion
-		for r, err := range c.Actions.ListRuns(ctx, repo, client.RunListOptions{ListOptions: client.ListOptions{PerPage: maxItems}}) {
+		for v, err := range list(ctx, c, repo) {
 			if err != nil {
 				break
 			}
-			state := r.Status
-			if r.Conclusion != "" {
-				state = r.Conclusion
-			}
-			out = append(out, cobra.CompletionWithDesc(strconv.FormatInt(r.ID, 10), oneLine(r.Name+" on "+r.HeadBranch+": "+state)))
+			out = append(out, item(v))
 			if len(out) == maxItems {
 				break
 			}
@@ -86,35 +88,4 @@ func IssuesNotIn(f *cmdutil.Factory, want string) Func {
 		return Issues(f, "open")
 	}
 	return Issues(f, "closed")
-}
-
-// Releases completes the first argument with the tags of the repository's
-// newest releases, each described by its title.
-func Releases(f *cmdutil.Factory) Func {
-	return func(cmd *cobra.Command, args []string, toComplete string) ([]cobra.Completion, cobra.ShellCompDirective) {
-		if len(args) > 0 {
-			return nil, noFiles
-		}
-		c, _, _ := rest(f)
-		if c == nil {
-			return nil, noFiles
-		}
-		ctx, cancel := withTimeout(cmd)
-		defer cancel()
-		repo, ok := repoOf(ctx, f, cmd)
-		if !ok {
-			return nil, noFiles
-		}
-		var out []cobra.Completion
-		for r, err := range c.Releases.List(ctx, repo, client.ListOptions{PerPage: maxItems}) {
-			if err != nil {
-				break
-			}
-			out = append(out, cobra.CompletionWithDesc(oneLine(r.TagName), oneLine(r.Name)))
-			if len(out) == maxItems {
-				break
-			}
-		}
-		return out, noFiles
-	}
 }
