@@ -74,7 +74,7 @@ func (s *ActionsService) ListRuns(ctx context.Context, repo RepoName, opts RunLi
 			q.Set(k, v)
 		}
 	}
-	return list[WorkflowRun](s.c, ctx, repo.path("actions", "runs"), opts.values(q))
+	return list[WorkflowRun](s.c, ctx, repo.path("actions", "runs"), opts.values(q), opts.Pages)
 }
 
 // GetRun reads one run.
@@ -84,7 +84,7 @@ func (s *ActionsService) GetRun(ctx context.Context, repo RepoName, id int64) (*
 
 // ListJobs iterates over the jobs of a run.
 func (s *ActionsService) ListJobs(ctx context.Context, repo RepoName, runID int64, opts ListOptions) iter.Seq2[*Job, error] {
-	return list[Job](s.c, ctx, repo.path("actions", "runs", strconv.FormatInt(runID, 10), "jobs"), opts.values(nil))
+	return list[Job](s.c, ctx, repo.path("actions", "runs", strconv.FormatInt(runID, 10), "jobs"), opts.values(nil), opts.Pages)
 }
 
 // JobLogs opens a job's plain-text log; the caller reads and closes it.

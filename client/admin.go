@@ -2,6 +2,7 @@ package client
 
 import (
 	"context"
+	"encoding/json"
 	"iter"
 	"net/http"
 	"net/url"
@@ -55,7 +56,7 @@ type AdminService struct{ c *Client }
 
 // ListInvites iterates over the invitations.
 func (s *AdminService) ListInvites(ctx context.Context, opts ListOptions) iter.Seq2[*Invite, error] {
-	return list[Invite](s.c, ctx, "/admin/invites", opts.values(nil))
+	return list[Invite](s.c, ctx, "/admin/invites", opts.values(nil), opts.Pages)
 }
 
 // CreateInvite invites someone. The answer's fields are not shown in the
@@ -83,7 +84,7 @@ func (s *AdminService) CreateInvite(ctx context.Context, in InviteCreate) (*Invi
 
 // ListUsers iterates over the accounts the caller administers.
 func (s *AdminService) ListUsers(ctx context.Context, opts ListOptions) iter.Seq2[*User, error] {
-	return list[User](s.c, ctx, "/admin/users", opts.values(nil))
+	return list[User](s.c, ctx, "/admin/users", opts.values(nil), opts.Pages)
 }
 
 func userPath(login string, more ...string) string {
@@ -94,16 +95,28 @@ func userPath(login string, more ...string) string {
 	return p
 }
 
-// DisableUser disables an account.
-func (s *AdminService) DisableUser(ctx context.Context, login string) error {
-	_, err := s.c.Post(ctx, userPath(login, "disable"), nil, nil)
-	return err
+// DisableUser disables an account. already is true when the service said
+// the account was disabled before (its answer's "changed": false); a
+// service that does not say is taken to have changed it.
+func (s *AdminService) DisableUser(ctx context.Context, login string) (already bool, err error) {
+	return s.setState(ctx, login, "disable")
 }
 
-// EnableUser enables a disabled account.
-func (s *AdminService) EnableUser(ctx context.Context, login string) error {
-	_, err := s.c.Post(ctx, userPath(login, "enable"), nil, nil)
-	return err
+// EnableUser enables a disabled account; already as for DisableUser.
+func (s *AdminService) EnableUser(ctx context.Context, login string) (already bool, err error) {
+	return s.setState(ctx, login, "enable")
+}
+
+func (s *AdminService) setState(ctx context.Context, login, verb string) (bool, error) {
+	var body json.RawMessage
+	if _, err := s.c.Post(ctx, userPath(login, verb), nil, &body); err != nil {
+		return false, err
+	}
+	var out struct {
+		Changed *bool `json:"changed"`
+	}
+	_ = json.Unmarshal(body, &out) // the body is not shown: any answer will do
+	return out.Changed != nil && !*out.Changed, nil
 }
 
 // DeleteUser removes an account.

@@ -57,6 +57,7 @@ type Client struct {
 	timeout   time.Duration
 	retry     RetryPolicy
 	notify    func(string)
+	tokenFix  string                                     // see WithTokenFix
 	sleep     func(context.Context, time.Duration) error // replaced in tests
 	jitter    func(time.Duration) time.Duration          // replaced in tests
 
@@ -99,6 +100,11 @@ func WithRetryPolicy(p RetryPolicy) Option { return func(c *Client) { c.retry = 
 // a plain-http base URL and "retrying in ..." notes on long waits. forge
 // prints them to stderr; without it they are dropped.
 func WithNotify(fn func(msg string)) Option { return func(c *Client) { c.notify = fn } }
+
+// WithTokenFix replaces what a rejected token's error tells the user to do
+// (by default "run `forge auth login`"): forge says to set another
+// FORGE_TOKEN when the token came from there.
+func WithTokenFix(fix string) Option { return func(c *Client) { c.tokenFix = fix } }
 
 // New returns a client for the REST API at baseURL (ending in /api/v2) that
 // authenticates with token; an empty token makes anonymous requests, which

@@ -484,3 +484,52 @@ func TestTwoFactorSetupPresentation(t *testing.T) {
 		t.Error("Account of a non-otpauth URL")
 	}
 }
+
+// TestProxyAnswersSaidForPeople: a proxy's 413 page names no limit, so the
+// error quotes the documented one and the size sent; a 404 of an endpoint
+// every deployment has says the base URL is not the API root, and a 404 of
+// a repository does not.
+func TestProxyAnswersSaidForPeople(t *testing.T) {
+	t.Parallel()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html")
+		if r.Method == http.MethodPost {
+			w.WriteHeader(http.StatusRequestEntityTooLarge)
+			w.Write([]byte("<html><body>413 Request Entity Too Large</body></html>"))
+			return
+		}
+		w.WriteHeader(http.StatusNotFound)
+		w.Write([]byte("<html><body>404 Not Found</body></html>"))
+	}))
+	defer srv.Close()
+	c, _ := newTestClient(t, srv)
+	ctx := context.Background()
+	_, err := c.Post(ctx, "/repos/alice/app/issues", map[string]string{"body": strings.Repeat("x", 3<<20)}, nil)
+	if err == nil || !strings.HasPrefix(err.Error(), "HTTP 413: the request body is larger than the service takes (the documented limit is 1.0 MiB); this one was 3.0 MiB (POST ") || strings.Contains(err.Error(), "HTML") {
+		t.Errorf("413: %v", err)
+	}
+	const hint = "the base URL must be the service's API root"
+	if _, err := c.Account.Me(ctx); err == nil || !strings.Contains(err.Error(), hint) {
+		t.Errorf("404 of /me: %v", err)
+	}
+	if _, err := c.Get(ctx, "/repos/alice/app", nil); err == nil || strings.Contains(err.Error(), hint) {
+		t.Errorf("404 of a repository: %v", err)
+	}
+}
+
+// TestRetryAfterSaidOnce: a message that says when to try again is not
+// followed by the Retry-After wait a second time.
+func TestRetryAfterSaidOnce(t *testing.T) {
+	t.Parallel()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Retry-After", "900")
+		w.WriteHeader(http.StatusTooManyRequests)
+		w.Write([]byte(`{"error":"too many failed logins for \"bob\": try again in 15 minutes"}`))
+	}))
+	defer srv.Close()
+	c, _ := newTestClient(t, srv)
+	_, err := c.Account.Login(context.Background(), "bob", "nope")
+	if err == nil || !strings.HasSuffix(err.Error(), "try again in 15 minutes (POST "+srv.URL+"/api/v2/auth/login)") {
+		t.Fatalf("err = %v", err)
+	}
+}

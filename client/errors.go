@@ -9,6 +9,8 @@ import (
 	"strings"
 	"time"
 	"unicode"
+
+	"github.com/forgehq/forge/internal/text"
 )
 
 // Error is the service's answer to a request that did not succeed: any
@@ -30,7 +32,15 @@ type Error struct {
 
 	contentType string
 	tokenSent   bool
+	tokenFix    string // what to do about a rejected token, if not the default
+	sent        int    // bytes of the request body
+	atRoot      bool   // the request was for an endpoint every service has
 }
+
+// DocumentedBodyLimit is the largest request body the reference server
+// takes (refserver/README.md); the specification names no limit. A 413
+// whose answer does not say the service's own limit quotes this one.
+const DocumentedBodyLimit = 1 << 20
 
 // HTTPStatus returns the status code; cmdutil.ExitCode maps 401 to exit
 // code 4 through it.
@@ -45,26 +55,69 @@ func (e *Error) TokenRejected() bool {
 func (e *Error) Error() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "HTTP %d: ", e.StatusCode)
-	if e.Message != "" {
+	// Each answer is said once, with one fix: when forge has a better
+	// sentence than the server's (a rejected token, a body too large), it
+	// replaces the server's, which often carries advice of its own ("log
+	// in again") that would otherwise be said twice.
+	switch {
+	case e.TokenRejected() && !strings.Contains(strings.ToLower(e.Message), "two-factor"):
+		b.WriteString("the service rejected the token: it expired or was revoked")
+	case e.StatusCode == http.StatusRequestEntityTooLarge:
+		b.WriteString(e.tooLarge())
+	case e.Message != "":
 		b.WriteString(e.Message)
-	} else {
+	default:
 		b.WriteString(statusText(e.StatusCode))
 	}
 	if e.URL != "" {
 		fmt.Fprintf(&b, " (%s %s)", e.Method, e.URL)
 	}
-	if e.Message == "" {
+	if e.Message == "" && e.StatusCode != http.StatusRequestEntityTooLarge {
 		if s := e.describeBody(); s != "" {
 			b.WriteString("; the server sent " + s)
 		}
 	}
-	if e.TokenRejected() && !strings.Contains(strings.ToLower(e.Message), "two-factor") {
-		b.WriteString("; the token was rejected (expired or revoked?): run `forge auth login`")
+	switch {
+	case e.TokenRejected() && !strings.Contains(strings.ToLower(e.Message), "two-factor"):
+		fix := e.tokenFix
+		if fix == "" {
+			fix = "run `forge auth login`"
+		}
+		b.WriteString("; " + fix)
+	case e.StatusCode == http.StatusNotFound && e.atRoot:
+		b.WriteString("; the base URL must be the service's API root, ending in /api/v2 (check it with `forge profile show`)")
 	}
-	if e.RetryAfter > 0 {
+	if e.RetryAfter > 0 && !saysWhen(e.Message) {
 		fmt.Fprintf(&b, "; retry after %s", e.RetryAfter.Round(time.Second))
 	}
 	return b.String()
+}
+
+// tooLarge says a 413: the service's limit when its answer names one,
+// else the documented one, and the size that was sent.
+func (e *Error) tooLarge() string {
+	var b strings.Builder
+	if e.Message != "" && strings.ContainsAny(e.Message, "0123456789") {
+		b.WriteString(e.Message)
+	} else {
+		fmt.Fprintf(&b, "the request body is larger than the service takes (the documented limit is %s)", text.Bytes(DocumentedBodyLimit))
+	}
+	if e.sent > 0 {
+		fmt.Fprintf(&b, "; this one was %s", text.Bytes(int64(e.sent)))
+	}
+	return b.String()
+}
+
+// saysWhen reports whether the server's message already says when to try
+// again, so the Retry-After wait is not said a second time.
+func saysWhen(msg string) bool {
+	m := strings.ToLower(msg)
+	for _, w := range []string{"try again", "retry", "wait"} {
+		if strings.Contains(m, w) {
+			return true
+		}
+	}
+	return false
 }
 
 func statusText(code int) string {

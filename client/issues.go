@@ -63,7 +63,7 @@ func (s *IssuesService) List(ctx context.Context, repo RepoName, opts IssueListO
 	if opts.State != "" {
 		q.Set("state", opts.State)
 	}
-	return list[Issue](s.c, ctx, repo.path("issues"), opts.values(q))
+	return list[Issue](s.c, ctx, repo.path("issues"), opts.values(q), opts.Pages)
 }
 
 // Create opens an issue.

@@ -22,7 +22,7 @@ type KeysService struct{ c *Client }
 
 // List iterates over the caller's SSH keys.
 func (s *KeysService) List(ctx context.Context, opts ListOptions) iter.Seq2[*SSHKey, error] {
-	return list[SSHKey](s.c, ctx, "/me/keys", opts.values(nil))
+	return list[SSHKey](s.c, ctx, "/me/keys", opts.values(nil), opts.Pages)
 }
 
 // Add uploads a public key line under a title (POST /me/keys).

@@ -18,6 +18,87 @@ type ListOptions struct {
 	// Callers with a --limit pass min(limit, 100), so one request usually
 	// suffices.
 	PerPage int
+	// Pages, when set, follows the iteration: whether the server holds
+	// more than was read, and how many in all (Pages.More, Pages.Total).
+	Pages *Pages
+}
+
+// Pages is where a list iteration stands: the page it read last, how many
+// of that page's records it handed out, and the page's Link header.
+type Pages struct {
+	c       *Client
+	page    *url.URL
+	count   int
+	yielded int
+	next    string
+	last    string
+}
+
+// More reports whether the server holds records past those the iteration
+// handed out: some of the current page, or a next page.
+func (p *Pages) More() bool {
+	return p != nil && p.c != nil && (p.yielded < p.count || p.next != "")
+}
+
+// Total is how many records the whole list holds, when the server lets
+// forge tell without reading it all: from the Link header's rel="last"
+// page, (its page - 1) × its per_page plus the records on it (one more
+// request), or, when the current page is the last, from where it stands.
+// ok is false when the server sends no usable last link (the spec shows
+// no pagination at all) or the request fails.
+func (p *Pages) Total(ctx context.Context) (total int, ok bool) {
+	if p == nil || p.c == nil {
+		return 0, false
+	}
+	if p.next == "" {
+		n, per, ok := pageOf(p.page)
+		if n > 1 && !ok {
+			return 0, false
+		}
+		return (n-1)*per + p.count, true
+	}
+	if p.last == "" {
+		return 0, false
+	}
+	u, err := url.Parse(p.last)
+	if err != nil {
+		return 0, false
+	}
+	n, per, ok := pageOf(u)
+	if !ok {
+		return 0, false
+	}
+	resp, err := p.c.send(ctx, http.MethodGet, p.last, nil, false)
+	if err != nil {
+		return 0, false
+	}
+	items, err := listItems(resp.Body)
+	if err != nil {
+		return 0, false
+	}
+	return (n-1)*per + len(items), true
+}
+
+// pageOf reads the page (default 1) and per_page of a page's URL; ok is
+// false without a per_page.
+func pageOf(u *url.URL) (page, perPage int, ok bool) {
+	if u == nil {
+		return 1, 0, false
+	}
+	q := u.Query()
+	page = 1
+	if s := q.Get("page"); s != "" {
+		n, err := strconv.Atoi(s)
+		if err != nil || n < 1 {
+			return 1, 0, false
+		}
+		page = n
+	}
+	per, err := strconv.Atoi(q.Get("per_page"))
+	if err != nil || per < 1 {
+		return page, 0, false
+	}
+	return page, per, true
 }
 
 // PageSize is the PerPage to ask for when a caller wants limit records:
@@ -44,7 +125,7 @@ func (o ListOptions) values(q url.Values) url.Values {
 // page in memory, so a caller that stops early (a --limit reached, a match
 // found) never fetches the rest. An error is yielded once, as the last
 // element.
-func list[T any](c *Client, ctx context.Context, path string, q url.Values) iter.Seq2[*T, error] {
+func list[T any](c *Client, ctx context.Context, path string, q url.Values, pages *Pages) iter.Seq2[*T, error] {
 	return func(yield func(*T, error) bool) {
 		first, err := c.resolve(withQuery(path, q))
 		if err != nil {
@@ -65,8 +146,15 @@ func list[T any](c *Client, ctx context.Context, path string, q url.Values) iter
 				yield(nil, &decodeError{method: http.MethodGet, url: c.redact(next), err: err})
 				return
 			}
+			if pages != nil {
+				u, _ := url.Parse(next)
+				*pages = Pages{c: c, page: u, count: len(items), next: resp.NextURL, last: resp.LastURL}
+			}
 			for _, raw := range items {
 				v, err := decodeNew[T](raw)
+				if pages != nil {
+					pages.yielded++
+				}
 				if !yield(v, err) || err != nil {
 					return
 				}
@@ -108,7 +196,11 @@ func withQuery(path string, q url.Values) string {
 
 // nextLink finds rel="next" in the Link headers (RFC 8288) and resolves it
 // against the request's URL.
-func nextLink(h http.Header, base *url.URL) string {
+func nextLink(h http.Header, base *url.URL) string { return linkRel(h, base, "next") }
+
+// linkRel finds the link with relation rel in the Link headers and resolves
+// it against the request's URL.
+func linkRel(h http.Header, base *url.URL, rel string) string {
 	for _, line := range h.Values("Link") {
 		for _, link := range splitLinks(line) {
 			target, params, ok := strings.Cut(link, ";")
@@ -116,7 +208,7 @@ func nextLink(h http.Header, base *url.URL) string {
 			if !ok || !strings.HasPrefix(target, "<") || !strings.HasSuffix(target, ">") {
 				continue
 			}
-			if !hasRel(params, "next") {
+			if !hasRel(params, rel) {
 				continue
 			}
 			u, err := url.Parse(target[1 : len(target)-1])

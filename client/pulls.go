@@ -28,6 +28,7 @@ type PullRequest struct {
 	UpdatedAt Time    `json:"updated_at"`
 	ClosedAt  Time    `json:"closed_at"`
 	MergedAt  Time    `json:"merged_at"`
+	MergedBy  *User   `json:"merged_by"` // GitHub's; nil when not sent
 }
 
 // PullRef is one side of a pull request.
@@ -53,7 +54,7 @@ func (s *PullsService) List(ctx context.Context, repo RepoName, opts PullListOpt
 	if opts.State != "" {
 		q.Set("state", opts.State)
 	}
-	return list[PullRequest](s.c, ctx, repo.path("pulls"), opts.values(q))
+	return list[PullRequest](s.c, ctx, repo.path("pulls"), opts.values(q), opts.Pages)
 }
 
 // Get reads one pull request.

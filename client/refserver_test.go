@@ -260,8 +260,11 @@ func TestAdminAgainstRefserver(t *testing.T) {
 	if len(users) < 2 {
 		t.Fatalf("users %+v", users)
 	}
-	if err := admin.Admin.DisableUser(ctx, "carl"); err != nil {
-		t.Fatal(err)
+	if already, err := admin.Admin.DisableUser(ctx, "carl"); err != nil || already {
+		t.Fatalf("disable: already %v, %v", already, err)
+	}
+	if already, err := admin.Admin.DisableUser(ctx, "carl"); err != nil || !already {
+		t.Fatalf("second disable: already %v, %v", already, err)
 	}
 	anon, _ := client.New(srv.BaseURL(), "")
 	_, err := anon.Account.Login(ctx, "carl", "carl-password-123")
@@ -269,8 +272,8 @@ func TestAdminAgainstRefserver(t *testing.T) {
 	if !errors.As(err, &apiErr) || apiErr.StatusCode != http.StatusForbidden || !strings.Contains(apiErr.Message, "disabled") {
 		t.Fatalf("disabled login: %v", err)
 	}
-	if err := admin.Admin.EnableUser(ctx, "carl"); err != nil {
-		t.Fatal(err)
+	if already, err := admin.Admin.EnableUser(ctx, "carl"); err != nil || already {
+		t.Fatalf("enable: already %v, %v", already, err)
 	}
 	carl := loggedIn(t, srv, "carl", "carl-password-123")
 	// A plain user may not administer.

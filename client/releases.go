@@ -38,5 +38,5 @@ type ReleasesService struct{ c *Client }
 
 // List iterates over a repository's releases.
 func (s *ReleasesService) List(ctx context.Context, repo RepoName, opts ListOptions) iter.Seq2[*Release, error] {
-	return list[Release](s.c, ctx, repo.path("releases"), opts.values(nil))
+	return list[Release](s.c, ctx, repo.path("releases"), opts.values(nil), opts.Pages)
 }

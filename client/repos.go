@@ -163,7 +163,7 @@ type ReposService struct{ c *Client }
 
 // List iterates over the caller's repositories (GET /repos).
 func (s *ReposService) List(ctx context.Context, opts ListOptions) iter.Seq2[*Repo, error] {
-	return list[Repo](s.c, ctx, "/repos", opts.values(nil))
+	return list[Repo](s.c, ctx, "/repos", opts.values(nil), opts.Pages)
 }
 
 // Create makes a repository owned by the caller (POST /repos).
@@ -236,12 +236,19 @@ func (s *ReposService) Contents(ctx context.Context, repo RepoName, path string,
 
 // Commits iterates over a repository's latest commits.
 func (s *ReposService) Commits(ctx context.Context, repo RepoName, opts ListOptions) iter.Seq2[*Commit, error] {
-	return list[Commit](s.c, ctx, repo.path("commits"), opts.values(nil))
+	return list[Commit](s.c, ctx, repo.path("commits"), opts.values(nil), opts.Pages)
 }
 
 // Collaborators iterates over the users with access to a repository.
 func (s *ReposService) Collaborators(ctx context.Context, repo RepoName, opts ListOptions) iter.Seq2[*Collaborator, error] {
-	return list[Collaborator](s.c, ctx, repo.path("collaborators"), opts.values(nil))
+	return list[Collaborator](s.c, ctx, repo.path("collaborators"), opts.values(nil), opts.Pages)
+}
+
+// RemoveCollaborator takes a user's access away. The spec does not list
+// this endpoint (GitHub's DELETE .../collaborators/{user}).
+func (s *ReposService) RemoveCollaborator(ctx context.Context, repo RepoName, username string) error {
+	_, err := s.c.Delete(ctx, repo.path("collaborators", url.PathEscape(username)), nil)
+	return err
 }
 
 // AddCollaborator gives a user access with a permission: read, write or

@@ -29,6 +29,9 @@ type Response struct {
 	// NextURL is the absolute URL of the next page (Link: rel="next"), or
 	// "" on the last page.
 	NextURL string
+	// LastURL is the absolute URL of the last page (Link: rel="last"),
+	// when the server sends one.
+	LastURL string
 }
 
 // Get, Post, Patch, Put and Delete send a request to path (relative to the
@@ -144,7 +147,7 @@ func (c *Client) streamAttempt(ctx context.Context, method string, u *url.URL, p
 		defer cancel()
 		defer drain(resp.Body)
 		body, _ := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
-		return nil, c.apiError(method, u, resp, body, tokenSent)
+		return nil, c.apiError(method, u, resp, body, tokenSent, len(payload))
 	}
 	resp.Body = &cancelOnClose{ReadCloser: resp.Body, cancel: cancel}
 	return resp, nil
@@ -224,7 +227,7 @@ func (c *Client) attempt(ctx context.Context, method string, u *url.URL, payload
 		return nil, c.transportError(ctx, actx, method, u, err)
 	}
 	if resp.StatusCode/100 != 2 {
-		return nil, c.apiError(method, u, resp, body, tokenSent)
+		return nil, c.apiError(method, u, resp, body, tokenSent, len(payload))
 	}
 	if int64(len(body)) > limit {
 		return nil, fmt.Errorf("%s %s: the answer is larger than %d MiB", method, u.Redacted(), maxBody>>20)
@@ -234,6 +237,7 @@ func (c *Client) attempt(ctx context.Context, method string, u *url.URL, payload
 		Header:     resp.Header,
 		Body:       body,
 		NextURL:    nextLink(resp.Header, resp.Request.URL),
+		LastURL:    linkRel(resp.Header, resp.Request.URL, "last"),
 	}, nil
 }
 
@@ -282,7 +286,7 @@ func (c *Client) redact(path string) string {
 	return u.Redacted()
 }
 
-func (c *Client) apiError(method string, u *url.URL, resp *http.Response, body []byte, tokenSent bool) *Error {
+func (c *Client) apiError(method string, u *url.URL, resp *http.Response, body []byte, tokenSent bool, sent int) *Error {
 	if len(body) > maxErrorBody {
 		body = body[:maxErrorBody]
 	}
@@ -295,7 +299,24 @@ func (c *Client) apiError(method string, u *url.URL, resp *http.Response, body [
 		Body:        body,
 		contentType: resp.Header.Get("Content-Type"),
 		tokenSent:   tokenSent,
+		tokenFix:    c.tokenFix,
+		sent:        sent,
+		atRoot:      c.atRoot(u),
 	}
+}
+
+// atRoot reports whether u is one of the endpoints every deployment of the
+// service has, whatever its data (GET /me, POST /auth/login, ...): a 404
+// there means the base URL is not the API root.
+func (c *Client) atRoot(u *url.URL) bool {
+	if u.Scheme != c.base.Scheme || u.Host != c.base.Host {
+		return false
+	}
+	switch strings.TrimPrefix(u.Path, c.base.Path) {
+	case "/me", "/me/state", "/me/keys", "/auth/login", "/repos":
+		return true
+	}
+	return false
 }
 
 // transportError classifies a failure without an HTTP answer: the caller

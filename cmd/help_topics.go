@@ -14,7 +14,8 @@ var helpTopics = []struct{ name, short, long string }{
 Service and credentials:
   FORGE_PROFILE        profile to use instead of the file's current_profile
                        (profile names are case-insensitive, stored lower-case)
-  FORGE_BASE_URL       REST API base URL, ending in /api/v2
+  FORGE_BASE_URL       REST API base URL, ending in /api/v2 (a bare
+                       https://HOST[:PORT] means https://HOST[:PORT]/api/v2)
   FORGE_TOKEN          REST API token (instead of the profile's stored token)
   FORGE_REGISTRY_URL   container registry address
   FORGE_USERNAME       account name for non-interactive logins and the registry
@@ -38,7 +39,8 @@ Files:
   FORGE_CONFIG_DIR     directory of config.yaml (default $XDG_CONFIG_HOME/forge
                        or ~/.config/forge)
   XDG_CONFIG_HOME      base of the default configuration directory
-  XDG_CACHE_HOME       base of forge's cache (default ~/.cache): layer digests
+  XDG_CACHE_HOME       base of forge's cache (default ~/.cache): forge tui's
+                       unsent drafts and chat conversation, layer digests
                        of pushed tarballs, repositories offered by completion
   XDG_STATE_HOME       base of forge's state (default ~/.local/state): the
                        last repository forge tui opened on each service
@@ -66,13 +68,23 @@ programs do. git, started by repo clone and the credential helper, reads
 its own environment.`},
 	{"exit-codes", "Exit codes forge returns", `forge exits with:
 
-  0    success
+  0    success, also when the state asked for already held (admin user
+       disable of a disabled account)
   1    failure: a request failed, a resource was not found, permission
-       was denied; run watch --exit-status: the run did not succeed
-  2    usage error: a bad flag or argument, or a missing value that could
-       not be asked for because stdin or stdout is not a terminal
-  4    not authenticated, or the service refused the credentials
-  130  interrupted with Ctrl-C (or SIGTERM)
+       was denied, the service refused a value (HTTP 400); run watch
+       --exit-status: the run did not succeed
+  2    usage error: a bad flag or argument that forge checks itself (an
+       unknown filter value such as issue list --state or run list
+       --status, a malformed number or URL), a local file that does not
+       exist (ssh-key add, image push, --body-file), or a missing value
+       that could not be asked for because stdin or stdout is not a
+       terminal
+  4    not authenticated (not logged in, also for auth status, auth
+       logout and image logout), or the service refused the
+       credentials: a rejected token, a login refused for a wrong
+       password, a disabled account or a lockout after failed attempts
+  130  interrupted with Ctrl-C (or SIGTERM); run watch leaves the run's
+       last state on the screen
 
 forge demo exits with the code of the step that failed, if one did.
 
@@ -81,7 +93,13 @@ In scripts:
   case $? in 0) echo exists;; 4) echo "log in first";; *) echo missing;; esac`},
 }
 
+// addHelpTopics adds the topics as hidden commands (`forge help TOPIC` and
+// `forge TOPIC` print them) and lists them in `forge --help`, under the
+// commands, as gh does: hidden, they would appear nowhere else.
 func addHelpTopics(root *cobra.Command) {
+	cobra.AddTemplateFunc("forgeHelpTopics", helpTopicsSection)
+	const flags = "{{if .HasAvailableLocalFlags}}"
+	root.SetUsageTemplate(strings.Replace(root.UsageTemplate(), flags, "{{if not .HasParent}}{{forgeHelpTopics}}{{end}}"+flags, 1))
 	for _, t := range helpTopics {
 		long := t.long
 		topic := &cobra.Command{
@@ -100,4 +118,14 @@ func addHelpTopics(root *cobra.Command) {
 		})
 		root.AddCommand(topic)
 	}
+}
+
+// helpTopicsSection is the "Help topics" part of `forge --help`.
+func helpTopicsSection() string {
+	var b strings.Builder
+	b.WriteString("\n\nHelp topics (forge help TOPIC):")
+	for _, t := range helpTopics {
+		fmt.Fprintf(&b, "\n  %-12s %s", t.name, t.short)
+	}
+	return b.String()
 }

@@ -128,6 +128,9 @@ and two-factor authentication; the agent chat; and the container registry.`,
 	root.SetOut(f.IOStreams.Out)
 	root.SetErr(f.IOStreams.ErrOut)
 	root.SetFlagErrorFunc(func(cmd *cobra.Command, err error) error {
+		if uerr := cmdutil.GroupFlagError(cmd); uerr != nil {
+			return uerr
+		}
 		return &cmdutil.UsageError{Err: fmt.Errorf("%w; see `%s --help`", err, cmd.CommandPath())}
 	})
 	root.PersistentFlags().StringVar(&f.ProfileFlag, "profile", "", "Use the named configuration `profile` (also FORGE_PROFILE)")

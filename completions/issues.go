@@ -87,3 +87,34 @@ func IssuesNotIn(f *cmdutil.Factory, want string) Func {
 	}
 	return Issues(f, "closed")
 }
+
+// Releases completes the first argument with the tags of the repository's
+// newest releases, each described by its title.
+func Releases(f *cmdutil.Factory) Func {
+	return func(cmd *cobra.Command, args []string, toComplete string) ([]cobra.Completion, cobra.ShellCompDirective) {
+		if len(args) > 0 {
+			return nil, noFiles
+		}
+		c, _, _ := rest(f)
+		if c == nil {
+			return nil, noFiles
+		}
+		ctx, cancel := withTimeout(cmd)
+		defer cancel()
+		repo, ok := repoOf(ctx, f, cmd)
+		if !ok {
+			return nil, noFiles
+		}
+		var out []cobra.Completion
+		for r, err := range c.Releases.List(ctx, repo, client.ListOptions{PerPage: maxItems}) {
+			if err != nil {
+				break
+			}
+			out = append(out, cobra.CompletionWithDesc(oneLine(r.TagName), oneLine(r.Name)))
+			if len(out) == maxItems {
+				break
+			}
+		}
+		return out, noFiles
+	}
+}

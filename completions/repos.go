@@ -80,16 +80,12 @@ func repoNames(f *cmdutil.Factory, cmd *cobra.Command) []string {
 // cachePath is $XDG_CACHE_HOME/forge/completion/repos-HASH.json (else
 // ~/.cache/...), one file per service and account; "" without a home.
 func cachePath(f *cmdutil.Factory, baseURL, user string) string {
-	dir := f.Getenv("XDG_CACHE_HOME")
+	dir := f.CacheDir()
 	if dir == "" {
-		home := f.Getenv("HOME")
-		if home == "" {
-			return ""
-		}
-		dir = filepath.Join(home, ".cache")
+		return ""
 	}
 	sum := sha256.Sum256([]byte(baseURL + "\n" + user))
-	return filepath.Join(dir, "forge", "completion", "repos-"+hex.EncodeToString(sum[:8])+".json")
+	return filepath.Join(dir, "completion", "repos-"+hex.EncodeToString(sum[:8])+".json")
 }
 
 func readCache(path string) (repoCache, error) {

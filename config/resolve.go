@@ -140,6 +140,12 @@ func Resolve(f *File, profileFlag string, getenv func(string) string) (*Settings
 			s.Set(e.key, v, src)
 		}
 	}
+	// FORGE_BASE_URL=http://host:port means what `profile add --base-url`
+	// stores for it: the same helper adds /api/v2. A malformed one is left
+	// as given, for the command that uses it to refuse with the reason.
+	if u, err := NormalizeBaseURL(s.BaseURL); err == nil && s.BaseURL != "" {
+		s.BaseURL = u
+	}
 	s.ServiceRegistry = s.RegistryURL != "" &&
 		(origin.SameString(s.RegistryURL, p.address("registry_url")) || origin.SameString(s.RegistryURL, Origin(s.BaseURL)))
 	s.bindSecrets(f, s.Profile, p)

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 
@@ -48,7 +49,7 @@ func Open(path string, o OpenOptions) (*Source, error) {
 	fi, err := os.Stat(path)
 	if err != nil {
 		if errors.Is(err, os.ErrNotExist) {
-			return nil, fmt.Errorf("%s: no such file or directory", path)
+			return nil, fmt.Errorf("%s: no such file or directory: %w", path, fs.ErrNotExist)
 		}
 		return nil, err
 	}

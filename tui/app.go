@@ -28,7 +28,21 @@ const chrome = 4
 // twice as long.
 const statusFor = 6 * time.Second
 
-type clearStatusMsg struct{ seq int }
+type clearStatusMsg struct{ tab, seq int }
+
+// status is a tab's notice or error.
+type status struct {
+	text string
+	err  bool
+	seq  int
+}
+
+// tabStatusMsg is a notice of the views of one tab: it stays with that
+// tab (a "Cancelled." from Images is not shown on Chat).
+type tabStatusMsg struct {
+	tab int
+	common.StatusMsg
+}
 
 // repoFoundMsg is the repository of the directory forge tui started in.
 type repoFoundMsg struct{ repo client.RepoName }
@@ -57,9 +71,12 @@ type App struct {
 	// for: once per profile, then L.
 	loginOffered *common.Context
 
-	status    string
-	statusErr bool
-	statusSeq int
+	statusSeq  int
+	statusRows int // rows a long notice takes beyond the status line's own
+	noticeTab  int // 1 + the tab whose notice is being handled; 0: none
+	// quitAsk is the question asked before quitting with something
+	// unsent; "" when none is asked.
+	quitAsk string
 
 	spin    spinner.Model
 	ticking bool
@@ -130,8 +147,12 @@ func (a *App) update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		a.ctx.Width, a.ctx.Height = msg.Width, msg.Height
+		first := !a.ready
 		a.ready = true
 		a.resize()
+		if first {
+			return a.keptNotice()
+		}
 	case tea.BackgroundColorMsg:
 		a.ctx.SetTheme(a.ctx.Color, msg.IsDark())
 		a.styleHelp()
@@ -153,8 +174,8 @@ func (a *App) update(msg tea.Msg) tea.Cmd {
 		a.ctx.Spinner = a.spin.View()
 		return cmd
 	case clearStatusMsg:
-		if msg.seq == a.statusSeq {
-			a.status = ""
+		if msg.tab < len(a.tabs) && msg.seq == a.tabs[msg.tab].status.seq {
+			a.tabs[msg.tab].status = status{}
 		}
 	case common.StatusMsg:
 		if msg.Unauthorized {
@@ -179,6 +200,11 @@ func (a *App) update(msg tea.Msg) tea.Cmd {
 		if msg.ctx == a.ctx {
 			a.ctx.User = msg.login
 		}
+	case tabStatusMsg:
+		// Handled as any notice, but kept with the tab that made it.
+		a.noticeTab = msg.tab + 1
+		defer func() { a.noticeTab = 0 }()
+		return a.update(msg.StatusMsg)
 	case repoFoundMsg:
 		if a.ctx.Repo.Name == "" {
 			return a.chooseRepo(msg.repo)
@@ -215,9 +241,9 @@ func (a *App) update(msg tea.Msg) tea.Cmd {
 // find the component that asked, notices reach every view they concern.
 func (a *App) broadcast(msg tea.Msg) tea.Cmd {
 	var cmds []tea.Cmd
-	for _, t := range a.tabs {
+	for i, t := range a.tabs {
 		for _, c := range t.stack {
-			cmds = append(cmds, c.Update(msg))
+			cmds = append(cmds, fromTab(i, c.Update(msg)))
 		}
 	}
 	if a.switcher != nil {
@@ -231,9 +257,18 @@ func (a *App) broadcast(msg tea.Msg) tea.Cmd {
 
 func (a *App) key(msg tea.KeyPressMsg) tea.Cmd {
 	k := a.ctx.Keys
+	top := a.top()
 	switch {
+	case a.quitAsk != "":
+		return a.answerQuit(msg)
 	case key.Matches(msg, k.ForceQuit):
-		return tea.Quit
+		a.showHelp = false
+		if i, ok := top.(common.Interrupter); ok && a.switcher == nil {
+			if cmd, done := i.Interrupt(); done {
+				return fromTab(a.active, cmd)
+			}
+		}
+		return a.quit()
 	case a.showHelp:
 		// Any key closes the help.
 		a.showHelp = false
@@ -243,13 +278,12 @@ func (a *App) key(msg tea.KeyPressMsg) tea.Cmd {
 	case a.switcher != nil:
 		return a.switcher.Update(msg)
 	}
-	top := a.top()
 	if c, ok := top.(common.Capturer); ok && c.Capturing() {
-		return top.Update(msg)
+		return a.toTop(msg)
 	}
 	switch {
 	case key.Matches(msg, k.Quit):
-		return tea.Quit
+		return a.quit()
 	case key.Matches(msg, k.Help):
 		a.showHelp = true
 	case key.Matches(msg, k.Profiles):
@@ -264,7 +298,7 @@ func (a *App) key(msg tea.KeyPressMsg) tea.Cmd {
 		return a.switchTab(common.SwitchTabMsg{Tab: int(msg.Code - '1')})
 	case key.Matches(msg, k.Back):
 		if b, ok := top.(common.Backer); ok && b.CanGoBack() {
-			return top.Update(msg)
+			return a.toTop(msg)
 		}
 		a.pop()
 	case key.Matches(msg, k.Refresh):
@@ -272,7 +306,78 @@ func (a *App) key(msg tea.KeyPressMsg) tea.Cmd {
 			return a.refresh(r)
 		}
 	default:
-		return top.Update(msg)
+		return a.toTop(msg)
+	}
+	return nil
+}
+
+// keptNotice says, as the program starts, what the last launch left
+// unsent and the keep holds, so that no draft is forgotten on disk.
+func (a *App) keptNotice() tea.Cmd {
+	keep := a.ctx.Keep
+	return func() tea.Msg {
+		kept := keep.Kept()
+		if len(kept) == 0 {
+			return nil
+		}
+		return common.StatusMsg{Text: "Kept from your last session: " + strings.Join(kept, ", ") + "."}
+	}
+}
+
+// toTop gives msg to the view in sight.
+func (a *App) toTop(msg tea.Msg) tea.Cmd { return fromTab(a.active, a.top().Update(msg)) }
+
+// fromTab makes the notices cmd produces belong to tab i, however deep
+// in batches they come.
+func fromTab(i int, cmd tea.Cmd) tea.Cmd {
+	if cmd == nil {
+		return nil
+	}
+	return func() tea.Msg {
+		switch m := cmd().(type) {
+		case common.StatusMsg:
+			return tabStatusMsg{tab: i, StatusMsg: m}
+		case tea.BatchMsg:
+			for j := range m {
+				m[j] = fromTab(i, m[j])
+			}
+			return m
+		default:
+			return m
+		}
+	}
+}
+
+// quit ends the program, or first asks when a view holds something
+// unsent: it is kept for the next launch, but the user should know.
+func (a *App) quit() tea.Cmd {
+	var unsent []string
+	seen := map[string]bool{} // a form is held by its list as well as open
+	for _, t := range a.tabs {
+		for _, c := range t.stack {
+			if u, ok := c.(common.Unsent); ok {
+				if s := u.Unsent(); s != "" && !seen[s] {
+					seen[s] = true
+					unsent = append(unsent, s)
+				}
+			}
+		}
+	}
+	if len(unsent) == 0 {
+		return tea.Quit
+	}
+	a.showHelp, a.switcher = false, nil
+	a.quitAsk = "Quit? Kept for your next forge tui: " + strings.Join(unsent, ", ") + "."
+	return nil
+}
+
+// answerQuit takes the answer to the quit question: y, q or Ctrl-C again
+// quits, any other key stays.
+func (a *App) answerQuit(msg tea.KeyPressMsg) tea.Cmd {
+	a.quitAsk = ""
+	switch msg.String() {
+	case "y", "Y", "q", "ctrl+c":
+		return tea.Quit
 	}
 	return nil
 }
@@ -286,7 +391,7 @@ func (a *App) visit(i int) tea.Cmd {
 	c := t.root(a.ctx)
 	t.stack = []common.Component{c}
 	a.sizeOf(c)
-	return c.Init()
+	return fromTab(i, c.Init())
 }
 
 func (a *App) switchTab(msg common.SwitchTabMsg) tea.Cmd {
@@ -314,7 +419,7 @@ func (a *App) push(c common.Component) tea.Cmd {
 	t := a.tabs[a.active]
 	t.stack = append(t.stack, c)
 	a.sizeOf(c)
-	return c.Init()
+	return fromTab(a.active, c.Init())
 }
 
 // close removes c and what was opened above it from its tab.
@@ -332,12 +437,12 @@ func (a *App) close(c common.Component) {
 
 // replace puts c in old's place, in whatever tab old is.
 func (a *App) replace(old, c common.Component) tea.Cmd {
-	for _, t := range a.tabs {
+	for n, t := range a.tabs {
 		for i, x := range t.stack {
 			if x == old {
 				t.stack = append(t.stack[:i], c)
 				a.sizeOf(c)
-				return c.Init()
+				return fromTab(n, c.Init())
 			}
 		}
 	}
@@ -371,15 +476,21 @@ func (a *App) chooseRepo(repo client.RepoName) tea.Cmd {
 	return tea.Batch(cmds...)
 }
 
+// setStatus shows a notice on the tab that made it (noticeTab), else on
+// the tab in sight.
 func (a *App) setStatus(msg common.StatusMsg) tea.Cmd {
-	// A notice often quotes the server (a name, an error): one line, sanitized.
-	a.status, a.statusErr = text.OneLine(msg.Text), msg.Err
+	i := a.noticeTab - 1
+	if i < 0 || i >= len(a.tabs) {
+		i = a.active
+	}
 	a.statusSeq++
+	// A notice often quotes the server (a name, an error): one line, sanitized.
+	a.tabs[i].status = status{text: text.OneLine(msg.Text), err: msg.Err, seq: a.statusSeq}
 	seq, d := a.statusSeq, statusFor
 	if msg.Err {
 		d *= 2
 	}
-	return tea.Tick(d, func(time.Time) tea.Msg { return clearStatusMsg{seq} })
+	return tea.Tick(d, func(time.Time) tea.Msg { return clearStatusMsg{i, seq} })
 }
 
 // top is the component in view.
@@ -409,10 +520,16 @@ func (a *App) fullscreen() bool {
 }
 
 // relayout resizes the view in sight when it enters or leaves full
-// screen.
+// screen, and every view when the status line takes more or fewer rows.
 func (a *App) relayout() {
-	if a.top() == nil {
+	if a.top() == nil || !a.ready {
 		return
+	}
+	// A notice of one line takes the status line's own row: only a longer
+	// one takes rows from the views.
+	if extra := max(len(a.statusLines())-1, 0); extra != a.statusRows {
+		a.statusRows = extra
+		a.resize()
 	}
 	if full := a.fullscreen(); full != a.full {
 		a.full = full
@@ -425,7 +542,7 @@ func (a *App) area() (int, int) {
 	if a.fullscreen() {
 		return a.ctx.Width, a.ctx.Height
 	}
-	return a.ctx.Width, max(a.ctx.Height-chrome, 1)
+	return a.ctx.Width, max(a.ctx.Height-chrome-a.statusRows, 1)
 }
 
 func (a *App) sizeOf(c common.Component) {
@@ -483,7 +600,7 @@ func (a *App) render() string {
 	} else {
 		_, vh := a.area()
 		frame = strings.Join([]string{
-			a.tabBar(), a.crumbs(), common.Pad(a.top().View(), w, vh), a.statusLine(), a.helpLine(),
+			a.tabBar(), a.crumbs(), common.Pad(a.top().View(), w, vh), strings.Join(a.statusLines(), "\n"), a.helpLine(),
 		}, "\n")
 	}
 	switch {
@@ -571,15 +688,36 @@ func (a *App) crumbs() string {
 	return common.Fit(line, a.ctx.Width)
 }
 
-func (a *App) statusLine() string {
-	st := a.ctx.Styles
-	switch {
-	case a.status == "":
-		return ""
-	case a.statusErr:
-		return common.Fit(st.Error.Render(" ✗ "+a.status), a.ctx.Width)
+// statusLines is the active tab's notice, or the quit question, wrapped
+// to the width: an error is shown whole, never cut mid-sentence (up to
+// half the rows the views have).
+func (a *App) statusLines() []string {
+	s := a.tabs[a.active].status
+	if s.text == "" && a.quitAsk == "" {
+		return nil
 	}
-	return common.Fit(st.Notice.Render(" ✓ ")+a.status, a.ctx.Width)
+	st := a.ctx.Styles
+	mark, style, msg := st.Notice.Render(" ✓ "), lipgloss.NewStyle(), s.text
+	switch {
+	case a.quitAsk != "":
+		mark, style, msg = st.Warning.Render(" ? "), st.Warning, a.quitAsk+" y quits, any other key stays"
+	case s.err:
+		mark, style = st.Error.Render(" ✗ "), st.Error
+	}
+	w := max(a.ctx.Width-3, 1)
+	lines := common.Wrap(msg, w)
+	if most := max((a.ctx.Height-chrome)/2, 1); len(lines) > most {
+		lines = lines[:most]
+		lines[most-1] = ansi.Truncate(lines[most-1], w-1, "") + "…"
+	}
+	for i, l := range lines {
+		lead := "   "
+		if i == 0 {
+			lead = mark
+		}
+		lines[i] = common.Fit(lead+style.Render(l), a.ctx.Width)
+	}
+	return lines
 }
 
 func (a *App) helpLine() string {

@@ -90,8 +90,15 @@ func TestQuitKeys(t *testing.T) {
 	if quits(press(a, "q")) {
 		t.Fatal("q typed into the chat's input quit")
 	}
+	// The q typed is not sent: Ctrl-C asks first, and again quits.
+	if quits(press(a, "ctrl+c")) {
+		t.Fatal("ctrl+c quit without asking, with a message typed")
+	}
+	if s := ansi.Strip(a.View().Content); !strings.Contains(s, "Quit? Kept for your next forge tui: the chat message you typed.") {
+		t.Fatalf("no question:\n%s", s)
+	}
 	if !quits(press(a, "ctrl+c")) {
-		t.Fatal("ctrl+c does not quit")
+		t.Fatal("ctrl+c twice does not quit")
 	}
 }
 

@@ -32,6 +32,8 @@ type tab struct {
 	// perRepo tabs show the current repository and start afresh when
 	// another one is chosen.
 	perRepo bool
+	// status is the notice of the tab's views, shown while it is in sight.
+	status status
 }
 
 func newTabs() []*tab {

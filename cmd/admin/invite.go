@@ -84,7 +84,11 @@ func runInviteList(ctx context.Context, opts *inviteListOptions) error {
 		}
 		return nil
 	}
-	return t.Render()
+	if err := t.Render(); err != nil {
+		return err
+	}
+	opts.list.NoteCut(ctx, ios, n)
+	return nil
 }
 
 type inviteCreateOptions struct {

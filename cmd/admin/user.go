@@ -117,7 +117,11 @@ func runUserList(ctx context.Context, opts *userListOptions) error {
 		}
 		return nil
 	}
-	return t.Render()
+	if err := t.Render(); err != nil {
+		return err
+	}
+	opts.list.NoteCut(ctx, ios, n)
+	return nil
 }
 
 // userActionOptions serve disable, enable and delete.
@@ -137,7 +141,7 @@ func newUserDisableCmd(f *cmdutil.Factory) *cobra.Command {
 		Args: cmdutil.ExactArgs(1, "a user name"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.login = args[0]
-			return runUserAction(cmd.Context(), opts, "Disabled", func(c *client.Client) error {
+			return runUserAction(cmd.Context(), opts, "Disabled", "disabled", func(c *client.Client) (bool, error) {
 				return c.Admin.DisableUser(cmd.Context(), opts.login)
 			})
 		},
@@ -153,7 +157,7 @@ func newUserEnableCmd(f *cmdutil.Factory) *cobra.Command {
 		Args:    cmdutil.ExactArgs(1, "a user name"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.login = args[0]
-			return runUserAction(cmd.Context(), opts, "Enabled", func(c *client.Client) error {
+			return runUserAction(cmd.Context(), opts, "Enabled", "enabled", func(c *client.Client) (bool, error) {
 				return c.Admin.EnableUser(cmd.Context(), opts.login)
 			})
 		},
@@ -180,7 +184,9 @@ terminal forge asks you to type the user name to confirm; elsewhere pass
 	return cmd
 }
 
-func runUserAction(ctx context.Context, opts *userActionOptions, done string, act func(*client.Client) error) error {
+// runUserAction disables or enables an account. One that already was in
+// that state is said so, and is no failure: the state asked for holds.
+func runUserAction(ctx context.Context, opts *userActionOptions, done, state string, act func(*client.Client) (bool, error)) error {
 	if err := checkLogin(opts.login); err != nil {
 		return err
 	}
@@ -188,7 +194,18 @@ func runUserAction(ctx context.Context, opts *userActionOptions, done string, ac
 	if err != nil {
 		return err
 	}
-	return perform(opts, c, done, act)
+	already, err := act(c)
+	if err != nil {
+		return err
+	}
+	ios := opts.f.IOStreams
+	cs := ios.ErrColorScheme()
+	if already {
+		fmt.Fprintf(ios.ErrOut, "%s %s was already %s\n", cs.WarningIcon(), opts.login, state)
+		return nil
+	}
+	fmt.Fprintf(ios.ErrOut, "%s %s %s\n", cs.SuccessIcon(), done, opts.login)
+	return nil
 }
 
 // perform runs the action and reports it on stderr.

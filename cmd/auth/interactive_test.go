@@ -386,7 +386,7 @@ func TestKeyringThatDoesNotAnswer(t *testing.T) {
 	}
 	keyring.MockInitWithError(errors.New("the keyring is locked"))
 	defer keyring.MockInit()
-	if got := h.run(nil, "auth", "status"); got != 1 || !strings.Contains(h.out.String(), "  - Token: in the keyring, which did not give it: the keyring is locked\n") {
+	if got := h.run(nil, "auth", "status"); got != 4 || !strings.Contains(h.out.String(), "  - Token: in the keyring, which did not give it: the keyring is locked\n") {
 		t.Fatalf("status: exit %d\n%s", got, h.out)
 	}
 	if got := h.run(nil, "auth", "token"); got != 4 || !strings.Contains(h.errOut.String(), `the token of profile "default" is in the OS keyring, which did not give it (the keyring is locked): unlock the keyring`) {

@@ -51,7 +51,7 @@ func runLogout(ctx context.Context, f *cmdutil.Factory) error {
 		if f.Getenv("FORGE_TOKEN") != "" {
 			return fmt.Errorf("no token stored in profile %q; the token in use comes from FORGE_TOKEN: unset it", name)
 		}
-		return fmt.Errorf("not logged in (profile %q has no token)", name)
+		return cmdutil.AuthErrorf("not logged in (profile %q has no token)", name)
 	}
 	if p.Token != "" {
 		if revokeErr := revoke(ctx, f, p.BaseURL, p.Token); revokeErr != nil {

@@ -36,7 +36,8 @@ It also says where the profile keeps each secret it stores — the token, the
 agent key and the registry password: in the OS keyring or in the config
 file (--json storage).
 
-Exits 1 when not logged in or when the service rejects the token.`,
+Exits 4 when not logged in or when the service rejects the token, 1 when
+the service cannot be asked (forge help exit-codes).`,
 		Example: `  forge auth status
   forge auth status --json user,role,token_valid
   forge --profile production auth status`,
@@ -100,7 +101,10 @@ func runStatus(ctx context.Context, opts *statusOptions) error {
 	} else {
 		printStatus(f, st)
 	}
-	if !st.TokenValid {
+	switch {
+	case !st.LoggedIn || st.rejected:
+		return &cmdutil.ExitError{Code: cmdutil.ExitAuth}
+	case !st.TokenValid:
 		return cmdutil.ErrSilent
 	}
 	return nil
@@ -109,7 +113,7 @@ func runStatus(ctx context.Context, opts *statusOptions) error {
 // check asks the service who the token belongs to. A refused token or an
 // unreachable service is recorded in st, not returned: status reports it.
 func check(ctx context.Context, f *cmdutil.Factory, s *config.Settings, st *status) error {
-	c, err := f.RESTClient(s.BaseURL, s.Token)
+	c, err := f.REST()
 	if err != nil {
 		return err
 	}
@@ -193,11 +197,12 @@ func printStatus(f *cmdutil.Factory, st *status) {
 		fmt.Fprintf(&b, "  %s Not logged in: run `forge auth login`\n", cs.FailureIcon())
 	case !st.TokenValid:
 		if st.rejected {
-			fmt.Fprintf(&b, "  %s The service rejected the token: run `forge auth login`\n", cs.FailureIcon())
+			// The error says it all: rejected, why, and the fix.
+			fmt.Fprintf(&b, "  %s %s\n", cs.FailureIcon(), show(st.Error))
 		} else {
 			fmt.Fprintf(&b, "  %s Could not check the token\n", cs.FailureIcon())
+			fmt.Fprintf(&b, "  - Error: %s\n", show(st.Error))
 		}
-		fmt.Fprintf(&b, "  - Error: %s\n", show(st.Error))
 	default:
 		who := cs.Bold(show(st.User))
 		if st.FullName != "" && st.FullName != st.User {

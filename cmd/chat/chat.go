@@ -8,7 +8,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"net/http"
+	"path/filepath"
 	"strings"
 
 	"github.com/forgehq/forge/chat"
@@ -41,10 +43,12 @@ func NewCmd(f *cmdutil.Factory) *cobra.Command {
 
 On a terminal, forge chat holds a conversation: each reply streams in as it
 is written, token usage follows it on stderr, the up arrow recalls earlier
-input, Tab completes commands, model names and REF kinds, a line ending in
-\ (or a multi-line paste) continues the message, and Ctrl-C stops a reply
-(the part received stays in the conversation, marked) while Ctrl-C or
-Ctrl-D on an empty line ends the session. Commands:
+input (a message of several lines whole, its line breaks shown as ⏎), Tab
+completes commands, model names and REF kinds (listing the choices when
+there are several), a line ending in \ (or a multi-line paste) continues
+the message, and Ctrl-C stops a reply (the part received stays in the
+conversation, marked). Ctrl-D on an empty line ends the session; so does
+Ctrl-C, twice once the conversation has begun. Commands:
 
   /help          list the commands
   /model [NAME]  switch models; without NAME, show the current and available ones
@@ -72,11 +76,13 @@ machine, tokens of the service (fgt_..., agk_..., registry JWTs),
 Authorization and X-API-Key header values and passwords in URLs are masked;
 --no-redact sends them as they are.
 
-For scripts, give the message with -m or on stdin: forge chat prints the reply
-to stdout as it streams, and nothing else. --no-stream waits for the whole
-reply; --json prints the service's JSON ({reply, usage, ...}); --history FILE
-continues a saved conversation and --save FILE writes it back. With -i, a
-session reads its lines (messages and commands) from a pipe.
+For scripts, give the message with -m or on stdin (without the newline that
+ends it): forge chat prints the reply to stdout as it streams, and nothing
+else. --no-stream waits for the whole reply; --json prints the service's JSON
+({reply, usage, ...}); --history FILE continues a saved conversation and
+--save FILE writes it back; given the same FILE, the first turn, before the
+file exists, starts the conversation. With -i, a session reads its lines
+(messages and commands) from a pipe.
 
 The agent's address and key come from AGENT_URL and AGENT_API_KEY, else the
 profile's agent_url and agent_key (see ` + "`forge auth agent-key set`" + `).`,
@@ -152,7 +158,9 @@ func runChat(ctx context.Context, opts *chatOptions) error {
 		if err != nil {
 			return fmt.Errorf("reading the message from stdin: %w", err)
 		}
-		message = string(data)
+		// `echo hi | forge chat` sends "hi", as -m hi does: the line
+		// ending the shell adds is not part of the message.
+		message = strings.TrimRight(string(data), "\r\n")
 	}
 	if !session && strings.TrimSpace(message) == "" {
 		return cmdutil.UsageErrorf("empty message: pass one with -m TEXT or on stdin")
@@ -183,10 +191,28 @@ func loadConversation(opts *chatOptions) (*chat.Conversation, error) {
 		return &chat.Conversation{}, nil
 	}
 	c, err := chat.LoadConversation(opts.historyFile)
-	if err != nil {
+	switch {
+	case errors.Is(err, fs.ErrNotExist) && sameFile(opts.historyFile, opts.saveFile):
+		// The first turn of a conversation kept in one file: nothing
+		// to continue yet, and --save creates it.
+		return &chat.Conversation{}, nil
+	case errors.Is(err, fs.ErrNotExist):
+		return nil, cmdutil.UsageErrorf("--history: no such file: %s (to start a conversation kept there, pass --save %s too)", opts.historyFile, opts.historyFile)
+	case err != nil:
 		return nil, cmdutil.UsageErrorf("--history: %v", err)
 	}
 	return c, nil
+}
+
+// sameFile reports whether two paths name the same file, which need not
+// exist yet.
+func sameFile(a, b string) bool {
+	if a == "" || b == "" {
+		return false
+	}
+	aa, errA := filepath.Abs(a)
+	ab, errB := filepath.Abs(b)
+	return errA == nil && errB == nil && aa == ab
 }
 
 // save writes the conversation to --save, if given.

@@ -2,6 +2,7 @@ package chat
 
 import (
 	"context"
+	"strings"
 	"testing"
 
 	"github.com/forgehq/forge/chat"
@@ -19,7 +20,7 @@ func TestTabComplete(t *testing.T) {
 	}
 	defer srv.Close()
 	s := &chat.Session{Client: chat.New(srv.AgentURL(), srv.AgentKey(), nil, "")}
-	tab := tabComplete(completer(context.Background(), s))
+	tab := tabComplete(completer(context.Background(), s), nil)
 	cases := []struct{ line, want string }{
 		{"/u", "/usage "},
 		{"/e", "/exit "},
@@ -38,6 +39,18 @@ func TestTabComplete(t *testing.T) {
 		if (c.want == "") == ok || got != c.want || (ok && pos != len(got)) {
 			t.Errorf("Tab on %q: %q %d %v, want %q", c.line, got, pos, ok, c.want)
 		}
+	}
+	// Several choices are shown: the model names, not the command.
+	var shown []string
+	listing := tabComplete(completer(context.Background(), s), func(c []string) { shown = c })
+	listing("/model r", len("/model r"), '\t')
+	if strings.Join(shown, " ") != "ref-1 ref-1-mini" {
+		t.Errorf("choices shown: %q", shown)
+	}
+	shown = nil
+	listing("/us", 3, '\t')
+	if shown != nil {
+		t.Errorf("one choice listed: %q", shown)
 	}
 	if _, _, ok := tab("/u", 2, 'x'); ok {
 		t.Error("a key other than Tab completed")

@@ -25,7 +25,11 @@ type lineSource interface {
 	close()
 }
 
-var errCleared = errors.New("input cleared")
+var (
+	errCleared = errors.New("input cleared")
+	// errInterrupted is Ctrl-C on an empty line: the session may end.
+	errInterrupted = errors.New("interrupted")
+)
 
 // pipeSource reads lines from a pipe (forge chat -i). A line ending in \
 // continues on the next one. Ctrl-C is the process's: it ends the session.
@@ -61,6 +65,7 @@ func (p *pipeSource) close()                 {}
 type ttySource struct {
 	in      *ttyInput
 	t       *term.Terminal
+	history *history
 	fd      int
 	outFd   int
 	restore *term.State
@@ -82,10 +87,16 @@ func newTTYSource(ctx context.Context, stdin *os.File, screen *os.File, prompt, 
 		io.Reader
 		io.Writer
 	}{in, screen}, prompt)
-	t.History = &history{}
-	t.AutoCompleteCallback = tabComplete(complete)
+	h := &history{}
+	t.History = h
+	// The list of choices is written once the editor has drawn the
+	// completed line (Write waits for the editor's lock): Write moves the
+	// prompt below it.
+	t.AutoCompleteCallback = tabComplete(complete, func(choices []string) {
+		go t.Write([]byte(choiceList(choices) + "\n"))
+	})
 	t.SetBracketedPasteMode(true)
-	return &ttySource{in: in, t: t, fd: fd, outFd: int(screen.Fd()), restore: state, screen: screen, prompt: prompt, cont: cont, cleared: cleared}, nil
+	return &ttySource{in: in, t: t, history: h, fd: fd, outFd: int(screen.Fd()), restore: state, screen: screen, prompt: prompt, cont: cont, cleared: cleared}, nil
 }
 
 func (s *ttySource) close() {
@@ -100,10 +111,14 @@ func (s *ttySource) replying(cancel func()) func() {
 
 // readMessage reads lines until one that ends the message: a typed Enter
 // on a line not ending in \. Lines that end inside a bracketed paste are
-// joined, so a pasted block is one message.
+// joined, so a pasted block is one message — and one entry of the
+// history, its line breaks shown as ⏎ (lineBreak) when the up arrow
+// brings it back on one line, and line breaks again when it is sent.
 func (s *ttySource) readMessage(ctx context.Context) (string, error) {
 	var parts []string
 	prompt := s.prompt
+	mark := s.history.Len()
+	defer s.history.trim()
 	for {
 		if w, h, err := term.GetSize(s.outFd); err == nil {
 			s.t.SetSize(w, h)
@@ -114,15 +129,16 @@ func (s *ttySource) readMessage(ctx context.Context) (string, error) {
 		if errors.Is(err, term.ErrPasteIndicator) {
 			err = nil
 		}
+		line = strings.ReplaceAll(line, lineBreak, "\n")
 		switch {
 		case ctrlC && len(parts) == 0 && line == "":
-			return "", io.EOF
+			return "", errInterrupted
 		case ctrlC:
 			io.WriteString(s.screen, s.cleared)
 			return "", errCleared
 		case err == io.EOF && len(parts) > 0:
 			io.WriteString(s.screen, "\r\n")
-			return strings.Join(parts, "\n"), nil
+			return s.history.collapse(mark, strings.Join(parts, "\n")), nil
 		case err == io.EOF:
 			io.WriteString(s.screen, "\r\n") // Ctrl-D: leave the prompt's line
 			return "", io.EOF
@@ -140,9 +156,15 @@ func (s *ttySource) readMessage(ctx context.Context) (string, error) {
 			parts, prompt = append(parts, cont), s.cont
 			continue
 		}
-		return strings.Join(append(parts, line), "\n"), nil
+		if len(parts) == 0 {
+			return line, nil
+		}
+		return s.history.collapse(mark, strings.Join(append(parts, line), "\n")), nil
 	}
 }
+
+// lineBreak stands for a line break of a message recalled on one line.
+const lineBreak = "⏎"
 
 // ttyInput reads the terminal in the background and hands the line editor
 // one line at a time, so that what ends each line (Enter, Ctrl-C, inside a
@@ -271,7 +293,8 @@ func (in *ttyInput) handOn(p []byte) int {
 }
 
 // history is the line editor's input history: no blank lines, no
-// immediate repeats, the last 500 entries.
+// immediate repeats, the last 500 entries (trimmed between messages, so
+// that a message's lines can be collapsed into one entry).
 type history struct{ entries []string }
 
 func (h *history) Add(s string) {
@@ -279,8 +302,20 @@ func (h *history) Add(s string) {
 		return
 	}
 	h.entries = append(h.entries, s)
-	if len(h.entries) > 500 {
-		h.entries = h.entries[1:]
+}
+
+// collapse replaces the entries added since mark (the lines of one
+// message) with the message, its line breaks as lineBreak, and returns
+// the message.
+func (h *history) collapse(mark int, msg string) string {
+	h.entries = h.entries[:min(mark, len(h.entries))]
+	h.Add(strings.ReplaceAll(msg, "\n", lineBreak))
+	return msg
+}
+
+func (h *history) trim() {
+	if n := len(h.entries) - 500; n > 0 {
+		h.entries = h.entries[n:]
 	}
 }
 

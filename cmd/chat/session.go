@@ -32,23 +32,42 @@ func runSession(ctx context.Context, opts *chatOptions, s *chat.Session) error {
 	}
 
 	failed := false
+	warned := false // Ctrl-C on an empty line said how to leave
+	// On a terminal the conversation is spaced as the TUI's chat tab
+	// spaces it: a blank line before each prompt that follows output, and
+	// between a message and its reply.
+	spaced := ios.IsStdoutTTY()
+	blank := spaced
 	report := func(err error) {
 		failed = true
 		fmt.Fprintf(errOut, "forge: %s\n", cmdutil.ErrorMessage(ios, explain(err)))
 	}
 	for {
+		if blank {
+			fmt.Fprintln(out)
+			blank = false
+		}
 		msg, err := src.readMessage(ctx)
 		switch {
-		case err == io.EOF:
+		case errors.Is(err, errInterrupted) && len(s.History) > 0 && !warned:
+			// A Ctrl-C meant for a reply that had just ended must not
+			// drop the conversation.
+			warned = true
+			fmt.Fprintln(errOut, cs.Dim("(press Ctrl-C again or Ctrl-D to leave)"))
+			continue
+		case err == io.EOF || errors.Is(err, errInterrupted):
 			return sessionEnd(failed, tty)
 		case errors.Is(err, errCleared):
+			warned = false
 			continue
 		case err != nil:
 			return err
 		}
+		warned = false
 		if strings.TrimSpace(msg) == "" {
 			continue
 		}
+		blank = spaced
 		if chat.IsCommand(msg) {
 			err := command(ctx, src, s, msg, out, ios.IsStdoutTTY())
 			if errors.Is(err, chat.ErrExit) {
@@ -63,6 +82,9 @@ func runSession(ctx context.Context, opts *chatOptions, s *chat.Session) error {
 				report(err)
 			}
 			continue
+		}
+		if spaced {
+			fmt.Fprintln(out)
 		}
 		err = turn(ctx, src, s, chat.Unescape(msg), opts.noStream, newReplyView(ios, out), errOut, cs.Dim)
 		if ctx.Err() != nil {

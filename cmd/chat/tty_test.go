@@ -52,6 +52,12 @@ func TestTerminalSession(t *testing.T) {
 		}
 	}
 
+	// Spaced as the TUI's chat tab: a blank line between the message and
+	// its reply, and before the next prompt.
+	if !strings.Contains(s, "> Hello there\n\nYou asked about") || !strings.Contains(s, "126 reply\n\n> ") {
+		t.Errorf("not spaced as the TUI:\n%s", s)
+	}
+
 	// Ctrl-C while the reply streams stops only the reply.
 	x.Keys("Tell me more", "Enter")
 	x.ShowsTimes("Tell me more", 2)
@@ -63,9 +69,14 @@ func TestTerminalSession(t *testing.T) {
 
 	// Tab completes commands and model names; the up arrow recalls
 	// earlier lines; Ctrl-C clears a typed line.
-	x.Keys("/mo", "Tab")
+	// With several choices, Tab lists them.
+	x.Keys("/", "Tab")
+	x.Shows("/help  /model  /usage  /with  /context  /reset  /exit")
+	x.Keys("mo", "Tab")
 	x.Shows("> /model ")
-	x.Keys("ref-1-m", "Tab", "Enter")
+	x.Keys("r", "Tab")
+	x.Shows("ref-1  ref-1-mini", "> /model ref-1")
+	x.Run("send-keys", "-t", "s", "--", "-m", "Tab", "Enter")
 	x.Shows("Switched to model ref-1-mini.")
 	x.Keys("Up")
 	x.ShowsTimes("> /model ref-1-mini", 2)
@@ -80,6 +91,11 @@ func TestTerminalSession(t *testing.T) {
 	// The interrupted turn stayed in the history: this is turn 3.
 	x.ShowsTimes(" tokens: ", 2)
 	x.Shows("You asked about pasted one pasted two (turn 3).")
+	// The up arrow brings the pasted message back whole, on one line.
+	x.Keys("Up")
+	x.Shows("> pasted one⏎pasted two")
+	x.Keys("C-c")
+	x.Shows("(cleared; the up arrow brings it back)")
 	x.Keys(`first \`, "Enter")
 	x.ShowsTimes("… ", 2)
 	x.Keys("second", "Enter")
@@ -91,7 +107,11 @@ func TestTerminalSession(t *testing.T) {
 	x.Keys("/nope", "Enter")
 	x.Shows("forge: unknown command /nope")
 
-	// Ctrl-C on an empty line ends the session, with status 0.
+	// Ctrl-C on an empty line asks for a second one (a Ctrl-C meant for
+	// a reply that just ended keeps the conversation); the second ends
+	// the session, with status 0.
+	x.Keys("C-c")
+	x.Shows("(press Ctrl-C again or Ctrl-D to leave)")
 	x.Keys("C-c")
 	if st := x.ExitStatus(); st != "0" {
 		t.Errorf("exit status %s", st)

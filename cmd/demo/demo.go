@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/forgehq/forge/internal/cmdutil"
+	"github.com/forgehq/forge/internal/iostreams"
 	"github.com/forgehq/forge/refserver"
 	"github.com/spf13/cobra"
 )
@@ -49,7 +50,10 @@ generated image to the registry and list its tags.
 
 Each command is printed, after a "$", before its output, which is what you
 would see typing it yourself. Nothing touches your own configuration: the
-demo uses a configuration directory of its own, deleted at the end.
+demo uses a directory of its own under $TMPDIR (forge-demo-*), removed
+however the demo ends — done, failed, Ctrl-C, SIGTERM, a closed terminal
+(a second signal ends it at once, still removing it); the next demo removes
+one left by a forge killed outright.
 
 The QR code step draws the code as on a terminal even when the demo's
 output is not one, so it shows in a CI log too; the demo then plays your
@@ -61,7 +65,8 @@ then waits until Enter (or Ctrl-C) stops it. Without a terminal the demo
 exits as soon as the tour is done: 0 when every step succeeded, else the
 failing step's exit code.
 
-For a server to keep using, run ` + "`forge serve --demo`" + `.`,
+The demo ends with what to do next: forge on your PATH, ` + "`forge serve --demo`" + `
+in one terminal (a server to keep using), a login as a demo user in another.`,
 		Example: `  forge demo
   go run ./cmd/forge demo
   forge demo > tour.txt`,
@@ -81,11 +86,15 @@ func NewOptions(f *cmdutil.Factory, run Runner) *Options {
 
 // Run runs the demo: the tour, then (on a terminal) the server kept up.
 func Run(ctx context.Context, opts *Options) error {
-	dir, err := os.MkdirTemp("", "forge-demo-")
+	removeStale(os.TempDir())
+	dir, err := os.MkdirTemp("", dirPattern)
 	if err != nil {
 		return fmt.Errorf("making the demo's directory: %w", err)
 	}
 	defer os.RemoveAll(dir)
+	markOwner(dir)
+	ctx, stop := removeOnSignal(ctx, dir)
+	defer stop()
 	srv, err := refserver.New(refserver.Options{Demo: true, CITick: opts.CITick, AgentDelay: opts.AgentDelay})
 	if err != nil {
 		return fmt.Errorf("starting the reference server: %w", err)
@@ -105,10 +114,38 @@ func Run(ctx context.Context, opts *Options) error {
 	}
 	t.say("The tour is done: every step succeeded.")
 	// The server stays up only for someone at a terminal to stop it.
-	if !opts.f.IOStreams.CanPrompt() {
-		return nil
+	if opts.f.IOStreams.CanPrompt() {
+		if err := t.linger(); err != nil {
+			return err
+		}
 	}
-	return t.linger()
+	nextSteps(opts.f.IOStreams)
+	return nil
+}
+
+// nextSteps ends the demo with the way from it to a first session of one's
+// own: forge on the PATH, `forge serve --demo` in one terminal, a login as
+// a demo user in another (README.md, "Getting started", says the same).
+func nextSteps(ios *iostreams.IOStreams) {
+	cs := ios.ColorScheme()
+	fmt.Fprintf(ios.Out, "\n%s\n", cs.Bold("What next: forge on a server of your own, with the demo's data."))
+	for _, l := range []string{
+		"1. Put forge on your PATH (from a clone; README.md, \"Install\", has the other ways):",
+		"     go build -o ~/.local/bin/forge ./cmd/forge",
+		"2. In one terminal, start the reference server (Ctrl-C stops it):",
+		"     forge serve --demo --env-file forge.env",
+		"3. In another terminal, in the same directory, load its settings and log in",
+		"   as a demo user (alice, bob, carol, dave or erin):",
+		"     set -a; . ./forge.env; set +a",
+		"     export FORGE_PROFILE=demo",
+		"     echo " + refserver.DemoPassword + " | forge auth login --username alice --password-stdin",
+		"4. Work as alice, then take the README's tour:",
+		"     forge issue list -R alice/webapp",
+		"     forge run list -R alice/webapp",
+		"     forge tui",
+	} {
+		fmt.Fprintln(ios.Out, l)
+	}
 }
 
 // env is the environment of the demo's commands: its own configuration,

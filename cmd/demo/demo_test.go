@@ -79,6 +79,12 @@ func TestDemo(t *testing.T) {
 	if !strings.Contains(out, "The tour is done") {
 		t.Errorf("no closing line:\n%s", out)
 	}
+	// Piped too, it ends with what to do next.
+	for _, want := range []string{"What next: forge on a server of your own", "forge serve --demo --env-file forge.env", "forge auth login --username alice"} {
+		if !strings.Contains(out[strings.Index(out, "The tour is done"):], want) {
+			t.Errorf("after the tour, stdout lacks %q", want)
+		}
+	}
 	// The demo's own directory is gone; the user's configuration untouched.
 	dir := regexp.MustCompile(`(?m)configuration of its own in (\S+)\.$`).FindStringSubmatch(out)
 	if dir == nil {
@@ -133,5 +139,11 @@ func TestDemoStopsOnFailure(t *testing.T) {
 	}
 	if last := ran[len(ran)-1]; last[1] != "close" || strings.Contains(stdout(), "tour is done") {
 		t.Errorf("the demo went on after the failure: last ran %v", last)
+	}
+	// A failed demo removes its directory too.
+	if dir := regexp.MustCompile(`(?m)configuration of its own in (\S+)\.$`).FindStringSubmatch(stdout()); dir == nil {
+		t.Errorf("the demo does not say where its configuration is")
+	} else if _, err := os.Stat(dir[1]); !os.IsNotExist(err) {
+		t.Errorf("%s is still there after a failure: %v", dir[1], err)
 	}
 }

@@ -80,8 +80,9 @@ func (t *tour) exec(s step) error {
 	}
 	f := cmdutil.New(&ios, t.env)
 	if code := t.opts.run(t.ctx, f, s.args); code != 0 {
-		if t.ctx.Err() != nil {
-			return t.ctx.Err()
+		if t.ctx.Err() != nil || code == cmdutil.ExitInterrupted {
+			// Interrupted, as the step has said: not a failure of the step.
+			return &cmdutil.ExitError{Code: cmdutil.ExitInterrupted}
 		}
 		fmt.Fprintf(outer.ErrOut, "forge: the demo stopped: `%s` failed (exit %d)\n", shellLine(step{args: s.args}), code)
 		return &cmdutil.ExitError{Code: code}

@@ -70,6 +70,8 @@ func TestScripts(t *testing.T) {
 //	                           PKCS#8 PEM) and PATH.pub (OpenSSH line)
 //	sub FILE REGEXP REPL       replace every match in FILE (regexp.ReplaceAll
 //	                           syntax), e.g. a random port before cmp
+//	mkfile PATH SIZE           write SIZE bytes of text to PATH (a body
+//	                           too large to keep in a script's archive)
 var scriptCmds = map[string]func(ts *testscript.TestScript, neg bool, args []string){
 	"ls-mode": func(ts *testscript.TestScript, neg bool, args []string) {
 		if len(args) != 1 {
@@ -78,6 +80,14 @@ var scriptCmds = map[string]func(ts *testscript.TestScript, neg bool, args []str
 		st, err := os.Stat(ts.MkAbs(args[0]))
 		ts.Check(err)
 		fmt.Fprintf(ts.Stdout(), "%o\n", st.Mode().Perm())
+	},
+	"mkfile": func(ts *testscript.TestScript, neg bool, args []string) {
+		if neg || len(args) != 2 {
+			ts.Fatalf("usage: mkfile PATH SIZE")
+		}
+		n, err := strconv.Atoi(args[1])
+		ts.Check(err)
+		ts.Check(os.WriteFile(ts.MkAbs(args[0]), []byte(strings.Repeat("a", n)), 0o644))
 	},
 	"srv":    srvCmd,
 	"srv2":   srv2Cmd,

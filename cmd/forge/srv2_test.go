@@ -1,6 +1,7 @@
 package main
 
 import (
+	"flag"
 	"fmt"
 	"net"
 	"net/http"
@@ -26,9 +27,14 @@ type second struct {
 
 // srv2Cmd drives the second server:
 //
-//	srv2 start        start it; exports SERVER2_URL, SERVER2_BASE_URL,
+//	srv2 start [-beyond-spec STATUS]
+//	                  start it; exports SERVER2_URL, SERVER2_BASE_URL,
 //	                  SERVER2_HOST (host:port)
-//	                  and SERVER2_AGENT_KEY
+//	                  and SERVER2_AGENT_KEY; -beyond-spec 404 or 405 makes
+//	                  the reference server's endpoints that the spec does
+//	                  not list answer that status, as a server implementing
+//	                  only the spec would; -next-link-only keeps only
+//	                  rel="next" of its Link headers (no "last" to count by)
 //	srv2 log          print its request log, a line per request:
 //	                  METHOD PATH AUTH STATUS, AUTH the Authorization
 //	                  scheme ("token", "Bearer", "Basic") or "none" — never
@@ -41,11 +47,22 @@ func srv2Cmd(ts *testscript.TestScript, neg bool, args []string) {
 	b := ts.Value(srv2Key{}).(*second)
 	switch args[0] {
 	case "start":
+		fs := flag.NewFlagSet("srv2 start", flag.ContinueOnError)
+		refuse := fs.Int("beyond-spec", 0, "")
+		nextOnly := fs.Bool("next-link-only", false, "")
+		ts.Check(fs.Parse(args[1:]))
 		srv, err := refserver.New(refserver.Options{AdminPassword: "admin-password-5678", CITick: 50 * time.Millisecond})
 		ts.Check(err)
 		ln, err := net.Listen("tcp", "127.0.0.1:0")
 		ts.Check(err)
-		hs := &http.Server{Handler: b.record(srv.Handler()), ReadHeaderTimeout: 10 * time.Second}
+		h := srv.Handler()
+		if *refuse != 0 {
+			h = specOnly(h, *refuse)
+		}
+		if *nextOnly {
+			h = nextLinkOnly(h)
+		}
+		hs := &http.Server{Handler: b.record(h), ReadHeaderTimeout: 10 * time.Second}
 		go hs.Serve(ln)
 		ts.Defer(func() { hs.Close(); srv.Close() })
 		b.srv = srv
@@ -66,6 +83,62 @@ func srv2Cmd(ts *testscript.TestScript, neg bool, args []string) {
 		}
 		seed(ts, b.srv, args)
 	}
+}
+
+// specOnly answers status for the endpoints of the reference server that
+// the specification does not list, as a plain mux would, and passes the
+// rest to h.
+func specOnly(h http.Handler, status int) http.Handler {
+	mux := http.NewServeMux()
+	refuse := func(w http.ResponseWriter, r *http.Request) {
+		if status == http.StatusMethodNotAllowed {
+			w.Header().Set("Allow", "GET")
+		}
+		http.Error(w, http.StatusText(status), status)
+	}
+	for _, p := range []string{
+		"POST /api/v2/repos/{owner}/{repo}/actions/runs/{id}/cancel",
+		"POST /api/v2/repos/{owner}/{repo}/actions/runs/{id}/rerun",
+		"DELETE /api/v2/repos/{owner}/{repo}/collaborators/{user}",
+	} {
+		mux.HandleFunc(p, refuse)
+	}
+	mux.Handle("/", h)
+	return mux
+}
+
+// nextLinkOnly drops every link but rel="next" from h's Link headers.
+func nextLinkOnly(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		h.ServeHTTP(&linkFilter{ResponseWriter: w}, r)
+	})
+}
+
+type linkFilter struct {
+	http.ResponseWriter
+	wrote bool
+}
+
+func (w *linkFilter) WriteHeader(code int) {
+	w.wrote = true
+	var keep []string
+	for _, l := range strings.Split(w.Header().Get("Link"), ", ") {
+		if strings.HasSuffix(l, `rel="next"`) {
+			keep = append(keep, l)
+		}
+	}
+	w.Header().Del("Link")
+	if len(keep) > 0 {
+		w.Header().Set("Link", strings.Join(keep, ", "))
+	}
+	w.ResponseWriter.WriteHeader(code)
+}
+
+func (w *linkFilter) Write(b []byte) (int, error) {
+	if !w.wrote { // an implicit 200 goes through the filter too
+		w.WriteHeader(http.StatusOK)
+	}
+	return w.ResponseWriter.Write(b)
 }
 
 func (b *second) record(h http.Handler) http.Handler {

@@ -35,7 +35,7 @@ under the same name. Each copied DST@DIGEST is printed on stdout.`,
   forge image copy ghcr.io/org/tool:2 tool
   forge image copy bob/shared mine --all-tags`,
 		ValidArgsFunction: completions.ImageRefs(f, 0, 1),
-		Args:              cmdutil.ExactArgs(2, "SRC and DST"),
+		Args:              cmdutil.Operands("SRC", "DST"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.src, opts.dst = args[0], args[1]
 			return runCopy(cmd.Context(), opts)

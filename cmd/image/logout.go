@@ -32,7 +32,8 @@ func runLogout(opts *logoutOptions) error {
 	err = f.UpdateConfig(func(cf *config.File) error {
 		p := cf.Profile(s.Profile)
 		if p == nil || (p.RegistryUser == "" && p.RegistryPassword == "") {
-			return fmt.Errorf("no registry credentials are stored in profile %s", s.Profile)
+			// Not logged in to the registry: exit 4, as auth logout.
+			return cmdutil.AuthErrorf("not logged in to the registry: no registry credentials are stored in profile %s", s.Profile)
 		}
 		user = p.RegistryUser
 		p.RegistryUser, p.RegistryPassword = "", ""

@@ -40,7 +40,7 @@ is written under a temporary name and renamed when complete.`,
   forge image pull app:1.0 ./layout --format oci
   forge image pull app:1.0 app-arm.tar --platform linux/arm64`,
 		ValidArgsFunction: completions.ImageRefs(f, 0),
-		Args:              cmdutil.ExactArgs(2, "REF and DEST"),
+		Args:              cmdutil.Operands("REF", "DEST"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.ref, opts.dest = args[0], args[1]
 			return runPull(cmd.Context(), opts)

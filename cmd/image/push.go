@@ -2,7 +2,9 @@ package image
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io/fs"
 	"path/filepath"
 	"time"
 
@@ -42,7 +44,7 @@ display on a terminal, one line per layer otherwise).`,
   forge image push ./oci-layout app:1.0 --jobs 8
   forge image push app.tar registry.example.com/team/app:1.0`,
 		ValidArgsFunction: completions.ImageRefs(f, 1),
-		Args:              cmdutil.ExactArgs(2, "SRC and REF"),
+		Args:              cmdutil.Operands("SRC", "REF"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.src, opts.ref = args[0], args[1]
 			return runPush(cmd.Context(), opts)
@@ -72,6 +74,10 @@ func runPush(ctx context.Context, opts *pushOptions) error {
 	}
 	src, err := regclient.Open(opts.src, regclient.OpenOptions{Stdin: ios.In, DigestCache: digestCacheDir(f)})
 	if err != nil {
+		// A missing local file is bad input (exit 2), as for ssh-key add.
+		if errors.Is(err, fs.ErrNotExist) {
+			return cmdutil.UsageErrorf("no such file: %s", opts.src)
+		}
 		return err
 	}
 	defer src.Close()

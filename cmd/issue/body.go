@@ -6,11 +6,13 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"net/http"
 	"os"
 	"os/exec"
 	"runtime"
 	"strings"
 
+	"github.com/forgehq/forge/client"
 	"github.com/forgehq/forge/internal/cmdutil"
 )
 
@@ -92,6 +94,10 @@ func (t *draft) keep(err error) error {
 			return fmt.Errorf("%w; your text could not be saved either (%v)", err, ferr)
 		}
 		t.file, t.temp = fh.Name(), true
+	}
+	if client.HasStatus(err, http.StatusRequestEntityTooLarge) {
+		// The same file would be refused again: it has to get shorter.
+		return fmt.Errorf("%w; your text is kept in %s: make it shorter than the limit", err, t.file)
 	}
 	return fmt.Errorf("%w; your text is kept in %s: send it again with --body-file %s", err, t.file, t.file)
 }

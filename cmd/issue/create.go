@@ -37,6 +37,7 @@ can take its number: --json number --jq .number.
 If the service refuses the issue, the body you typed is kept in a file
 whose path forge prints, to send again with --body-file.`,
 		Example: `  forge issue create --title "Crash on start" --body "It crashes when..."
+  forge issue create -t "Crash on start" -b "It crashes when..."
   forge issue create --title "Crash on start" --body-file notes.md
   forge issue create -R alice/demo --title "Crash" --json number --jq .number`,
 		Args: cmdutil.NoArgs,
@@ -46,7 +47,7 @@ whose path forge prints, to send again with --body-file.`,
 		},
 	}
 	cmdutil.AddRepoFlag(cmd, &opts.repoFlag)
-	cmd.Flags().StringVar(&opts.title, "title", "", "The issue's `title`")
+	cmd.Flags().StringVarP(&opts.title, "title", "t", "", "The issue's `title`")
 	cmd.Flags().StringVarP(&opts.body.body, "body", "b", "", "The issue's `text` (markdown)")
 	cmd.Flags().StringVarP(&opts.body.file, "body-file", "F", "", "Read the text from `file` (- for standard input)")
 	opts.exporter = output.AddJSONFlags(cmd, issueFields...)

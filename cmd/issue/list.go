@@ -91,7 +91,13 @@ func runList(ctx context.Context, opts *listOptions) error {
 		return nil
 	}
 	if tty {
-		fmt.Fprintf(ios.Out, "Showing %d %s in %s\n\n", n, what, name)
+		// Cut by the limit: "Showing 30 of 123 open issues (-L 200 or
+		// --paginate for more)", with the repository before the hint.
+		head := fmt.Sprintf("Showing %d %s in %s", n, what, name)
+		if cut := opts.list.Cut(ctx, n, what+" in "+name.String()); cut != "" {
+			head = cut
+		}
+		fmt.Fprintf(ios.Out, "%s\n\n", head)
 	}
 	return t.Render()
 }

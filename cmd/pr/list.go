@@ -90,7 +90,11 @@ func runList(ctx context.Context, opts *listOptions) error {
 		}
 		return nil
 	}
-	return t.Render()
+	if err := t.Render(); err != nil {
+		return err
+	}
+	opts.list.NoteCut(ctx, ios, n)
+	return nil
 }
 
 // onlyMerged keeps the merged pull requests of seq: the service filters

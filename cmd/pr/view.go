@@ -7,6 +7,7 @@ import (
 
 	"github.com/forgehq/forge/client"
 	"github.com/forgehq/forge/internal/cmdutil"
+	"github.com/forgehq/forge/internal/iostreams"
 	"github.com/forgehq/forge/internal/markdown"
 	"github.com/forgehq/forge/internal/output"
 	"github.com/forgehq/forge/internal/text"
@@ -86,8 +87,7 @@ func render(opts *viewOptions, p *client.PullRequest) string {
 	default:
 		label = cs.Gray(label)
 	}
-	fmt.Fprintf(&b, "%s • %s wants to merge %s into %s • opened %s\n\n", label, text.OneLine(p.User.Login),
-		cs.Cyan(text.OneLine(p.Head.Ref)), cs.Cyan(text.OneLine(p.Base.Ref)), output.FormatTime(p.CreatedAt.Time, true))
+	fmt.Fprintf(&b, "%s • %s\n\n", label, byline(cs, p, st))
 	if strings.TrimSpace(p.Body) == "" {
 		b.WriteString(cs.Gray("No description provided.") + "\n\n")
 	} else {
@@ -97,6 +97,32 @@ func render(opts *viewOptions, p *client.PullRequest) string {
 		b.WriteString(cs.Gray("View this pull request on the web: "+text.OneLine(p.HTMLURL)) + "\n")
 	}
 	return b.String()
+}
+
+// byline says who did what to which branches, and when, in the tense of
+// the pull request's state: "bob merged feature into main • 2 days ago".
+func byline(cs *iostreams.ColorScheme, p *client.PullRequest, st string) string {
+	head, base := cs.Cyan(text.OneLine(p.Head.Ref)), cs.Cyan(text.OneLine(p.Base.Ref))
+	author := text.OneLine(p.User.Login)
+	switch st {
+	case "merged":
+		who := author
+		if p.MergedBy != nil && p.MergedBy.Login != "" {
+			who = text.OneLine(p.MergedBy.Login)
+		}
+		s := fmt.Sprintf("%s merged %s into %s", who, head, base)
+		if !p.MergedAt.IsZero() {
+			s += " • " + output.FormatTime(p.MergedAt.Time, true)
+		}
+		return s
+	case "closed":
+		s := fmt.Sprintf("%s wanted to merge %s into %s", author, head, base)
+		if !p.ClosedAt.IsZero() {
+			s += " • closed " + output.FormatTime(p.ClosedAt.Time, true)
+		}
+		return s
+	}
+	return fmt.Sprintf("%s wants to merge %s into %s • opened %s", author, head, base, output.FormatTime(p.CreatedAt.Time, true))
 }
 
 func plain(opts *viewOptions, p *client.PullRequest) string {

@@ -93,7 +93,7 @@ func printSettings(f *cmdutil.Factory, s *config.Settings, p *config.Profile) er
 			// An override points at another profile's server: its secret.
 			val += cs.Gray("  (from profile " + owner + ")")
 		} else if src := s.Sources[r.key]; src != config.FromFile {
-			val += cs.Gray(fmt.Sprintf("  (from %s)", sourceText(src, r.key)))
+			val += cs.Gray("  (" + sourceText(src, r.key) + ")")
 		} else if saved && slices.Contains(config.SecretKeys, r.key) && p.SecretLocation(r.key) == config.InKeyring {
 			val += cs.Gray("  (in the keyring)")
 		}
@@ -103,9 +103,21 @@ func printSettings(f *cmdutil.Factory, s *config.Settings, p *config.Profile) er
 	return err
 }
 
+// sourceText says where a value that is not the profile's own comes
+// from. A default never says "from default": a profile may be named
+// default.
 func sourceText(src config.Source, key string) string {
-	if src == config.FromEnv {
-		return config.EnvVar(key)
+	switch src {
+	case config.FromEnv:
+		return "from " + config.EnvVar(key)
+	case config.FromDefault:
+		switch key {
+		case "agent_url", "registry_url":
+			return "built-in default: the base URL's origin"
+		case "registry_user":
+			return "built-in default: the user"
+		}
+		return "built-in default"
 	}
-	return string(src)
+	return "from " + string(src)
 }

@@ -3,6 +3,7 @@ package release
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/forgehq/forge/client"
 	"github.com/forgehq/forge/cmd/internal/listing"
@@ -60,9 +61,14 @@ func runList(ctx context.Context, opts *listOptions) error {
 		t.Add(text.OneLine(title), output.Bold)
 		t.Add(kind, color)
 		t.Add(text.OneLine(r.TagName), output.Cyan)
-		published := r.PublishedAt.Time
-		if published.IsZero() {
-			published = r.CreatedAt.Time
+		// A draft is not published: no time in that column. A release
+		// without published_at shows when it was made.
+		var published time.Time
+		if !r.Draft {
+			published = r.PublishedAt.Time
+			if published.IsZero() {
+				published = r.CreatedAt.Time
+			}
 		}
 		t.AddTime(published)
 		t.EndRow()
@@ -76,7 +82,11 @@ func runList(ctx context.Context, opts *listOptions) error {
 		}
 		return nil
 	}
-	return t.Render()
+	if err := t.Render(); err != nil {
+		return err
+	}
+	opts.list.NoteCut(ctx, ios, n)
+	return nil
 }
 
 // releaseType names a release's kind; the first full release of the list

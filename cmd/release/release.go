@@ -15,10 +15,11 @@ var releaseFields = []string{"id", "tag_name", "name", "body", "draft", "prerele
 // NewCmd returns `forge release` and its subcommands.
 func NewCmd(f *cmdutil.Factory) *cobra.Command {
 	cmd := cmdutil.Group(&cobra.Command{
-		Use:     "release <command>",
-		Short:   "List releases",
-		Example: `  forge release list -R alice/demo`,
+		Use:   "release <command>",
+		Short: "List and view releases",
+		Example: `  forge release list -R alice/demo
+  forge release view v1.0.0 -R alice/demo`,
 	})
-	cmd.AddCommand(newListCmd(f))
+	cmd.AddCommand(newListCmd(f), newViewCmd(f))
 	return cmd
 }

@@ -19,11 +19,12 @@ func newCollaboratorCmd(f *cmdutil.Factory) *cobra.Command {
 	cmd := cmdutil.Group(&cobra.Command{
 		Use:     "collaborator <command>",
 		Aliases: []string{"collaborators"},
-		Short:   "List and add the people who may work on a repository",
+		Short:   "List, add and remove the people who may work on a repository",
 		Example: `  forge repo collaborator list -R alice/demo
-  forge repo collaborator add bob --permission read`,
+  forge repo collaborator add bob --permission read
+  forge repo collaborator remove bob`,
 	})
-	cmd.AddCommand(newCollaboratorListCmd(f), newCollaboratorAddCmd(f))
+	cmd.AddCommand(newCollaboratorListCmd(f), newCollaboratorAddCmd(f), newCollaboratorRemoveCmd(f))
 	return cmd
 }
 
@@ -63,7 +64,7 @@ func runCollaboratorList(ctx context.Context, opts *collaboratorListOptions) err
 	}
 	ios := opts.f.IOStreams
 	t := output.NewTable(ios, "LOGIN", "PERMISSION")
-	_, err = listing.Drain(ios, &opts.list, c.Repos.Collaborators(ctx, name, opts.list.PerPage()), func(cb *client.Collaborator) {
+	n, err := listing.Drain(ios, &opts.list, c.Repos.Collaborators(ctx, name, opts.list.PerPage()), func(cb *client.Collaborator) {
 		t.Add(text.OneLine(cb.Login), output.Bold)
 		t.Add(cb.Permission, permissionColor(cb.Permission))
 		t.EndRow()
@@ -71,7 +72,11 @@ func runCollaboratorList(ctx context.Context, opts *collaboratorListOptions) err
 	if err != nil || opts.list.Exporter.Enabled() {
 		return err
 	}
-	return t.Render()
+	if err := t.Render(); err != nil {
+		return err
+	}
+	opts.list.NoteCut(ctx, ios, n)
+	return nil
 }
 
 func permissionColor(p string) output.Color {
@@ -138,5 +143,63 @@ func runCollaboratorAdd(ctx context.Context, opts *collaboratorAddOptions) error
 	}
 	ios := opts.f.IOStreams
 	fmt.Fprintf(ios.ErrOut, "%s %s may now work on %s with %s permission\n", ios.ErrColorScheme().SuccessIcon(), opts.user, name, perm)
+	return nil
+}
+
+type collaboratorRemoveOptions struct {
+	f        *cmdutil.Factory
+	repoFlag string
+	user     string
+}
+
+func newCollaboratorRemoveCmd(f *cmdutil.Factory) *cobra.Command {
+	opts := &collaboratorRemoveOptions{f: f}
+	cmd := &cobra.Command{
+		Use:     "remove USER",
+		Aliases: []string{"rm"},
+		Short:   "Take a user's access to a repository away",
+		Long: `Take USER's access to the repository away. Needs admin permission on the
+repository.
+
+The service's specification does not list this endpoint (DELETE
+/repos/OWNER/REPO/collaborators/USER, as on GitHub): a server without it
+answers 404 or 405, and forge says that the service does not offer it. A
+404 for a USER who is not a collaborator is told apart by listing the
+collaborators.`,
+		Example: `  forge repo collaborator remove bob -R alice/demo`,
+		Args:    cmdutil.ExactArgs(1, "the USER to remove"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.user = strings.TrimPrefix(strings.TrimSpace(args[0]), "@")
+			return runCollaboratorRemove(cmd.Context(), opts)
+		},
+	}
+	cmdutil.AddRepoFlag(cmd, &opts.repoFlag)
+	return cmd
+}
+
+func runCollaboratorRemove(ctx context.Context, opts *collaboratorRemoveOptions) error {
+	if opts.user == "" {
+		return cmdutil.UsageErrorf("missing the USER to remove")
+	}
+	c, name, err := opts.f.RepoClient(ctx, opts.repoFlag)
+	if err != nil {
+		return err
+	}
+	err = c.Repos.RemoveCollaborator(ctx, name, opts.user)
+	if err != nil {
+		return cmdutil.NotOffered(err, "removing collaborators", func() (bool, error) {
+			for cb, err := range c.Repos.Collaborators(ctx, name, client.ListOptions{PerPage: 100}) {
+				if err != nil {
+					return false, err
+				}
+				if strings.EqualFold(cb.Login, opts.user) {
+					return true, nil
+				}
+			}
+			return false, nil
+		})
+	}
+	ios := opts.f.IOStreams
+	fmt.Fprintf(ios.ErrOut, "%s %s is no longer a collaborator on %s\n", ios.ErrColorScheme().SuccessIcon(), text.OneLine(opts.user), name)
 	return nil
 }

@@ -71,5 +71,9 @@ func runCommits(ctx context.Context, opts *commitsOptions) error {
 	if n == 0 && tty {
 		fmt.Fprintf(ios.ErrOut, "No commits in %s yet.\n", name)
 	}
-	return t.Render()
+	if err := t.Render(); err != nil {
+		return err
+	}
+	opts.list.NoteCut(ctx, ios, n)
+	return nil
 }

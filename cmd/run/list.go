@@ -3,6 +3,7 @@ package run
 import (
 	"context"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/forgehq/forge/client"
@@ -47,7 +48,14 @@ title, workflow, branch, event, ID, elapsed and creation time (ISO 8601).`,
 	return cmd
 }
 
+// runStatuses are the values --status takes: a run's status or its
+// conclusion, as the service filters them.
+var runStatuses = []string{"queued", "in_progress", "completed", "success", "failure", "cancelled"}
+
 func runList(ctx context.Context, opts *listOptions) error {
+	if opts.status != "" && !slices.Contains(runStatuses, opts.status) {
+		return cmdutil.UsageErrorf("--status must be queued, in_progress, completed, success, failure or cancelled, not %q", opts.status)
+	}
 	if err := opts.list.Validate(); err != nil {
 		return err
 	}
@@ -98,5 +106,9 @@ func runList(ctx context.Context, opts *listOptions) error {
 		}
 		return nil
 	}
-	return t.Render()
+	if err := t.Render(); err != nil {
+		return err
+	}
+	opts.list.NoteCut(ctx, ios, n)
+	return nil
 }

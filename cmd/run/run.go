@@ -21,14 +21,15 @@ import (
 func NewCmd(f *cmdutil.Factory) *cobra.Command {
 	cmd := cmdutil.Group(&cobra.Command{
 		Use:   "run <command>",
-		Short: "List, view and watch CI workflow runs, and ask the agent why one failed",
+		Short: "List, view, watch, cancel and re-run CI workflow runs, and ask the agent why one failed",
 		Example: `  forge run list -R alice/demo
   forge run watch 12 --exit-status || forge run explain 12`,
 		Long: `Work with a repository's CI workflow runs. The repository is -R OWNER/REPO,
 else FORGE_REPO, else the git remote of the current directory that points at
 the profile's host.`,
 	})
-	cmd.AddCommand(newListCmd(f), newViewCmd(f), newWatchCmd(f), newLogsCmd(f), newExplainCmd(f))
+	cmd.AddCommand(newListCmd(f), newViewCmd(f), newWatchCmd(f), newLogsCmd(f), newExplainCmd(f),
+		newCancelCmd(f), newRerunCmd(f))
 	return cmd
 }
 

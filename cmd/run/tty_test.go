@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/forgehq/forge/cmd"
+	"github.com/forgehq/forge/cmd/run"
 	"github.com/forgehq/forge/internal/tmuxtest"
 	"github.com/forgehq/forge/refserver"
 )
@@ -111,7 +112,7 @@ func TestWatchOnTerminal(t *testing.T) {
 }
 
 // TestWatchInterrupted: Ctrl-C ends a watch with status 130 and leaves the
-// terminal as it was, cursor shown.
+// terminal as it was, cursor shown, with the run's last state on it.
 func TestWatchInterrupted(t *testing.T) {
 	t.Parallel()
 	srv, token := seededServer(t, 50*time.Millisecond)
@@ -125,10 +126,42 @@ func TestWatchInterrupted(t *testing.T) {
 	if st := x.ExitStatus(); st != "130" {
 		t.Errorf("exit status %s, want 130", st)
 	}
-	if s := x.Screen(); !strings.Contains(s, "forge: interrupted") {
+	// The last state watched stays on the normal screen, above the
+	// message, instead of vanishing with the alternate screen.
+	s := x.Screen()
+	if !strings.Contains(s, "forge: interrupted") || !strings.Contains(s, "main CI · "+fmt.Sprint(run.ID)) ||
+		!strings.Contains(s, "JOBS") || strings.Contains(s, "Refreshing run status") {
 		t.Errorf("screen after Ctrl-C:\n%s", s)
 	}
 	if alt, cursor := screenState(x); alt != "0" || cursor != "1" {
 		t.Errorf("after Ctrl-C: alternate screen %s, cursor visible %s; want 0 and 1", alt, cursor)
+	}
+}
+
+// TestWatchReconnectsOnTerminal: when the connection to the service drops,
+// the watch says on its screen that it is reconnecting instead of ending,
+// and goes back to refreshing once the service answers again.
+func TestWatchReconnectsOnTerminal(t *testing.T) {
+	t.Parallel()
+	srv, token := seededServer(t, 50*time.Millisecond)
+	r, err := srv.CreateRun("alice/demo", refserver.RunSeed{Status: "in_progress"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := run.NewCutProxy(t, strings.TrimPrefix(srv.URL(), "http://"))
+	x := tmuxtest.New(t, "run-reconnect")
+	env := []string{"FORGE_CONFIG_DIR=" + t.TempDir(), "TERM=xterm-256color", "FORGE_BASE_URL=http://" + p.Addr() + "/api/v2", "FORGE_TOKEN=" + token}
+	x.Start(100, 20, env, "", "run", "watch", fmt.Sprint(r.ID), "-R", "alice/demo", "--interval", "200ms")
+	x.Shows("Refreshing run status every 200ms.")
+	p.SetDown(true)
+	x.Shows("Connection lost; reconnecting in ")
+	if s := x.Screen(); !strings.Contains(s, "JOBS") {
+		t.Errorf("the run is no longer shown while reconnecting:\n%s", s)
+	}
+	p.SetDown(false)
+	x.Shows("Refreshing run status every 200ms.")
+	x.Keys("C-c")
+	if st := x.ExitStatus(); st != "130" {
+		t.Errorf("exit status %s, want 130", st)
 	}
 }

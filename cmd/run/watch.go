@@ -2,8 +2,10 @@ package run
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	"net/http"
 	"strconv"
 	"strings"
 	"time"
@@ -41,11 +43,18 @@ line per change of state, for CI logs:
   job 34 build: in_progress
   job 34 build: completed (success)
 
+When the connection to the service drops (refused, reset, timed out, or a
+502, 503 or 504 from a proxy), forge keeps watching: it says that it is
+reconnecting and tries again after the interval, doubling the wait up to
+15s, for up to 1 minute after the connection was lost; only then does it
+give up (exit 1).
+
 With --exit-status, forge exits 1 unless the run's conclusion is success,
 so a script can wait for CI: forge run watch 12 --exit-status && deploy.
 With --explain as well, a run that fails is followed by the agent's answer
 to why (see forge run explain); the exit status stays the run's.
-Ctrl-C stops watching (exit 130); the run goes on.`,
+Ctrl-C stops watching (exit 130), leaving the run's last state on the
+normal screen; the run goes on.`,
 		Example: `  forge run watch 12
   forge run watch 12 --exit-status --interval 10
   forge run watch "$(forge run list -L 1 --jq '.[0].id')" --exit-status`,
@@ -92,7 +101,7 @@ func runWatch(ctx context.Context, opts *watchOptions) error {
 	if err != nil {
 		return err
 	}
-	w := &watcher{ctx: ctx, c: c, repo: repo, id: opts.id, interval: interval}
+	w := &watcher{ctx: ctx, c: c, repo: repo, id: opts.id, interval: interval, reconnectFor: reconnectFor}
 	ios := opts.f.IOStreams
 	run, jobs, err := fetchRun(ctx, c, repo, opts.id)
 	if err != nil {
@@ -112,7 +121,7 @@ func runWatch(ctx context.Context, opts *watchOptions) error {
 			return err
 		}
 	default:
-		if run, err = w.plain(ios.Out, run, jobs); err != nil {
+		if run, err = w.plain(ios.Out, ios.ErrOut, run, jobs); err != nil {
 			return err
 		}
 	}
@@ -131,31 +140,96 @@ func runWatch(ctx context.Context, opts *watchOptions) error {
 	return nil
 }
 
+// reconnectFor is how long a watch keeps trying after the connection to
+// the service was lost; maxReconnectWait bounds one wait between tries.
+const (
+	reconnectFor     = time.Minute
+	maxReconnectWait = 15 * time.Second
+)
+
 // watcher polls one run.
 type watcher struct {
-	ctx      context.Context
-	c        *client.Client
-	repo     client.RepoName
-	id       int64
-	interval time.Duration
+	ctx          context.Context
+	c            *client.Client
+	repo         client.RepoName
+	id           int64
+	interval     time.Duration
+	reconnectFor time.Duration
 }
 
 // wait sleeps one interval; it ends early with the context's error on
 // Ctrl-C.
-func (w *watcher) wait() error {
-	t := time.NewTimer(w.interval)
+func (w *watcher) wait() error { return sleep(w.ctx, w.interval) }
+
+func sleep(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
 	defer t.Stop()
 	select {
 	case <-t.C:
 		return nil
-	case <-w.ctx.Done():
-		return w.ctx.Err()
+	case <-ctx.Done():
+		return ctx.Err()
 	}
+}
+
+// fetch reads the run and its jobs. While the connection to the service is
+// lost it tries again — after the interval, then twice as long each time,
+// up to maxReconnectWait — for up to reconnectFor, calling status before
+// each wait with what it is doing, and with "" once it is back.
+func (w *watcher) fetch(status func(string)) (*client.WorkflowRun, []*client.Job, error) {
+	var lost time.Time
+	delay := w.interval
+	for attempt := 1; ; attempt++ {
+		run, jobs, err := fetchRun(w.ctx, w.c, w.repo, w.id)
+		if err == nil || !connectionLost(err) {
+			if !lost.IsZero() && err == nil {
+				status("")
+			}
+			return run, jobs, err
+		}
+		if lost.IsZero() {
+			lost = time.Now()
+		}
+		left := w.reconnectFor - time.Since(lost)
+		if left <= 0 {
+			return nil, nil, fmt.Errorf("gave up reconnecting after %s: %w", w.reconnectFor, err)
+		}
+		wait := min(delay, left, maxReconnectWait)
+		status(fmt.Sprintf("connection lost; reconnecting in %s (attempt %d, for up to %s)…", roundWait(wait), attempt, w.reconnectFor))
+		if err := sleep(w.ctx, wait); err != nil {
+			return nil, nil, err
+		}
+		delay *= 2
+	}
+}
+
+// roundWait rounds a wait for people: 40ms, 1.5s, 37s.
+func roundWait(d time.Duration) time.Duration {
+	switch {
+	case d < time.Second:
+		return d.Round(time.Millisecond)
+	case d < 10*time.Second:
+		return d.Round(100 * time.Millisecond)
+	}
+	return d.Round(time.Second)
+}
+
+// connectionLost reports a failure that trying again later may mend: no
+// answer from the service, or a proxy's answer that it is unavailable.
+func connectionLost(err error) bool {
+	var (
+		netErr     *client.NetworkError
+		timeoutErr *client.TimeoutError
+	)
+	return errors.As(err, &netErr) || errors.As(err, &timeoutErr) ||
+		client.HasStatus(err, http.StatusBadGateway) ||
+		client.HasStatus(err, http.StatusServiceUnavailable) ||
+		client.HasStatus(err, http.StatusGatewayTimeout)
 }
 
 // plain prints a line per change until the run completes, and returns the
 // completed run.
-func (w *watcher) plain(out io.Writer, run *client.WorkflowRun, jobs []*client.Job) (*client.WorkflowRun, error) {
+func (w *watcher) plain(out, errOut io.Writer, run *client.WorkflowRun, jobs []*client.Job) (*client.WorkflowRun, error) {
 	seen := newChanges()
 	for {
 		seen.write(out, run, jobs)
@@ -166,23 +240,38 @@ func (w *watcher) plain(out io.Writer, run *client.WorkflowRun, jobs []*client.J
 			return nil, err
 		}
 		var err error
-		if run, jobs, err = fetchRun(w.ctx, w.c, w.repo, w.id); err != nil {
+		run, jobs, err = w.fetch(func(msg string) {
+			if msg == "" {
+				msg = "reconnected"
+			}
+			fmt.Fprintf(errOut, "forge: %s\n", msg)
+		})
+		if err != nil {
 			return nil, err
 		}
 	}
 }
 
 // onTerminal redraws the run in place until it completes, then prints its
-// final state on the normal screen.
-func (w *watcher) onTerminal(opts *watchOptions, run *client.WorkflowRun, jobs []*client.Job) (*client.WorkflowRun, error) {
+// final state on the normal screen. Stopped early — Ctrl-C, or a
+// connection that did not come back — it leaves the last state it showed
+// there too, so what was watched does not vanish with the alternate
+// screen.
+func (w *watcher) onTerminal(opts *watchOptions, run *client.WorkflowRun, jobs []*client.Job) (_ *client.WorkflowRun, err error) {
 	ios := opts.f.IOStreams
 	cs := ios.ColorScheme()
 	scr := newScreen(ios)
 	scr.enter()
-	defer scr.leave()
+	defer func() {
+		scr.leave()
+		if err != nil {
+			fmt.Fprintln(ios.Out, strings.Join(renderRun(cs, run, jobs, time.Now()), "\n"))
+		}
+	}()
 	resized := notifyResize(w.ctx)
-	head := []string{cs.Gray(fmt.Sprintf("Refreshing run status every %s. Press Ctrl+C to quit.", w.interval)), ""}
-	frame := func() []string { return append(head[:2:2], renderRun(cs, run, jobs, time.Now())...) }
+	refreshing := cs.Gray(fmt.Sprintf("Refreshing run status every %s. Press Ctrl+C to quit.", w.interval))
+	head := refreshing
+	frame := func() []string { return append([]string{head, ""}, renderRun(cs, run, jobs, time.Now())...) }
 	for !done(run.Status, run.Conclusion) {
 		scr.draw(frame())
 		t := time.NewTimer(w.interval)
@@ -198,10 +287,17 @@ func (w *watcher) onTerminal(opts *watchOptions, run *client.WorkflowRun, jobs [
 				return nil, w.ctx.Err()
 			}
 		}
-		var err error
-		if run, jobs, err = fetchRun(w.ctx, w.c, w.repo, w.id); err != nil {
+		next, nextJobs, err := w.fetch(func(msg string) {
+			head = refreshing
+			if msg != "" {
+				head = cs.Yellow(text.Capitalize(msg))
+			}
+			scr.draw(frame())
+		})
+		if err != nil {
 			return nil, err
 		}
+		run, jobs = next, nextJobs
 	}
 	scr.leave()
 	fmt.Fprintln(ios.Out, strings.Join(renderRun(cs, run, jobs, time.Now()), "\n"))

@@ -47,7 +47,7 @@ SHA256 fingerprint, as ` + "`ssh-keygen -l`" + ` shows it.`,
 			return runAdd(cmd.Context(), opts)
 		},
 	}
-	cmd.Flags().StringVar(&opts.title, "title", "", "A `name` for the key (default: its comment)")
+	cmd.Flags().StringVarP(&opts.title, "title", "t", "", "A `name` for the key (default: its comment)")
 	opts.exporter = output.AddJSONFlags(cmd, keyFields...)
 	return cmd
 }

@@ -3,8 +3,12 @@ package tui_test
 import (
 	"context"
 	"os"
+	"os/exec"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/forgehq/forge/client"
 	"github.com/forgehq/forge/cmd"
@@ -111,5 +115,80 @@ func TestNeedsTerminal(t *testing.T) {
 	code = cmd.Run(context.Background(), f, []string{"tui", "--tab", "nope"})
 	if code != 2 || !strings.Contains(errOut.String(), "choose one of repos, issues, ci, images, chat, account") {
 		t.Fatalf("exit %d: %s", code, errOut)
+	}
+}
+
+// TestNothingLostOnATerminal: on a real terminal, Ctrl-C stops a chat
+// reply without quitting; a comment draft survives forge being killed
+// (kill -9: no chance to save on the way out) and is back on the next
+// launch; quitting with it asks first.
+func TestNothingLostOnATerminal(t *testing.T) {
+	x := tmuxtest.New(t, "tuikeep")
+	t.Parallel()
+	srv, err := refserver.New(refserver.Options{Demo: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := srv.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	srv.Agent().SetChunkDelay(40 * time.Millisecond)
+	token, err := srv.Token("alice")
+	if err != nil {
+		t.Fatal(err)
+	}
+	env := []string{"FORGE_CONFIG_DIR=" + t.TempDir(), "HOME=" + t.TempDir(), "FORGE_BASE_URL=" + srv.BaseURL(), "FORGE_TOKEN=" + token,
+		"AGENT_URL=" + srv.AgentURL(), "AGENT_API_KEY=" + srv.AgentKey(), "TERM=xterm-256color"}
+
+	x.Start(80, 24, env, "", "tui", "--tab", "chat")
+	x.Shows("model ref-1 (default)")
+	x.Keys("Tell me more", "Enter")
+	x.Shows("replying · esc stops")
+	x.Keys("C-c")
+	x.Shows("(reply interrupted; the part received stays in the", "model ref-1 (default)")
+
+	// A comment draft, then forge is killed.
+	x.Keys("Escape")
+	x.Shows("enter/i type a message")
+	x.Keys("1")
+	x.Shows("alice/webapp")
+	x.Keys("Enter")
+	x.Shows("#6 Support graceful shutdown")
+	x.Keys("Enter")
+	x.Shows("Support graceful shutdown #6")
+	x.Keys("c")
+	x.Keys("a draft that must not be lost")
+	x.Shows("a draft that must not be lost")
+	pane := strings.TrimSpace(x.Run("display-message", "-p", "-t", "s", "#{pane_pid}"))
+	out, err := exec.Command("pgrep", "-P", pane).Output()
+	if err != nil {
+		t.Fatalf("forge's process: %v", err)
+	}
+	pid, err := strconv.Atoi(strings.Fields(string(out))[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Kill(pid, syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	if st := x.ExitStatus(); st != "137" {
+		t.Fatalf("exit status %s after kill -9", st)
+	}
+
+	// The next launch, on a terminal of its own.
+	x = tmuxtest.New(t, "tuikeep2")
+	x.Start(80, 24, env, "", "tui", "-R", "alice/webapp", "--tab", "issues")
+	x.Shows("#6 Support graceful shutdown", "Kept from your last session: the chat conversation, the comment")
+	x.Keys("Enter")
+	x.Shows("Comment · ctrl+s sends", "a draft that must not be lost")
+	// Ctrl-C hides the editor, keeping the draft; quitting asks.
+	x.Keys("C-c")
+	x.Shows("The draft is kept: c brings the editor back.")
+	x.Keys("q")
+	x.Shows("Quit? Kept for your next forge tui: the comment draft on alice/webapp#6.")
+	x.Keys("y")
+	if st := x.ExitStatus(); st != "0" {
+		t.Errorf("exit status %s", st)
 	}
 }

@@ -73,7 +73,13 @@ the current directory point at, else the last one opened on the same service,
 remembered in $XDG_STATE_HOME/forge/tui.json (~/.local/state/forge/tui.json;
 mode 0600). Colour
 follows NO_COLOR and CLICOLOR like every forge command; with --debug the HTTP
-trace goes to a file (its path is printed at exit), not to the screen.`,
+trace goes to a file (its path is printed at exit), not to the screen.
+
+Nothing typed is lost: Ctrl-C stops a streaming chat reply and leaves an
+editor keeping its draft; quitting with a draft or a chat conversation asks
+first. Drafts and the chat conversation are kept, as they change, in files
+only you may read under $XDG_CACHE_HOME/forge/tui (else ~/.cache/forge/tui),
+and come back on the next launch.`,
 		Example: `  forge tui
   forge tui -R alice/webapp --tab ci
   forge --profile dev tui`,

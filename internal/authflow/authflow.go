@@ -31,14 +31,21 @@ type Attempt struct {
 	NeedsCode bool
 }
 
-// Start sends the username and password to anon's service. A refused
-// password is an AuthError (exit 4) quoting the service.
+// Start sends the username and password to anon's service. The service
+// refusing the login — wrong credentials, a disabled account, a lockout —
+// is an AuthError (exit 4, forge help exit-codes) quoting it; only a
+// failure to get an answer is another error (exit 1).
 func Start(ctx context.Context, anon *client.Client, username, password string) (*Attempt, error) {
 	res, err := anon.Account.Login(ctx, username, password)
 	if err != nil {
 		var apiErr *client.Error
-		if errors.As(err, &apiErr) && apiErr.StatusCode == http.StatusUnauthorized {
-			return nil, &cmdutil.AuthError{Err: fmt.Errorf("login to %s failed: %s", anon.BaseURL(), Summary(err))}
+		if errors.As(err, &apiErr) {
+			switch apiErr.StatusCode {
+			case http.StatusUnauthorized, http.StatusForbidden:
+				return nil, &cmdutil.AuthError{Err: fmt.Errorf("login to %s failed: %s", anon.BaseURL(), Summary(err))}
+			case http.StatusTooManyRequests:
+				return nil, &cmdutil.AuthError{Err: fmt.Errorf("login failed: %w", err)}
+			}
 		}
 		return nil, fmt.Errorf("login failed: %w", err)
 	}

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/forgehq/forge/client"
+	"github.com/forgehq/forge/config"
 	"github.com/forgehq/forge/internal/build"
 )
 
@@ -24,11 +25,21 @@ func (f *Factory) REST() (*client.Client, error) {
 	if s.BaseURL == "" {
 		return nil, AuthErrorf("no service configured for profile %q: run `forge auth login --base-url https://HOST/api/v2`", s.Profile)
 	}
+	if _, err := config.NormalizeBaseURL(s.BaseURL); err != nil {
+		if s.Sources["base_url"] == config.FromEnv {
+			return nil, UsageErrorf("FORGE_BASE_URL: %v", err)
+		}
+		return nil, &UsageError{Err: err}
+	}
 	if s.Token == "" {
 		if host, ok := s.Withheld["base_url"]; ok {
 			return nil, AuthErrorf("no token for %s: profile %q holds one only for its own server; log in there with `forge --profile NAME auth login --base-url %s` (a new profile) or set FORGE_TOKEN", host, s.Profile, s.BaseURL)
 		}
 		return nil, AuthErrorf("not logged in to %s (profile %q): run `forge auth login`", s.BaseURL, s.Profile)
+	}
+	if s.Sources["token"] == config.FromEnv {
+		// Logging in would not help: FORGE_TOKEN wins over a stored token.
+		return f.RESTClient(s.BaseURL, s.Token, client.WithTokenFix("set FORGE_TOKEN to a valid token, or unset it and run `forge auth login`"))
 	}
 	return f.RESTClient(s.BaseURL, s.Token)
 }
@@ -38,19 +49,19 @@ func (f *Factory) REST() (*client.Client, error) {
 //
 // FORGE_HTTP_TIMEOUT bounds each request attempt: a Go duration ("45s",
 // "2m") or a number of seconds; 0 turns the bound off. Default 30s.
-func (f *Factory) RESTClient(baseURL, token string) (*client.Client, error) {
+func (f *Factory) RESTClient(baseURL, token string, more ...client.Option) (*client.Client, error) {
 	timeout, err := f.httpTimeout()
 	if err != nil {
 		return nil, err
 	}
 	errOut := f.IOStreams.ErrOut
 	cs := f.IOStreams.ErrColorScheme()
-	c, err := client.New(baseURL, token,
+	c, err := client.New(baseURL, token, append([]client.Option{
 		client.WithHTTPClient(f.HTTPClient()),
 		client.WithUserAgent(build.UserAgent()),
 		client.WithTimeout(timeout),
 		client.WithNotify(func(msg string) { fmt.Fprintf(errOut, "%s %s\n", cs.WarningIcon(), msg) }),
-	)
+	}, more...)...)
 	if err != nil {
 		return nil, &UsageError{Err: err}
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"io"
 	"maps"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -190,6 +191,16 @@ func (s *Stream) Pending() string {
 		}), " ")
 		lines := r.wrap(r.ip.parse(text, 0).segs, r.avail())
 		r.ip.refs = saved
+		if r.para.emitted == 0 {
+			// The markers of items whose first line is still arriving.
+			for _, c := range r.stack {
+				if c.kind == kItem && c.pending {
+					for _, sg := range c.marker {
+						parts = append(parts, sg.text)
+					}
+				}
+			}
+		}
 		for _, l := range lines[min(r.para.emitted, len(lines)):] {
 			for _, sg := range l {
 				parts = append(parts, sg.text)
@@ -202,7 +213,37 @@ func (s *Stream) Pending() string {
 		}
 	}
 	if !s.live && len(s.buf) > 0 {
-		parts = append(parts, strings.TrimLeft(cleanLine(string(s.buf)), " "))
+		parts = append(parts, s.arriving())
 	}
 	return strings.Join(strings.Fields(strings.Join(parts, "")), " ")
+}
+
+// arriving is the line still arriving as the preview shows it: a list
+// item's marker as its bullet or number, a heading without its #s, a
+// quote without its >, a fence or a rule left out — never the raw
+// markers that the rendering would replace a moment later.
+func (s *Stream) arriving() string {
+	line := cleanLine(string(s.buf))
+	pl := s.r.classify(line)
+	var b strings.Builder
+	for _, op := range pl.opens {
+		switch {
+		case op.kind != kItem:
+		case op.blank && !strings.HasSuffix(line, " "):
+			// "-" alone may still become "-x" or "---".
+		case op.ordered:
+			b.WriteString(strconv.Itoa(op.start) + string(op.ch) + " ")
+		default:
+			b.WriteString(bullets[0] + " ")
+		}
+	}
+	rest := line[min(pl.pos, len(line)):]
+	switch pl.action {
+	case actATX:
+		rest = strings.TrimLeft(rest, "#")
+	case actFenceOpen, actHR, actSetext, actTableDelim:
+		rest = ""
+	}
+	b.WriteString(rest)
+	return b.String()
 }

@@ -226,3 +226,29 @@ func TestStreamPending(t *testing.T) {
 		}
 	}
 }
+
+// TestStreamPendingMarkers: the line still arriving is previewed without
+// the markers its rendering replaces — a "-" shows as the bullet it
+// becomes, never as a "-" first.
+func TestStreamPendingMarkers(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct{ write, pending string }{
+		{"-", ""}, // not yet known: "-x" is a paragraph, "---" a rule
+		{"- ", "•"},
+		{"- Your mess", "• Your mess"},
+		{"* two", "• two"},
+		{"3. three", "3. three"},
+		{"## Head", "Head"},
+		{"> quoted", "quoted"},
+		{"> - both", "• both"},
+		{"```go", ""},
+		{"plain text", "plain text"},
+	} {
+		var out bytes.Buffer
+		s := NewStream(&out, Options{Width: 40})
+		s.Write([]byte(c.write))
+		if got := s.Pending(); got != c.pending {
+			t.Errorf("after %q: pending %q, want %q", c.write, got, c.pending)
+		}
+	}
+}

@@ -40,13 +40,50 @@ func AddJSONFlags(cmd *cobra.Command, known ...string) *Exporter {
 	f := cmd.Flags()
 	f.StringVar(&e.fields, "json", "", "Output JSON with the given `fields` (comma-separated; none: all fields)")
 	f.Lookup("json").NoOptDefVal = allFields
-	f.StringVarP(&e.jq, "jq", "q", "", "Filter JSON output with a jq `expression`")
-	f.StringVarP(&e.template, "template", "t", "", "Format JSON output with a Go `template`")
+	f.StringVarP(&e.jq, "jq", shorthand(cmd, "q"), "", "Filter JSON output with a jq `expression`")
+	f.StringVarP(&e.template, "template", shorthand(cmd, "t"), "", "Format JSON output with a Go `template`")
 	if cmd.Annotations == nil {
 		cmd.Annotations = map[string]string{}
 	}
 	cmd.Annotations[FieldsAnnotation] = strings.Join(known, ",")
+	if cmd.Long == "" && len(known) > 0 {
+		cmd.Long = cmd.Short // help shows Long instead of Short
+	}
+	cmd.Long += fieldsHelp(known)
 	return e
+}
+
+// fieldsHelp is the "JSON fields" paragraph of a command's help (and so of
+// its man page and reference page), as gh has: the names --json takes,
+// wrapped to fit 80 columns.
+func fieldsHelp(known []string) string {
+	if len(known) == 0 {
+		return ""
+	}
+	var b strings.Builder
+	b.WriteString("\n\nJSON fields (--json alone: every field the service sent):")
+	line := 0
+	for i, f := range known {
+		if i < len(known)-1 {
+			f += ","
+		}
+		if line == 0 || line+1+len(f) > 78 {
+			b.WriteString("\n ")
+			line = 1
+		}
+		b.WriteString(" " + f)
+		line += 1 + len(f)
+	}
+	return b.String()
+}
+
+// shorthand is s unless cmd already gives it to a flag of its own: on
+// create commands -t is --title, as in gh, and --template has none.
+func shorthand(cmd *cobra.Command, s string) string {
+	if cmd.Flags().ShorthandLookup(s) != nil {
+		return ""
+	}
+	return s
 }
 
 // Enabled reports whether the user asked for JSON, jq or template output.

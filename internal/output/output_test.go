@@ -176,15 +176,40 @@ func TestExporterErrors(t *testing.T) {
 
 func TestNormalizeJSONArgs(t *testing.T) {
 	root := &cobra.Command{Use: "forge"}
+	root.PersistentFlags().String("profile", "", "")
 	list := &cobra.Command{Use: "list", Run: func(*cobra.Command, []string) {}}
 	AddJSONFlags(list, "number", "state", "title")
-	root.AddCommand(list)
+	list.Flags().IntP("limit", "L", 30, "")
+	list.Flags().BoolP("web", "w", false, "")
+	// view takes at most one argument, tags exactly one.
+	view := &cobra.Command{Use: "view", Run: func(*cobra.Command, []string) {}, Args: cobra.MaximumNArgs(1)}
+	AddJSONFlags(view, "name")
+	view.Flags().StringP("repo", "R", "", "")
+	view.Flags().BoolP("web", "w", false, "")
+	tags := &cobra.Command{Use: "tags", Run: func(*cobra.Command, []string) {}, Args: cobra.ExactArgs(1)}
+	AddJSONFlags(tags, "name")
+	issue := &cobra.Command{Use: "issue"}
+	none := &cobra.Command{Use: "list", Run: func(*cobra.Command, []string) {}, Args: cobra.NoArgs}
+	AddJSONFlags(none, "number")
+	issue.AddCommand(none)
+	root.AddCommand(list, view, tags, issue)
 	cases := []struct{ in, want string }{
 		{"list --json number,state --jq .", "list --json=number,state --jq ."},
 		{"list --json number", "list --json=number"},
 		{"list --json --limit 3", "list --json --limit 3"},
 		{"list --json myrepo", "list --json myrepo"},
 		{"list -- --json number", "list -- --json number"},
+		// A field-shaped word the arguments have no room for is a field.
+		{"issue list --json numbr", "issue list --json=numbr"},
+		{"--profile dev issue list --json numbr -L 5", "--profile dev issue list --json=numbr -L 5"},
+		{"view --json bogus alice/demo", "view --json=bogus alice/demo"},
+		{"view -R alice/demo --json bogus", "view -R alice/demo --json bogus"},
+		{"view alice/demo --json bogus", "view alice/demo --json=bogus"},
+		{"view -wR alice/demo --json bogus other", "view -wR alice/demo --json=bogus other"},
+		{"view --json demo", "view --json demo"},
+		{"tags --json app", "tags --json app"},
+		{"issue list --json 12", "issue list --json 12"},
+		{"issue list --json a/b", "issue list --json a/b"},
 	}
 	for _, c := range cases {
 		got := strings.Join(NormalizeJSONArgs(root, strings.Fields(c.in)), " ")

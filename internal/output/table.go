@@ -134,7 +134,9 @@ func (t *Table) renderAligned() string {
 			if col < last {
 				st = st.PaddingRight(2)
 			}
-			if !color {
+			// An empty cell gets no colour: lipgloss would write an
+			// empty pair of escape sequences for it.
+			if !color || cellText(headers, rows, row, col) == "" {
 				return st
 			}
 			if row == table.HeaderRow {
@@ -150,4 +152,19 @@ func (t *Table) renderAligned() string {
 		lines[i] = strings.TrimRight(l, " ")
 	}
 	return strings.TrimRight(strings.Join(lines, "\n"), "\n")
+}
+
+// cellText is the text of a cell of the aligned table (row
+// table.HeaderRow for the header).
+func cellText(headers []string, rows [][]string, row, col int) string {
+	if row == table.HeaderRow {
+		if col < len(headers) {
+			return headers[col]
+		}
+		return ""
+	}
+	if row < len(rows) && col < len(rows[row]) {
+		return rows[row][col]
+	}
+	return ""
 }

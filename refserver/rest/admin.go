@@ -199,11 +199,17 @@ func (a *API) setDisabled(w http.ResponseWriter, r *http.Request, s *session, di
 	if err != nil {
 		return err
 	}
+	was := u.Disabled
 	u, err = a.st.SetDisabled(u.ID, disabled)
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, a.adminUserView(r, u))
+	// changed says whether the call did anything, so a client can tell
+	// "disabled now" from "already was" without a second request.
+	writeJSON(w, http.StatusOK, struct {
+		adminUserJSON
+		Changed bool `json:"changed"`
+	}{a.adminUserView(r, u), was != disabled})
 	return nil
 }
 

@@ -116,12 +116,19 @@ type retryLater struct {
 func (e *retryLater) Error() string { return e.err.Msg }
 func (e *retryLater) Unwrap() error { return e.err }
 
-// errTooMany is a 429 "try again in N minute(s)" with Retry-After set to
+// errTooMany is a 429 "try again in N minutes" with Retry-After set to
 // wait, rounded up to whole seconds.
 func errTooMany(wait time.Duration, what string) error {
 	mins := max(1, int(wait.Round(time.Minute)/time.Minute))
 	return &retryLater{wait: wait, err: &store.Error{Status: http.StatusTooManyRequests,
-		Msg: fmt.Sprintf("%s: try again in %d minute(s)", what, mins)}}
+		Msg: fmt.Sprintf("%s: try again in %s", what, minutes(mins))}}
+}
+
+func minutes(n int) string {
+	if n == 1 {
+		return "1 minute"
+	}
+	return fmt.Sprintf("%d minutes", n)
 }
 
 // setRetryAfter sets Retry-After when err is a retryLater.

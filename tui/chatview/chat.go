@@ -90,6 +90,8 @@ type View struct {
 	pager   *components.Pager
 	input   *components.Editor
 	sent    []string // messages sent, for the up arrow
+	choices []string // what the last Tab left to choose from
+	keep    keepState
 
 	busy     string // "reply" or "command" while one runs
 	turn     int
@@ -138,6 +140,7 @@ func (v *View) Init() tea.Cmd {
 	if v.session == nil {
 		return nil
 	}
+	v.restore()
 	c, ctx, owner := v.session.Client, v.ctx.Ctx, v.id
 	return tea.Batch(v.fetchUsage(), func() tea.Msg {
 		_, def, _ := c.Models(ctx)
@@ -159,7 +162,14 @@ func (v *View) fetchUsage() tea.Cmd {
 	}
 }
 
+// Update handles msg, then keeps what it changed of the conversation and
+// the input (keep.go).
 func (v *View) Update(msg tea.Msg) tea.Cmd {
+	cmd := v.update(msg)
+	return tea.Batch(cmd, v.persist())
+}
+
+func (v *View) update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case deltaMsg:
 		if msg.owner == v.id && msg.turn == v.turn {
@@ -195,6 +205,10 @@ func (v *View) Update(msg tea.Msg) tea.Cmd {
 		if msg.owner == v.id && msg.err == nil {
 			v.agentUsage = msg.usage
 		}
+	case completeMsg:
+		if msg.owner == v.id && v.input.Value() == msg.line {
+			return v.completed(msg)
+		}
 	case common.ThemeMsg:
 		v.stale = true
 	case tea.KeyPressMsg:
@@ -220,7 +234,10 @@ func (v *View) key(msg tea.KeyPressMsg) tea.Cmd {
 		v.pager.Update(msg)
 		return nil
 	}
+	v.choices = nil
 	switch s := msg.String(); {
+	case s == "tab" && completes(v.input.Value()):
+		return v.complete()
 	case s == "esc":
 		if v.busy == "reply" {
 			v.cancel()
@@ -273,6 +290,9 @@ func (v *View) startTurn(message string) tea.Cmd {
 	v.entries = append(v.entries, entry{"user", message})
 	v.turn++
 	v.busy = "reply"
+	// The footer's tokens were the last reply's: this one has none yet
+	// (and none at all if it is stopped).
+	v.last = nil
 	v.reply.Reset()
 	v.streamed = &lineSink{}
 	v.stream = markdown.NewStream(v.streamed, v.mdOptions())
@@ -335,6 +355,11 @@ func (v *View) turnDone(msg turnDoneMsg) tea.Cmd {
 func (v *View) command(line string) tea.Cmd {
 	v.entries = append(v.entries, entry{"user", line})
 	v.stale = true
+	if f := strings.Fields(strings.ToLower(line)); f[0] == "/help" || f[0] == "/?" {
+		// The session's /help is forge chat's: its keys are not these.
+		v.entries = append(v.entries, entry{"note", help()})
+		return nil
+	}
 	v.busy = "command"
 	s, ctx, owner := v.session, v.ctx.Ctx, v.id
 	return func() tea.Msg {
@@ -415,23 +440,37 @@ func (v *View) renderEntry(e entry) []string {
 	w := max(v.width-2, 10)
 	switch e.kind {
 	case "user":
+		// A message of several lines is drawn as its lines.
 		var out []string
-		for i, l := range strings.Split(ansi.Wrap(text.LogLine(e.text), w, " "), "\n") {
-			lead := "  "
-			if i == 0 {
-				lead = "› "
+		for _, line := range strings.Split(e.text, "\n") {
+			for _, l := range strings.Split(ansi.Wrap(text.LogLine(line), w, " "), "\n") {
+				lead := "  "
+				if len(out) == 0 {
+					lead = "› "
+				}
+				out = append(out, st.Prompt.Render(lead)+st.Bold.Render(l))
 			}
-			out = append(out, st.Prompt.Render(lead)+st.Bold.Render(l))
 		}
 		return append([]string{""}, out...)
 	case "agent":
 		return append([]string{""}, v.ctx.Markdown(e.text, w)...)
 	case "error":
-		return []string{st.Error.Render("✗ ") + text.OneLine(e.text)}
+		// Whole, wrapped: an error's end (a reset time, a hint) matters.
+		var out []string
+		for i, l := range common.Wrap(text.OneLine(e.text), w) {
+			lead := "  "
+			if i == 0 {
+				lead = "✗ "
+			}
+			out = append(out, st.Error.Render(lead+l))
+		}
+		return out
 	}
 	var out []string
-	for _, l := range strings.Split(ansi.Wrap(e.text, w, " "), "\n") {
-		out = append(out, st.Dim.Render(l))
+	for _, line := range strings.Split(e.text, "\n") {
+		for _, l := range common.Wrap(text.OneLine(line), w) {
+			out = append(out, st.Dim.Render(l))
+		}
 	}
 	return out
 }
@@ -488,6 +527,9 @@ func (v *View) statusBar() string {
 		parts = append(parts, use)
 	}
 	bar := " " + strings.Join(parts, " · ")
+	if len(v.choices) > 0 {
+		bar = " tab: " + text.OneLine(strings.Join(v.choices, "  "))
+	}
 	return st.Selected.Render(common.Fit(bar, v.width))
 }
 
@@ -506,7 +548,7 @@ func (v *View) ShortHelp() []key.Binding {
 		return []key.Binding{v.keyFocus, k.Up, k.PageUp}
 	}
 	if v.busy == "reply" {
-		return []key.Binding{common.Binding("esc", "stop the reply", "esc"), common.Binding("pgup", "scroll", "pgup")}
+		return []key.Binding{common.Binding("esc/ctrl+c", "stop the reply", "esc"), common.Binding("pgup", "scroll", "pgup")}
 	}
 	return []key.Binding{v.keySend, v.keyNewline, v.keyLeave, common.Binding("tab", "next tab", "tab")}
 }

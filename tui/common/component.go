@@ -64,3 +64,18 @@ type Fullscreen interface {
 type Refresher interface {
 	Refresh() tea.Cmd
 }
+
+// Interrupter is a component for which Ctrl-C means something short of
+// quitting (stop a streaming reply, leave an editor keeping the draft):
+// Interrupt does it and reports true, or reports false to let Ctrl-C
+// quit.
+type Interrupter interface {
+	Interrupt() (tea.Cmd, bool)
+}
+
+// Unsent is a component holding something the user typed and has not
+// sent (a draft, a conversation): Unsent names it ("" when nothing), and
+// quitting asks first.
+type Unsent interface {
+	Unsent() string
+}

@@ -47,6 +47,8 @@ type Context struct {
 	Now func() time.Time
 	// Spinner is the spinner's current frame, drawn by loading views.
 	Spinner string
+	// Keep holds the profile's unsent drafts and chat across launches.
+	Keep *Keep
 
 	ids int
 
@@ -69,6 +71,7 @@ func NewContext(ctx context.Context, f *cmdutil.Factory, color bool) *Context {
 		if c.User == "" {
 			c.User = s.RegistryUser
 		}
+		c.Keep = OpenKeep(f.CacheDir(), s.Profile, s.BaseURL)
 	}
 	return c
 }

@@ -43,7 +43,7 @@ func NewKeyMap() *KeyMap {
 		Profiles:    b([]string{"P"}, "P", "profiles"),
 		Login:       b([]string{"L"}, "L", "log in again"),
 		Quit:        b([]string{"q"}, "q", "quit"),
-		ForceQuit:   b([]string{"ctrl+c"}, "ctrl+c", "quit"),
+		ForceQuit:   b([]string{"ctrl+c"}, "ctrl+c", "stop a reply, or quit"),
 	}
 }
 

@@ -43,3 +43,30 @@ func FitRight(s string, width int) string {
 	}
 	return strings.Repeat(" ", width-w) + s
 }
+
+// Wrap breaks a line of plain text into lines of at most width cells, at
+// spaces only — a date, a URL or a hyphenated name stays whole unless it
+// alone is wider than width, when it is cut where the width ends.
+// Spaces inside a line (an indentation) are kept.
+func Wrap(s string, width int) []string {
+	width = max(width, 1)
+	var lines []string
+	line, w, started := "", 0, false
+	for _, word := range strings.Split(s, " ") {
+		ww := ansi.StringWidth(word)
+		if started && w+1+ww <= width {
+			line, w = line+" "+word, w+1+ww
+			continue
+		}
+		if started {
+			lines = append(lines, line)
+		}
+		for ww > width {
+			lines = append(lines, ansi.Truncate(word, width, ""))
+			word = ansi.TruncateLeft(word, width, "")
+			ww = ansi.StringWidth(word)
+		}
+		line, w, started = word, ww, true
+	}
+	return append(lines, line)
+}

@@ -1,7 +1,9 @@
 package images
 
 import (
+	"errors"
 	"fmt"
+	"net/http"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -39,6 +41,9 @@ type Tags struct {
 	repo    string
 	confirm *components.Confirm
 	busy    string // "planning", "deleting"
+	// deleted: a deletion from this view succeeded, so the repository
+	// may be gone with its last tag — and not found is then empty.
+	deleted bool
 
 	keyDelete key.Binding
 }
@@ -67,7 +72,7 @@ func (t *Tags) fetch() (components.Work[regclient.Tag], error) {
 		return nil, err
 	}
 	ctx, repo := t.ctx.Ctx, t.repo
-	return func() ([]regclient.Tag, error) {
+	work := func() ([]regclient.Tag, error) {
 		r, err := reg.ParseRepository(repo)
 		if err != nil {
 			return nil, err
@@ -75,6 +80,17 @@ func (t *Tags) fetch() (components.Work[regclient.Tag], error) {
 		tags, _, err := reg.Tags(ctx, r)
 		if err == nil {
 			err = reg.Sizes(ctx, r, tags)
+		}
+		return tags, err
+	}
+	if !t.deleted {
+		return work, nil
+	}
+	return func() ([]regclient.Tag, error) {
+		tags, err := work()
+		var st interface{ HTTPStatus() int }
+		if errors.As(err, &st) && st.HTTPStatus() == http.StatusNotFound {
+			return nil, nil // gone with its last tag
 		}
 		return tags, err
 	}, nil
@@ -95,6 +111,7 @@ func (t *Tags) Update(msg tea.Msg) tea.Cmd {
 			cmd = deleted(msg)
 		}
 		if msg.repo == t.repo && msg.err == nil {
+			t.deleted = true
 			return tea.Batch(cmd, t.Refresh())
 		}
 		return cmd

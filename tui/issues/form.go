@@ -45,8 +45,52 @@ func NewForm(ctx *common.Context, repo client.RepoName) *Form {
 	f.title.Focus()
 	f.keySend = common.Binding("ctrl+s", "open the issue", "ctrl+s")
 	f.keyField = common.Binding("tab", "next field", "tab", "shift+tab")
-	f.keyLeave = common.Binding("esc", "leave (draft kept)", "esc")
+	f.keyLeave = common.Binding("esc/ctrl+c", "leave (draft kept)", "esc")
+	var d issueDraft
+	if ctx.Keep.Load(f.draftName(), &d) {
+		f.title.SetValue(d.Title)
+		f.body.SetValue(d.Body)
+	}
 	return f
+}
+
+// issueDraft is the form's text as the keep holds it.
+type issueDraft struct {
+	Title string `json:"title,omitempty"`
+	Body  string `json:"body,omitempty"`
+}
+
+func (f *Form) draftName() string { return "issue\n" + f.repo.String() }
+
+// edit gives a key or a paste to the field in focus, keeping the draft
+// as it changes.
+func (f *Form) edit(msg tea.Msg) tea.Cmd {
+	before := f.field().Value()
+	f.field().Update(msg)
+	if f.field().Value() == before {
+		return nil
+	}
+	return f.saveDraft()
+}
+
+func (f *Form) saveDraft() tea.Cmd {
+	var d any
+	what := f.Unsent()
+	if what != "" {
+		d = issueDraft{Title: f.title.Value(), Body: f.body.Value()}
+	}
+	return common.Error(f.ctx.Keep.Save(f.draftName(), what, d))
+}
+
+// Interrupt: Ctrl-C leaves the form as esc does, keeping the draft.
+func (f *Form) Interrupt() (tea.Cmd, bool) { return common.Close(f), true }
+
+// Unsent names the draft.
+func (f *Form) Unsent() string {
+	if strings.TrimSpace(f.title.Value()+f.body.Value()) == "" {
+		return ""
+	}
+	return "the new issue draft for " + f.repo.String()
 }
 
 func (f *Form) Init() tea.Cmd { return nil }
@@ -65,13 +109,13 @@ func (f *Form) Update(msg tea.Msg) tea.Cmd {
 		f.body.Reset()
 		f.setFocus(0)
 		is := msg.issue
-		return tea.Batch(common.Replace(f, NewView(f.ctx, f.repo, is)),
+		return tea.Batch(f.saveDraft(), common.Replace(f, NewView(f.ctx, f.repo, is)),
 			common.Status(fmt.Sprintf("Opened #%d.", is.Number)),
 			func() tea.Msg { return common.IssueChangedMsg{Repo: f.repo, Issue: is} })
 	case tea.KeyPressMsg:
 		return f.key(msg)
 	case tea.PasteMsg:
-		f.field().Update(msg)
+		return f.edit(msg)
 	}
 	return nil
 }
@@ -87,7 +131,7 @@ func (f *Form) key(msg tea.KeyPressMsg) tea.Cmd {
 	case msg.String() == "enter" && f.focus == 0:
 		f.setFocus(1)
 	default:
-		f.field().Update(msg)
+		return f.edit(msg)
 	}
 	return nil
 }
@@ -137,7 +181,7 @@ func (f *Form) SetSize(width, height int) {
 
 func (f *Form) View() string {
 	st := f.ctx.Styles
-	head := st.Bold.Render("New issue in "+f.repo.String()) + st.Dim.Render(" · tab switches fields · ctrl+s opens it · esc leaves (draft kept)")
+	head := st.Bold.Render("New issue in "+f.repo.String()) + st.Dim.Render(" · tab switches fields · ctrl+s opens it · esc leaves (the draft is kept)")
 	if f.sending {
 		head = st.Accent.Render(f.ctx.Spinner) + " Opening the issue…"
 	}

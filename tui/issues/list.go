@@ -51,6 +51,14 @@ func NewList(ctx *common.Context, repo client.RepoName) *List {
 	return l
 }
 
+// Unsent names the new-issue draft the list holds for n.
+func (l *List) Unsent() string {
+	if l.form == nil {
+		return ""
+	}
+	return l.form.Unsent()
+}
+
 // Repo is the list's repository.
 func (l *List) Repo() client.RepoName { return l.repo }
 
@@ -145,10 +153,23 @@ func (l *List) row(is *client.Issue) components.Row {
 	if is.Comments > 0 {
 		comments = strconv.FormatInt(is.Comments, 10)
 	}
+	title := text.OneLine(is.Title)
+	if states[l.state] == "all" {
+		// Not by colour alone: NO_COLOR must tell them apart too.
+		title = stateGlyph(st, is.State) + " " + title
+	}
 	return components.Row{
 		Key:   strconv.FormatInt(is.Number, 10),
-		Cells: []string{num, text.OneLine(is.Title), text.OneLine(is.User.Login), comments, st.Dim.Render(text.Since(is.CreatedAt.Time, l.ctx.Now()))},
+		Cells: []string{num, title, text.OneLine(is.User.Login), comments, st.Dim.Render(text.Since(is.CreatedAt.Time, l.ctx.Now()))},
 	}
+}
+
+// stateGlyph marks an issue's state by shape: ● open, ✓ closed.
+func stateGlyph(st *common.Styles, state string) string {
+	if state == "closed" {
+		return st.Dim.Render("✓")
+	}
+	return st.Success.Render("●")
 }
 
 func (l *List) head() string {
@@ -156,6 +177,9 @@ func (l *List) head() string {
 	n := len(l.Items())
 	head := st.Bold.Render(fmt.Sprintf("%s issues", text.Capitalize(states[l.state])))
 	head += st.Dim.Render(fmt.Sprintf(" · %s · s: open/closed/all · n: new", text.Plural(n, "issue", "issues")))
+	if states[l.state] == "all" {
+		head += st.Dim.Render(" · ") + stateGlyph(st, "open") + st.Dim.Render(" open ") + stateGlyph(st, "closed") + st.Dim.Render(" closed")
+	}
 	if n >= maxIssues {
 		head += st.Dim.Render(fmt.Sprintf(" (the first %d)", maxIssues))
 	}

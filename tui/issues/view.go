@@ -69,7 +69,14 @@ func NewView(ctx *common.Context, repo client.RepoName, is *client.Issue) *View 
 	v.keyCloseShort = common.Binding("x", "close", "x")
 	v.keyReopen = common.Binding("o", "reopen issue", "o")
 	v.keySend = common.Binding("ctrl+s", "send comment", "ctrl+s", "alt+enter")
-	v.keyHide = common.Binding("esc", "hide editor (draft kept)", "esc")
+	v.keyHide = common.Binding("esc/ctrl+c", "hide editor (draft kept)", "esc")
+	// A draft left by the last launch comes back in the open editor.
+	var draft string
+	if ctx.Keep.Load(v.draftName(), &draft) && draft != "" {
+		v.editor.SetValue(draft)
+		v.composing = true
+		v.editor.Focus()
+	}
 	return v
 }
 
@@ -136,7 +143,7 @@ func (v *View) Update(msg tea.Msg) tea.Cmd {
 		return v.key(msg)
 	case tea.PasteMsg:
 		if v.composing {
-			v.editor.Update(msg)
+			return v.edit(msg)
 		}
 	case tea.MouseWheelMsg:
 		v.pager.Update(msg)
@@ -153,13 +160,11 @@ func (v *View) key(msg tea.KeyPressMsg) tea.Cmd {
 		case key.Matches(msg, v.keySend):
 			return v.sendComment()
 		case key.Matches(msg, v.keyHide):
-			v.composing = false
-			v.editor.Blur()
-			v.layout()
+			v.hide()
 		case msg.String() == "pgup" || msg.String() == "pgdown":
 			v.pager.Update(msg)
 		default:
-			v.editor.Update(msg)
+			return v.edit(msg)
 		}
 		return nil
 	}
@@ -209,13 +214,11 @@ func (v *View) commented(msg commentMsg) tea.Cmd {
 	}
 	v.editor.Reset()
 	v.toEnd = true
-	v.composing = false
-	v.editor.Blur()
-	v.layout()
+	v.hide()
 	n := v.issue.Number
 	changed := *v.issue
 	changed.Comments++
-	return tea.Batch(v.fetch(), common.Status(fmt.Sprintf("Commented on #%d.", n)),
+	return tea.Batch(v.saveDraft(""), v.fetch(), common.Status(fmt.Sprintf("Commented on #%d.", n)),
 		func() tea.Msg { return common.IssueChangedMsg{Repo: v.repo, Issue: &changed} })
 }
 
@@ -342,7 +345,7 @@ func (v *View) View() string {
 		return common.Pad(v.pager.View(), v.width, v.height)
 	}
 	st := v.ctx.Styles
-	label := st.Bold.Render("Comment") + st.Dim.Render(" · ctrl+s sends · esc hides (the draft is kept)")
+	label := st.Bold.Render("Comment") + st.Dim.Render(" · ctrl+s sends · esc or ctrl+c hides (the draft is kept)")
 	if v.sending == "comment" {
 		label = st.Accent.Render(v.ctx.Spinner) + " Sending the comment…"
 	}
@@ -385,4 +388,57 @@ func (v *View) stateKeys(closeKey key.Binding) []key.Binding {
 func (v *View) FullHelp() [][]key.Binding {
 	k := v.ctx.Keys
 	return [][]key.Binding{v.pager.KeyHelp(), append([]key.Binding{v.keyComment, v.keySend, v.keyHide}, append(v.stateKeys(v.keyClose), k.Ask, k.Refresh)...)}
+}
+
+// draftName names the comment draft in the keep.
+func (v *View) draftName() string {
+	return fmt.Sprintf("comment\n%s#%d", v.repo, v.issue.Number)
+}
+
+// edit gives a key or a paste to the editor, keeping the draft as it
+// changes.
+func (v *View) edit(msg tea.Msg) tea.Cmd {
+	before := v.editor.Value()
+	v.editor.Update(msg)
+	if after := v.editor.Value(); after != before {
+		return v.saveDraft(after)
+	}
+	return nil
+}
+
+func (v *View) saveDraft(draft string) tea.Cmd {
+	var d any
+	if draft != "" {
+		d = draft
+	}
+	return common.Error(v.ctx.Keep.Save(v.draftName(), v.draftWhat(), d))
+}
+
+// hide hides the editor; the draft stays.
+func (v *View) hide() {
+	v.composing = false
+	v.editor.Blur()
+	v.layout()
+}
+
+// Interrupt: Ctrl-C in the editor hides it, as esc does, keeping the
+// draft (its footer says so).
+func (v *View) Interrupt() (tea.Cmd, bool) {
+	if !v.composing {
+		return nil, false
+	}
+	v.hide()
+	return common.Status("The draft is kept: c brings the editor back."), true
+}
+
+// Unsent names the comment draft.
+func (v *View) Unsent() string {
+	if strings.TrimSpace(v.editor.Value()) == "" {
+		return ""
+	}
+	return v.draftWhat()
+}
+
+func (v *View) draftWhat() string {
+	return fmt.Sprintf("the comment draft on %s#%d", v.repo, v.issue.Number)
 }

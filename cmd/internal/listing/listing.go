@@ -4,8 +4,11 @@
 package listing
 
 import (
+	"context"
 	"encoding/json"
+	"fmt"
 	"iter"
+	"math"
 
 	"github.com/forgehq/forge/client"
 	"github.com/forgehq/forge/internal/cmdutil"
@@ -18,21 +21,36 @@ import (
 // otherwise, as in gh.
 const DefaultLimit = 30
 
-// Flags are a list command's --limit and JSON flags.
+// Flags are a list command's --limit, --paginate and JSON flags.
 type Flags struct {
 	Limit    int
 	Exporter *output.Exporter
+
+	paginate bool
+	limitSet func() bool
+	noun     string
+	pages    client.Pages
 }
 
-// Add registers --limit/-L (default def) and --json/--jq/--template with
-// the command's known JSON fields. noun names the records in the help.
+// Add registers --limit/-L (default def), --paginate and
+// --json/--jq/--template with the command's known JSON fields. noun names
+// the records in the help and in the note of a list cut by the limit.
 func (l *Flags) Add(cmd *cobra.Command, def int, noun string, fields ...string) {
 	cmd.Flags().IntVarP(&l.Limit, "limit", "L", def, "List at most `N` "+noun)
+	cmd.Flags().BoolVar(&l.paginate, "paginate", false, "List all the "+noun+", page after page, instead of at most --limit")
+	l.limitSet = func() bool { return cmd.Flags().Changed("limit") }
+	l.noun = noun
 	l.Exporter = output.AddJSONFlags(cmd, fields...)
 }
 
 // Validate checks the flags before anything is fetched.
 func (l *Flags) Validate() error {
+	if l.paginate {
+		if l.limitSet != nil && l.limitSet() {
+			return cmdutil.UsageErrorf("--limit and --paginate cannot be used together")
+		}
+		l.Limit = math.MaxInt
+	}
 	if l.Limit < 1 {
 		return cmdutil.UsageErrorf("--limit must be at least 1, not %d", l.Limit)
 	}
@@ -41,9 +59,43 @@ func (l *Flags) Validate() error {
 
 // PerPage asks for pages no larger than the limit needs, up to the 100
 // the service allows, so a short list is one request and a long one as few
-// as possible.
+// as possible; the iteration reports where it stands for Cut.
 func (l *Flags) PerPage() client.ListOptions {
-	return client.ListOptions{PerPage: client.PageSize(l.Limit)}
+	return client.ListOptions{PerPage: client.PageSize(l.Limit), Pages: &l.pages}
+}
+
+// Cut is the note for a terminal when the limit cut the list short:
+// "Showing 30 of 123 open issues (-L 200 or --paginate for more)", the
+// total from the Link header's last page when the server sends one (one
+// more request), else "Showing the first 30 ...". It is "" when the list
+// was not cut. what names the records ("" for the noun given to Add).
+func (l *Flags) Cut(ctx context.Context, shown int, what string) string {
+	if !l.pages.More() {
+		return ""
+	}
+	if what == "" {
+		what = l.noun
+	}
+	if total, ok := l.pages.Total(ctx); ok && total > shown {
+		// -L that shows them all: the total, in hundreds past 100.
+		all := total
+		if all > 100 {
+			all = (total + 99) / 100 * 100
+		}
+		return fmt.Sprintf("Showing %d of %d %s (-L %d or --paginate for more)", shown, total, what, all)
+	}
+	return fmt.Sprintf("Showing the first %d %s (-L %d or --paginate for more)", shown, what, 2*shown)
+}
+
+// NoteCut writes Cut's note on stderr, after the table, when stdout is a
+// terminal.
+func (l *Flags) NoteCut(ctx context.Context, ios *iostreams.IOStreams, shown int) {
+	if !ios.IsStdoutTTY() {
+		return
+	}
+	if note := l.Cut(ctx, shown, ""); note != "" {
+		fmt.Fprintln(ios.ErrOut, note)
+	}
 }
 
 // Record is a record that keeps the JSON the server sent.

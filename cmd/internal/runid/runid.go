@@ -1,5 +1,5 @@
-// Package runid reads the run ID that `forge run logs`, `view`, `watch`
-// and `explain` take as their argument.
+// Package runid reads the run ID that `forge run logs`, `view`, `watch`,
+// `explain`, `cancel` and `rerun` take as their argument.
 package runid
 
 import (

@@ -1,0 +1,193 @@
+package demo_test
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"syscall"
+	"testing"
+
+	"github.com/forgehq/forge/cmd"
+	"github.com/forgehq/forge/cmd/demo"
+	"github.com/forgehq/forge/internal/tmuxtest"
+)
+
+// TestMain lets the test binary run as forge, for the tests that start
+// forge demo as a process of its own (to signal it) or on a terminal.
+func TestMain(m *testing.M) {
+	if os.Getenv(tmuxtest.AsForge) == "1" {
+		os.Exit(cmd.Main())
+	}
+	os.Exit(m.Run())
+}
+
+var dirLine = regexp.MustCompile(`configuration of its own in (\S+)\.$`)
+
+// startDemo runs `forge demo` as a child process with its own TMPDIR and
+// returns it once the demo has said where its directory is, with a channel
+// that receives each line of its stderr.
+func startDemo(t *testing.T) (*exec.Cmd, string, <-chan string) {
+	t.Helper()
+	c := exec.Command(os.Args[0], "demo")
+	c.Env = append(os.Environ(), tmuxtest.AsForge+"=1", "TMPDIR="+t.TempDir(), "FORGE_CONFIG_DIR="+t.TempDir())
+	out, err := c.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	errOut, err := c.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Process.Kill(); c.Wait() })
+	lines := make(chan string, 100)
+	go func() {
+		sc := bufio.NewScanner(errOut)
+		for sc.Scan() {
+			select {
+			case lines <- sc.Text():
+			default:
+			}
+		}
+		close(lines)
+	}()
+	sc := bufio.NewScanner(out)
+	for sc.Scan() {
+		if m := dirLine.FindStringSubmatch(sc.Text()); m != nil {
+			go io.Copy(io.Discard, out) // the rest, so the demo never blocks on the pipe
+			return c, m[1], lines
+		}
+	}
+	t.Fatalf("forge demo never said where its directory is (%v)", sc.Err())
+	return nil, "", nil
+}
+
+// TestDemoRemovesItsDirectoryWhenSignalled: however forge demo is stopped
+// (Ctrl-C, a service manager's SIGTERM, a closed terminal's SIGHUP, an
+// impatient second signal that ends it at once), its directory, which
+// holds a logged-in configuration, is gone and forge exits 130.
+func TestDemoRemovesItsDirectoryWhenSignalled(t *testing.T) {
+	for _, signals := range [][]syscall.Signal{
+		{syscall.SIGINT},
+		{syscall.SIGTERM},
+		{syscall.SIGHUP},
+		{syscall.SIGINT, syscall.SIGINT},
+		{syscall.SIGTERM, syscall.SIGTERM},
+		{syscall.SIGHUP, syscall.SIGHUP},
+	} {
+		t.Run(fmt.Sprint(signals), func(t *testing.T) {
+			c, dir, stderr := startDemo(t)
+			if _, err := os.Stat(dir); err != nil {
+				t.Fatalf("the demo's directory: %v", err)
+			}
+			for i, s := range signals {
+				if i > 0 {
+					// The second signal once the first has stopped the
+					// step, as a person pressing Ctrl-C again would.
+					for l := range stderr {
+						if strings.Contains(l, "interrupted") {
+							break
+						}
+					}
+				}
+				// Until Wait reaps it, an exited process still takes
+				// signals without error.
+				if err := c.Process.Signal(s); err != nil {
+					t.Fatal(err)
+				}
+			}
+			err := c.Wait()
+			var exit *exec.ExitError
+			if !errors.As(err, &exit) || exit.ExitCode() != 130 {
+				t.Errorf("forge demo ended with %v, want exit status 130", err)
+			}
+			if _, err := os.Stat(dir); !os.IsNotExist(err) {
+				t.Errorf("%s is still there after %v: %v", dir, signals, err)
+			}
+		})
+	}
+}
+
+// TestDemoRemovesStaleDirectories: a demo killed where nothing can clean
+// up (SIGKILL) leaves its directory; the next demo removes it, and only
+// it: not one whose forge still runs, not one without an owner file.
+func TestDemoRemovesStaleDirectories(t *testing.T) {
+	tmp := t.TempDir()
+	t.Setenv("TMPDIR", tmp)
+	gone := exec.Command(os.Args[0], "version")
+	gone.Env = append(os.Environ(), tmuxtest.AsForge+"=1")
+	if err := gone.Run(); err != nil {
+		t.Fatal(err)
+	}
+	dirs := map[string]string{
+		"forge-demo-killed":  fmt.Sprint(gone.Process.Pid),
+		"forge-demo-running": fmt.Sprint(os.Getpid()),
+		"forge-demo-making":  "",
+	}
+	for name, pid := range dirs {
+		d := filepath.Join(tmp, name)
+		if err := os.MkdirAll(filepath.Join(d, "config"), 0o700); err != nil {
+			t.Fatal(err)
+		}
+		if pid != "" {
+			if err := os.WriteFile(filepath.Join(d, "forge-demo.pid"), []byte(pid+"\n"), 0o600); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	opts, _, stdout, stderr := fastDemo(t, cmd.Run)
+	if err := demo.Run(context.Background(), opts); err != nil {
+		t.Fatalf("demo: %v\n%s\n%s", err, stdout(), stderr())
+	}
+	for name := range dirs {
+		_, err := os.Stat(filepath.Join(tmp, name))
+		if name == "forge-demo-killed" != os.IsNotExist(err) {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+	if left, _ := filepath.Glob(filepath.Join(tmp, "forge-demo-*")); len(left) != 2 {
+		t.Errorf("left in TMPDIR: %v", left)
+	}
+}
+
+// TestDemoOnTerminalSaysWhatNext: on a terminal the demo keeps its server
+// up until Enter, then ends with the way to a session of one's own.
+func TestDemoOnTerminalSaysWhatNext(t *testing.T) {
+	x := tmuxtest.New(t, "demo")
+	x.History = 200
+	tmp := t.TempDir()
+	x.Start(100, 40, []string{"TMPDIR=" + tmp, "FORGE_CONFIG_DIR=" + t.TempDir(), "TERM=xterm-256color"}, "", "demo")
+	// The tour at a person's pace, waited for a step at a time.
+	x.Shows("$ forge issue create")
+	x.Shows("$ forge auth 2fa setup")
+	x.Shows("$ forge image push")
+	x.Shows("Open forge tui on this server?")
+	x.Keys("n", "Enter")
+	x.Shows("Press Enter (or Ctrl-C) to stop the server.")
+	x.Keys("Enter")
+	if code := x.ExitStatus(); code != "0" {
+		t.Errorf("exit status %s", code)
+	}
+	s := x.Screen()
+	for _, want := range []string{
+		"What next: forge on a server of your own",
+		"forge serve --demo --env-file forge.env",
+		"echo forge-demo-password | forge auth login --username alice --password-stdin",
+	} {
+		if !strings.Contains(s, want) {
+			t.Errorf("the screen lacks %q:\n%s", want, s)
+		}
+	}
+	if left, _ := filepath.Glob(filepath.Join(tmp, "forge-demo-*")); len(left) != 0 {
+		t.Errorf("left behind: %v", left)
+	}
+}

@@ -1,0 +1,142 @@
+package release
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/forgehq/forge/client"
+	"github.com/forgehq/forge/completions"
+	"github.com/forgehq/forge/internal/cmdutil"
+	"github.com/forgehq/forge/internal/markdown"
+	"github.com/forgehq/forge/internal/output"
+	"github.com/forgehq/forge/internal/text"
+	"github.com/spf13/cobra"
+)
+
+type viewOptions struct {
+	f        *cmdutil.Factory
+	repoFlag string
+	tag      string
+	exporter *output.Exporter
+}
+
+func newViewCmd(f *cmdutil.Factory) *cobra.Command {
+	opts := &viewOptions{f: f}
+	cmd := &cobra.Command{
+		Use:   "view TAG",
+		Short: "Show a release",
+		Long: `Show the release of a tag: its title, type (Latest, Draft, Pre-release),
+author, dates and notes — rendered as markdown on a terminal, as written
+when piped, after "key:<TAB>value" lines and a "--" line.
+
+The service lists releases but has no endpoint for one tag, so forge finds
+the tag in the list (newest first, a page of 100 at a time).`,
+		Example: `  forge release view v1.0.0 -R alice/demo
+  forge release view v1.0.0 --json name,body --jq .body`,
+		ValidArgsFunction: completions.Releases(f),
+		Args:              cmdutil.ExactArgs(1, "a release TAG"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.tag = strings.TrimSpace(args[0])
+			return runView(cmd.Context(), opts)
+		},
+	}
+	cmdutil.AddRepoFlag(cmd, &opts.repoFlag)
+	opts.exporter = output.AddJSONFlags(cmd, releaseFields...)
+	return cmd
+}
+
+func runView(ctx context.Context, opts *viewOptions) error {
+	if err := opts.exporter.Validate(); err != nil {
+		return err
+	}
+	if opts.tag == "" {
+		return cmdutil.UsageErrorf("missing a release TAG; see `forge release view --help`")
+	}
+	c, name, err := opts.f.RepoClient(ctx, opts.repoFlag)
+	if err != nil {
+		return err
+	}
+	r, kind, err := findTag(ctx, c, name, opts.tag)
+	if err != nil {
+		return err
+	}
+	ios := opts.f.IOStreams
+	if opts.exporter.Enabled() {
+		return opts.exporter.Write(ios, r.RawJSON())
+	}
+	out := plain(opts, r, kind)
+	if ios.IsStdoutTTY() {
+		out = render(opts, r, kind)
+	}
+	_, err = fmt.Fprint(ios.Out, out)
+	return err
+}
+
+// findTag walks the release list for tag and returns its release and type
+// (releaseType's word, so "Latest" means what it means in release list).
+func findTag(ctx context.Context, c *client.Client, repo client.RepoName, tag string) (*client.Release, string, error) {
+	latestSeen := false
+	for r, err := range c.Releases.List(ctx, repo, client.ListOptions{PerPage: 100}) {
+		if err != nil {
+			return nil, "", err
+		}
+		kind, _ := releaseType(r, &latestSeen)
+		if r.TagName == tag {
+			return r, kind, nil
+		}
+	}
+	return nil, "", fmt.Errorf("no release of tag %q in %s; see `forge release list -R %s`", text.OneLine(tag), repo, repo)
+}
+
+func render(opts *viewOptions, r *client.Release, kind string) string {
+	ios := opts.f.IOStreams
+	cs := ios.ColorScheme()
+	var b strings.Builder
+	if r.Name == "" || r.Name == r.TagName {
+		fmt.Fprintln(&b, cs.Bold(text.OneLine(r.TagName)))
+	} else {
+		fmt.Fprintf(&b, "%s %s\n", cs.Bold(text.OneLine(r.Name)), cs.Cyan(text.OneLine(r.TagName)))
+	}
+	var meta []string
+	switch kind {
+	case "Latest":
+		meta = append(meta, cs.Green(kind))
+	case "Draft":
+		meta = append(meta, cs.Red(kind))
+	case "Pre-release":
+		meta = append(meta, cs.Yellow(kind))
+	}
+	// A draft is not published: its age is its creation's.
+	if r.Draft || r.PublishedAt.Time.IsZero() {
+		meta = append(meta, fmt.Sprintf("%s created this %s", text.OneLine(r.Author.Login), output.FormatTime(r.CreatedAt.Time, true)))
+	} else {
+		meta = append(meta, fmt.Sprintf("%s published this %s", text.OneLine(r.Author.Login), output.FormatTime(r.PublishedAt.Time, true)))
+	}
+	b.WriteString(strings.Join(meta, " • ") + "\n\n")
+	if strings.TrimSpace(r.Body) == "" {
+		b.WriteString(cs.Gray("No release notes.") + "\n\n")
+	} else {
+		b.WriteString(markdown.ForStdout(ios, r.Body) + "\n")
+	}
+	if r.HTMLURL != "" {
+		b.WriteString(cs.Gray("View this release on the web: "+text.OneLine(r.HTMLURL)) + "\n")
+	}
+	return b.String()
+}
+
+func plain(opts *viewOptions, r *client.Release, kind string) string {
+	var b strings.Builder
+	row := func(k, v string) { fmt.Fprintf(&b, "%s:\t%s\n", k, v) }
+	row("title", r.Name)
+	row("tag", r.TagName)
+	row("type", kind)
+	row("author", r.Author.Login)
+	row("target", r.TargetCommitish)
+	row("created", output.FormatTime(r.CreatedAt.Time, false))
+	row("published", output.FormatTime(r.PublishedAt.Time, false))
+	row("url", r.HTMLURL)
+	b.WriteString("--\n")
+	b.WriteString(markdown.ForStdout(opts.f.IOStreams, r.Body))
+	return b.String()
+}

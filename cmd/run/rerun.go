@@ -1,0 +1,53 @@
+package run
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/forgehq/forge/internal/cmdutil"
+	"github.com/forgehq/forge/internal/text"
+	"github.com/spf13/cobra"
+)
+
+func newRerunCmd(f *cmdutil.Factory) *cobra.Command {
+	return newActionCmd(f, &cobra.Command{
+		Use:   "rerun ID",
+		Short: "Start a workflow run again, at the same commit",
+		Long: `Start a new run of a run's workflow at the same commit. Prints the new
+run's ID (piped, only the ID, for the next command) when the service says
+it; --json prints the service's answer.
+
+` + fmt.Sprintf(beyondSpec, "POST /repos/OWNER/REPO/actions/runs/ID/rerun"),
+		Example: `  forge run rerun 12 -R alice/demo
+  forge run watch "$(forge run rerun 12)" --exit-status`,
+	}, runRerun)
+}
+
+func runRerun(ctx context.Context, opts *actionOptions) error {
+	c, repo, err := opts.f.RepoClient(ctx, opts.repo)
+	if err != nil {
+		return err
+	}
+	run, err := c.Actions.RerunRun(ctx, repo, opts.id)
+	if err != nil {
+		return cmdutil.NotOffered(err, "re-running runs", runThere(ctx, c, repo, opts.id))
+	}
+	ios := opts.f.IOStreams
+	if opts.exporter.Enabled() {
+		return opts.exporter.Write(ios, answer(run))
+	}
+	if run.ID == 0 {
+		// The service did not say which run it started (GitHub sends no body).
+		fmt.Fprintf(ios.ErrOut, "%s Run %d runs again: a new run is queued\n", ios.ErrColorScheme().SuccessIcon(), opts.id)
+		return nil
+	}
+	if !ios.IsStdoutTTY() {
+		_, err := fmt.Fprintln(ios.Out, run.ID)
+		return err
+	}
+	fmt.Fprintf(ios.Out, "%s Started run %d, a re-run of run %d\n", ios.ColorScheme().SuccessIcon(), run.ID, opts.id)
+	if run.HTMLURL != "" {
+		fmt.Fprintln(ios.Out, text.OneLine(run.HTMLURL))
+	}
+	return nil
+}

@@ -1,0 +1,145 @@
+package common
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"sync"
+
+	"github.com/forgehq/forge/internal/text"
+)
+
+// Keep holds what the user typed and has not sent — drafts of comments
+// and issues, the chat's conversation and input — so that a quit or a
+// crash loses none of it: each is a file of its own, mode 0600, in
+// CACHE/forge/tui/PROFILE-HASH/ (one directory per profile and service),
+// replaced atomically (a temporary file renamed over it) every time it
+// changes, and read back when the view that holds it opens again.
+type Keep struct {
+	dir string // "" keeps nothing (no home directory)
+
+	mu     sync.Mutex
+	warned bool
+}
+
+// OpenKeep returns the keep of a profile on a service under cacheDir.
+func OpenKeep(cacheDir, profile, baseURL string) *Keep {
+	if cacheDir == "" {
+		return &Keep{}
+	}
+	sum := sha256.Sum256([]byte(profile + "\n" + baseURL))
+	return &Keep{dir: filepath.Join(cacheDir, "tui", hex.EncodeToString(sum[:8]))}
+}
+
+// path is the file of the thing named; names are hashed, as they hold
+// repository names.
+func (k *Keep) path(name string) string {
+	sum := sha256.Sum256([]byte(name))
+	return filepath.Join(k.dir, hex.EncodeToString(sum[:12])+".json")
+}
+
+// kept is a file of the keep: what it holds, said for people ("the
+// comment draft on alice/webapp#6"), and the value.
+type kept struct {
+	What  string          `json:"what"`
+	Value json.RawMessage `json:"value"`
+}
+
+// Load reads what was kept under name into v; false when nothing was
+// (or it cannot be read, as a file of an older forge).
+func (k *Keep) Load(name string, v any) bool {
+	if k == nil || k.dir == "" {
+		return false
+	}
+	b, err := os.ReadFile(k.path(name))
+	var f kept
+	return err == nil && json.Unmarshal(b, &f) == nil && json.Unmarshal(f.Value, v) == nil
+}
+
+// Kept says what the keep holds, as Save was told, oldest first: what a
+// new launch has to come back to.
+func (k *Keep) Kept() []string {
+	if k == nil || k.dir == "" {
+		return nil
+	}
+	files, _ := filepath.Glob(filepath.Join(k.dir, "*.json"))
+	type item struct {
+		what string
+		when int64
+	}
+	var items []item
+	for _, p := range files {
+		b, err := os.ReadFile(p)
+		fi, serr := os.Stat(p)
+		var f kept
+		if err == nil && serr == nil && json.Unmarshal(b, &f) == nil && f.What != "" {
+			items = append(items, item{text.OneLine(f.What), fi.ModTime().UnixNano()})
+		}
+	}
+	sort.Slice(items, func(i, j int) bool { return items[i].when < items[j].when })
+	out := make([]string, len(items))
+	for i, it := range items {
+		out[i] = it.what
+	}
+	return out
+}
+
+// Save keeps v under name, said for people as what, or forgets name when
+// v is nil. The error is returned once, the first time saving fails, so a
+// read-only cache is reported without repeating it on every key.
+func (k *Keep) Save(name, what string, v any) error {
+	if k == nil || k.dir == "" {
+		return nil
+	}
+	err := k.save(name, what, v)
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	if err == nil || k.warned {
+		return nil
+	}
+	k.warned = true
+	return fmt.Errorf("what you type cannot be kept for the next launch: %w", err)
+}
+
+func (k *Keep) save(name, what string, v any) error {
+	path := k.path(name)
+	if v == nil {
+		if err := os.Remove(path); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return err
+		}
+		return nil
+	}
+	value, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err := json.Marshal(kept{What: what, Value: value})
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(k.dir, 0o700); err != nil {
+		return err
+	}
+	// CreateTemp makes the file 0600: nobody else reads a draft, even
+	// for the moment before the rename.
+	tmp, err := os.CreateTemp(k.dir, ".keep-*")
+	if err != nil {
+		return err
+	}
+	_, err = tmp.Write(b)
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp.Name(), path)
+	}
+	if err != nil {
+		os.Remove(tmp.Name())
+	}
+	return err
+}

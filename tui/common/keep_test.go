@@ -1,0 +1,66 @@
+package common
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestKeep: what is saved is read back, from a 0600 file whose name does
+// not hold the (repository) name; nil forgets it; no temporary file stays.
+func TestKeep(t *testing.T) {
+	dir := t.TempDir()
+	k := OpenKeep(dir, "default", "http://127.0.0.1:1/api/v2")
+	name := "comment\nalice/../webapp#6"
+	if err := k.Save(name, "the comment draft on alice/webapp#6", "half a thought"); err != nil {
+		t.Fatal(err)
+	}
+	var got string
+	if !k.Load(name, &got) || got != "half a thought" {
+		t.Fatalf("loaded %q", got)
+	}
+	if what := k.Kept(); len(what) != 1 || what[0] != "the comment draft on alice/webapp#6" {
+		t.Fatalf("Kept() = %q", what)
+	}
+	files, _ := filepath.Glob(filepath.Join(dir, "tui", "*", "*"))
+	if len(files) != 1 || strings.Contains(files[0], "webapp") {
+		t.Fatalf("files %v", files)
+	}
+	if fi, err := os.Stat(files[0]); err != nil || fi.Mode().Perm() != 0o600 {
+		t.Fatalf("mode %v (%v)", fi.Mode(), err)
+	}
+	if err := k.Save(name, "", nil); err != nil || k.Load(name, &got) {
+		t.Fatalf("not forgotten (%v)", err)
+	}
+	// Another profile does not see it; no home keeps nothing.
+	if OpenKeep(dir, "dev", "http://127.0.0.1:1/api/v2").Load(name, &got) {
+		t.Error("another profile read the draft")
+	}
+	if err := OpenKeep("", "default", "x").Save(name, "x", "x"); err != nil {
+		t.Error(err)
+	}
+}
+
+// TestKeepUnwritable: a keep that cannot be written says so once.
+func TestKeepUnwritable(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "tui"), nil, 0o600) // a file where the directory goes
+	k := OpenKeep(dir, "default", "x")
+	if err := k.Save("a", "a", "x"); err == nil || !strings.Contains(err.Error(), "cannot be kept") {
+		t.Fatalf("first failure: %v", err)
+	}
+	if err := k.Save("a", "a", "xy"); err != nil {
+		t.Fatalf("said twice: %v", err)
+	}
+}
+
+// BenchmarkKeepSave is what a key that changes a draft costs: the
+// draft's file written (temporary file, rename).
+func BenchmarkKeepSave(b *testing.B) {
+	k := OpenKeep(b.TempDir(), "default", "x")
+	draft := strings.Repeat("a draft of a comment ", 20)
+	for i := 0; i < b.N; i++ {
+		k.Save("comment\nalice/webapp#6", "the comment draft on alice/webapp#6", draft)
+	}
+}
