@@ -31,8 +31,10 @@ type Attempt struct {
 	NeedsCode bool
 }
 
-// Start sends the username and password to anon's service. A refused
-// password is an AuthError (exit 4) quoting the service.
+// Start sends the username and password to anon's service. The service
+// refusing the login — wrong credentials, a disabled account, a lockout —
+// is an AuthError (exit 4, forge help exit-codes) quoting it; only a
+// failure to get an answer is another error (exit 1).
 func Start(ctx context.Context, anon *client.Client, username, password string) (*Attempt, error) {
 	res, err := anon.Account.Login(ctx, username, password)
 	if err != nil {
