@@ -38,9 +38,6 @@ type Attempt struct {
 func Start(ctx context.Context, anon *client.Client, username, password string) (*Attempt, error) {
 	res, err := anon.Account.Login(ctx, username, password)
 	if err != nil {
-		// The service refusing the login — wrong credentials, a disabled
-		// account, a lockout — is exit 4 (forge help exit-codes); only a
-		// failure to get an answer is 1.
 		var apiErr *client.Error
 		if errors.As(err, &apiErr) {
 			switch apiErr.StatusCode {
