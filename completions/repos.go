@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/forgehq/forge/client"
+	"github.com/forgehq/forge/internal/atomicfile"
 	"github.com/forgehq/forge/internal/cmdutil"
 	"github.com/spf13/cobra"
 )
@@ -110,12 +111,5 @@ func writeCache(path string, c repoCache) {
 	if err != nil || os.MkdirAll(filepath.Dir(path), 0o700) != nil {
 		return
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".repos-*")
-	if err != nil {
-		return
-	}
-	_, werr := tmp.Write(b)
-	if cerr := tmp.Close(); werr != nil || cerr != nil || os.Rename(tmp.Name(), path) != nil {
-		os.Remove(tmp.Name())
-	}
+	atomicfile.Write(path, b) // a cache: a failed write costs a request next time
 }

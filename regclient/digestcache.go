@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+
+	"github.com/forgehq/forge/internal/atomicfile"
 )
 
 // digestCache remembers the layer digests of tarballs forge has read, so
@@ -64,13 +66,5 @@ func (c digestCache) store(path string, fi os.FileInfo, layers map[string]string
 	if err != nil || os.MkdirAll(c.dir, 0o700) != nil {
 		return
 	}
-	tmp, err := os.CreateTemp(c.dir, ".tmp-*")
-	if err != nil {
-		return
-	}
-	_, werr := tmp.Write(data)
-	cerr := tmp.Close()
-	if werr != nil || cerr != nil || os.Rename(tmp.Name(), c.file(abs)) != nil {
-		os.Remove(tmp.Name())
-	}
+	atomicfile.Write(c.file(abs), data) // a cache: a failed write costs a hash next time
 }

@@ -10,6 +10,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/forgehq/forge/client"
 	"github.com/forgehq/forge/config"
+	"github.com/forgehq/forge/internal/atomicfile"
 	"github.com/forgehq/forge/tui/common"
 )
 
@@ -64,17 +65,7 @@ func writeState(path string, s state) error {
 	if err != nil {
 		return err
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), stateFile+".*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	_, err = tmp.Write(append(b, '\n'))
-	err = errors.Join(err, tmp.Chmod(0o600), tmp.Close())
-	if err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
+	return atomicfile.Write(path, append(b, '\n'))
 }
 
 // origin is the service of the context's profile, the key of its entry.

@@ -11,6 +11,7 @@ import (
 	"sort"
 	"sync"
 
+	"github.com/forgehq/forge/internal/atomicfile"
 	"github.com/forgehq/forge/internal/text"
 )
 
@@ -125,21 +126,5 @@ func (k *Keep) save(name, what string, v any) error {
 	if err := os.MkdirAll(k.dir, 0o700); err != nil {
 		return err
 	}
-	// CreateTemp makes the file 0600: nobody else reads a draft, even
-	// for the moment before the rename.
-	tmp, err := os.CreateTemp(k.dir, ".keep-*")
-	if err != nil {
-		return err
-	}
-	_, err = tmp.Write(b)
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), path)
-	}
-	if err != nil {
-		os.Remove(tmp.Name())
-	}
-	return err
+	return atomicfile.Write(path, b)
 }
