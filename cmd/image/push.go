@@ -96,18 +96,13 @@ func runPush(ctx context.Context, opts *pushOptions) error {
 }
 
 // digestCacheDir is where tarballs' layer digests are remembered:
-// $XDG_CACHE_HOME/forge/layer-digests, else ~/.cache/forge/layer-digests;
-// "" (no cache) without a home.
+// CACHE/forge/layer-digests; "" (no cache) without a home.
 func digestCacheDir(f *cmdutil.Factory) string {
-	dir := f.Getenv("XDG_CACHE_HOME")
+	dir := f.CacheDir()
 	if dir == "" {
-		home := f.Getenv("HOME")
-		if home == "" {
-			return ""
-		}
-		dir = filepath.Join(home, ".cache")
+		return ""
 	}
-	return filepath.Join(dir, "forge", "layer-digests")
+	return filepath.Join(dir, "layer-digests")
 }
 
 // pinned is REF@DIGEST: the tag kept for people, the digest for machines.
