@@ -36,6 +36,10 @@ type runActions struct {
 	repo    client.RepoName
 	confirm *components.Confirm
 	busy    string
+	// perms are the caller's rights on the repository, asked once the
+	// view's first load is in (not before its first frame): until then,
+	// or when the service does not say, the keys stay offered.
+	perms common.Perms
 
 	keyCancel, keyRerun key.Binding
 }
@@ -46,12 +50,26 @@ func newRunActions(ctx *common.Context, owner int, repo client.RepoName) *runAct
 		keyRerun:  common.Binding("R", "re-run", "R")}
 }
 
-// keys are the actions' keys, for the help.
-func (a *runActions) keys() []key.Binding { return []key.Binding{a.keyCancel, a.keyRerun} }
+// keys are the actions' keys the caller may use, for the help: none
+// without write access.
+func (a *runActions) keys() []key.Binding {
+	if !a.perms.MayWrite() {
+		return nil
+	}
+	return []key.Binding{a.keyCancel, a.keyRerun}
+}
+
+// fetchPerms asks, once, what the caller may do in the repository.
+func (a *runActions) fetchPerms() tea.Cmd {
+	if a.perms.Asked() {
+		return nil
+	}
+	return a.perms.Fetch(a.ctx, a.owner, a.repo)
+}
 
 // keysFor are the keys that act on run: cancel only while it runs.
 func (a *runActions) keysFor(run *client.WorkflowRun) []key.Binding {
-	if run == nil {
+	if run == nil || !a.perms.MayWrite() {
 		return nil
 	}
 	if finished(run.Status, run.Conclusion) {
@@ -75,6 +93,8 @@ func (a *runActions) key(msg tea.KeyPressMsg, run *client.WorkflowRun) (ok bool,
 		return false, nil
 	case run == nil:
 		return true, nil
+	case !a.perms.MayWrite():
+		return true, common.Status(fmt.Sprintf("Only someone with write access to %s may cancel or re-run its runs.", a.repo))
 	case a.busy != "":
 		return true, common.Status("Wait: the " + a.busy + " is still being sent.")
 	case rerun:
@@ -92,6 +112,8 @@ func (a *runActions) key(msg tea.KeyPressMsg, run *client.WorkflowRun) (ok bool,
 // this view's.
 func (a *runActions) update(msg tea.Msg, refresh func() tea.Cmd) (ok bool, cmd tea.Cmd) {
 	switch msg := msg.(type) {
+	case common.Result[*client.Repo]:
+		return a.perms.Take(a.owner, msg), nil
 	case confirmedMsg:
 		if msg.owner == a.owner {
 			return true, a.send("cancel", msg.run)

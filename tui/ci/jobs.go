@@ -46,13 +46,15 @@ func NewJobs(ctx *common.Context, repo client.RepoName, run *client.WorkflowRun)
 	j.Open = func(job *client.Job) tea.Cmd { return common.Push(NewLog(ctx, repo, j.run, job)) }
 	j.Head, j.HeadLines = j.head, 3
 	j.actions = newRunActions(ctx, j.ID(), repo)
-	j.Keys = append([]key.Binding{ctx.Keys.Ask}, j.actions.keys()...)
+	j.Keys = j.ownKeys()
 	j.Loaded = func(err error) tea.Cmd {
 		if err == nil {
 			j.run = j.fetched.run
 			j.placeCursor()
 		}
-		return pollAgain(j.ID(), &j.poll, pollEvery, j.live() || err != nil)
+		// The rights are asked once the run is in, not before the
+		// first frame.
+		return tea.Batch(j.actions.fetchPerms(), pollAgain(j.ID(), &j.poll, pollEvery, j.live() || err != nil))
 	}
 	return j
 }
@@ -84,6 +86,7 @@ func (j *Jobs) Update(msg tea.Msg) tea.Cmd {
 		return nil
 	}
 	if ok, cmd := j.actions.update(msg, j.Refresh); ok {
+		j.Keys = j.ownKeys() // the rights may have come in
 		return cmd
 	}
 	switch msg := msg.(type) {
@@ -99,6 +102,12 @@ func (j *Jobs) Update(msg tea.Msg) tea.Cmd {
 		}
 	}
 	return j.List.Update(msg)
+}
+
+// ownKeys are the view's keys for the full help: the run's actions only
+// for those who may use them.
+func (j *Jobs) ownKeys() []key.Binding {
+	return append([]key.Binding{j.ctx.Keys.Ask}, j.actions.keys()...)
 }
 
 // Capturing: a question takes the next key as its answer.

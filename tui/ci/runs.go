@@ -43,10 +43,14 @@ func NewRuns(ctx *common.Context, repo client.RepoName) *Runs {
 	r.Open = func(run *client.WorkflowRun) tea.Cmd { return common.Push(NewJobs(ctx, repo, run)) }
 	r.Head, r.HeadLines = r.head, 1
 	r.actions = newRunActions(ctx, r.ID(), repo)
-	r.Keys = append([]key.Binding{ctx.Keys.Ask}, r.actions.keys()...)
+	r.Keys = r.ownKeys()
 	// Ask again in a while if any run is unfinished (or the last attempt
 	// failed): the list stays live without a key being pressed.
-	r.Loaded = func(err error) tea.Cmd { return pollAgain(r.ID(), &r.poll, pollEvery, r.live() || err != nil) }
+	// The rights are asked once the runs are in: the first frame waits
+	// for no more than the runs.
+	r.Loaded = func(err error) tea.Cmd {
+		return tea.Batch(r.actions.fetchPerms(), pollAgain(r.ID(), &r.poll, pollEvery, r.live() || err != nil))
+	}
 	return r
 }
 
@@ -58,6 +62,7 @@ func (r *Runs) Update(msg tea.Msg) tea.Cmd {
 		return nil
 	}
 	if ok, cmd := r.actions.update(msg, r.Refresh); ok {
+		r.Keys = r.ownKeys() // the rights may have come in
 		return cmd
 	}
 	switch msg := msg.(type) {
@@ -74,6 +79,12 @@ func (r *Runs) Update(msg tea.Msg) tea.Cmd {
 		}
 	}
 	return r.List.Update(msg)
+}
+
+// ownKeys are the view's keys for the full help: the run's actions only
+// for those who may use them.
+func (r *Runs) ownKeys() []key.Binding {
+	return append([]key.Binding{r.ctx.Keys.Ask}, r.actions.keys()...)
 }
 
 // Capturing: a question takes the next key as its answer.

@@ -39,12 +39,11 @@ type View struct {
 	issue *client.Issue // as the list had it until the full read arrives
 	load  common.Load
 	// perms are the caller's rights on the repository, as the service
-	// reports them (nil until known, or when it does not say).
-	perms     *client.RepoPermissions
-	permsLoad common.Load
-	confirm   *components.Confirm
-	pager     *components.Pager
-	editor    *components.Editor
+	// reports them (unknown until loaded, or when it does not say).
+	perms   common.Perms
+	confirm *components.Confirm
+	pager   *components.Pager
+	editor  *components.Editor
 	// composing: the comment editor has the keys. The draft stays when
 	// it is hidden, and after a failed send.
 	composing bool
@@ -85,10 +84,7 @@ func (v *View) Init() tea.Cmd { return tea.Batch(v.fetch(), v.fetchPerms()) }
 // fetchPerms asks what the caller may do in the repository, so that
 // close and reopen are offered only to those the service lets do it.
 func (v *View) fetchPerms() tea.Cmd {
-	repo := v.repo
-	return common.LoadREST(v.ctx, &v.permsLoad, v.id, func(ctx context.Context, c *client.Client) (*client.Repo, error) {
-		return c.Repos.Get(ctx, repo)
-	})
+	return v.perms.Fetch(v.ctx, v.id, v.repo)
 }
 
 // mayChangeState reports whether the caller may close or reopen the
@@ -96,8 +92,7 @@ func (v *View) fetchPerms() tea.Cmd {
 // loaded yet, a service that does not report them, an account whose
 // login is not known yet) let the service decide.
 func (v *View) mayChangeState() bool {
-	p := v.perms
-	return p == nil || p.Push || p.Admin || v.ctx.User == "" || strings.EqualFold(v.issue.User.Login, v.ctx.User)
+	return v.perms.MayWrite() || v.ctx.User == "" || strings.EqualFold(v.issue.User.Login, v.ctx.User)
 }
 
 // Refresh reloads the issue.
@@ -124,11 +119,7 @@ func (v *View) Update(msg tea.Msg) tea.Cmd {
 			v.pager.ScrollTo(v.pager.Len())
 		}
 	case common.Result[*client.Repo]:
-		// Failing to learn the rights is no error to show: the actions
-		// stay offered and the service decides.
-		if msg.Take(v.id, &v.permsLoad) && msg.Err == nil {
-			v.perms = msg.Value.Permissions
-		}
+		v.perms.Take(v.id, msg)
 	case closeMsg:
 		if msg.owner == v.id {
 			return v.setState("closed")
