@@ -186,7 +186,6 @@ func (u *upload) progress(w http.ResponseWriter) {
 		last = 0
 	}
 	w.Header().Set("Range", fmt.Sprintf("0-%d", last))
-	w.Header().Set("Content-Length", "0")
 }
 
 // contentRange reads a chunk's Content-Range, "START-END" (as the
