@@ -97,7 +97,6 @@ In scripts:
 // `forge TOPIC` print them) and lists them in `forge --help`, under the
 // commands, as gh does: hidden, they would appear nowhere else.
 func addHelpTopics(root *cobra.Command) {
-	cobra.AddTemplateFunc("forgeHelpTopics", helpTopicsSection)
 	const flags = "{{if .HasAvailableLocalFlags}}"
 	root.SetUsageTemplate(strings.Replace(root.UsageTemplate(), flags, "{{if not .HasParent}}{{forgeHelpTopics}}{{end}}"+flags, 1))
 	for _, t := range helpTopics {

@@ -10,6 +10,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"strings"
+	"sync"
 	"syscall"
 
 	"github.com/forgehq/forge/cmd/account"
@@ -120,10 +121,7 @@ and two-factor authentication; the agent chat; and the container registry.`,
 			return cmd.Help()
 		},
 	}
-	// Every parent's persistent hooks run, not only the nearest one's, so
-	// the root's interrupt handling survives subcommands with hooks.
-	cobra.EnableTraverseRunHooks = true
-	cobra.AddTemplateFunc("forgeVersion", build.String)
+	setCobraGlobals()
 	root.SetVersionTemplate("{{forgeVersion}}\n")
 	root.SetOut(f.IOStreams.Out)
 	root.SetErr(f.IOStreams.ErrOut)
@@ -162,4 +160,18 @@ and two-factor authentication; the agent chat; and the container registry.`,
 	addHelpTopics(root)
 	completions.Register(root, f)
 	return root
+}
+
+var cobraGlobals sync.Once
+
+// setCobraGlobals sets cobra's package-level settings, once per process:
+// they are globals, and tests build root commands in parallel.
+func setCobraGlobals() {
+	cobraGlobals.Do(func() {
+		// Every parent's persistent hooks run, not only the nearest one's,
+		// so the root's interrupt handling survives subcommands with hooks.
+		cobra.EnableTraverseRunHooks = true
+		cobra.AddTemplateFunc("forgeVersion", build.String)
+		cobra.AddTemplateFunc("forgeHelpTopics", helpTopicsSection)
+	})
 }
