@@ -5,7 +5,6 @@ import (
 	"testing"
 
 	"github.com/forgehq/forge/internal/tmuxtest"
-	"github.com/forgehq/forge/refserver"
 )
 
 // TestAskAboutFailedJob runs forge tui on a real terminal against the
@@ -16,20 +15,8 @@ import (
 func TestAskAboutFailedJob(t *testing.T) {
 	x := tmuxtest.New(t, "ask")
 	t.Parallel()
-	srv, err := refserver.New(refserver.Options{Demo: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := srv.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer srv.Close()
-	token, err := srv.Token("alice")
-	if err != nil {
-		t.Fatal(err)
-	}
-	x.Start(100, 30, []string{"FORGE_CONFIG_DIR=" + t.TempDir(), "XDG_STATE_HOME=" + t.TempDir(), "FORGE_BASE_URL=" + srv.BaseURL(), "FORGE_TOKEN=" + token,
-		"AGENT_URL=" + srv.AgentURL(), "AGENT_API_KEY=" + srv.AgentKey(), "TERM=xterm-256color"}, "", "tui", "-R", "alice/webapp", "--tab", "ci")
+	srv, token := demoWorld(t)
+	x.Start(100, 30, aliceEnv(t, srv, token), "", "tui", "-R", "alice/webapp", "--tab", "ci")
 
 	x.Shows("Workflow runs", "CI on fix-empty-body")
 	x.Keys("/", "fail", "Enter")

@@ -18,18 +18,7 @@ import (
 func TestTerminalLogin(t *testing.T) {
 	x := tmuxtest.New(t, "tui-login")
 	t.Parallel()
-	srv, err := refserver.New(refserver.Options{Demo: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := srv.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer srv.Close()
-	old, err := srv.Token("alice")
-	if err != nil {
-		t.Fatal(err)
-	}
+	srv, old := demoWorld(t)
 	dir := t.TempDir()
 	cfg := filepath.Join(dir, "config.yaml")
 	profile := "current_profile: default\nprofiles:\n  default:\n    base_url: " + srv.BaseURL() + "\n    user: alice\n    token: " + old + "\n"

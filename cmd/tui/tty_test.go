@@ -33,22 +33,10 @@ func TestMain(m *testing.M) {
 func TestTerminal(t *testing.T) {
 	x := tmuxtest.New(t, "tui")
 	t.Parallel()
-	srv, err := refserver.New(refserver.Options{Demo: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := srv.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer srv.Close()
-	token, err := srv.Token("alice")
-	if err != nil {
-		t.Fatal(err)
-	}
+	srv, token := demoWorld(t)
 
 	// The shell stays after forge exits, to show what is left on the screen.
-	x.Start(80, 24, []string{"FORGE_CONFIG_DIR=" + t.TempDir(), "XDG_STATE_HOME=" + t.TempDir(), "FORGE_BASE_URL=" + srv.BaseURL(), "FORGE_TOKEN=" + token,
-		"AGENT_URL=" + srv.AgentURL(), "AGENT_API_KEY=" + srv.AgentKey(), "TERM=xterm-256color"}, "echo shell before", "tui")
+	x.Start(80, 24, aliceEnv(t, srv, token), "echo shell before", "tui")
 
 	x.Shows("1 Repos", "alice/webapp", "alice/infra", "alice@default")
 	x.Keys("Enter")
@@ -125,21 +113,9 @@ func TestNeedsTerminal(t *testing.T) {
 func TestNothingLostOnATerminal(t *testing.T) {
 	x := tmuxtest.New(t, "tuikeep")
 	t.Parallel()
-	srv, err := refserver.New(refserver.Options{Demo: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := srv.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer srv.Close()
+	srv, token := demoWorld(t)
 	srv.Agent().SetChunkDelay(40 * time.Millisecond)
-	token, err := srv.Token("alice")
-	if err != nil {
-		t.Fatal(err)
-	}
-	env := []string{"FORGE_CONFIG_DIR=" + t.TempDir(), "HOME=" + t.TempDir(), "FORGE_BASE_URL=" + srv.BaseURL(), "FORGE_TOKEN=" + token,
-		"AGENT_URL=" + srv.AgentURL(), "AGENT_API_KEY=" + srv.AgentKey(), "TERM=xterm-256color"}
+	env := append(aliceEnv(t, srv, token), "HOME="+t.TempDir())
 
 	x.Start(80, 24, env, "", "tui", "--tab", "chat")
 	x.Shows("model ref-1 (default)")
@@ -191,4 +167,30 @@ func TestNothingLostOnATerminal(t *testing.T) {
 	if st := x.ExitStatus(); st != "0" {
 		t.Errorf("exit status %s", st)
 	}
+}
+
+// demoWorld starts the reference server's demo world for a terminal test,
+// closed when the test ends, and returns it with a token of alice's.
+func demoWorld(t *testing.T) (*refserver.Server, string) {
+	t.Helper()
+	srv, err := refserver.New(refserver.Options{Demo: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := srv.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { srv.Close() })
+	token, err := srv.Token("alice")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return srv, token
+}
+
+// aliceEnv is forge's environment as alice against srv: a configuration
+// and state of the test's own, the token and the agent given by variables.
+func aliceEnv(t *testing.T, srv *refserver.Server, token string) []string {
+	return []string{"FORGE_CONFIG_DIR=" + t.TempDir(), "XDG_STATE_HOME=" + t.TempDir(), "FORGE_BASE_URL=" + srv.BaseURL(), "FORGE_TOKEN=" + token,
+		"AGENT_URL=" + srv.AgentURL(), "AGENT_API_KEY=" + srv.AgentKey(), "TERM=xterm-256color"}
 }
