@@ -1,0 +1,189 @@
+package mcpserver
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/forgehq/forge/regclient"
+	"github.com/google/go-containerregistry/pkg/name"
+)
+
+// RegistryRepos is a page of the registry's repositories.
+type RegistryRepos struct {
+	Repositories []string `json:"repositories"`
+	Note         string   `json:"note,omitempty"`
+}
+
+// TagsIn names a registry repository and a page of its tags.
+type TagsIn struct {
+	Repository string `json:"repository" jsonschema:"the image repository: USER/NAME on the profile's registry, or HOST/PATH"`
+	Paging
+}
+
+// ImageTag is a tag with its image's digest and size.
+type ImageTag struct {
+	Name      string `json:"name"`
+	Digest    string `json:"digest,omitempty"`
+	ImageSize int64  `json:"image_size,omitempty"`
+	Platforms int    `json:"platforms,omitempty"`
+	UpdatedAt string `json:"updated_at,omitempty"`
+}
+
+// TagList is a page of a repository's tags.
+type TagList struct {
+	Repository string     `json:"repository"`
+	Tags       []ImageTag `json:"tags"`
+	Note       string     `json:"note,omitempty"`
+}
+
+// ImageIn names an image.
+type ImageIn struct {
+	Reference string `json:"reference" jsonschema:"the image: USER/NAME:TAG or USER/NAME@sha256:... (or with a HOST/ in front)"`
+}
+
+// Image is an image's manifest, summed up.
+type Image struct {
+	Reference string                    `json:"reference"`
+	Digest    string                    `json:"digest"`
+	MediaType string                    `json:"media_type"`
+	Size      int64                     `json:"size"`
+	Platform  string                    `json:"platform,omitempty"`
+	Created   string                    `json:"created,omitempty"`
+	Layers    []regclient.LayerDetail   `json:"layers,omitempty"`
+	Platforms []*regclient.ImageSummary `json:"platforms,omitempty"`
+	Manifest  string                    `json:"manifest"`
+}
+
+// Deleted says what image_tag_delete did.
+type Deleted struct {
+	Deleted string `json:"deleted"`
+}
+
+func registryTools() []toolDef {
+	return []toolDef{
+		tool("registry", "registry_repositories", "List the container registry's repositories the user may pull.", false, registryRepos),
+		tool("registry", "image_tags", "List an image repository's tags with their digests and image sizes.", false, imageTags),
+		tool("registry", "image_manifest", "Show an image's manifest: digest, media type, size (config and layers, compressed), platform, layers.", false, imageManifest),
+		tool("registry", "image_tag_delete", "WRITE: deletes one tag of an image from the registry (the manifest and its other tags stay); only under the user's own namespace.", true, deleteTag),
+	}
+}
+
+func registryRepos(ctx context.Context, s *Server, in Paging) (RegistryRepos, error) {
+	c, err := s.opts.Backend.Registry()
+	if err != nil {
+		return RegistryRepos{}, err
+	}
+	names, err := c.Catalog(ctx)
+	if err != nil {
+		return RegistryRepos{}, err
+	}
+	page, note, err := pageOf(withNoError(names), in)
+	return RegistryRepos{Repositories: page, Note: note}, err
+}
+
+func imageTags(ctx context.Context, s *Server, in TagsIn) (TagList, error) {
+	c, err := s.opts.Backend.Registry()
+	if err != nil {
+		return TagList{}, err
+	}
+	repo, err := c.ParseRepository(in.Repository)
+	if err != nil {
+		return TagList{}, err
+	}
+	tags, _, err := c.Tags(ctx, repo)
+	if err != nil {
+		return TagList{}, err
+	}
+	page, note, err := pageOf(withNoError(tags), in.Paging)
+	if err != nil {
+		return TagList{}, err
+	}
+	if err := c.Sizes(ctx, repo, page); err != nil {
+		return TagList{}, err
+	}
+	out := TagList{Repository: repo.String(), Tags: []ImageTag{}, Note: note}
+	for _, t := range page {
+		it := ImageTag{Name: t.Name, Digest: t.Digest, ImageSize: t.ImageSize, Platforms: t.Platforms}
+		if !t.UpdatedAt.IsZero() {
+			it.UpdatedAt = t.UpdatedAt.UTC().Format("2006-01-02T15:04:05Z")
+		}
+		out.Tags = append(out.Tags, it)
+	}
+	return out, nil
+}
+
+func imageManifest(ctx context.Context, s *Server, in ImageIn) (Image, error) {
+	c, err := s.opts.Backend.Registry()
+	if err != nil {
+		return Image{}, err
+	}
+	ref, err := c.ParseReference(in.Reference)
+	if err != nil {
+		return Image{}, err
+	}
+	desc, err := c.Descriptor(ctx, ref)
+	if err != nil {
+		return Image{}, err
+	}
+	out := Image{Reference: ref.Name(), Digest: desc.Digest.String(), MediaType: string(desc.MediaType), Manifest: string(desc.Manifest)}
+	if desc.MediaType.IsIndex() {
+		idx, err := desc.ImageIndex()
+		if err != nil {
+			return Image{}, err
+		}
+		if out.Platforms, err = regclient.Images(ctx, idx); err != nil {
+			return Image{}, fmt.Errorf("%s: %w", ref, err)
+		}
+		for _, p := range out.Platforms {
+			out.Size += p.Size
+		}
+		return out, nil
+	}
+	img, err := desc.Image()
+	if err != nil {
+		return Image{}, err
+	}
+	sum, err := regclient.Summarize(img)
+	if err != nil {
+		return Image{}, fmt.Errorf("%s: %w", ref, err)
+	}
+	out.Size, out.Platform, out.Created, out.Layers = sum.Size, sum.Platform, sum.Created, sum.Layers
+	return out, nil
+}
+
+func deleteTag(ctx context.Context, s *Server, in ImageIn) (Deleted, error) {
+	c, err := s.opts.Backend.Registry()
+	if err != nil {
+		return Deleted{}, err
+	}
+	ref, err := c.ParseReference(in.Reference)
+	if err != nil {
+		return Deleted{}, err
+	}
+	tag, ok := ref.(name.Tag)
+	if !ok {
+		return Deleted{}, fmt.Errorf("%s is not a tag: image_tag_delete deletes a tag (USER/NAME:TAG)", ref)
+	}
+	if err := c.CheckWrite(ref.Context(), "delete"); err != nil {
+		return Deleted{}, err
+	}
+	deleted, err := c.DeleteTag(ctx, tag)
+	if err != nil {
+		return Deleted{}, err
+	}
+	if !deleted {
+		return Deleted{}, fmt.Errorf("the registry deletes no tag alone, only the manifest with every tag naming it: use `forge image delete %s` in a terminal", tag)
+	}
+	return Deleted{Deleted: tag.String()}, nil
+}
+
+// withNoError is a slice as the sequence pageOf reads.
+func withNoError[T any](s []T) func(func(T, error) bool) {
+	return func(yield func(T, error) bool) {
+		for _, v := range s {
+			if !yield(v, nil) {
+				return
+			}
+		}
+	}
+}
