@@ -41,8 +41,8 @@ func sdkDir(t *testing.T) string {
 
 // interopResult is what testdata/interop.mjs prints.
 type interopResult struct {
-	Server struct{ Name string } `json:"server"`
-	Tools  []string              `json:"tools"`
+	Server               struct{ Name string } `json:"server"`
+	Tools                []string              `json:"tools"`
 	Whoami, Issues, View struct {
 		IsError           bool `json:"isError"`
 		StructuredContent json.RawMessage

@@ -41,17 +41,11 @@ type ImageIn struct {
 	Reference string `json:"reference" jsonschema:"the image: USER/NAME:TAG or USER/NAME@sha256:... (or with a HOST/ in front)"`
 }
 
-// Image is an image's manifest, summed up.
+// Image is an image's manifest, summed up (the manifest itself as text,
+// cut as every string is).
 type Image struct {
-	Reference string                    `json:"reference"`
-	Digest    string                    `json:"digest"`
-	MediaType string                    `json:"media_type"`
-	Size      int64                     `json:"size"`
-	Platform  string                    `json:"platform,omitempty"`
-	Created   string                    `json:"created,omitempty"`
-	Layers    []regclient.LayerDetail   `json:"layers,omitempty"`
-	Platforms []*regclient.ImageSummary `json:"platforms,omitempty"`
-	Manifest  string                    `json:"manifest"`
+	regclient.Inspection
+	Manifest string `json:"manifest"`
 }
 
 // Deleted says what image_tag_delete did.
@@ -125,30 +119,11 @@ func imageManifest(ctx context.Context, s *Server, in ImageIn) (Image, error) {
 	if err != nil {
 		return Image{}, err
 	}
-	out := Image{Reference: ref.Name(), Digest: desc.Digest.String(), MediaType: string(desc.MediaType), Manifest: string(desc.Manifest)}
-	if desc.MediaType.IsIndex() {
-		idx, err := desc.ImageIndex()
-		if err != nil {
-			return Image{}, err
-		}
-		if out.Platforms, err = regclient.Images(ctx, idx); err != nil {
-			return Image{}, fmt.Errorf("%s: %w", ref, err)
-		}
-		for _, p := range out.Platforms {
-			out.Size += p.Size
-		}
-		return out, nil
-	}
-	img, err := desc.Image()
+	insp, err := regclient.Inspect(ctx, ref.Name(), desc)
 	if err != nil {
 		return Image{}, err
 	}
-	sum, err := regclient.Summarize(img)
-	if err != nil {
-		return Image{}, fmt.Errorf("%s: %w", ref, err)
-	}
-	out.Size, out.Platform, out.Created, out.Layers = sum.Size, sum.Platform, sum.Created, sum.Layers
-	return out, nil
+	return Image{Inspection: *insp, Manifest: string(insp.Manifest)}, nil
 }
 
 func deleteTag(ctx context.Context, s *Server, in ImageIn) (Deleted, error) {
