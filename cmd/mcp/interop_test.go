@@ -10,15 +10,42 @@ import (
 	"testing"
 
 	"github.com/forgehq/forge/cmd"
+	"github.com/forgehq/forge/cmd/mcp"
+	"github.com/forgehq/forge/internal/mcpserver"
 )
 
-// TestMain lets the test binary be forge itself, for the clients that
-// launch `forge mcp serve` as a process.
+// TestMain lets the test binary be forge itself (FORGE_MCP_TEST_AS_FORGE=1)
+// for the clients that launch `forge mcp serve` as a process: forge as it
+// ships, handing the serve to forge-mcp, or forge-mcp when started by that
+// name (a link). The tests in this process serve in-process, as forge-mcp.
 func TestMain(m *testing.M) {
 	if os.Getenv("FORGE_MCP_TEST_AS_FORGE") == "1" {
+		if filepath.Base(os.Args[0]) == mcp.ServerBinary {
+			mcp.Serve = mcpserver.Serve
+		}
 		os.Exit(cmd.Main())
 	}
+	mcp.Serve = mcpserver.Serve
 	os.Exit(m.Run())
+}
+
+// asForge is the environment and PATH under which the test binary is
+// forge, with a forge-mcp beside it on PATH.
+func asForge(t *testing.T, env map[string]string) (exe string, environ []string) {
+	t.Helper()
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	bin := t.TempDir()
+	if err := os.Symlink(exe, filepath.Join(bin, mcp.ServerBinary)); err != nil {
+		t.Fatal(err)
+	}
+	environ = []string{"PATH=" + bin + string(os.PathListSeparator) + os.Getenv("PATH"), "FORGE_MCP_TEST_AS_FORGE=1"}
+	for k, v := range env {
+		environ = append(environ, k+"="+v)
+	}
+	return exe, environ
 }
 
 // sdkDir is where the official TypeScript SDK is installed (.ci/run:
@@ -53,10 +80,7 @@ type interopResult struct {
 func runInterop(t *testing.T, env map[string]string, args ...string) interopResult {
 	t.Helper()
 	c := exec.Command("node", append([]string{"testdata/interop.mjs", sdkDir(t)}, args...)...)
-	c.Env = []string{"PATH=" + os.Getenv("PATH"), "FORGE_MCP_TEST_AS_FORGE=1"}
-	for k, v := range env {
-		c.Env = append(c.Env, k+"="+v)
-	}
+	_, c.Env = asForge(t, env)
 	var stderr strings.Builder
 	c.Stderr = &stderr
 	out, err := c.Output()
@@ -98,10 +122,7 @@ func TestTypeScriptSDKClientOverStdio(t *testing.T) {
 	if _, err := h.Srv.CreateIssue("alice/demo", "alice", "From the reference server", ""); err != nil {
 		t.Fatal(err)
 	}
-	exe, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
+	exe, _ := asForge(t, nil)
 	checkInterop(t, runInterop(t, h.Env, "stdio", exe))
 }
 

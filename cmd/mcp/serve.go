@@ -2,41 +2,32 @@ package mcp
 
 import (
 	"context"
-	"crypto/rand"
-	"crypto/subtle"
-	"encoding/hex"
 	"errors"
 	"fmt"
-	"io"
-	"net"
-	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"time"
 
-	"github.com/forgehq/forge/client"
-	"github.com/forgehq/forge/internal/build"
 	"github.com/forgehq/forge/internal/cmdutil"
-	"github.com/forgehq/forge/internal/mcpserver"
-	"github.com/forgehq/forge/internal/redact"
-	"github.com/forgehq/forge/regclient"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/forgehq/forge/internal/mcptools"
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 )
 
 type serveOptions struct {
-	f          *cmdutil.Factory
-	repo       string
-	toolsets   []string
-	tools      []string
-	allowWrite bool
-	lockdown   bool
-	httpAddr   string
-	anyAddr    bool
-	// ready, when set, is told the HTTP server's URL and token once it
-	// listens (tests).
-	ready func(url, token string)
+	f *cmdutil.Factory
+	o mcptools.ServeOptions
 }
+
+// Serve runs the server in this process. forge itself leaves it nil and
+// hands `forge mcp serve` to the forge-mcp binary beside it, which sets it
+// (cmd/forge-mcp): the MCP SDK is linked there only, so its package
+// initialisation does not slow every other forge command.
+var Serve func(context.Context, *cmdutil.Factory, mcptools.ServeOptions) error
 
 func newServeCmd(f *cmdutil.Factory) *cobra.Command {
 	opts := &serveOptions{f: f}
@@ -75,17 +66,20 @@ FORGE_MCP_ALLOW_WRITE=1, FORGE_MCP_LOCKDOWN=1, FORGE_MCP_TOKEN; flags win.`,
 			if err := opts.fromEnv(cmd); err != nil {
 				return err
 			}
-			return runServe(cmd.Context(), opts)
+			if Serve != nil {
+				return Serve(cmd.Context(), f, opts.o)
+			}
+			return handOff(cmd.Context(), f, cmd)
 		},
 	}
-	cmdutil.AddRepoFlag(cmd, &opts.repo)
+	cmdutil.AddRepoFlag(cmd, &opts.o.Repo)
 	fl := cmd.Flags()
-	fl.StringSliceVar(&opts.toolsets, "toolsets", nil, "Offer only these `toolsets` ("+strings.Join(mcpserver.Toolsets, ", ")+", all)")
-	fl.StringSliceVar(&opts.tools, "tools", nil, "Offer only these `tools` by name (see `forge mcp tools`)")
-	fl.BoolVar(&opts.allowWrite, "allow-write", false, "Offer the tools that change something on the service")
-	fl.BoolVar(&opts.lockdown, "lockdown", false, "Withhold bodies by users without write access to the repository")
-	fl.StringVar(&opts.httpAddr, "http", "", "Serve streamable HTTP on `ADDR` (host:port; port 0 picks one) instead of stdio")
-	fl.BoolVar(&opts.anyAddr, "listen-any", false, "Allow --http on an address other than loopback")
+	fl.StringSliceVar(&opts.o.Toolsets, "toolsets", nil, "Offer only these `toolsets` ("+strings.Join(mcptools.Toolsets, ", ")+", all)")
+	fl.StringSliceVar(&opts.o.Tools, "tools", nil, "Offer only these `tools` by name (see `forge mcp tools`)")
+	fl.BoolVar(&opts.o.AllowWrite, "allow-write", false, "Offer the tools that change something on the service")
+	fl.BoolVar(&opts.o.Lockdown, "lockdown", false, "Withhold bodies by users without write access to the repository")
+	fl.StringVar(&opts.o.HTTPAddr, "http", "", "Serve streamable HTTP on `ADDR` (host:port; port 0 picks one) instead of stdio")
+	fl.BoolVar(&opts.o.ListenAny, "listen-any", false, "Allow --http on an address other than loopback")
 	return cmd
 }
 
@@ -97,12 +91,12 @@ func (o *serveOptions) fromEnv(cmd *cobra.Command) error {
 			*target = strings.Split(v, ",")
 		}
 	}
-	list("toolsets", "FORGE_MCP_TOOLSETS", &o.toolsets)
-	list("tools", "FORGE_MCP_TOOLS", &o.tools)
+	list("toolsets", "FORGE_MCP_TOOLSETS", &o.o.Toolsets)
+	list("tools", "FORGE_MCP_TOOLS", &o.o.Tools)
 	for _, b := range []struct {
 		flag, env string
 		target    *bool
-	}{{"allow-write", "FORGE_MCP_ALLOW_WRITE", &o.allowWrite}, {"lockdown", "FORGE_MCP_LOCKDOWN", &o.lockdown}} {
+	}{{"allow-write", "FORGE_MCP_ALLOW_WRITE", &o.o.AllowWrite}, {"lockdown", "FORGE_MCP_LOCKDOWN", &o.o.Lockdown}} {
 		v := getenv(b.env)
 		if v == "" || cmd.Flags().Changed(b.flag) {
 			continue
@@ -116,138 +110,59 @@ func (o *serveOptions) fromEnv(cmd *cobra.Command) error {
 	return nil
 }
 
-func runServe(ctx context.Context, opts *serveOptions) error {
-	f := opts.f
-	be := &backend{f: f}
-	if opts.repo != "" {
-		// First: a host in -R selects the profile.
-		r, err := f.BaseRepo(ctx, opts.repo)
-		if err != nil {
-			return err
-		}
-		be.repo = &r
-	}
-	s, err := f.Settings()
+// handOff runs forge-mcp (beside forge's executable, else on PATH) with
+// the same flags on forge's own streams, and exits as it exits.
+func handOff(ctx context.Context, f *cmdutil.Factory, cmd *cobra.Command) error {
+	exe, err := serverPath()
 	if err != nil {
 		return err
 	}
-	red := redact.New(redact.Held(*s, f.Getenv)...)
-	ms, err := mcpserver.New(mcpserver.Options{
-		Backend: be, Toolsets: opts.toolsets, Tools: opts.tools,
-		AllowWrite: opts.allowWrite, Lockdown: opts.lockdown,
-		Redact: red.Text, Version: build.Version,
+	args := []string{"mcp", "serve"}
+	cmd.Flags().Visit(func(fl *pflag.Flag) {
+		v := fl.Value.String()
+		if sv, ok := fl.Value.(pflag.SliceValue); ok {
+			v = strings.Join(sv.GetSlice(), ",")
+		}
+		args = append(args, "--"+fl.Name+"="+v)
 	})
-	if err != nil {
-		return &cmdutil.UsageError{Err: err}
-	}
-	if opts.httpAddr != "" {
-		return serveHTTP(ctx, opts, ms)
-	}
-	t := &mcp.IOTransport{Reader: io.NopCloser(f.IOStreams.In), Writer: nopCloser{f.IOStreams.Out}}
-	err = ms.Run(ctx, t)
-	if ctx.Err() != nil {
+	c := exec.CommandContext(ctx, exe, args...)
+	c.Stdin, c.Stdout, c.Stderr = f.IOStreams.In, f.IOStreams.Out, f.IOStreams.ErrOut
+	c.Cancel = func() error { return c.Process.Signal(os.Interrupt) }
+	c.WaitDelay = 10 * time.Second
+	err = c.Run()
+	var exit *exec.ExitError
+	switch {
+	case ctx.Err() != nil:
 		return context.Canceled
-	}
-	if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, mcp.ErrConnectionClosed) {
-		return fmt.Errorf("the MCP connection: %w", err)
+	case errors.As(err, &exit):
+		return &cmdutil.ExitError{Code: exit.ExitCode()}
+	case err != nil:
+		return fmt.Errorf("running %s: %w", exe, err)
 	}
 	return nil
 }
 
-type nopCloser struct{ io.Writer }
+// ServerBinary is the program that serves MCP for forge.
+const ServerBinary = "forge-mcp"
 
-func (nopCloser) Close() error { return nil }
-
-// backend is the tools' way to the service: the Factory's clients, with
-// the profile's origin-bound credentials.
-type backend struct {
-	f    *cmdutil.Factory
-	repo *client.RepoName // -R, resolved at start-up
-}
-
-func (b *backend) REST() (*client.Client, error)        { return b.f.REST() }
-func (b *backend) Registry() (*regclient.Client, error) { return b.f.Registry() }
-
-// Repo is the repository a tool names (OWNER/REPO: a tool cannot switch
-// the profile to another host), else -R, else FORGE_REPO or the git
-// remote.
-func (b *backend) Repo(ctx context.Context, repo string) (client.RepoName, error) {
-	if repo != "" {
-		r, err := client.ParseRepoName(repo)
-		if err != nil {
-			return r, fmt.Errorf("repo %q: give it as OWNER/REPO", repo)
+func serverPath() (string, error) {
+	name := ServerBinary
+	if runtime.GOOS == "windows" {
+		name += ".exe"
+	}
+	self, err := os.Executable()
+	if err == nil {
+		if p := filepath.Join(filepath.Dir(self), name); isFile(p) {
+			return p, nil
 		}
-		return r, nil
 	}
-	if b.repo != nil {
-		return *b.repo, nil
+	if p, err := exec.LookPath(name); err == nil {
+		return p, nil
 	}
-	r, err := b.f.BaseRepo(ctx, "")
-	if err != nil {
-		return r, fmt.Errorf("no default repository (%v): give repo as OWNER/REPO", err)
-	}
-	return r, nil
+	return "", fmt.Errorf("forge mcp serve runs %s, which is neither beside %s nor on PATH: install it with forge (release archives and packages hold both), or `go install github.com/forgehq/forge/cmd/forge-mcp@latest`", name, self)
 }
 
-// serveHTTP serves the streamable HTTP transport at /mcp until ctx ends.
-func serveHTTP(ctx context.Context, opts *serveOptions, ms *mcp.Server) error {
-	ios := opts.f.IOStreams
-	host, _, err := net.SplitHostPort(opts.httpAddr)
-	if err != nil {
-		return cmdutil.UsageErrorf("--http %q: %v; give host:port, as 127.0.0.1:8765", opts.httpAddr, err)
-	}
-	if !opts.anyAddr && !loopback(host) {
-		return cmdutil.UsageErrorf("--http %s is not a loopback address: anyone who can reach it could try the token; use 127.0.0.1:PORT, or pass --listen-any", opts.httpAddr)
-	}
-	token := opts.f.Getenv("FORGE_MCP_TOKEN")
-	if token == "" {
-		b := make([]byte, 24)
-		_, _ = rand.Read(b)
-		token = hex.EncodeToString(b)
-	}
-	ln, err := net.Listen("tcp", opts.httpAddr)
-	if err != nil {
-		return fmt.Errorf("--http %s: %w", opts.httpAddr, err)
-	}
-	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return ms }, &mcp.StreamableHTTPOptions{SessionTimeout: 30 * time.Minute})
-	mux := http.NewServeMux()
-	mux.Handle("/mcp", bearer(token, h))
-	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
-	url := "http://" + ln.Addr().String() + "/mcp"
-	fmt.Fprintf(ios.ErrOut, "Serving MCP at %s until Ctrl-C\nAuthorization: Bearer %s\n", url, token)
-	if opts.ready != nil {
-		opts.ready(url, token)
-	}
-	done := make(chan error, 1)
-	go func() { done <- srv.Serve(ln) }()
-	select {
-	case err := <-done:
-		return err
-	case <-ctx.Done():
-		sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		_ = srv.Shutdown(sctx)
-		return context.Canceled
-	}
-}
-
-func loopback(host string) bool {
-	if strings.EqualFold(host, "localhost") {
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
-}
-
-// bearer refuses requests without the token (compared in constant time).
-func bearer(token string, next http.Handler) http.Handler {
-	want := []byte("Bearer " + token)
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if subtle.ConstantTimeCompare([]byte(r.Header.Get("Authorization")), want) != 1 {
-			w.Header().Set("WWW-Authenticate", `Bearer realm="forge mcp"`)
-			http.Error(w, "forge mcp: a bearer token is required (printed by forge mcp serve at start-up)", http.StatusUnauthorized)
-			return
-		}
-		next.ServeHTTP(w, r)
-	})
+func isFile(p string) bool {
+	st, err := os.Stat(p)
+	return err == nil && st.Mode().IsRegular()
 }

@@ -18,6 +18,7 @@ import (
 	"github.com/forgehq/forge/internal/cmdutil"
 	"github.com/forgehq/forge/internal/iostreams"
 	"github.com/forgehq/forge/internal/mcpserver"
+	"github.com/forgehq/forge/internal/mcptools"
 	"github.com/forgehq/forge/refserver"
 	"github.com/forgehq/forge/refserver/ci"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -193,7 +194,7 @@ func resultText(res *mcp.CallToolResult) string {
 
 func readTools() []string {
 	var out []string
-	for _, ti := range mcpserver.Tools() {
+	for _, ti := range mcptools.All {
 		if !ti.Write {
 			out = append(out, ti.Name)
 		}

@@ -2,7 +2,7 @@ package mcp
 
 import (
 	"github.com/forgehq/forge/internal/cmdutil"
-	"github.com/forgehq/forge/internal/mcpserver"
+	"github.com/forgehq/forge/internal/mcptools"
 	"github.com/forgehq/forge/internal/output"
 	"github.com/spf13/cobra"
 )
@@ -19,7 +19,7 @@ change something on the service and are offered only with --allow-write.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ios := f.IOStreams
 			t := output.NewTable(ios, "TOOLSET", "TOOL", "ACCESS", "DESCRIPTION")
-			for _, ti := range mcpserver.Tools() {
+			for _, ti := range mcptools.All {
 				access := "read"
 				if ti.Write {
 					access = "write"

@@ -19,7 +19,7 @@ type NoInput struct{}
 
 func accountTools() []toolDef {
 	return []toolDef{
-		tool("account", "whoami", "Who the user is on the service: login, name, role, whether two-factor authentication is on.", false, whoami),
+		handle("whoami", whoami),
 	}
 }
 

@@ -102,11 +102,11 @@ const ExplainTokens = 6000
 
 func actionTools() []toolDef {
 	return []toolDef{
-		tool("actions", "runs_list", "List a repository's CI runs, newest first, filtered by branch or status.", false, listRuns),
-		tool("actions", "run_view", "Show a CI run with its jobs and their steps.", false, viewRun),
-		tool("actions", "run_jobs", "List the jobs of a CI run with their steps.", false, runJobs),
-		tool("actions", "job_log", "Read a CI job's log from its end, 200 lines a page (page 2 is the 200 lines before).", false, jobLog),
-		tool("actions", "run_explain", "Why did this CI run fail: the run, its jobs and the last lines of each failed job's log, secrets masked.", false, explainRun),
+		handle("runs_list", listRuns),
+		handle("run_view", viewRun),
+		handle("run_jobs", runJobs),
+		handle("job_log", jobLog),
+		handle("run_explain", explainRun),
 	}
 }
 

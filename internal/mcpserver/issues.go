@@ -72,14 +72,14 @@ type CommentIn struct {
 
 func issueTools() []toolDef {
 	return []toolDef{
-		tool("issues", "issues_list", "List a repository's issues, filtered by state, author or title text.", false, listIssues),
-		tool("issues", "issue_view", "Show an issue with its body and comments (10 comments a page).", false, viewIssue),
-		tool("issues", "issue_create", "WRITE: opens a new issue in the repository, as the user.", true, createIssue),
-		tool("issues", "issue_comment", "WRITE: adds a comment to an issue, as the user.", true, commentIssue),
-		tool("issues", "issue_close", "WRITE: closes an issue.", true, func(ctx context.Context, s *Server, in IssueIn) (Issue, error) {
+		handle("issues_list", listIssues),
+		handle("issue_view", viewIssue),
+		handle("issue_create", createIssue),
+		handle("issue_comment", commentIssue),
+		handle("issue_close", func(ctx context.Context, s *Server, in IssueIn) (Issue, error) {
 			return setIssueState(ctx, s, in, "closed")
 		}),
-		tool("issues", "issue_reopen", "WRITE: reopens a closed issue.", true, func(ctx context.Context, s *Server, in IssueIn) (Issue, error) {
+		handle("issue_reopen", func(ctx context.Context, s *Server, in IssueIn) (Issue, error) {
 			return setIssueState(ctx, s, in, "open")
 		}),
 	}

@@ -69,15 +69,15 @@ type ReleaseIn struct {
 
 func pullTools() []toolDef {
 	return []toolDef{
-		tool("pulls", "prs_list", "List a repository's pull requests.", false, listPulls),
-		tool("pulls", "pr_view", "Show a pull request with its description.", false, viewPull),
+		handle("prs_list", listPulls),
+		handle("pr_view", viewPull),
 	}
 }
 
 func releaseTools() []toolDef {
 	return []toolDef{
-		tool("releases", "releases_list", "List a repository's releases, newest first.", false, listReleases),
-		tool("releases", "release_view", "Show a release by its tag: notes and assets.", false, viewRelease),
+		handle("releases_list", listReleases),
+		handle("release_view", viewRelease),
 	}
 }
 

@@ -55,10 +55,10 @@ type Deleted struct {
 
 func registryTools() []toolDef {
 	return []toolDef{
-		tool("registry", "registry_repositories", "List the container registry's repositories the user may pull.", false, registryRepos),
-		tool("registry", "image_tags", "List an image repository's tags with their digests and image sizes.", false, imageTags),
-		tool("registry", "image_manifest", "Show an image's manifest: digest, media type, size (config and layers, compressed), platform, layers.", false, imageManifest),
-		tool("registry", "image_tag_delete", "WRITE: deletes one tag of an image from the registry (the manifest and its other tags stay); only under the user's own namespace.", true, deleteTag),
+		handle("registry_repositories", registryRepos),
+		handle("image_tags", imageTags),
+		handle("image_manifest", imageManifest),
+		handle("image_tag_delete", deleteTag),
 	}
 }
 

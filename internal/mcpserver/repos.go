@@ -112,11 +112,11 @@ type RepoPagingIn struct {
 
 func repoTools() []toolDef {
 	return []toolDef{
-		tool("repos", "repos_list", "List the repositories the user can see.", false, listRepos),
-		tool("repos", "repo_view", "Show a repository: description, default branch, visibility, whether the user may write.", false, viewRepo),
-		tool("repos", "repo_contents", "Read a file (its text, in pages of 24 KiB) or list a directory of a repository.", false, contents),
-		tool("repos", "repo_commits", "List a repository's commits, newest first.", false, commits),
-		tool("repos", "repo_collaborators", "List a repository's collaborators and their permission (read, write, admin).", false, collaborators),
+		handle("repos_list", listRepos),
+		handle("repo_view", viewRepo),
+		handle("repo_contents", contents),
+		handle("repo_commits", commits),
+		handle("repo_collaborators", collaborators),
 	}
 }
 

@@ -1,21 +1,23 @@
 // Package mcpserver is `forge mcp serve`: the hosting service as Model
 // Context Protocol tools for an AI coding assistant, on the official MCP Go
-// SDK. The tools use forge's own clients with the profile's origin-bound
-// credentials (through a Backend, which cmd/mcp builds from the Factory).
+// SDK, over stdio or streamable HTTP (Serve). The tools use forge's own
+// clients with the profile's origin-bound credentials, through the
+// Factory (a Backend). Which tools exist is internal/mcptools' catalog;
+// this package holds their handlers. It is linked into forge-mcp only.
 //
 // What reaches the model is made safe in one place (Server.out and
 // Server.toolError): every string of every result passes text.ForModel and
-// the redactor, and every result is bounded (see Limits).
+// the redactor, and every result is bounded (see the limits in safe.go).
 package mcpserver
 
 import (
 	"context"
 	"fmt"
 	"slices"
-	"sort"
 	"strings"
 
 	"github.com/forgehq/forge/client"
+	"github.com/forgehq/forge/internal/mcptools"
 	"github.com/forgehq/forge/regclient"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -53,12 +55,6 @@ type Options struct {
 	Version string
 }
 
-// Toolsets, in the order `--help` lists them.
-var Toolsets = []string{"repos", "issues", "pulls", "releases", "actions", "registry", "account"}
-
-// DefaultToolsets are all of them: every read tool is safe to offer.
-var DefaultToolsets = Toolsets
-
 // Server holds what the tool handlers share.
 type Server struct {
 	opts Options
@@ -74,18 +70,22 @@ func New(opts Options) (*mcp.Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	defs := allTools()
-	if err := checkToolNames(opts.Tools, defs); err != nil {
+	if err := checkToolNames(opts.Tools); err != nil {
 		return nil, err
 	}
+	handlers := allTools()
 	srv := &Server{opts: opts}
 	ms := mcp.NewServer(&mcp.Implementation{Name: "forge", Title: "forge: the hosting service", Version: opts.Version},
 		&mcp.ServerOptions{Instructions: instructions(opts)})
-	for _, d := range defs {
-		if !sets[d.toolset] || d.write && !opts.AllowWrite || len(opts.Tools) > 0 && !slices.Contains(opts.Tools, d.name) {
+	for _, t := range mcptools.All {
+		if !sets[t.Toolset] || t.Write && !opts.AllowWrite || len(opts.Tools) > 0 && !slices.Contains(opts.Tools, t.Name) {
 			continue
 		}
-		d.add(ms, srv)
+		add, ok := handlers[t.Name]
+		if !ok {
+			return nil, fmt.Errorf("the tool %s has no handler", t.Name)
+		}
+		add(ms, srv)
 	}
 	return ms, nil
 }
@@ -105,73 +105,59 @@ func instructions(opts Options) string {
 
 func selectToolsets(names []string) (map[string]bool, error) {
 	if len(names) == 0 {
-		names = DefaultToolsets
+		names = mcptools.Toolsets // every read tool is safe to offer
 	}
 	sets := map[string]bool{}
 	for _, n := range names {
 		n = strings.ToLower(strings.TrimSpace(n))
 		switch {
 		case n == "all":
-			for _, t := range Toolsets {
+			for _, t := range mcptools.Toolsets {
 				sets[t] = true
 			}
-		case slices.Contains(Toolsets, n):
+		case slices.Contains(mcptools.Toolsets, n):
 			sets[n] = true
 		case n == "":
 		default:
-			return nil, fmt.Errorf("unknown toolset %q; the toolsets are %s, or all", n, strings.Join(Toolsets, ", "))
+			return nil, fmt.Errorf("unknown toolset %q; the toolsets are %s, or all", n, strings.Join(mcptools.Toolsets, ", "))
 		}
 	}
 	return sets, nil
 }
 
-func checkToolNames(names []string, defs []toolDef) error {
+func checkToolNames(names []string) error {
 	for _, n := range names {
-		if !slices.ContainsFunc(defs, func(d toolDef) bool { return d.name == n }) {
+		if _, ok := mcptools.Lookup(n); !ok {
 			return fmt.Errorf("unknown tool %q; see `forge mcp tools` for the tools", n)
 		}
 	}
 	return nil
 }
 
-// ToolInfo describes a tool for `forge mcp tools` and the documentation.
-type ToolInfo struct {
-	Name, Toolset, Description string
-	Write                      bool
-}
-
-// Tools lists every tool forge has, by toolset then name.
-func Tools() []ToolInfo {
-	var out []ToolInfo
-	for _, d := range allTools() {
-		out = append(out, ToolInfo{Name: d.name, Toolset: d.toolset, Description: d.description, Write: d.write})
-	}
-	sort.SliceStable(out, func(i, j int) bool {
-		return slices.Index(Toolsets, out[i].Toolset) < slices.Index(Toolsets, out[j].Toolset)
-	})
-	return out
-}
-
-// toolDef is one tool: its toolset, whether it changes anything, and how
-// to add it to a server.
+// toolDef is a tool's name and how to add it, with its handler, to a
+// server; the catalog (mcptools) says what it is.
 type toolDef struct {
-	name, toolset, description string
-	write                      bool
-	add                        func(*mcp.Server, *Server)
+	name string
+	add  func(*mcp.Server, *Server)
 }
 
-// tool defines a tool whose handler fn takes In and answers Out. The
-// answer passes Server.out (sanitized, redacted, bounded) and an error
-// Server.toolError: the model never sees a string that did not.
-func tool[In, Out any](toolset, name, description string, write bool, fn func(context.Context, *Server, In) (Out, error)) toolDef {
-	return toolDef{name: name, toolset: toolset, description: description, write: write, add: func(ms *mcp.Server, s *Server) {
+// handle defines the handler fn of the catalog's tool name: it takes In
+// and answers Out. The answer passes Server.out (sanitized, redacted,
+// bounded) and an error Server.toolError: the model never sees a string
+// that did not.
+func handle[In, Out any](name string, fn func(context.Context, *Server, In) (Out, error)) toolDef {
+	t, ok := mcptools.Lookup(name)
+	if !ok {
+		panic("mcpserver: " + name + " is not in the catalog")
+	}
+	return toolDef{name: name, add: func(ms *mcp.Server, s *Server) {
 		f := false
-		ann := &mcp.ToolAnnotations{ReadOnlyHint: !write, OpenWorldHint: &f}
-		if write {
-			t := true
-			ann.DestructiveHint = &t
+		ann := &mcp.ToolAnnotations{ReadOnlyHint: !t.Write, OpenWorldHint: &f}
+		if t.Write {
+			tr := true
+			ann.DestructiveHint = &tr
 		}
-		mcp.AddTool(ms, &mcp.Tool{Name: name, Description: description, Annotations: ann},
+		mcp.AddTool(ms, &mcp.Tool{Name: name, Description: t.Description, Annotations: ann},
 			func(ctx context.Context, _ *mcp.CallToolRequest, in In) (*mcp.CallToolResult, Out, error) {
 				out, err := fn(ctx, s, in)
 				if err != nil {
@@ -184,6 +170,11 @@ func tool[In, Out any](toolset, name, description string, write bool, fn func(co
 	}}
 }
 
-func allTools() []toolDef {
-	return slices.Concat(repoTools(), issueTools(), pullTools(), releaseTools(), actionTools(), registryTools(), accountTools())
+// allTools are the handlers by tool name.
+func allTools() map[string]func(*mcp.Server, *Server) {
+	m := map[string]func(*mcp.Server, *Server){}
+	for _, d := range slices.Concat(repoTools(), issueTools(), pullTools(), releaseTools(), actionTools(), registryTools(), accountTools()) {
+		m[d.name] = d.add
+	}
+	return m
 }
