@@ -38,7 +38,14 @@ func ForModel(s string) string {
 	if modelClean(s) {
 		return s
 	}
-	s = stripHidden(s)
+	// Characters first: a control dropped from "<!\a--" must not leave a
+	// comment opener behind for the markup pass to miss.
+	return stripHidden(modelChars(s))
+}
+
+// modelChars is ForModel's pass over characters: escapes and controls
+// removed, invisible characters shown, tag text replaced.
+func modelChars(s string) string {
 	var b strings.Builder
 	b.Grow(len(s))
 	inTags := false
