@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/forgehq/forge/cmd"
-	"github.com/forgehq/forge/internal/clitest"
 	"github.com/forgehq/forge/internal/cmdutil"
 	"github.com/forgehq/forge/internal/iostreams"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -17,7 +16,7 @@ import (
 
 // httpServer runs `forge mcp serve --http 127.0.0.1:0 ARGS` in-process
 // and returns the URL and token it printed.
-func httpServer(t *testing.T, h *clitest.Harness, args ...string) (url, token string) {
+func httpServer(t *testing.T, h *harness, args ...string) (url, token string) {
 	t.Helper()
 	ios, _, _, _ := iostreams.Test()
 	errOut := &lockedBuffer{}
@@ -108,7 +107,7 @@ func TestHTTPTransportWantsTheToken(t *testing.T) {
 
 func TestHTTPOnlyOnLoopbackUnlessTold(t *testing.T) {
 	h := world(t)
-	r := h.Run(clitest.Run{}, "mcp", "serve", "--http", "0.0.0.0:0")
+	r := h.run("mcp", "serve", "--http", "0.0.0.0:0")
 	if r.Code != 2 || !strings.Contains(r.Err, "--http 0.0.0.0:0 is not a loopback address") || !strings.Contains(r.Err, "--listen-any") {
 		t.Errorf("exit %d, %q", r.Code, r.Err)
 	}

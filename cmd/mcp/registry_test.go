@@ -5,17 +5,17 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/forgehq/forge/internal/clitest"
 	"github.com/forgehq/forge/internal/mcpserver"
+	"github.com/forgehq/forge/refserver/refservertest"
 	"github.com/google/go-containerregistry/pkg/authn"
 	"github.com/google/go-containerregistry/pkg/name"
 	"github.com/google/go-containerregistry/pkg/v1/random"
 	"github.com/google/go-containerregistry/pkg/v1/remote"
 )
 
-// pushed pushes one random image as alice under alice/app with tags and
-// points forge's registry settings at the reference server.
-func pushed(t *testing.T, h *clitest.Harness, tags ...string) string {
+// pushed pushes one random image as alice under alice/app with tags
+// (forge's environment names the reference server's registry).
+func pushed(t *testing.T, h *harness, tags ...string) string {
 	t.Helper()
 	host := strings.TrimPrefix(h.Srv.URL(), "http://")
 	img, err := random.Image(2048, 2)
@@ -27,13 +27,10 @@ func pushed(t *testing.T, h *clitest.Harness, tags ...string) string {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := remote.Write(ref, img, remote.WithAuth(&authn.Basic{Username: "alice", Password: "alice-password-1234"})); err != nil {
+		if err := remote.Write(ref, img, remote.WithAuth(&authn.Basic{Username: "alice", Password: refservertest.Password("alice")})); err != nil {
 			t.Fatal(err)
 		}
 	}
-	h.Env["FORGE_REGISTRY_URL"] = h.Srv.URL()
-	h.Env["FORGE_USERNAME"] = "alice"
-	h.Env["FORGE_PASSWORD"] = "alice-password-1234"
 	d, _ := img.Digest()
 	return d.String()
 }
@@ -74,7 +71,7 @@ func TestRegistryTools(t *testing.T) {
 func TestConfigSnippets(t *testing.T) {
 	h := world(t)
 	for client, top := range map[string]string{"claude": "mcpServers", "vscode": "servers", "cursor": "mcpServers"} {
-		r := h.Run(clitest.Run{}, "--profile", "default", "mcp", "config", "--client", client, "--toolsets", "issues,actions", "--lockdown")
+		r := h.run("--profile", "default", "mcp", "config", "--client", client, "--toolsets", "issues,actions", "--lockdown")
 		if r.Code != 0 {
 			t.Fatalf("%s: exit %d: %s", client, r.Code, r.Err)
 		}
@@ -98,7 +95,7 @@ func TestConfigSnippets(t *testing.T) {
 			t.Errorf("%s: stdout %s stderr %s", client, r.Out, r.Err)
 		}
 	}
-	if r := h.Run(clitest.Run{}, "mcp", "config", "--client", "emacs"); r.Code != 2 || !strings.Contains(r.Err, "give claude, vscode or cursor") {
+	if r := h.run("mcp", "config", "--client", "emacs"); r.Code != 2 || !strings.Contains(r.Err, "give claude, vscode or cursor") {
 		t.Errorf("unknown client: %d %q", r.Code, r.Err)
 	}
 }

@@ -195,7 +195,7 @@ func TestErrorsAreForgesSentences(t *testing.T) {
 	if _, err := h.Srv.CreateIssue("alice/demo", "alice", "Mine", ""); err != nil {
 		t.Fatal(err)
 	}
-	h.LoginAs("bob")
+	h.loginAs("bob")
 	w := serve(t, h, "--allow-write")
 	if msg := w.fail("issue_close", map[string]any{"number": 1}); !strings.HasPrefix(msg, "HTTP 403: ") {
 		t.Errorf("403: %q", msg)
@@ -218,7 +218,7 @@ func TestErrorsAreForgesSentences(t *testing.T) {
 	}
 	addr := ln.Addr().String()
 	ln.Close()
-	h.LoginAs("alice")
+	h.loginAs("alice")
 	h.Env["FORGE_BASE_URL"] = "http://" + addr + "/api/v2"
 	if msg := serve(t, h).fail("repo_view", nil); !strings.HasPrefix(msg, "cannot reach the service at http://"+addr) || !strings.Contains(msg, "is it running") {
 		t.Errorf("server down: %q", msg)

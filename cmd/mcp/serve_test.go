@@ -14,28 +14,32 @@ import (
 
 	"github.com/forgehq/forge/client"
 	"github.com/forgehq/forge/cmd"
-	"github.com/forgehq/forge/internal/clitest"
 	"github.com/forgehq/forge/internal/cmdutil"
 	"github.com/forgehq/forge/internal/iostreams"
 	"github.com/forgehq/forge/internal/mcpserver"
 	"github.com/forgehq/forge/internal/mcptools"
 	"github.com/forgehq/forge/refserver"
 	"github.com/forgehq/forge/refserver/ci"
+	"github.com/forgehq/forge/refserver/refservertest"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
+
+// harness is a reference server and the environment forge runs in.
+type harness struct {
+	t   *testing.T
+	Srv *refserver.Server
+	Env map[string]string
+}
 
 // world is a reference server with alice's repository alice/demo, bob a
 // collaborator with read access and carol one with write access, and the
 // environment forge runs in as alice.
-func world(t *testing.T) *clitest.Harness {
+func world(t *testing.T) *harness {
 	t.Helper()
-	h := clitest.New(t)
-	h.LoginAs("alice")
-	srv := h.Srv
+	srv := refservertest.Start(t)
+	h := &harness{t: t, Srv: srv, Env: refservertest.Env(t, srv, "alice")}
 	for _, u := range []string{"bob", "carol"} {
-		if _, err := srv.CreateUser(u, u+"-password-1234", ""); err != nil {
-			t.Fatal(err)
-		}
+		refservertest.User(t, srv, u, "")
 	}
 	if _, err := srv.CreateRepo("alice", "demo", refserver.RepoOptions{AutoInit: true}); err != nil {
 		t.Fatal(err)
@@ -48,6 +52,29 @@ func world(t *testing.T) *clitest.Harness {
 	}
 	h.Env["FORGE_REPO"] = "alice/demo"
 	return h
+}
+
+// loginAs makes forge act as login.
+func (h *harness) loginAs(login string) {
+	for k, v := range refservertest.Env(h.t, h.Srv, login) {
+		if k != "FORGE_CONFIG_DIR" && k != "HOME" {
+			h.Env[k] = v
+		}
+	}
+}
+
+// result is what a run of forge left.
+type result struct {
+	Code     int
+	Out, Err string
+}
+
+// run runs forge in-process, piped, with h.Env.
+func (h *harness) run(args ...string) result {
+	ios, _, out, errOut := iostreams.Test()
+	env := maps(h.Env)
+	code := cmd.Run(context.Background(), cmdutil.New(ios, func(k string) string { return env[k] }), args)
+	return result{code, out.String(), errOut.String()}
 }
 
 // session is a running `forge mcp serve` and the SDK's client connected
@@ -78,7 +105,7 @@ func (l *lockedBuffer) String() string {
 
 // serve runs `forge mcp serve ARGS` in-process, as an assistant would
 // launch it, and connects the SDK's client over its stdio.
-func serve(t *testing.T, h *clitest.Harness, args ...string) *session {
+func serve(t *testing.T, h *harness, args ...string) *session {
 	t.Helper()
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
@@ -106,7 +133,7 @@ var demo = client.RepoName{Owner: "alice", Name: "demo"}
 
 // rest is a client of the reference server as alice, to check what the
 // tools did.
-func rest(t *testing.T, h *clitest.Harness) *client.Client {
+func rest(t *testing.T, h *harness) *client.Client {
 	c, err := client.New(h.Srv.BaseURL(), h.Env["FORGE_TOKEN"])
 	if err != nil {
 		t.Fatal(err)
@@ -236,7 +263,7 @@ func TestToolsetsAndToolsNarrowTheOffer(t *testing.T) {
 	if got := serve(t, h, "--toolsets", "issues").toolNames(); !slices.Equal(got, []string{"issue_close", "issue_comment", "issue_create", "issue_reopen", "issue_view", "issues_list"}) {
 		t.Errorf("FORGE_MCP_ALLOW_WRITE=1 --toolsets issues: %v", got)
 	}
-	r := h.Run(clitest.Run{}, "mcp", "serve", "--toolsets", "wiki")
+	r := h.run("mcp", "serve", "--toolsets", "wiki")
 	if r.Code != 2 || !strings.Contains(r.Err, `unknown toolset "wiki"; the toolsets are repos, issues, pulls`) {
 		t.Errorf("unknown toolset: exit %d, %q", r.Code, r.Err)
 	}
