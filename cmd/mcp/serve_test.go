@@ -429,3 +429,16 @@ func TestReadTools(t *testing.T) {
 		t.Errorf("whoami: %s", raw)
 	}
 }
+
+// Started by hand on a terminal, serve says what it is for; the end of
+// its input ends it.
+func TestServeOnATerminalSaysWhatItIsFor(t *testing.T) {
+	h := world(t)
+	ios, _, _, errOut := iostreams.Test()
+	ios.SetStdinTTY(true)
+	env := maps(h.Env)
+	code := cmd.Run(context.Background(), cmdutil.New(ios, func(k string) string { return env[k] }), []string{"mcp", "serve"})
+	if code != 0 || !strings.Contains(errOut.String(), "for an assistant to launch: `forge mcp config` prints the snippet") {
+		t.Errorf("exit %d, stderr %q", code, errOut)
+	}
+}

@@ -52,6 +52,9 @@ func Serve(ctx context.Context, f *cmdutil.Factory, opts mcptools.ServeOptions) 
 	if opts.HTTPAddr != "" {
 		return serveHTTP(ctx, f, opts, ms)
 	}
+	if f.IOStreams.IsStdinTTY() {
+		fmt.Fprintln(f.IOStreams.ErrOut, "forge mcp serve speaks MCP on stdin and stdout, for an assistant to launch: `forge mcp config` prints the snippet (Ctrl-D ends)")
+	}
 	t := &mcp.IOTransport{Reader: io.NopCloser(f.IOStreams.In), Writer: nopCloser{f.IOStreams.Out}}
 	err = ms.Run(ctx, t)
 	if ctx.Err() != nil {
@@ -124,9 +127,6 @@ func serveHTTP(ctx context.Context, f *cmdutil.Factory, opts mcptools.ServeOptio
 	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
 	url := "http://" + ln.Addr().String() + "/mcp"
 	fmt.Fprintf(ios.ErrOut, "Serving MCP at %s until Ctrl-C\nAuthorization: Bearer %s\n", url, token)
-	if opts.Ready != nil {
-		opts.Ready(url, token)
-	}
 	done := make(chan error, 1)
 	go func() { done <- srv.Serve(ln) }()
 	select {

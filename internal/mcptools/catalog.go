@@ -96,7 +96,4 @@ type ServeOptions struct {
 	// allows an address other than loopback.
 	HTTPAddr  string
 	ListenAny bool
-	// Ready, when set, is told the HTTP server's URL and token once it
-	// listens (tests).
-	Ready func(url, token string)
 }
