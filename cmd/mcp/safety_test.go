@@ -233,3 +233,18 @@ func TestErrorsAreForgesSentences(t *testing.T) {
 		t.Errorf("server down: %q", msg)
 	}
 }
+
+// A filter that matches nothing reads a bounded part of a long list.
+func TestFilteredListsScanABoundedPart(t *testing.T) {
+	h := world(t)
+	for i := 0; i <= mcpserver.MaxScan; i++ {
+		if _, err := h.Srv.CreateIssue("alice/demo", "alice", fmt.Sprintf("Issue %d", i), ""); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var list mcpserver.IssueList
+	serve(t, h).call("issues_list", map[string]any{"author": "nobody"}, &list)
+	if len(list.Issues) != 0 || list.Note != "searched the first 5000 issues only; narrow the list with state" {
+		t.Errorf("%+v", list)
+	}
+}

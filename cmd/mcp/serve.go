@@ -88,7 +88,7 @@ func (o *serveOptions) fromEnv(cmd *cobra.Command) error {
 	getenv := o.f.Getenv
 	list := func(flag, env string, target *[]string) {
 		if v := getenv(env); v != "" && !cmd.Flags().Changed(flag) {
-			*target = strings.Split(v, ",")
+			*target = strings.FieldsFunc(v, func(r rune) bool { return r == ',' || r == ' ' })
 		}
 	}
 	list("toolsets", "FORGE_MCP_TOOLSETS", &o.o.Toolsets)

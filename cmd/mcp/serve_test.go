@@ -254,7 +254,7 @@ func TestToolsetsAndToolsNarrowTheOffer(t *testing.T) {
 	if got := serve(t, h, "--toolsets", "pulls,releases").toolNames(); !slices.Equal(got, []string{"pr_view", "prs_list", "release_view", "releases_list"}) {
 		t.Errorf("--toolsets pulls,releases: %v", got)
 	}
-	h.Env["FORGE_MCP_TOOLS"] = "whoami,issue_view"
+	h.Env["FORGE_MCP_TOOLS"] = "whoami, issue_view"
 	if got := serve(t, h).toolNames(); !slices.Equal(got, []string{"issue_view", "whoami"}) {
 		t.Errorf("FORGE_MCP_TOOLS: %v", got)
 	}

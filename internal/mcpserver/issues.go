@@ -97,8 +97,12 @@ func listIssues(ctx context.Context, s *Server, in ListIssuesIn) (IssueList, err
 	}
 	seq := c.Issues.List(ctx, name, client.IssueListOptions{ListOptions: client.ListOptions{PerPage: MaxPerPage}, State: in.State})
 	search := strings.ToLower(in.Search)
+	scanned := 0
 	filtered := func(yield func(*client.Issue, error) bool) {
 		for is, err := range seq {
+			if scanned++; scanned > MaxScan {
+				return
+			}
 			if err == nil && (in.Author != "" && !strings.EqualFold(is.User.Login, in.Author) ||
 				search != "" && !strings.Contains(strings.ToLower(is.Title), search)) {
 				continue
@@ -109,6 +113,9 @@ func listIssues(ctx context.Context, s *Server, in ListIssuesIn) (IssueList, err
 		}
 	}
 	iss, note, err := pageOf(filtered, in.Paging)
+	if scanned > MaxScan {
+		note = fmt.Sprintf("searched the first %d issues only; narrow the list with state", MaxScan)
+	}
 	out := IssueList{Issues: []Issue{}, Note: note}
 	for _, is := range iss {
 		out.Issues = append(out.Issues, issueOf(is))

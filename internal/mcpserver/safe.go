@@ -22,6 +22,9 @@ const (
 	// MaxListPages is how far into a list a call may page (× per_page
 	// records read to get there).
 	MaxListPages = 50
+	// MaxScan is how many records a filtered list reads at most looking
+	// for matches.
+	MaxScan = MaxListPages * MaxPerPage
 	// TextPage is the size of a page of a file or of a body.
 	TextPage = 24 << 10
 	// LogLines is a page of a job's log, counted from its end; LogBytes
