@@ -23,7 +23,7 @@ import (
 )
 
 // Serve is `forge mcp serve`: the tools over stdio (f's streams), or
-// over streamable HTTP with o.HTTPAddr, until the client leaves or ctx
+// over streamable HTTP with opts.HTTPAddr, until the client leaves or ctx
 // ends. The tools use f's clients (the profile's credentials); the text
 // they return is redacted with every secret f's settings hold.
 func Serve(ctx context.Context, f *cmdutil.Factory, opts mcptools.ServeOptions) error {
