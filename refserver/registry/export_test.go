@@ -30,3 +30,13 @@ func (r *Registry) ExpireUploads() { r.expireUploads() }
 
 // Dir is the directory holding blobs, manifests and uploads.
 func (r *Registry) Dir() string { return r.dir }
+
+// FailWrites makes the registry's file layer fail each write for which
+// fail returns an error (a full disk, say); nil makes writes work again.
+func (r *Registry) FailWrites(fail func(op, path string) error) {
+	if fail == nil {
+		r.disk.fail.Store(nil)
+		return
+	}
+	r.disk.fail.Store(&fail)
+}

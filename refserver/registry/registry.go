@@ -133,6 +133,7 @@ type Registry struct {
 	accounts *accounts
 	uploads  *uploads
 	log      *log.Logger
+	disk     *disk
 	now      func() time.Time
 
 	// dir holds blobs, manifests and uploads: DataDir, or a temporary
@@ -178,7 +179,7 @@ func New(opts Options) (*Registry, error) {
 	if logw == nil {
 		logw = io.Discard
 	}
-	r := &Registry{opts: opts, now: time.Now, log: log.New(logw, "registry: ", log.LstdFlags), stop: make(chan struct{})}
+	r := &Registry{opts: opts, now: time.Now, log: log.New(logw, "registry: ", log.LstdFlags), disk: &disk{}, stop: make(chan struct{})}
 	r.accounts = newAccounts(opts.BaseURL, opts.HTTPClient, opts.CredentialTTL, func(login string) bool { return r.userState(login) == UserActive })
 	var err error
 	if opts.DataDir != "" {
@@ -196,11 +197,11 @@ func New(opts Options) (*Registry, error) {
 		r.removeTemp()
 		return nil, fmt.Errorf("registry signing key: %w", err)
 	}
-	if r.state, err = loadState(opts.DataDir); err != nil {
+	if r.state, err = loadState(opts.DataDir, r.disk); err != nil {
 		r.removeTemp()
 		return nil, fmt.Errorf("registry state: %w", err)
 	}
-	if r.uploads, err = newUploads(filepath.Join(r.dir, "uploads")); err != nil {
+	if r.uploads, err = newUploads(filepath.Join(r.dir, "uploads"), r.disk); err != nil {
 		r.removeTemp()
 		return nil, fmt.Errorf("registry uploads: %w", err)
 	}
@@ -328,15 +329,6 @@ func (r *Registry) Unshare(repo, user string) error { return r.state.unshare(rep
 
 // SharedWith lists the users repo is shared with.
 func (r *Registry) SharedWith(repo string) []string { return r.state.shareList(repo) }
-
-// regError writes an error of the registry protocol.
-func regError(w http.ResponseWriter, status int, code, msg string) {
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(status)
-	json.NewEncoder(w).Encode(map[string]any{
-		"errors": []map[string]string{{"code": code, "message": msg}},
-	})
-}
 
 // apiError writes the service's error shape, {"error": "..."}.
 func apiError(w http.ResponseWriter, status int, msg string) {

@@ -1,6 +1,7 @@
 package registry
 
 import (
+	"maps"
 	"strings"
 	"testing"
 	"time"
@@ -106,5 +107,20 @@ func TestLibtrustKeyID(t *testing.T) {
 		if len(g) != 4 || strings.ToUpper(g) != g {
 			t.Fatalf("kid %q: group %q", s.kid, g)
 		}
+	}
+}
+
+// One status per code, distribution's; a new code needs a row here.
+func TestCodeStatusTable(t *testing.T) {
+	want := map[errCode]int{
+		"BLOB_UNKNOWN": 404, "BLOB_UPLOAD_INVALID": 400, "BLOB_UPLOAD_UNKNOWN": 404,
+		"DIGEST_INVALID": 400, "MANIFEST_BLOB_UNKNOWN": 400, "MANIFEST_INVALID": 400,
+		"MANIFEST_UNKNOWN": 404, "NAME_INVALID": 400, "NAME_UNKNOWN": 404,
+		"SIZE_INVALID": 400, "TAG_INVALID": 400, "UNAUTHORIZED": 401, "DENIED": 403,
+		"UNSUPPORTED": 405, "TOOMANYREQUESTS": 429, "PAGINATION_NUMBER_INVALID": 400,
+		"RANGE_INVALID": 416, "NOT_FOUND": 404, "UNKNOWN": 500, "UNAVAILABLE": 503,
+	}
+	if !maps.Equal(codeStatus, want) {
+		t.Errorf("codeStatus = %v\nwant %v", codeStatus, want)
 	}
 }

@@ -29,6 +29,7 @@ type upload struct {
 	id      string
 	repo    string
 	path    string
+	disk    *disk
 	size    int64
 	sha     hash.Hash
 	touched time.Time
@@ -37,12 +38,13 @@ type upload struct {
 
 // uploads are the uploads in progress, by id.
 type uploads struct {
-	mu  sync.Mutex
-	dir string
-	m   map[string]*upload
+	mu   sync.Mutex
+	dir  string
+	disk *disk
+	m    map[string]*upload
 }
 
-func newUploads(dir string) (*uploads, error) {
+func newUploads(dir string, d *disk) (*uploads, error) {
 	// Uploads do not survive a restart (clients start over); whatever an
 	// earlier run left is space to reclaim.
 	if err := os.RemoveAll(dir); err != nil {
@@ -51,7 +53,7 @@ func newUploads(dir string) (*uploads, error) {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, err
 	}
-	return &uploads{dir: dir, m: map[string]*upload{}}, nil
+	return &uploads{dir: dir, disk: d, m: map[string]*upload{}}, nil
 }
 
 func (us *uploads) start(repo string, now time.Time) (*upload, error) {
@@ -61,12 +63,15 @@ func (us *uploads) start(repo string, now time.Time) (*upload, error) {
 	}
 	id := hex.EncodeToString(b)
 	path := filepath.Join(us.dir, id)
+	if err := us.disk.fault("create", path); err != nil {
+		return nil, err
+	}
 	f, err := os.OpenFile(path, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
 	if err != nil {
 		return nil, err
 	}
 	f.Close()
-	u := &upload{id: id, repo: repo, path: path, sha: newHash("sha256"), touched: now}
+	u := &upload{id: id, repo: repo, path: path, disk: us.disk, sha: newHash("sha256"), touched: now}
 	us.mu.Lock()
 	us.m[id] = u
 	us.mu.Unlock()
@@ -136,20 +141,42 @@ func (us *uploads) count() int {
 
 var errShortBody = errors.New("the request body ended before its Content-Length")
 
+// bodyError is a failure to read the client's chunk (it ended early, or
+// broke off), as opposed to a failure to store it.
+type bodyError struct{ err error }
+
+func (e *bodyError) Error() string { return e.err.Error() }
+func (e *bodyError) Unwrap() error { return e.err }
+
+// bodyReader marks its read errors as the client's.
+type bodyReader struct{ r io.Reader }
+
+func (b bodyReader) Read(p []byte) (int, error) {
+	n, err := b.r.Read(p)
+	if err != nil && err != io.EOF {
+		err = &bodyError{err}
+	}
+	return n, err
+}
+
 // appendFrom adds body to the upload, hashing as it writes. On an error the
-// upload is put back as it was, so a client may retry the chunk.
+// upload is put back as it was, so a client may retry the chunk. A
+// *bodyError is the client's fault; any other is the storage's.
 func (u *upload) appendFrom(body io.Reader, want int64) error {
 	saved, err := u.sha.(encoding.BinaryMarshaler).MarshalBinary()
 	if err != nil {
+		return err
+	}
+	if err := u.disk.fault("append", u.path); err != nil {
 		return err
 	}
 	f, err := os.OpenFile(u.path, os.O_WRONLY|os.O_APPEND, 0)
 	if err != nil {
 		return err
 	}
-	n, err := io.Copy(io.MultiWriter(f, u.sha), body)
+	n, err := io.Copy(io.MultiWriter(f, u.sha), bodyReader{body})
 	if err == nil && want >= 0 && n != want {
-		err = errShortBody
+		err = &bodyError{errShortBody}
 	}
 	if err != nil {
 		f.Truncate(u.size)
