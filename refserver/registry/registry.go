@@ -108,6 +108,17 @@ type Options struct {
 	// UploadTTL is how long an upload may sit untouched before it is
 	// dropped and its file deleted; default UploadTTL (an hour).
 	UploadTTL time.Duration
+	// MaxUploads bounds the uploads in progress one user may hold (each is
+	// a file kept until it completes or expires); default MaxUploads. A
+	// POST past it answers 429 TOOMANYREQUESTS.
+	MaxUploads int
+	// ChunkGrace and ChunkRate bound how long the body of a PATCH, PUT or
+	// POST carrying upload bytes may take: ChunkGrace plus the time to
+	// receive it at ChunkRate bytes a second (defaults 30 s and 64 KiB/s;
+	// 1 GiB may take 4.6 hours). A body slower than that is cut off with
+	// 400 BLOB_UPLOAD_INVALID and the upload kept as it was before it.
+	ChunkGrace time.Duration
+	ChunkRate  int64
 	// UserState tells whether a login exists and may sign in. When set,
 	// every registry request checks it, so a disabled or deleted account
 	// loses access at once (not when its token or cached credentials
@@ -168,6 +179,15 @@ func New(opts Options) (*Registry, error) {
 	}
 	if opts.UploadTTL <= 0 {
 		opts.UploadTTL = UploadTTL
+	}
+	if opts.MaxUploads <= 0 {
+		opts.MaxUploads = MaxUploads
+	}
+	if opts.ChunkGrace <= 0 {
+		opts.ChunkGrace = 30 * time.Second
+	}
+	if opts.ChunkRate <= 0 {
+		opts.ChunkRate = 64 << 10
 	}
 	if opts.BaseURL == nil {
 		opts.BaseURL = func() string { return "" }

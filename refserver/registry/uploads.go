@@ -21,6 +21,13 @@ import (
 // dropped and its file deleted.
 const UploadTTL = time.Hour
 
+// MaxUploads is how many uploads in progress one user may hold by default:
+// a client pushing an image in parallel needs a few.
+const MaxUploads = 64
+
+// errTooManyUploads is start's error when the user holds MaxUploads.
+var errTooManyUploads = errors.New("too many uploads in progress")
+
 // upload is a blob upload in progress: a file under uploads/ that grows
 // with each PATCH, and the sha256 of what it holds so far, so completing it
 // needs no second read. Its mutex serialises the requests of one upload.
@@ -28,6 +35,7 @@ type upload struct {
 	mu      sync.Mutex
 	id      string
 	repo    string
+	user    string
 	path    string
 	disk    *disk
 	size    int64
@@ -56,7 +64,19 @@ func newUploads(dir string, d *disk) (*uploads, error) {
 	return &uploads{dir: dir, disk: d, m: map[string]*upload{}}, nil
 }
 
-func (us *uploads) start(repo string, now time.Time) (*upload, error) {
+// start opens an upload of repo for user, unless user holds max already.
+func (us *uploads) start(repo, user string, max int, now time.Time) (*upload, error) {
+	us.mu.Lock()
+	held := 0
+	for _, u := range us.m {
+		if u.user == user {
+			held++
+		}
+	}
+	us.mu.Unlock()
+	if held >= max {
+		return nil, fmt.Errorf("%w: %s holds %d, the most allowed; finish or cancel one (DELETE its URL), or wait for abandoned ones to expire", errTooManyUploads, user, held)
+	}
 	b := make([]byte, 16)
 	if _, err := rand.Read(b); err != nil {
 		return nil, err
@@ -71,7 +91,7 @@ func (us *uploads) start(repo string, now time.Time) (*upload, error) {
 		return nil, err
 	}
 	f.Close()
-	u := &upload{id: id, repo: repo, path: path, disk: us.disk, sha: newHash("sha256"), touched: now}
+	u := &upload{id: id, repo: repo, user: user, path: path, disk: us.disk, sha: newHash("sha256"), touched: now}
 	us.mu.Lock()
 	us.m[id] = u
 	us.mu.Unlock()

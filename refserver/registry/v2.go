@@ -3,10 +3,13 @@ package registry
 import (
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
+	"os"
 	"net/url"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // routeKind is what a /v2/ path addresses.
@@ -374,7 +377,11 @@ func (r *Registry) startUpload(w http.ResponseWriter, req *http.Request, p *prin
 		return
 	}
 	r.expireUploads()
-	u, err := r.uploads.start(rt.repo, r.now())
+	u, err := r.uploads.start(rt.repo, p.user, r.opts.MaxUploads, r.now())
+	if errors.Is(err, errTooManyUploads) {
+		regError(w, codeTooManyRequests, err.Error())
+		return
+	}
 	if err != nil {
 		r.storageError(w, "starting the upload", err)
 		return
@@ -412,7 +419,7 @@ func (r *Registry) appendChunk(w http.ResponseWriter, req *http.Request, u *uplo
 	if req.ContentLength == 0 {
 		return true
 	}
-	if err := u.appendFrom(req.Body, req.ContentLength); err != nil {
+	if err := u.appendFrom(r.paced(w, req), req.ContentLength); err != nil {
 		var be *bodyError
 		if errors.As(err, &be) {
 			regError(w, codeBlobUploadInvalid, "reading the chunk: "+be.Error())
@@ -498,4 +505,33 @@ func (r *Registry) mount(w http.ResponseWriter, p *principal, repo, digest, from
 		return true
 	}
 	return false
+}
+
+// paced is the request's body, cut off when it arrives slower than
+// ChunkGrace plus ChunkRate allow: a client trickling a byte at a time
+// holds a connection and an upload's lock for no more than that.
+func (r *Registry) paced(w http.ResponseWriter, req *http.Request) io.Reader {
+	return &pacedReader{r: req.Body, rc: http.NewResponseController(w), start: time.Now(), grace: r.opts.ChunkGrace, rate: r.opts.ChunkRate}
+}
+
+type pacedReader struct {
+	r     io.Reader
+	rc    *http.ResponseController
+	start time.Time
+	grace time.Duration
+	rate  int64
+	n     int64
+}
+
+// Read moves the connection's read deadline to when the bytes received so
+// far were due at the latest, plus the grace.
+func (p *pacedReader) Read(b []byte) (int, error) {
+	due := p.start.Add(p.grace + time.Duration(p.n*int64(time.Second)/p.rate))
+	p.rc.SetReadDeadline(due)
+	n, err := p.r.Read(b)
+	p.n += int64(n)
+	if err != nil && errors.Is(err, os.ErrDeadlineExceeded) {
+		err = fmt.Errorf("the body arrived slower than this registry accepts (%s, then %d KiB/s)", p.grace, p.rate>>10)
+	}
+	return n, err
 }

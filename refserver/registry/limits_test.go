@@ -1,0 +1,83 @@
+package registry_test
+
+import (
+	"bufio"
+	"encoding/base64"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/forgehq/forge/refserver/registry"
+)
+
+// limitedRegistry is a registry with small bounds, checking logins with
+// f's REST API.
+func limitedRegistry(t *testing.T, f *fixture, opts registry.Options) *fixture {
+	t.Helper()
+	opts.BaseURL = func() string { return f.url + "/api/v2" }
+	reg, err := registry.New(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mux := http.NewServeMux()
+	reg.Mount(mux)
+	srv := httptest.NewServer(mux)
+	t.Cleanup(func() { srv.Close(); reg.Close() })
+	return &fixture{reg: reg, url: srv.URL, host: strings.TrimPrefix(srv.URL, "http://")}
+}
+
+// A user holds at most MaxUploads uploads in progress; finishing one makes
+// room, and other users are not held back.
+func TestUploadSessionsBounded(t *testing.T) {
+	t.Parallel()
+	f := limitedRegistry(t, newFixture(t, ""), registry.Options{MaxUploads: 3})
+	var locs []string
+	for range 3 {
+		locs = append(locs, f.call(t, "alice", "POST", "/v2/alice/app/blobs/uploads/", nil, nil).want(t, "POST", http.StatusAccepted).header.Get("Location"))
+	}
+	r := f.call(t, "alice", "POST", "/v2/alice/app/blobs/uploads/", nil, nil).want(t, "fourth POST", http.StatusTooManyRequests)
+	if !strings.Contains(string(r.body), "TOOMANYREQUESTS") || !strings.Contains(string(r.body), "finish or cancel one") {
+		t.Errorf("fourth upload: %s", r.body)
+	}
+	f.call(t, "bob", "POST", "/v2/bob/app/blobs/uploads/", nil, nil).want(t, "bob's POST", http.StatusAccepted)
+	f.call(t, "alice", "DELETE", locs[0], nil, nil).want(t, "cancel", http.StatusNoContent)
+	f.call(t, "alice", "POST", "/v2/alice/app/blobs/uploads/", nil, nil).want(t, "POST after a cancel", http.StatusAccepted)
+}
+
+// A chunk trickling in slower than ChunkGrace and ChunkRate allow is cut
+// off with 400, and the upload keeps what it held.
+func TestSlowChunkCutOff(t *testing.T) {
+	t.Parallel()
+	f := limitedRegistry(t, newFixture(t, ""), registry.Options{ChunkGrace: 200 * time.Millisecond, ChunkRate: 1024})
+	loc := f.call(t, "alice", "POST", "/v2/alice/app/blobs/uploads/", nil, nil).want(t, "POST", http.StatusAccepted).header.Get("Location")
+	conn, err := net.Dial("tcp", f.host)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	// Promise 100,000 bytes and send one; the answer must come without the rest.
+	fmt.Fprintf(conn, "PATCH %s HTTP/1.1\r\nHost: %s\r\nAuthorization: Basic %s\r\nContent-Type: application/octet-stream\r\nContent-Length: 100000\r\n\r\nx",
+		loc, f.host, basic("alice"))
+	conn.SetReadDeadline(time.Now().Add(2 * time.Minute))
+	resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
+	if err != nil {
+		t.Fatalf("no answer to a trickling chunk: %v", err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode != http.StatusBadRequest || !strings.Contains(string(body), "slower than this registry accepts") {
+		t.Fatalf("trickling chunk: %d %s", resp.StatusCode, body)
+	}
+	if r := f.call(t, "alice", "GET", loc, nil, nil).want(t, "GET upload", http.StatusNoContent); r.header.Get("Range") != "0-0" {
+		t.Errorf("the upload holds %q after the cut-off chunk, want nothing", r.header.Get("Range"))
+	}
+}
+
+// basic is user's HTTP basic credentials, encoded.
+func basic(user string) string {
+	return base64.StdEncoding.EncodeToString([]byte(user + ":" + testUsers[user].password))
+}
