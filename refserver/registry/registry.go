@@ -124,6 +124,11 @@ type Options struct {
 	// loses access at once (not when its token or cached credentials
 	// expire), and sharing with a login that does not exist is refused.
 	UserState func(login string) UserState
+	// AccountID is the id of the account holding login now, "" when none.
+	// When set, tokens carry the id of the account they were issued to
+	// and cached credentials remember it, and both stop working when the
+	// login's account is another one (deleted, and the name taken again).
+	AccountID func(login string) string
 }
 
 // UserState is what the account service says about a login.
@@ -200,7 +205,7 @@ func New(opts Options) (*Registry, error) {
 		logw = io.Discard
 	}
 	r := &Registry{opts: opts, now: time.Now, log: log.New(logw, "registry: ", log.LstdFlags), disk: &disk{}, stop: make(chan struct{})}
-	r.accounts = newAccounts(opts.BaseURL, opts.HTTPClient, opts.CredentialTTL, func(login string) bool { return r.userState(login) == UserActive })
+	r.accounts = newAccounts(opts.BaseURL, opts.HTTPClient, opts.CredentialTTL, func(a account) bool { return r.current(a.Login, a.ID) })
 	var err error
 	if opts.DataDir != "" {
 		if err := os.MkdirAll(opts.DataDir, 0o700); err != nil {
@@ -321,6 +326,15 @@ func (r *Registry) Share(repo, user string) error {
 		return fmt.Errorf("%w: %s", ErrNoSuchUser, user)
 	}
 	return r.state.share(repo, user)
+}
+
+// current reports whether the account with id still holds login and may
+// sign in. Without Options.AccountID, any account holding login counts.
+func (r *Registry) current(login, id string) bool {
+	if r.userState(login) != UserActive {
+		return false
+	}
+	return r.opts.AccountID == nil || id != "" && r.opts.AccountID(login) == id
 }
 
 // userState is the login's state, UserActive when nobody can tell.

@@ -31,6 +31,9 @@ type claims struct {
 	IssuedAt  *jwt.NumericDate `json:"iat"`
 	ID        string           `json:"jti"`
 	Access    []access         `json:"access"`
+	// AccountID is the id of the account the token was issued to: the
+	// subject's login may pass to another account.
+	AccountID string `json:"uid,omitempty"`
 }
 
 func (c *claims) GetExpirationTime() (*jwt.NumericDate, error) { return c.ExpiresAt, nil }
@@ -88,8 +91,8 @@ func (sc scope) String() string {
 	return sc.Type + ":" + sc.Name + ":" + strings.Join(sc.Actions, ",")
 }
 
-// issue signs a token for user with the granted access.
-func (s *signer) issue(issuer, audience, user string, granted []access, ttl time.Duration, now time.Time) (string, error) {
+// issue signs a token for the account with the granted access.
+func (s *signer) issue(issuer, audience string, acct account, granted []access, ttl time.Duration, now time.Time) (string, error) {
 	jti := make([]byte, 16)
 	if _, err := rand.Read(jti); err != nil {
 		return "", err
@@ -99,7 +102,8 @@ func (s *signer) issue(issuer, audience, user string, granted []access, ttl time
 	}
 	c := &claims{
 		Issuer:    issuer,
-		Subject:   user,
+		Subject:   acct.Login,
+		AccountID: acct.ID,
 		Audience:  audience,
 		ExpiresAt: jwt.NewNumericDate(now.Add(ttl)),
 		// A little before now, so a registry whose clock is a second

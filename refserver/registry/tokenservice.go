@@ -83,7 +83,7 @@ func (r *Registry) serveToken(w http.ResponseWriter, req *http.Request) {
 		service = r.opts.Service
 	}
 	now := r.now()
-	tok, err := r.signer.issue(r.opts.Issuer, service, acct.Login, r.grant(acct, asked), r.opts.TokenTTL, now)
+	tok, err := r.signer.issue(r.opts.Issuer, service, acct, r.grant(acct, asked), r.opts.TokenTTL, now)
 	if err != nil {
 		regError(w, codeUnknown, "signing the token: "+err.Error())
 		return

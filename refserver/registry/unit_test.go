@@ -16,7 +16,7 @@ func TestForgedTokens(t *testing.T) {
 		t.Fatal(err)
 	}
 	other, _ := newSigner()
-	tok, _ := other.issue("forge-token-service", "forge-registry", "alice", nil, time.Minute, time.Now())
+	tok, _ := other.issue("forge-token-service", "forge-registry", account{Login: "alice"}, nil, time.Minute, time.Now())
 	if _, err := s.verify(tok, "forge-token-service", "forge-registry"); err == nil {
 		t.Error("a token signed by another key verified")
 	}
@@ -25,7 +25,7 @@ func TestForgedTokens(t *testing.T) {
 	if _, err := s.verify(raw, "forge-token-service", "forge-registry"); err == nil {
 		t.Error("an unsigned token verified")
 	}
-	good, _ := s.issue("forge-token-service", "forge-registry", "alice", nil, time.Minute, time.Now())
+	good, _ := s.issue("forge-token-service", "forge-registry", account{Login: "alice"}, nil, time.Minute, time.Now())
 	if _, err := s.verify(good, "forge-token-service", "forge-registry"); err != nil {
 		t.Errorf("a good token: %v", err)
 	}

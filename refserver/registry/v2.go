@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"os"
 	"net/url"
+	"os"
 	"strconv"
 	"strings"
 	"time"
@@ -116,8 +116,9 @@ func (r *Registry) authenticate(req *http.Request) (*principal, error) {
 		if err != nil {
 			return nil, errTokenInvalid
 		}
-		if r.userState(c.Subject) != UserActive {
-			// Disabled or deleted since the token was issued.
+		if !r.current(c.Subject, c.AccountID) {
+			// Disabled or deleted since the token was issued, or the
+			// login is another account's now.
 			return nil, errTokenInvalid
 		}
 		return &principal{user: c.Subject, token: c}, nil
