@@ -53,6 +53,9 @@ type PushResult struct {
 	Layers int         // layers in the image(s)
 	Sent   int         // layers uploaded; the others the registry had
 	Bytes  int64       // layer bytes uploaded
+	// Unchanged says that the tag already named this manifest, so nothing
+	// was sent and no layer was checked one by one.
+	Unchanged bool
 }
 
 // Push uploads an image or index to ref: the layers the registry lacks,
@@ -88,12 +91,10 @@ func (c *Client) Push(ctx context.Context, src *Source, ref name.Reference, o Pu
 			return nil, err
 		}
 		if desc, err := remote.Head(ref, opts...); err == nil && desc.Digest == digest {
-			res.Ref = ref.Context().Digest(digest.String())
-			for _, l := range layers {
-				d, _ := l.Digest()
-				size, _ := l.Size()
-				o.Progress(LayerEvent{Digest: d, Size: size, State: LayerExists})
-			}
+			// No layer event: the layers were not checked, so none is
+			// reported as present (a registry may hold a manifest whose
+			// blobs are gone).
+			res.Ref, res.Unchanged = ref.Context().Digest(digest.String()), true
 			return res, nil
 		} else if err != nil && !isStatus(err, http.StatusNotFound) && !isStatus(err, http.StatusForbidden) && !c.scopeRefused(err) {
 			return nil, c.wrap(err, ref.String())
