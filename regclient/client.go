@@ -46,6 +46,14 @@ type Options struct {
 	// origin; a password given for this run (FORGE_PASSWORD) goes wherever
 	// the registry's challenge sends it, as docker's does.
 	PasswordHosts []string
+	// PasswordEnv names the environment variable Password came from
+	// ("FORGE_PASSWORD"), "" for a stored one: a refusal names it, since
+	// the stored password may be right.
+	PasswordEnv string
+	// NoPasswordHint, when set, is what a registry asking for credentials
+	// is answered with while the client holds none (why forge has none
+	// for this registry, and how to give some).
+	NoPasswordHint string
 	// Transport carries every request; nil means http.DefaultTransport.
 	Transport http.RoundTripper
 	// UserAgent is sent with every request.
@@ -62,6 +70,9 @@ type Client struct {
 	password  string
 	transport *regTransport
 	userAgent string
+	// passwordEnv and noPasswordHint: Options.
+	passwordEnv    string
+	noPasswordHint string
 }
 
 // New returns a client. It does not connect.
@@ -86,7 +97,8 @@ func New(o Options) (*Client, error) {
 			t.basic = basicAuth(o.Username, o.Password)
 		}
 	}
-	return &Client{host: u.Host, scheme: u.Scheme, service: o.Service, user: o.Username, password: o.Password, transport: t, userAgent: o.UserAgent}, nil
+	return &Client{host: u.Host, scheme: u.Scheme, service: o.Service, user: o.Username, password: o.Password, transport: t, userAgent: o.UserAgent,
+		passwordEnv: o.PasswordEnv, noPasswordHint: o.NoPasswordHint}, nil
 }
 
 // Host is the profile's registry's host[:port].

@@ -90,7 +90,9 @@ func (c *Client) fromTransport(te *transport.Error, what, op string) error {
 		case reg != c.host:
 			e.Msg = fmt.Sprintf("%s refused the credentials or wants some: log in with `docker login %s` (forge uses docker's credentials for other registries)", reg, reg)
 		case c.HasCredentials():
-			e.Msg = fmt.Sprintf("the registry refused the credentials of %s: wrong username or password; run `forge image login`", c.user)
+			e.Msg = c.refusedCredentials()
+		case c.noPasswordHint != "":
+			e.Msg = c.noPasswordHint
 		default:
 			e.Msg = fmt.Sprintf("not logged in to the registry %s: run `forge image login` (or set FORGE_USERNAME and FORGE_PASSWORD)", c.host)
 		}
@@ -176,4 +178,14 @@ func rootCause(err error) error {
 		return ue.Err
 	}
 	return err
+}
+
+// refusedCredentials says that the registry refused the client's
+// credentials, naming the variable they came from when they did not come
+// from the profile (whose stored password may well be right).
+func (c *Client) refusedCredentials() string {
+	if c.passwordEnv != "" {
+		return fmt.Sprintf("the registry refused the credentials of %s: the password in %s is wrong (or the username); fix it, or unset %s to use the stored login", c.user, c.passwordEnv, c.passwordEnv)
+	}
+	return fmt.Sprintf("the registry refused the credentials of %s: wrong username or password; run `forge image login`", c.user)
 }

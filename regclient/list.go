@@ -185,7 +185,7 @@ func (c *Client) apiTags(ctx context.Context, repo name.Repository) ([]Tag, []js
 	switch status {
 	case http.StatusOK:
 	case http.StatusUnauthorized:
-		return nil, nil, false, &Error{Status: status, Msg: fmt.Sprintf("the registry refused the credentials of %s: wrong username or password; run `forge image login`", c.user)}
+		return nil, nil, false, &Error{Status: status, Msg: c.refusedCredentials()}
 	case http.StatusForbidden:
 		return nil, nil, false, &Error{Status: status, Msg: fmt.Sprintf("%s: denied: %s", repo, apiMessage(body))}
 	default:
@@ -247,7 +247,7 @@ func (c *Client) AdminCatalog(ctx context.Context) ([]Repository, []json.RawMess
 	switch status {
 	case http.StatusOK:
 	case http.StatusUnauthorized:
-		return nil, nil, &Error{Status: status, Msg: fmt.Sprintf("the registry refused the credentials of %s: wrong username or password; run `forge image login`", c.user)}
+		return nil, nil, &Error{Status: status, Msg: c.refusedCredentials()}
 	case http.StatusForbidden:
 		return nil, nil, &Error{Status: status, Msg: "the full catalog is for admins: " + apiMessage(body) + "; `forge image list` shows what you may pull"}
 	default:

@@ -25,6 +25,7 @@ func (c *Client) Login(ctx context.Context, user, password string) error {
 	if err != nil {
 		return err
 	}
+
 	auth := &authn.Basic{Username: user, Password: password}
 	rt := c.transport.pinned(user, password)
 	tr, err := transport.NewWithContext(ctx, reg, auth, rt, []string{"registry:catalog:*"})
@@ -36,6 +37,23 @@ func (c *Client) Login(ctx context.Context, user, password string) error {
 		return login.wrap(err, c.host)
 	}
 	return nil
+}
+
+// NeedsLogin reports whether the registry asks for credentials: false when
+// it answers GET /v2/ without any (a registry open to anyone).
+func (c *Client) NeedsLogin(ctx context.Context) (bool, error) {
+	reg, err := name.NewRegistry(c.host, c.nameOpts(c.host)...)
+	if err != nil {
+		return false, err
+	}
+	err = ping(ctx, c.transport, reg)
+	switch {
+	case err == nil:
+		return false, nil
+	case isStatus(err, http.StatusUnauthorized):
+		return true, nil
+	}
+	return false, c.wrap(err, c.host)
 }
 
 // DeleteTag deletes one tag, leaving its manifest and the manifest's

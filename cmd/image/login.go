@@ -29,7 +29,9 @@ func newLoginCmd(f *cmdutil.Factory) *cobra.Command {
 password. forge checks them by fetching a registry token, then stores them in
 the profile: the password in the OS keyring, or in the config file (mode
 0600) when no keyring service answers or with --insecure-storage. A failed
-login stores nothing and keeps what was stored before.
+login stores nothing and keeps what was stored before. A registry that answers
+without credentials needs no login: forge says so, asks for nothing and stores
+nothing.
 
 The username defaults to FORGE_USERNAME, then the profile's user. On a terminal
 the password is asked for without echo; otherwise pass --password-stdin. In CI
@@ -56,6 +58,14 @@ func runLogin(ctx context.Context, opts *loginOptions) error {
 	c, err := f.Registry()
 	if err != nil {
 		return err
+	}
+	// Asked before any prompt: a registry open to anyone needs nothing.
+	if need, err := c.NeedsLogin(ctx); err != nil {
+		return err
+	} else if !need {
+		cs := ios.ErrColorScheme()
+		fmt.Fprintf(ios.ErrOut, "%s %s needs no login: it answers without credentials; nothing was stored, and image commands there work without one\n", cs.SuccessIcon(), c.Host())
+		return nil
 	}
 	user := opts.username
 	if user == "" {
