@@ -112,7 +112,7 @@ func (c *Client) Pull(ctx context.Context, ref name.Reference, dest string, out 
 	}
 	res.Bytes = counter.done.Load()
 	if err != nil {
-		return nil, c.wrap(err, ref.String())
+		return nil, c.wrapLocal(err, ref.String(), dest)
 	}
 	return res, nil
 }

@@ -739,3 +739,31 @@ func TestPushHashesLayersAsItGoes(t *testing.T) {
 		t.Fatalf("re-push: %+v, %v", res, err)
 	}
 }
+
+// A pull onto a full local disk names the local file and the cause, not
+// the registry: /dev/full answers every write with ENOSPC.
+func TestPullFullDiskNamesLocalFile(t *testing.T) {
+	t.Parallel()
+	full, err := os.OpenFile("/dev/full", os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatalf("this test needs Linux's /dev/full: %v", err)
+	}
+	defer full.Close()
+	e := newEnv(t)
+	c := e.as(t, "alice")
+	ctx := context.Background()
+	img := randomImage(t, 4096, 2)
+	src, err := regclient.Open(writeTarball(t, e.dir, img), regclient.OpenOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer src.Close()
+	ref := mustRef(t, c, "app:1")
+	if _, err := c.Push(ctx, src, ref, regclient.PushOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	_, err = c.Pull(ctx, ref, "-", full, regclient.PullOptions{})
+	if err == nil || !strings.Contains(err.Error(), "to /dev/full: no space left on device") || strings.Contains(err.Error(), "reach") {
+		t.Fatalf("pull onto a full disk: %v", err)
+	}
+}
