@@ -98,7 +98,7 @@ type WithheldError struct {
 }
 
 func (e *WithheldError) Error() string {
-	return fmt.Sprintf("the registry %s sends its login to %s, another server: forge did not send the password it keeps for %s there; use `docker login %s` for this registry, or set FORGE_USERNAME and FORGE_PASSWORD", e.Registry, e.Host, e.Registry, e.Registry)
+	return fmt.Sprintf("the registry %s sends its login to %s, another server: forge did not send the password it keeps for %s there; if you trust that token service, run `forge image login --trust-token-host %s`; else set FORGE_USERNAME and FORGE_PASSWORD for this run", e.Registry, e.Host, e.Registry, e.Host)
 }
 
 // refusedScope reports whether the registry refused req for want of
@@ -120,6 +120,21 @@ func (t *regTransport) refusedScope(req *http.Request) (string, bool) {
 }
 
 func requestKey(req *http.Request) string { return req.Method + " " + req.URL.String() }
+
+// challengeParam is a parameter of a Bearer challenge, "" when absent.
+func challengeParam(challenge, param string) string {
+	kind, params, _ := strings.Cut(strings.TrimSpace(challenge), " ")
+	if !strings.EqualFold(kind, "Bearer") {
+		return ""
+	}
+	for _, p := range splitParams(params) {
+		k, v, _ := strings.Cut(p, "=")
+		if strings.EqualFold(strings.TrimSpace(k), param) {
+			return strings.Trim(strings.TrimSpace(v), `"`)
+		}
+	}
+	return ""
+}
 
 // insufficientScope parses a Bearer challenge and reports whether it says
 // error="insufficient_scope", with its scope parameter.

@@ -57,14 +57,20 @@ func (f *Factory) Registry() (*regclient.Client, error) {
 }
 
 // storedPasswordHosts is where a registry password from the profile may
-// go besides the registry itself: the service's base URL host; nil (no
-// pinning) for a password from the environment.
+// go besides the registry itself: the service's base URL host and the
+// token service host the user trusted; nil (no pinning) for a password
+// from the environment.
 func storedPasswordHosts(s *config.Settings) []string {
 	if s.Sources["registry_password"] == config.FromEnv {
 		return nil
 	}
+	hosts := []string{}
 	if u, err := url.Parse(s.BaseURL); err == nil && u.Host != "" {
-		return []string{u.Host}
+		hosts = append(hosts, u.Host)
 	}
-	return []string{}
+	// A token service on a host of its own, trusted at `image login`.
+	if s.RegistryTokenHost != "" {
+		hosts = append(hosts, s.RegistryTokenHost)
+	}
+	return hosts
 }
