@@ -223,8 +223,10 @@ func (r *Registry) deleteManifest(w http.ResponseWriter, rt route, isDigest bool
 		found, err = r.state.deleteTag(rt.repo, rt.ref)
 	}
 	switch {
-	case err != nil:
+	case err != nil && isDigest:
 		r.storageError(w, "deleting the manifest", err)
+	case err != nil:
+		r.storageError(w, "deleting the tag", err)
 	case !found:
 		regError(w, codeManifestUnknown, fmt.Sprintf("manifest %s not found in %s", rt.ref, rt.repo))
 	default:
