@@ -54,6 +54,10 @@ type Options struct {
 	// is answered with while the client holds none (why forge has none
 	// for this registry, and how to give some).
 	NoPasswordHint string
+	// CacheDir is forge's cache directory: the image sizes of manifests
+	// are remembered under CacheDir/manifest-sizes by digest. Empty keeps
+	// nothing.
+	CacheDir string
 	// Transport carries every request; nil means http.DefaultTransport.
 	Transport http.RoundTripper
 	// UserAgent is sent with every request.
@@ -73,6 +77,7 @@ type Client struct {
 	// passwordEnv and noPasswordHint: Options.
 	passwordEnv    string
 	noPasswordHint string
+	sizes          sizeCache
 }
 
 // New returns a client. It does not connect.
@@ -98,7 +103,7 @@ func New(o Options) (*Client, error) {
 		}
 	}
 	return &Client{host: u.Host, scheme: u.Scheme, service: o.Service, user: o.Username, password: o.Password, transport: t, userAgent: o.UserAgent,
-		passwordEnv: o.PasswordEnv, noPasswordHint: o.NoPasswordHint}, nil
+		passwordEnv: o.PasswordEnv, noPasswordHint: o.NoPasswordHint, sizes: newSizeCache(o.CacheDir)}, nil
 }
 
 // Host is the profile's registry's host[:port].

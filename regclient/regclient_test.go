@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"os"
@@ -14,16 +15,19 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 
 	"github.com/forgehq/forge/refserver"
 	"github.com/forgehq/forge/regclient"
+	"github.com/google/go-containerregistry/pkg/authn"
 	"github.com/google/go-containerregistry/pkg/name"
 	v1 "github.com/google/go-containerregistry/pkg/v1"
 	"github.com/google/go-containerregistry/pkg/v1/empty"
 	"github.com/google/go-containerregistry/pkg/v1/layout"
 	"github.com/google/go-containerregistry/pkg/v1/mutate"
 	"github.com/google/go-containerregistry/pkg/v1/random"
+	"github.com/google/go-containerregistry/pkg/v1/remote"
 	"github.com/google/go-containerregistry/pkg/v1/tarball"
 	"github.com/google/go-containerregistry/pkg/v1/types"
 )
@@ -765,5 +769,67 @@ func TestPullFullDiskNamesLocalFile(t *testing.T) {
 	_, err = c.Pull(ctx, ref, "-", full, regclient.PullOptions{})
 	if err == nil || !strings.Contains(err.Error(), "to /dev/full: no space left on device") || strings.Contains(err.Error(), "reach") {
 		t.Fatalf("pull onto a full disk: %v", err)
+	}
+}
+
+// countingTransport counts manifest GETs.
+type manifestCounter struct {
+	inner http.RoundTripper
+	n     atomic.Int64
+}
+
+func (m *manifestCounter) RoundTrip(req *http.Request) (*http.Response, error) {
+	if req.Method == http.MethodGet && strings.Contains(req.URL.Path, "/manifests/") {
+		m.n.Add(1)
+	}
+	return m.inner.RoundTrip(req)
+}
+
+// Sizes reads each distinct digest once, however many tags name it and
+// however many requests run at once, and remembers it on disk: the next
+// listing reads no manifest at all.
+func TestSizesReadEachDigestOnce(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	ctx := context.Background()
+	one, two := randomImage(t, 512, 1), randomImage(t, 512, 2)
+	pusher := e.as(t, "alice")
+	for i := range 20 {
+		img := one
+		if i%10 == 0 {
+			img = two
+		}
+		if err := remote.Write(mustRef(t, pusher, fmt.Sprintf("app:%d", i)), img, remote.WithAuth(&authn.Basic{Username: "alice", Password: passwords["alice"]}), remote.WithTransport(e.transport)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	count := &manifestCounter{inner: e.transport}
+	cache := t.TempDir()
+	c, err := regclient.New(regclient.Options{RegistryURL: e.srv.URL(), Username: "alice", Password: passwords["alice"], Transport: count, Service: true, CacheDir: cache})
+	if err != nil {
+		t.Fatal(err)
+	}
+	repo := mustRef(t, c, "app:1").Context()
+	for round, want := range []int64{2, 0} {
+		count.n.Store(0)
+		tags, _, err := c.Tags(ctx, repo)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := c.Sizes(ctx, repo, tags); err != nil {
+			t.Fatal(err)
+		}
+		if n := count.n.Load(); n != want {
+			t.Errorf("round %d: %d manifest GETs for 20 tags of 2 digests, want %d", round, n, want)
+		}
+		oneSize, _ := one.Manifest()
+		for _, tg := range tags {
+			if tg.Name == "1" && tg.ImageSize != oneSize.Config.Size+oneSize.Layers[0].Size {
+				t.Errorf("round %d: app:1 has size %d", round, tg.ImageSize)
+			}
+			if tg.ImageSize == 0 {
+				t.Errorf("round %d: tag %s has no size", round, tg.Name)
+			}
+		}
 	}
 }

@@ -47,6 +47,7 @@ func (f *Factory) Registry() (*regclient.Client, error) {
 		// A stored password belongs to the profile's registry and its
 		// token service on the base URL's host.
 		PasswordHosts: storedPasswordHosts(s),
+		CacheDir:      f.CacheDir(),
 		Transport:     f.HTTPClient().Transport,
 		UserAgent:     build.UserAgent(),
 	})
