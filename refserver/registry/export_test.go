@@ -45,3 +45,6 @@ func (r *Registry) FailWrites(fail func(op, path string) error) {
 	}
 	r.disk.fail.Store(&fail)
 }
+
+// TokenChecks is how many token signatures the registry has checked.
+func (r *Registry) TokenChecks() int64 { return r.verified.checks.Load() }

@@ -81,3 +81,27 @@ func TestSlowChunkCutOff(t *testing.T) {
 func basic(user string) string {
 	return base64.StdEncoding.EncodeToString([]byte(user + ":" + testUsers[user].password))
 }
+
+// A token's signature is checked once, not on every request that carries
+// it; a token differing in any byte is checked (and refused) on its own.
+func TestTokenCheckedOnce(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t, "")
+	_, tok := f.getToken(t, "alice", testUsers["alice"].password, "repository:alice/app:pull,push")
+	before := f.reg.TokenChecks()
+	for range 10 {
+		if st := f.withToken(t, tok.Token, "GET", "/v2/alice/app/tags/list"); st != http.StatusNotFound {
+			t.Fatalf("GET tags/list with the token: %d", st)
+		}
+	}
+	if n := f.reg.TokenChecks() - before; n != 1 {
+		t.Errorf("%d signature checks for 10 requests with one token, want 1", n)
+	}
+	forged := tok.Token[:len(tok.Token)-2] + "AA"
+	if forged == tok.Token {
+		forged = tok.Token[:len(tok.Token)-2] + "BB"
+	}
+	if st := f.withToken(t, forged, "GET", "/v2/alice/app/tags/list"); st != http.StatusUnauthorized {
+		t.Errorf("a token with its signature changed: %d", st)
+	}
+}

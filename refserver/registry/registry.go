@@ -147,6 +147,7 @@ type Registry struct {
 	state    *state
 	signer   *signer
 	accounts *accounts
+	verified verifiedTokens
 	uploads  *uploads
 	log      *log.Logger
 	disk     *disk

@@ -2,11 +2,14 @@ package registry
 
 import (
 	"crypto/rand"
+	"crypto/sha256"
 	"encoding/hex"
 	"errors"
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/golang-jwt/jwt/v5"
@@ -134,6 +137,56 @@ func (s *signer) verify(raw, issuer, audience string) (*claims, error) {
 	_, err := p.ParseWithClaims(raw, c, func(*jwt.Token) (any, error) { return &s.key.PublicKey, nil })
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", errBadToken, err)
+	}
+	return c, nil
+}
+
+// verifiedTokens remembers the claims of tokens whose signature checked
+// out, until they expire: a client sends the same token with every request
+// of a push or a listing, and checking an ES256 signature each time was
+// most of a small request's cost. The key is a hash of the whole token, so
+// a remembered entry is only ever the answer for those exact bytes. What
+// changes under a token (the account, the policy) is still checked on
+// every request.
+type verifiedTokens struct {
+	mu     sync.Mutex
+	m      map[[32]byte]*claims
+	checks atomic.Int64 // signatures checked, for tests
+}
+
+// maxVerified bounds the remembered tokens: past it, expired ones go, and
+// when none has expired a new token is checked but not remembered.
+const maxVerified = 4096
+
+// get returns the claims of raw, checking it with verify unless it was
+// checked before and has not expired at now.
+func (v *verifiedTokens) get(raw string, now time.Time, verify func(string) (*claims, error)) (*claims, error) {
+	key := sha256.Sum256([]byte(raw))
+	v.mu.Lock()
+	c, ok := v.m[key]
+	v.mu.Unlock()
+	if ok && now.Before(c.ExpiresAt.Time) {
+		return c, nil
+	}
+	v.checks.Add(1)
+	c, err := verify(raw)
+	if err != nil {
+		return nil, err
+	}
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	if v.m == nil {
+		v.m = map[[32]byte]*claims{}
+	}
+	if len(v.m) >= maxVerified {
+		for k, e := range v.m {
+			if !now.Before(e.ExpiresAt.Time) {
+				delete(v.m, k)
+			}
+		}
+	}
+	if len(v.m) < maxVerified {
+		v.m[key] = c
 	}
 	return c, nil
 }

@@ -112,7 +112,9 @@ func (r *Registry) authenticate(req *http.Request) (*principal, error) {
 	scheme, cred, _ := strings.Cut(h, " ")
 	switch {
 	case strings.EqualFold(scheme, "Bearer") && cred != "":
-		c, err := r.signer.verify(strings.TrimSpace(cred), r.opts.Issuer, r.opts.Service)
+		c, err := r.verified.get(strings.TrimSpace(cred), r.now(), func(raw string) (*claims, error) {
+			return r.signer.verify(raw, r.opts.Issuer, r.opts.Service)
+		})
 		if err != nil {
 			return nil, errTokenInvalid
 		}
