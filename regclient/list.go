@@ -39,7 +39,7 @@ type Tag struct {
 }
 
 // Sizes fills in each tag's digest, media type, ImageSize and Platforms
-// from its manifest (and an index's images' manifests), 8 requests at a
+// from its manifest (and an index's images' manifests), 16 requests at a
 // time. A manifest by digest never changes: each distinct digest is read
 // once, however many tags name it, and remembered on disk (Options.CacheDir)
 // for the next listing, which then asks nothing for tags whose digests it
@@ -51,7 +51,7 @@ func (c *Client) Sizes(ctx context.Context, repo name.Repository, tags []Tag) er
 	}
 	opts := slices.Clip(c.options(ctx, remote.Reuse(puller)))
 	g, gctx := errgroup.WithContext(ctx)
-	g.SetLimit(8)
+	g.SetLimit(16)
 	var once onceByKey[*manifestSize]
 	for i := range tags {
 		t := &tags[i]
@@ -60,13 +60,22 @@ func (c *Client) Sizes(ctx context.Context, repo name.Repository, tags []Tag) er
 			continue
 		}
 		g.Go(func() error {
+			opts := append(opts, remote.WithContext(gctx))
 			var ref name.Reference = repo.Tag(t.Name)
 			key := "tag " + t.Name
 			if t.Digest != "" {
 				ref, key = repo.Digest(t.Digest), t.Digest
+			} else if desc, err := remote.Head(ref, opts...); err == nil {
+				// tags/list names no digests: a HEAD finds the tag's,
+				// and a digest already known costs nothing more.
+				if ms, ok := c.sizes.get(desc.Digest.String()); ok {
+					t.Digest, t.MediaType, t.ImageSize, t.Platforms = ms.digest, ms.mediaType, ms.size, ms.platforms
+					return nil
+				}
+				ref, key = repo.Digest(desc.Digest.String()), desc.Digest.String()
 			}
 			ms, err := once.do(key, func() (*manifestSize, error) {
-				return c.sizeOf(gctx, ref, append(opts, remote.WithContext(gctx)))
+				return c.sizeOf(gctx, ref, opts)
 			})
 			if isStatus(err, http.StatusNotFound) {
 				return nil
