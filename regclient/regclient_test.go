@@ -17,6 +17,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/forgehq/forge/refserver"
 	"github.com/forgehq/forge/regclient"
@@ -831,5 +832,35 @@ func TestSizesReadEachDigestOnce(t *testing.T) {
 				t.Errorf("round %d: tag %s has no size", round, tg.Name)
 			}
 		}
+	}
+}
+
+// Ctrl-C while stdin is being spooled stops at once, even while the writer
+// sends nothing more, and leaves no spool behind.
+func TestStdinSpoolCancelled(t *testing.T) {
+	tmp := t.TempDir()
+	t.Setenv("TMPDIR", tmp)
+	pr, pw := io.Pipe()
+	defer pw.Close()
+	go pw.Write(make([]byte, 64<<10)) // then nothing: the writer stalls
+	ctx, cancel := context.WithCancel(context.Background())
+	go func() {
+		// Cancel once the spool holds the first bytes.
+		for {
+			if m, _ := filepath.Glob(filepath.Join(tmp, "forge-push-*.tar")); len(m) == 1 {
+				if fi, err := os.Stat(m[0]); err == nil && fi.Size() > 0 {
+					cancel()
+					return
+				}
+			}
+			time.Sleep(time.Millisecond)
+		}
+	}()
+	_, err := regclient.Open("-", regclient.OpenOptions{Stdin: pr, Context: ctx})
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("Open after Ctrl-C: %v", err)
+	}
+	if m, _ := filepath.Glob(filepath.Join(tmp, "forge-push-*")); len(m) != 0 {
+		t.Fatalf("the spool is left behind: %v", m)
 	}
 }

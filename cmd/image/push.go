@@ -72,7 +72,7 @@ func runPush(ctx context.Context, opts *pushOptions) error {
 	if err := c.CheckWrite(ref.Context(), "push"); err != nil {
 		return err
 	}
-	src, err := regclient.Open(opts.src, regclient.OpenOptions{Stdin: ios.In, DigestCache: digestCacheDir(f)})
+	src, err := regclient.Open(opts.src, regclient.OpenOptions{Stdin: ios.In, Context: ctx, DigestCache: digestCacheDir(f)})
 	if err != nil {
 		// A missing local file is bad input (exit 2), as for ssh-key add.
 		if errors.Is(err, fs.ErrNotExist) {
