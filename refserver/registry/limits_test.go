@@ -50,7 +50,7 @@ func TestUploadSessionsBounded(t *testing.T) {
 }
 
 // A chunk trickling in slower than ChunkGrace and ChunkRate allow is cut
-// off with 400, and the upload keeps what it held.
+// off with 400; the upload keeps what arrived, to resume from.
 func TestSlowChunkCutOff(t *testing.T) {
 	t.Parallel()
 	f := limitedRegistry(t, newFixture(t, ""), registry.Options{ChunkGrace: 200 * time.Millisecond, ChunkRate: 1024})
@@ -73,7 +73,7 @@ func TestSlowChunkCutOff(t *testing.T) {
 		t.Fatalf("trickling chunk: %d %s", resp.StatusCode, body)
 	}
 	if r := f.call(t, "alice", "GET", loc, nil, nil).want(t, "GET upload", http.StatusNoContent); r.header.Get("Range") != "0-0" {
-		t.Errorf("the upload holds %q after the cut-off chunk, want nothing", r.header.Get("Range"))
+		t.Errorf("the upload holds %q after the cut-off chunk, want the one byte that arrived", r.header.Get("Range"))
 	}
 }
 
@@ -104,4 +104,36 @@ func TestTokenCheckedOnce(t *testing.T) {
 	if st := f.withToken(t, forged, "GET", "/v2/alice/app/tags/list"); st != http.StatusUnauthorized {
 		t.Errorf("a token with its signature changed: %d", st)
 	}
+}
+
+// A chunk whose client breaks off keeps the bytes that arrived: the
+// upload's Range says where to resume, and the rest completes it.
+func TestBrokenChunkKeptForResume(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t, "")
+	blob := randomBytes(t, 100000)
+	loc := f.call(t, "alice", "POST", "/v2/alice/app/blobs/uploads/", nil, nil).want(t, "POST", http.StatusAccepted).header.Get("Location")
+	conn, err := net.Dial("tcp", f.host)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fmt.Fprintf(conn, "PATCH %s HTTP/1.1\r\nHost: %s\r\nAuthorization: Basic %s\r\nContent-Type: application/octet-stream\r\nContent-Length: %d\r\n\r\n",
+		loc, f.host, basic("alice"), len(blob))
+	conn.Write(blob[:40000])
+	conn.Close()
+	// The server sees the break when it reads on: ask until the upload
+	// moved (a GET waits while the PATCH holds the upload).
+	var got string
+	for deadline := time.Now().Add(time.Minute); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		got = f.call(t, "alice", "GET", loc, nil, nil).want(t, "GET upload", http.StatusNoContent).header.Get("Range")
+		if got != "0-0" {
+			break
+		}
+	}
+	if got != "0-39999" {
+		t.Fatalf("after a PATCH broken off at 40000 bytes the upload holds %q", got)
+	}
+	rest := map[string]string{"Content-Type": "application/octet-stream", "Content-Range": "40000-99999"}
+	f.call(t, "alice", "PATCH", loc, rest, blob[40000:]).want(t, "the rest", http.StatusAccepted)
+	f.call(t, "alice", "PUT", loc+"?digest="+sha256Of(blob), nil, nil).want(t, "PUT", http.StatusCreated)
 }

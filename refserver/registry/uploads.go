@@ -179,9 +179,11 @@ func (b bodyReader) Read(p []byte) (int, error) {
 	return n, err
 }
 
-// appendFrom adds body to the upload, hashing as it writes. On an error the
-// upload is put back as it was, so a client may retry the chunk. A
-// *bodyError is the client's fault; any other is the storage's.
+// appendFrom adds body to the upload, hashing as it writes. When the body
+// breaks off (a *bodyError, the client's doing) the bytes that arrived are
+// kept, for the client to resume after them; when storing fails (any other
+// error) the upload is put back as it was, so the client may send the chunk
+// again.
 func (u *upload) appendFrom(body io.Reader, want int64) error {
 	saved, err := u.sha.(encoding.BinaryMarshaler).MarshalBinary()
 	if err != nil {
@@ -197,6 +199,15 @@ func (u *upload) appendFrom(body io.Reader, want int64) error {
 	n, err := io.Copy(io.MultiWriter(f, u.sha), bodyReader{body})
 	if err == nil && want >= 0 && n != want {
 		err = &bodyError{errShortBody}
+	}
+	var be *bodyError
+	if errors.As(err, &be) {
+		// The client broke off (Ctrl-C, a lost connection, a body too
+		// slow): what arrived is kept, as distribution keeps it, and the
+		// upload's Range says where to resume.
+		f.Close()
+		u.size += n
+		return err
 	}
 	if err != nil {
 		f.Truncate(u.size)
