@@ -55,8 +55,9 @@ type Options struct {
 	// for this registry, and how to give some).
 	NoPasswordHint string
 	// CacheDir is forge's cache directory: the image sizes of manifests
-	// are remembered under CacheDir/manifest-sizes by digest. Empty keeps
-	// nothing.
+	// are remembered under CacheDir/manifest-sizes by digest, and the
+	// layer uploads in progress under CacheDir/uploads (to resume a push
+	// stopped midway). Empty keeps nothing.
 	CacheDir string
 	// Transport carries every request; nil means http.DefaultTransport.
 	Transport http.RoundTripper
@@ -78,6 +79,7 @@ type Client struct {
 	passwordEnv    string
 	noPasswordHint string
 	sizes          sizeCache
+	uploads        uploadCache
 }
 
 // New returns a client. It does not connect.
@@ -103,7 +105,7 @@ func New(o Options) (*Client, error) {
 		}
 	}
 	return &Client{host: u.Host, scheme: u.Scheme, service: o.Service, user: o.Username, password: o.Password, transport: t, userAgent: o.UserAgent,
-		passwordEnv: o.PasswordEnv, noPasswordHint: o.NoPasswordHint, sizes: newSizeCache(o.CacheDir)}, nil
+		passwordEnv: o.PasswordEnv, noPasswordHint: o.NoPasswordHint, sizes: newSizeCache(o.CacheDir), uploads: newUploadCache(o.CacheDir)}, nil
 }
 
 // Host is the profile's registry's host[:port].

@@ -116,11 +116,26 @@ func (c *Client) Push(ctx context.Context, src *Source, ref name.Reference, o Pu
 				return err
 			}
 			size, _ := l.Size()
-			tl := &trackedLayer{Layer: l, digest: d, size: size, report: o.Progress}
+			repo := ref.Context()
+			tl := &trackedLayer{Layer: l, digest: d, size: size, report: o.Progress,
+				started: func(loc string) { c.uploads.remember(repo, d.String(), loc) }}
 			o.Progress(LayerEvent{Digest: d, Size: size, State: LayerChecking})
-			if err := pusher.Upload(gctx, ref.Context(), tl); err != nil {
+			if loc := c.uploads.lookup(repo, d.String()); loc != "" {
+				done, n, err := c.resume(gctx, repo, tl, loc)
+				if err != nil {
+					return err
+				}
+				if done {
+					sent.Add(1)
+					sentBytes.Add(n)
+					o.Progress(LayerEvent{Digest: d, Size: size, Sent: size, State: LayerPushed})
+					return nil
+				}
+			}
+			if err := pusher.Upload(gctx, repo, tl); err != nil {
 				return err
 			}
+			c.uploads.forget(repo, d.String())
 			if tl.opened.Load() {
 				sent.Add(1)
 				sentBytes.Add(size)
@@ -177,6 +192,9 @@ type trackedLayer struct {
 	size   int64
 	report func(LayerEvent)
 	opened atomic.Bool
+	// started, when set, is told where the layer's bytes go (an upload's
+	// Location), so a push stopped midway can resume there.
+	started func(location string)
 }
 
 func (t *trackedLayer) Compressed() (io.ReadCloser, error) {

@@ -864,3 +864,91 @@ func TestStdinSpoolCancelled(t *testing.T) {
 		t.Fatalf("the spool is left behind: %v", m)
 	}
 }
+
+// A push stopped in the middle of a layer (Ctrl-C) resumes that layer on
+// the next run from where the registry's Range says its bytes end,
+// instead of from byte 0, and the image is whole.
+func TestPushResumesInterruptedLayer(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	cache := t.TempDir()
+	c, err := regclient.New(regclient.Options{RegistryURL: e.srv.URL(), Username: "alice", Password: passwords["alice"], Transport: e.transport, Service: true, CacheDir: cache})
+	if err != nil {
+		t.Fatal(err)
+	}
+	img := randomImage(t, 8<<20, 1)
+	src, err := regclient.Open(writeTarball(t, e.dir, img), regclient.OpenOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer src.Close()
+	ref := mustRef(t, c, "big:1")
+	ctx, cancel := context.WithCancel(context.Background())
+	var size int64
+	_, err = c.Push(ctx, src, ref, regclient.PushOptions{Jobs: 1, Progress: func(ev regclient.LayerEvent) {
+		if ev.State == regclient.LayerUploading && ev.Sent >= ev.Size/2 {
+			size = ev.Size
+			cancel()
+		}
+	}})
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("push stopped midway: %v", err)
+	}
+	waitForUploadBytes(t, cache)
+	var resumedFrom int64 = -1
+	res, err := c.Push(context.Background(), src, ref, regclient.PushOptions{Progress: func(ev regclient.LayerEvent) {
+		if ev.State == regclient.LayerUploading && resumedFrom < 0 {
+			resumedFrom = ev.Sent
+		}
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Sent != 1 || res.Bytes <= 0 || res.Bytes >= size {
+		t.Fatalf("the second push sent %d layers, %d bytes of the %d-byte layer (resumed at %d): want the rest only", res.Sent, res.Bytes, size, resumedFrom)
+	}
+	got, err := remote.Image(ref, remote.WithAuth(&authn.Basic{Username: "alice", Password: passwords["alice"]}), remote.WithTransport(e.transport))
+	if err != nil {
+		t.Fatal(err)
+	}
+	layers, _ := got.Layers()
+	want, _ := img.Layers()
+	gd, _ := layers[0].Digest()
+	wd, _ := want[0].Digest()
+	rc, err := layers[0].Compressed()
+	if err != nil {
+		t.Fatal(err)
+	}
+	n, err := io.Copy(io.Discard, rc) // verified against its digest as read
+	rc.Close()
+	if err != nil || gd != wd || n != size {
+		t.Fatalf("the resumed layer: %d bytes, digest %s (want %s): %v", n, gd, wd, err)
+	}
+}
+
+// waitForUploadBytes waits until the registry has taken in the bytes of
+// the upload the push left in cache (the server reads the broken PATCH on
+// its own time, and may be slower than the next push).
+func waitForUploadBytes(t *testing.T, cache string) {
+	t.Helper()
+	files, _ := filepath.Glob(filepath.Join(cache, "uploads", "*.json"))
+	if len(files) != 1 {
+		t.Fatalf("the stopped push left %d uploads to resume, want 1", len(files))
+	}
+	data, _ := os.ReadFile(files[0])
+	var e struct{ Location string }
+	json.Unmarshal(data, &e)
+	for deadline := time.Now().Add(time.Minute); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		req, _ := http.NewRequest(http.MethodGet, e.Location, nil)
+		req.SetBasicAuth("alice", passwords["alice"])
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusNoContent || resp.Header.Get("Range") != "0-0" {
+			return
+		}
+	}
+	t.Fatal("the registry holds no byte of the stopped upload")
+}

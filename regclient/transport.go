@@ -4,6 +4,7 @@ import (
 	"encoding/base64"
 	"fmt"
 	"net/http"
+	"net/url"
 	"strings"
 	"sync"
 
@@ -47,6 +48,9 @@ func (t *regTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	}
 	if t.basic != "" && req.Header.Get("Authorization") == t.basic && !t.mayReceive(req.URL.Host) {
 		return nil, &WithheldError{Host: req.URL.Host, Registry: t.allowed[0]}
+	}
+	if s, ok := req.Body.(interface{ uploadStarted(*url.URL) }); ok && req.Method == http.MethodPatch {
+		s.uploadStarted(req.URL)
 	}
 	resp, err := t.inner.RoundTrip(req)
 	if err != nil || (resp.StatusCode != http.StatusUnauthorized && resp.StatusCode != http.StatusForbidden) {

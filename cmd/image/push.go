@@ -35,7 +35,10 @@ several manifests is pushed as one index of them.
 
 Layers the registry already has are not sent, so a push that was interrupted
 sends only what is missing when run again, and pushing an image the registry
-has costs one request. Layers upload --jobs at a time.
+has costs one request. A layer stopped midway (Ctrl-C, a lost connection)
+resumes where the registry says its bytes end, not from byte 0 (the upload's
+address is kept in the cache directory until the layer is pushed). Layers
+upload --jobs at a time.
 
 The pushed REF@DIGEST is printed on stdout; progress goes to stderr (a live
 display on a terminal, one line per layer otherwise).`,
