@@ -16,6 +16,9 @@ import (
 	"context"
 	"errors"
 	"io"
+	"os"
+	"os/signal"
+	"syscall"
 	"time"
 
 	"charm.land/bubbles/v2/spinner"
@@ -78,12 +81,19 @@ func New(ctx context.Context, o Options) *App {
 	return a
 }
 
-// Run runs the program until the user quits.
+// Run runs the program until the user quits, or a signal ends it.
+//
+// SIGINT, SIGTERM and SIGHUP (the terminal closed) cancel the program's
+// context: it stops at once and restores the terminal. bubbletea's own
+// signal handler is off — it sends a QuitMsg nobody may read any more once
+// the context is cancelled (forge's interrupt watcher handles the same
+// signals), and the exit waits on it for good. Drafts need nothing on the
+// way out: the keep writes them as they change.
 func Run(ctx context.Context, o Options) error {
-	ctx, cancel := context.WithCancel(ctx)
+	ctx, cancel := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	defer cancel()
 	a := New(ctx, o)
-	opts := []tea.ProgramOption{tea.WithContext(ctx)}
+	opts := []tea.ProgramOption{tea.WithContext(ctx), tea.WithoutSignalHandler()}
 	if !o.Color {
 		opts = append(opts, tea.WithColorProfile(colorprofile.Ascii))
 	}
