@@ -320,7 +320,11 @@ func (a *App) switchTab(msg common.SwitchTabMsg) tea.Cmd {
 	if !a.stack.Switch(to) {
 		return nil
 	}
-	return a.visit(to)
+	cmd := a.visit(to)
+	if f, ok := a.top().(common.Focuser); ok {
+		f.Focus()
+	}
+	return cmd
 }
 
 // ask opens the chat tab and hands it what to attach.
@@ -481,8 +485,9 @@ func (a *App) crumbs() []string {
 	return parts
 }
 
-// helpKeys are the keys of the help line: the overlay's, else the view's
-// and the program's.
+// helpKeys are the keys of the help line, only those that work now: the
+// overlay's, else the view's, and the program's unless the view takes
+// typed text (q and ? are letters there).
 func (a *App) helpKeys() []key.Binding {
 	if a.login != nil {
 		return a.login.KeyHelp()
@@ -490,6 +495,10 @@ func (a *App) helpKeys() []key.Binding {
 	if a.switcher != nil {
 		return a.switcher.KeyHelp()
 	}
+	keys := a.top().ShortHelp()
+	if c, ok := a.top().(common.Capturer); ok && c.Capturing() {
+		return keys
+	}
 	k := a.ctx.Keys
-	return append(a.top().ShortHelp(), k.Help, k.Quit)
+	return append(keys, k.Help, k.Quit)
 }

@@ -60,7 +60,13 @@ forge chat --with).
 
 tab and shift+tab or the digits switch tabs, esc goes back, r refreshes, ? lists
 every key of the view in sight, P switches profiles (for the session, or u to
-make one current) and q or Ctrl-C quits. The mouse wheel scrolls.
+make one current) and q or Ctrl-C quits. The mouse wheel scrolls. While a
+text input has the focus (drawn with a cursor; without it, dim) keys are text:
+the footer lists only the keys that work there. In a comment or an issue's
+description tab types a tab (pasted tabs stay; shift+tab goes to the title);
+in the chat input tab completes a /command or a model name, else shows the
+next tab. The Chat tab's input takes the focus whenever the tab is shown; an
+issue with a kept comment draft shows it, and c continues it.
 
 When the service refuses the token (it was revoked, the server restarted), a
 login form opens: the password, then the two-factor code if the account has

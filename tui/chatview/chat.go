@@ -216,7 +216,7 @@ func (v *View) update(msg tea.Msg) tea.Cmd {
 	case tea.PasteMsg:
 		v.input.Update(msg)
 	case tea.MouseWheelMsg:
-		v.pager.Update(msg)
+		v.scroll(msg)
 	}
 	return nil
 }
@@ -231,7 +231,7 @@ func (v *View) key(msg tea.KeyPressMsg) tea.Cmd {
 			v.input.Focus()
 			return nil
 		}
-		v.pager.Update(msg)
+		v.scroll(msg)
 		return nil
 	}
 	v.choices = nil
@@ -255,13 +255,29 @@ func (v *View) key(msg tea.KeyPressMsg) tea.Cmd {
 		}
 		return func() tea.Msg { return common.SwitchTabMsg{Delta: d} }
 	case s == "pgup" || s == "pgdown":
-		v.pager.Update(msg)
+		v.scroll(msg)
 	case s == "up" && v.input.Value() == "" && len(v.sent) > 0:
 		v.input.SetValue(v.sent[len(v.sent)-1])
 	default:
 		v.input.Update(msg)
 	}
 	return nil
+}
+
+// scroll scrolls the conversation; back at its end, it follows new
+// output again.
+func (v *View) scroll(msg tea.Msg) {
+	v.pager.Update(msg)
+	if v.pager.AtBottom() {
+		v.pager.Follow = true
+	}
+}
+
+// Focus puts the focus in the input, as the tab comes into sight.
+func (v *View) Focus() {
+	if v.session != nil {
+		v.input.Focus()
+	}
 }
 
 // send sends the typed message, or runs it as a command.
@@ -275,6 +291,8 @@ func (v *View) send() tea.Cmd {
 	}
 	v.input.Reset()
 	v.sent = append(v.sent, line)
+	// What is sent, and its answer, are to be seen.
+	v.pager.Follow = true
 	if chat.IsCommand(line) {
 		// /with REF attaches from the current repository.
 		v.session.Attach = v.attacher(v.ctx.Repo)
@@ -550,7 +568,11 @@ func (v *View) ShortHelp() []key.Binding {
 	if v.busy == "reply" {
 		return []key.Binding{common.Binding("esc/ctrl+c", "stop the reply", "esc"), common.Binding("pgup", "scroll", "pgup")}
 	}
-	return []key.Binding{v.keySend, v.keyNewline, v.keyLeave, common.Binding("tab", "next tab", "tab")}
+	tab := common.Binding("tab", "next tab", "tab")
+	if completes(v.input.Value()) {
+		tab = common.Binding("tab", "complete", "tab")
+	}
+	return []key.Binding{v.keySend, v.keyNewline, v.keyLeave, tab}
 }
 
 func (v *View) FullHelp() [][]key.Binding {
