@@ -32,6 +32,10 @@ type Context struct {
 	// the profile knows it ("" before login).
 	Profile string
 	User    string
+	// Source says how the profile was chosen: as forge started (flag,
+	// environment, configuration file, default), or with the profile
+	// switcher (FromSwitcher). A login keeps it.
+	Source config.Source
 
 	// Repo is the current repository (zero when none is chosen yet).
 	Repo client.RepoName
@@ -71,7 +75,7 @@ func NewContext(ctx context.Context, f *cmdutil.Factory, color bool) *Context {
 	c := &Context{Ctx: ctx, Factory: f, Color: color, Dark: true, Now: time.Now, Keys: NewKeyMap()}
 	c.Styles = NewStyles(color, true)
 	if s, err := f.Settings(); err == nil {
-		c.Profile, c.User = s.Profile, s.User
+		c.Profile, c.User, c.Source = s.Profile, s.User, s.ProfileSource
 		if c.User == "" {
 			c.User = s.RegistryUser
 		}
@@ -79,6 +83,9 @@ func NewContext(ctx context.Context, f *cmdutil.Factory, color bool) *Context {
 	}
 	return c
 }
+
+// FromSwitcher is the Source of a profile chosen with P for the session.
+const FromSwitcher config.Source = "profile switcher"
 
 // SetTheme rebuilds the styles for colour and background.
 func (c *Context) SetTheme(color, dark bool) {
