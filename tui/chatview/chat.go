@@ -362,10 +362,11 @@ func (v *View) turnDone(msg turnDoneMsg) tea.Cmd {
 		return v.fetchUsage()
 	case errors.Is(msg.err, context.Canceled) && v.ctx.Ctx.Err() == nil:
 		v.entries = append(v.entries, entry{"note", "(reply interrupted; the part received stays in the conversation)"})
-		return nil
+		// The service counted what it sent: the usage shown follows.
+		return v.fetchUsage()
 	}
 	v.entries = append(v.entries, entry{"error", text.ErrorText(msg.err)})
-	return common.Error(msg.err)
+	return tea.Batch(common.Error(msg.err), v.fetchUsage())
 }
 
 // command runs an in-session command through the session, as `forge
