@@ -458,7 +458,7 @@ func (a *App) parts() frame.Parts {
 		}
 		p.Crumbs = a.crumbs()
 		p.Status = a.statusLines()
-		p.Keys = a.helpKeys()
+		p.Keys, p.Always = a.helpKeys()
 	}
 	switch {
 	case a.showHelp:
@@ -488,17 +488,17 @@ func (a *App) crumbs() []string {
 // helpKeys are the keys of the help line, only those that work now: the
 // overlay's, else the view's, and the program's unless the view takes
 // typed text (q and ? are letters there).
-func (a *App) helpKeys() []key.Binding {
+func (a *App) helpKeys() (keys, always []key.Binding) {
 	if a.login != nil {
-		return a.login.KeyHelp()
+		return a.login.KeyHelp(), nil
 	}
 	if a.switcher != nil {
-		return a.switcher.KeyHelp()
+		return a.switcher.KeyHelp(), nil
 	}
-	keys := a.top().ShortHelp()
+	keys = a.top().ShortHelp()
 	if c, ok := a.top().(common.Capturer); ok && c.Capturing() {
-		return keys
+		return keys, nil
 	}
 	k := a.ctx.Keys
-	return append(keys, k.Help, k.Quit)
+	return keys, []key.Binding{k.Help, k.Quit}
 }
