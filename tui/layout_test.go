@@ -46,3 +46,29 @@ func TestLayoutAt60Columns(t *testing.T) {
 		t.Errorf("the breadcrumb: %q", crumb)
 	}
 }
+
+// TestQuestionsSitAtTheBottom: the cancel-run question is asked on the
+// view's last line, where closing an issue asks.
+func TestQuestionsSitAtTheBottom(t *testing.T) {
+	t.Parallel()
+	h := start(t, tuitest.Server(t), "alice", 80, 24, Options{Repo: webapp, Tab: tabCI})
+	h.wait("CI on slog", "3 unfinished")
+	h.keys("x")
+	s := h.wait("Cancel run")
+	lines := strings.Split(s, "\n")
+	if !strings.Contains(lines[len(lines)-3], "Cancel run") {
+		t.Errorf("the cancel question is not on the view's last line:\n%s", s)
+	}
+	h.keys("n")
+	h.gone("Cancel run")
+	h.keys("2")
+	h.wait("Support graceful shutdown")
+	h.keys("enter")
+	h.wait("Support graceful shutdown #6")
+	h.keys("x")
+	s = h.wait("Close #6")
+	lines = strings.Split(s, "\n")
+	if !strings.Contains(lines[len(lines)-3], "Close #6") {
+		t.Errorf("the close question is not on the view's last line:\n%s", s)
+	}
+}
