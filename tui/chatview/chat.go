@@ -349,7 +349,11 @@ func (v *View) turnDone(msg turnDoneMsg) tea.Cmd {
 	v.stream.Close()
 	v.stream = nil
 	if v.reply.Len() > 0 {
-		v.entries = append(v.entries, entry{"agent", v.reply.String()})
+		reply := v.reply.String()
+		if msg.err != nil || msg.usage.FinishReason == "quota" {
+			reply = closeCut(reply)
+		}
+		v.entries = append(v.entries, entry{"agent", reply})
 	}
 	v.stale = true
 	switch {
@@ -365,8 +369,12 @@ func (v *View) turnDone(msg turnDoneMsg) tea.Cmd {
 		// The service counted what it sent: the usage shown follows.
 		return v.fetchUsage()
 	}
-	v.entries = append(v.entries, entry{"error", text.ErrorText(msg.err)})
-	return tea.Batch(common.Error(msg.err), v.fetchUsage())
+	v.entries = append(v.entries, entry{"error", errorSentence(msg.err)})
+	failed := common.Error(msg.err)
+	if sentence := errorSentence(msg.err); sentence != text.ErrorText(msg.err) {
+		failed = func() tea.Msg { return common.StatusMsg{Text: sentence, Err: true} }
+	}
+	return tea.Batch(failed, v.fetchUsage())
 }
 
 // command runs an in-session command through the session, as `forge
