@@ -47,8 +47,9 @@ type App struct {
 	// for: once per profile, then L.
 	loginOffered *common.Context
 
-	statusRows int // rows a long notice takes beyond the status line's own
-	noticeTab  int // 1 + the tab whose notice is being handled; 0: none
+	typed      bool // a key or a paste has come (see account)
+	statusRows int  // rows a long notice takes beyond the status line's own
+	noticeTab  int  // 1 + the tab whose notice is being handled; 0: none
 
 	spin    spinner.Model
 	ticking bool
@@ -86,7 +87,7 @@ func (a *App) findRepo(detect func(context.Context) (client.RepoName, error)) te
 // whoami asks the service who the token belongs to, when the profile
 // does not say.
 func (a *App) whoami() tea.Cmd {
-	if a.ctx.User != "" {
+	if a.ctx.Account() != "" {
 		return nil
 	}
 	c, err := a.ctx.REST()
@@ -167,7 +168,7 @@ func (a *App) update(msg tea.Msg) tea.Cmd {
 		return tea.Batch(a.chooseRepo(msg.Repo), rememberRepo(a.ctx, msg.Repo))
 	case whoMsg:
 		if msg.ctx == a.ctx {
-			a.ctx.User = msg.login
+			return a.account(msg.login)
 		}
 	case statusbar.TabMsg:
 		// Handled as any notice, but kept with the tab that made it.
@@ -187,12 +188,14 @@ func (a *App) update(msg tea.Msg) tea.Cmd {
 	case profiles.CloseMsg:
 		a.switcher = nil
 	case tea.KeyPressMsg:
+		a.typed = true
 		return a.key(msg)
 	case tea.MouseWheelMsg:
 		if !a.showHelp && a.switcher == nil && a.login == nil {
 			return a.top().Update(msg)
 		}
 	case tea.PasteMsg:
+		a.typed = true
 		if a.login != nil {
 			return a.login.Update(msg)
 		}
@@ -279,6 +282,31 @@ func (a *App) key(msg tea.KeyPressMsg) tea.Cmd {
 		return a.toTop(msg)
 	}
 	return nil
+}
+
+// account makes login the account the views work as. Another account
+// than the one they worked as (a login as carol on the profile alice
+// used) starts every tab afresh on that account's keep: nothing of
+// alice's shows.
+//
+// The account first known (the service said whose FORGE_TOKEN it is),
+// the views open so far read what its keep holds: they start afresh too
+// unless a key has reached them already (what they hold is the user's
+// work, kept from then on in the account's keep).
+func (a *App) account(login string) tea.Cmd {
+	was := a.ctx.Account()
+	if !a.ctx.SetAccount(login) || was == "" && a.typed {
+		return nil
+	}
+	a.stack.Reset(newTabs())
+	if was != "" {
+		a.bar.Reset()
+	}
+	var notice tea.Cmd
+	if a.ready {
+		notice = a.keptNotice()
+	}
+	return tea.Batch(a.visit(a.stack.Active()), notice)
 }
 
 // keptNotice says, as the program starts, what the last launch left

@@ -68,13 +68,15 @@ func (a *App) loggedIn(msg login.DoneMsg) tea.Cmd {
 		f = a.opts.NewFactory(msg.Profile)
 	}
 	a.ctx.Reload(f, msg.Client)
-	a.ctx.User = msg.User
 	a.loginOffered = nil
 	// The refusals the tabs show were answered.
 	a.bar.Reset()
 	note := "Logged in as " + msg.User + "; the token is stored in profile " + msg.Profile + "."
 	for _, n := range msg.Notes {
 		note += " " + n + "."
+	}
+	if restart := a.account(msg.User); restart != nil {
+		return tea.Batch(restart, common.Status(note+" The tabs start afresh for this account."))
 	}
 	return tea.Batch(common.Status(note), a.refreshAll())
 }
@@ -120,8 +122,13 @@ func (a *App) credsRead(msg credsMsg) tea.Cmd {
 	var note tea.Cmd
 	if msg.changed {
 		a.ctx.Reload(msg.f, nil)
+		var restart tea.Cmd
 		if s, err := msg.f.Settings(); err == nil && s.User != "" {
-			a.ctx.User = s.User
+			restart = a.account(s.User)
+		}
+		if restart != nil {
+			a.loginOffered = nil
+			return tea.Batch(restart, common.Status("Profile "+a.ctx.Profile+" is another account's since: the tabs start afresh for it."))
 		}
 		a.loginOffered = nil
 		a.bar.Reset()

@@ -52,8 +52,12 @@ type Context struct {
 	Now func() time.Time
 	// Spinner is the spinner's current frame, drawn by loading views.
 	Spinner string
-	// Keep holds the profile's unsent drafts and chat across launches.
+	// Keep holds the account's unsent drafts and chat across launches,
+	// on this service (SetAccount).
 	Keep *Keep
+	// account is the login the Keep is for ("" while unknown), keptOn
+	// the service's origin.
+	account, keptOn string
 
 	ids int
 	// inflight counts the requests sent (Fetch) whose answer the program
@@ -75,13 +79,39 @@ func NewContext(ctx context.Context, f *cmdutil.Factory, color bool) *Context {
 	c := &Context{Ctx: ctx, Factory: f, Color: color, Dark: true, Now: time.Now, Keys: NewKeyMap()}
 	c.Styles = NewStyles(color, true)
 	if s, err := f.Settings(); err == nil {
-		c.Profile, c.User, c.Source = s.Profile, s.User, s.ProfileSource
+		c.Profile, c.Source = s.Profile, s.ProfileSource
+		c.SetAccount(s.User)
 		if c.User == "" {
 			c.User = s.RegistryUser
 		}
-		c.Keep = OpenKeep(f.CacheDir(), s.Profile, s.BaseURL)
+	}
+	if c.Keep == nil {
+		c.Keep = &Keep{}
 	}
 	return c
+}
+
+// Account is the login of the REST account the views work as; "" while
+// unknown (a token from FORGE_TOKEN, until the service says whose).
+func (c *Context) Account() string { return c.account }
+
+// SetAccount makes login the account the views work as, and opens its
+// keep; it reports whether the account (or the service) is another than
+// before: what the views hold is someone else's.
+func (c *Context) SetAccount(login string) (changed bool) {
+	origin := ""
+	if s, err := c.Settings(); err == nil {
+		origin = config.Origin(s.BaseURL)
+	}
+	if login != "" {
+		c.User = login
+	}
+	if login == c.account && origin == c.keptOn && c.Keep != nil {
+		return false
+	}
+	c.account, c.keptOn = login, origin
+	c.Keep = OpenKeep(c.Factory.CacheDir(), login, origin)
+	return true
 }
 
 // FromSwitcher is the Source of a profile chosen with P for the session.
