@@ -292,10 +292,11 @@ func (a *App) key(msg tea.KeyPressMsg) tea.Cmd {
 // The account first known (the service said whose FORGE_TOKEN it is),
 // the views open so far read what its keep holds: they start afresh too
 // unless a key has reached them already (what they hold is the user's
-// work, kept from then on in the account's keep).
+// work, kept from then on in the account's keep) or the keep holds
+// nothing for them to read.
 func (a *App) account(login string) tea.Cmd {
 	was := a.ctx.Account()
-	if !a.ctx.SetAccount(login) || was == "" && a.typed {
+	if !a.ctx.SetAccount(login) || was == "" && (a.typed || len(a.ctx.Keep.Kept()) == 0) {
 		return nil
 	}
 	a.stack.Reset(newTabs())

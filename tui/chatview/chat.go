@@ -590,7 +590,8 @@ func (v *View) FullHelp() [][]key.Binding {
 		commands = append(commands, common.Binding(strings.TrimSpace(c.Name+" "+c.Args), c.Help, c.Name))
 	}
 	return [][]key.Binding{
-		{v.keySend, v.keyNewline, v.keyStop, v.keyFocus, common.Binding("↑", "recall the last message", "up"), common.Binding("pgup/pgdn", "scroll the conversation", "pgup", "pgdown")},
+		{v.keySend, v.keyNewline, v.keyStop, v.keyFocus, common.Binding("tab", "complete a /command, else next tab", "tab"),
+			common.Binding("↑", "recall the last message", "up"), common.Binding("pgup/pgdn", "scroll the conversation", "pgup", "pgdown")},
 		commands,
 	}
 }
