@@ -181,16 +181,23 @@ func (f *Frame) crumbs(parts []string) string {
 }
 
 // helpLine lists keys then always, dropping keys from the end until the
-// line fits: the help key and quit are always there to read.
+// line fits: the help key and quit are always there to read. Widths are
+// counted from the bindings' text (key, space, description, " · "), so
+// the line is drawn once.
 func (f *Frame) helpLine(keys, always []key.Binding) string {
 	room := f.ctx.Width - 1
-	f.help.SetWidth(0)
-	defer f.help.SetWidth(f.ctx.Width)
-	for n := len(keys); n >= 0; n-- {
-		line := f.help.ShortHelpView(append(slices.Clip(keys[:n]), always...))
-		if ansi.StringWidth(line) <= room || n == 0 {
-			return common.Fit(" "+line, f.ctx.Width)
+	width := func(bs []key.Binding) int {
+		w := 0
+		for _, b := range bs {
+			if h := b.Help(); b.Enabled() && (h.Key != "" || h.Desc != "") {
+				w += ansi.StringWidth(h.Key) + 1 + ansi.StringWidth(h.Desc) + 3
+			}
 		}
+		return w
 	}
-	return ""
+	n, used := len(keys), width(always)
+	for n > 0 && used+width(keys[:n])-3 > room {
+		n--
+	}
+	return common.Fit(" "+f.help.ShortHelpView(append(slices.Clip(keys[:n]), always...)), f.ctx.Width)
 }
