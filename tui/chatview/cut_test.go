@@ -81,3 +81,21 @@ func TestTimeoutSaidInASentence(t *testing.T) {
 		t.Errorf("the raw error is shown:\n%s", view)
 	}
 }
+
+func TestCloseCut(t *testing.T) {
+	for in, want := range map[string]string{
+		"You asked about **hi":        "You asked about **hi**",
+		"You asked about **":          "You asked about",
+		"a *b":                        "a *b*",
+		"**a *b":                      "**a *b***",
+		"* item one\n* item **two":    "* item one\n* item **two**",
+		"see `x*` and **y":            "see `x*` and **y**",
+		"run `go":                     "run `go`",
+		"```go\nfunc f() {\n\treturn": "```go\nfunc f() {\n\treturn\n```",
+		"all closed **here**":         "all closed **here**",
+	} {
+		if got := closeCut(in); got != want {
+			t.Errorf("closeCut(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
