@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	tea "charm.land/bubbletea/v2"
 	"github.com/forgehq/forge/chat"
 	"github.com/forgehq/forge/tui/tuitest"
 )
@@ -97,5 +98,21 @@ func TestCloseCut(t *testing.T) {
 		if got := closeCut(in); got != want {
 			t.Errorf("closeCut(%q) = %q, want %q", in, got, want)
 		}
+	}
+}
+
+// TestChatKeepsPastedTabs: a pasted tab reaches the agent as a tab (Go
+// and Makefile indentation), not a space.
+func TestChatKeepsPastedTabs(t *testing.T) {
+	t.Parallel()
+	srv := tuitest.Server(t)
+	v := New(tuitest.Context(t, srv, "alice"))
+	d := tuitest.Drive(t, v, 80, 30)
+	d.UntilView("model ref-1 (default)")
+	d.Send(tea.PasteMsg{Content: "all:\n\tgo build"})
+	d.Key("enter")
+	d.UntilView("tokens (")
+	if h := v.session.History; len(h) == 0 || h[0].Content != "all:\n\tgo build" {
+		t.Errorf("the message sent: %+v", h)
 	}
 }
