@@ -9,6 +9,7 @@ package tuitest
 
 import (
 	"context"
+	"github.com/forgehq/forge/client"
 	"io"
 	"strings"
 	"sync"
@@ -76,6 +77,21 @@ func Env(t testing.TB, srv *refserver.Server, user string) map[string]string {
 	}
 }
 
+// Client is a REST client of user's on srv: what the service holds, to
+// check what a view sent.
+func Client(t testing.TB, srv *refserver.Server, user string) *client.Client {
+	t.Helper()
+	tok, err := srv.Token(user)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := client.New(srv.BaseURL(), tok)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
 // Factory is a Factory over env, with streams that are not a terminal.
 func Factory(env map[string]string) *cmdutil.Factory {
 	ios, _, _, _ := iostreams.Test()
@@ -90,6 +106,8 @@ func Context(t testing.TB, srv *refserver.Server, user string) *common.Context {
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
 	c := common.NewContext(ctx, Factory(Env(t, srv, user)), true)
+	// The token is user's, as the program learns from the service.
+	c.SetAccount(user)
 	c.Now = func() time.Time { return Now }
 	c.Spinner = Spinner
 	c.Width, c.Height = 80, 24
