@@ -5,15 +5,14 @@ import (
 	"context"
 	"encoding/json"
 	"io"
-	"net/url"
-	"strings"
 
 	"github.com/forgehq/forge/client"
+	"github.com/forgehq/forge/cmd/internal/listing"
 )
 
 // perPage is asked of every paginated request that does not choose its
 // own page size: the fewer pages, the fewer round trips.
-const perPage = "100"
+const perPage = 100
 
 // paginate fetches every page of a GET. Pages that are JSON arrays are
 // joined into one array — streamed page by page to stdout when nothing
@@ -25,8 +24,13 @@ const perPage = "100"
 // one array laid out the way the service lays out a page, so the output of
 // a service that indents its pages is byte for byte what it would send as
 // one page; nothing is decoded, which keeps 10,000 records fast.
+//
+// The pages are read as the list commands read them (client.Pager: Link,
+// page numbers with a total, a service that does not page); when forge
+// cannot tell whether more exist, it says so on stderr.
 func paginate(ctx context.Context, c *client.Client, opts *apiOptions, req client.RawRequest) error {
-	req.Path = withPerPage(req.Path)
+	req.Path = client.WithPageSize(req.Path, perPage)
+	var pager *client.Pager
 	ios := opts.f.IOStreams
 	p := newPrinter(opts)
 	var gathered bytes.Buffer
@@ -59,9 +63,13 @@ func paginate(ctx context.Context, c *client.Client, opts *apiOptions, req clien
 		inner, isArray := arrayInner(body)
 		if first {
 			joining = isArray
+			pager = client.NewPager(client.PageSizeOf(resp.Request.URL))
 		}
 		if joining && isArray {
-			err = j.add(inner)
+			var use bool
+			if next, use = pager.Next(resp.Request.URL, resp.Header, body, client.ListLen(body)); use {
+				err = j.add(inner)
+			}
 		} else {
 			err = writeOne(opts, body) // not a list: the page as it came
 		}
@@ -76,6 +84,7 @@ func paginate(ctx context.Context, c *client.Client, opts *apiOptions, req clien
 	if err := j.close(); err != nil {
 		return err
 	}
+	listing.NoteUnsure(ios, pager.Unsure(), j.n, "records")
 	if out == &gathered {
 		return writeOne(opts, gathered.Bytes())
 	}
@@ -101,6 +110,7 @@ func writeOne(opts *apiOptions, body []byte) error {
 type joiner struct {
 	w       io.Writer
 	started bool
+	n       int // elements written
 }
 
 // add writes the inside of one array (its elements and the commas between
@@ -109,6 +119,7 @@ func (j *joiner) add(inner []byte) error {
 	if len(inner) == 0 {
 		return nil
 	}
+	j.n += client.ListLen([]byte("[" + string(inner) + "]"))
 	sep := ",\n  "
 	if !j.started {
 		sep, j.started = "[\n  ", true
@@ -137,17 +148,4 @@ func arrayInner(body []byte) ([]byte, bool) {
 		return nil, false
 	}
 	return bytes.TrimSpace(t[1 : len(t)-1]), true
-}
-
-// withPerPage asks for the largest pages unless the path sets per_page.
-func withPerPage(path string) string {
-	u, err := url.Parse(path)
-	if err != nil || u.Query().Has("per_page") {
-		return path
-	}
-	sep := "?"
-	if strings.Contains(path, "?") {
-		sep = "&"
-	}
-	return path + sep + "per_page=" + perPage
 }
