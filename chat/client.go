@@ -54,6 +54,7 @@ import (
 	"time"
 
 	"github.com/forgehq/forge/internal/origin"
+	"github.com/forgehq/forge/internal/timestamp"
 )
 
 // Message is one item of a conversation: Role is "user" or "assistant".
@@ -100,11 +101,11 @@ type AgentUsage struct {
 	Raw          json.RawMessage `json:"-"`
 }
 
-// Resets parses PeriodResets; ok is false when the service sent none or
-// something that is not a timestamp.
+// Resets parses PeriodResets (internal/timestamp: the REST API's forms
+// too); ok is false when the service sent none or something that is not a
+// timestamp.
 func (u *AgentUsage) Resets() (t time.Time, ok bool) {
-	t, err := time.Parse(time.RFC3339, u.PeriodResets)
-	return t, err == nil
+	return timestamp.Parse(u.PeriodResets)
 }
 
 // Client talks to one agent API with one key. It is safe for concurrent

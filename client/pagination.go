@@ -31,6 +31,9 @@ type Pages struct {
 	yielded int
 	next    string
 	pager   *Pager
+	// filtered: a filter dropped records the service sent, so its
+	// totals are not the filtered list's.
+	filtered bool
 }
 
 // More reports whether the server holds records past those the iteration
@@ -78,7 +81,7 @@ func (p *Pages) Unsure() string {
 // these is known (the spec shows no pagination at all) or the request
 // fails.
 func (p *Pages) Total(ctx context.Context) (total int, ok bool) {
-	if p == nil || p.c == nil || p.pager == nil {
+	if p == nil || p.c == nil || p.pager == nil || p.filtered {
 		return 0, false
 	}
 	if n, ok := p.pager.Total(); ok {
@@ -140,7 +143,7 @@ func list[T any](c *Client, ctx context.Context, path string, q url.Values, page
 		}
 		pager := NewPager(PageSizeOf(first))
 		if pages != nil {
-			*pages = Pages{c: c, pager: pager}
+			*pages = Pages{c: c, pager: pager, filtered: pages.filtered}
 		}
 		next := first.String()
 		seen := map[string]bool{}

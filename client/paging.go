@@ -2,6 +2,7 @@ package client
 
 import (
 	"crypto/sha256"
+	"iter"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -215,4 +216,24 @@ func PageSizeOf(u *url.URL) int {
 func ListLen(body []byte) int {
 	items, _ := listItems(body)
 	return len(items)
+}
+
+// keep yields the records of seq that match: a filter the service may not
+// apply (the spec shows only the issue list's state) holds on the client
+// too. A record dropped here shows the service ignored the filter, so its
+// totals count other records: pages (when set) stops offering them.
+func keep[T any](seq iter.Seq2[*T, error], pages *Pages, match func(*T) bool) iter.Seq2[*T, error] {
+	return func(yield func(*T, error) bool) {
+		for v, err := range seq {
+			if err == nil && !match(v) {
+				if pages != nil {
+					pages.filtered = true
+				}
+				continue
+			}
+			if !yield(v, err) {
+				return
+			}
+		}
+	}
 }

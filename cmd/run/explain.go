@@ -141,7 +141,7 @@ func explainRun(ctx context.Context, f *cmdutil.Factory, o *agentOptions, c *cli
 
 func anyFailed(jobs []*client.Job) bool {
 	for _, j := range jobs {
-		if agentctx.Failed(j.Conclusion) {
+		if j.Failed() {
 			return true
 		}
 	}

@@ -136,7 +136,11 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	}
 	if path == "/api/v1/usage" {
 		// A timestamp without a zone, as some services write them.
-		s.json(w, 200, map[string]any{"tier": "pro", "quota_tokens": 1000, "used_tokens": 10, "remaining": 990, "period_resets": "2026-12-01T00:00:00"})
+		s.json(w, 200, map[string]any{"tier": s.str("pro"), "quota_tokens": 1000000, "used_tokens": 10, "remaining": 999990, "period_resets": "2026-12-01T00:00:00"})
+		return
+	}
+	if path == "/api/v1/chat/stream" {
+		s.stream(w)
 		return
 	}
 	tok := strings.TrimSpace(r.Header.Get("Authorization"))
@@ -157,6 +161,13 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.route(w, r, path)
+}
+
+// stream answers a chat with a short reply, as Server-Sent Events.
+func (s *Server) stream(w http.ResponseWriter) {
+	w.Header().Set("Content-Type", "text/event-stream")
+	delta, _ := json.Marshal(s.str("The job failed."))
+	fmt.Fprintf(w, "event: delta\ndata: %s\n\nevent: usage\ndata: {\"prompt_tokens\":10,\"completion_tokens\":3,\"total_tokens\":13}\n\nevent: done\ndata: {}\n\n", delta)
 }
 
 func (s *Server) login(w http.ResponseWriter, r *http.Request) {
