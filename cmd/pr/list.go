@@ -90,7 +90,6 @@ func runList(ctx context.Context, opts *listOptions) error {
 	return nil
 }
 
-
 func stateWord(state string) string {
 	if state == "all" {
 		return ""
