@@ -11,6 +11,8 @@ import (
 	"net/url"
 	"strings"
 	"time"
+
+	"github.com/forgehq/forge/internal/origin"
 )
 
 // maxBody is the largest response body the client reads into memory; a
@@ -338,6 +340,10 @@ func (c *Client) timeoutError(method string, u *url.URL) error {
 func (c *Client) networkError(ctx context.Context, method string, u *url.URL, err error) error {
 	if ctx.Err() != nil {
 		return ctx.Err()
+	}
+	var re *origin.RedirectError
+	if errors.As(err, &re) {
+		return re // an answer, refused: not "cannot reach"
 	}
 	var ue *url.Error
 	if errors.As(err, &ue) {
