@@ -53,6 +53,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/forgehq/forge/internal/httpwait"
 	"github.com/forgehq/forge/internal/origin"
 	"github.com/forgehq/forge/internal/timestamp"
 )
@@ -115,6 +116,9 @@ type Client struct {
 	key       string
 	http      *http.Client
 	userAgent string
+	// Wait is how long hc waits for an answer (FORGE_HTTP_TIMEOUT), for
+	// the error when it runs out; 0 when not known.
+	Wait time.Duration
 }
 
 // New returns a client of the agent API at agentURL (the service's address;
@@ -183,6 +187,9 @@ func (c *Client) do(req *http.Request) (*http.Response, error) {
 	if err != nil {
 		if ctxErr := req.Context().Err(); ctxErr != nil {
 			return nil, ctxErr
+		}
+		if httpwait.IsTimeout(err) {
+			return nil, &httpwait.Error{What: req.Method + " " + req.URL.Redacted(), Wait: c.Wait}
 		}
 		return nil, fmt.Errorf("agent API at %s: %w", c.base, unwrapURLError(err))
 	}

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/forgehq/forge/internal/httpwait"
 	"github.com/forgehq/forge/internal/origin"
 )
 
@@ -344,6 +345,9 @@ func (c *Client) networkError(ctx context.Context, method string, u *url.URL, er
 	var re *origin.RedirectError
 	if errors.As(err, &re) {
 		return re // an answer, refused: not "cannot reach"
+	}
+	if httpwait.IsTimeout(err) {
+		return c.timeoutError(method, u) // the transport's wait for headers
 	}
 	var ue *url.Error
 	if errors.As(err, &ue) {

@@ -9,6 +9,7 @@ import (
 	"net/url"
 	"strings"
 
+	"github.com/forgehq/forge/internal/httpwait"
 	"github.com/google/go-containerregistry/pkg/name"
 	"github.com/google/go-containerregistry/pkg/v1/remote/transport"
 )
@@ -33,7 +34,7 @@ func (c *Client) wrap(err error, what string) error { return c.wrapOp(err, what,
 // wrapOp is wrap for an operation (push, pull, delete; "" to tell by the
 // failed request), so that a refusal names what was refused.
 func (c *Client) wrapOp(err error, what, op string) error {
-	if err == nil || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+	if err == nil || errors.Is(err, context.Canceled) {
 		return err
 	}
 	var already *Error
@@ -48,6 +49,9 @@ func (c *Client) wrapOp(err error, what, op string) error {
 	var te *transport.Error
 	if errors.As(err, &te) {
 		return c.fromTransport(te, what, op)
+	}
+	if httpwait.IsTimeout(err) {
+		return &Error{Msg: (&httpwait.Error{What: "the registry at " + c.host, Wait: c.wait}).Error(), Err: err}
 	}
 	var ue *url.Error
 	var ne net.Error

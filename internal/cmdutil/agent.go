@@ -37,7 +37,13 @@ func (f *Factory) Agent() (*chat.Client, error) {
 		}
 		return nil, &UsageError{Err: err}
 	}
-	return chat.New(u, s.AgentKey, f.HTTPClient(), build.UserAgent()), nil
+	wait, err := f.httpTimeout()
+	if err != nil {
+		return nil, err
+	}
+	c := chat.New(u, s.AgentKey, f.HTTPClient(), build.UserAgent())
+	c.Wait = wait
+	return c, nil
 }
 
 // Redactor masks, in what forge sends to the agent, the secrets this run
