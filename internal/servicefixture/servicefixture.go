@@ -215,6 +215,10 @@ func (s *Server) route(w http.ResponseWriter, r *http.Request, path string) {
 	switch {
 	case path == "/api/v2/me" || path == "/api/v2/user":
 		s.json(w, 200, s.user(Login, 1))
+	case path == "/api/v2/me/state":
+		s.json(w, 200, map[string]any{"role": s.str("site_admin"), "twofa_enabled": false, "ssh_key_added": true, "invited_by": s.str("root"), "activated_at": "2026-01-02T03:04:05Z"})
+	case path == "/api/v2/me/keys":
+		s.list(w, r, []map[string]any{{"id": 1, "title": s.str("laptop"), "key": s.str("ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIOMqqnkVzrm0SdG6UOoqKLsabgH5C9okWi0dh2l9GKJl"), "fingerprint": s.str("SHA256:abc"), "created_at": "2026-01-02T03:04:05Z"}})
 	case path == "/api/v2/repos":
 		s.list(w, r, s.repos())
 	case path == repo:
@@ -226,6 +230,21 @@ func (s *Server) route(w http.ResponseWriter, r *http.Request, path string) {
 		s.json(w, 200, s.issue(n))
 	case path == repo+"/pulls":
 		s.list(w, r, s.pulls(q.Get("state")))
+	case strings.HasPrefix(path, repo+"/pulls/"):
+		n, _ := strconv.Atoi(strings.TrimPrefix(path, repo+"/pulls/"))
+		for _, p := range s.pulls("all") {
+			if p["id"] == 500+n {
+				s.json(w, 200, p)
+				return
+			}
+		}
+		s.json(w, 404, map[string]any{"error": "not found"})
+	case path == repo+"/commits":
+		s.list(w, r, []map[string]any{{"sha": s.str("0123456789abcdef0123456789abcdef01234567"), "html_url": s.str(s.URL + "/c"),
+			"commit": map[string]any{"message": s.str("first commit\n\nbody"), "author": map[string]any{"name": s.str("Alice"), "email": s.str("a@example.com"), "date": "2026-01-02T03:04:05Z"}},
+			"author": s.user(Login, 1)}})
+	case path == repo+"/collaborators":
+		s.list(w, r, []map[string]any{{"login": s.str("bob"), "permission": s.str("write"), "permissions": map[string]any{"push": true}}})
 	case path == repo+"/releases":
 		s.list(w, r, s.releases())
 	case path == repo+"/actions/runs":
