@@ -213,25 +213,16 @@ func login(ctx context.Context, f *cmdutil.Factory, anon *client.Client, cred *c
 			a.Abandon(ctx)
 		}
 	}()
-	verified := false
-	for {
-		if a.NeedsCode && !verified {
-			flag := "--code CODE (or set FORGE_TOTP_CODE); this account has two-factor authentication on"
-			if err := withCode(ctx, f, cred.code, flag, func(code string) error { return a.Verify(ctx, code) }); err != nil {
-				return "", nil, err
-			}
-			verified = true
-		}
-		me, err = a.Finish(ctx)
-		if err != nil && !verified && client.IsTwoFactorRequired(err) {
-			a.NeedsCode = true // said only when the token was first used
-			continue
-		}
-		if err != nil {
+	if a.NeedsCode {
+		flag := "--code CODE (or set FORGE_TOTP_CODE); this account has two-factor authentication on"
+		if err := withCode(ctx, f, cred.code, flag, func(code string) error { return a.Verify(ctx, code) }); err != nil {
 			return "", nil, err
 		}
-		return a.Token, me, nil
 	}
+	if me, err = a.Finish(ctx); err != nil {
+		return "", nil, err
+	}
+	return a.Token, me, nil
 }
 
 // store writes the token and user into the profile (authflow.Store).

@@ -14,9 +14,13 @@ import (
 // auth login passes verify with the code given; a wrong code exits 4 and
 // stores nothing.
 func TestTwoFactorBy403(t *testing.T) {
-	for _, field := range []string{"", "mfa_required"} {
-		t.Run("field="+field, func(t *testing.T) {
-			s, h := against(t, servicefixture.Options{TwoFA403: true, LoginFlag: field})
+	for name, o := range map[string]servicefixture.Options{
+		"no field":               {TwoFA403: true},
+		"mfa_required":           {TwoFA403: true, LoginFlag: "mfa_required"},
+		"no field, no /me/state": {TwoFA403: true, NoMeState: true},
+	} {
+		t.Run(name, func(t *testing.T) {
+			s, h := against(t, o)
 			delete(h.Env, "FORGE_TOKEN")
 			r := h.Run(clitest.Run{Stdin: servicefixture.Password + "\n"}, "auth", "login", "--username", "alice", "--password-stdin", "--code", "000000")
 			if r.Code != 4 || s.Verified() != 0 {

@@ -71,6 +71,9 @@ type Options struct {
 	// saying so (true), e.g. "mfa_required"; "" sends none.
 	TwoFA403  bool
 	LoginFlag string
+	// NoMeState answers GET /me/state with 404, before any token check
+	// (a service without it): a pending token shows only when used.
+	NoMeState bool
 	// Hostile appends escape, C1 and bidi characters to every string
 	// field of every record.
 	Hostile bool
@@ -141,6 +144,10 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	}
 	if path == "/api/v1/chat/stream" {
 		s.stream(w)
+		return
+	}
+	if path == "/api/v2/me/state" && s.opts.NoMeState {
+		s.json(w, 404, map[string]any{"error": "not found"})
 		return
 	}
 	tok := strings.TrimSpace(r.Header.Get("Authorization"))
