@@ -55,6 +55,9 @@ func TestHostileBytesNeverReachTheTerminal(t *testing.T) {
 			{"auth", "status"}, {"account", "view"}, {"ssh-key", "list"},
 			{"chat", "usage"}, {"chat", "-m", "hello"},
 			{"api", "repos/alice/app"}, {"api", "--paginate", "repos/alice/app/issues"},
+			{"issue", "create", "--title", "t", "--body", "b"}, {"issue", "comment", "3", "--body", "c"},
+			{"issue", "close", "3"}, {"issue", "reopen", "3"},
+			{"repo", "create", "repo002"}, {"admin", "invite", "create", "dave", "--email", "d@example.com"},
 		} {
 			r := h.Run(clitest.Run{TTY: true, ErrTTY: true}, args...)
 			if out := r.Out + r.Err; !strings.Contains(out, "^[") && !strings.Contains(out, `\u001b`) { // ESC as forge shows it

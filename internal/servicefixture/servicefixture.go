@@ -226,15 +226,27 @@ func (s *Server) route(w http.ResponseWriter, r *http.Request, path string) {
 		s.json(w, 200, map[string]any{"role": s.str("site_admin"), "twofa_enabled": false, "ssh_key_added": true, "invited_by": s.str("root"), "activated_at": "2026-01-02T03:04:05Z"})
 	case path == "/api/v2/me/keys":
 		s.list(w, r, []map[string]any{{"id": 1, "title": s.str("laptop"), "key": s.str("ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIOMqqnkVzrm0SdG6UOoqKLsabgH5C9okWi0dh2l9GKJl"), "fingerprint": s.str("SHA256:abc"), "created_at": "2026-01-02T03:04:05Z"}})
+	case path == "/api/v2/repos" && r.Method == http.MethodPost:
+		s.json(w, 201, s.repo(2))
 	case path == "/api/v2/repos":
 		s.list(w, r, s.repos())
 	case path == repo:
 		s.json(w, 200, s.repo(1))
+	case path == repo+"/issues" && r.Method == http.MethodPost:
+		s.json(w, 201, s.issue(s.opts.Issues+1))
 	case path == repo+"/issues":
 		s.list(w, r, s.filter(s.issues(), "state", q.Get("state")))
 	case strings.HasPrefix(path, repo+"/issues/"):
-		n, _ := strconv.Atoi(strings.TrimPrefix(path, repo+"/issues/"))
-		s.json(w, 200, s.issue(n))
+		id, sub, _ := strings.Cut(strings.TrimPrefix(path, repo+"/issues/"), "/")
+		n, _ := strconv.Atoi(id)
+		switch sub {
+		case "comments":
+			s.json(w, 201, map[string]any{"id": 9, "body": s.str("a comment"), "user": s.user(Login, 1), "html_url": s.str(s.URL + "/c/9"), "created_at": "2026-01-02T03:04:05Z"})
+		case "state":
+			s.json(w, 200, s.issue(n))
+		default:
+			s.json(w, 200, s.issue(n))
+		}
 	case path == repo+"/pulls":
 		s.list(w, r, s.pulls(q.Get("state")))
 	case strings.HasPrefix(path, repo+"/pulls/"):
@@ -270,6 +282,8 @@ func (s *Server) route(w http.ResponseWriter, r *http.Request, path string) {
 		fmt.Fprintf(w, "\x1b[32m==> Test\x1b[0m\ngo test ./...\n\x1b[31mFAIL\x1b[0m example.com/app %s\n##[error]Process completed with exit code 1.\n", s.str(""))
 	case path == "/api/v2/admin/users":
 		s.list(w, r, s.users())
+	case path == "/api/v2/admin/invites" && r.Method == http.MethodPost:
+		s.json(w, 201, map[string]any{"id": 803, "username": s.str("dave"), "email": s.str("d@example.com"), "status": s.str("pending")})
 	case path == "/api/v2/admin/invites":
 		s.list(w, r, s.invites())
 	default:
