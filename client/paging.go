@@ -130,6 +130,9 @@ func commonPageSize(n int) bool {
 	return false
 }
 
+// Read is how many records the pages held (a repeated page not counted).
+func (p *Pager) Read() int { return p.read }
+
 // Unsure says why forge cannot tell whether the list holds more records
 // than it read ("" when it can).
 func (p *Pager) Unsure() string { return p.unsure }

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"net/url"
 
 	"github.com/forgehq/forge/client"
 	"github.com/forgehq/forge/cmd/internal/listing"
@@ -30,7 +31,6 @@ const perPage = 100
 // cannot tell whether more exist, it says so on stderr.
 func paginate(ctx context.Context, c *client.Client, opts *apiOptions, req client.RawRequest) error {
 	req.Path = client.WithPageSize(req.Path, perPage)
-	var pager *client.Pager
 	ios := opts.f.IOStreams
 	p := newPrinter(opts)
 	var gathered bytes.Buffer
@@ -40,19 +40,22 @@ func paginate(ctx context.Context, c *client.Client, opts *apiOptions, req clien
 	}
 	j := &joiner{w: out}
 	joining := false // the pages are arrays being joined
-	for first := true; req.Path != ""; first = false {
+	pager := client.NewPager(client.PageSizeOf(mustParse(req.Path)))
+	pages := 0 // answers read as pages (2xx)
+	seen := map[string]bool{}
+	for req.Path != "" && !seen[req.Path] {
+		seen[req.Path] = true // a page linking to itself must not loop
 		resp, err := c.Send(ctx, req)
 		if err != nil {
 			return err
 		}
-		next := client.NextPage(resp)
-		if resp.StatusCode/100 != 2 || opts.include || opts.silent {
-			err = p.page(resp)
+		if resp.StatusCode/100 != 2 {
+			err = p.page(resp) // an error answer, as it came
 			resp.Body.Close()
 			if err != nil {
 				return err
 			}
-			req.Path = next
+			req.Path = client.NextPage(resp)
 			continue
 		}
 		body, err := io.ReadAll(resp.Body)
@@ -60,35 +63,50 @@ func paginate(ctx context.Context, c *client.Client, opts *apiOptions, req clien
 		if err != nil {
 			return readError(resp, err)
 		}
-		inner, isArray := arrayInner(body)
-		if first {
-			joining = isArray
-			pager = client.NewPager(client.PageSizeOf(resp.Request.URL))
+		next, use := pager.Next(resp.Request.URL, resp.Header, body, client.ListLen(body))
+		req.Path = next
+		if !use {
+			continue // the page before, again: the service ignores page numbers
 		}
-		if joining && isArray {
-			var use bool
-			if next, use = pager.Next(resp.Request.URL, resp.Header, body, client.ListLen(body)); use {
-				err = j.add(inner)
-			}
-		} else {
+		inner, isArray := arrayInner(body)
+		if pages++; pages == 1 {
+			joining = isArray && !opts.include && !opts.silent
+		}
+		switch {
+		case opts.include || opts.silent:
+			resp.Body = io.NopCloser(bytes.NewReader(body))
+			err = p.page(resp)
+		case joining && isArray:
+			err = j.add(inner)
+		default:
 			err = writeOne(opts, body) // not a list: the page as it came
 		}
 		if err != nil {
 			return err
 		}
-		req.Path = next
 	}
 	if !joining {
+		listing.NoteUnsure(ios, pager.Unsure(), pager.Read(), "records")
 		return nil
 	}
 	if err := j.close(); err != nil {
 		return err
 	}
-	listing.NoteUnsure(ios, pager.Unsure(), j.n, "records")
+	listing.NoteUnsure(ios, pager.Unsure(), pager.Read(), "records")
 	if out == &gathered {
 		return writeOne(opts, gathered.Bytes())
 	}
 	return nil
+}
+
+// mustParse parses a request path; a path that does not parse has no
+// page size to read (the request then fails with the client's error).
+func mustParse(path string) *url.URL {
+	u, err := url.Parse(path)
+	if err != nil {
+		return &url.URL{}
+	}
+	return u
 }
 
 // writeOne prints one JSON document, filtered or indented as for a single
@@ -110,7 +128,6 @@ func writeOne(opts *apiOptions, body []byte) error {
 type joiner struct {
 	w       io.Writer
 	started bool
-	n       int // elements written
 }
 
 // add writes the inside of one array (its elements and the commas between
@@ -119,7 +136,6 @@ func (j *joiner) add(inner []byte) error {
 	if len(inner) == 0 {
 		return nil
 	}
-	j.n += client.ListLen([]byte("[" + string(inner) + "]"))
 	sep := ",\n  "
 	if !j.started {
 		sep, j.started = "[\n  ", true

@@ -101,3 +101,14 @@ func TestCannotTellSaysSo(t *testing.T) {
 	}
 	_ = fmt.Sprint
 }
+
+// TestAPIPaginateIncludeReadsEveryPage: forge api --paginate -i prints
+// every page of a service paging by page + limit (with headers), not only
+// the first.
+func TestAPIPaginateIncludeReadsEveryPage(t *testing.T) {
+	_, h := against(t, servicefixture.Options{Paging: servicefixture.PageLimit})
+	r := h.Run(clitest.Run{}, "api", "--paginate", "-i", "repos/alice/app/issues?state=all")
+	if n := strings.Count(r.Out, "X-Total-Count: 120"); r.Code != 0 || n != 3 {
+		t.Errorf("exit %d, %d pages, want 3 (120 issues, 50 a page)\n%s", r.Code, n, r.Err)
+	}
+}
