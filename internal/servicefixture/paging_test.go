@@ -1,7 +1,6 @@
 package servicefixture_test
 
 import (
-	"fmt"
 	"strings"
 	"testing"
 
@@ -99,7 +98,6 @@ func TestCannotTellSaysSo(t *testing.T) {
 	if r.Err != "" {
 		t.Errorf("pr list: stderr %q", r.Err)
 	}
-	_ = fmt.Sprint
 }
 
 // TestAPIPaginateIncludeReadsEveryPage: forge api --paginate -i prints
