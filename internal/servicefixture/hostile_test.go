@@ -46,7 +46,7 @@ func TestHostileBytesNeverReachTheTerminal(t *testing.T) {
 		h.Env["AGENT_URL"], h.Env["AGENT_API_KEY"] = s.URL, "agk_hostilekey0123456789"
 		for _, args := range [][]string{
 			{"issue", "list", "--state", "all"}, {"issue", "view", "3"}, {"issue", "view", "3", "--comments"},
-			{"repo", "list"}, {"repo", "view"}, {"repo", "commits"}, {"repo", "collaborator", "list"},
+			{"repo", "list"}, {"repo", "view"}, {"repo", "commits"}, {"repo", "contents"}, {"repo", "contents", "README.md"}, {"repo", "collaborator", "list"},
 			{"pr", "list", "--state", "all"}, {"pr", "view", "3"}, {"pr", "view", "2"},
 			{"release", "list"},
 			{"run", "list"}, {"run", "view", "2"}, {"run", "logs", "2"}, {"job", "logs", "21"},

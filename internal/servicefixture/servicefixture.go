@@ -258,6 +258,11 @@ func (s *Server) route(w http.ResponseWriter, r *http.Request, path string) {
 			}
 		}
 		s.json(w, 404, map[string]any{"error": "not found"})
+	case path == repo+"/contents":
+		s.json(w, 200, []map[string]any{{"name": s.str("README.md"), "type": "file", "path": s.str("README.md"), "size": 40}, {"name": s.str("src"), "type": "dir", "path": s.str("src")}})
+	case strings.HasPrefix(path, repo+"/contents/"):
+		body := "# App\n\nHello " + s.str("world") + "\n"
+		s.json(w, 200, map[string]any{"name": s.str("README.md"), "type": "file", "path": s.str("README.md"), "size": len(body), "encoding": "base64", "content": base64.StdEncoding.EncodeToString([]byte(body))})
 	case path == repo+"/commits":
 		s.list(w, r, []map[string]any{{"sha": s.str("0123456789abcdef0123456789abcdef01234567"), "html_url": s.str(s.URL + "/c"),
 			"commit": map[string]any{"message": s.str("first commit\n\nbody"), "author": map[string]any{"name": s.str("Alice"), "email": s.str("a@example.com"), "date": "2026-01-02T03:04:05Z"}},
