@@ -23,6 +23,7 @@ import (
 	"github.com/forgehq/forge/cmd/image"
 	"github.com/forgehq/forge/cmd/issue"
 	"github.com/forgehq/forge/cmd/job"
+	"github.com/forgehq/forge/cmd/mcp"
 	"github.com/forgehq/forge/cmd/pr"
 	"github.com/forgehq/forge/cmd/profile"
 	"github.com/forgehq/forge/cmd/release"
@@ -148,6 +149,7 @@ and two-factor authentication; the agent chat; and the container registry.`,
 		run.NewCmd(f),
 		job.NewCmd(f),
 		admin.NewCmd(f),
+		mcp.NewCmd(f),
 		api.NewCmd(f),
 		repo.NewCmd(f),
 		issue.NewCmd(f),
