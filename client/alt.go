@@ -76,9 +76,6 @@ var runStates = map[string]struct{ status, conclusion string }{
 	"neutral":         {"completed", "neutral"},
 	"startup_failure": {"completed", "startup_failure"},
 	"running":         {"in_progress", ""},
-	"pending":         {"queued", ""},
-	"created":         {"queued", ""},
-	"waiting":         {"waiting", ""},
 }
 
 // normalState gives a run's or job's status and conclusion in GitHub's
