@@ -331,3 +331,31 @@ func FuzzEventReader(f *testing.F) {
 		}
 	})
 }
+
+// TestEndlessStreamIsBounded: a stream whose reply never ends stops at
+// MaxReply with ErrReplyTooLarge, after onDelta saw what arrived; the
+// session keeps it.
+func TestEndlessStreamIsBounded(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/event-stream")
+		chunk := "data: \"" + strings.Repeat("x", 64<<10) + "\"\n\n"
+		for r.Context().Err() == nil {
+			if _, err := io.WriteString(w, "event: delta\n"+chunk); err != nil {
+				return
+			}
+		}
+	}))
+	defer srv.Close()
+	s := &Session{Client: New(srv.URL, "agk_test0123456789", srv.Client(), "forge-test")}
+	seen := 0
+	_, err := s.Turn(context.Background(), "hello", func(d string) { seen += len(d) })
+	if !errors.Is(err, ErrReplyTooLarge) {
+		t.Fatalf("err = %v, want ErrReplyTooLarge", err)
+	}
+	if seen == 0 || seen > MaxReply {
+		t.Errorf("onDelta saw %d bytes; want some, at most %d", seen, MaxReply)
+	}
+	if len(s.History) != 2 || len(s.History[1].Content) < seen {
+		t.Errorf("the session did not keep the reply shown: %d messages", len(s.History))
+	}
+}

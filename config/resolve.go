@@ -419,6 +419,16 @@ func Mask(secret string) string {
 	return "****" + secret[len(secret)-4:]
 }
 
+// MaskPassword hides a password for display: "****", none of it (a
+// token's last characters tell tokens apart; a password's only help to
+// guess it).
+func MaskPassword(secret string) string {
+	if secret == "" {
+		return ""
+	}
+	return "****"
+}
+
 // ProfileKey returns the key under which a profile name is stored:
 // profile names are case-insensitive and new ones are stored in lower case
 // (viper, which resolves settings, folds keys to lower case), while an

@@ -18,6 +18,7 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"time"
 
 	"github.com/google/go-containerregistry/pkg/authn"
 	"github.com/google/go-containerregistry/pkg/name"
@@ -63,12 +64,16 @@ type Options struct {
 	Transport http.RoundTripper
 	// UserAgent is sent with every request.
 	UserAgent string
+	// Wait is how long Transport waits for an answer (FORGE_HTTP_TIMEOUT),
+	// for the error when it runs out; 0 when not known.
+	Wait time.Duration
 }
 
 // Client talks to the service's registry and, with the docker
 // configuration's credentials, to any other.
 type Client struct {
-	host      string // host[:port] of the profile's registry
+	wait      time.Duration // see Options.Wait
+	host      string        // host[:port] of the profile's registry
 	scheme    string
 	service   bool // the registry is the hosting service's (Options.Service)
 	user      string
@@ -104,8 +109,10 @@ func New(o Options) (*Client, error) {
 			t.basic = basicAuth(o.Username, o.Password)
 		}
 	}
-	return &Client{host: u.Host, scheme: u.Scheme, service: o.Service, user: o.Username, password: o.Password, transport: t, userAgent: o.UserAgent,
-		passwordEnv: o.PasswordEnv, noPasswordHint: o.NoPasswordHint, sizes: newSizeCache(o.CacheDir), uploads: newUploadCache(o.CacheDir)}, nil
+	c := &Client{host: u.Host, scheme: u.Scheme, service: o.Service, user: o.Username, password: o.Password, transport: t, userAgent: o.UserAgent,
+		passwordEnv: o.PasswordEnv, noPasswordHint: o.NoPasswordHint, sizes: newSizeCache(o.CacheDir), uploads: newUploadCache(o.CacheDir)}
+	c.wait = o.Wait
+	return c, nil
 }
 
 // Host is the profile's registry's host[:port].

@@ -10,6 +10,7 @@ import (
 	"net/url"
 	"strings"
 
+	"github.com/forgehq/forge/internal/httpwait"
 	"github.com/google/go-containerregistry/pkg/name"
 	"github.com/google/go-containerregistry/pkg/v1/remote/transport"
 )
@@ -34,7 +35,7 @@ func (c *Client) wrap(err error, what string) error { return c.wrapOp(err, what,
 // wrapOp is wrap for an operation (push, pull, delete; "" to tell by the
 // failed request), so that a refusal names what was refused.
 func (c *Client) wrapOp(err error, what, op string) error {
-	if err == nil || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+	if err == nil || errors.Is(err, context.Canceled) {
 		return err
 	}
 	var already *Error
@@ -55,6 +56,9 @@ func (c *Client) wrapOp(err error, what, op string) error {
 		// A local file, not the network (its errno would pass for a
 		// net.Error below).
 		return &Error{Msg: fmt.Sprintf("%s: %s %s: %v", what, pe.Op, pe.Path, pe.Err), Err: err}
+	}
+	if httpwait.IsTimeout(err) {
+		return &Error{Msg: (&httpwait.Error{What: "the registry at " + c.host, Wait: c.wait}).Error(), Err: err}
 	}
 	var ue *url.Error
 	var ne net.Error

@@ -66,7 +66,7 @@ func runInviteList(ctx context.Context, opts *inviteListOptions) error {
 	ios := opts.f.IOStreams
 	t := output.NewTable(ios, "USERNAME", "EMAIL", "NAME", "ROLE", "STATE", "INVITED BY", "CREATED")
 	n, err := listing.Drain(ios, &opts.list, c.Admin.ListInvites(ctx, opts.list.PerPage()), func(inv *client.Invite) {
-		t.Add(inv.Username, output.Bold)
+		t.Add(inv.Label(), output.Bold)
 		t.Add(inv.Email)
 		t.Add(inv.FullName)
 		t.Add(inv.Role, roleColor(inv.Role))

@@ -3,7 +3,6 @@ package pr
 import (
 	"context"
 	"fmt"
-	"iter"
 
 	"github.com/forgehq/forge/client"
 	"github.com/forgehq/forge/cmd/internal/listing"
@@ -46,11 +45,8 @@ one tab-separated line each: number, title, head branch, state and the ISO
 }
 
 func runList(ctx context.Context, opts *listOptions) error {
-	query := opts.state
 	switch opts.state {
-	case "open", "closed", "all":
-	case "merged":
-		query = "closed" // the service filters open/closed; merged ones are picked here
+	case "open", "closed", "merged", "all":
 	default:
 		return cmdutil.UsageErrorf("--state must be open, closed, merged or all, not %q", opts.state)
 	}
@@ -64,10 +60,7 @@ func runList(ctx context.Context, opts *listOptions) error {
 	ios := opts.f.IOStreams
 	tty := ios.IsStdoutTTY()
 	t := output.NewTable(ios, "ID", "TITLE", "BRANCH", "STATE", "CREATED")
-	pulls := c.Pulls.List(ctx, name, client.PullListOptions{ListOptions: opts.list.PerPage(), State: query})
-	if opts.state == "merged" {
-		pulls = onlyMerged(pulls)
-	}
+	pulls := c.Pulls.List(ctx, name, client.PullListOptions{ListOptions: opts.list.PerPage(), State: opts.state})
 	n, err := listing.Drain(ios, &opts.list, pulls, func(p *client.PullRequest) {
 		st := displayState(p)
 		num := fmt.Sprint(p.Number)
@@ -95,20 +88,6 @@ func runList(ctx context.Context, opts *listOptions) error {
 	}
 	opts.list.NoteCut(ctx, ios, n)
 	return nil
-}
-
-// onlyMerged keeps the merged pull requests of seq: the service filters
-// only by open and closed.
-func onlyMerged(seq iter.Seq2[*client.PullRequest, error]) iter.Seq2[*client.PullRequest, error] {
-	return func(yield func(*client.PullRequest, error) bool) {
-		for p, err := range seq {
-			if err != nil || displayState(p) == "merged" {
-				if !yield(p, err) {
-					return
-				}
-			}
-		}
-	}
 }
 
 func stateWord(state string) string {

@@ -86,7 +86,7 @@ func runView(ctx context.Context, opts *viewOptions) error {
 		lines := renderRun(cs, run, jobs, time.Now())
 		lines = append(lines, "", cs.Gray(fmt.Sprintf("Logs: forge run logs %d -R %s", run.ID, repo)))
 		if run.HTMLURL != "" {
-			lines = append(lines, cs.Gray(run.HTMLURL))
+			lines = append(lines, cs.Gray(text.OneLine(run.HTMLURL))) // server text: a title, a clear screen, OSC 52 ...
 		}
 		_, err = fmt.Fprintln(ios.Out, strings.Join(lines, "\n"))
 	}

@@ -42,6 +42,18 @@ func New(t testing.TB) *Harness {
 	}}
 }
 
+// Against returns a Harness whose forge talks to the service at baseURL
+// with token ("" for none): a fixture playing a service that made other
+// choices. It has no reference server (Srv is nil).
+func Against(t testing.TB, baseURL, token string) *Harness {
+	dir := t.TempDir()
+	h := &Harness{t: t, Env: map[string]string{"FORGE_CONFIG_DIR": dir, "HOME": dir, "FORGE_BASE_URL": baseURL}}
+	if token != "" {
+		h.Env["FORGE_TOKEN"] = token
+	}
+	return h
+}
+
 // LoginAs creates the user (unless they exist) and makes forge use a
 // token of theirs.
 func (h *Harness) LoginAs(login string) {

@@ -36,6 +36,10 @@ func (f *Factory) Registry() (*regclient.Client, error) {
 	if s.Sources["registry_user"] == config.FromEnv {
 		f.WarnEnvUser("registry commands act")
 	}
+	wait, err := f.httpTimeout()
+	if err != nil {
+		return nil, err
+	}
 	c, err := regclient.New(regclient.Options{
 		RegistryURL: s.RegistryURL,
 		Service:     s.ServiceRegistry,
@@ -50,6 +54,7 @@ func (f *Factory) Registry() (*regclient.Client, error) {
 		CacheDir:      f.CacheDir(),
 		Transport:     f.HTTPClient().Transport,
 		UserAgent:     build.UserAgent(),
+		Wait:          wait,
 	})
 	if err != nil {
 		return nil, &UsageError{Err: err}

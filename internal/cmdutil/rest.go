@@ -2,13 +2,12 @@ package cmdutil
 
 import (
 	"fmt"
-	"strconv"
-	"strings"
 	"time"
 
 	"github.com/forgehq/forge/client"
 	"github.com/forgehq/forge/config"
 	"github.com/forgehq/forge/internal/build"
+	"github.com/forgehq/forge/internal/httpwait"
 )
 
 // REST returns a client for the REST API of the active profile,
@@ -47,8 +46,7 @@ func (f *Factory) REST() (*client.Client, error) {
 // RESTClient returns a client for baseURL with token ("" for anonymous
 // requests, as the login makes), configured like REST's.
 //
-// FORGE_HTTP_TIMEOUT bounds each request attempt: a Go duration ("45s",
-// "2m") or a number of seconds; 0 turns the bound off. Default 30s.
+// FORGE_HTTP_TIMEOUT bounds each request attempt (internal/httpwait).
 func (f *Factory) RESTClient(baseURL, token string, more ...client.Option) (*client.Client, error) {
 	timeout, err := f.httpTimeout()
 	if err != nil {
@@ -69,15 +67,9 @@ func (f *Factory) RESTClient(baseURL, token string, more ...client.Option) (*cli
 }
 
 func (f *Factory) httpTimeout() (time.Duration, error) {
-	v := strings.TrimSpace(f.Getenv("FORGE_HTTP_TIMEOUT"))
-	if v == "" {
-		return client.DefaultTimeout, nil
+	d, err := httpwait.Parse(f.Getenv(httpwait.Var))
+	if err != nil {
+		return 0, &UsageError{Err: err}
 	}
-	if secs, err := strconv.ParseFloat(v, 64); err == nil && secs >= 0 {
-		return time.Duration(secs * float64(time.Second)), nil
-	}
-	if d, err := time.ParseDuration(v); err == nil && d >= 0 {
-		return d, nil
-	}
-	return 0, UsageErrorf("FORGE_HTTP_TIMEOUT=%q is not a duration; use seconds (45) or a Go duration (45s, 2m)", v)
+	return d, nil
 }

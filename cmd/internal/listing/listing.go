@@ -70,7 +70,7 @@ func (l *Flags) PerPage() client.ListOptions {
 // more request), else "Showing the first 30 ...". It is "" when the list
 // was not cut. what names the records ("" for the noun given to Add).
 func (l *Flags) Cut(ctx context.Context, shown int, what string) string {
-	if !l.pages.More() {
+	if !l.pages.Confirm(ctx) {
 		return ""
 	}
 	if what == "" {
@@ -104,8 +104,27 @@ type Record interface{ RawJSON() json.RawMessage }
 // Drain reads seq up to the limit. With --json, --jq or --template it
 // writes the records' JSON as the server sent it (an empty list is []),
 // keeping only the text of each record as it streams by; otherwise it hands
-// each record to row. It returns how many records there were.
+// each record to row. It returns how many records there were. When forge
+// cannot tell whether the service holds more than it read, it says so on
+// stderr (piped too: a script must not take a partial list for whole).
 func Drain[T Record](ios *iostreams.IOStreams, l *Flags, seq iter.Seq2[T, error], row func(T)) (int, error) {
+	n, err := drain(ios, l, seq, row)
+	if err == nil {
+		NoteUnsure(ios, l.pages.Unsure(), n, l.noun)
+	}
+	return n, err
+}
+
+// NoteUnsure writes, when why is not "", that forge cannot tell whether
+// more than the n records it read exist, and why.
+func NoteUnsure(ios *iostreams.IOStreams, why string, n int, noun string) {
+	if why == "" {
+		return
+	}
+	fmt.Fprintf(ios.ErrOut, "forge: cannot tell if more %s exist past these %d: %s\n", noun, n, why)
+}
+
+func drain[T Record](ios *iostreams.IOStreams, l *Flags, seq iter.Seq2[T, error], row func(T)) (int, error) {
 	export := l.Exporter.Enabled()
 	var raw []json.RawMessage
 	if export {
