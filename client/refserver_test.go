@@ -10,6 +10,7 @@ import (
 
 	"github.com/forgehq/forge/client"
 	"github.com/forgehq/forge/refserver"
+	"github.com/forgehq/forge/refserver/refservertest"
 )
 
 // These tests run every service of the client against the reference
@@ -18,14 +19,7 @@ import (
 
 func startServer(t *testing.T) *refserver.Server {
 	t.Helper()
-	srv, err := refserver.New(refserver.Options{AdminPassword: "admin-password-1234"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := srv.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { srv.Close() })
+	srv := refservertest.Start(t)
 	return srv
 }
 

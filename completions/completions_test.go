@@ -16,6 +16,7 @@ import (
 	"github.com/forgehq/forge/internal/cmdutil"
 	"github.com/forgehq/forge/internal/iostreams"
 	"github.com/forgehq/forge/refserver"
+	"github.com/forgehq/forge/refserver/refservertest"
 	"github.com/spf13/cobra"
 )
 
@@ -47,14 +48,7 @@ func values(cs []cobra.Completion) []string {
 // is asked again; when it is down, the stale cache still answers.
 func TestReposCache(t *testing.T) {
 	t.Parallel()
-	srv, err := refserver.New(refserver.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := srv.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer srv.Close()
+	srv := refservertest.Start(t)
 	srv.CreateUser("alice", "alice-password-1", "")
 	srv.CreateRepo("alice", "one", refserver.RepoOptions{})
 	token, _ := srv.Token("alice")

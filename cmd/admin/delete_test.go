@@ -9,7 +9,7 @@ import (
 	"github.com/forgehq/forge/cmd"
 	"github.com/forgehq/forge/internal/cmdutil"
 	"github.com/forgehq/forge/internal/iostreams"
-	"github.com/forgehq/forge/refserver"
+	"github.com/forgehq/forge/refserver/refservertest"
 )
 
 // typist answers the one confirmation question of user delete on a
@@ -37,14 +37,7 @@ func (p *typist) Confirm(context.Context, string, bool) (bool, error) {
 // back deletes the account; anything else, or Ctrl-C, deletes nothing.
 func TestUserDeleteAsksToTypeTheName(t *testing.T) {
 	t.Parallel()
-	srv, err := refserver.New(refserver.Options{AdminPassword: "admin-password-1234"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := srv.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer srv.Close()
+	srv := refservertest.Start(t)
 	if _, err := srv.CreateUser("bob", "bob-password-1234", "user"); err != nil {
 		t.Fatal(err)
 	}

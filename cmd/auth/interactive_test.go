@@ -22,6 +22,7 @@ import (
 	"github.com/forgehq/forge/internal/cmdutil"
 	"github.com/forgehq/forge/internal/iostreams"
 	"github.com/forgehq/forge/refserver"
+	"github.com/forgehq/forge/refserver/refservertest"
 	"github.com/pquerna/otp"
 	"github.com/pquerna/otp/totp"
 	"github.com/zalando/go-keyring"
@@ -94,14 +95,7 @@ type harness struct {
 
 func newHarness(t *testing.T) *harness {
 	t.Helper()
-	srv, err := refserver.New(refserver.Options{AdminPassword: "admin-password-1234"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := srv.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { srv.Close() })
+	srv := refservertest.Start(t)
 	dir := t.TempDir()
 	return &harness{t: t, srv: srv, dir: dir, env: map[string]string{"FORGE_CONFIG_DIR": dir, "HOME": dir}}
 }

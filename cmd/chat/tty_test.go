@@ -8,7 +8,7 @@ import (
 
 	"github.com/forgehq/forge/cmd"
 	"github.com/forgehq/forge/internal/tmuxtest"
-	"github.com/forgehq/forge/refserver"
+	"github.com/forgehq/forge/refserver/refservertest"
 )
 
 // TestMain lets the test binary run as forge, so tmux can start it on a
@@ -28,14 +28,7 @@ func TestTerminalSession(t *testing.T) {
 	x := tmuxtest.New(t, "chat")
 	x.History = 200 // the whole conversation stays in the scrollback
 	t.Parallel()
-	srv, err := refserver.New(refserver.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := srv.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer srv.Close()
+	srv := refservertest.Start(t)
 	srv.Agent().SetChunkDelay(15 * time.Millisecond)
 
 	x.Start(120, 50, []string{"NO_COLOR=1", "FORGE_CONFIG_DIR=" + t.TempDir(),

@@ -12,6 +12,7 @@ import (
 	"github.com/forgehq/forge/cmd/run"
 	"github.com/forgehq/forge/internal/tmuxtest"
 	"github.com/forgehq/forge/refserver"
+	"github.com/forgehq/forge/refserver/refservertest"
 )
 
 // TestMain lets the test binary run as forge, so tmux can start it on a
@@ -38,14 +39,7 @@ func screenState(x *tmuxtest.Term) (alt, cursor string) {
 
 func seededServer(t *testing.T, tick time.Duration) (*refserver.Server, string) {
 	t.Helper()
-	srv, err := refserver.New(refserver.Options{CITick: tick})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := srv.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { srv.Close() })
+	srv := refservertest.Start(t, refservertest.CITick(tick))
 	if _, err := srv.CreateUser("alice", "alice-password-123", ""); err != nil {
 		t.Fatal(err)
 	}

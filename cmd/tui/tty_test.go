@@ -16,6 +16,7 @@ import (
 	"github.com/forgehq/forge/internal/iostreams"
 	"github.com/forgehq/forge/internal/tmuxtest"
 	"github.com/forgehq/forge/refserver"
+	"github.com/forgehq/forge/refserver/refservertest"
 )
 
 // TestMain lets the test binary run as forge, so tmux can start it on a
@@ -173,14 +174,7 @@ func TestNothingLostOnATerminal(t *testing.T) {
 // closed when the test ends, and returns it with a token of alice's.
 func demoWorld(t *testing.T) (*refserver.Server, string) {
 	t.Helper()
-	srv, err := refserver.New(refserver.Options{Demo: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := srv.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { srv.Close() })
+	srv := refservertest.Start(t, refservertest.Demo())
 	token, err := srv.Token("alice")
 	if err != nil {
 		t.Fatal(err)

@@ -11,20 +11,14 @@ import (
 	"github.com/forgehq/forge/internal/agentctx"
 	"github.com/forgehq/forge/refserver"
 	"github.com/forgehq/forge/refserver/ci"
+	"github.com/forgehq/forge/refserver/refservertest"
 )
 
 // start runs a reference server with alice/demo and returns it with a
 // client logged in as alice.
 func start(t *testing.T) (*refserver.Server, *client.Client) {
 	t.Helper()
-	srv, err := refserver.New(refserver.Options{AdminPassword: "admin-password-1234"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := srv.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { srv.Close() })
+	srv := refservertest.Start(t)
 	if _, err := srv.CreateUser("alice", "alice-password-123", ""); err != nil {
 		t.Fatal(err)
 	}

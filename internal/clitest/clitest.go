@@ -15,6 +15,7 @@ import (
 	"github.com/forgehq/forge/internal/cmdutil"
 	"github.com/forgehq/forge/internal/iostreams"
 	"github.com/forgehq/forge/refserver"
+	"github.com/forgehq/forge/refserver/refservertest"
 )
 
 // Harness is a reference server and the environment forge runs in.
@@ -28,14 +29,7 @@ type Harness struct {
 // New starts a reference server, stopped when the test ends.
 func New(t testing.TB) *Harness {
 	t.Helper()
-	srv, err := refserver.New(refserver.Options{AdminPassword: "admin-password-1234"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := srv.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { srv.Close() })
+	srv := refservertest.Start(t)
 	dir := t.TempDir()
 	return &Harness{t: t, Srv: srv, Env: map[string]string{
 		"FORGE_CONFIG_DIR": dir, "HOME": dir, "FORGE_BASE_URL": srv.BaseURL(),
@@ -43,19 +37,10 @@ func New(t testing.TB) *Harness {
 }
 
 // LoginAs creates the user (unless they exist) and makes forge use a
-// token of theirs.
+// token of theirs (with refservertest.Password(login)).
 func (h *Harness) LoginAs(login string) {
 	h.t.Helper()
-	if _, ok := h.Srv.Store().UserByLogin(login); !ok {
-		if _, err := h.Srv.CreateUser(login, login+"-password-1234", ""); err != nil {
-			h.t.Fatal(err)
-		}
-	}
-	tok, err := h.Srv.Token(login)
-	if err != nil {
-		h.t.Fatal(err)
-	}
-	h.Env["FORGE_TOKEN"] = tok
+	h.Env["FORGE_TOKEN"] = refservertest.User(h.t, h.Srv, login, "")
 }
 
 // Run says how to run forge.

@@ -10,6 +10,7 @@ import (
 	"github.com/forgehq/forge/internal/cmdutil"
 	"github.com/forgehq/forge/internal/iostreams"
 	"github.com/forgehq/forge/refserver"
+	"github.com/forgehq/forge/refserver/refservertest"
 	"github.com/spf13/cobra"
 )
 
@@ -17,14 +18,7 @@ import (
 // and returns a client logged in as alice.
 func issuesOn(t *testing.T, count int) *client.Client {
 	t.Helper()
-	srv, err := refserver.New(refserver.Options{AdminPassword: "admin-password-1234"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := srv.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { srv.Close() })
+	srv := refservertest.Start(t)
 	if _, err := srv.CreateUser("alice", "alice-password-1234", ""); err != nil {
 		t.Fatal(err)
 	}
