@@ -14,10 +14,7 @@ import (
 // it is over), re-run starts a new run at the same commit.
 func TestRunActionsAgainstRefserver(t *testing.T) {
 	srv := refservertest.Start(t, refservertest.Demo(), refservertest.CITick(time.Hour))
-	token, err := srv.Token("alice")
-	if err != nil {
-		t.Fatal(err)
-	}
+	token := refservertest.User(t, srv, "alice", "")
 	c, err := client.New(srv.BaseURL(), token)
 	if err != nil {
 		t.Fatal(err)

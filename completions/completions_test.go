@@ -49,9 +49,8 @@ func values(cs []cobra.Completion) []string {
 func TestReposCache(t *testing.T) {
 	t.Parallel()
 	srv := refservertest.Start(t)
-	srv.CreateUser("alice", "alice-password-1", "")
+	token := refservertest.User(t, srv, "alice", "")
 	srv.CreateRepo("alice", "one", refserver.RepoOptions{})
-	token, _ := srv.Token("alice")
 	cache := t.TempDir()
 	f, stderr := newFactory(t, map[string]string{"FORGE_BASE_URL": srv.BaseURL(), "FORGE_TOKEN": token, "XDG_CACHE_HOME": cache})
 	complete := func() []string {

@@ -17,17 +17,11 @@ import (
 func watcherBehind(t *testing.T) (*watcher, *CutProxy) {
 	t.Helper()
 	srv := refservertest.Start(t)
-	if _, err := srv.CreateUser("alice", "alice-password-123", ""); err != nil {
-		t.Fatal(err)
-	}
+	token := refservertest.User(t, srv, "alice", "")
 	if _, err := srv.CreateRepo("alice", "demo", refserver.RepoOptions{AutoInit: true}); err != nil {
 		t.Fatal(err)
 	}
 	run, err := srv.CreateRun("alice/demo", refserver.RunSeed{Status: "in_progress"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	token, err := srv.Token("alice")
 	if err != nil {
 		t.Fatal(err)
 	}

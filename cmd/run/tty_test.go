@@ -40,14 +40,8 @@ func screenState(x *tmuxtest.Term) (alt, cursor string) {
 func seededServer(t *testing.T, tick time.Duration) (*refserver.Server, string) {
 	t.Helper()
 	srv := refservertest.Start(t, refservertest.CITick(tick))
-	if _, err := srv.CreateUser("alice", "alice-password-123", ""); err != nil {
-		t.Fatal(err)
-	}
+	token := refservertest.User(t, srv, "alice", "")
 	if _, err := srv.CreateRepo("alice", "demo", refserver.RepoOptions{AutoInit: true}); err != nil {
-		t.Fatal(err)
-	}
-	token, err := srv.Token("alice")
-	if err != nil {
 		t.Fatal(err)
 	}
 	return srv, token

@@ -175,11 +175,7 @@ func TestNothingLostOnATerminal(t *testing.T) {
 func demoWorld(t *testing.T) (*refserver.Server, string) {
 	t.Helper()
 	srv := refservertest.Start(t, refservertest.Demo())
-	token, err := srv.Token("alice")
-	if err != nil {
-		t.Fatal(err)
-	}
-	return srv, token
+	return srv, refservertest.User(t, srv, "alice", "")
 }
 
 // aliceEnv is forge's environment as alice against srv: a configuration

@@ -19,14 +19,8 @@ import (
 func start(t *testing.T) (*refserver.Server, *client.Client) {
 	t.Helper()
 	srv := refservertest.Start(t)
-	if _, err := srv.CreateUser("alice", "alice-password-123", ""); err != nil {
-		t.Fatal(err)
-	}
+	tok := refservertest.User(t, srv, "alice", "")
 	if _, err := srv.CreateRepo("alice", "demo", refserver.RepoOptions{AutoInit: true}); err != nil {
-		t.Fatal(err)
-	}
-	tok, err := srv.Token("alice")
-	if err != nil {
 		t.Fatal(err)
 	}
 	c, err := client.New(srv.BaseURL(), tok)

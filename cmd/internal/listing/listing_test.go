@@ -19,9 +19,7 @@ import (
 func issuesOn(t *testing.T, count int) *client.Client {
 	t.Helper()
 	srv := refservertest.Start(t)
-	if _, err := srv.CreateUser("alice", "alice-password-1234", ""); err != nil {
-		t.Fatal(err)
-	}
+	tok := refservertest.User(t, srv, "alice", "")
 	if _, err := srv.CreateRepo("alice", "app", refserver.RepoOptions{}); err != nil {
 		t.Fatal(err)
 	}
@@ -29,10 +27,6 @@ func issuesOn(t *testing.T, count int) *client.Client {
 		if _, err := srv.CreateIssue("alice/app", "alice", fmt.Sprintf("Issue %d", i), ""); err != nil {
 			t.Fatal(err)
 		}
-	}
-	tok, err := srv.Token("alice")
-	if err != nil {
-		t.Fatal(err)
 	}
 	c, err := client.New(srv.BaseURL(), tok)
 	if err != nil {
