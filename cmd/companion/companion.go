@@ -25,6 +25,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"strconv"
+	"strings"
 
 	"github.com/forgehq/forge/internal/cmdutil"
 	"github.com/spf13/cobra"
@@ -63,6 +65,10 @@ func NewCmd(f *cmdutil.Factory, c Command) *cobra.Command {
 			return Exec(f, append([]string{c.Name}, args...))
 		},
 	}
+	// TAB completes as forge-server's command does.
+	cmd.ValidArgsFunction = func(_ *cobra.Command, args []string, toComplete string) ([]cobra.Completion, cobra.ShellCompDirective) {
+		return complete(f, append(append([]string{c.Name}, args...), toComplete))
+	}
 	// `forge help serve` is forge-server's `serve --help`.
 	cmd.SetHelpFunc(func(cmd *cobra.Command, _ []string) {
 		if err := Exec(f, []string{c.Name, "--help"}); err != nil {
@@ -79,6 +85,27 @@ func Exec(f *cmdutil.Factory, args []string) error {
 		return err
 	}
 	return run(path, args)
+}
+
+// complete asks forge-server to complete args (the command's name, the
+// words typed, the one being completed), as the shell would ask forge.
+func complete(f *cmdutil.Factory, args []string) ([]cobra.Completion, cobra.ShellCompDirective) {
+	none := cobra.ShellCompDirectiveNoFileComp
+	path, err := Find(f)
+	if err != nil {
+		return nil, none
+	}
+	out, err := exec.Command(path, append([]string{cobra.ShellCompRequestCmd}, args...)...).Output()
+	if err != nil {
+		return nil, none
+	}
+	// Lines of completions, then ":DIRECTIVE".
+	lines := strings.Split(strings.TrimSuffix(string(out), "\n"), "\n")
+	directive, err := strconv.Atoi(strings.TrimPrefix(lines[len(lines)-1], ":"))
+	if err != nil {
+		return nil, none
+	}
+	return lines[:len(lines)-1], cobra.ShellCompDirective(directive)
 }
 
 // Find is the path of the forge-server to run (see the package comment).

@@ -140,6 +140,25 @@ func TestHelp(t *testing.T) {
 	}
 }
 
+// TestComplete: TAB after `forge serve` offers forge-server's flags.
+func TestComplete(t *testing.T) {
+	t.Parallel()
+	dir := install(t, true)
+	got, err := forge(t, dir, "__complete", "serve", "--ad").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	direct := exec.Command(filepath.Join(dir, companion.Binary), "__complete", "serve", "--ad")
+	direct.Env = append(os.Environ(), "HOME="+t.TempDir())
+	want, err := direct.Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(got) != string(want) || !strings.Contains(string(got), "--admin-password\t") || !strings.HasSuffix(string(got), "\n:4\n") {
+		t.Errorf("completions\n%s\nforge-server's\n%s", got, want)
+	}
+}
+
 // TestNoCompanion: forge without forge-server, outside a clone, says
 // where it looked and how to get it, and exits 1.
 func TestNoCompanion(t *testing.T) {
