@@ -1,7 +1,6 @@
 package chat_test
 
 import (
-	"os"
 	"strings"
 	"testing"
 	"time"
@@ -13,12 +12,7 @@ import (
 
 // TestMain lets the test binary run as forge, so tmux can start it on a
 // real terminal.
-func TestMain(m *testing.M) {
-	if os.Getenv(tmuxtest.AsForge) == "1" {
-		os.Exit(cmd.Main())
-	}
-	os.Exit(m.Run())
-}
+func TestMain(m *testing.M) { tmuxtest.Main(m, cmd.Main) }
 
 // TestTerminalSession holds a session on a real terminal: streaming,
 // Ctrl-C during a reply, history on the up arrow, Ctrl-C on a typed line,

@@ -24,12 +24,7 @@ import (
 // start forge demo as a process of its own (to signal it) or on a
 // terminal: forge's `demo` becomes forge-server's process (package
 // companion), so that is the process they signal.
-func TestMain(m *testing.M) {
-	if os.Getenv(tmuxtest.AsForge) == "1" {
-		os.Exit(withserver.Main())
-	}
-	os.Exit(m.Run())
-}
+func TestMain(m *testing.M) { tmuxtest.Main(m, withserver.Main) }
 
 var dirLine = regexp.MustCompile(`configuration of its own in (\S+)\.$`)
 

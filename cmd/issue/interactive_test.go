@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"github.com/forgehq/forge/internal/clitest"
-	"github.com/forgehq/forge/refserver"
 	"github.com/forgehq/forge/refserver/store"
 )
 
@@ -20,9 +19,7 @@ func setup(t *testing.T) *clitest.Harness {
 	t.Helper()
 	h := clitest.New(t)
 	h.LoginAs("alice")
-	if _, err := h.Srv.CreateRepo("alice", "app", refserver.RepoOptions{AutoInit: true}); err != nil {
-		t.Fatal(err)
-	}
+	h.Repo("alice", "app")
 	h.Env["FORGE_REPO"] = "alice/app"
 	// Drafts go to the process's temp directory: one per test, to check
 	// what is left in it.

@@ -7,16 +7,13 @@ import (
 	"testing"
 
 	"github.com/forgehq/forge/internal/clitest"
-	"github.com/forgehq/forge/refserver"
 )
 
 func setup(t *testing.T) *clitest.Harness {
 	t.Helper()
 	h := clitest.New(t)
 	h.LoginAs("alice")
-	if _, err := h.Srv.CreateRepo("alice", "app", refserver.RepoOptions{AutoInit: true}); err != nil {
-		t.Fatal(err)
-	}
+	h.Repo("alice", "app")
 	return h
 }
 

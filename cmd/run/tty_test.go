@@ -2,7 +2,6 @@ package run_test
 
 import (
 	"fmt"
-	"os"
 	"strings"
 	"testing"
 	"time"
@@ -17,12 +16,7 @@ import (
 
 // TestMain lets the test binary run as forge, so tmux can start it on a
 // real terminal.
-func TestMain(m *testing.M) {
-	if os.Getenv(tmuxtest.AsForge) == "1" {
-		os.Exit(cmd.Main())
-	}
-	os.Exit(m.Run())
-}
+func TestMain(m *testing.M) { tmuxtest.Main(m, cmd.Main) }
 
 // start runs forge with args in a 70×20 terminal logged in to srv.
 func start(t *testing.T, name string, srv *refserver.Server, token string, args ...string) *tmuxtest.Term {

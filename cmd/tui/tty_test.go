@@ -2,7 +2,6 @@ package tui_test
 
 import (
 	"context"
-	"os"
 	"os/exec"
 	"strconv"
 	"strings"
@@ -21,12 +20,7 @@ import (
 
 // TestMain lets the test binary run as forge, so tmux can start it on a
 // real terminal.
-func TestMain(m *testing.M) {
-	if os.Getenv(tmuxtest.AsForge) == "1" {
-		os.Exit(cmd.Main())
-	}
-	os.Exit(m.Run())
-}
+func TestMain(m *testing.M) { tmuxtest.Main(m, cmd.Main) }
 
 // TestTerminal runs forge tui on a real 80×24 terminal against the demo
 // world: open a repository, open an issue, close it — on the server too —

@@ -43,6 +43,15 @@ func (h *Harness) LoginAs(login string) {
 	h.Env["FORGE_TOKEN"] = refservertest.User(h.t, h.Srv, login, "")
 }
 
+// Repo creates owner/name on the server, with a first commit (a
+// README.md).
+func (h *Harness) Repo(owner, name string) {
+	h.t.Helper()
+	if _, err := h.Srv.CreateRepo(owner, name, refserver.RepoOptions{AutoInit: true}); err != nil {
+		h.t.Fatal(err)
+	}
+}
+
 // Run says how to run forge.
 type Run struct {
 	// TTY makes stdin and stdout terminals 80 columns wide, without colour.

@@ -5,7 +5,6 @@ import (
 	"testing"
 
 	"github.com/forgehq/forge/internal/clitest"
-	"github.com/forgehq/forge/refserver"
 )
 
 const pubKey = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIH/HhCNXdLMskXbS9VcFSS+KnVqFTmyndCKwMk/7jBMb one@example\n"
@@ -14,9 +13,7 @@ func setup(t *testing.T) *clitest.Harness {
 	t.Helper()
 	h := clitest.New(t)
 	h.LoginAs("alice")
-	if _, err := h.Srv.CreateRepo("alice", "app", refserver.RepoOptions{AutoInit: true}); err != nil {
-		t.Fatal(err)
-	}
+	h.Repo("alice", "app")
 	return h
 }
 
