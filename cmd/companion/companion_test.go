@@ -3,6 +3,7 @@ package companion_test
 import (
 	"bufio"
 	"bytes"
+	"fmt"
 	"io"
 	"os"
 	"os/exec"
@@ -17,10 +18,11 @@ import (
 	"github.com/forgehq/forge/cmd/withserver"
 )
 
-// TestMain lets the test binary be forge or forge-server, by the name it
-// is run under.
+// TestMain lets the test binary be forge or forge-server, by the name of
+// the file it runs from (forge-server keeps forge's argv[0]).
 func TestMain(m *testing.M) {
-	switch filepath.Base(os.Args[0]) {
+	self, _ := os.Executable()
+	switch filepath.Base(self) {
 	case "forge":
 		os.Exit(cmd.Main())
 	case companion.Binary:
@@ -95,6 +97,12 @@ func TestServe(t *testing.T) {
 	}
 	if len(settings) != 4 || !strings.HasPrefix(settings[0], "FORGE_BASE_URL=http://127.0.0.1:") {
 		t.Fatalf("settings %q; stderr:\n%s", settings, stderr.String())
+	}
+	// ps sees the command line as typed.
+	if cmdline, err := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", c.Process.Pid)); err == nil {
+		if got, want := string(cmdline), filepath.Join(dir, "forge")+"\x00serve\x00--addr"; !strings.HasPrefix(got, want) {
+			t.Errorf("command line %q, want it to start %q", got, want)
+		}
 	}
 	if err := c.Process.Signal(syscall.SIGINT); err != nil {
 		t.Fatal(err)
