@@ -36,18 +36,26 @@ func works(t *testing.T, srv *refserver.Server, token string) bool {
 	return err == nil
 }
 
+// aliceLogsIn starts a server with alice and her login with the right
+// password.
+func aliceLogsIn(t *testing.T) (*refserver.Server, *authflow.Attempt) {
+	t.Helper()
+	srv := refservertest.Start(t)
+	refservertest.User(t, srv, "alice", "")
+	a, err := authflow.Start(context.Background(), anon(t, srv), "alice", refservertest.Password("alice"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return srv, a
+}
+
 // TestLogin: the right password gives a token that works, for the right
 // user; a wrong one is an AuthError (exit 4) naming the service and
 // quoting it.
 func TestLogin(t *testing.T) {
 	t.Parallel()
-	srv := refservertest.Start(t)
-	refservertest.User(t, srv, "alice", "")
+	srv, a := aliceLogsIn(t)
 	ctx := context.Background()
-	a, err := authflow.Start(ctx, anon(t, srv), "alice", refservertest.Password("alice"))
-	if err != nil {
-		t.Fatal(err)
-	}
 	if a.NeedsCode {
 		t.Error("an account without two-factor authentication needs a code")
 	}
@@ -142,13 +150,8 @@ func TestTwoFactor(t *testing.T) {
 // TestAbandon: a login that is not kept leaves no token behind.
 func TestAbandon(t *testing.T) {
 	t.Parallel()
-	srv := refservertest.Start(t)
-	refservertest.User(t, srv, "alice", "")
+	srv, a := aliceLogsIn(t)
 	ctx := context.Background()
-	a, err := authflow.Start(ctx, anon(t, srv), "alice", refservertest.Password("alice"))
-	if err != nil {
-		t.Fatal(err)
-	}
 	a.Abandon(ctx)
 	if works(t, srv, a.Token) {
 		t.Error("an abandoned login's token still works")

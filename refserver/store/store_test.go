@@ -54,6 +54,14 @@ func user(t *testing.T, s *store.Store, login string) store.User {
 	return must(s.CreateUser(store.NewUser{Login: login, Email: login + "@example.com", Role: store.RoleUser, Activated: true}))(t)
 }
 
+// aliceApp opens a store over dir with alice and her repository app.
+func aliceApp(t *testing.T, dir string) (*store.Store, store.User, store.Repo) {
+	t.Helper()
+	s := open(t, dir)
+	alice := user(t, s, "alice")
+	return s, alice, must(s.CreateRepo(alice, "app", "", false))(t)
+}
+
 // TestReopenKeepsEverything: what one run wrote, deletions included, is
 // there after a restart over the same directory; numbering and IDs carry
 // on where they stopped.
@@ -216,9 +224,7 @@ func TestDamagedLineRefused(t *testing.T) {
 func TestCompaction(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	s := open(t, dir)
-	alice := user(t, s, "alice")
-	app := must(s.CreateRepo(alice, "app", "", false))(t)
+	s, alice, app := aliceApp(t, dir)
 	body := strings.Repeat("x", 1<<20)
 	for i := range 9 {
 		must(s.CreateIssue(app.ID, alice, fmt.Sprint("Issue ", i+1), body, time.Time{}))(t)
@@ -363,9 +369,7 @@ func TestDeleteUser(t *testing.T) {
 // many match.
 func TestIssuesPage(t *testing.T) {
 	t.Parallel()
-	s := open(t, "")
-	alice := user(t, s, "alice")
-	app := must(s.CreateRepo(alice, "app", "", false))(t)
+	s, alice, app := aliceApp(t, "")
 	for i := 1; i <= 5; i++ {
 		must(s.CreateIssue(app.ID, alice, fmt.Sprint(i), "", time.Time{}))(t)
 	}
@@ -406,9 +410,7 @@ func TestIssuesPage(t *testing.T) {
 // once.
 func TestConcurrentIssues(t *testing.T) {
 	t.Parallel()
-	s := open(t, t.TempDir())
-	alice := user(t, s, "alice")
-	app := must(s.CreateRepo(alice, "app", "", false))(t)
+	s, alice, app := aliceApp(t, t.TempDir())
 	var wg sync.WaitGroup
 	numbers := make(chan int64, 40)
 	for range 4 {
