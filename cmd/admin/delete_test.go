@@ -2,36 +2,15 @@ package admin_test
 
 import (
 	"context"
-	"errors"
 	"strings"
 	"testing"
 
 	"github.com/forgehq/forge/cmd"
 	"github.com/forgehq/forge/internal/cmdutil"
 	"github.com/forgehq/forge/internal/iostreams"
+	"github.com/forgehq/forge/internal/prompt/prompttest"
 	"github.com/forgehq/forge/refserver/refservertest"
 )
-
-// typist answers the one confirmation question of user delete on a
-// pretend terminal (testscript has none).
-type typist struct {
-	answer    string
-	questions []string
-}
-
-func (p *typist) Input(_ context.Context, q, _ string) (string, error) {
-	p.questions = append(p.questions, q)
-	if p.answer == "^C" {
-		return "", context.Canceled
-	}
-	return p.answer, nil
-}
-func (p *typist) Password(context.Context, string) (string, error) {
-	return "", errors.New("unexpected password prompt")
-}
-func (p *typist) Confirm(context.Context, string, bool) (bool, error) {
-	return false, errors.New("unexpected confirm prompt")
-}
 
 // TestUserDeleteAsksToTypeTheName: on a terminal, only the user name typed
 // back deletes the account; anything else, or Ctrl-C, deletes nothing.
@@ -46,12 +25,17 @@ func TestUserDeleteAsksToTypeTheName(t *testing.T) {
 		t.Fatal(err)
 	}
 	env := map[string]string{"FORGE_CONFIG_DIR": t.TempDir(), "FORGE_BASE_URL": srv.BaseURL(), "FORGE_TOKEN": token}
-	forge := func(answer string, args ...string) (int, *typist, string, string) {
+	// forge runs forge on a pretend terminal, typing answer at its one
+	// question ("^C" is Ctrl-C).
+	forge := func(answer string, args ...string) (int, *prompttest.Script, string, string) {
 		ios, _, out, errOut := iostreams.Test()
 		ios.SetStdinTTY(true)
 		ios.SetStdoutTTY(true)
 		f := cmdutil.New(ios, func(k string) string { return env[k] })
-		p := &typist{answer: answer}
+		p := &prompttest.Script{Answers: []any{answer}}
+		if answer == "^C" {
+			p.Answers = []any{context.Canceled}
+		}
 		f.Prompter = p
 		code := cmd.Run(context.Background(), f, args)
 		return code, p, out.String(), errOut.String()
@@ -67,8 +51,8 @@ func TestUserDeleteAsksToTypeTheName(t *testing.T) {
 		if answer == "^C" {
 			want = 130
 		}
-		if code != want || len(p.questions) != 1 || p.questions[0] != "Type bob to confirm" {
-			t.Fatalf("answer %q: exit %d (want %d), questions %q, stderr:\n%s", answer, code, want, p.questions, errOut)
+		if code != want || len(p.Questions()) != 1 || p.Questions()[0] != "Type bob to confirm" {
+			t.Fatalf("answer %q: exit %d (want %d), questions %q, stderr:\n%s", answer, code, want, p.Questions(), errOut)
 		}
 		if !strings.Contains(errOut, "with its SSH keys, tokens and repositories, for good") {
 			t.Errorf("no warning before the question:\n%s", errOut)

@@ -10,6 +10,7 @@ import (
 	"github.com/forgehq/forge/cmd"
 	"github.com/forgehq/forge/internal/cmdutil"
 	"github.com/forgehq/forge/internal/iostreams"
+	"github.com/forgehq/forge/internal/prompt/prompttest"
 	"github.com/forgehq/forge/refserver"
 	"github.com/forgehq/forge/refserver/refservertest"
 	"github.com/google/go-containerregistry/pkg/name"
@@ -27,31 +28,6 @@ func TestMain(m *testing.M) {
 
 // These tests drive the prompts of forge image (testscript has no
 // terminal) with a scripted Prompter, against a reference server.
-
-type answers struct {
-	t         *testing.T
-	queue     []string
-	questions []string
-}
-
-func (a *answers) next(q string) string {
-	a.questions = append(a.questions, q)
-	if len(a.queue) == 0 {
-		a.t.Fatalf("unexpected question %q", q)
-	}
-	s := a.queue[0]
-	a.queue = a.queue[1:]
-	return s
-}
-func (a *answers) Input(_ context.Context, q, _ string) (string, error) {
-	return a.next("input: " + q), nil
-}
-func (a *answers) Password(_ context.Context, q string) (string, error) {
-	return a.next("password: " + q), nil
-}
-func (a *answers) Confirm(_ context.Context, q string, _ bool) (bool, error) {
-	return a.next("confirm: "+q) == "y", nil
-}
 
 type harness struct {
 	t   *testing.T
@@ -79,9 +55,13 @@ func (h *harness) run(a []string, args ...string) (int, string) {
 	ios.SetStdoutTTY(true)
 	env := map[string]string{"FORGE_CONFIG_DIR": filepath.Join(h.dir, "config"), "HOME": h.dir}
 	f := cmdutil.New(ios, func(k string) string { return env[k] })
-	f.Prompter = &answers{t: h.t, queue: a}
+	p := &prompttest.Script{T: h.t}
+	for _, s := range a {
+		p.Answers = append(p.Answers, s)
+	}
+	f.Prompter = p
 	code := cmd.Run(context.Background(), f, args)
-	if rest := f.Prompter.(*answers).queue; len(rest) > 0 {
+	if rest := p.Left(); len(rest) > 0 {
 		h.t.Errorf("forge %s left answers unasked: %q", strings.Join(args, " "), rest)
 	}
 	return code, errOut.String()

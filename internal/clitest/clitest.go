@@ -8,12 +8,12 @@ import (
 	"bytes"
 	"context"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/forgehq/forge/cmd"
 	"github.com/forgehq/forge/internal/cmdutil"
 	"github.com/forgehq/forge/internal/iostreams"
+	"github.com/forgehq/forge/internal/prompt/prompttest"
 	"github.com/forgehq/forge/refserver"
 	"github.com/forgehq/forge/refserver/refservertest"
 )
@@ -81,57 +81,16 @@ func (h *Harness) Run(r Run, args ...string) Result {
 	ios.SetStdoutTTY(r.TTY)
 	ios.SetStderrTTY(r.ErrTTY)
 	f := cmdutil.New(ios, func(k string) string { return h.Env[k] })
-	p := &prompter{answers: r.Answers}
+	p := &prompttest.Script{}
+	for _, a := range r.Answers {
+		p.Answers = append(p.Answers, a)
+	}
 	f.Prompter = p
 	code := cmd.Run(context.Background(), f, args)
-	if len(p.answers) != 0 {
-		h.t.Errorf("forge %s left answers %q unused; asked %q", strings.Join(args, " "), p.answers, p.questions)
+	if left := p.Left(); len(left) != 0 {
+		h.t.Errorf("forge %s left answers %q unused; asked %q", strings.Join(args, " "), left, p.Questions())
 	}
-	return Result{Code: code, Out: out.String(), Err: errOut.String(), Questions: p.questions}
-}
-
-// prompter answers questions from a list; a question without an answer
-// gets an error, as a closed terminal would.
-type prompter struct {
-	mu        sync.Mutex
-	answers   []string
-	questions []string
-}
-
-func (p *prompter) next(q string) (string, error) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	p.questions = append(p.questions, q)
-	if len(p.answers) == 0 {
-		return "", errNoAnswer
-	}
-	a := p.answers[0]
-	p.answers = p.answers[1:]
-	return a, nil
-}
-
-type noAnswer struct{}
-
-func (noAnswer) Error() string { return "no answer: input ended" }
-
-var errNoAnswer error = noAnswer{}
-
-func (p *prompter) Input(_ context.Context, q, def string) (string, error) {
-	a, err := p.next(q)
-	if a == "" {
-		a = def
-	}
-	return a, err
-}
-
-func (p *prompter) Password(_ context.Context, q string) (string, error) { return p.next(q) }
-
-func (p *prompter) Confirm(_ context.Context, q string, def bool) (bool, error) {
-	a, err := p.next(q)
-	if a == "" {
-		return def, err
-	}
-	return a == "y" || a == "yes", err
+	return Result{Code: code, Out: out.String(), Err: errOut.String(), Questions: p.Questions()}
 }
 
 // Output joins stdout and stderr, for failure messages.
