@@ -2,7 +2,6 @@ package auth_test
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -17,12 +16,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/forgehq/forge/cmd"
-	"github.com/forgehq/forge/internal/cmdutil"
-	"github.com/forgehq/forge/internal/iostreams"
-	"github.com/forgehq/forge/internal/prompt/prompttest"
+	"github.com/forgehq/forge/internal/clitest"
 	"github.com/forgehq/forge/refserver"
-	"github.com/forgehq/forge/refserver/refservertest"
 	"github.com/pquerna/otp"
 	"github.com/pquerna/otp/totp"
 	"github.com/zalando/go-keyring"
@@ -40,38 +35,30 @@ func TestMain(m *testing.M) {
 // against a reference server on loopback. An answer is a string or a
 // function of the output so far (to read a secret forge printed).
 
+// harness is forge against a reference server, with a configuration of
+// its own and no FORGE_BASE_URL: what a login sets up is the test.
 type harness struct {
-	t      *testing.T
-	srv    *refserver.Server
-	dir    string
-	env    map[string]string
-	out    *bytes.Buffer
-	errOut *bytes.Buffer
-	prompt *prompttest.Script
+	*clitest.Harness
+	srv         *refserver.Server
+	dir         string
+	env         map[string]string
+	out, errOut *bytes.Buffer
+	asked       []string // the last run's questions, as "input: Q"
 }
 
 func newHarness(t *testing.T) *harness {
 	t.Helper()
-	srv := refservertest.Start(t)
-	dir := t.TempDir()
-	return &harness{t: t, srv: srv, dir: dir, env: map[string]string{"FORGE_CONFIG_DIR": dir, "HOME": dir}}
+	c := clitest.New(t)
+	delete(c.Env, "FORGE_BASE_URL")
+	return &harness{Harness: c, srv: c.Srv, dir: c.Env["FORGE_CONFIG_DIR"], env: c.Env}
 }
 
 // run runs forge on a pretend terminal with the given answers and returns
 // the exit code.
 func (h *harness) run(answers []any, args ...string) int {
-	ios, _, out, errOut := iostreams.Test()
-	ios.SetStdinTTY(true)
-	ios.SetStdoutTTY(true)
-	h.out, h.errOut = out, errOut
-	f := cmdutil.New(ios, func(k string) string { return h.env[k] })
-	h.prompt = &prompttest.Script{T: h.t, Answers: answers, Screen: out.String}
-	f.Prompter = h.prompt
-	code := cmd.Run(context.Background(), f, args)
-	if left := h.prompt.Left(); len(left) != 0 {
-		h.t.Errorf("forge %s left %d answers unasked; asked %q", strings.Join(args, " "), len(left), h.prompt.Asked())
-	}
-	return code
+	r := h.Run(clitest.Run{TTY: true, Answers: answers, Strict: true}, args...)
+	h.out, h.errOut, h.asked = bytes.NewBufferString(r.Out), bytes.NewBufferString(r.Err), r.Asked
+	return r.Code
 }
 
 func (h *harness) config() string {
@@ -111,8 +98,8 @@ func TestLoginPromptsForEverythingAndRetriesTheCode(t *testing.T) {
 		t.Fatalf("exit %d; stderr:\n%s", got, h.errOut)
 	}
 	want := []string{"input: REST API base URL (https://HOST/api/v2)", "input: Username", "password: Password for gina", "input: Two-factor code from your authenticator app", "input: Two-factor code from your authenticator app"}
-	if fmt.Sprint(h.prompt.Asked()) != fmt.Sprint(want) {
-		t.Errorf("questions %q, want %q", h.prompt.Asked(), want)
+	if fmt.Sprint(h.asked) != fmt.Sprint(want) {
+		t.Errorf("questions %q, want %q", h.asked, want)
 	}
 	cfg := h.config()
 	if !strings.Contains(cfg, "user: gina") || !strings.Contains(cfg, "in_keyring: [token]") || strings.Contains(cfg, "fgt_") {
@@ -206,8 +193,8 @@ func TestPasswordPromptsKeepWhatWasTyped(t *testing.T) {
 	if got := h.run(answers, "account", "password"); got != 0 {
 		t.Fatalf("exit %d:\n%s", got, h.errOut)
 	}
-	if n := strings.Count(fmt.Sprint(h.prompt.Asked()), "Current password"); n != 1 {
-		t.Errorf("asked for the current password %d times: %q", n, h.prompt.Asked())
+	if n := strings.Count(fmt.Sprint(h.asked), "Current password"); n != 1 {
+		t.Errorf("asked for the current password %d times: %q", n, h.asked)
 	}
 	stderr := h.errOut.String()
 	for _, want := range []string{"the new password has 5 characters; it needs at least 12", "The two new passwords differ", "Password changed", "Stored the new token"} {
@@ -307,7 +294,7 @@ func TestProfileRemoveAsksOnATerminal(t *testing.T) {
 	if got := h.run([]any{"n"}, "profile", "remove", "default"); got != 1 || h.config() != before {
 		t.Fatalf("a no: exit %d, config\n%s", got, h.config())
 	}
-	if q := h.prompt.Asked(); len(q) != 1 || q[0] != "confirm: Remove profile default and its token?" {
+	if q := h.asked; len(q) != 1 || q[0] != "confirm: Remove profile default and its token?" {
 		t.Errorf("asked %q", q)
 	}
 	if _, err := keyring.Get("forge", id[1]); err != nil {

@@ -61,7 +61,7 @@ func TestCreateAsksTitleAndOpensEditor(t *testing.T) {
 	h := setup(t)
 	h.Env["VISUAL"] = editor(t, "Written in the editor.\n", 0)
 	h.Env["EDITOR"] = "false" // VISUAL wins
-	r := h.Run(clitest.Run{TTY: true, Answers: []string{"  Crash on start  "}}, "issue", "create")
+	r := h.Run(clitest.Run{TTY: true, Answers: []any{"  Crash on start  "}}, "issue", "create")
 	if r.Code != 0 {
 		t.Fatalf("exit %d\n%s", r.Code, r.Output())
 	}
@@ -82,7 +82,7 @@ func TestCreateAsksTitleAndOpensEditor(t *testing.T) {
 
 func TestCreateEmptyTitleOnTerminal(t *testing.T) {
 	h := setup(t)
-	r := h.Run(clitest.Run{TTY: true, Answers: []string{" "}}, "issue", "create", "--body", "x")
+	r := h.Run(clitest.Run{TTY: true, Answers: []any{" "}}, "issue", "create", "--body", "x")
 	if r.Code != 2 || !strings.Contains(r.Err, "forge: an issue needs a title") {
 		t.Fatalf("exit %d\n%s", r.Code, r.Output())
 	}

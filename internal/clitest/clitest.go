@@ -61,8 +61,12 @@ type Run struct {
 	ErrTTY bool
 	// Stdin is what forge reads.
 	Stdin string
-	// Answers answer forge's questions in order.
-	Answers []string
+	// Answers answer forge's questions in order: strings, functions of
+	// what forge has written on stdout so far, or errors (see prompttest).
+	Answers []any
+	// Strict fails the test at a question Answers has no answer for;
+	// otherwise that question gets an error, as from a closed terminal.
+	Strict bool
 }
 
 // Result is what a run left behind.
@@ -70,6 +74,8 @@ type Result struct {
 	Code      int
 	Out, Err  string
 	Questions []string
+	// Asked are the questions with their kind, as "confirm: Q".
+	Asked []string
 }
 
 // Run runs forge with args.
@@ -81,16 +87,16 @@ func (h *Harness) Run(r Run, args ...string) Result {
 	ios.SetStdoutTTY(r.TTY)
 	ios.SetStderrTTY(r.ErrTTY)
 	f := cmdutil.New(ios, func(k string) string { return h.Env[k] })
-	p := &prompttest.Script{}
-	for _, a := range r.Answers {
-		p.Answers = append(p.Answers, a)
+	p := &prompttest.Script{Answers: r.Answers, Screen: out.String}
+	if r.Strict {
+		p.T = h.t
 	}
 	f.Prompter = p
 	code := cmd.Run(context.Background(), f, args)
 	if left := p.Left(); len(left) != 0 {
 		h.t.Errorf("forge %s left answers %q unused; asked %q", strings.Join(args, " "), left, p.Questions())
 	}
-	return Result{Code: code, Out: out.String(), Err: errOut.String(), Questions: p.Questions()}
+	return Result{Code: code, Out: out.String(), Err: errOut.String(), Questions: p.Questions(), Asked: p.Asked()}
 }
 
 // Output joins stdout and stderr, for failure messages.
