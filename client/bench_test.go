@@ -9,21 +9,14 @@ import (
 	"testing"
 
 	"github.com/forgehq/forge/client"
-	"github.com/forgehq/forge/refserver"
+	"github.com/forgehq/forge/refserver/refservertest"
 )
 
 // BenchmarkMeAndState is the work of `forge auth status` after start-up:
 // GET /me and GET /me/state over one kept-alive connection to a reference
 // server on loopback.
 func BenchmarkMeAndState(b *testing.B) {
-	srv, err := refserver.New(refserver.Options{AdminPassword: "admin-password-1234"})
-	if err != nil {
-		b.Fatal(err)
-	}
-	if err := srv.Start(); err != nil {
-		b.Fatal(err)
-	}
-	defer srv.Close()
+	srv := refservertest.Start(b)
 	anon, _ := client.New(srv.BaseURL(), "")
 	res, err := anon.Account.Login(context.Background(), srv.AdminUser(), srv.AdminPassword())
 	if err != nil {

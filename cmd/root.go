@@ -18,8 +18,8 @@ import (
 	"github.com/forgehq/forge/cmd/api"
 	"github.com/forgehq/forge/cmd/auth"
 	"github.com/forgehq/forge/cmd/chat"
+	"github.com/forgehq/forge/cmd/companion"
 	"github.com/forgehq/forge/cmd/completion"
-	"github.com/forgehq/forge/cmd/demo"
 	"github.com/forgehq/forge/cmd/image"
 	"github.com/forgehq/forge/cmd/issue"
 	"github.com/forgehq/forge/cmd/job"
@@ -29,7 +29,6 @@ import (
 	"github.com/forgehq/forge/cmd/release"
 	"github.com/forgehq/forge/cmd/repo"
 	"github.com/forgehq/forge/cmd/run"
-	"github.com/forgehq/forge/cmd/serve"
 	"github.com/forgehq/forge/cmd/sshkey"
 	"github.com/forgehq/forge/cmd/tui"
 	"github.com/forgehq/forge/cmd/version"
@@ -43,9 +42,13 @@ import (
 
 // Main runs forge with the process's arguments and environment and returns
 // the exit code.
-func Main() int {
+func Main() int { return MainTree(NewRootCmd) }
+
+// MainTree is Main with the command tree newRoot builds: forge-server's
+// (package withserver) runs `serve` and `demo` in its own process.
+func MainTree(newRoot func(*cmdutil.Factory) *cobra.Command) int {
 	f := cmdutil.New(iostreams.System(), os.Getenv)
-	return Run(context.Background(), f, dispatchArgs(os.Args))
+	return RunTree(context.Background(), f, dispatchArgs(os.Args), newRoot)
 }
 
 // dispatchArgs is the command line forge runs: invoked as
@@ -61,9 +64,14 @@ func dispatchArgs(argv []string) []string {
 // Run executes forge with args and returns the exit code; tests call it
 // with their own Factory.
 func Run(parent context.Context, f *cmdutil.Factory, args []string) int {
+	return RunTree(parent, f, args, NewRootCmd)
+}
+
+// RunTree is Run with the command tree newRoot builds.
+func RunTree(parent context.Context, f *cmdutil.Factory, args []string, newRoot func(*cmdutil.Factory) *cobra.Command) int {
 	ctx, cancel := context.WithCancel(parent)
 	defer cancel()
-	root := NewRootCmd(f)
+	root := newRoot(f)
 	root.PersistentPreRunE = func(*cobra.Command, []string) error {
 		watchInterrupt(ctx, cancel)
 		return nil
@@ -103,7 +111,9 @@ func watchInterrupt(ctx context.Context, cancel context.CancelFunc) {
 }
 
 // NewRootCmd builds the whole command tree. Building it reads nothing and
-// connects nowhere.
+// connects nowhere. Its `serve` and `demo` run the forge-server companion
+// (package companion), which links the reference server that forge does
+// not.
 func NewRootCmd(f *cmdutil.Factory) *cobra.Command {
 	root := &cobra.Command{
 		Use:   "forge <command> <subcommand> [flags]",
@@ -144,7 +154,7 @@ and two-factor authentication; the agent chat; and the container registry.`,
 		account.NewCmd(f),
 		sshkey.NewCmd(f),
 		chat.NewCmd(f),
-		serve.NewCmd(f),
+		companion.NewCmd(f, companion.Serve),
 		image.NewCmd(f),
 		run.NewCmd(f),
 		job.NewCmd(f),
@@ -155,7 +165,7 @@ and two-factor authentication; the agent chat; and the container registry.`,
 		issue.NewCmd(f),
 		pr.NewCmd(f),
 		release.NewCmd(f),
-		demo.NewCmd(f, Run),
+		companion.NewCmd(f, companion.Demo),
 		completion.NewCmd(f),
 		tui.NewCmd(f),
 	)

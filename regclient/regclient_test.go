@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"github.com/forgehq/forge/refserver"
+	"github.com/forgehq/forge/refserver/refservertest"
 	"github.com/forgehq/forge/regclient"
 	"github.com/google/go-containerregistry/pkg/authn"
 	"github.com/google/go-containerregistry/pkg/name"
@@ -45,15 +46,8 @@ type env struct {
 // root.
 func newEnv(t *testing.T) *env {
 	t.Helper()
-	srv, err := refserver.New(refserver.Options{AdminPassword: "admin-password-1234"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := srv.Start(); err != nil {
-		t.Fatal(err)
-	}
+	srv := refservertest.Start(t)
 	tr := http.DefaultTransport.(*http.Transport).Clone()
-	t.Cleanup(func() { srv.Close() })
 	t.Cleanup(tr.CloseIdleConnections) // runs first: see closeIdleClients in refserver/registry
 	for u, pw := range passwords {
 		role := ""

@@ -2,7 +2,6 @@ package auth_test
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -14,13 +13,10 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
-	"github.com/forgehq/forge/cmd"
-	"github.com/forgehq/forge/internal/cmdutil"
-	"github.com/forgehq/forge/internal/iostreams"
+	"github.com/forgehq/forge/internal/clitest"
 	"github.com/forgehq/forge/refserver"
 	"github.com/pquerna/otp"
 	"github.com/pquerna/otp/totp"
@@ -36,91 +32,33 @@ func TestMain(m *testing.M) {
 
 // These tests drive the prompts of forge auth and forge account (which
 // testscript cannot reach: it has no terminal) with a scripted Prompter,
-// against a reference server on loopback.
-
-// scripted answers questions in order; an answer is a string or a
+// against a reference server on loopback. An answer is a string or a
 // function of the output so far (to read a secret forge printed).
-type scripted struct {
-	mu        sync.Mutex
-	t         *testing.T
-	answers   []any
-	questions []string
-	out       *bytes.Buffer
-}
 
-func (s *scripted) next(q string) (string, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.questions = append(s.questions, q)
-	if len(s.answers) == 0 {
-		s.t.Fatalf("unexpected question %q", q)
-	}
-	a := s.answers[0]
-	s.answers = s.answers[1:]
-	switch v := a.(type) {
-	case string:
-		return v, nil
-	case func(string) string:
-		return v(s.out.String()), nil
-	}
-	s.t.Fatalf("bad answer %T", a)
-	return "", nil
-}
-
-func (s *scripted) Input(ctx context.Context, q, def string) (string, error) {
-	a, err := s.next("input: " + q)
-	if a == "" {
-		a = def
-	}
-	return a, err
-}
-func (s *scripted) Password(ctx context.Context, q string) (string, error) {
-	return s.next("password: " + q)
-}
-func (s *scripted) Confirm(ctx context.Context, q string, def bool) (bool, error) {
-	a, err := s.next("confirm: " + q)
-	return a == "y", err
-}
-
+// harness is forge against a reference server, with a configuration of
+// its own and no FORGE_BASE_URL: what a login sets up is the test.
 type harness struct {
-	t      *testing.T
-	srv    *refserver.Server
-	dir    string
-	env    map[string]string
-	out    *bytes.Buffer
-	errOut *bytes.Buffer
-	prompt *scripted
+	*clitest.Harness
+	srv         *refserver.Server
+	dir         string
+	env         map[string]string
+	out, errOut *bytes.Buffer
+	asked       []string // the last run's questions, as "input: Q"
 }
 
 func newHarness(t *testing.T) *harness {
 	t.Helper()
-	srv, err := refserver.New(refserver.Options{AdminPassword: "admin-password-1234"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := srv.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { srv.Close() })
-	dir := t.TempDir()
-	return &harness{t: t, srv: srv, dir: dir, env: map[string]string{"FORGE_CONFIG_DIR": dir, "HOME": dir}}
+	c := clitest.New(t)
+	delete(c.Env, "FORGE_BASE_URL")
+	return &harness{Harness: c, srv: c.Srv, dir: c.Env["FORGE_CONFIG_DIR"], env: c.Env}
 }
 
 // run runs forge on a pretend terminal with the given answers and returns
 // the exit code.
 func (h *harness) run(answers []any, args ...string) int {
-	ios, _, out, errOut := iostreams.Test()
-	ios.SetStdinTTY(true)
-	ios.SetStdoutTTY(true)
-	h.out, h.errOut = out, errOut
-	f := cmdutil.New(ios, func(k string) string { return h.env[k] })
-	h.prompt = &scripted{t: h.t, answers: answers, out: out}
-	f.Prompter = h.prompt
-	code := cmd.Run(context.Background(), f, args)
-	if len(h.prompt.answers) != 0 {
-		h.t.Errorf("forge %s left %d answers unasked; asked %q", strings.Join(args, " "), len(h.prompt.answers), h.prompt.questions)
-	}
-	return code
+	r := h.Run(clitest.Run{TTY: true, Answers: answers, Strict: true}, args...)
+	h.out, h.errOut, h.asked = bytes.NewBufferString(r.Out), bytes.NewBufferString(r.Err), r.Asked
+	return r.Code
 }
 
 func (h *harness) config() string {
@@ -160,8 +98,8 @@ func TestLoginPromptsForEverythingAndRetriesTheCode(t *testing.T) {
 		t.Fatalf("exit %d; stderr:\n%s", got, h.errOut)
 	}
 	want := []string{"input: REST API base URL (https://HOST/api/v2)", "input: Username", "password: Password for gina", "input: Two-factor code from your authenticator app", "input: Two-factor code from your authenticator app"}
-	if fmt.Sprint(h.prompt.questions) != fmt.Sprint(want) {
-		t.Errorf("questions %q, want %q", h.prompt.questions, want)
+	if fmt.Sprint(h.asked) != fmt.Sprint(want) {
+		t.Errorf("questions %q, want %q", h.asked, want)
 	}
 	cfg := h.config()
 	if !strings.Contains(cfg, "user: gina") || !strings.Contains(cfg, "in_keyring: [token]") || strings.Contains(cfg, "fgt_") {
@@ -255,8 +193,8 @@ func TestPasswordPromptsKeepWhatWasTyped(t *testing.T) {
 	if got := h.run(answers, "account", "password"); got != 0 {
 		t.Fatalf("exit %d:\n%s", got, h.errOut)
 	}
-	if n := strings.Count(fmt.Sprint(h.prompt.questions), "Current password"); n != 1 {
-		t.Errorf("asked for the current password %d times: %q", n, h.prompt.questions)
+	if n := strings.Count(fmt.Sprint(h.asked), "Current password"); n != 1 {
+		t.Errorf("asked for the current password %d times: %q", n, h.asked)
 	}
 	stderr := h.errOut.String()
 	for _, want := range []string{"the new password has 5 characters; it needs at least 12", "The two new passwords differ", "Password changed", "Stored the new token"} {
@@ -356,7 +294,7 @@ func TestProfileRemoveAsksOnATerminal(t *testing.T) {
 	if got := h.run([]any{"n"}, "profile", "remove", "default"); got != 1 || h.config() != before {
 		t.Fatalf("a no: exit %d, config\n%s", got, h.config())
 	}
-	if q := h.prompt.questions; len(q) != 1 || q[0] != "confirm: Remove profile default and its token?" {
+	if q := h.asked; len(q) != 1 || q[0] != "confirm: Remove profile default and its token?" {
 		t.Errorf("asked %q", q)
 	}
 	if _, err := keyring.Get("forge", id[1]); err != nil {

@@ -1,24 +1,18 @@
 package chat_test
 
 import (
-	"os"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/forgehq/forge/cmd"
 	"github.com/forgehq/forge/internal/tmuxtest"
-	"github.com/forgehq/forge/refserver"
+	"github.com/forgehq/forge/refserver/refservertest"
 )
 
 // TestMain lets the test binary run as forge, so tmux can start it on a
 // real terminal.
-func TestMain(m *testing.M) {
-	if os.Getenv(tmuxtest.AsForge) == "1" {
-		os.Exit(cmd.Main())
-	}
-	os.Exit(m.Run())
-}
+func TestMain(m *testing.M) { tmuxtest.Main(m, cmd.Main) }
 
 // TestTerminalSession holds a session on a real terminal: streaming,
 // Ctrl-C during a reply, history on the up arrow, Ctrl-C on a typed line,
@@ -28,14 +22,7 @@ func TestTerminalSession(t *testing.T) {
 	x := tmuxtest.New(t, "chat")
 	x.History = 200 // the whole conversation stays in the scrollback
 	t.Parallel()
-	srv, err := refserver.New(refserver.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := srv.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer srv.Close()
+	srv := refservertest.Start(t)
 	srv.Agent().SetChunkDelay(15 * time.Millisecond)
 
 	x.Start(120, 50, []string{"NO_COLOR=1", "FORGE_CONFIG_DIR=" + t.TempDir(),

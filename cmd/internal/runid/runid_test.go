@@ -36,9 +36,7 @@ func TestParse(t *testing.T) {
 func TestRunCommandsShareIt(t *testing.T) {
 	h := clitest.New(t)
 	h.LoginAs("alice")
-	if _, err := h.Srv.CreateRepo("alice", "demo", refserver.RepoOptions{AutoInit: true}); err != nil {
-		t.Fatal(err)
-	}
+	h.Repo("alice", "demo")
 	run, err := h.Srv.CreateRun("alice/demo", refserver.RunSeed{Status: "completed"})
 	if err != nil {
 		t.Fatal(err)
