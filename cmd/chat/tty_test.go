@@ -110,14 +110,7 @@ func TestTerminalSession(t *testing.T) {
 func TestBannerWrapsAtSpaces(t *testing.T) {
 	x := tmuxtest.New(t, "chatnarrow")
 	t.Parallel()
-	srv, err := refserver.New(refserver.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := srv.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer srv.Close()
+	srv := refservertest.Start(t)
 	x.Start(60, 20, []string{"NO_COLOR=1", "FORGE_CONFIG_DIR=" + t.TempDir(),
 		"AGENT_URL=" + srv.AgentURL(), "AGENT_API_KEY=" + srv.AgentKey()}, "", "chat")
 	s := x.Shows("/exit ends the", "session.")
