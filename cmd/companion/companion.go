@@ -1,10 +1,12 @@
-// Package companion gives forge its `serve` and `demo`, which run
-// forge-server, the companion binary that links the reference server.
-// forge itself does not: the server (go-git, openpgp, jwt, otp) would add
-// 5 MB and 49 package inits to every forge run, `forge --version`
-// included (docs/DESIGN.md, "Start-up cost"; bench/README.md).
+// Package companion runs forge's companions: binaries that are forge's
+// command tree with something heavy linked in, which forge itself leaves
+// out so that every forge run, `forge --version` included, stays fast
+// (docs/DESIGN.md, "Start-up cost"; bench/README.md). There are two:
+// forge-server (Binary) links the reference server (go-git, openpgp, jwt,
+// otp: 5 MB and 49 package inits) for `forge serve` and `forge demo`;
+// forge-mcp (MCP) links the MCP SDK for `forge mcp serve` (cmd/mcp).
 //
-// forge-server is found, in order:
+// A companion is found, in order:
 //
 //  1. beside forge's own executable, as releases and packages install it;
 //  2. when forge runs inside a clone of its module (`go run ./cmd/forge
@@ -13,8 +15,8 @@
 //  3. on the PATH.
 //
 // It then replaces forge's process (on Windows, runs as its child), so
-// `forge serve ...` and `forge demo` take the same flags, print the same,
-// answer the same signals and exit with the same codes as before.
+// the command takes the same flags, prints the same, answers the same
+// signals and exits with the same codes as if forge linked it.
 package companion
 
 import (
@@ -32,8 +34,11 @@ import (
 	"github.com/spf13/cobra"
 )
 
-// Binary is the companion's name.
-const Binary = "forge-server"
+// The companions' names.
+const (
+	Binary = "forge-server" // serve and demo
+	MCP    = "forge-mcp"    // mcp serve
+)
 
 // module is forge's module path, as a clone's go.mod names it.
 const module = "github.com/forgehq/forge"
@@ -62,7 +67,7 @@ func NewCmd(f *cmdutil.Factory, c Command) *cobra.Command {
 		Example:            c.Example,
 		DisableFlagParsing: true,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return Exec(f, append([]string{c.Name}, args...))
+			return Exec(f, Binary, append([]string{c.Name}, args...))
 		},
 	}
 	// TAB completes as forge-server's command does.
@@ -71,16 +76,16 @@ func NewCmd(f *cmdutil.Factory, c Command) *cobra.Command {
 	}
 	// `forge help serve` is forge-server's `serve --help`.
 	cmd.SetHelpFunc(func(cmd *cobra.Command, _ []string) {
-		if err := Exec(f, []string{c.Name, "--help"}); err != nil {
+		if err := Exec(f, Binary, []string{c.Name, "--help"}); err != nil {
 			fmt.Fprintf(f.IOStreams.ErrOut, "forge: %s\n", err)
 		}
 	})
 	return cmd
 }
 
-// Exec runs forge-server with args in forge's place.
-func Exec(f *cmdutil.Factory, args []string) error {
-	path, err := Find(f)
+// Exec runs the companion binary with args in forge's place.
+func Exec(f *cmdutil.Factory, binary string, args []string) error {
+	path, err := Find(f, binary)
 	if err != nil {
 		return err
 	}
@@ -91,7 +96,7 @@ func Exec(f *cmdutil.Factory, args []string) error {
 // words typed, the one being completed), as the shell would ask forge.
 func complete(f *cmdutil.Factory, args []string) ([]cobra.Completion, cobra.ShellCompDirective) {
 	none := cobra.ShellCompDirectiveNoFileComp
-	path, err := Find(f)
+	path, err := Find(f, Binary)
 	if err != nil {
 		return nil, none
 	}
@@ -108,9 +113,10 @@ func complete(f *cmdutil.Factory, args []string) ([]cobra.Completion, cobra.Shel
 	return lines[:len(lines)-1], cobra.ShellCompDirective(directive)
 }
 
-// Find is the path of the forge-server to run (see the package comment).
-func Find(f *cmdutil.Factory) (string, error) {
-	name := Binary
+// Find is the path of the companion binary to run (see the package
+// comment).
+func Find(f *cmdutil.Factory, binary string) (string, error) {
+	name := binary
 	if runtime.GOOS == "windows" {
 		name += ".exe"
 	}
@@ -123,8 +129,8 @@ func Find(f *cmdutil.Factory) (string, error) {
 			}
 		}
 	}
-	if root := ModuleRoot(); root != "" {
-		return build(f, root, name)
+	if root := ModuleRoot(binary); root != "" {
+		return build(f, root, binary, name)
 	}
 	if path, err := exec.LookPath(name); err == nil {
 		return path, nil
@@ -133,13 +139,13 @@ func Find(f *cmdutil.Factory) (string, error) {
 	if self != "" {
 		dir = filepath.Dir(self)
 	}
-	return "", fmt.Errorf("%s is not installed beside forge (in %s) nor on the PATH: install a release or package of forge, which ships both, or from a clone run `go build -o %s ./cmd/forge-server`",
-		Binary, dir, filepath.Join(dir, name))
+	return "", fmt.Errorf("%s is not installed beside forge (in %s) nor on the PATH: install a release or package of forge, which ships both, or from a clone run `go build -o %s ./cmd/%s`",
+		binary, dir, filepath.Join(dir, name), binary)
 }
 
 // ModuleRoot is the root of the clone of forge's module the working
-// directory is in, or "".
-func ModuleRoot() string {
+// directory is in, if it holds cmd/binary, or "".
+func ModuleRoot(binary string) string {
 	dir, err := os.Getwd()
 	if err != nil {
 		return ""
@@ -151,7 +157,7 @@ func ModuleRoot() string {
 			if string(bytes.TrimSpace(first)) != "module "+module {
 				return ""
 			}
-			if _, err := os.Stat(filepath.Join(dir, "cmd", Binary, "main.go")); err != nil {
+			if _, err := os.Stat(filepath.Join(dir, "cmd", binary, "main.go")); err != nil {
 				return ""
 			}
 			return dir
@@ -164,28 +170,28 @@ func ModuleRoot() string {
 	}
 }
 
-// build builds forge-server from the clone at root into forge's cache
-// directory; go build leaves a binary that is up to date alone, so only
-// the first run (or one after a change) waits for it.
-func build(f *cmdutil.Factory, root, name string) (string, error) {
+// build builds binary (file name) from the clone at root into forge's
+// cache directory; go build leaves a binary that is up to date alone, so
+// only the first run (or one after a change) waits for it.
+func build(f *cmdutil.Factory, root, binary, name string) (string, error) {
 	cache := f.CacheDir()
 	if cache == "" {
 		var err error
-		if cache, err = os.MkdirTemp("", "forge-server-*"); err != nil {
+		if cache, err = os.MkdirTemp("", binary+"-*"); err != nil {
 			return "", err
 		}
 	}
 	out := filepath.Join(cache, "companion", name)
-	fmt.Fprintf(f.IOStreams.ErrOut, "forge: building %s from the clone at %s (go build ./cmd/%s)\n", Binary, root, Binary)
-	gobuild := exec.Command("go", "build", "-o", out, "./cmd/"+Binary)
+	fmt.Fprintf(f.IOStreams.ErrOut, "forge: building %s from the clone at %s (go build ./cmd/%s)\n", binary, root, binary)
+	gobuild := exec.Command("go", "build", "-o", out, "./cmd/"+binary)
 	gobuild.Dir = root
 	gobuild.Stdout, gobuild.Stderr = f.IOStreams.ErrOut, f.IOStreams.ErrOut
 	if err := gobuild.Run(); err != nil {
 		var missing *exec.Error
 		if errors.As(err, &missing) {
-			return "", fmt.Errorf("building %s from the clone at %s needs go on the PATH: %w", Binary, root, err)
+			return "", fmt.Errorf("building %s from the clone at %s needs go on the PATH: %w", binary, root, err)
 		}
-		return "", fmt.Errorf("building %s from the clone at %s: %w", Binary, root, err)
+		return "", fmt.Errorf("building %s from the clone at %s: %w", binary, root, err)
 	}
 	return out, nil
 }

@@ -15,6 +15,7 @@ import (
 
 	"github.com/forgehq/forge/cmd"
 	"github.com/forgehq/forge/cmd/companion"
+	"github.com/forgehq/forge/cmd/companion/companiontest"
 	"github.com/forgehq/forge/cmd/withserver"
 )
 
@@ -35,23 +36,10 @@ func TestMain(m *testing.M) {
 // companion, as forge-server beside it, as packages install them.
 func install(t *testing.T, withCompanion bool) string {
 	t.Helper()
-	dir := t.TempDir()
-	names := []string{"forge"}
 	if withCompanion {
-		names = append(names, companion.Binary)
+		return companiontest.Install(t, "forge", companion.Binary)
 	}
-	for _, name := range names {
-		if err := os.Link(os.Args[0], filepath.Join(dir, name)); err != nil {
-			b, err := os.ReadFile(os.Args[0])
-			if err == nil {
-				err = os.WriteFile(filepath.Join(dir, name), b, 0o755)
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
-		}
-	}
-	return dir
+	return companiontest.Install(t, "forge")
 }
 
 // forge is a forge command run from dir, in a working directory outside

@@ -11,7 +11,7 @@ import (
 	"github.com/forgehq/forge/internal/cmdutil"
 )
 
-// run runs forge-server as forge's child, on forge's own streams, and ends
+// run runs the companion as forge's child, on forge's own streams, and ends
 // forge with its exit code: a process cannot be replaced here. Ctrl-C
 // reaches both, as they share the console; forge waits for the child.
 func run(path string, args []string) error {

@@ -2,18 +2,19 @@ package mcp_test
 
 import (
 	"context"
-	"os"
 	"os/exec"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/forgehq/forge/cmd/companion/companiontest"
 	"github.com/forgehq/forge/internal/mcptools"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // forge as it ships does not link the MCP SDK: `forge mcp serve` runs
-// forge-mcp, found on PATH here, with the same flags and streams.
+// forge-mcp, installed beside it here, with the same flags and streams.
 func TestForgeHandsTheServeToForgeMCP(t *testing.T) {
 	h := world(t)
 	exe, env := asForge(t, h.Env)
@@ -48,17 +49,17 @@ func TestForgeHandsTheServeToForgeMCP(t *testing.T) {
 	}
 }
 
+// forge without forge-mcp, outside a clone, says where it looked and how
+// to get it, and exits 1.
 func TestForgeWithoutForgeMCPSaysHowToGetIt(t *testing.T) {
-	exe, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := exec.Command(exe, "mcp", "serve")
+	dir := companiontest.Install(t, "forge")
+	c := exec.Command(filepath.Join(dir, "forge"), "mcp", "serve")
+	c.Dir = t.TempDir()
 	c.Env = []string{"PATH=" + t.TempDir(), "FORGE_MCP_TEST_AS_FORGE=1", "HOME=" + t.TempDir()}
 	out, err := c.CombinedOutput()
-	if code := c.ProcessState.ExitCode(); code != 1 || !strings.Contains(string(out), "forge: forge mcp serve runs forge-mcp, which is neither beside ") ||
-		!strings.Contains(string(out), "go install github.com/forgehq/forge/cmd/forge-mcp@latest") {
-		t.Errorf("exit %d (%v): %s", code, err, out)
+	want := "forge: forge-mcp is not installed beside forge (in " + dir + ") nor on the PATH: install a release or package of forge, which ships both, or from a clone run `go build -o " + filepath.Join(dir, "forge-mcp") + " ./cmd/forge-mcp`\n"
+	if code := c.ProcessState.ExitCode(); code != 1 || string(out) != want {
+		t.Errorf("exit %d (%v): %s\nwant: %s", code, err, out, want)
 	}
 }
 

@@ -10,17 +10,21 @@ import (
 	"testing"
 
 	"github.com/forgehq/forge/cmd"
+	"github.com/forgehq/forge/cmd/companion"
+	"github.com/forgehq/forge/cmd/companion/companiontest"
 	"github.com/forgehq/forge/cmd/mcp"
 	"github.com/forgehq/forge/internal/mcpserver"
 )
 
 // TestMain lets the test binary be forge itself (FORGE_MCP_TEST_AS_FORGE=1)
 // for the clients that launch `forge mcp serve` as a process: forge as it
-// ships, handing the serve to forge-mcp, or forge-mcp when started by that
-// name (a link). The tests in this process serve in-process, as forge-mcp.
+// ships, handing the serve to forge-mcp, or forge-mcp when installed by
+// that name beside it (companiontest.Install; forge-mcp keeps forge's
+// argv[0], so the name is os.Executable's). The tests in this process
+// serve in-process, as forge-mcp.
 func TestMain(m *testing.M) {
 	if os.Getenv("FORGE_MCP_TEST_AS_FORGE") == "1" {
-		if filepath.Base(os.Args[0]) == mcp.ServerBinary {
+		if self, _ := os.Executable(); filepath.Base(self) == companion.MCP {
 			mcp.Serve = mcpserver.Serve
 		}
 		os.Exit(cmd.Main())
@@ -29,23 +33,16 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
-// asForge is the environment and PATH under which the test binary is
-// forge, with a forge-mcp beside it on PATH.
+// asForge is the test binary installed as forge with forge-mcp beside it,
+// and the environment under which it is forge.
 func asForge(t *testing.T, env map[string]string) (exe string, environ []string) {
 	t.Helper()
-	exe, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
-	bin := t.TempDir()
-	if err := os.Symlink(exe, filepath.Join(bin, mcp.ServerBinary)); err != nil {
-		t.Fatal(err)
-	}
-	environ = []string{"PATH=" + bin + string(os.PathListSeparator) + os.Getenv("PATH"), "FORGE_MCP_TEST_AS_FORGE=1"}
+	dir := companiontest.Install(t, "forge", companion.MCP)
+	environ = []string{"PATH=" + os.Getenv("PATH"), "FORGE_MCP_TEST_AS_FORGE=1"}
 	for k, v := range env {
 		environ = append(environ, k+"="+v)
 	}
-	return exe, environ
+	return filepath.Join(dir, "forge"), environ
 }
 
 // sdkDir is where the official TypeScript SDK is installed (.ci/run:

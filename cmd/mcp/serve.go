@@ -2,16 +2,10 @@ package mcp
 
 import (
 	"context"
-	"errors"
-	"fmt"
-	"os"
-	"os/exec"
-	"path/filepath"
-	"runtime"
 	"strconv"
 	"strings"
-	"time"
 
+	"github.com/forgehq/forge/cmd/companion"
 	"github.com/forgehq/forge/internal/cmdutil"
 	"github.com/forgehq/forge/internal/mcptools"
 	"github.com/spf13/cobra"
@@ -69,7 +63,7 @@ FORGE_MCP_ALLOW_WRITE=1, FORGE_MCP_LOCKDOWN=1, FORGE_MCP_TOKEN; flags win.`,
 			if Serve != nil {
 				return Serve(cmd.Context(), f, opts.o)
 			}
-			return handOff(cmd.Context(), f, cmd)
+			return handOff(f, cmd)
 		},
 	}
 	cmdutil.AddRepoFlag(cmd, &opts.o.Repo)
@@ -110,13 +104,9 @@ func (o *serveOptions) fromEnv(cmd *cobra.Command) error {
 	return nil
 }
 
-// handOff runs forge-mcp (beside forge's executable, else on PATH) with
-// the same flags on forge's own streams, and exits as it exits.
-func handOff(ctx context.Context, f *cmdutil.Factory, cmd *cobra.Command) error {
-	exe, err := serverPath()
-	if err != nil {
-		return err
-	}
+// handOff runs forge-mcp in forge's place (package companion: found and
+// run as forge-server is for `forge serve`) with the flags given.
+func handOff(f *cmdutil.Factory, cmd *cobra.Command) error {
 	args := []string{"mcp", "serve"}
 	cmd.Flags().Visit(func(fl *pflag.Flag) {
 		v := fl.Value.String()
@@ -125,44 +115,5 @@ func handOff(ctx context.Context, f *cmdutil.Factory, cmd *cobra.Command) error 
 		}
 		args = append(args, "--"+fl.Name+"="+v)
 	})
-	c := exec.CommandContext(ctx, exe, args...)
-	c.Stdin, c.Stdout, c.Stderr = f.IOStreams.In, f.IOStreams.Out, f.IOStreams.ErrOut
-	c.Cancel = func() error { return c.Process.Signal(os.Interrupt) }
-	c.WaitDelay = 10 * time.Second
-	err = c.Run()
-	var exit *exec.ExitError
-	switch {
-	case ctx.Err() != nil:
-		return context.Canceled
-	case errors.As(err, &exit):
-		return &cmdutil.ExitError{Code: exit.ExitCode()}
-	case err != nil:
-		return fmt.Errorf("running %s: %w", exe, err)
-	}
-	return nil
-}
-
-// ServerBinary is the program that serves MCP for forge.
-const ServerBinary = "forge-mcp"
-
-func serverPath() (string, error) {
-	name := ServerBinary
-	if runtime.GOOS == "windows" {
-		name += ".exe"
-	}
-	self, err := os.Executable()
-	if err == nil {
-		if p := filepath.Join(filepath.Dir(self), name); isFile(p) {
-			return p, nil
-		}
-	}
-	if p, err := exec.LookPath(name); err == nil {
-		return p, nil
-	}
-	return "", fmt.Errorf("forge mcp serve runs %s, which is neither beside %s nor on PATH: install it with forge (release archives and packages hold both), or `go install github.com/forgehq/forge/cmd/forge-mcp@latest`", name, self)
-}
-
-func isFile(p string) bool {
-	st, err := os.Stat(p)
-	return err == nil && st.Mode().IsRegular()
+	return companion.Exec(f, companion.MCP, args)
 }
