@@ -173,36 +173,12 @@ func TestNoCompanion(t *testing.T) {
 // TestFromClone: run inside a clone of forge's module (`go run ./cmd/forge
 // demo`), forge builds that clone's forge-server and runs it with the
 // arguments, its output and exit code passing through. The clone here
-// is a module of that path whose forge-server only echoes.
+// is a module of that path whose forge-server only echoes
+// (companiontest.Clone).
 func TestFromClone(t *testing.T) {
 	t.Parallel()
 	dir := install(t, false)
-	clone := t.TempDir()
-	files := map[string]string{
-		"go.mod": "module github.com/forgehq/forge\n\ngo 1.22\n",
-		"cmd/forge-server/main.go": `package main
-
-import (
-	"fmt"
-	"os"
-	"strings"
-)
-
-func main() {
-	fmt.Println("the clone's forge-server:", strings.Join(os.Args[1:], " "))
-	os.Exit(3)
-}
-`,
-	}
-	for name, content := range files {
-		path := filepath.Join(clone, name)
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	clone := companiontest.Clone(t, companion.Binary)
 	c := forge(t, dir, "demo", "--flag", "x y")
 	c.Dir = filepath.Join(clone, "cmd")
 	var stdout, stderr bytes.Buffer

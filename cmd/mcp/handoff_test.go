@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/forgehq/forge/cmd/companion"
 	"github.com/forgehq/forge/cmd/companion/companiontest"
 	"github.com/forgehq/forge/internal/mcptools"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -60,6 +61,36 @@ func TestForgeWithoutForgeMCPSaysHowToGetIt(t *testing.T) {
 	want := "forge: forge-mcp is not installed beside forge (in " + dir + ") nor on the PATH: install a release or package of forge, which ships both, or from a clone run `go build -o " + filepath.Join(dir, "forge-mcp") + " ./cmd/forge-mcp`\n"
 	if code := c.ProcessState.ExitCode(); code != 1 || string(out) != want {
 		t.Errorf("exit %d (%v): %s\nwant: %s", code, err, out, want)
+	}
+}
+
+// Inside a clone of forge without forge-mcp installed (`go run
+// ./cmd/forge mcp serve`), forge builds the clone's forge-mcp and runs it
+// with the flags given, its output and exit code passing through, as it
+// does forge-server for `forge serve` (package companion).
+func TestForgeBuildsForgeMCPInAClone(t *testing.T) {
+	gobin, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("no go tool")
+	}
+	gocache, err := exec.Command("go", "env", "GOCACHE").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := companiontest.Install(t, "forge")
+	clone := companiontest.Clone(t, companion.MCP)
+	c := exec.Command(filepath.Join(dir, "forge"), "mcp", "serve", "--tools", "whoami,issue_view", "--lockdown")
+	c.Dir = clone
+	c.Env = []string{"PATH=" + filepath.Dir(gobin), "FORGE_MCP_TEST_AS_FORGE=1", "HOME=" + t.TempDir(),
+		"XDG_CACHE_HOME=" + t.TempDir(), "GOCACHE=" + strings.TrimSpace(string(gocache))}
+	var stdout, stderr strings.Builder
+	c.Stdout, c.Stderr = &stdout, &stderr
+	c.Run()
+	if code := c.ProcessState.ExitCode(); code != 3 || stdout.String() != "the clone's forge-mcp: mcp serve --lockdown=true --tools=whoami,issue_view\n" {
+		t.Errorf("exit %d, stdout %q, stderr:\n%s", code, stdout.String(), stderr.String())
+	}
+	if want := "forge: building forge-mcp from the clone at " + clone + " (go build ./cmd/forge-mcp)\n"; stderr.String() != want {
+		t.Errorf("stderr %q, want %q", stderr.String(), want)
 	}
 }
 

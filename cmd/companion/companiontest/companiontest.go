@@ -29,3 +29,38 @@ func Install(t testing.TB, names ...string) string {
 	}
 	return dir
 }
+
+// Clone is a new directory holding a module of forge's path whose
+// cmd/BINARY prints "the clone's BINARY: ARGS" and exits 3: what forge
+// takes for a clone of itself, from which it builds the companion binary
+// when none is installed.
+func Clone(t testing.TB, binary string) string {
+	t.Helper()
+	clone := t.TempDir()
+	files := map[string]string{
+		"go.mod": "module github.com/forgehq/forge\n\ngo 1.22\n",
+		"cmd/" + binary + "/main.go": `package main
+
+import (
+	"fmt"
+	"os"
+	"strings"
+)
+
+func main() {
+	fmt.Println("the clone's ` + binary + `:", strings.Join(os.Args[1:], " "))
+	os.Exit(3)
+}
+`,
+	}
+	for name, content := range files {
+		path := filepath.Join(clone, name)
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return clone
+}
