@@ -325,10 +325,11 @@ func TestReadTools(t *testing.T) {
 		t.Fatal(err)
 	}
 	run, err := srv.CreateRun("alice/demo", refserver.RunSeed{Status: ci.Completed, Conclusion: ci.Failure, Tick: time.Hour,
-		Jobs: []ci.JobPlan{{Name: "test", Steps: []ci.StepPlan{{Name: "Test", Lines: []string{"ok 1", "FAIL: TestCrash", "token fgt_abcdefghijklmnop"}}}}}})
+		Jobs: []ci.JobPlan{{Name: "test", Steps: []ci.StepPlan{{Name: "Test", Lines: []string{"ok 1", "FAIL: TestCrash", "token fgt_abcdefghijklmnop", "password registry-Secret-42"}}}}}})
 	if err != nil {
 		t.Fatal(err)
 	}
+	h.Env["FORGE_PASSWORD"] = "registry-Secret-42" // a secret forge holds, masked by value
 	s := serve(t, h)
 
 	var repos mcpserver.RepoList
@@ -414,12 +415,13 @@ func TestReadTools(t *testing.T) {
 	}
 	var log mcpserver.JobLog
 	s.call("job_log", map[string]any{"job_id": rv.Jobs[0].ID}, &log)
-	if !strings.Contains(log.Text, "FAIL: TestCrash") || strings.Contains(log.Text, "fgt_abcdefghijklmnop") || log.Note != "" {
+	if !strings.Contains(log.Text, "FAIL: TestCrash") || strings.Contains(log.Text, "fgt_abcdefghijklmnop") || strings.Contains(log.Text, "registry-Secret-42") || log.Note != "" {
 		t.Errorf("job_log: %+v", log)
 	}
 	var ex mcpserver.Explanation
 	s.call("run_explain", map[string]any{"run_id": run.ID}, &ex)
-	if !strings.Contains(ex.Text, "FAIL: TestCrash") || !strings.Contains(ex.Text, "job test (ID") || strings.Contains(ex.Text, "fgt_abcdefghijklmnop") {
+	if !strings.Contains(ex.Text, "FAIL: TestCrash") || !strings.Contains(ex.Text, "job test (ID") || strings.Contains(ex.Text, "fgt_abcdefghijklmnop") ||
+		strings.Contains(ex.Text, "registry-Secret-42") {
 		t.Errorf("run_explain: %+v", ex)
 	}
 

@@ -225,7 +225,7 @@ func explainRun(ctx context.Context, s *Server, in RunIn) (Explanation, error) {
 	if err != nil {
 		return Explanation{}, err
 	}
-	a, err := agentctx.Build(ctx, c, name, fmt.Sprintf("run:%d", in.RunID), agentctx.Options{})
+	a, err := agentctx.Build(ctx, c, name, fmt.Sprintf("run:%d", in.RunID), agentctx.Options{Redactor: s.opts.Redactor})
 	if err != nil {
 		return Explanation{}, err
 	}

@@ -70,7 +70,7 @@ func (s *Server) walk(v reflect.Value, paged bool) {
 }
 
 func (s *Server) clean(str string, paged bool) string {
-	str = s.opts.Redact(text.ForModel(str))
+	str = s.opts.Redactor.Text(text.ForModel(str))
 	if !paged && len(str) > MaxString {
 		str = cutBytes(str, MaxString) + fmt.Sprintf(" [truncated: %d bytes in all]", len(str))
 	}

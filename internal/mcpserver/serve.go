@@ -17,7 +17,6 @@ import (
 	"github.com/forgehq/forge/internal/build"
 	"github.com/forgehq/forge/internal/cmdutil"
 	"github.com/forgehq/forge/internal/mcptools"
-	"github.com/forgehq/forge/internal/redact"
 	"github.com/forgehq/forge/regclient"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -36,15 +35,13 @@ func Serve(ctx context.Context, f *cmdutil.Factory, opts mcptools.ServeOptions) 
 		}
 		be.repo = &r
 	}
-	s, err := f.Settings()
-	if err != nil {
+	if _, err := f.Settings(); err != nil {
 		return err
 	}
-	red := redact.New(redact.Held(*s, f.Getenv)...)
 	ms, err := New(Options{
 		Backend: be, Toolsets: opts.Toolsets, Tools: opts.Tools,
 		AllowWrite: opts.AllowWrite, Lockdown: opts.Lockdown,
-		Redact: red.Text, Version: build.Version,
+		Redactor: f.Redactor(), Version: build.Version,
 	})
 	if err != nil {
 		return &cmdutil.UsageError{Err: err}

@@ -18,6 +18,7 @@ import (
 
 	"github.com/forgehq/forge/client"
 	"github.com/forgehq/forge/internal/mcptools"
+	"github.com/forgehq/forge/internal/redact"
 	"github.com/forgehq/forge/regclient"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -48,9 +49,10 @@ type Options struct {
 	// Lockdown hides issue and comment bodies of authors without write
 	// access to the repository.
 	Lockdown bool
-	// Redact masks secrets in text (the secrets forge holds, by value, and
-	// the service's token forms).
-	Redact func(string) string
+	// Redactor masks secrets in text (the secrets forge holds, by value,
+	// and the service's token forms): Factory.Redactor. nil masks the
+	// token forms only.
+	Redactor *redact.Redactor
 	// Version is the server's version, sent at initialization.
 	Version string
 }
@@ -63,9 +65,6 @@ type Server struct {
 // New builds the MCP server with the tools opts select. An unknown toolset
 // or tool name is an error naming the known ones.
 func New(opts Options) (*mcp.Server, error) {
-	if opts.Redact == nil {
-		opts.Redact = func(s string) string { return s }
-	}
 	sets, err := selectToolsets(opts.Toolsets)
 	if err != nil {
 		return nil, err
