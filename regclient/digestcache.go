@@ -1,13 +1,8 @@
 package regclient
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
-	"encoding/json"
 	"os"
 	"path/filepath"
-
-	"github.com/forgehq/forge/internal/atomicfile"
 )
 
 // digestCache remembers the layer digests of tarballs forge has read, so
@@ -18,7 +13,7 @@ import (
 // change time moves on every write and cannot be set back, so a modified
 // file is always hashed again (git's index trusts the same fields). The
 // registry checks the digest of every blob it receives anyway.
-type digestCache struct{ dir string }
+type digestCache struct{ files jsonDir }
 
 type cacheEntry struct {
 	Path   string            `json:"path"`
@@ -26,45 +21,29 @@ type cacheEntry struct {
 	Layers map[string]string `json:"layers"` // "offset:size" -> digest
 }
 
-func (c digestCache) file(abs string) string {
-	sum := sha256.Sum256([]byte(abs))
-	return filepath.Join(c.dir, hex.EncodeToString(sum[:16])+".json")
+// key is the tarball's absolute path and identity, or ok false.
+func (c digestCache) key(path string, fi os.FileInfo) (abs, id string, ok bool) {
+	if c.files == "" {
+		return "", "", false
+	}
+	id, ok = fileID(fi)
+	abs, err := filepath.Abs(path)
+	return abs, id, ok && err == nil
 }
 
 // lookup returns the remembered digests of the tarball at path, or nil.
 func (c digestCache) lookup(path string, fi os.FileInfo) map[string]string {
-	if c.dir == "" {
-		return nil
-	}
-	id, ok := fileID(fi)
-	abs, err := filepath.Abs(path)
-	if !ok || err != nil {
-		return nil
-	}
-	data, err := os.ReadFile(c.file(abs))
-	if err != nil {
-		return nil
-	}
+	abs, id, ok := c.key(path, fi)
 	var e cacheEntry
-	if json.Unmarshal(data, &e) != nil || e.Path != abs || e.FileID != id {
+	if !ok || !c.files.read(hashedName(abs), &e) || e.Path != abs || e.FileID != id {
 		return nil
 	}
 	return e.Layers
 }
 
-// store remembers the digests; failing to is harmless.
+// store remembers the digests; failing to costs a hash next time.
 func (c digestCache) store(path string, fi os.FileInfo, layers map[string]string) {
-	if c.dir == "" {
-		return
+	if abs, id, ok := c.key(path, fi); ok {
+		c.files.write(hashedName(abs), cacheEntry{Path: abs, FileID: id, Layers: layers})
 	}
-	id, ok := fileID(fi)
-	abs, err := filepath.Abs(path)
-	if !ok || err != nil {
-		return
-	}
-	data, err := json.Marshal(cacheEntry{Path: abs, FileID: id, Layers: layers})
-	if err != nil || os.MkdirAll(c.dir, 0o700) != nil {
-		return
-	}
-	atomicfile.Write(c.file(abs), data) // a cache: a failed write costs a hash next time
 }

@@ -2,19 +2,13 @@ package regclient
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
-	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
 	"net/url"
-	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 
-	"github.com/forgehq/forge/internal/atomicfile"
 	"github.com/google/go-containerregistry/pkg/name"
 	"github.com/google/go-containerregistry/pkg/v1/remote/transport"
 )
@@ -25,13 +19,10 @@ import (
 // where the registry's Range says the bytes end, as the OCI distribution
 // specification's chunked uploads allow. An entry goes when its layer is
 // pushed; a stale one costs one GET. Files are DIR/<hash>.json.
-type uploadCache struct{ dir string }
+type uploadCache struct{ files jsonDir }
 
 func newUploadCache(cacheDir string) uploadCache {
-	if cacheDir == "" {
-		return uploadCache{}
-	}
-	return uploadCache{filepath.Join(cacheDir, "uploads")}
+	return uploadCache{cacheSubdir(cacheDir, "uploads")}
 }
 
 type uploadEntry struct {
@@ -39,25 +30,13 @@ type uploadEntry struct {
 	Location string `json:"location"`
 }
 
-func (c uploadCache) file(blob string) string {
-	sum := sha256.Sum256([]byte(blob))
-	return filepath.Join(c.dir, hex.EncodeToString(sum[:16])+".json")
-}
-
 func blobKey(repo name.Repository, digest string) string { return repo.Name() + "@" + digest }
 
 // lookup returns the remembered upload of the blob, "" when none.
 func (c uploadCache) lookup(repo name.Repository, digest string) string {
-	if c.dir == "" {
-		return ""
-	}
 	blob := blobKey(repo, digest)
-	data, err := os.ReadFile(c.file(blob))
-	if err != nil {
-		return ""
-	}
 	var e uploadEntry
-	if json.Unmarshal(data, &e) != nil || e.Blob != blob {
+	if !c.files.read(hashedName(blob), &e) || e.Blob != blob {
 		return ""
 	}
 	return e.Location
@@ -66,20 +45,12 @@ func (c uploadCache) lookup(repo name.Repository, digest string) string {
 // remember notes where the blob's upload lives; failing to is harmless (a
 // push stopped then starts the layer over).
 func (c uploadCache) remember(repo name.Repository, digest, location string) {
-	if c.dir == "" || os.MkdirAll(c.dir, 0o700) != nil {
-		return
-	}
 	blob := blobKey(repo, digest)
-	data, err := json.Marshal(uploadEntry{Blob: blob, Location: location})
-	if err == nil {
-		atomicfile.Write(c.file(blob), data)
-	}
+	c.files.write(hashedName(blob), uploadEntry{Blob: blob, Location: location})
 }
 
 func (c uploadCache) forget(repo name.Repository, digest string) {
-	if c.dir != "" {
-		os.Remove(c.file(blobKey(repo, digest)))
-	}
+	c.files.remove(hashedName(blobKey(repo, digest)))
 }
 
 // resume continues the layer's upload at location from where the registry

@@ -1,24 +1,13 @@
 package regclient
 
-import (
-	"encoding/json"
-	"os"
-	"path/filepath"
-
-	"github.com/forgehq/forge/internal/atomicfile"
-)
-
 // sizeCache remembers what Sizes computed from a manifest, by the
 // manifest's digest: the content a digest names never changes, so the
 // entry holds for ever and for every registry. Files are
 // DIR/<algorithm>-<hex>.json. An empty dir remembers nothing.
-type sizeCache struct{ dir string }
+type sizeCache struct{ files jsonDir }
 
 func newSizeCache(cacheDir string) sizeCache {
-	if cacheDir == "" {
-		return sizeCache{}
-	}
-	return sizeCache{filepath.Join(cacheDir, "manifest-sizes")}
+	return sizeCache{cacheSubdir(cacheDir, "manifest-sizes")}
 }
 
 type sizeEntry struct {
@@ -27,26 +16,18 @@ type sizeEntry struct {
 	Platforms int    `json:"platforms"`
 }
 
-func (c sizeCache) file(digest string) (string, bool) {
+// sizeFile is the file of the manifest with digest; ok false for a digest
+// that is not sha256 or sha512 hex (it could be more than a file name).
+func sizeFile(digest string) (string, bool) {
 	alg, hex, ok := splitDigest(digest)
-	if c.dir == "" || !ok {
-		return "", false
-	}
-	return filepath.Join(c.dir, alg+"-"+hex+".json"), true
+	return alg + "-" + hex + ".json", ok
 }
 
 // get returns the remembered size of the manifest with digest.
 func (c sizeCache) get(digest string) (*manifestSize, bool) {
-	path, ok := c.file(digest)
-	if !ok {
-		return nil, false
-	}
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, false
-	}
+	name, ok := sizeFile(digest)
 	var e sizeEntry
-	if json.Unmarshal(data, &e) != nil || e.MediaType == "" {
+	if !ok || !c.files.read(name, &e) || e.MediaType == "" {
 		return nil, false
 	}
 	return &manifestSize{digest: digest, mediaType: e.MediaType, size: e.Size, platforms: e.Platforms}, true
@@ -54,15 +35,9 @@ func (c sizeCache) get(digest string) (*manifestSize, bool) {
 
 // put remembers a size; failing to is harmless (the next listing asks).
 func (c sizeCache) put(ms *manifestSize) {
-	path, ok := c.file(ms.digest)
-	if !ok {
-		return
+	if name, ok := sizeFile(ms.digest); ok {
+		c.files.write(name, sizeEntry{MediaType: ms.mediaType, Size: ms.size, Platforms: ms.platforms})
 	}
-	data, err := json.Marshal(sizeEntry{MediaType: ms.mediaType, Size: ms.size, Platforms: ms.platforms})
-	if err != nil || os.MkdirAll(c.dir, 0o700) != nil {
-		return
-	}
-	atomicfile.Write(path, data)
 }
 
 // splitDigest splits "sha256:<hex>" (or sha512), refusing anything that

@@ -64,7 +64,7 @@ func Open(path string, o OpenOptions) (*Source, error) {
 	if fi.IsDir() {
 		return openLayout(path)
 	}
-	return openTarball(path, path, digestCache{o.DigestCache})
+	return openTarball(path, path, digestCache{jsonDir(o.DigestCache)})
 }
 
 // Close removes what opening made (a spooled stdin).
