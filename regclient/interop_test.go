@@ -44,11 +44,7 @@ func TestDistributionRegistry(t *testing.T) {
 		t.Fatalf("login: %v\n%s", err, logs())
 	}
 	img := randomImage(t, 4096, 2)
-	src, err := regclient.Open(writeTarball(t, e.dir, img), regclient.OpenOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer src.Close()
+	src := openTarball(t, e.dir, img)
 	ref := mustRef(t, c, "app:1")
 	res, err := c.Push(ctx, src, ref, regclient.PushOptions{})
 	if err != nil {

@@ -103,6 +103,18 @@ func writeTarball(t *testing.T, dir string, img v1.Image) string {
 	return p
 }
 
+// openTarball writes img as a tarball in dir and opens it, closed when
+// the test ends.
+func openTarball(t *testing.T, dir string, img v1.Image) *regclient.Source {
+	t.Helper()
+	src, err := regclient.Open(writeTarball(t, dir, img), regclient.OpenOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { src.Close() })
+	return src
+}
+
 // twoPlatformLayout writes an OCI layout holding one index of a linux/amd64
 // and a linux/arm64 image.
 func twoPlatformLayout(t *testing.T, dir string) (string, v1.ImageIndex, map[string]v1.Image) {
@@ -209,11 +221,7 @@ func TestPushPullTarball(t *testing.T) {
 	c := e.as(t, "alice")
 	ctx := context.Background()
 	img := randomImage(t, 4096, 3)
-	src, err := regclient.Open(writeTarball(t, e.dir, img), regclient.OpenOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer src.Close()
+	src := openTarball(t, e.dir, img)
 	if digestOf(t, src) != digestOf(t, img) {
 		t.Fatalf("the tarball's image has digest %s, want %s", digestOf(t, src), digestOf(t, img))
 	}
@@ -293,18 +301,13 @@ func TestPushResumes(t *testing.T) {
 		t.Fatal(err)
 	}
 	// The first two layers got there (as with an interrupted push).
-	src, _ := regclient.Open(writeTarball(t, e.dir, base), regclient.OpenOptions{})
-	defer src.Close()
+	src := openTarball(t, e.dir, base)
 	if _, err := c.Push(ctx, src, mustRef(t, c, "app:partial"), regclient.PushOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	dir := filepath.Join(e.dir, "full")
 	os.Mkdir(dir, 0o755)
-	src2, err := regclient.Open(writeTarball(t, dir, full), regclient.OpenOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer src2.Close()
+	src2 := openTarball(t, dir, full)
 	var ev events
 	res, err := c.Push(ctx, src2, mustRef(t, c, "app:partial"), regclient.PushOptions{Progress: ev.record})
 	if err != nil {
@@ -398,8 +401,7 @@ func TestPermissionsAndErrors(t *testing.T) {
 	e := newEnv(t)
 	ctx := context.Background()
 	alice := e.as(t, "alice")
-	src, _ := regclient.Open(writeTarball(t, e.dir, randomImage(t, 1024, 1)), regclient.OpenOptions{})
-	defer src.Close()
+	src := openTarball(t, e.dir, randomImage(t, 1024, 1))
 
 	// The server's 403 when the client does not know the user's namespace
 	// (pushing by full reference as another user is the same request).
@@ -442,8 +444,7 @@ func TestListingsDeleteCopy(t *testing.T) {
 	ctx := context.Background()
 	alice := e.as(t, "alice")
 	img := randomImage(t, 1024, 2)
-	src, _ := regclient.Open(writeTarball(t, e.dir, img), regclient.OpenOptions{})
-	defer src.Close()
+	src := openTarball(t, e.dir, img)
 	for _, r := range []string{"app:1.0", "app:latest", "tool:1"} {
 		if _, err := alice.Push(ctx, src, mustRef(t, alice, r), regclient.PushOptions{}); err != nil {
 			t.Fatal(err)
@@ -663,15 +664,11 @@ func TestInterruptedPush(t *testing.T) {
 	e := newEnv(t)
 	c := e.as(t, "alice")
 	img := randomImage(t, 64<<10, 3)
-	src, err := regclient.Open(writeTarball(t, e.dir, img), regclient.OpenOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer src.Close()
+	src := openTarball(t, e.dir, img)
 	ref := mustRef(t, c, "app:1")
 	ctx, cancel := context.WithCancel(context.Background())
 	var once sync.Once
-	_, err = c.Push(ctx, src, ref, regclient.PushOptions{Jobs: 1, Progress: func(ev regclient.LayerEvent) {
+	_, err := c.Push(ctx, src, ref, regclient.PushOptions{Jobs: 1, Progress: func(ev regclient.LayerEvent) {
 		if ev.State == regclient.LayerPushed {
 			once.Do(cancel)
 		}
@@ -752,11 +749,7 @@ func TestPullFullDiskNamesLocalFile(t *testing.T) {
 	c := e.as(t, "alice")
 	ctx := context.Background()
 	img := randomImage(t, 4096, 2)
-	src, err := regclient.Open(writeTarball(t, e.dir, img), regclient.OpenOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer src.Close()
+	src := openTarball(t, e.dir, img)
 	ref := mustRef(t, c, "app:1")
 	if _, err := c.Push(ctx, src, ref, regclient.PushOptions{}); err != nil {
 		t.Fatal(err)
@@ -871,11 +864,7 @@ func TestPushResumesInterruptedLayer(t *testing.T) {
 		t.Fatal(err)
 	}
 	img := randomImage(t, 8<<20, 1)
-	src, err := regclient.Open(writeTarball(t, e.dir, img), regclient.OpenOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer src.Close()
+	src := openTarball(t, e.dir, img)
 	ref := mustRef(t, c, "big:1")
 	ctx, cancel := context.WithCancel(context.Background())
 	var size int64

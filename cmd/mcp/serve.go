@@ -18,9 +18,9 @@ type serveOptions struct {
 }
 
 // Serve runs the server in this process. forge itself leaves it nil and
-// hands `forge mcp serve` to the forge-mcp binary beside it, which sets it
-// (cmd/forge-mcp): the MCP SDK is linked there only, so its package
-// initialisation does not slow every other forge command.
+// hands `forge mcp serve` to its companion forge-mcp (package companion),
+// which sets it (cmd/forge-mcp): the MCP SDK is linked there only, so its
+// package initialisation does not slow every other forge command.
 var Serve func(context.Context, *cmdutil.Factory, mcptools.ServeOptions) error
 
 func newServeCmd(f *cmdutil.Factory) *cobra.Command {
