@@ -129,10 +129,7 @@ func listRuns(ctx context.Context, s *Server, in ListRunsIn) (RunList, error) {
 		return RunList{}, err
 	}
 	rs, note, err := pageOf(c.Actions.ListRuns(ctx, name, client.RunListOptions{ListOptions: client.ListOptions{PerPage: MaxPerPage}, Branch: in.Branch, Status: in.Status}), in.Paging)
-	out := RunList{Runs: []Run{}, Note: note}
-	for _, r := range rs {
-		out.Runs = append(out.Runs, runOf(r))
-	}
+	out := RunList{Runs: each(rs, runOf), Note: note}
 	return out, err
 }
 
@@ -157,10 +154,7 @@ func runJobs(ctx context.Context, s *Server, in RunIn) (JobList, error) {
 		return JobList{}, err
 	}
 	js, note, err := pageOf(c.Actions.ListJobs(ctx, name, in.RunID, client.ListOptions{PerPage: MaxPerPage}), Paging{PerPage: MaxPerPage})
-	out := JobList{Jobs: []Job{}, Note: note}
-	for _, j := range js {
-		out.Jobs = append(out.Jobs, jobOf(j))
-	}
+	out := JobList{Jobs: each(js, jobOf), Note: note}
 	return out, err
 }
 

@@ -116,10 +116,7 @@ func listIssues(ctx context.Context, s *Server, in ListIssuesIn) (IssueList, err
 	if scanned > MaxScan {
 		note = fmt.Sprintf("searched the first %d issues only; narrow the list with state", MaxScan)
 	}
-	out := IssueList{Issues: []Issue{}, Note: note}
-	for _, is := range iss {
-		out.Issues = append(out.Issues, issueOf(is))
-	}
+	out := IssueList{Issues: each(iss, issueOf), Note: note}
 	return out, err
 }
 

@@ -92,10 +92,7 @@ func listPulls(ctx context.Context, s *Server, in ListPullsIn) (PullList, error)
 		return PullList{}, err
 	}
 	ps, note, err := pageOf(c.Pulls.List(ctx, name, client.PullListOptions{ListOptions: client.ListOptions{PerPage: MaxPerPage}, State: in.State}), in.Paging)
-	out := PullList{Pulls: []Pull{}, Note: note}
-	for _, p := range ps {
-		out.Pulls = append(out.Pulls, pullOf(p))
-	}
+	out := PullList{Pulls: each(ps, pullOf), Note: note}
 	return out, err
 }
 
@@ -128,10 +125,7 @@ func listReleases(ctx context.Context, s *Server, in RepoPagingIn) (ReleaseList,
 		return ReleaseList{}, err
 	}
 	rs, note, err := pageOf(c.Releases.List(ctx, name, client.ListOptions{PerPage: MaxPerPage}), in.Paging)
-	out := ReleaseList{Releases: []Release{}, Note: note}
-	for _, r := range rs {
-		out.Releases = append(out.Releases, releaseOf(r))
-	}
+	out := ReleaseList{Releases: each(rs, releaseOf), Note: note}
 	return out, err
 }
 

@@ -135,10 +135,7 @@ func listRepos(ctx context.Context, s *Server, in ListReposIn) (RepoList, error)
 		return RepoList{}, err
 	}
 	rs, note, err := pageOf(c.Repos.List(ctx, client.ListOptions{PerPage: MaxPerPage}), in.Paging)
-	out := RepoList{Repos: []Repo{}, Note: note}
-	for _, r := range rs {
-		out.Repos = append(out.Repos, repoOf(r))
-	}
+	out := RepoList{Repos: each(rs, repoOf), Note: note}
 	return out, err
 }
 

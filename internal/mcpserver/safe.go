@@ -121,6 +121,16 @@ func (p Paging) norm() (page, per int, err error) {
 	return page, per, nil
 }
 
+// each is f of every record, in order; never nil, so an empty list is
+// [] in JSON, not null.
+func each[T, U any](records []T, f func(T) U) []U {
+	out := make([]U, 0, len(records))
+	for _, r := range records {
+		out = append(out, f(r))
+	}
+	return out
+}
+
 // pageOf reads page p (of per records) from seq: the records, and a note
 // saying which page to ask for next when there are more.
 func pageOf[T any](seq iter.Seq2[T, error], in Paging) ([]T, string, error) {
