@@ -95,15 +95,15 @@ func imageTags(ctx context.Context, s *Server, in TagsIn) (TagList, error) {
 	if err := c.Sizes(ctx, repo, page); err != nil {
 		return TagList{}, err
 	}
-	out := TagList{Repository: repo.String(), Tags: []ImageTag{}, Note: note}
-	for _, t := range page {
-		it := ImageTag{Name: t.Name, Digest: t.Digest, ImageSize: t.ImageSize, Platforms: t.Platforms}
-		if !t.UpdatedAt.IsZero() {
-			it.UpdatedAt = t.UpdatedAt.UTC().Format("2006-01-02T15:04:05Z")
-		}
-		out.Tags = append(out.Tags, it)
+	return TagList{Repository: repo.String(), Tags: each(page, imageTagOf), Note: note}, nil
+}
+
+func imageTagOf(t regclient.Tag) ImageTag {
+	it := ImageTag{Name: t.Name, Digest: t.Digest, ImageSize: t.ImageSize, Platforms: t.Platforms}
+	if !t.UpdatedAt.IsZero() {
+		it.UpdatedAt = t.UpdatedAt.UTC().Format("2006-01-02T15:04:05Z")
 	}
-	return out, nil
+	return it
 }
 
 func imageManifest(ctx context.Context, s *Server, in ImageIn) (Image, error) {

@@ -180,21 +180,23 @@ func contents(ctx context.Context, s *Server, in ContentsIn) (Contents, error) {
 	return out, nil
 }
 
+// commitOf is a commit as the tools show it: by its author's login, or
+// the name git recorded when the service knows no user.
+func commitOf(cm *client.Commit) Commit {
+	author := cm.Author.Login
+	if author == "" {
+		author = cm.Commit.Author.Name
+	}
+	return Commit{SHA: cm.SHA, Message: cm.Commit.Message, Author: author, Date: when(cm.Commit.Author.Date)}
+}
+
 func commits(ctx context.Context, s *Server, in RepoPagingIn) (CommitList, error) {
 	c, name, err := s.repo(ctx, in.RepoArg)
 	if err != nil {
 		return CommitList{}, err
 	}
 	cs, note, err := pageOf(c.Repos.Commits(ctx, name, client.ListOptions{PerPage: MaxPerPage}), in.Paging)
-	out := CommitList{Commits: []Commit{}, Note: note}
-	for _, cm := range cs {
-		author := cm.Author.Login
-		if author == "" {
-			author = cm.Commit.Author.Name
-		}
-		out.Commits = append(out.Commits, Commit{SHA: cm.SHA, Message: cm.Commit.Message, Author: author, Date: when(cm.Commit.Author.Date)})
-	}
-	return out, err
+	return CommitList{Commits: each(cs, commitOf), Note: note}, err
 }
 
 func collaborators(ctx context.Context, s *Server, in RepoPagingIn) (CollaboratorList, error) {
@@ -203,9 +205,7 @@ func collaborators(ctx context.Context, s *Server, in RepoPagingIn) (Collaborato
 		return CollaboratorList{}, err
 	}
 	cs, note, err := pageOf(c.Repos.Collaborators(ctx, name, client.ListOptions{PerPage: MaxPerPage}), in.Paging)
-	out := CollaboratorList{Collaborators: []Collaborator{}, Note: note}
-	for _, cm := range cs {
-		out.Collaborators = append(out.Collaborators, Collaborator{Login: cm.Login, Permission: cm.Permission})
-	}
-	return out, err
+	return CollaboratorList{Collaborators: each(cs, func(cm *client.Collaborator) Collaborator {
+		return Collaborator{Login: cm.Login, Permission: cm.Permission}
+	}), Note: note}, err
 }
