@@ -113,22 +113,26 @@ func sorted(s []string) []string {
 	return s
 }
 
-func TestTypeScriptSDKClientOverStdio(t *testing.T) {
+// interopWorld is the world checkInterop expects, once the TypeScript
+// SDK is known to be there.
+func interopWorld(t *testing.T) *harness {
+	t.Helper()
 	sdkDir(t)
 	h := world(t)
 	if _, err := h.Srv.CreateIssue("alice/demo", "alice", "From the reference server", ""); err != nil {
 		t.Fatal(err)
 	}
+	return h
+}
+
+func TestTypeScriptSDKClientOverStdio(t *testing.T) {
+	h := interopWorld(t)
 	exe, _ := asForge(t, nil)
 	checkInterop(t, runInterop(t, h.Env, "stdio", exe))
 }
 
 func TestTypeScriptSDKClientOverHTTP(t *testing.T) {
-	sdkDir(t)
-	h := world(t)
-	if _, err := h.Srv.CreateIssue("alice/demo", "alice", "From the reference server", ""); err != nil {
-		t.Fatal(err)
-	}
+	h := interopWorld(t)
 	url, token := httpServer(t, h)
 	checkInterop(t, runInterop(t, nil, "http", url, token))
 }
