@@ -79,23 +79,22 @@ func runState(ctx context.Context, opts *stateOptions, past string) error {
 	ios := opts.f.IOStreams
 	cs := ios.ErrColorScheme()
 	title := text.OneLine(is.Title)
-	if is.State == opts.want {
-		fmt.Fprintf(ios.ErrOut, "%s Issue #%d (%s) is already %s\n", cs.WarningIcon(), is.Number, title, opts.want)
-	} else {
-		// The state first, then the comment: a comment that fails leaves
-		// the issue as asked and its text in the shell's history, while
-		// the other order could leave a "closing" comment on an open
-		// issue when closing is refused.
-		if _, err := c.Issues.SetState(ctx, name, opts.number, opts.want); err != nil {
-			return err
-		}
-		fmt.Fprintf(ios.ErrOut, "%s %s issue #%d (%s)\n", cs.SuccessIcon(), past, is.Number, title)
-	}
+	// The comment first, then the state, as gh does: a comment the
+	// service refuses leaves the issue as it was (and the text in the
+	// shell's history), never closed without its explanation.
 	if opts.comment != "" {
 		if _, err := c.Issues.Comment(ctx, name, opts.number, opts.comment); err != nil {
-			return fmt.Errorf("adding the comment: %w", err)
+			return fmt.Errorf("adding the comment (the issue is left %s): %w", is.State, err)
 		}
 		fmt.Fprintf(ios.ErrOut, "%s Commented on issue #%d\n", cs.SuccessIcon(), is.Number)
 	}
+	if is.State == opts.want {
+		fmt.Fprintf(ios.ErrOut, "%s Issue #%d (%s) is already %s\n", cs.WarningIcon(), is.Number, title, opts.want)
+		return nil
+	}
+	if _, err := c.Issues.SetState(ctx, name, opts.number, opts.want); err != nil {
+		return err
+	}
+	fmt.Fprintf(ios.ErrOut, "%s %s issue #%d (%s)\n", cs.SuccessIcon(), past, is.Number, title)
 	return nil
 }

@@ -8,7 +8,6 @@ import (
 	"github.com/forgehq/forge/cmd/internal/listing"
 	"github.com/forgehq/forge/internal/cmdutil"
 	"github.com/forgehq/forge/internal/output"
-	"github.com/forgehq/forge/internal/text"
 	"github.com/spf13/cobra"
 )
 
@@ -60,44 +59,46 @@ func runList(ctx context.Context, opts *listOptions) error {
 	}
 	ios := opts.f.IOStreams
 	tty := ios.IsStdoutTTY()
-	t := output.NewTable(ios, "ID", "TITLE", "STATE", "AUTHOR", "CREATED")
+	// "open issue", "closed issues", "issues in alice/app": the noun
+	// agrees with the number before it.
+	what := func(n int) string {
+		w := "issues"
+		if n == 1 {
+			w = "issue"
+		}
+		if opts.state != "all" {
+			w = opts.state + " " + w
+		}
+		return w
+	}
+	tail := listing.Tail{
+		IO: ios, Flags: &opts.list,
+		Table: output.NewTable(ios, "ID", "TITLE", "STATE", "AUTHOR", "CREATED"),
+		What:  func(n int) string { return what(n) + " in " + name.String() },
+		// Cut by the limit: "Showing 30 of 123 open issues (-L 200 or
+		// --paginate for more)", with the repository before the hint.
+		Head: func(n int, cut string) string {
+			if cut != "" {
+				return cut
+			}
+			return fmt.Sprintf("Showing %d %s in %s", n, what(n), name)
+		},
+	}
+	if tty {
+		tail.Empty = fmt.Sprintf("No %s in %s", what(0), name)
+	}
 	issues := c.Issues.List(ctx, name, client.IssueListOptions{ListOptions: opts.list.PerPage(), State: opts.state})
-	n, err := listing.Drain(ios, &opts.list, issues, func(is *client.Issue) {
+	t := tail.Table
+	return listing.Show(ctx, tail, issues, func(is *client.Issue) {
 		num := fmt.Sprint(is.Number)
 		if tty {
 			num = "#" + num
 		}
 		t.Add(num, stateColor(is.State))
-		t.Add(text.OneLine(is.Title), output.Bold)
+		t.Add(is.Title, output.Bold)
 		t.Add(is.State, stateColor(is.State))
-		t.Add(text.OneLine(is.User.Login))
+		t.Add(is.User.Login)
 		t.AddTime(is.CreatedAt.Time)
 		t.EndRow()
 	})
-	if err != nil || opts.list.Exporter.Enabled() {
-		return err
-	}
-	what := "issue"
-	if opts.state != "all" {
-		what = opts.state + " issue"
-	}
-	if n != 1 {
-		what += "s"
-	}
-	if n == 0 {
-		if tty {
-			fmt.Fprintf(ios.ErrOut, "No %s in %s\n", what, name)
-		}
-		return nil
-	}
-	if tty {
-		// Cut by the limit: "Showing 30 of 123 open issues (-L 200 or
-		// --paginate for more)", with the repository before the hint.
-		head := fmt.Sprintf("Showing %d %s in %s", n, what, name)
-		if cut := opts.list.Cut(ctx, n, what+" in "+name.String()); cut != "" {
-			head = cut
-		}
-		fmt.Fprintf(ios.Out, "%s\n\n", head)
-	}
-	return t.Render()
 }

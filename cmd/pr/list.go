@@ -9,7 +9,6 @@ import (
 	"github.com/forgehq/forge/cmd/internal/listing"
 	"github.com/forgehq/forge/internal/cmdutil"
 	"github.com/forgehq/forge/internal/output"
-	"github.com/forgehq/forge/internal/text"
 	"github.com/spf13/cobra"
 )
 
@@ -68,33 +67,19 @@ func runList(ctx context.Context, opts *listOptions) error {
 	if opts.state == "merged" {
 		pulls = onlyMerged(pulls)
 	}
-	n, err := listing.Drain(ios, &opts.list, pulls, func(p *client.PullRequest) {
+	return listing.Show(ctx, listing.Tail{IO: ios, Flags: &opts.list, Table: t, Empty: fmt.Sprintf("No %s pull requests in %s", stateWord(opts.state), name)}, pulls, func(p *client.PullRequest) {
 		st := displayState(p)
 		num := fmt.Sprint(p.Number)
 		if tty {
 			num = "#" + num
 		}
 		t.Add(num, stateColor(st))
-		t.Add(text.OneLine(p.Title), output.Bold)
-		t.Add(text.OneLine(p.Head.Ref), output.Cyan)
+		t.Add(p.Title, output.Bold)
+		t.Add(p.Head.Ref, output.Cyan)
 		t.Add(st, stateColor(st))
 		t.AddTime(p.CreatedAt.Time)
 		t.EndRow()
 	})
-	if err != nil || opts.list.Exporter.Enabled() {
-		return err
-	}
-	if n == 0 {
-		if tty {
-			fmt.Fprintf(ios.ErrOut, "No %s pull requests in %s\n", stateWord(opts.state), name)
-		}
-		return nil
-	}
-	if err := t.Render(); err != nil {
-		return err
-	}
-	opts.list.NoteCut(ctx, ios, n)
-	return nil
 }
 
 // onlyMerged keeps the merged pull requests of seq: the service filters

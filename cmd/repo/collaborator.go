@@ -64,19 +64,11 @@ func runCollaboratorList(ctx context.Context, opts *collaboratorListOptions) err
 	}
 	ios := opts.f.IOStreams
 	t := output.NewTable(ios, "LOGIN", "PERMISSION")
-	n, err := listing.Drain(ios, &opts.list, c.Repos.Collaborators(ctx, name, opts.list.PerPage()), func(cb *client.Collaborator) {
-		t.Add(text.OneLine(cb.Login), output.Bold)
+	return listing.Show(ctx, listing.Tail{IO: ios, Flags: &opts.list, Table: t}, c.Repos.Collaborators(ctx, name, opts.list.PerPage()), func(cb *client.Collaborator) {
+		t.Add(cb.Login, output.Bold)
 		t.Add(cb.Permission, permissionColor(cb.Permission))
 		t.EndRow()
 	})
-	if err != nil || opts.list.Exporter.Enabled() {
-		return err
-	}
-	if err := t.Render(); err != nil {
-		return err
-	}
-	opts.list.NoteCut(ctx, ios, n)
-	return nil
 }
 
 func permissionColor(p string) output.Color {

@@ -87,7 +87,7 @@ func runContents(ctx context.Context, opts *contentsOptions) error {
 		if e.Type == "dir" {
 			color = output.Cyan
 		}
-		t.Add(text.OneLine(e.Name), color)
+		t.Add(e.Name, color)
 		t.Add(e.Type)
 		size := fmt.Sprint(e.Size)
 		if e.Type == "dir" {

@@ -2,13 +2,11 @@ package repo
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/forgehq/forge/client"
 	"github.com/forgehq/forge/cmd/internal/listing"
 	"github.com/forgehq/forge/internal/cmdutil"
 	"github.com/forgehq/forge/internal/output"
-	"github.com/forgehq/forge/internal/text"
 	"github.com/spf13/cobra"
 )
 
@@ -47,27 +45,13 @@ func runList(ctx context.Context, opts *listOptions) error {
 	}
 	ios := opts.f.IOStreams
 	t := output.NewTable(ios, "NAME", "DESCRIPTION", "INFO", "UPDATED")
-	n, err := listing.Drain(ios, &opts.list, c.Repos.List(ctx, opts.list.PerPage()), func(r *client.Repo) {
+	return listing.Show(ctx, listing.Tail{IO: ios, Flags: &opts.list, Table: t, Empty: "No repositories yet; create one with `forge repo create NAME`."}, c.Repos.List(ctx, opts.list.PerPage()), func(r *client.Repo) {
 		t.Add(r.RepoName().String(), output.Bold)
-		t.Add(text.OneLine(r.Description))
+		t.Add(r.Description)
 		t.Add(visibility(r.Private), visibilityColor(r.Private))
 		t.AddTime(r.UpdatedAt.Time)
 		t.EndRow()
 	})
-	if err != nil || opts.list.Exporter.Enabled() {
-		return err
-	}
-	if n == 0 {
-		if ios.IsStdoutTTY() {
-			fmt.Fprintln(ios.ErrOut, "No repositories yet; create one with `forge repo create NAME`.")
-		}
-		return nil
-	}
-	if err := t.Render(); err != nil {
-		return err
-	}
-	opts.list.NoteCut(ctx, ios, n)
-	return nil
 }
 
 func visibilityColor(private bool) output.Color {

@@ -77,7 +77,7 @@ func runList(ctx context.Context, opts *listOptions) error {
 	} else {
 		t = output.NewTable(ios, "STATUS", "CONCLUSION", "TITLE", "WORKFLOW", "BRANCH", "EVENT", "ID", "ELAPSED", "CREATED")
 	}
-	n, err := listing.Drain(ios, &opts.list, runs, func(r *client.WorkflowRun) {
+	return listing.Show(ctx, listing.Tail{IO: ios, Flags: &opts.list, Table: t, Empty: fmt.Sprintf("No workflow runs in %s.", repo)}, runs, func(r *client.WorkflowRun) {
 		if tty {
 			t.Add(symbol(plain, r.Status, r.Conclusion)+" "+outcome(r.Status, r.Conclusion), tableColor(r.Status, r.Conclusion))
 		} else {
@@ -97,18 +97,4 @@ func runList(ctx context.Context, opts *listOptions) error {
 		t.AddTime(r.CreatedAt.Time)
 		t.EndRow()
 	})
-	if err != nil || opts.list.Exporter.Enabled() {
-		return err
-	}
-	if n == 0 {
-		if tty {
-			fmt.Fprintf(ios.ErrOut, "No workflow runs in %s.\n", repo)
-		}
-		return nil
-	}
-	if err := t.Render(); err != nil {
-		return err
-	}
-	opts.list.NoteCut(ctx, ios, n)
-	return nil
 }

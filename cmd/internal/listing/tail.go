@@ -1,0 +1,76 @@
+package listing
+
+import (
+	"context"
+	"fmt"
+	"iter"
+
+	"github.com/forgehq/forge/internal/iostreams"
+	"github.com/forgehq/forge/internal/output"
+)
+
+// Tail is what a list command does once it has its records: drain them
+// into the table (or the JSON export), say so on a terminal when there
+// are none, render, and note a list the limit cut short.
+type Tail struct {
+	IO    *iostreams.IOStreams
+	Flags *Flags
+	Table *output.Table
+	// Empty is said on stderr, on a terminal, when there is no record
+	// ("" for nothing).
+	Empty string
+	// Head, when set, is a heading printed on a terminal above the table
+	// instead of the note under it; it is given the number of rows shown
+	// and Cut's note ("" when the list was not cut).
+	Head func(shown int, cut string) string
+	// What names the records in the cut note by their number (nil: the
+	// noun given to Flags.Add).
+	What func(n int) string
+}
+
+// Show drains seq through row into the tail's table and prints it.
+func Show[T Record](ctx context.Context, tl Tail, seq iter.Seq2[T, error], row func(T)) error {
+	ios, l := tl.IO, tl.Flags
+	n, err := Drain(ios, l, seq, row)
+	if err != nil || l.Exporter.Enabled() {
+		return err
+	}
+	tty := ios.IsStdoutTTY()
+	if n == 0 {
+		if tty && tl.Empty != "" {
+			fmt.Fprintln(ios.ErrOut, tl.Empty)
+		}
+		return nil
+	}
+	if !tty {
+		return tl.Table.Render()
+	}
+	cut := l.cut(ctx, n, tl.What)
+	if tl.Head != nil {
+		fmt.Fprintf(ios.Out, "%s\n\n", tl.Head(n, cut))
+		return tl.Table.Render()
+	}
+	if err := tl.Table.Render(); err != nil {
+		return err
+	}
+	if cut != "" {
+		fmt.Fprintln(ios.ErrOut, cut)
+	}
+	return nil
+}
+
+// Filter keeps the records of seq that keep accepts: a filter the service
+// does not offer, applied as the pages come (the limit counts what is
+// kept).
+func Filter[T any](seq iter.Seq2[T, error], keep func(T) bool) iter.Seq2[T, error] {
+	return func(yield func(T, error) bool) {
+		for rec, err := range seq {
+			if err == nil && !keep(rec) {
+				continue
+			}
+			if !yield(rec, err) {
+				return
+			}
+		}
+	}
+}
