@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/forgehq/forge/internal/cmdutil"
 	"github.com/spf13/cobra"
 )
 
@@ -127,4 +128,31 @@ func helpTopicsSection() string {
 		fmt.Fprintf(&b, "\n  %-12s %s", t.name, t.short)
 	}
 	return b.String()
+}
+
+// strictHelp makes `forge help NAME` a usage error (exit 2) when NAME is
+// neither a command nor a topic: cobra's own prints the root's usage and
+// exits 0, which a script cannot tell from success.
+func strictHelp(root *cobra.Command) {
+	root.InitDefaultHelpCmd()
+	var help *cobra.Command
+	for _, c := range root.Commands() {
+		if c.Name() == "help" {
+			help = c
+		}
+	}
+	if help == nil {
+		return
+	}
+	show := help.Run
+	help.Run = nil
+	help.RunE = func(c *cobra.Command, args []string) error {
+		cmd, rest, err := c.Root().Find(args)
+		if cmd == nil || err != nil || len(rest) > 0 {
+			return cmdutil.UsageErrorf("no help topic or command %q: see `forge help` for the commands and topics", strings.Join(args, " "))
+		}
+		show(c, args)
+		return nil
+	}
+	root.SetHelpCommand(help)
 }

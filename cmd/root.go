@@ -129,6 +129,9 @@ and two-factor authentication; the agent chat; and the container registry.`,
 		if uerr := cmdutil.GroupFlagError(cmd); uerr != nil {
 			return uerr
 		}
+		if ferr := cmdutil.FlagError(err); ferr != err {
+			return ferr
+		}
 		return &cmdutil.UsageError{Err: fmt.Errorf("%w; see `%s --help`", err, cmd.CommandPath())}
 	})
 	root.PersistentFlags().StringVar(&f.ProfileFlag, "profile", "", "Use the named configuration `profile` (also FORGE_PROFILE)")
@@ -158,6 +161,7 @@ and two-factor authentication; the agent chat; and the container registry.`,
 		tui.NewCmd(f),
 	)
 	addHelpTopics(root)
+	strictHelp(root)
 	completions.Register(root, f)
 	return root
 }

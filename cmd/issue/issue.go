@@ -13,7 +13,11 @@ import (
 // issueFields are the fields forge knows of an issue; --json passes
 // through whatever else the service sends.
 var issueFields = []string{"id", "number", "title", "body", "state", "user", "comments", "created_at",
-	"updated_at", "closed_at", "html_url", "comments_list"}
+	"updated_at", "closed_at", "html_url"}
+
+// viewFields are issueFields and what only `issue view` adds: the
+// comments themselves (a list would need a request per issue).
+var viewFields = append(issueFields[:len(issueFields):len(issueFields)], "comments_list")
 
 // NewCmd returns `forge issue` and its subcommands.
 func NewCmd(f *cmdutil.Factory) *cobra.Command {

@@ -38,18 +38,12 @@ Pages are fetched as they are printed and no further than --limit needs.`,
 		},
 	}
 	cmdutil.AddRepoFlag(cmd, &opts.repoFlag)
-	cmd.Flags().StringVarP(&opts.state, "state", "s", "open", "Show issues in this `state`: open, closed or all")
-	_ = cmd.RegisterFlagCompletionFunc("state", cobra.FixedCompletions([]string{"open", "closed", "all"}, cobra.ShellCompDirectiveNoFileComp))
+	cmdutil.EnumFlag(cmd, &opts.state, "state", "s", "open", []string{"open", "closed", "all"}, "Show issues in this `state`")
 	opts.list.Add(cmd, listing.DefaultLimit, "issues", issueFields...)
 	return cmd
 }
 
 func runList(ctx context.Context, opts *listOptions) error {
-	switch opts.state {
-	case "open", "closed", "all":
-	default:
-		return cmdutil.UsageErrorf("--state must be open, closed or all, not %q", opts.state)
-	}
 	if err := opts.list.Validate(); err != nil {
 		return err
 	}

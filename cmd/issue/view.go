@@ -49,7 +49,7 @@ and its text.`,
 	}
 	cmdutil.AddRepoFlag(cmd, &opts.repoFlag)
 	cmd.Flags().BoolVarP(&opts.comments, "comments", "c", false, "Show the comments too")
-	opts.exporter = output.AddJSONFlags(cmd, issueFields...)
+	opts.exporter = output.AddJSONFlags(cmd, viewFields...)
 	return cmd
 }
 

@@ -38,20 +38,15 @@ one tab-separated line each: number, title, head branch, state and the ISO
 		},
 	}
 	cmdutil.AddRepoFlag(cmd, &opts.repoFlag)
-	cmd.Flags().StringVarP(&opts.state, "state", "s", "open", "Show pull requests in this `state`: open, closed, merged or all")
-	_ = cmd.RegisterFlagCompletionFunc("state", cobra.FixedCompletions([]string{"open", "closed", "merged", "all"}, cobra.ShellCompDirectiveNoFileComp))
+	cmdutil.EnumFlag(cmd, &opts.state, "state", "s", "open", []string{"open", "closed", "merged", "all"}, "Show pull requests in this `state`")
 	opts.list.Add(cmd, listing.DefaultLimit, "pull requests", pullFields...)
 	return cmd
 }
 
 func runList(ctx context.Context, opts *listOptions) error {
 	query := opts.state
-	switch opts.state {
-	case "open", "closed", "all":
-	case "merged":
+	if opts.state == "merged" {
 		query = "closed" // the service filters open/closed; merged ones are picked here
-	default:
-		return cmdutil.UsageErrorf("--state must be open, closed, merged or all, not %q", opts.state)
 	}
 	if err := opts.list.Validate(); err != nil {
 		return err

@@ -109,20 +109,12 @@ permission. Needs admin permission on the repository.`,
 		},
 	}
 	cmdutil.AddRepoFlag(cmd, &opts.repoFlag)
-	cmd.Flags().StringVarP(&opts.permission, "permission", "p", "write", "The `permission`: read, write or admin")
-	_ = cmd.RegisterFlagCompletionFunc("permission", cobra.FixedCompletions(permissions, cobra.ShellCompDirectiveNoFileComp))
+	cmdutil.EnumFlag(cmd, &opts.permission, "permission", "p", "write", permissions, "The `permission`")
 	return cmd
 }
 
 func runCollaboratorAdd(ctx context.Context, opts *collaboratorAddOptions) error {
-	perm := strings.ToLower(strings.TrimSpace(opts.permission))
-	valid := false
-	for _, p := range permissions {
-		valid = valid || p == perm
-	}
-	if !valid {
-		return cmdutil.UsageErrorf("--permission must be read, write or admin, not %q", opts.permission)
-	}
+	perm := opts.permission
 	if opts.user == "" {
 		return cmdutil.UsageErrorf("missing the USER to add")
 	}

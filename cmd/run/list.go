@@ -3,7 +3,6 @@ package run
 import (
 	"context"
 	"fmt"
-	"slices"
 	"time"
 
 	"github.com/forgehq/forge/client"
@@ -42,7 +41,7 @@ title, workflow, branch, event, ID, elapsed and creation time (ISO 8601).`,
 	}
 	cmdutil.AddRepoFlag(cmd, &opts.repo)
 	cmd.Flags().StringVarP(&opts.branch, "branch", "b", "", "Only runs on this `branch`")
-	cmd.Flags().StringVarP(&opts.status, "status", "s", "", "Only runs with this `status` or conclusion (queued, in_progress, completed, success, failure, cancelled)")
+	cmdutil.EnumFlag(cmd, &opts.status, "status", "s", "", runStatuses, "Only runs with this `status` or conclusion")
 	cmd.Flags().StringVarP(&opts.event, "event", "e", "", "Only runs triggered by this `event` (push, pull_request, ...)")
 	opts.list.Add(cmd, 20, "runs", runFields...)
 	return cmd
@@ -53,9 +52,6 @@ title, workflow, branch, event, ID, elapsed and creation time (ISO 8601).`,
 var runStatuses = []string{"queued", "in_progress", "completed", "success", "failure", "cancelled"}
 
 func runList(ctx context.Context, opts *listOptions) error {
-	if opts.status != "" && !slices.Contains(runStatuses, opts.status) {
-		return cmdutil.UsageErrorf("--status must be queued, in_progress, completed, success, failure or cancelled, not %q", opts.status)
-	}
 	if err := opts.list.Validate(); err != nil {
 		return err
 	}

@@ -38,7 +38,7 @@ type Exporter struct {
 func AddJSONFlags(cmd *cobra.Command, known ...string) *Exporter {
 	e := &Exporter{known: known}
 	f := cmd.Flags()
-	f.StringVar(&e.fields, "json", "", "Output JSON with the given `fields` (comma-separated; none: all fields)")
+	f.Var((*fieldsValue)(&e.fields), "json", "Output JSON with the given `fields` (comma-separated or repeated; none: all fields)")
 	f.Lookup("json").NoOptDefVal = allFields
 	f.StringVarP(&e.jq, "jq", shorthand(cmd, "q"), "", "Filter JSON output with a jq `expression`")
 	f.StringVarP(&e.template, "template", shorthand(cmd, "t"), "", "Format JSON output with a Go `template`")
@@ -75,6 +75,25 @@ func fieldsHelp(known []string) string {
 		line += 1 + len(f)
 	}
 	return b.String()
+}
+
+// fieldsValue is --json's value: each use adds its fields to the list
+// (`--json a --json b` is `--json a,b`), as gh does; a bare --json asks
+// for every field, whatever else is named.
+type fieldsValue string
+
+func (v *fieldsValue) String() string { return string(*v) }
+func (v *fieldsValue) Type() string   { return "fields" }
+func (v *fieldsValue) Set(s string) error {
+	switch {
+	case *v == allFields || s == allFields:
+		*v = allFields
+	case *v == "":
+		*v = fieldsValue(s)
+	default:
+		*v += fieldsValue("," + s)
+	}
+	return nil
 }
 
 // shorthand is s unless cmd already gives it to a flag of its own: on
