@@ -177,6 +177,31 @@ func TestLoginPromptsForEverythingAndRetriesTheCode(t *testing.T) {
 	}
 }
 
+// A malformed base URL typed at the prompt is asked again, saying what
+// was wrong, instead of ending the login.
+func TestLoginAsksAgainForAMalformedBaseURL(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	if _, err := h.srv.CreateUser("hank", "hank-password-123", "user"); err != nil {
+		t.Fatal(err)
+	}
+	got := h.run([]any{"htp:/nowhere", h.srv.BaseURL(), "hank", "hank-password-123"}, "auth", "login")
+	if got != 0 {
+		t.Fatalf("exit %d; stderr:\n%s", got, h.errOut)
+	}
+	if n := strings.Count(fmt.Sprint(h.prompt.questions), "REST API base URL"); n != 2 {
+		t.Errorf("asked for the base URL %d times: %q", n, h.prompt.questions)
+	}
+	if !strings.Contains(h.errOut.String(), "htp:/nowhere") || !strings.Contains(h.config(), "user: hank") {
+		t.Errorf("stderr:\n%s\nconfig:\n%s", h.errOut, h.config())
+	}
+	// Three malformed ones: a usage error, nothing stored.
+	h2 := newHarness(t)
+	if got := h2.run([]any{"a", "b", "c"}, "auth", "login"); got != 2 || h2.config() != "" {
+		t.Errorf("exit %d, config %q", got, h2.config())
+	}
+}
+
 // The service locks an account's codes after five wrong ones: the prompt
 // stops asking and says how long to wait (from Retry-After), exit 4.
 func TestLoginCodePromptShowsTheLockoutWait(t *testing.T) {

@@ -132,7 +132,7 @@ func (o *loginOptions) gather(ctx context.Context, name string, s *config.Settin
 		if !ios.CanPrompt() {
 			return nil, cmdutil.UsageErrorf("profile %q has no base URL: pass --base-url https://HOST/api/v2", name)
 		}
-		v, err := f.Prompter.Input(ctx, "REST API base URL (https://HOST/api/v2)", "")
+		v, err := askBaseURL(ctx, f)
 		if err != nil {
 			return nil, err
 		}
@@ -228,4 +228,23 @@ func login(ctx context.Context, f *cmdutil.Factory, anon *client.Client, cred *c
 // store writes the token and user into the profile (authflow.Store).
 func store(f *cmdutil.Factory, cred *credentials, token, user string, insecure bool) (replaced string, saved *config.File, err error) {
 	return authflow.Store(f, cred.profile, cred.baseURL, token, user, insecure)
+}
+
+// askBaseURL prompts for the base URL until it is one (three tries): a
+// typing mistake asks again, saying what was wrong, instead of ending the
+// login.
+func askBaseURL(ctx context.Context, f *cmdutil.Factory) (string, error) {
+	cs := f.IOStreams.ErrColorScheme()
+	var err error
+	for range 3 {
+		var v string
+		if v, err = f.Prompter.Input(ctx, "REST API base URL (https://HOST/api/v2)", ""); err != nil {
+			return "", err
+		}
+		if _, err = config.NormalizeBaseURL(v); err == nil {
+			return v, nil
+		}
+		fmt.Fprintf(f.IOStreams.ErrOut, "%s %v\n", cs.FailureIcon(), err)
+	}
+	return "", &cmdutil.UsageError{Err: fmt.Errorf("no valid base URL after 3 tries: %w", err)}
 }
