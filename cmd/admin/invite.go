@@ -65,6 +65,7 @@ func runInviteList(ctx context.Context, opts *inviteListOptions) error {
 	}
 	ios := opts.f.IOStreams
 	t := output.NewTable(ios, "USERNAME", "EMAIL", "NAME", "ROLE", "STATE", "INVITED BY", "CREATED")
+	t.KeepWhole("USERNAME", "EMAIL")
 	return listing.Show(ctx, listing.Tail{IO: ios, Flags: &opts.list, Table: t, Empty: "No invitations yet; invite someone with `forge admin invite create`."}, c.Admin.ListInvites(ctx, opts.list.PerPage()), func(inv *client.Invite) {
 		t.Add(inv.Username, output.Bold)
 		t.Add(inv.Email)

@@ -90,6 +90,7 @@ func runUserList(ctx context.Context, opts *userListOptions) error {
 	}
 	ios := opts.f.IOStreams
 	t := output.NewTable(ios, "LOGIN", "NAME", "EMAIL", "ROLE", "STATE", "2FA", "CREATED")
+	t.KeepWhole("LOGIN", "EMAIL")
 	return listing.Show(ctx, listing.Tail{IO: ios, Flags: &opts.list, Table: t, Empty: "No accounts to administer; invite someone with `forge admin invite create`."}, c.Admin.ListUsers(ctx, opts.list.PerPage()), func(u *client.User) {
 		x := extraOf(u)
 		t.Add(u.Login, output.Bold)

@@ -83,6 +83,7 @@ func runList(ctx context.Context, opts *listOptions) error {
 	}
 	issues := c.Issues.List(ctx, name, client.IssueListOptions{ListOptions: opts.list.PerPage(), State: opts.state})
 	t := tail.Table
+	t.KeepWhole("ID")
 	return listing.Show(ctx, tail, issues, func(is *client.Issue) {
 		num := fmt.Sprint(is.Number)
 		if tty {

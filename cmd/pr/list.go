@@ -58,6 +58,7 @@ func runList(ctx context.Context, opts *listOptions) error {
 	ios := opts.f.IOStreams
 	tty := ios.IsStdoutTTY()
 	t := output.NewTable(ios, "ID", "TITLE", "BRANCH", "STATE", "CREATED")
+	t.KeepWhole("ID")
 	pulls := c.Pulls.List(ctx, name, client.PullListOptions{ListOptions: opts.list.PerPage(), State: query})
 	if opts.state == "merged" {
 		pulls = onlyMerged(pulls)

@@ -64,6 +64,7 @@ func runCollaboratorList(ctx context.Context, opts *collaboratorListOptions) err
 	}
 	ios := opts.f.IOStreams
 	t := output.NewTable(ios, "LOGIN", "PERMISSION")
+	t.KeepWhole("LOGIN")
 	return listing.Show(ctx, listing.Tail{IO: ios, Flags: &opts.list, Table: t}, c.Repos.Collaborators(ctx, name, opts.list.PerPage()), func(cb *client.Collaborator) {
 		t.Add(cb.Login, output.Bold)
 		t.Add(cb.Permission, permissionColor(cb.Permission))

@@ -82,6 +82,7 @@ func runContents(ctx context.Context, opts *contentsOptions) error {
 		return printFile(opts, file)
 	}
 	t := output.NewTable(ios, "NAME", "TYPE", "SIZE")
+	t.KeepWhole("NAME")
 	for _, e := range dir {
 		color := output.Plain
 		if e.Type == "dir" {

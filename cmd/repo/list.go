@@ -45,6 +45,7 @@ func runList(ctx context.Context, opts *listOptions) error {
 	}
 	ios := opts.f.IOStreams
 	t := output.NewTable(ios, "NAME", "DESCRIPTION", "INFO", "UPDATED")
+	t.KeepWhole("NAME")
 	return listing.Show(ctx, listing.Tail{IO: ios, Flags: &opts.list, Table: t, Empty: "No repositories yet; create one with `forge repo create NAME`."}, c.Repos.List(ctx, opts.list.PerPage()), func(r *client.Repo) {
 		t.Add(r.RepoName().String(), output.Bold)
 		t.Add(r.Description)

@@ -73,6 +73,7 @@ func runList(ctx context.Context, opts *listOptions) error {
 	} else {
 		t = output.NewTable(ios, "STATUS", "CONCLUSION", "TITLE", "WORKFLOW", "BRANCH", "EVENT", "ID", "ELAPSED", "CREATED")
 	}
+	t.KeepWhole("ID")
 	return listing.Show(ctx, listing.Tail{IO: ios, Flags: &opts.list, Table: t, Empty: fmt.Sprintf("No workflow runs in %s.", repo)}, runs, func(r *client.WorkflowRun) {
 		if tty {
 			t.Add(symbol(plain, r.Status, r.Conclusion)+" "+outcome(r.Status, r.Conclusion), tableColor(r.Status, r.Conclusion))
