@@ -92,6 +92,39 @@ forge demo exits with the code of the step that failed, if one did.
 In scripts:
   forge issue view 12 -R alice/demo >/dev/null 2>&1
   case $? in 0) echo exists;; 4) echo "log in first";; *) echo missing;; esac`},
+	{"formatting", "Formatting output as JSON, with jq or with a Go template", `Commands that print data take --json, --jq and --template. Without them a
+terminal gets a table or a summary, and a pipe tab-separated lines or
+key:value lines, the data exact.
+
+  --json [FIELDS]    JSON: the fields named (comma-separated, or --json
+                     repeated), or every field the service sent when none
+                     are named. Each command's help lists its fields.
+  --jq EXPRESSION    filter the JSON with a jq expression (gojq): strings
+                     print raw, as jq -r does
+  --template TMPL    format the JSON with a Go template (text/template)
+
+Template helpers, besides Go's own (index, len, printf, range, if ...):
+  json VALUE            VALUE as compact JSON
+  join SEP LIST         elements of LIST joined by SEP
+  pluck FIELD LIST      FIELD of each object in LIST
+  timeago TIME          an ISO 8601 time as "3 minutes ago"
+  timefmt LAYOUT TIME   TIME in a Go time layout ("2006-01-02")
+  truncate N TEXT       TEXT cut to N columns, ending in "…"
+  color NAME TEXT       TEXT in red, green, yellow, cyan, magenta, gray or
+                        bold, when colour is on
+  tablerow CELLS...     add a row to a table: aligned on a terminal,
+                        tab-separated when piped
+  tablerender           print the table's rows so far (the rows left are
+                        printed at the end of the template)
+
+On a terminal, text from the service is made safe before a template sees
+it; piped, it is the exact data.
+
+Examples:
+  forge issue list --json number,title --jq '.[] | "\(.number) \(.title)"'
+  forge issue list --template '{{range .}}{{tablerow (printf "#%v" .number) .title (timeago .created_at)}}{{end}}'
+  forge run list --template '{{range .}}{{.id}} {{color "green" .conclusion}}{{"\n"}}{{end}}'
+  forge repo view --template '{{.full_name}} {{truncate 40 .description}}{{"\n"}}'`},
 }
 
 // addHelpTopics adds the topics as hidden commands (`forge help TOPIC` and
