@@ -17,6 +17,7 @@ import (
 	"github.com/forgehq/forge/cmd/admin"
 	"github.com/forgehq/forge/cmd/api"
 	"github.com/forgehq/forge/cmd/auth"
+	"github.com/forgehq/forge/cmd/browse"
 	"github.com/forgehq/forge/cmd/chat"
 	"github.com/forgehq/forge/cmd/completion"
 	"github.com/forgehq/forge/cmd/demo"
@@ -159,6 +160,7 @@ and two-factor authentication; the agent chat; and the container registry.`,
 		demo.NewCmd(f, Run),
 		completion.NewCmd(f),
 		tui.NewCmd(f),
+		browse.NewCmd(f, nil),
 	)
 	addHelpTopics(root)
 	strictHelp(root)

@@ -53,7 +53,7 @@ func withState(f *cmdutil.Factory, cmd *cobra.Command, want, past string) *cobra
 	cmd.ValidArgsFunction = completions.IssuesNotIn(f, want)
 	cmd.Args = cmdutil.ExactArgs(1, "an issue NUMBER")
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
-		n, err := parseNumber(args[0])
+		n, err := parseNumber(args[0], &opts.repoFlag)
 		if err != nil {
 			return err
 		}

@@ -38,8 +38,8 @@ the others).`,
 }
 
 // parseNumber reads an issue number: 12 or #12.
-func parseNumber(arg string) (int64, error) {
-	return cmdutil.ParseNumber(strings.TrimPrefix(arg, "#"), "issue number")
+func parseNumber(arg string, repoFlag *string) (int64, error) {
+	return cmdutil.ParseRef(strings.TrimPrefix(arg, "#"), "issue number", "issues", repoFlag)
 }
 
 // stateColor colours an issue's state in tables.

@@ -7,6 +7,7 @@ import (
 
 	"github.com/forgehq/forge/client"
 	"github.com/forgehq/forge/completions"
+	"github.com/forgehq/forge/internal/browser"
 	"github.com/forgehq/forge/internal/cmdutil"
 	"github.com/forgehq/forge/internal/markdown"
 	"github.com/forgehq/forge/internal/output"
@@ -19,13 +20,14 @@ type viewOptions struct {
 	repoFlag string
 	number   int64
 	comments bool
+	web      bool
 	exporter *output.Exporter
 }
 
 func newViewCmd(f *cmdutil.Factory) *cobra.Command {
 	opts := &viewOptions{f: f}
 	cmd := &cobra.Command{
-		Use:   "view NUMBER",
+		Use:   "view [NUMBER | URL]",
 		Short: "Show an issue and, with --comments, its discussion",
 		Long: `Show an issue: title, state, author, and its body — rendered as markdown on
 a terminal, as written when piped. --comments adds every comment.
@@ -39,7 +41,7 @@ and its text.`,
 		ValidArgsFunction: completions.Issues(f, "all"),
 		Args:              cmdutil.ExactArgs(1, "an issue NUMBER"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			n, err := parseNumber(args[0])
+			n, err := parseNumber(args[0], &opts.repoFlag)
 			if err != nil {
 				return err
 			}
@@ -49,6 +51,7 @@ and its text.`,
 	}
 	cmdutil.AddRepoFlag(cmd, &opts.repoFlag)
 	cmd.Flags().BoolVarP(&opts.comments, "comments", "c", false, "Show the comments too")
+	cmd.Flags().BoolVarP(&opts.web, "web", "w", false, "Open the issue in the browser")
 	opts.exporter = output.AddJSONFlags(cmd, viewFields...)
 	return cmd
 }
@@ -66,6 +69,9 @@ func runView(ctx context.Context, opts *viewOptions) error {
 		return err
 	}
 	ios := opts.f.IOStreams
+	if opts.web {
+		return browser.Open(ios, opts.f.Getenv, is.HTMLURL)
+	}
 	var out string
 	switch {
 	case opts.exporter.Enabled():

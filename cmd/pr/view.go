@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/forgehq/forge/client"
+	"github.com/forgehq/forge/internal/browser"
 	"github.com/forgehq/forge/internal/cmdutil"
 	"github.com/forgehq/forge/internal/iostreams"
 	"github.com/forgehq/forge/internal/markdown"
@@ -19,12 +20,13 @@ type viewOptions struct {
 	repoFlag string
 	number   int64
 	exporter *output.Exporter
+	web      bool
 }
 
 func newViewCmd(f *cmdutil.Factory) *cobra.Command {
 	opts := &viewOptions{f: f}
 	cmd := &cobra.Command{
-		Use:   "view NUMBER",
+		Use:   "view [NUMBER | URL]",
 		Short: "Show a pull request",
 		Long: `Show a pull request: title, state, author, branches and its description —
 rendered as markdown on a terminal, as written when piped, after
@@ -33,7 +35,7 @@ rendered as markdown on a terminal, as written when piped, after
   forge pr view 3 -R alice/demo --json state,merged,head`,
 		Args: cmdutil.ExactArgs(1, "a pull request NUMBER"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			n, err := cmdutil.ParseNumber(strings.TrimPrefix(args[0], "#"), "pull request number")
+			n, err := cmdutil.ParseRef(strings.TrimPrefix(args[0], "#"), "pull request number", "pull", &opts.repoFlag)
 			if err != nil {
 				return err
 			}
@@ -42,6 +44,7 @@ rendered as markdown on a terminal, as written when piped, after
 		},
 	}
 	cmdutil.AddRepoFlag(cmd, &opts.repoFlag)
+	cmd.Flags().BoolVarP(&opts.web, "web", "w", false, "Open the pull request in the browser")
 	opts.exporter = output.AddJSONFlags(cmd, pullFields...)
 	return cmd
 }
@@ -59,6 +62,9 @@ func runView(ctx context.Context, opts *viewOptions) error {
 		return err
 	}
 	ios := opts.f.IOStreams
+	if opts.web {
+		return browser.Open(ios, opts.f.Getenv, p.HTMLURL)
+	}
 	if opts.exporter.Enabled() {
 		return opts.exporter.Write(ios, p.RawJSON())
 	}

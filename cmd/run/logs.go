@@ -38,7 +38,7 @@ For one job's log without prefixes, use forge job logs JOB_ID.`,
   forge run logs 12 --job test
   forge run logs 12 | grep -i error`,
 	}
-	runid.Arg(cmd, f, &opts.id, func(cmd *cobra.Command) error {
+	runid.Arg(cmd, f, &opts.id, &opts.repo, func(cmd *cobra.Command) error {
 		return runLogs(cmd.Context(), opts)
 	})
 	cmdutil.AddRepoFlag(cmd, &opts.repo)

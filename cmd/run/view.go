@@ -10,6 +10,7 @@ import (
 
 	"github.com/forgehq/forge/client"
 	"github.com/forgehq/forge/cmd/internal/runid"
+	"github.com/forgehq/forge/internal/browser"
 	"github.com/forgehq/forge/internal/cmdutil"
 	"github.com/forgehq/forge/internal/iostreams"
 	"github.com/forgehq/forge/internal/output"
@@ -23,6 +24,7 @@ type viewOptions struct {
 	repo     string
 	id       int64
 	explain  bool
+	web      bool
 	agent    agentOptions
 }
 
@@ -43,7 +45,7 @@ forge run explain does, and streams the answer after the run.`,
   forge run view 12 --json status,conclusion,jobs
   forge run view 12 --jq '.jobs[] | select(.conclusion == "failure") | .id'`,
 	}
-	runid.Arg(cmd, f, &opts.id, func(cmd *cobra.Command) error {
+	runid.ArgOrPick(cmd, f, &opts.id, &opts.repo, func(cmd *cobra.Command) error {
 		if err := opts.agent.limit.Check(cmd); err != nil {
 			return err
 		}
@@ -51,6 +53,7 @@ forge run explain does, and streams the answer after the run.`,
 	})
 	cmdutil.AddRepoFlag(cmd, &opts.repo)
 	opts.exporter = output.AddJSONFlags(cmd, append(runFields, "jobs")...)
+	cmd.Flags().BoolVarP(&opts.web, "web", "w", false, "Open the run in the browser")
 	cmd.Flags().BoolVar(&opts.explain, "explain", false, "When the run has failed, ask the agent why (see forge run explain)")
 	addAgentFlags(cmd, &opts.agent)
 	return cmd
@@ -72,6 +75,9 @@ func runView(ctx context.Context, opts *viewOptions) error {
 		return err
 	}
 	ios := opts.f.IOStreams
+	if opts.web {
+		return browser.Open(ios, opts.f.Getenv, run.HTMLURL)
+	}
 	if opts.exporter.Enabled() {
 		v, err := withJobs(run, jobs)
 		if err != nil {
