@@ -3,6 +3,7 @@ package issue
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/forgehq/forge/client"
 	"github.com/forgehq/forge/cmd/internal/listing"
@@ -15,6 +16,8 @@ type listOptions struct {
 	f        *cmdutil.Factory
 	repoFlag string
 	state    string
+	author   string
+	search   string
 	list     listing.Flags
 }
 
@@ -38,6 +41,8 @@ Pages are fetched as they are printed and no further than --limit needs.`,
 		},
 	}
 	cmdutil.AddRepoFlag(cmd, &opts.repoFlag)
+	cmd.Flags().StringVarP(&opts.author, "author", "A", "", "Only issues opened by this `login` (filtered by forge)")
+	cmd.Flags().StringVarP(&opts.search, "search", "S", "", "Only issues whose title or body holds this `text`, in any case (filtered by forge)")
 	cmdutil.EnumFlag(cmd, &opts.state, "state", "s", "open", []string{"open", "closed", "all"}, "Show issues in this `state`")
 	opts.list.Add(cmd, listing.DefaultLimit, "issues", issueFields...)
 	return cmd
@@ -67,8 +72,9 @@ func runList(ctx context.Context, opts *listOptions) error {
 	}
 	tail := listing.Tail{
 		IO: ios, Flags: &opts.list,
-		Table: output.NewTable(ios, "ID", "TITLE", "STATE", "AUTHOR", "CREATED"),
-		What:  func(n int) string { return what(n) + " in " + name.String() },
+		Table:    output.NewTable(ios, "ID", "TITLE", "STATE", "AUTHOR", "CREATED"),
+		What:     func(n int) string { return what(n) + " in " + name.String() },
+		Filtered: opts.author != "" || opts.search != "",
 		// Cut by the limit: "Showing 30 of 123 open issues (-L 200 or
 		// --paginate for more)", with the repository before the hint.
 		Head: func(n int, cut string) string {
@@ -81,7 +87,7 @@ func runList(ctx context.Context, opts *listOptions) error {
 	if tty {
 		tail.Empty = fmt.Sprintf("No %s in %s", what(0), name)
 	}
-	issues := c.Issues.List(ctx, name, client.IssueListOptions{ListOptions: opts.list.PerPage(), State: opts.state})
+	issues := listing.Filter(c.Issues.List(ctx, name, client.IssueListOptions{ListOptions: opts.list.PerPage(), State: opts.state}), opts.keep)
 	t := tail.Table
 	t.KeepWhole("ID")
 	return listing.Show(ctx, tail, issues, func(is *client.Issue) {
@@ -96,4 +102,14 @@ func runList(ctx context.Context, opts *listOptions) error {
 		t.AddTime(is.CreatedAt.Time)
 		t.EndRow()
 	})
+}
+
+// keep applies --author and --search, which the service's issue list
+// does not take.
+func (opts *listOptions) keep(is *client.Issue) bool {
+	if opts.author != "" && !strings.EqualFold(is.User.Login, strings.TrimPrefix(opts.author, "@")) {
+		return false
+	}
+	q := strings.ToLower(opts.search)
+	return q == "" || strings.Contains(strings.ToLower(is.Title), q) || strings.Contains(strings.ToLower(is.Body), q)
 }

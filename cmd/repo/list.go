@@ -11,8 +11,9 @@ import (
 )
 
 type listOptions struct {
-	f    *cmdutil.Factory
-	list listing.Flags
+	f          *cmdutil.Factory
+	list       listing.Flags
+	visibility string
 }
 
 func newListCmd(f *cmdutil.Factory) *cobra.Command {
@@ -31,6 +32,7 @@ description, visibility, last update in ISO 8601).`,
 			return runList(cmd.Context(), opts)
 		},
 	}
+	cmdutil.EnumFlag(cmd, &opts.visibility, "visibility", "", "", []string{"public", "private"}, "Only repositories of this `visibility` (filtered by forge)")
 	opts.list.Add(cmd, listing.DefaultLimit, "repositories", repoFields...)
 	return cmd
 }
@@ -46,7 +48,9 @@ func runList(ctx context.Context, opts *listOptions) error {
 	ios := opts.f.IOStreams
 	t := output.NewTable(ios, "NAME", "DESCRIPTION", "INFO", "UPDATED")
 	t.KeepWhole("NAME")
-	return listing.Show(ctx, listing.Tail{IO: ios, Flags: &opts.list, Table: t, Empty: "No repositories yet; create one with `forge repo create NAME`."}, c.Repos.List(ctx, opts.list.PerPage()), func(r *client.Repo) {
+	return listing.Show(ctx, listing.Tail{IO: ios, Flags: &opts.list, Table: t, Filtered: opts.visibility != "", Empty: "No repositories yet; create one with `forge repo create NAME`."}, listing.Filter(c.Repos.List(ctx, opts.list.PerPage()), func(r *client.Repo) bool {
+		return opts.visibility == "" || visibility(r.Private) == opts.visibility
+	}), func(r *client.Repo) {
 		t.Add(r.RepoName().String(), output.Bold)
 		t.Add(r.Description)
 		t.Add(visibility(r.Private), visibilityColor(r.Private))

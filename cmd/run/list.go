@@ -3,6 +3,7 @@ package run
 import (
 	"context"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/forgehq/forge/client"
@@ -20,6 +21,9 @@ type listOptions struct {
 	branch string
 	status string
 	event  string
+	// Filters the service does not offer, applied to the pages as they
+	// come: the limit counts the runs kept.
+	workflow, commit, user string
 }
 
 func newListCmd(f *cmdutil.Factory) *cobra.Command {
@@ -43,6 +47,9 @@ title, workflow, branch, event, ID, elapsed and creation time (ISO 8601).`,
 	cmd.Flags().StringVarP(&opts.branch, "branch", "b", "", "Only runs on this `branch`")
 	cmdutil.EnumFlag(cmd, &opts.status, "status", "s", "", runStatuses, "Only runs with this `status` or conclusion")
 	cmd.Flags().StringVarP(&opts.event, "event", "e", "", "Only runs triggered by this `event` (push, pull_request, ...)")
+	cmd.Flags().StringVarP(&opts.workflow, "workflow", "w", "", "Only runs of the workflow of this `name` (filtered by forge)")
+	cmd.Flags().StringVarP(&opts.commit, "commit", "c", "", "Only runs of the commit whose SHA starts with `sha` (filtered by forge)")
+	cmd.Flags().StringVarP(&opts.user, "user", "u", "", "Only runs triggered by this `login` (filtered by forge)")
 	opts.list.Add(cmd, 20, "runs", runFields...)
 	return cmd
 }
@@ -59,10 +66,10 @@ func runList(ctx context.Context, opts *listOptions) error {
 	if err != nil {
 		return err
 	}
-	runs := c.Actions.ListRuns(ctx, repo, client.RunListOptions{
+	runs := listing.Filter(c.Actions.ListRuns(ctx, repo, client.RunListOptions{
 		ListOptions: opts.list.PerPage(),
 		Branch:      opts.branch, Status: opts.status, Event: opts.event,
-	})
+	}), opts.keep)
 	ios := opts.f.IOStreams
 	tty := ios.IsStdoutTTY()
 	now := time.Now()
@@ -74,7 +81,7 @@ func runList(ctx context.Context, opts *listOptions) error {
 		t = output.NewTable(ios, "STATUS", "CONCLUSION", "TITLE", "WORKFLOW", "BRANCH", "EVENT", "ID", "ELAPSED", "CREATED")
 	}
 	t.KeepWhole("ID")
-	return listing.Show(ctx, listing.Tail{IO: ios, Flags: &opts.list, Table: t, Empty: fmt.Sprintf("No workflow runs in %s.", repo)}, runs, func(r *client.WorkflowRun) {
+	return listing.Show(ctx, listing.Tail{IO: ios, Flags: &opts.list, Table: t, Filtered: opts.workflow != "" || opts.commit != "" || opts.user != "", Empty: fmt.Sprintf("No workflow runs in %s.", repo)}, runs, func(r *client.WorkflowRun) {
 		if tty {
 			t.Add(symbol(plain, r.Status, r.Conclusion)+" "+outcome(r.Status, r.Conclusion), tableColor(r.Status, r.Conclusion))
 		} else {
@@ -94,4 +101,12 @@ func runList(ctx context.Context, opts *listOptions) error {
 		t.AddTime(r.CreatedAt.Time)
 		t.EndRow()
 	})
+}
+
+// keep applies --workflow, --commit and --user, which the service's run
+// list does not take.
+func (opts *listOptions) keep(r *client.WorkflowRun) bool {
+	return (opts.workflow == "" || strings.EqualFold(r.Name, opts.workflow)) &&
+		(opts.commit == "" || strings.HasPrefix(strings.ToLower(r.HeadSHA), strings.ToLower(opts.commit))) &&
+		(opts.user == "" || strings.EqualFold(r.Actor.Login, strings.TrimPrefix(opts.user, "@")))
 }

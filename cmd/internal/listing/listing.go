@@ -69,15 +69,16 @@ func (l *Flags) PerPage() client.ListOptions {
 // total from the Link header's last page when the server sends one (one
 // more request), else "Showing the first 30 ...". It is "" when the list
 // was not cut. what names n records (nil: the noun given to Add); the
-// noun agrees with the number it follows.
-func (l *Flags) cut(ctx context.Context, shown int, what func(n int) string) string {
+// noun agrees with the number it follows. A list filtered by forge
+// (filtered) has no total: the server's counts what forge left out.
+func (l *Flags) cut(ctx context.Context, shown int, what func(n int) string, filtered bool) string {
 	if !l.pages.More() {
 		return ""
 	}
 	if what == nil {
 		what = func(int) string { return l.noun }
 	}
-	if total, ok := l.pages.Total(ctx); ok && total > shown {
+	if total, ok := l.pages.Total(ctx); ok && total > shown && !filtered {
 		// -L that shows them all: the total, in hundreds past 100.
 		all := total
 		if all > 100 {

@@ -26,6 +26,9 @@ type Tail struct {
 	// What names the records in the cut note by their number (nil: the
 	// noun given to Flags.Add).
 	What func(n int) string
+	// Filtered says forge filters the records (listing.Filter): the
+	// server's total is not the list's.
+	Filtered bool
 }
 
 // Show drains seq through row into the tail's table and prints it.
@@ -45,7 +48,7 @@ func Show[T Record](ctx context.Context, tl Tail, seq iter.Seq2[T, error], row f
 	if !tty {
 		return tl.Table.Render()
 	}
-	cut := l.cut(ctx, n, tl.What)
+	cut := l.cut(ctx, n, tl.What, tl.Filtered)
 	if tl.Head != nil {
 		fmt.Fprintf(ios.Out, "%s\n\n", tl.Head(n, cut))
 		return tl.Table.Render()
