@@ -32,7 +32,7 @@ names it; without either, forge uses the git remote of the current
 directory that points at the profile's host (upstream, then origin, then
 the others).`,
 	})
-	cmd.AddCommand(newListCmd(f), newCreateCmd(f), newViewCmd(f), newCommentCmd(f),
+	cmd.AddCommand(newListCmd(f), newCreateCmd(f), newViewCmd(f), newCommentCmd(f), newEditCmd(f),
 		newCloseCmd(f), newReopenCmd(f))
 	return cmd
 }
