@@ -61,7 +61,9 @@ Behaviour and display:
   COLORFGBG            "fg;bg" as set by some terminals: a light background
                        (7 or 15) draws QR codes and markdown for it
   VISUAL, EDITOR       editor for issue bodies (default nano, else vi)
-  BROWSER              program that opens web pages (repo view --web)
+  BROWSER              program that opens web pages (browse, view --web)
+  DISPLAY, WAYLAND_DISPLAY  neither set and no BROWSER (Linux, BSD): no
+                       browser here, so browse and --web print the address
 
 forge's HTTP connections also honour HTTPS_PROXY, HTTP_PROXY and NO_PROXY,
 and SSL_CERT_FILE and SSL_CERT_DIR for the certificates to trust, as Go

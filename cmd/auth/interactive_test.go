@@ -11,6 +11,7 @@ import (
 	"net/http/httputil"
 	"net/url"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -90,6 +91,8 @@ type harness struct {
 	out    *bytes.Buffer
 	errOut *bytes.Buffer
 	prompt *scripted
+	// offerGit lets auth login ask to set git up.
+	offerGit bool
 }
 
 func newHarness(t *testing.T) *harness {
@@ -116,6 +119,11 @@ func (h *harness) run(answers []any, args ...string) int {
 	f := cmdutil.New(ios, func(k string) string { return h.env[k] })
 	h.prompt = &scripted{t: h.t, answers: answers, out: out}
 	f.Prompter = h.prompt
+	if len(args) >= 2 && args[0] == "auth" && args[1] == "login" && !h.offerGit {
+		// The offer to set git up has tests of its own (it writes the
+		// global git configuration under $HOME).
+		args = append(args, "--setup-git=false")
+	}
 	code := cmd.Run(context.Background(), f, args)
 	if len(h.prompt.answers) != 0 {
 		h.t.Errorf("forge %s left %d answers unasked; asked %q", strings.Join(args, " "), len(h.prompt.answers), h.prompt.questions)
@@ -451,5 +459,35 @@ func TestLogoutWhereTheServiceCannotRevoke(t *testing.T) {
 		if strings.Contains(h.config(), "in_keyring") {
 			t.Fatalf("%d: config after logout:\n%s", status, h.config())
 		}
+	}
+}
+
+// On a terminal, login asks whether to set git up for the host (yes by
+// default, as gh does) and does it: git's global configuration then names
+// forge as the host's credential helper.
+func TestLoginOffersToSetUpGit(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git is not installed")
+	}
+	h := newHarness(t)
+	t.Setenv("HOME", h.dir) // git config --global writes here
+	t.Setenv("GIT_CONFIG_NOSYSTEM", "1")
+	if _, err := h.srv.CreateUser("jo", "jo-password-1234", "user"); err != nil {
+		t.Fatal(err)
+	}
+	h.offerGit = true
+	if got := h.run([]any{"jo-password-1234", "y"}, "auth", "login", "--base-url", h.srv.BaseURL(), "--username", "jo"); got != 0 {
+		t.Fatalf("exit %d:\n%s", got, h.errOut)
+	}
+	if q := fmt.Sprint(h.prompt.questions); !strings.Contains(q, "confirm: Make git use this login for "+h.srv.URL()) {
+		t.Errorf("questions %s", q)
+	}
+	out, err := exec.Command("git", "config", "--global", "--get-urlmatch", "credential.helper", h.srv.URL()+"/").Output()
+	if err != nil || !strings.Contains(string(out), "auth git-credential") {
+		t.Fatalf("git's helper for %s: %q, %v", h.srv.URL(), out, err)
+	}
+	// Set up already: the next login does not ask.
+	if got := h.run([]any{"jo-password-1234"}, "auth", "login", "--username", "jo"); got != 0 {
+		t.Fatalf("second login: exit %d:\n%s", got, h.errOut)
 	}
 }

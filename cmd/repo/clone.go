@@ -12,6 +12,7 @@ import (
 	"github.com/forgehq/forge/client"
 	"github.com/forgehq/forge/completions"
 	"github.com/forgehq/forge/internal/cmdutil"
+	"github.com/forgehq/forge/internal/gitremote"
 	"github.com/spf13/cobra"
 )
 
@@ -110,6 +111,13 @@ func runClone(ctx context.Context, opts *cloneOptions) error {
 			return fmt.Errorf("git clone %s failed (exit status %d)", remote, ee.ExitCode())
 		}
 		return fmt.Errorf("running git: %v", err)
+	}
+	// The clone used forge's token for this one git process; fetch and
+	// push later ask git's own credential helpers, which may know nothing.
+	if !opts.ssh && sameOrigin(remote, c.BaseURL()) {
+		if u, err := url.Parse(remote); err == nil && !gitremote.UsesForge(ctx, u.Scheme+"://"+u.Host) {
+			fmt.Fprintf(ios.ErrOut, "%s git fetch and push in the clone will ask for a password: run `forge auth setup-git` once to let git use forge's login for %s\n", ios.ErrColorScheme().WarningIcon(), u.Host)
+		}
 	}
 	return nil
 }

@@ -287,3 +287,11 @@ func stripPort(h string) string {
 	}
 	return h
 }
+
+// UsesForge reports whether git's credential helper for origin (what
+// `forge auth setup-git` sets) is forge's: then fetch and push there use
+// the profile's token instead of asking for a password.
+func UsesForge(ctx context.Context, origin string) bool {
+	out, err := exec.CommandContext(ctx, "git", "config", "--get-urlmatch", "credential.helper", origin+"/").Output()
+	return err == nil && strings.Contains(string(out), "auth git-credential")
+}
