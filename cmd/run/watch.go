@@ -30,7 +30,7 @@ type watchOptions struct {
 func newWatchCmd(f *cmdutil.Factory) *cobra.Command {
 	opts := &watchOptions{f: f}
 	cmd := &cobra.Command{
-		Use:   "watch ID",
+		Use:   "watch [ID | URL]",
 		Short: "Follow a workflow run until it completes",
 		Long: `Follow a workflow run until it completes, polling every --interval.
 
