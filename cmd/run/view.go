@@ -28,7 +28,7 @@ type viewOptions struct {
 	// logFailed prints the failed jobs' logs instead of the summary;
 	// exitStatus exits 1 when the run finished without success.
 	logFailed, exitStatus bool
-	agent    agentOptions
+	agent                 agentOptions
 }
 
 func newViewCmd(f *cmdutil.Factory) *cobra.Command {
