@@ -72,6 +72,7 @@ func runView(ctx context.Context, opts *viewOptions) error {
 	if opts.web {
 		return browser.Open(ios, opts.f.Getenv, is.HTMLURL)
 	}
+	defer ios.StartPager()()
 	var out string
 	switch {
 	case opts.exporter.Enabled():

@@ -74,6 +74,7 @@ func runView(ctx context.Context, opts *viewOptions) error {
 	if opts.web {
 		return browser.Open(ios, opts.f.Getenv, r.HTMLURL)
 	}
+	defer ios.StartPager()()
 	if opts.exporter.Enabled() {
 		return opts.exporter.Write(ios, r.RawJSON())
 	}

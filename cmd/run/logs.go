@@ -63,6 +63,7 @@ func runLogs(ctx context.Context, opts *logsOptions) error {
 		}
 		jobs = []*client.Job{j}
 	}
+	defer opts.f.IOStreams.StartPager()()
 	return printLogs(ctx, opts.f.IOStreams, c, repo, opts.id, jobs)
 }
 

@@ -89,6 +89,9 @@ func runView(ctx context.Context, opts *viewOptions) error {
 	if opts.web {
 		return browser.Open(ios, opts.f.Getenv, run.HTMLURL)
 	}
+	if !opts.explain {
+		defer ios.StartPager()() // an agent's answer streams: no pager
+	}
 	if opts.logFailed {
 		var failed []*client.Job
 		for _, j := range jobs {
