@@ -5,8 +5,10 @@ package cmd
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"os/signal"
 	"path/filepath"
 	"strings"
@@ -15,6 +17,7 @@ import (
 
 	"github.com/forgehq/forge/cmd/account"
 	"github.com/forgehq/forge/cmd/admin"
+	"github.com/forgehq/forge/cmd/alias"
 	"github.com/forgehq/forge/cmd/api"
 	"github.com/forgehq/forge/cmd/auth"
 	"github.com/forgehq/forge/cmd/browse"
@@ -68,8 +71,17 @@ func Run(parent context.Context, f *cmdutil.Factory, args []string) int {
 		watchInterrupt(ctx, cancel)
 		return nil
 	}
-	root.SetArgs(output.NormalizeJSONArgs(root, completions.Args(args)))
-	err := root.ExecuteContext(ctx)
+	args, sh, err := alias.Expand(f.Getenv, func(w string) bool {
+		c, _, err := root.Find([]string{w})
+		return err == nil && c != root || w == "help" || strings.HasPrefix(w, "__")
+	}, args)
+	if err == nil && sh != nil {
+		return runShellAlias(ctx, f, sh)
+	}
+	if err == nil {
+		root.SetArgs(output.NormalizeJSONArgs(root, completions.Args(args)))
+		err = root.ExecuteContext(ctx)
+	}
 	if err != nil && ctx.Err() != nil {
 		err = context.Canceled
 	}
@@ -161,6 +173,7 @@ and two-factor authentication; the agent chat; and the container registry.`,
 		completion.NewCmd(f),
 		tui.NewCmd(f),
 		browse.NewCmd(f, nil),
+		alias.NewCmd(f),
 	)
 	addHelpTopics(root)
 	strictHelp(root)
@@ -180,4 +193,23 @@ func setCobraGlobals() {
 		cobra.AddTemplateFunc("forgeVersion", build.String)
 		cobra.AddTemplateFunc("forgeHelpTopics", helpTopicsSection)
 	})
+}
+
+// runShellAlias runs a "!" alias's shell command with forge's streams and
+// returns its exit code.
+func runShellAlias(ctx context.Context, f *cmdutil.Factory, sh *exec.Cmd) int {
+	ios := f.IOStreams
+	sh.Stdin, sh.Stdout, sh.Stderr = ios.In, ios.Out, ios.ErrOut
+	err := sh.Run()
+	var ee *exec.ExitError
+	switch {
+	case err == nil:
+		return 0
+	case errors.As(err, &ee) && ee.ExitCode() >= 0:
+		return ee.ExitCode()
+	case ctx.Err() != nil:
+		return cmdutil.ExitInterrupted
+	}
+	fmt.Fprintf(ios.ErrOut, "forge: running the alias: %v\n", err)
+	return cmdutil.ExitFailure
 }
