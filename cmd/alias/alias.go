@@ -40,6 +40,9 @@ $2, ... in the expansion. An expansion starting with "!" is a shell command
 
 An alias cannot take the name of a forge command. They are kept in
 aliases.yaml beside config.yaml (forge help environment: FORGE_CONFIG_DIR).`,
+		Example: `  forge alias set bugs 'issue list --search bug'
+  forge alias list
+  forge alias delete bugs`,
 	})
 	cmd.AddCommand(newSetCmd(f), newListCmd(f), newDeleteCmd(f))
 	return cmd
@@ -97,7 +100,9 @@ func newListCmd(f *cmdutil.Factory) *cobra.Command {
 		Aliases: []string{"ls"},
 		Short:   "List the aliases",
 		Long:    "List the aliases: on a terminal a table, piped one NAME<TAB>EXPANSION line each.",
-		Args:    cmdutil.NoArgs,
+		Example: `  forge alias list
+  forge alias list --json name,expansion`,
+		Args: cmdutil.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := exporter.Validate(); err != nil {
 				return err
@@ -139,6 +144,7 @@ func newDeleteCmd(f *cmdutil.Factory) *cobra.Command {
 		Use:     "delete NAME",
 		Aliases: []string{"rm"},
 		Short:   "Delete an alias",
+		Example: `  forge alias delete bugs`,
 		Args:    cmdutil.ExactArgs(1, "an alias NAME"),
 		ValidArgsFunction: func(cmd *cobra.Command, args []string, _ string) ([]string, cobra.ShellCompDirective) {
 			all, _, _ := load(f.Getenv)
