@@ -21,6 +21,7 @@ type viewOptions struct {
 	number   int64
 	exporter *output.Exporter
 	web      bool
+	checks   string // checksSummary of the head commit's runs
 }
 
 func newViewCmd(f *cmdutil.Factory) *cobra.Command {
@@ -30,7 +31,8 @@ func newViewCmd(f *cmdutil.Factory) *cobra.Command {
 		Short: "Show a pull request",
 		Long: `Show a pull request: title, state, author, branches and its description —
 rendered as markdown on a terminal, as written when piped, after
-"key:<TAB>value" lines and a "--" line.`,
+"key:<TAB>value" lines and a "--" line. The checks line counts the CI runs
+of its head commit by state (forge pr checks lists them).`,
 		Example: `  forge pr view 3
   forge pr view 3 -R alice/demo --json state,merged,head`,
 		Args: cmdutil.ExactArgs(1, "a pull request NUMBER"),
@@ -69,6 +71,11 @@ func runView(ctx context.Context, opts *viewOptions) error {
 	if opts.exporter.Enabled() {
 		return opts.exporter.Write(ios, p.RawJSON())
 	}
+	runs, err := headRuns(ctx, c, name, p)
+	if err != nil {
+		return err
+	}
+	opts.checks = checksSummary(runs)
 	out := plain(opts, p)
 	if ios.IsStdoutTTY() {
 		out = render(opts, p)
@@ -94,7 +101,8 @@ func render(opts *viewOptions, p *client.PullRequest) string {
 	default:
 		label = cs.Gray(label)
 	}
-	fmt.Fprintf(&b, "%s • %s\n\n", label, byline(cs, p, st))
+	fmt.Fprintf(&b, "%s • %s\n", label, byline(cs, p, st))
+	fmt.Fprintf(&b, "%s %s\n\n", cs.Gray("Checks:"), opts.checks)
 	if strings.TrimSpace(p.Body) == "" {
 		b.WriteString(cs.Gray("No description provided.") + "\n\n")
 	} else {
@@ -144,6 +152,7 @@ func plain(opts *viewOptions, p *client.PullRequest) string {
 	row("draft", fmt.Sprint(p.Draft))
 	row("created", output.FormatTime(p.CreatedAt.Time, false))
 	row("url", p.HTMLURL)
+	row("checks", opts.checks)
 	b.WriteString("--\n")
 	b.WriteString(markdown.ForStdout(opts.f.IOStreams, p.Body))
 	return b.String()
