@@ -34,6 +34,7 @@ import (
 	"github.com/forgehq/forge/cmd/run"
 	"github.com/forgehq/forge/cmd/serve"
 	"github.com/forgehq/forge/cmd/sshkey"
+	"github.com/forgehq/forge/cmd/status"
 	"github.com/forgehq/forge/cmd/tui"
 	"github.com/forgehq/forge/cmd/version"
 	"github.com/forgehq/forge/completions"
@@ -174,6 +175,7 @@ and two-factor authentication; the agent chat; and the container registry.`,
 		tui.NewCmd(f),
 		browse.NewCmd(f, nil),
 		alias.NewCmd(f),
+		status.NewCmd(f),
 	)
 	addHelpTopics(root)
 	strictHelp(root)
