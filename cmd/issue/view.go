@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/forgehq/forge/client"
+	"github.com/forgehq/forge/cmd/internal/pick"
 	"github.com/forgehq/forge/completions"
 	"github.com/forgehq/forge/internal/browser"
 	"github.com/forgehq/forge/internal/cmdutil"
@@ -34,13 +35,24 @@ a terminal, as written when piped. --comments adds every comment.
 
 Piped, forge prints "key:<TAB>value" lines, a "--" line and the body; with
 --comments each comment follows as "--", its author and date lines, "--"
-and its text.`,
+and its text.
+
+Without a NUMBER on a terminal, forge offers the recent open issues to
+choose from.`,
 		Example: `  forge issue view 12
   forge issue view 12 --comments
   forge issue view 12 --json title,state,comments_list`,
 		ValidArgsFunction: completions.Issues(f, "all"),
-		Args:              cmdutil.ExactArgs(1, "an issue NUMBER"),
+		Args:              cmdutil.MaximumArgs(1, "an issue NUMBER"),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if len(args) == 0 {
+				n, err := pickIssue(cmd.Context(), f, opts.repoFlag, cmdutil.UsageErrorf("missing an issue NUMBER; see `forge issue view --help`"))
+				if err != nil {
+					return err
+				}
+				opts.number = n
+				return runView(cmd.Context(), opts)
+			}
 			n, err := parseNumber(args[0], &opts.repoFlag)
 			if err != nil {
 				return err
@@ -152,4 +164,32 @@ func (opts *viewOptions) plain(is *client.Issue) string {
 // commentCount is the count the service sent, or the comments it listed.
 func commentCount(is *client.Issue) int {
 	return max(int(is.Comments), len(is.CommentsList))
+}
+
+// pickIssue asks, on a terminal, which of the 10 most recent open issues
+// to show; elsewhere it is noWay, the usage error of a missing NUMBER.
+func pickIssue(ctx context.Context, f *cmdutil.Factory, repoFlag string, noWay error) (int64, error) {
+	if !f.IOStreams.CanPrompt() {
+		return 0, noWay
+	}
+	c, name, err := f.RepoClient(ctx, repoFlag)
+	if err != nil {
+		return 0, err
+	}
+	list, err := client.Collect(c.Issues.List(ctx, name, client.IssueListOptions{ListOptions: client.ListOptions{PerPage: 10}, State: "open"}), 10)
+	if err != nil {
+		return 0, err
+	}
+	if len(list) == 0 {
+		return 0, fmt.Errorf("no open issues in %s", name)
+	}
+	items := make([]string, len(list))
+	for i, is := range list {
+		items[i] = fmt.Sprintf("#%d  %s (%s)", is.Number, is.Title, is.User.Login)
+	}
+	i, err := pick.One(ctx, f.IOStreams, f.Prompter, "Which issue?", items, noWay)
+	if err != nil {
+		return 0, err
+	}
+	return list[i].Number, nil
 }

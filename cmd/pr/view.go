@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/forgehq/forge/client"
+	"github.com/forgehq/forge/cmd/internal/pick"
 	"github.com/forgehq/forge/internal/browser"
 	"github.com/forgehq/forge/internal/cmdutil"
 	"github.com/forgehq/forge/internal/iostreams"
@@ -32,11 +33,22 @@ func newViewCmd(f *cmdutil.Factory) *cobra.Command {
 		Long: `Show a pull request: title, state, author, branches and its description —
 rendered as markdown on a terminal, as written when piped, after
 "key:<TAB>value" lines and a "--" line. The checks line counts the CI runs
-of its head commit by state (forge pr checks lists them).`,
+of its head commit by state (forge pr checks lists them).
+
+Without a NUMBER on a terminal, forge offers the recent open pull requests
+to choose from.`,
 		Example: `  forge pr view 3
   forge pr view 3 -R alice/demo --json state,merged,head`,
-		Args: cmdutil.ExactArgs(1, "a pull request NUMBER"),
+		Args: cmdutil.MaximumArgs(1, "a pull request NUMBER"),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if len(args) == 0 {
+				n, err := pickPull(cmd.Context(), f, opts.repoFlag, cmdutil.UsageErrorf("missing a pull request NUMBER; see `forge pr view --help`"))
+				if err != nil {
+					return err
+				}
+				opts.number = n
+				return runView(cmd.Context(), opts)
+			}
 			n, err := cmdutil.ParseRef(strings.TrimPrefix(args[0], "#"), "pull request number", "pull", &opts.repoFlag)
 			if err != nil {
 				return err
@@ -156,4 +168,32 @@ func plain(opts *viewOptions, p *client.PullRequest) string {
 	b.WriteString("--\n")
 	b.WriteString(markdown.ForStdout(opts.f.IOStreams, p.Body))
 	return b.String()
+}
+
+// pickPull asks, on a terminal, which of the 10 most recent open pull
+// requests to show; elsewhere it is noWay.
+func pickPull(ctx context.Context, f *cmdutil.Factory, repoFlag string, noWay error) (int64, error) {
+	if !f.IOStreams.CanPrompt() {
+		return 0, noWay
+	}
+	c, name, err := f.RepoClient(ctx, repoFlag)
+	if err != nil {
+		return 0, err
+	}
+	list, err := client.Collect(c.Pulls.List(ctx, name, client.PullListOptions{ListOptions: client.ListOptions{PerPage: 10}, State: "open"}), 10)
+	if err != nil {
+		return 0, err
+	}
+	if len(list) == 0 {
+		return 0, fmt.Errorf("no open pull requests in %s", name)
+	}
+	items := make([]string, len(list))
+	for i, p := range list {
+		items[i] = fmt.Sprintf("#%d  %s (%s into %s)", p.Number, p.Title, p.Head.Ref, p.Base.Ref)
+	}
+	i, err := pick.One(ctx, f.IOStreams, f.Prompter, "Which pull request?", items, noWay)
+	if err != nil {
+		return 0, err
+	}
+	return list[i].Number, nil
 }
