@@ -83,7 +83,7 @@ func fieldsHelp(known []string) string {
 type fieldsValue string
 
 func (v *fieldsValue) String() string { return string(*v) }
-func (v *fieldsValue) Type() string   { return "fields" }
+func (v *fieldsValue) Type() string   { return "string" }
 func (v *fieldsValue) Set(s string) error {
 	switch {
 	case *v == allFields || s == allFields:
