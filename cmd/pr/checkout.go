@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/forgehq/forge/client"
+
 	"github.com/forgehq/forge/internal/cmdutil"
 	"github.com/spf13/cobra"
 )
@@ -44,20 +46,33 @@ credentials (forge auth setup-git).`,
 	}, &gitOptions{f: f}, runCheckout)
 }
 
-func runCheckout(ctx context.Context, opts *gitOptions) error {
+// pull reads the pull request the options name.
+func (opts *gitOptions) pull(ctx context.Context) (*client.Client, client.RepoName, *client.PullRequest, error) {
 	c, name, err := opts.f.RepoClient(ctx, opts.repoFlag)
 	if err != nil {
-		return err
+		return nil, name, nil, err
 	}
 	p, err := c.Pulls.Get(ctx, name, opts.number)
+	return c, name, p, err
+}
+
+// fetched reads the pull request and fetches its two branches into the
+// clone here; it returns the remote-tracking refs of head and base.
+func (opts *gitOptions) fetched(ctx context.Context) (p *client.PullRequest, head, base string, err error) {
+	_, name, p, err := opts.pull(ctx)
 	if err != nil {
-		return err
+		return nil, "", "", err
 	}
 	remote, err := cloneRemote(ctx, name)
 	if err != nil {
-		return err
+		return nil, "", "", err
 	}
-	head, _, err := fetchSides(ctx, opts.f, remote, p)
+	head, base, err = fetchSides(ctx, opts.f, remote, p)
+	return p, head, base, err
+}
+
+func runCheckout(ctx context.Context, opts *gitOptions) error {
+	p, head, _, err := opts.fetched(ctx)
 	if err != nil {
 		return err
 	}
@@ -92,19 +107,7 @@ setup-git). Coloured on a terminal, through the pager.`,
 }
 
 func runDiff(ctx context.Context, opts *gitOptions) error {
-	c, name, err := opts.f.RepoClient(ctx, opts.repoFlag)
-	if err != nil {
-		return err
-	}
-	p, err := c.Pulls.Get(ctx, name, opts.number)
-	if err != nil {
-		return err
-	}
-	remote, err := cloneRemote(ctx, name)
-	if err != nil {
-		return err
-	}
-	head, base, err := fetchSides(ctx, opts.f, remote, p)
+	_, head, base, err := opts.fetched(ctx)
 	if err != nil {
 		return err
 	}

@@ -43,11 +43,7 @@ func runChecks(ctx context.Context, opts *checksOptions) error {
 	if err := opts.exporter.Validate(); err != nil {
 		return err
 	}
-	c, name, err := opts.f.RepoClient(ctx, opts.repoFlag)
-	if err != nil {
-		return err
-	}
-	p, err := c.Pulls.Get(ctx, name, opts.number)
+	c, name, p, err := opts.pull(ctx)
 	if err != nil {
 		return err
 	}
