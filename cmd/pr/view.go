@@ -114,7 +114,10 @@ func render(opts *viewOptions, p *client.PullRequest) string {
 		label = cs.Gray(label)
 	}
 	fmt.Fprintf(&b, "%s • %s\n", label, byline(cs, p, st))
-	fmt.Fprintf(&b, "%s %s\n\n", cs.Gray("Checks:"), opts.checks)
+	if opts.checks != "none" {
+		fmt.Fprintf(&b, "%s %s\n", cs.Gray("Checks:"), opts.checks)
+	}
+	b.WriteString("\n")
 	if strings.TrimSpace(p.Body) == "" {
 		b.WriteString(cs.Gray("No description provided.") + "\n\n")
 	} else {
