@@ -3,6 +3,7 @@ package issue
 import (
 	"context"
 	"fmt"
+	"iter"
 	"strings"
 
 	"github.com/forgehq/forge/client"
@@ -169,27 +170,10 @@ func commentCount(is *client.Issue) int {
 // pickIssue asks, on a terminal, which of the 10 most recent open issues
 // to show; elsewhere it is noWay, the usage error of a missing NUMBER.
 func pickIssue(ctx context.Context, f *cmdutil.Factory, repoFlag string, noWay error) (int64, error) {
-	if !f.IOStreams.CanPrompt() {
-		return 0, noWay
-	}
-	c, name, err := f.RepoClient(ctx, repoFlag)
-	if err != nil {
-		return 0, err
-	}
-	list, err := client.Collect(c.Issues.List(ctx, name, client.IssueListOptions{ListOptions: client.ListOptions{PerPage: 10}, State: "open"}), 10)
-	if err != nil {
-		return 0, err
-	}
-	if len(list) == 0 {
-		return 0, fmt.Errorf("no open issues in %s", name)
-	}
-	items := make([]string, len(list))
-	for i, is := range list {
-		items[i] = fmt.Sprintf("#%d  %s (%s)", is.Number, is.Title, is.User.Login)
-	}
-	i, err := pick.One(ctx, f.IOStreams, f.Prompter, "Which issue?", items, noWay)
-	if err != nil {
-		return 0, err
-	}
-	return list[i].Number, nil
+	return pick.Recent(ctx, f, repoFlag, noWay, "open issues",
+		func(c *client.Client, name client.RepoName) iter.Seq2[*client.Issue, error] {
+			return c.Issues.List(ctx, name, client.IssueListOptions{ListOptions: client.ListOptions{PerPage: 10}, State: "open"})
+		},
+		func(is *client.Issue) string { return fmt.Sprintf("#%d  %s (%s)", is.Number, is.Title, is.User.Login) },
+		func(is *client.Issue) int64 { return is.Number })
 }

@@ -3,6 +3,7 @@ package pr
 import (
 	"context"
 	"fmt"
+	"iter"
 	"strings"
 
 	"github.com/forgehq/forge/client"
@@ -176,27 +177,12 @@ func plain(opts *viewOptions, p *client.PullRequest) string {
 // pickPull asks, on a terminal, which of the 10 most recent open pull
 // requests to show; elsewhere it is noWay.
 func pickPull(ctx context.Context, f *cmdutil.Factory, repoFlag string, noWay error) (int64, error) {
-	if !f.IOStreams.CanPrompt() {
-		return 0, noWay
-	}
-	c, name, err := f.RepoClient(ctx, repoFlag)
-	if err != nil {
-		return 0, err
-	}
-	list, err := client.Collect(c.Pulls.List(ctx, name, client.PullListOptions{ListOptions: client.ListOptions{PerPage: 10}, State: "open"}), 10)
-	if err != nil {
-		return 0, err
-	}
-	if len(list) == 0 {
-		return 0, fmt.Errorf("no open pull requests in %s", name)
-	}
-	items := make([]string, len(list))
-	for i, p := range list {
-		items[i] = fmt.Sprintf("#%d  %s (%s into %s)", p.Number, p.Title, p.Head.Ref, p.Base.Ref)
-	}
-	i, err := pick.One(ctx, f.IOStreams, f.Prompter, "Which pull request?", items, noWay)
-	if err != nil {
-		return 0, err
-	}
-	return list[i].Number, nil
+	return pick.Recent(ctx, f, repoFlag, noWay, "open pull requests",
+		func(c *client.Client, name client.RepoName) iter.Seq2[*client.PullRequest, error] {
+			return c.Pulls.List(ctx, name, client.PullListOptions{ListOptions: client.ListOptions{PerPage: 10}, State: "open"})
+		},
+		func(p *client.PullRequest) string {
+			return fmt.Sprintf("#%d  %s (%s into %s)", p.Number, p.Title, p.Head.Ref, p.Base.Ref)
+		},
+		func(p *client.PullRequest) int64 { return p.Number })
 }

@@ -33,7 +33,7 @@ func TestViewPicksARunOnATerminal(t *testing.T) {
 	if want := strconv.FormatInt(ids[0], 10) + " Build"; strings.TrimSpace(res.Out) != want {
 		t.Errorf("stdout %q, want %q", res.Out, want)
 	}
-	if len(res.Questions) != 2 || !strings.Contains(res.Questions[0], "Which run? [1-2]") {
+	if len(res.Questions) != 2 || !strings.Contains(res.Questions[0], "Which one? [1-2]") {
 		t.Errorf("questions %q", res.Questions)
 	}
 	if !strings.Contains(res.Err, "  1  "+strconv.FormatInt(ids[1], 10)+"  success") || !strings.Contains(res.Err, "Type a number from 1 to 2") {

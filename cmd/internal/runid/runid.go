@@ -5,6 +5,7 @@ package runid
 import (
 	"context"
 	"fmt"
+	"iter"
 
 	"github.com/forgehq/forge/client"
 	"github.com/forgehq/forge/cmd/internal/pick"
@@ -55,38 +56,22 @@ func ArgOrPick(cmd *cobra.Command, f *cmdutil.Factory, id *int64, repo *string, 
 
 // choose lists the 10 most recent runs and asks for one.
 func choose(ctx context.Context, f *cmdutil.Factory, repo string, noWay error) (int64, error) {
-	c, name, err := f.RepoClient(ctx, repo)
-	if err != nil {
-		return 0, err
-	}
-	var runs []*client.WorkflowRun
-	var items []string
-	for r, err := range c.Actions.ListRuns(ctx, name, client.RunListOptions{ListOptions: client.ListOptions{PerPage: 10}}) {
-		if err != nil {
-			return 0, err
-		}
-		title := r.DisplayTitle
-		if title == "" {
-			title = r.Name
-		}
-		state := r.Status
-		if r.Conclusion != "" {
-			state = r.Conclusion
-		}
-		runs = append(runs, r)
-		items = append(items, fmt.Sprintf("%d  %-11s %s (%s)", r.ID, state, title, r.HeadBranch))
-		if len(runs) == 10 {
-			break
-		}
-	}
-	if len(runs) == 0 {
-		return 0, fmt.Errorf("no runs in %s yet", name)
-	}
-	i, err := pick.One(ctx, f.IOStreams, f.Prompter, "Which run?", items, noWay)
-	if err != nil {
-		return 0, err
-	}
-	return runs[i].ID, nil
+	return pick.Recent(ctx, f, repo, noWay, "runs",
+		func(c *client.Client, name client.RepoName) iter.Seq2[*client.WorkflowRun, error] {
+			return c.Actions.ListRuns(ctx, name, client.RunListOptions{ListOptions: client.ListOptions{PerPage: 10}})
+		},
+		func(r *client.WorkflowRun) string {
+			title := r.DisplayTitle
+			if title == "" {
+				title = r.Name
+			}
+			state := r.Status
+			if r.Conclusion != "" {
+				state = r.Conclusion
+			}
+			return fmt.Sprintf("%d  %-11s %s (%s)", r.ID, state, title, r.HeadBranch)
+		},
+		func(r *client.WorkflowRun) int64 { return r.ID })
 }
 
 // Parse reads a run ID, or a run's web address (its repository into
