@@ -41,8 +41,7 @@ refuses it, the text you typed is kept in a file whose path forge prints.`,
 		},
 	}
 	cmdutil.AddRepoFlag(cmd, &opts.repoFlag)
-	cmd.Flags().StringVarP(&opts.body.body, "body", "b", "", "The comment's `text` (markdown)")
-	cmd.Flags().StringVarP(&opts.body.file, "body-file", "F", "", "Read the text from `file` (- for standard input)")
+	opts.body.add(cmd, "The comment's")
 	return cmd
 }
 

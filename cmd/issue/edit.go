@@ -52,8 +52,7 @@ prints.`,
 	}
 	cmdutil.AddRepoFlag(cmd, &opts.repoFlag)
 	cmd.Flags().StringVarP(&opts.title, "title", "t", "", "The new `title`")
-	cmd.Flags().StringVarP(&opts.body.body, "body", "b", "", "The new `text` (markdown)")
-	cmd.Flags().StringVarP(&opts.body.file, "body-file", "F", "", "Read the new text from `file` (- for standard input)")
+	opts.body.add(cmd, "The new")
 	opts.exporter = output.AddJSONFlags(cmd, issueFields...)
 	return cmd
 }
