@@ -33,7 +33,7 @@ directory that points at the profile's host (upstream, then origin, then
 the others).`,
 	})
 	cmd.AddCommand(newListCmd(f), newCreateCmd(f), newViewCmd(f), newCommentCmd(f), newEditCmd(f),
-		newCloseCmd(f), newReopenCmd(f))
+		NewCloseCmd(f, nil), NewReopenCmd(f, nil))
 	return cmd
 }
 
