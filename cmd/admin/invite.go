@@ -56,10 +56,7 @@ and creation time.`,
 }
 
 func runInviteList(ctx context.Context, opts *inviteListOptions) error {
-	if err := opts.list.Validate(); err != nil {
-		return err
-	}
-	c, err := opts.f.REST()
+	c, err := opts.list.REST(opts.f)
 	if err != nil {
 		return err
 	}

@@ -81,10 +81,7 @@ two-factor (on/off) and creation time.`,
 }
 
 func runUserList(ctx context.Context, opts *userListOptions) error {
-	if err := opts.list.Validate(); err != nil {
-		return err
-	}
-	c, err := opts.f.REST()
+	c, err := opts.list.REST(opts.f)
 	if err != nil {
 		return err
 	}

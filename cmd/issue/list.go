@@ -49,10 +49,7 @@ Pages are fetched as they are printed and no further than --limit needs.`,
 }
 
 func runList(ctx context.Context, opts *listOptions) error {
-	if err := opts.list.Validate(); err != nil {
-		return err
-	}
-	c, name, err := opts.f.RepoClient(ctx, opts.repoFlag)
+	c, name, err := opts.list.RepoClient(ctx, opts.f, opts.repoFlag)
 	if err != nil {
 		return err
 	}

@@ -48,10 +48,7 @@ func runList(ctx context.Context, opts *listOptions) error {
 	if opts.state == "merged" {
 		query = "closed" // the service filters open/closed; merged ones are picked here
 	}
-	if err := opts.list.Validate(); err != nil {
-		return err
-	}
-	c, name, err := opts.f.RepoClient(ctx, opts.repoFlag)
+	c, name, err := opts.list.RepoClient(ctx, opts.f, opts.repoFlag)
 	if err != nil {
 		return err
 	}

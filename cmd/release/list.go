@@ -41,10 +41,7 @@ the repository.`,
 }
 
 func runList(ctx context.Context, opts *listOptions) error {
-	if err := opts.list.Validate(); err != nil {
-		return err
-	}
-	c, name, err := opts.f.RepoClient(ctx, opts.repoFlag)
+	c, name, err := opts.list.RepoClient(ctx, opts.f, opts.repoFlag)
 	if err != nil {
 		return err
 	}

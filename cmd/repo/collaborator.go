@@ -55,10 +55,7 @@ write or admin); the owner comes first. Piped: "login<TAB>permission".`,
 }
 
 func runCollaboratorList(ctx context.Context, opts *collaboratorListOptions) error {
-	if err := opts.list.Validate(); err != nil {
-		return err
-	}
-	c, name, err := opts.f.RepoClient(ctx, opts.repoFlag)
+	c, name, err := opts.list.RepoClient(ctx, opts.f, opts.repoFlag)
 	if err != nil {
 		return err
 	}

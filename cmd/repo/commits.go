@@ -42,10 +42,7 @@ one tab-separated line each with the full hash and an ISO 8601 date.`,
 }
 
 func runCommits(ctx context.Context, opts *commitsOptions) error {
-	if err := opts.list.Validate(); err != nil {
-		return err
-	}
-	c, name, err := opts.f.RepoClient(ctx, opts.repoFlag)
+	c, name, err := opts.list.RepoClient(ctx, opts.f, opts.repoFlag)
 	if err != nil {
 		return err
 	}

@@ -38,10 +38,7 @@ description, visibility, last update in ISO 8601).`,
 }
 
 func runList(ctx context.Context, opts *listOptions) error {
-	if err := opts.list.Validate(); err != nil {
-		return err
-	}
-	c, err := opts.f.REST()
+	c, err := opts.list.REST(opts.f)
 	if err != nil {
 		return err
 	}

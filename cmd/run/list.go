@@ -59,10 +59,7 @@ title, workflow, branch, event, ID, elapsed and creation time (ISO 8601).`,
 var runStatuses = []string{"queued", "in_progress", "completed", "success", "failure", "cancelled"}
 
 func runList(ctx context.Context, opts *listOptions) error {
-	if err := opts.list.Validate(); err != nil {
-		return err
-	}
-	c, repo, err := opts.f.RepoClient(ctx, opts.repo)
+	c, repo, err := opts.list.RepoClient(ctx, opts.f, opts.repo)
 	if err != nil {
 		return err
 	}

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"iter"
 
+	"github.com/forgehq/forge/client"
+	"github.com/forgehq/forge/internal/cmdutil"
 	"github.com/forgehq/forge/internal/iostreams"
 	"github.com/forgehq/forge/internal/output"
 )
@@ -76,4 +78,21 @@ func Filter[T any](seq iter.Seq2[T, error], keep func(T) bool) iter.Seq2[T, erro
 			}
 		}
 	}
+}
+
+// RepoClient checks the flags, then gives the repository's client: the
+// order every list command needs (a usage error before any request).
+func (l *Flags) RepoClient(ctx context.Context, f *cmdutil.Factory, repoFlag string) (*client.Client, client.RepoName, error) {
+	if err := l.Validate(); err != nil {
+		return nil, client.RepoName{}, err
+	}
+	return f.RepoClient(ctx, repoFlag)
+}
+
+// REST is RepoClient for the lists that are not a repository's.
+func (l *Flags) REST(f *cmdutil.Factory) (*client.Client, error) {
+	if err := l.Validate(); err != nil {
+		return nil, err
+	}
+	return f.REST()
 }
