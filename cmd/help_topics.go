@@ -37,8 +37,8 @@ secret of the profile whose address has that origin, else none: it stops
 with exit 4 naming the host and how to log in there.
 
 Files:
-  FORGE_CONFIG_DIR     directory of config.yaml (default $XDG_CONFIG_HOME/forge
-                       or ~/.config/forge)
+  FORGE_CONFIG_DIR     directory of config.yaml and aliases.yaml (default
+                       $XDG_CONFIG_HOME/forge or ~/.config/forge)
   XDG_CONFIG_HOME      base of the default configuration directory
   XDG_CACHE_HOME       base of forge's cache (default ~/.cache): forge tui's
                        unsent drafts and chat conversation, layer digests
