@@ -24,14 +24,14 @@ func TestViewPicksOnATerminal(t *testing.T) {
 	if _, err := h.Srv.CreatePull("alice/demo", refserver.PullSeed{Title: "A change", Head: "feature"}); err != nil {
 		t.Fatal(err)
 	}
-	res := h.Run(clitest.Run{TTY: true, Answers: []string{"2"}}, "issue", "view", "-R", "alice/demo", "--json", "title", "--jq", ".title")
+	res := h.Run(clitest.Run{TTY: true, Answers: []any{"2"}}, "issue", "view", "-R", "alice/demo", "--json", "title", "--jq", ".title")
 	if res.Code != 0 || strings.TrimSpace(res.Out) != "First" {
 		t.Fatalf("issue view: exit %d, stdout %q\n%s", res.Code, res.Out, res.Err)
 	}
 	if !strings.Contains(res.Err, "  1  #2  Second (alice)") || len(res.Questions) != 1 {
 		t.Errorf("stderr:\n%s\nquestions %q", res.Err, res.Questions)
 	}
-	res = h.Run(clitest.Run{TTY: true, Answers: []string{"1"}}, "pr", "view", "-R", "alice/demo", "--json", "title", "--jq", ".title")
+	res = h.Run(clitest.Run{TTY: true, Answers: []any{"1"}}, "pr", "view", "-R", "alice/demo", "--json", "title", "--jq", ".title")
 	if res.Code != 0 || strings.TrimSpace(res.Out) != "A change" {
 		t.Fatalf("pr view: exit %d, stdout %q\n%s", res.Code, res.Out, res.Err)
 	}

@@ -25,7 +25,7 @@ func TestViewPicksARunOnATerminal(t *testing.T) {
 		}
 		ids = append(ids, r.ID)
 	}
-	res := h.Run(clitest.Run{TTY: true, Answers: []string{"9", "2"}}, "run", "view", "-R", "alice/demo", "--json", "id,name", "--jq", `"\(.id) \(.name)"`)
+	res := h.Run(clitest.Run{TTY: true, Answers: []any{"9", "2"}}, "run", "view", "-R", "alice/demo", "--json", "id,name", "--jq", `"\(.id) \(.name)"`)
 	if res.Code != 0 {
 		t.Fatalf("exit %d\n%s", res.Code, res.Err)
 	}
