@@ -269,6 +269,8 @@ func (a *App) key(msg tea.KeyPressMsg) tea.Cmd {
 			}
 		}
 		return a.quit()
+	case key.Matches(msg, k.Suspend):
+		return tea.Suspend
 	case a.showHelp:
 		// Any key closes the help.
 		a.showHelp = false

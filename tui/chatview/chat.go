@@ -20,6 +20,7 @@ import (
 	"github.com/forgehq/forge/internal/text"
 	"github.com/forgehq/forge/tui/common"
 	"github.com/forgehq/forge/tui/components"
+	"github.com/forgehq/forge/tui/extedit"
 )
 
 // inputRows is the height of the message editor.
@@ -215,6 +216,9 @@ func (v *View) update(msg tea.Msg) tea.Cmd {
 		return v.key(msg)
 	case tea.PasteMsg:
 		v.input.Update(msg)
+	case extedit.DoneMsg:
+		_, cmd := v.input.Take(msg)
+		return cmd
 	case tea.MouseWheelMsg:
 		v.pager.Update(msg)
 	}
@@ -225,6 +229,10 @@ func (v *View) key(msg tea.KeyPressMsg) tea.Cmd {
 	if v.session == nil {
 		v.pager.Update(msg)
 		return nil
+	}
+	if key.Matches(msg, v.ctx.Keys.Edit) {
+		v.input.Focus()
+		return v.input.External()
 	}
 	if !v.input.Focused() {
 		if key.Matches(msg, v.keyFocus) {
@@ -559,7 +567,7 @@ func (v *View) FullHelp() [][]key.Binding {
 		commands = append(commands, common.Binding(strings.TrimSpace(c.Name+" "+c.Args), c.Help, c.Name))
 	}
 	return [][]key.Binding{
-		{v.keySend, v.keyNewline, v.keyStop, v.keyFocus, common.Binding("↑", "recall the last message", "up"), common.Binding("pgup/pgdn", "scroll the conversation", "pgup", "pgdown")},
+		{v.keySend, v.keyNewline, v.ctx.Keys.Edit, v.keyStop, v.keyFocus, common.Binding("↑", "recall the last message", "up"), common.Binding("pgup/pgdn", "scroll the conversation", "pgup", "pgdown")},
 		commands,
 	}
 }

@@ -9,7 +9,11 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/forgehq/forge/tui/common"
+	"github.com/forgehq/forge/tui/extedit"
 )
+
+// tabWidth is the cells a tab takes on screen; the text keeps the tab.
+const tabWidth = 4
 
 // Editor is a line of text (a filter, a path, a code) or, when multiline,
 // a block of text (a comment, a chat message), soft-wrapped to its width.
@@ -29,6 +33,7 @@ import (
 // and wrapping keeps them whole.
 type Editor struct {
 	ctx       *common.Context
+	id        int
 	multiline bool
 	lines     [][]string // each line's grapheme clusters
 	row, col  int
@@ -47,7 +52,7 @@ type Editor struct {
 
 // NewEditor returns an empty editor.
 func NewEditor(ctx *common.Context, multiline bool) *Editor {
-	return &Editor{ctx: ctx, multiline: multiline, lines: [][]string{nil}, width: 40, height: 3}
+	return &Editor{ctx: ctx, id: ctx.NewID(), multiline: multiline, lines: [][]string{nil}, width: 40, height: 3}
 }
 
 // Value is the text.
@@ -79,6 +84,29 @@ func (e *Editor) SetWidth(w int) { e.width = max(w, 1) }
 
 // SetHeight sets the rows a multiline editor shows.
 func (e *Editor) SetHeight(h int) { e.height = max(h, 1) }
+
+// External opens the text in the user's own editor ($VISUAL, $EDITOR),
+// the program suspended until it exits; Take brings the result back.
+func (e *Editor) External() tea.Cmd {
+	return extedit.Open(e.ctx.Factory.Getenv, e.id, e.Value())
+}
+
+// Take puts the text the user's editor left in place, when msg answers
+// this editor's External. It reports whether the text changed; an
+// editor that failed leaves it as it was and says why.
+func (e *Editor) Take(msg extedit.DoneMsg) (bool, tea.Cmd) {
+	if msg.Owner != e.id {
+		return false, nil
+	}
+	if msg.Err != nil {
+		return false, common.Error(msg.Err)
+	}
+	if msg.Text == e.Value() {
+		return false, nil
+	}
+	e.SetValue(msg.Text)
+	return true, nil
+}
 
 // Update edits the text.
 func (e *Editor) Update(msg tea.Msg) {
@@ -284,7 +312,9 @@ func (e *Editor) insert(s string) {
 }
 
 // clean makes s fit for the editor: line breaks are \n (a space in one
-// line), a tab a space, and other control characters are dropped.
+// line), a tab stays a tab in a block of text (Go and Makefile
+// indentation) and is a space in one line, and other control characters
+// are dropped.
 func clean(s string, multiline bool) string {
 	s = strings.ReplaceAll(s, "\r\n", "\n")
 	var b strings.Builder
@@ -296,6 +326,8 @@ func clean(s string, multiline bool) string {
 			} else {
 				b.WriteByte(' ')
 			}
+		case r == '\t' && multiline:
+			b.WriteByte('\t')
 		case r == '\t':
 			b.WriteByte(' ')
 		case r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0):
@@ -370,6 +402,9 @@ func (e *Editor) visual() ([]vrow, vpos) {
 // cellWidth is the cells a grapheme cluster takes (a lone combining mark
 // one, so that the cursor can sit on it).
 func cellWidth(g string) int {
+	if g == "\t" {
+		return tabWidth
+	}
 	if len(g) == 1 {
 		return 1
 	}
@@ -450,15 +485,21 @@ func (e *Editor) singleView(prompt string) string {
 	return common.Fit(prompt+e.draw(line[start:end], c), e.width)
 }
 
-// draw draws clusters with the cursor on cluster c (-1: no cursor).
+// draw draws clusters with the cursor on cluster c (-1: no cursor); a
+// tab is drawn as spaces, never sent to the terminal.
 func (e *Editor) draw(seg []string, c int) string {
-	if e.Mask != "" {
-		masked := make([]string, len(seg))
-		for i := range masked {
-			masked[i] = e.Mask
+	shown := make([]string, len(seg))
+	for i, g := range seg {
+		switch {
+		case e.Mask != "":
+			shown[i] = e.Mask
+		case g == "\t":
+			shown[i] = strings.Repeat(" ", tabWidth)
+		default:
+			shown[i] = g
 		}
-		seg = masked
 	}
+	seg = shown
 	if c < 0 {
 		return strings.Join(seg, "")
 	}

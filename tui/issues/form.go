@@ -9,6 +9,7 @@ import (
 	"github.com/forgehq/forge/client"
 	"github.com/forgehq/forge/tui/common"
 	"github.com/forgehq/forge/tui/components"
+	"github.com/forgehq/forge/tui/extedit"
 )
 
 type createdMsg struct {
@@ -116,6 +117,12 @@ func (f *Form) Update(msg tea.Msg) tea.Cmd {
 		return f.key(msg)
 	case tea.PasteMsg:
 		return f.edit(msg)
+	case extedit.DoneMsg:
+		changed, cmd := f.body.Take(msg)
+		if changed {
+			cmd = tea.Batch(cmd, f.saveDraft())
+		}
+		return cmd
 	}
 	return nil
 }
@@ -126,6 +133,10 @@ func (f *Form) key(msg tea.KeyPressMsg) tea.Cmd {
 		return f.send()
 	case key.Matches(msg, f.keyLeave):
 		return common.Close(f)
+	case key.Matches(msg, f.ctx.Keys.Edit):
+		// The description is the long text: it is the one edited.
+		f.setFocus(1)
+		return f.body.External()
 	case msg.String() == "tab" || msg.String() == "shift+tab":
 		f.setFocus(1 - f.focus)
 	case msg.String() == "enter" && f.focus == 0:
@@ -199,8 +210,8 @@ func (f *Form) Title() string   { return "New issue" }
 func (f *Form) Capturing() bool { return true }
 func (f *Form) Animating() bool { return f.sending }
 func (f *Form) ShortHelp() []key.Binding {
-	return []key.Binding{f.keySend, f.keyField, f.keyLeave}
+	return []key.Binding{f.keySend, f.keyField, f.ctx.Keys.Edit, f.keyLeave}
 }
 func (f *Form) FullHelp() [][]key.Binding {
-	return [][]key.Binding{{f.keySend, f.keyField, f.keyLeave}}
+	return [][]key.Binding{{f.keySend, f.keyField, f.ctx.Keys.Edit, f.keyLeave}}
 }

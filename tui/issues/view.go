@@ -11,6 +11,7 @@ import (
 	"github.com/forgehq/forge/internal/text"
 	"github.com/forgehq/forge/tui/common"
 	"github.com/forgehq/forge/tui/components"
+	"github.com/forgehq/forge/tui/extedit"
 )
 
 type commentMsg struct {
@@ -126,6 +127,12 @@ func (v *View) Update(msg tea.Msg) tea.Cmd {
 		}
 	case commentMsg:
 		return v.commented(msg)
+	case extedit.DoneMsg:
+		changed, cmd := v.editor.Take(msg)
+		if changed {
+			cmd = tea.Batch(cmd, v.saveDraft(v.editor.Value()))
+		}
+		return cmd
 	case stateMsg:
 		return v.stateChanged(msg)
 	case common.ThemeMsg:
@@ -146,6 +153,10 @@ func (v *View) key(msg tea.KeyPressMsg) tea.Cmd {
 	if v.confirm.Active() {
 		return v.confirm.Update(msg)
 	}
+	if key.Matches(msg, v.ctx.Keys.Edit) {
+		v.compose()
+		return v.editor.External()
+	}
 	if v.composing {
 		switch {
 		case key.Matches(msg, v.keySend):
@@ -161,9 +172,7 @@ func (v *View) key(msg tea.KeyPressMsg) tea.Cmd {
 	}
 	switch {
 	case key.Matches(msg, v.keyComment):
-		v.composing = true
-		v.editor.Focus()
-		v.layout()
+		v.compose()
 	case key.Matches(msg, v.keyClose), key.Matches(msg, v.keyReopen):
 		return v.askState(key.Matches(msg, v.keyClose))
 	case key.Matches(msg, v.ctx.Keys.Ask):
@@ -353,7 +362,7 @@ func (v *View) Animating() bool { return v.load.Busy || v.sending != "" }
 
 func (v *View) ShortHelp() []key.Binding {
 	if v.composing {
-		return []key.Binding{v.keySend, v.keyHide}
+		return []key.Binding{v.keySend, v.ctx.Keys.Edit, v.keyHide}
 	}
 	if v.confirm.Active() {
 		return []key.Binding{common.Binding("y", "close it", "y"), common.Binding("n/esc", "keep it open", "n")}
@@ -378,7 +387,7 @@ func (v *View) stateKeys(closeKey key.Binding) []key.Binding {
 
 func (v *View) FullHelp() [][]key.Binding {
 	k := v.ctx.Keys
-	return [][]key.Binding{v.pager.KeyHelp(), append([]key.Binding{v.keyComment, v.keySend, v.keyHide}, append(v.stateKeys(v.keyClose), k.Ask, k.Refresh)...)}
+	return [][]key.Binding{v.pager.KeyHelp(), append([]key.Binding{v.keyComment, v.keySend, k.Edit, v.keyHide}, append(v.stateKeys(v.keyClose), k.Ask, k.Refresh)...)}
 }
 
 // draftName names the comment draft in the keep.
@@ -403,6 +412,13 @@ func (v *View) saveDraft(draft string) tea.Cmd {
 		d = draft
 	}
 	return common.Error(v.ctx.Keep.Save(v.draftName(), v.draftWhat(), d))
+}
+
+// compose shows the comment editor with the keys.
+func (v *View) compose() {
+	v.composing = true
+	v.editor.Focus()
+	v.layout()
 }
 
 // hide hides the editor; the draft stays.
