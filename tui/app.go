@@ -283,6 +283,9 @@ func (a *App) key(msg tea.KeyPressMsg) tea.Cmd {
 	if c, ok := top.(common.Capturer); ok && c.Capturing() {
 		return a.toTop(msg)
 	}
+	if cmd, ok := a.linkKey(msg); ok {
+		return cmd
+	}
 	switch {
 	case key.Matches(msg, k.Quit):
 		return a.quit()

@@ -235,9 +235,14 @@ func (v *View) key(msg tea.KeyPressMsg) tea.Cmd {
 		return v.input.External()
 	}
 	if !v.input.Focused() {
-		if key.Matches(msg, v.keyFocus) {
+		switch {
+		case key.Matches(msg, v.keyFocus):
 			v.input.Focus()
 			return nil
+		case key.Matches(msg, v.ctx.Keys.Copy):
+			return v.copyReply(false)
+		case key.Matches(msg, keyCopyCode()):
+			return v.copyReply(true)
 		}
 		v.pager.Update(msg)
 		return nil
@@ -567,7 +572,7 @@ func (v *View) FullHelp() [][]key.Binding {
 		commands = append(commands, common.Binding(strings.TrimSpace(c.Name+" "+c.Args), c.Help, c.Name))
 	}
 	return [][]key.Binding{
-		{v.keySend, v.keyNewline, v.ctx.Keys.Edit, v.keyStop, v.keyFocus, common.Binding("↑", "recall the last message", "up"), common.Binding("pgup/pgdn", "scroll the conversation", "pgup", "pgdown")},
+		{v.keySend, v.keyNewline, v.ctx.Keys.Edit, v.keyStop, v.keyFocus, keyCopyReply(), keyCopyCode(), common.Binding("↑", "recall the last message", "up"), common.Binding("pgup/pgdn", "scroll the conversation", "pgup", "pgdown")},
 		commands,
 	}
 }

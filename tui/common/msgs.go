@@ -149,3 +149,9 @@ func (r Result[T]) Accept(id int, l *Load) (ok bool, failed tea.Cmd) {
 	}
 	return r.Err == nil, Error(r.Err)
 }
+
+// Copy puts s on the clipboard through the terminal (OSC 52, which works
+// over ssh too) and says what was copied.
+func Copy(s, what string) tea.Cmd {
+	return tea.Batch(tea.SetClipboard(s), Status("Copied "+what+" to the clipboard."))
+}

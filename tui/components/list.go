@@ -68,6 +68,17 @@ type List[T any] struct {
 	HeadLines, FootLines int
 	// Keys are the view's own keys, offered in the help after Open.
 	Keys []key.Binding
+	// PageOf is an item's web page (its html_url): y copies it, w opens
+	// it. nil: the items have none.
+	PageOf func(T) string
+}
+
+// Link is the selected item's web page ("" when none).
+func (l *List[T]) Link() string {
+	if it, ok := l.Selected(); ok && l.PageOf != nil {
+		return l.PageOf(it)
+	}
+	return ""
 }
 
 // NewList returns a list titled title, loading what ("pull requests"),
@@ -233,5 +244,8 @@ func (l *List[T]) FullHelp() [][]key.Binding {
 		own = append(own, k.Open)
 	}
 	own = append(append(own, l.Keys...), k.Refresh)
+	if l.PageOf != nil {
+		own = append(own, k.Copy, k.Browse)
+	}
 	return [][]key.Binding{l.table.KeyHelp(), own}
 }

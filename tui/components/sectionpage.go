@@ -54,6 +54,14 @@ func (p *SectionPage) start() tea.Cmd {
 	return p.children[i].Init()
 }
 
+// Link is the web page of what the active section has selected.
+func (p *SectionPage) Link() string {
+	if l, ok := p.Active().(common.Linker); ok {
+		return l.Link()
+	}
+	return ""
+}
+
 // Refresh reloads the active section.
 func (p *SectionPage) Refresh() tea.Cmd {
 	if r, ok := p.Active().(common.Refresher); ok {

@@ -357,6 +357,9 @@ func (v *View) Title() string {
 	return fmt.Sprintf("#%d %s", v.issue.Number, text.OneLine(v.issue.Title))
 }
 
+// Link is the issue's web page.
+func (v *View) Link() string { return v.issue.HTMLURL }
+
 func (v *View) Capturing() bool { return v.composing || v.confirm.Active() }
 func (v *View) Animating() bool { return v.load.Busy || v.sending != "" }
 
@@ -387,7 +390,7 @@ func (v *View) stateKeys(closeKey key.Binding) []key.Binding {
 
 func (v *View) FullHelp() [][]key.Binding {
 	k := v.ctx.Keys
-	return [][]key.Binding{v.pager.KeyHelp(), append([]key.Binding{v.keyComment, v.keySend, k.Edit, v.keyHide}, append(v.stateKeys(v.keyClose), k.Ask, k.Refresh)...)}
+	return [][]key.Binding{v.pager.KeyHelp(), append([]key.Binding{v.keyComment, v.keySend, k.Edit, v.keyHide}, append(v.stateKeys(v.keyClose), k.Ask, k.Refresh, k.Copy, k.Browse)...)}
 }
 
 // draftName names the comment draft in the keep.

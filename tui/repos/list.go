@@ -42,6 +42,7 @@ func NewList(ctx *common.Context) *List {
 	})
 	l.Row = l.row
 	l.Open = l.open
+	l.PageOf = func(r *client.Repo) string { return r.HTMLURL }
 	l.Head, l.HeadLines = l.head, 1
 	l.Keys = []key.Binding{l.byName.key}
 	return l

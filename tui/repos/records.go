@@ -32,6 +32,7 @@ func newPulls(ctx *common.Context, repo client.RepoName) *section[client.PullReq
 			"#" + strconv.FormatInt(p.Number, 10), text.OneLine(p.Title), pullState(ctx, p),
 			text.OneLine(p.Head.Ref) + " → " + text.OneLine(p.Base.Ref), text.OneLine(p.User.Login)}}
 	}
+	s.PageOf = func(p *client.PullRequest) string { return p.HTMLURL }
 	s.Open = func(p *client.PullRequest) tea.Cmd {
 		return common.Push(components.NewDoc(ctx, fmt.Sprintf("#%d %s", p.Number, text.OneLine(p.Title)), func(w int) []string {
 			return pullLines(ctx, p, w)
@@ -85,6 +86,7 @@ func newReleases(ctx *common.Context, repo client.RepoName) *section[client.Rele
 			st.Bold.Render(text.OneLine(r.TagName)), text.OneLine(r.Name), releaseKind(ctx, r),
 			st.Dim.Render(text.Since(releaseTime(r), ctx.Now()))}}
 	}
+	s.PageOf = func(r *client.Release) string { return r.HTMLURL }
 	s.Open = func(r *client.Release) tea.Cmd {
 		return common.Push(components.NewDoc(ctx, text.OneLine(r.TagName), func(w int) []string { return releaseLines(ctx, r, w) }))
 	}
@@ -144,6 +146,7 @@ func newCommits(ctx *common.Context, repo client.RepoName) *section[client.Commi
 	s.Fetch = collect(ctx, repo, func(ctx context.Context, c *client.Client, repo client.RepoName) iter.Seq2[*client.Commit, error] {
 		return c.Repos.Commits(ctx, repo, client.ListOptions{PerPage: 100})
 	})
+	s.PageOf = func(cm *client.Commit) string { return cm.HTMLURL }
 	s.Row = func(cm *client.Commit) components.Row {
 		st := ctx.Styles
 		subject, _, _ := strings.Cut(cm.Commit.Message, "\n")
