@@ -25,7 +25,9 @@ func (a *App) linkKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	case url == "":
 		return nil, false
 	case copyKey:
-		return common.Copy(url, text.OneLine(url)), true
+		// What is copied is pasted into a terminal next: sanitized too.
+		url = text.OneLine(url)
+		return common.Copy(url, url), true
 	}
 	return openBrowser(a.ctx, url), true
 }
