@@ -67,8 +67,8 @@ func (a *App) loggedIn(msg login.DoneMsg) tea.Cmd {
 // refreshAll reloads the view in sight of every tab.
 func (a *App) refreshAll() tea.Cmd {
 	var cmds []tea.Cmd
-	for _, t := range a.tabs {
-		if r, ok := t.top().(common.Refresher); ok {
+	for _, t := range a.stack.Tabs() {
+		if r, ok := t.Top().(common.Refresher); ok {
 			cmds = append(cmds, r.Refresh())
 		}
 	}

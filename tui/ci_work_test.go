@@ -31,7 +31,7 @@ func TestCIFailedRunToItsError(t *testing.T) {
 	}
 	h.keys("/", "e", "x", "i", "t", "enter")
 	h.wait("/exit match 1 of 1")
-	if !strings.Contains(h.app.Screen(), h.app.ctx.Styles.Cursor.Render("exit")) {
+	if !strings.Contains(h.screen(), h.app.ctx.Styles.Cursor.Render("exit")) {
 		t.Error("the match is not highlighted")
 	}
 	h.keys("/", "z", "z", "z", "enter")

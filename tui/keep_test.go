@@ -181,7 +181,7 @@ func TestLongErrorShownWhole(t *testing.T) {
 	if !strings.Contains(all, long) {
 		t.Errorf("the error is not shown whole:\n%s", s)
 	}
-	for i, l := range strings.Split(h.app.Screen(), "\n") {
+	for i, l := range strings.Split(h.screen(), "\n") {
 		if w := ansi.StringWidth(l); w != 80 {
 			t.Errorf("line %d is %d wide", i, w)
 		}

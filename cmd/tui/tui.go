@@ -79,7 +79,8 @@ Nothing typed is lost: Ctrl-C stops a streaming chat reply and leaves an
 editor keeping its draft; quitting with a draft or a chat conversation asks
 first. Drafts and the chat conversation are kept, as they change, in files
 only you may read under $XDG_CACHE_HOME/forge/tui (else ~/.cache/forge/tui),
-and come back on the next launch.`,
+and come back on the next launch. SIGTERM, SIGHUP (the terminal closed) and
+SIGINT end forge tui at once, the terminal restored, exit status 130.`,
 		Example: `  forge tui
   forge tui -R alice/webapp --tab ci
   forge --profile dev tui`,

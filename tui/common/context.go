@@ -3,6 +3,7 @@ package common
 import (
 	"context"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/forgehq/forge/chat"
@@ -51,6 +52,9 @@ type Context struct {
 	Keep *Keep
 
 	ids int
+	// inflight counts the requests sent (Fetch) whose answer the program
+	// has not had yet.
+	inflight atomic.Int64
 
 	mu       sync.Mutex
 	rest     *client.Client
@@ -81,6 +85,10 @@ func (c *Context) SetTheme(color, dark bool) {
 	c.Color, c.Dark = color, dark
 	c.Styles = NewStyles(color, dark)
 }
+
+// InFlight reports whether a request of this context's views awaits its
+// answer: a frame drawn when none does shows all they asked for.
+func (c *Context) InFlight() bool { return c.inflight.Load() > 0 }
 
 // NewID returns an identifier no other component of this context has:
 // results of a component's commands carry it, so a component knows its
