@@ -40,8 +40,8 @@ func TestHostileServerReachesNoTerminal(t *testing.T) {
 	view := func(where string, want ...string) {
 		t.Helper()
 		h.wait(append(want, "^[]0;pwned")...)
-		if c := frameControl(h.app.Screen()); c != "" {
-			t.Errorf("%s: the frame draws %q raw:\n%q", where, c, h.app.Screen())
+		if c := frameControl(h.screen()); c != "" {
+			t.Errorf("%s: the frame draws %q raw:\n%q", where, c, h.screen())
 		}
 	}
 	view("repositories", "Repositories")
