@@ -52,9 +52,22 @@ func TestHostileServerReachesNoTerminal(t *testing.T) {
 	} {
 		h.keys("l")
 		view(section.name, section.head)
-		if section.name == "Pull requests" || section.name == "Releases" {
+		switch section.name {
+		case "Pull requests":
 			h.keys("enter")
-			view(section.name+": one", "esc back")
+			view("a pull request", "Description  Checks  Diff")
+			h.keys("l")
+			view("its checks", "Checks")
+			h.keys("l")
+			view("its diff", "changed file", "@@")
+			h.keys("esc")
+		case "Releases":
+			h.keys("enter")
+			view("a release", "esc back")
+			h.keys("esc")
+		case "Commits":
+			h.keys("enter")
+			view("a commit", "changed file", "Author:")
 			h.keys("esc")
 		}
 	}

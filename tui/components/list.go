@@ -87,6 +87,9 @@ func NewList[T any](ctx *common.Context, title, what string, cols ...Column) *Li
 	return &List[T]{ctx: ctx, id: ctx.NewID(), title: title, what: what, table: NewTable(ctx, cols...)}
 }
 
+// SetTitle renames the list (a section's name).
+func (l *List[T]) SetTitle(title string) { l.title = title }
+
 // ID is the list's component ID, the Owner of its results.
 func (l *List[T]) ID() int { return l.id }
 
