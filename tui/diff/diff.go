@@ -12,7 +12,6 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	udiff "github.com/aymanbagabas/go-udiff"
 	"github.com/forgehq/forge/client"
 	"github.com/forgehq/forge/internal/text"
 	"github.com/forgehq/forge/tui/common"
@@ -63,7 +62,7 @@ func Read(ctx context.Context, c *client.Client, repo client.RepoName, from, to 
 		case err != nil:
 			return nil, err
 		default:
-			d.Unified = udiff.Unified("a/"+f.Filename, "b/"+f.Filename, old, cur)
+			d.Unified = unified("a/"+f.Filename, "b/"+f.Filename, old, cur)
 			d.Added, d.Removed = count(d.Unified)
 		}
 		out = append(out, d)

@@ -11,8 +11,8 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/forgehq/forge/client"
 	"github.com/forgehq/forge/internal/text"
-	"github.com/forgehq/forge/tui/common"
 	"github.com/forgehq/forge/tui/commits"
+	"github.com/forgehq/forge/tui/common"
 	"github.com/forgehq/forge/tui/components"
 	"github.com/forgehq/forge/tui/pulls"
 )
