@@ -52,6 +52,25 @@ func NewKeyMap() *KeyMap {
 	}
 }
 
+// Action is a shared key by the name the configuration gives it.
+type Action struct {
+	Name    string
+	Binding *key.Binding
+}
+
+// Actions are the keys the configuration's tui.keys may rebind.
+func (k *KeyMap) Actions() []Action {
+	return []Action{
+		{"up", &k.Up}, {"down", &k.Down}, {"page-up", &k.PageUp}, {"page-down", &k.PageDown},
+		{"top", &k.Top}, {"bottom", &k.Bottom}, {"left", &k.Left}, {"right", &k.Right},
+		{"open", &k.Open}, {"back", &k.Back}, {"filter", &k.Filter}, {"refresh", &k.Refresh},
+		{"ask", &k.Ask}, {"edit", &k.Edit}, {"copy", &k.Copy}, {"browse", &k.Browse}, {"suspend", &k.Suspend},
+		{"next-tab", &k.NextTab}, {"prev-tab", &k.PrevTab},
+		{"next-section", &k.NextSection}, {"prev-section", &k.PrevSection},
+		{"help", &k.Help}, {"profiles", &k.Profiles}, {"login", &k.Login}, {"quit", &k.Quit}, {"force-quit", &k.ForceQuit},
+	}
+}
+
 // Navigation is the list and pager movement keys, for help columns.
 func (k *KeyMap) Navigation() []key.Binding {
 	return []key.Binding{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom}

@@ -2,6 +2,8 @@ package components
 
 import (
 	"context"
+	"maps"
+	"slices"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
@@ -68,6 +70,9 @@ type List[T any] struct {
 	HeadLines, FootLines int
 	// Keys are the view's own keys, offered in the help after Open.
 	Keys []key.Binding
+	// Saved are filters typed by one key (tui.filters in the
+	// configuration); the view's own keys come first.
+	Saved map[string]string
 	// PageOf is an item's web page (its html_url): y copies it, w opens
 	// it. nil: the items have none.
 	PageOf func(T) string
@@ -171,6 +176,10 @@ func (l *List[T]) Update(msg tea.Msg) tea.Cmd {
 	case common.ThemeMsg:
 		l.Redraw()
 	case tea.KeyPressMsg:
+		if f, ok := l.Saved[msg.String()]; ok && !l.table.Capturing() {
+			l.table.SetFilter(f)
+			return nil
+		}
 		if l.Open != nil && !l.table.Capturing() && key.Matches(msg, l.ctx.Keys.Open) {
 			if it, ok := l.Selected(); ok {
 				return l.Open(it)
@@ -249,6 +258,9 @@ func (l *List[T]) FullHelp() [][]key.Binding {
 	own = append(append(own, l.Keys...), k.Refresh)
 	if l.PageOf != nil {
 		own = append(own, k.Copy, k.Browse)
+	}
+	for _, f := range slices.Sorted(maps.Keys(l.Saved)) {
+		own = append(own, common.FilterBinding(f, l.Saved[f]))
 	}
 	return [][]key.Binding{l.table.KeyHelp(), own}
 }
