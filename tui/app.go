@@ -188,6 +188,8 @@ func (a *App) update(msg tea.Msg) tea.Cmd {
 		a.switcher = nil
 	case tea.KeyPressMsg:
 		return a.key(msg)
+	case tea.MouseClickMsg:
+		return a.click(msg)
 	case tea.MouseWheelMsg:
 		if !a.showHelp && a.switcher == nil && a.login == nil {
 			return a.top().Update(msg)
@@ -454,9 +456,7 @@ func (a *App) parts() frame.Parts {
 	} else {
 		w, h := a.area()
 		p.View = common.Pad(a.top().View(), w, h)
-		for _, t := range a.stack.Tabs() {
-			p.Tabs = append(p.Tabs, t.Name)
-		}
+		p.Tabs = a.tabNames()
 		p.Crumbs = a.crumbs()
 		p.Status = a.statusLines()
 		p.Keys = a.helpKeys()

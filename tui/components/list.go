@@ -191,6 +191,23 @@ func (l *List[T]) Update(msg tea.Msg) tea.Cmd {
 	case tea.MouseWheelMsg, tea.PasteMsg:
 		_, cmd := l.table.Update(msg)
 		return cmd
+	case tea.MouseClickMsg:
+		return l.click(msg)
+	}
+	return nil
+}
+
+// click selects the row clicked; a click on the selected row opens it,
+// as enter does.
+func (l *List[T]) click(msg tea.MouseClickMsg) tea.Cmd {
+	if msg.Button != tea.MouseLeft || l.table.Capturing() || !l.load.Done {
+		return nil
+	}
+	hit, again := l.table.Click(msg.Y - l.HeadLines)
+	if hit && again && l.Open != nil {
+		if it, ok := l.Selected(); ok {
+			return l.Open(it)
+		}
 	}
 	return nil
 }

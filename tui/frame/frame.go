@@ -113,21 +113,25 @@ func (f *Frame) tabBar(names []string, active int) string {
 }
 
 func (f *Frame) tabs(names []string, active int, short bool) string {
+	return strings.Join(f.tabParts(names, active, short), "")
+}
+
+// tabParts are the logo, then each tab as drawn side by side.
+func (f *Frame) tabParts(names []string, active int, short bool) []string {
 	st := f.ctx.Styles
-	var b strings.Builder
-	b.WriteString(st.Logo.Render(" forge "))
+	parts := []string{st.Logo.Render(" forge ")}
 	for i, name := range names {
 		label := string(rune('1'+i)) + " " + name
 		switch {
 		case i == active:
-			b.WriteString(st.ActiveTab.Render(label))
+			parts = append(parts, st.ActiveTab.Render(label))
 		case short:
-			b.WriteString(st.Tab.Render(string(rune('1' + i))))
+			parts = append(parts, st.Tab.Render(string(rune('1'+i))))
 		default:
-			b.WriteString(st.Tab.Render(label))
+			parts = append(parts, st.Tab.Render(label))
 		}
 	}
-	return b.String()
+	return parts
 }
 
 // crumbs draws the path to the view in sight. A long path loses its
