@@ -152,6 +152,8 @@ func (a *App) update(msg tea.Msg) tea.Cmd {
 		return a.setStatus(msg)
 	case login.DoneMsg:
 		return a.loggedIn(msg)
+	case common.TokenChangedMsg:
+		return a.tokenChanged(msg)
 	case login.CloseMsg:
 		a.login = nil
 	case credsMsg:

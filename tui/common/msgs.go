@@ -172,3 +172,11 @@ func (r Result[T]) Accept(id int, l *Load) (ok bool, failed tea.Cmd) {
 func Copy(s, what string) tea.Cmd {
 	return tea.Batch(tea.SetClipboard(s), Status("Copied "+what+" to the clipboard."))
 }
+
+// TokenChangedMsg says the service issued a new token for Profile (a
+// password change revoked the old one): Client uses it, and the program
+// puts it to work.
+type TokenChangedMsg struct {
+	Profile string
+	Client  *client.Client
+}
