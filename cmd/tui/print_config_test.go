@@ -2,14 +2,17 @@ package tui_test
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/forgehq/forge/cmd"
+	tui "github.com/forgehq/forge/cmd/tui"
 	"github.com/forgehq/forge/internal/cmdutil"
 	"github.com/forgehq/forge/internal/iostreams"
+	"github.com/forgehq/forge/tui/common"
 )
 
 // TestPrintConfig: forge tui --print-config prints the settings in
@@ -43,5 +46,20 @@ func TestPrintConfig(t *testing.T) {
 	f = cmdutil.New(ios, f.Getenv) // a Factory reads the file once
 	if code := cmd.Run(context.Background(), f, []string{"tui", "--print-config"}); code != 1 || !strings.Contains(errOut.String(), `config.yaml: tui.theme "neon": choose one of auto, dark, light, high-contrast`) {
 		t.Errorf("exit %d: %s", code, errOut)
+	}
+}
+
+// TestHelpListsEveryKey: forge tui --help (and so the man page and the
+// reference under docs/) lists every key the views share, as the help
+// overlay names it, with the name tui.keys rebinds it by.
+func TestHelpListsEveryKey(t *testing.T) {
+	ios, _, _, _ := iostreams.Test()
+	long := tui.NewCmd(cmdutil.New(ios, func(string) string { return "" })).Long
+	km := common.NewKeyMap()
+	for _, a := range km.Actions() {
+		h := a.Binding.Help()
+		if line := fmt.Sprintf("  %-11s %s (%s)\n", h.Key, h.Desc, a.Name); !strings.Contains(long, line) {
+			t.Errorf("forge tui --help lacks %q", line)
+		}
 	}
 }

@@ -77,9 +77,44 @@ chat message) in $VISUAL or $EDITOR (else vi); forge steps aside until the
 editor exits and takes the text back, tabs and all. ctrl+z suspends forge to
 the shell; fg brings it back.
 
-tab and shift+tab or the digits switch tabs, esc goes back, r refreshes, ? lists
-every key of the view in sight, P switches profiles (for the session, or u to
-make one current) and q or Ctrl-C quits. The mouse wheel scrolls.
+The keys every view shares, with the name tui.keys rebinds them by (? lists
+every key of the view in sight, its own ones too):
+
+  ↑/k         up (up)
+  ↓/j         down (down)
+  pgup        page up (page-up)
+  pgdn/space  page down (page-down)
+  g/home      first (top)
+  G/end       last (bottom)
+  ←/h         scroll left (left)
+  →/l         scroll right (right)
+  enter       open (open)
+  esc         back (back)
+  /           filter (filter)
+  r           refresh (refresh)
+  a           ask the agent (ask)
+  ctrl+o      edit in $EDITOR (edit)
+  y           copy the link (copy)
+  w           open in the web browser (browse)
+  ctrl+z      suspend (fg comes back) (suspend)
+  tab         next tab (next-tab)
+  shift+tab   previous tab (prev-tab)
+  →/l         next section (next-section)
+  ←/h         previous section (prev-section)
+  ?           help (help)
+  P           profiles (profiles)
+  L           log in again (login)
+  q           quit (quit)
+  ctrl+c      stop a reply, or quit (force-quit)
+  1-6         go to tab
+
+P switches profiles (for the session, or u to make one current); q or Ctrl-C
+quits. The mouse wheel scrolls; a click selects a tab, a section or a row,
+and a second click on the row opens it (with Shift held, the terminal selects
+text as usual). On the Account tab's profile, e edits it (name, email,
+location, website, description) and p changes the password, as forge account
+edit and forge account password do: the token the service issues is stored in
+the profile and used at once.
 
 Keys and colours are yours: the tui section of config.yaml rebinds the keys
 every view shares, picks a theme (auto, dark, light or high-contrast; NO_COLOR
