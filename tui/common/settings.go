@@ -107,7 +107,11 @@ func actionNames() []string {
 func (s *Settings) Apply(c *Context) {
 	s.Bind(c.Keys)
 	c.Theme, c.Filters = s.Theme, s.Filters
-	c.SetTheme(c.Color, c.Dark)
+	if s.Theme != ThemeAuto {
+		// auto's styles are built already; building them costs 20 KB of
+		// the first frame.
+		c.SetTheme(c.Color, c.Dark)
+	}
 }
 
 // Bind rebinds the keys of km that tui.keys names; the help shows the
