@@ -47,8 +47,9 @@ type App struct {
 	// for: once per profile, then L.
 	loginOffered *common.Context
 
-	statusRows int // rows a long notice takes beyond the status line's own
-	noticeTab  int // 1 + the tab whose notice is being handled; 0: none
+	typed      bool // a key or a paste has come (see account)
+	statusRows int  // rows a long notice takes beyond the status line's own
+	noticeTab  int  // 1 + the tab whose notice is being handled; 0: none
 
 	spin    spinner.Model
 	ticking bool
@@ -86,7 +87,7 @@ func (a *App) findRepo(detect func(context.Context) (client.RepoName, error)) te
 // whoami asks the service who the token belongs to, when the profile
 // does not say.
 func (a *App) whoami() tea.Cmd {
-	if a.ctx.User != "" {
+	if a.ctx.Account() != "" {
 		return nil
 	}
 	c, err := a.ctx.REST()
@@ -169,7 +170,7 @@ func (a *App) update(msg tea.Msg) tea.Cmd {
 		return tea.Batch(a.chooseRepo(msg.Repo), rememberRepo(a.ctx, msg.Repo))
 	case whoMsg:
 		if msg.ctx == a.ctx {
-			a.ctx.User = msg.login
+			return a.account(msg.login)
 		}
 	case statusbar.TabMsg:
 		// Handled as any notice, but kept with the tab that made it.
@@ -189,6 +190,7 @@ func (a *App) update(msg tea.Msg) tea.Cmd {
 	case profiles.CloseMsg:
 		a.switcher = nil
 	case tea.KeyPressMsg:
+		a.typed = true
 		return a.key(msg)
 	case tea.MouseClickMsg:
 		return a.click(msg)
@@ -197,6 +199,7 @@ func (a *App) update(msg tea.Msg) tea.Cmd {
 			return a.top().Update(msg)
 		}
 	case tea.PasteMsg:
+		a.typed = true
 		if a.login != nil {
 			return a.login.Update(msg)
 		}
@@ -290,6 +293,32 @@ func (a *App) key(msg tea.KeyPressMsg) tea.Cmd {
 	return nil
 }
 
+// account makes login the account the views work as. Another account
+// than the one they worked as (a login as carol on the profile alice
+// used) starts every tab afresh on that account's keep: nothing of
+// alice's shows.
+//
+// The account first known (the service said whose FORGE_TOKEN it is),
+// the views open so far read what its keep holds: they start afresh too
+// unless a key has reached them already (what they hold is the user's
+// work, kept from then on in the account's keep) or the keep holds
+// nothing for them to read.
+func (a *App) account(login string) tea.Cmd {
+	was := a.ctx.Account()
+	if !a.ctx.SetAccount(login) || was == "" && (a.typed || len(a.ctx.Keep.Kept()) == 0) {
+		return nil
+	}
+	a.stack.Reset(newTabs())
+	if was != "" {
+		a.bar.Reset()
+	}
+	var notice tea.Cmd
+	if a.ready {
+		notice = a.keptNotice()
+	}
+	return tea.Batch(a.visit(a.stack.Active()), notice)
+}
+
 // keptNotice says, as the program starts, what the last launch left
 // unsent and the keep holds, so that no draft is forgotten on disk.
 func (a *App) keptNotice() tea.Cmd {
@@ -329,7 +358,11 @@ func (a *App) switchTab(msg common.SwitchTabMsg) tea.Cmd {
 	if !a.stack.Switch(to) {
 		return nil
 	}
-	return a.visit(to)
+	cmd := a.visit(to)
+	if f, ok := a.top().(common.Focuser); ok {
+		f.Focus()
+	}
+	return cmd
 }
 
 // ask opens the chat tab and hands it what to attach.
@@ -461,7 +494,7 @@ func (a *App) parts() frame.Parts {
 		p.Tabs = a.tabNames()
 		p.Crumbs = a.crumbs()
 		p.Status = a.statusLines()
-		p.Keys = a.helpKeys()
+		p.Keys, p.Always = a.helpKeys()
 	}
 	switch {
 	case a.showHelp:
@@ -488,15 +521,20 @@ func (a *App) crumbs() []string {
 	return parts
 }
 
-// helpKeys are the keys of the help line: the overlay's, else the view's
-// and the program's.
-func (a *App) helpKeys() []key.Binding {
+// helpKeys are the keys of the help line, only those that work now: the
+// overlay's, else the view's, and the program's unless the view takes
+// typed text (q and ? are letters there).
+func (a *App) helpKeys() (keys, always []key.Binding) {
 	if a.login != nil {
-		return a.login.KeyHelp()
+		return a.login.KeyHelp(), nil
 	}
 	if a.switcher != nil {
-		return a.switcher.KeyHelp()
+		return a.switcher.KeyHelp(), nil
+	}
+	keys = a.top().ShortHelp()
+	if c, ok := a.top().(common.Capturer); ok && c.Capturing() {
+		return keys, nil
 	}
 	k := a.ctx.Keys
-	return append(a.top().ShortHelp(), k.Help, k.Quit)
+	return keys, []key.Binding{k.Help, k.Quit}
 }

@@ -143,6 +143,10 @@ func (a *App) switchProfile(msg common.SwitchProfileMsg) tea.Cmd {
 		return common.Error(err)
 	}
 	a.ctx = a.ctx.Derive(f)
+	a.ctx.Source = common.FromSwitcher
+	if msg.Save {
+		a.ctx.Source = config.FromFile
+	}
 	a.stack.Reset(newTabs())
 	a.bar.Reset()
 	a.frame.Restyle(a.ctx)

@@ -41,7 +41,7 @@ func TestTerminalSession(t *testing.T) {
 	x.Start(120, 50, []string{"NO_COLOR=1", "FORGE_CONFIG_DIR=" + t.TempDir(),
 		"AGENT_URL=" + srv.AgentURL(), "AGENT_API_KEY=" + srv.AgentKey()}, "", "chat")
 
-	x.Shows("Ctrl-D or /exit ends the session")
+	x.Shows("Ctrl-D or /exit ends the") // wrapped at 120 columns
 	x.Keys("Hello there", "Enter")
 	s := x.Shows("132 tokens: 6 prompt + 126 reply")
 	// Rendered as markdown once each block settles: no ** or backticks
@@ -116,4 +116,30 @@ func TestTerminalSession(t *testing.T) {
 	if st := x.ExitStatus(); st != "0" {
 		t.Errorf("exit status %s", st)
 	}
+}
+
+// TestBannerWrapsAtSpaces: on a narrow terminal the banner is wrapped at
+// spaces, never a word cut in two by the terminal.
+func TestBannerWrapsAtSpaces(t *testing.T) {
+	x := tmuxtest.New(t, "chatnarrow")
+	t.Parallel()
+	srv, err := refserver.New(refserver.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := srv.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	x.Start(60, 20, []string{"NO_COLOR=1", "FORGE_CONFIG_DIR=" + t.TempDir(),
+		"AGENT_URL=" + srv.AgentURL(), "AGENT_API_KEY=" + srv.AgentKey()}, "", "chat")
+	s := x.Shows("/exit ends the", "session.")
+	for _, l := range strings.Split(s, "\n") {
+		// Screen joins the lines the terminal wrapped: one longer than
+		// the terminal was cut by it.
+		if n := len([]rune(l)); n > 60 {
+			t.Errorf("a line of %d cells was wrapped by the terminal: %q", n, l)
+		}
+	}
+	x.Keys("C-d")
 }

@@ -157,6 +157,8 @@ func TestNothingLostOnATerminal(t *testing.T) {
 	x.Start(80, 24, env, "", "tui", "-R", "alice/webapp", "--tab", "issues")
 	x.Shows("#6 Support graceful shutdown", "Kept from your last session: the chat conversation, the comment")
 	x.Keys("Enter")
+	x.Shows("Comment draft (kept) · c continues it", "a draft that must not be lost")
+	x.Keys("c")
 	x.Shows("Comment · ctrl+s sends", "a draft that must not be lost")
 	// Ctrl-C hides the editor, keeping the draft; quitting asks.
 	x.Keys("C-c")

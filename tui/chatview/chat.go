@@ -220,7 +220,7 @@ func (v *View) update(msg tea.Msg) tea.Cmd {
 		_, cmd := v.input.Take(msg)
 		return cmd
 	case tea.MouseWheelMsg:
-		v.pager.Update(msg)
+		v.scroll(msg)
 	}
 	return nil
 }
@@ -244,7 +244,7 @@ func (v *View) key(msg tea.KeyPressMsg) tea.Cmd {
 		case key.Matches(msg, keyCopyCode()):
 			return v.copyReply(true)
 		}
-		v.pager.Update(msg)
+		v.scroll(msg)
 		return nil
 	}
 	v.choices = nil
@@ -268,13 +268,29 @@ func (v *View) key(msg tea.KeyPressMsg) tea.Cmd {
 		}
 		return func() tea.Msg { return common.SwitchTabMsg{Delta: d} }
 	case s == "pgup" || s == "pgdown":
-		v.pager.Update(msg)
+		v.scroll(msg)
 	case s == "up" && v.input.Value() == "" && len(v.sent) > 0:
 		v.input.SetValue(v.sent[len(v.sent)-1])
 	default:
 		v.input.Update(msg)
 	}
 	return nil
+}
+
+// scroll scrolls the conversation; back at its end, it follows new
+// output again.
+func (v *View) scroll(msg tea.Msg) {
+	v.pager.Update(msg)
+	if v.pager.AtBottom() {
+		v.pager.Follow = true
+	}
+}
+
+// Focus puts the focus in the input, as the tab comes into sight.
+func (v *View) Focus() {
+	if v.session != nil {
+		v.input.Focus()
+	}
 }
 
 // send sends the typed message, or runs it as a command.
@@ -288,6 +304,8 @@ func (v *View) send() tea.Cmd {
 	}
 	v.input.Reset()
 	v.sent = append(v.sent, line)
+	// What is sent, and its answer, are to be seen.
+	v.pager.Follow = true
 	if chat.IsCommand(line) {
 		// /with REF attaches from the current repository.
 		v.session.Attach = v.attacher(v.ctx.Repo)
@@ -344,7 +362,11 @@ func (v *View) turnDone(msg turnDoneMsg) tea.Cmd {
 	v.stream.Close()
 	v.stream = nil
 	if v.reply.Len() > 0 {
-		v.entries = append(v.entries, entry{"agent", v.reply.String()})
+		reply := v.reply.String()
+		if msg.err != nil || msg.usage.FinishReason == "quota" {
+			reply = closeCut(reply)
+		}
+		v.entries = append(v.entries, entry{"agent", reply})
 	}
 	v.stale = true
 	switch {
@@ -357,10 +379,15 @@ func (v *View) turnDone(msg turnDoneMsg) tea.Cmd {
 		return v.fetchUsage()
 	case errors.Is(msg.err, context.Canceled) && v.ctx.Ctx.Err() == nil:
 		v.entries = append(v.entries, entry{"note", "(reply interrupted; the part received stays in the conversation)"})
-		return nil
+		// The service counted what it sent: the usage shown follows.
+		return v.fetchUsage()
 	}
-	v.entries = append(v.entries, entry{"error", text.ErrorText(msg.err)})
-	return common.Error(msg.err)
+	v.entries = append(v.entries, entry{"error", errorSentence(msg.err)})
+	failed := common.Error(msg.err)
+	if sentence := errorSentence(msg.err); sentence != text.ErrorText(msg.err) {
+		failed = func() tea.Msg { return common.StatusMsg{Text: sentence, Err: true} }
+	}
+	return tea.Batch(failed, v.fetchUsage())
 }
 
 // command runs an in-session command through the session, as `forge
@@ -563,7 +590,11 @@ func (v *View) ShortHelp() []key.Binding {
 	if v.busy == "reply" {
 		return []key.Binding{common.Binding("esc/ctrl+c", "stop the reply", "esc"), common.Binding("pgup", "scroll", "pgup")}
 	}
-	return []key.Binding{v.keySend, v.keyNewline, v.keyLeave, common.Binding("tab", "next tab", "tab")}
+	tab := common.Binding("tab", "next tab", "tab")
+	if completes(v.input.Value()) {
+		tab = common.Binding("tab", "complete", "tab")
+	}
+	return []key.Binding{v.keySend, v.keyNewline, v.keyLeave, tab}
 }
 
 func (v *View) FullHelp() [][]key.Binding {
@@ -572,7 +603,8 @@ func (v *View) FullHelp() [][]key.Binding {
 		commands = append(commands, common.Binding(strings.TrimSpace(c.Name+" "+c.Args), c.Help, c.Name))
 	}
 	return [][]key.Binding{
-		{v.keySend, v.keyNewline, v.ctx.Keys.Edit, v.keyStop, v.keyFocus, keyCopyReply(), keyCopyCode(), common.Binding("↑", "recall the last message", "up"), common.Binding("pgup/pgdn", "scroll the conversation", "pgup", "pgdown")},
+		{v.keySend, v.keyNewline, v.ctx.Keys.Edit, v.keyStop, v.keyFocus, keyCopyReply(), keyCopyCode(), common.Binding("tab", "complete a /command, else next tab", "tab"),
+			common.Binding("↑", "recall the last message", "up"), common.Binding("pgup/pgdn", "scroll the conversation", "pgup", "pgdown")},
 		commands,
 	}
 }

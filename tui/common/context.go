@@ -32,6 +32,10 @@ type Context struct {
 	// the profile knows it ("" before login).
 	Profile string
 	User    string
+	// Source says how the profile was chosen: as forge started (flag,
+	// environment, configuration file, default), or with the profile
+	// switcher (FromSwitcher). A login keeps it.
+	Source config.Source
 
 	// Repo is the current repository (zero when none is chosen yet).
 	Repo client.RepoName
@@ -52,8 +56,12 @@ type Context struct {
 	Now func() time.Time
 	// Spinner is the spinner's current frame, drawn by loading views.
 	Spinner string
-	// Keep holds the profile's unsent drafts and chat across launches.
+	// Keep holds the account's unsent drafts and chat across launches,
+	// on this service (SetAccount).
 	Keep *Keep
+	// account is the login the Keep is for ("" while unknown), keptOn
+	// the service's origin.
+	account, keptOn string
 
 	ids int
 	// inflight counts the requests sent (Fetch) whose answer the program
@@ -75,14 +83,43 @@ func NewContext(ctx context.Context, f *cmdutil.Factory, color bool) *Context {
 	c := &Context{Ctx: ctx, Factory: f, Color: color, Dark: true, Now: time.Now, Keys: NewKeyMap()}
 	c.Styles = NewStyles(color, true)
 	if s, err := f.Settings(); err == nil {
-		c.Profile, c.User = s.Profile, s.User
+		c.Profile, c.Source = s.Profile, s.ProfileSource
+		c.SetAccount(s.User)
 		if c.User == "" {
 			c.User = s.RegistryUser
 		}
-		c.Keep = OpenKeep(f.CacheDir(), s.Profile, s.BaseURL)
+	}
+	if c.Keep == nil {
+		c.Keep = &Keep{}
 	}
 	return c
 }
+
+// Account is the login of the REST account the views work as; "" while
+// unknown (a token from FORGE_TOKEN, until the service says whose).
+func (c *Context) Account() string { return c.account }
+
+// SetAccount makes login the account the views work as, and opens its
+// keep; it reports whether the account (or the service) is another than
+// before: what the views hold is someone else's.
+func (c *Context) SetAccount(login string) (changed bool) {
+	origin := ""
+	if s, err := c.Settings(); err == nil {
+		origin = config.Origin(s.BaseURL)
+	}
+	if login != "" {
+		c.User = login
+	}
+	if login == c.account && origin == c.keptOn && c.Keep != nil {
+		return false
+	}
+	c.account, c.keptOn = login, origin
+	c.Keep = OpenKeep(c.Factory.CacheDir(), login, origin)
+	return true
+}
+
+// FromSwitcher is the Source of a profile chosen with P for the session.
+const FromSwitcher config.Source = "profile switcher"
 
 // SetTheme rebuilds the styles for colour and the terminal's background;
 // a dark or light theme overrides what the terminal says, and without

@@ -18,7 +18,8 @@ import (
 // Keep holds what the user typed and has not sent — drafts of comments
 // and issues, the chat's conversation and input — so that a quit or a
 // crash loses none of it: each is a file of its own, mode 0600, in
-// CACHE/forge/tui/PROFILE-HASH/ (one directory per profile and service),
+// CACHE/forge/tui/HASH/ (one directory per account and service: another
+// account on the same profile starts clean),
 // replaced atomically (a temporary file renamed over it) every time it
 // changes, and read back when the view that holds it opens again.
 type Keep struct {
@@ -28,12 +29,13 @@ type Keep struct {
 	warned bool
 }
 
-// OpenKeep returns the keep of a profile on a service under cacheDir.
-func OpenKeep(cacheDir, profile, baseURL string) *Keep {
-	if cacheDir == "" {
+// OpenKeep returns the keep of an account (its login) on a service (its
+// origin) under cacheDir; without an account it keeps nothing.
+func OpenKeep(cacheDir, account, origin string) *Keep {
+	if cacheDir == "" || account == "" {
 		return &Keep{}
 	}
-	sum := sha256.Sum256([]byte(profile + "\n" + baseURL))
+	sum := sha256.Sum256([]byte("account\n" + account + "\n" + origin))
 	return &Keep{dir: filepath.Join(cacheDir, "tui", hex.EncodeToString(sum[:8]))}
 }
 

@@ -86,6 +86,10 @@ func Replace(old, new Component) tea.Cmd {
 	return func() tea.Msg { return ReplaceMsg{Old: old, New: new} }
 }
 
+// ClearStatus returns a command that takes the notice of the tab away
+// (what it said no longer holds: an error since put right).
+func ClearStatus() tea.Cmd { return func() tea.Msg { return StatusMsg{} } }
+
 // Status returns a command that shows a notice.
 func Status(text string) tea.Cmd { return func() tea.Msg { return StatusMsg{Text: text} } }
 

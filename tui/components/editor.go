@@ -12,9 +12,6 @@ import (
 	"github.com/forgehq/forge/tui/extedit"
 )
 
-// tabWidth is the cells a tab takes on screen; the text keeps the tab.
-const tabWidth = 4
-
 // Editor is a line of text (a filter, a path, a code) or, when multiline,
 // a block of text (a comment, a chat message), soft-wrapped to its width.
 // It is forge's own rather than bubbles' textinput and textarea: those
@@ -55,6 +52,29 @@ func NewEditor(ctx *common.Context, multiline bool) *Editor {
 	return &Editor{ctx: ctx, id: ctx.NewID(), multiline: multiline, lines: [][]string{nil}, width: 40, height: 3}
 }
 
+// External opens the text in the user's own editor ($VISUAL, $EDITOR),
+// the program suspended until it exits; Take brings the result back.
+func (e *Editor) External() tea.Cmd {
+	return extedit.Open(e.ctx.Factory.Getenv, e.id, e.Value())
+}
+
+// Take puts the text the user's editor left in place, when msg answers
+// this editor's External. It reports whether the text changed; an
+// editor that failed leaves it as it was and says why.
+func (e *Editor) Take(msg extedit.DoneMsg) (bool, tea.Cmd) {
+	if msg.Owner != e.id {
+		return false, nil
+	}
+	if msg.Err != nil {
+		return false, common.Error(msg.Err)
+	}
+	if msg.Text == e.Value() {
+		return false, nil
+	}
+	e.SetValue(msg.Text)
+	return true, nil
+}
+
 // Value is the text.
 func (e *Editor) Value() string {
 	parts := make([]string, len(e.lines))
@@ -84,29 +104,6 @@ func (e *Editor) SetWidth(w int) { e.width = max(w, 1) }
 
 // SetHeight sets the rows a multiline editor shows.
 func (e *Editor) SetHeight(h int) { e.height = max(h, 1) }
-
-// External opens the text in the user's own editor ($VISUAL, $EDITOR),
-// the program suspended until it exits; Take brings the result back.
-func (e *Editor) External() tea.Cmd {
-	return extedit.Open(e.ctx.Factory.Getenv, e.id, e.Value())
-}
-
-// Take puts the text the user's editor left in place, when msg answers
-// this editor's External. It reports whether the text changed; an
-// editor that failed leaves it as it was and says why.
-func (e *Editor) Take(msg extedit.DoneMsg) (bool, tea.Cmd) {
-	if msg.Owner != e.id {
-		return false, nil
-	}
-	if msg.Err != nil {
-		return false, common.Error(msg.Err)
-	}
-	if msg.Text == e.Value() {
-		return false, nil
-	}
-	e.SetValue(msg.Text)
-	return true, nil
-}
 
 // Update edits the text.
 func (e *Editor) Update(msg tea.Msg) {
@@ -157,6 +154,11 @@ func (e *Editor) key(msg tea.KeyPressMsg) {
 	case "enter":
 		if e.multiline {
 			e.insert("\n")
+		}
+	case "tab":
+		// Indentation (Go, Makefiles) is typed as it is pasted.
+		if e.multiline {
+			e.insert("\t")
 		}
 	default:
 		if msg.Text != "" && msg.Mod&^(tea.ModShift|tea.ModCapsLock) == 0 {
@@ -312,9 +314,9 @@ func (e *Editor) insert(s string) {
 }
 
 // clean makes s fit for the editor: line breaks are \n (a space in one
-// line), a tab stays a tab in a block of text (Go and Makefile
-// indentation) and is a space in one line, and other control characters
-// are dropped.
+// line), a tab stays in a multiline editor (a space in one line), and other
+// control characters are dropped, bidi controls too (text from the
+// service — a profile's name — must not turn the line around).
 func clean(s string, multiline bool) string {
 	s = strings.ReplaceAll(s, "\r\n", "\n")
 	var b strings.Builder
@@ -330,7 +332,8 @@ func clean(s string, multiline bool) string {
 			b.WriteByte('\t')
 		case r == '\t':
 			b.WriteByte(' ')
-		case r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0):
+		case r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0),
+			r >= 0x202a && r <= 0x202e, r >= 0x2066 && r <= 0x2069:
 		default:
 			b.WriteRune(r)
 		}
@@ -399,6 +402,10 @@ func (e *Editor) visual() ([]vrow, vpos) {
 	return rows, cur
 }
 
+// tabWidth is the cells a tab is drawn in (as spaces: a tab written to
+// the terminal would jump to its own tab stops).
+const tabWidth = 4
+
 // cellWidth is the cells a grapheme cluster takes (a lone combining mark
 // one, so that the cursor can sit on it).
 func cellWidth(g string) int {
@@ -413,9 +420,15 @@ func cellWidth(g string) int {
 
 // View draws the editor: one line, or its height of soft-wrapped rows
 // scrolled to the cursor.
+//
+// Focus shows: the focused editor has the cursor and its prompt in colour,
+// another is drawn dim.
 func (e *Editor) View() string {
 	st := e.ctx.Styles
 	prompt := st.Prompt.Render(e.Prompt)
+	if !e.focused {
+		prompt = st.Dim.Render(e.Prompt)
+	}
 	pad := strings.Repeat(" ", ansi.StringWidth(e.Prompt))
 	if len(e.lines) == 1 && len(e.lines[0]) == 0 && e.Placeholder != "" {
 		ph := st.Placeholder.Render(e.Placeholder)
@@ -485,23 +498,21 @@ func (e *Editor) singleView(prompt string) string {
 	return common.Fit(prompt+e.draw(line[start:end], c), e.width)
 }
 
-// draw draws clusters with the cursor on cluster c (-1: no cursor); a
-// tab is drawn as spaces, never sent to the terminal.
+// draw draws clusters with the cursor on cluster c (-1: no cursor).
 func (e *Editor) draw(seg []string, c int) string {
-	shown := make([]string, len(seg))
-	for i, g := range seg {
-		switch {
-		case e.Mask != "":
-			shown[i] = e.Mask
-		case g == "\t":
-			shown[i] = strings.Repeat(" ", tabWidth)
-		default:
-			shown[i] = g
+	if e.Mask != "" {
+		masked := make([]string, len(seg))
+		for i := range masked {
+			masked[i] = e.Mask
 		}
+		seg = masked
 	}
-	seg = shown
+	tabs := strings.NewReplacer("\t", strings.Repeat(" ", tabWidth))
+	if c < 0 && !e.focused {
+		return e.ctx.Styles.Dim.Render(tabs.Replace(strings.Join(seg, "")))
+	}
 	if c < 0 {
-		return strings.Join(seg, "")
+		return tabs.Replace(strings.Join(seg, ""))
 	}
 	cur := " "
 	after := ""
@@ -509,5 +520,8 @@ func (e *Editor) draw(seg []string, c int) string {
 		cur = seg[c]
 		after = strings.Join(seg[c+1:], "")
 	}
-	return strings.Join(seg[:c], "") + e.ctx.Styles.Cursor.Render(cur) + after
+	if cur == "\t" {
+		cur, after = " ", strings.Repeat(" ", tabWidth-1)+after
+	}
+	return tabs.Replace(strings.Join(seg[:c], "")) + e.ctx.Styles.Cursor.Render(cur) + tabs.Replace(after)
 }

@@ -6,6 +6,7 @@
 package frame
 
 import (
+	"slices"
 	"strings"
 
 	"charm.land/bubbles/v2/help"
@@ -61,8 +62,9 @@ type Parts struct {
 	Full bool
 	// Status is the status line's rows (none: one empty row).
 	Status []string
-	// Keys are the help line's.
-	Keys []key.Binding
+	// Keys are the help line's: the view's, cut from the end when the
+	// line is too narrow, then Always (? help, q quit), never cut.
+	Keys, Always []key.Binding
 	// Overlay is drawn centred on top ("" for none).
 	Overlay string
 }
@@ -73,7 +75,7 @@ func (f *Frame) Render(p Parts) string {
 	frame := p.View
 	if !p.Full {
 		frame = strings.Join([]string{
-			f.tabBar(p.Tabs, p.Active), f.crumbs(p.Crumbs), p.View, strings.Join(p.Status, "\n"), " " + f.help.ShortHelpView(p.Keys),
+			f.tabBar(p.Tabs, p.Active), f.crumbs(p.Crumbs), p.View, strings.Join(p.Status, "\n"), f.helpLine(p.Keys, p.Always),
 		}, "\n")
 	}
 	if p.Overlay != "" {
@@ -95,10 +97,7 @@ func overlay(frame, box string, w, h int) string {
 // tabBar draws the tabs, the account and the profile. When the names do
 // not fit, the other tabs shrink to their numbers.
 func (f *Frame) tabBar(names []string, active int) string {
-	left := f.tabs(names, active, false)
-	if ansi.StringWidth(left) > f.ctx.Width {
-		left = f.tabs(names, active, true)
-	}
+	left := f.tabs(names, active, f.tabFit(names, active))
 	st := f.ctx.Styles
 	who := f.ctx.Profile
 	if f.ctx.User != "" {
@@ -112,20 +111,38 @@ func (f *Frame) tabBar(names []string, active int) string {
 	return left + strings.Repeat(" ", gap) + right
 }
 
-func (f *Frame) tabs(names []string, active int, short bool) string {
-	return strings.Join(f.tabParts(names, active, short), "")
+// tabFit is how the tabs fit the width: narrower, without the logo,
+// then the other tabs as their numbers (with the logo again if it fits).
+func (f *Frame) tabFit(names []string, active int) (fit tabFit) {
+	for _, fit = range []tabFit{{true, false}, {false, false}, {true, true}, {false, true}} {
+		if ansi.StringWidth(f.tabs(names, active, fit)) <= f.ctx.Width {
+			break
+		}
+	}
+	return fit
 }
 
-// tabParts are the logo, then each tab as drawn side by side.
-func (f *Frame) tabParts(names []string, active int, short bool) []string {
+// tabFit says whether the logo is drawn and the other tabs shortened.
+type tabFit struct{ logo, short bool }
+
+func (f *Frame) tabs(names []string, active int, fit tabFit) string {
+	return strings.Join(f.tabParts(names, active, fit), "")
+}
+
+// tabParts are the logo ("" without it), then each tab as drawn side by
+// side.
+func (f *Frame) tabParts(names []string, active int, fit tabFit) []string {
 	st := f.ctx.Styles
-	parts := []string{st.Logo.Render(" forge ")}
+	parts := []string{""}
+	if fit.logo {
+		parts[0] = st.Logo.Render(" forge ")
+	}
 	for i, name := range names {
 		label := string(rune('1'+i)) + " " + name
 		switch {
 		case i == active:
 			parts = append(parts, st.ActiveTab.Render(label))
-		case short:
+		case fit.short:
 			parts = append(parts, st.Tab.Render(string(rune('1'+i))))
 		default:
 			parts = append(parts, st.Tab.Render(label))
@@ -134,21 +151,66 @@ func (f *Frame) tabParts(names []string, active int, short bool) []string {
 	return parts
 }
 
-// crumbs draws the path to the view in sight. A long path loses its
-// start.
+// crumbs draws the path to the view in sight. A long path is cut from
+// the right, in the last title first: the repository and the start of
+// the title (#7) stay; titles between them give way to "…" if need be.
 func (f *Frame) crumbs(parts []string) string {
 	st := f.ctx.Styles
-	drawn := make([]string, len(parts))
-	for i, p := range parts {
-		if i == len(parts)-1 {
-			drawn[i] = st.Crumb.Render(p)
-		} else {
-			drawn[i] = st.Dim.Render(p)
+	room := f.ctx.Width - 1
+	sep := st.CrumbSep.Render(" › ")
+	draw := func(parts []string) string {
+		drawn := make([]string, len(parts))
+		for i, p := range parts {
+			if i == len(parts)-1 {
+				drawn[i] = st.Crumb.Render(p)
+			} else {
+				drawn[i] = st.Dim.Render(p)
+			}
 		}
+		return strings.Join(drawn, sep)
 	}
-	line := " " + strings.Join(drawn, st.CrumbSep.Render(" › "))
-	if ansi.StringWidth(line) > f.ctx.Width {
-		line = ansi.TruncateLeft(line, ansi.StringWidth(line)-f.ctx.Width+1, "…")
+	parts = slices.Clone(parts)
+	line := draw(parts)
+	// Room the last title keeps, the others drawn whole.
+	lastRoom := func() int { return room - (ansi.StringWidth(line) - ansi.StringWidth(parts[len(parts)-1])) }
+	const least = 12
+	for ansi.StringWidth(line) > room && len(parts) > 2 && lastRoom() < least {
+		switch {
+		case parts[1] != "…":
+			parts[1] = "…"
+		case len(parts) > 3:
+			parts = slices.Delete(parts, 2, 3)
+		default:
+			parts = slices.Delete(parts, 1, 2)
+		}
+		line = draw(parts)
 	}
-	return common.Fit(line, f.ctx.Width)
+	if over := ansi.StringWidth(line) - room; over > 0 {
+		last := parts[len(parts)-1]
+		parts[len(parts)-1] = ansi.Truncate(last, max(ansi.StringWidth(last)-over, 1), "…")
+		line = ansi.Truncate(draw(parts), room, "…")
+	}
+	return common.Fit(" "+line, f.ctx.Width)
+}
+
+// helpLine lists keys then always, dropping keys from the end until the
+// line fits: the help key and quit are always there to read. Widths are
+// counted from the bindings' text (key, space, description, " · "), so
+// the line is drawn once.
+func (f *Frame) helpLine(keys, always []key.Binding) string {
+	room := f.ctx.Width - 1
+	width := func(bs []key.Binding) int {
+		w := 0
+		for _, b := range bs {
+			if h := b.Help(); b.Enabled() && (h.Key != "" || h.Desc != "") {
+				w += ansi.StringWidth(h.Key) + 1 + ansi.StringWidth(h.Desc) + 3
+			}
+		}
+		return w
+	}
+	n, used := len(keys), width(always)
+	for n > 0 && used+width(keys[:n])-3 > room {
+		n--
+	}
+	return common.Fit(" "+f.help.ShortHelpView(append(slices.Clip(keys[:n]), always...)), f.ctx.Width)
 }

@@ -68,8 +68,13 @@ func FromTab(i int, cmd tea.Cmd) tea.Cmd {
 }
 
 // Set shows msg on tab: one line (a notice often quotes the server),
-// sanitized, until the returned timer clears it.
+// sanitized, until the returned timer clears it; an empty one clears
+// tab's notice at once.
 func (b *Bar) Set(tab int, msg common.StatusMsg) tea.Cmd {
+	if msg.Text == "" {
+		b.Clear(tab)
+		return nil
+	}
 	b.seq++
 	b.notices[tab] = notice{text: text.OneLine(msg.Text), err: msg.Err, seq: b.seq}
 	seq, d := b.seq, For

@@ -90,6 +90,8 @@ func Context(t testing.TB, srv *refserver.Server, user string) *common.Context {
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
 	c := common.NewContext(ctx, Factory(Env(t, srv, user)), true)
+	// The token is user's, as the program learns from the service.
+	c.SetAccount(user)
 	c.Now = func() time.Time { return Now }
 	c.Spinner = Spinner
 	c.Width, c.Height = 80, 24
