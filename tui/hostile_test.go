@@ -99,6 +99,15 @@ func TestHostileServerReachesNoTerminal(t *testing.T) {
 	view("a reply", "makes", "Message the agent")
 	h.keys("esc", "6")
 	view("account", "Registry")
+	// The profile form, filled from the service: the editors drop the
+	// controls (they cannot show them as ^[).
+	h.keys("e")
+	h.wait("Edit your profile", "Alice Martin]0;pwned[8;3;3t2Jevil]8;;")
+	if c := frameControl(h.screen()); c != "" {
+		t.Errorf("the profile form draws %q raw:\n%q", c, h.screen())
+	}
+	h.keys("esc")
+	h.wait("Profile  SSH keys  Two-factor")
 	h.keys("l")
 	view("SSH keys", "FINGERPRINT")
 	h.keys("?")

@@ -139,3 +139,13 @@ func TestEditorKeepsTabs(t *testing.T) {
 		t.Errorf("one line holds %q", got)
 	}
 }
+
+// Bidi controls are dropped with the other controls: text from the
+// service (a profile's name) cannot turn the line around.
+func TestEditorDropsBidiControls(t *testing.T) {
+	e := focused(t, false)
+	e.SetValue("abc\u202edef\u2066g\u2069\x1b[2J")
+	if got := e.Value(); got != "abcdefg[2J" {
+		t.Errorf("the editor holds %q", got)
+	}
+}
