@@ -76,7 +76,7 @@ func TestHostileServerReachesNoTerminal(t *testing.T) {
 	h.keys("enter")
 	view("an issue", "● open")
 	h.keys("w")
-	view("an address with controls, refused", "is not a web address; it is not opened")
+	view("an address with controls, refused", "which is not an http(s) URL; not opening it")
 	h.keys("3")
 	view("runs", "RUN")
 	h.keys("j", "j", "j", "enter") // a run whose jobs have logs
@@ -166,9 +166,9 @@ func TestNoBrowser(t *testing.T) {
 	t.Parallel()
 	srv := tuitest.Server(t)
 	env := tuitest.Env(t, srv, "alice")
-	env["BROWSER"] = "/nonexistent/browser"
+	env["BROWSER"] = "no-such-browser-anywhere"
 	h := startEnv(t, srv, env, 120, 30, Options{Repo: webapp, Tab: tabIssues})
 	h.wait("Support graceful shutdown")
 	h.keys("w")
-	h.wait("No browser found (set $BROWSER); y copies the address: " + srv.URL() + "/alice/webapp/issues/6")
+	h.wait("No browser here (set $BROWSER); y copies the address: " + srv.URL() + "/alice/webapp/issues/6")
 }

@@ -1,11 +1,12 @@
 package tui
 
 import (
-	"errors"
+	"bytes"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"github.com/forgehq/forge/internal/browser"
+	"github.com/forgehq/forge/internal/iostreams"
 	"github.com/forgehq/forge/internal/text"
 	"github.com/forgehq/forge/tui/common"
 )
@@ -32,20 +33,20 @@ func (a *App) linkKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	return openBrowser(a.ctx, url), true
 }
 
-// openBrowser opens url in the user's browser, away from the terminal:
-// its output would draw over the program. Where there is no browser, the
-// address is shown to copy.
+// openBrowser opens url in the user's browser (internal/browser), away
+// from the terminal: what the opener writes would draw over the program.
+// Where there is no browser, the address is shown to copy.
 func openBrowser(ctx *common.Context, url string) tea.Cmd {
-	c, err := browser.Command(ctx.Factory.Getenv, url)
-	if errors.Is(err, browser.ErrNoBrowser) {
-		return common.Status("No browser found (set $BROWSER); y copies the address: " + url)
-	}
-	if err != nil {
-		return common.Error(err)
-	}
+	getenv := ctx.Factory.Getenv
 	return func() tea.Msg {
-		if err := c.Run(); err != nil {
-			return common.StatusMsg{Text: "The browser did not open " + url + ": " + err.Error(), Err: true}
+		var out, errOut bytes.Buffer
+		err := browser.Open(&iostreams.IOStreams{Out: &out, ErrOut: &errOut}, getenv, url)
+		switch {
+		case err != nil:
+			return common.StatusMsg{Text: err.Error(), Err: true}
+		case out.Len() > 0:
+			// Open printed the address: there is no browser to open.
+			return common.StatusMsg{Text: "No browser here (set $BROWSER); y copies the address: " + url}
 		}
 		return common.StatusMsg{Text: "Opened " + url + " in the browser."}
 	}
