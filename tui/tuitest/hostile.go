@@ -36,29 +36,31 @@ func Hostile(t testing.TB, srv *refserver.Server) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := httputil.NewSingleHostReverseProxy(target)
-	direct := p.Director
-	p.Director = func(r *http.Request) {
-		direct(r)
+	p := &httputil.ReverseProxy{Rewrite: func(r *httputil.ProxyRequest) {
+		r.SetURL(target)
+		// The service builds addresses (the registry's realm) from Host:
+		// they must name the proxy.
+		r.Out.Host = r.In.Host
+		u := r.Out.URL
 		// A client that drops empty path segments sends the marker's
 		// "//" as "/".
-		r.URL.Path = strings.ReplaceAll(strings.ReplaceAll(r.URL.Path, Marker, ""), strings.ReplaceAll(Marker, "//", "/"), "")
-		r.URL.RawPath = ""
-		if q, err := url.ParseQuery(r.URL.RawQuery); err == nil {
+		u.Path = strings.ReplaceAll(strings.ReplaceAll(u.Path, Marker, ""), strings.ReplaceAll(Marker, "//", "/"), "")
+		u.RawPath = ""
+		if q, err := url.ParseQuery(u.RawQuery); err == nil {
 			for k, vs := range q {
 				for i := range vs {
 					vs[i] = strings.ReplaceAll(vs[i], Marker, "")
 				}
 				q[k] = vs
 			}
-			r.URL.RawQuery = q.Encode()
+			u.RawQuery = q.Encode()
 		}
 		// Whole logs: the marked bytes do not line up with the server's
 		// offsets, and a client must cope with a server that ignores
 		// ranges.
-		r.Header.Del("Range")
-		r.Header.Del("Accept-Encoding")
-	}
+		r.Out.Header.Del("Range")
+		r.Out.Header.Del("Accept-Encoding")
+	}}
 	p.ModifyResponse = hostileBody
 	p.FlushInterval = -1
 	s := httptest.NewServer(p)
