@@ -58,7 +58,9 @@ func newReleases(ctx *common.Context, repo client.RepoName) *section[client.Rele
 	}
 	s.PageOf = func(r *client.Release) string { return r.HTMLURL }
 	s.Open = func(r *client.Release) tea.Cmd {
-		return common.Push(components.NewDoc(ctx, text.OneLine(r.TagName), func(w int) []string { return releaseLines(ctx, r, w) }))
+		doc := components.NewDoc(ctx, text.OneLine(r.TagName), func(w int) []string { return releaseLines(ctx, r, w) })
+		doc.URL = r.HTMLURL
+		return common.Push(doc)
 	}
 	return s
 }
