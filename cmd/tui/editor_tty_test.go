@@ -55,6 +55,13 @@ func TestEditorOnATerminal(t *testing.T) {
 	if want := "draft:\n\tindented with a tab"; last != want {
 		t.Errorf("the server has the comment %q, want %q", last, want)
 	}
+
+	// The chat's message too.
+	x.Keys("5")
+	x.Shows("model ref-1 (default)")
+	x.Keys("ask", "C-o")
+	x.Shows("editing /")
+	x.Shows("› ask", "    indented with a tab")
 }
 
 // TestSuspendOnATerminal: Ctrl-Z gives the terminal back to the shell

@@ -46,9 +46,9 @@ commands do.
              and its diff; a commit its changed files and diff (n and N go from
              file to file)
   2 Issues   the current repository's issues: open, closed or all (s); enter
-             shows one rendered, c comments, x closes (after y), o reopens, n
-             opens one; close and reopen are offered to the issue's author and
-             to those with write access
+             shows one rendered, c comments, x closes (after y), o reopens,
+             Y copies its last code block, n opens one; close and reopen are
+             offered to the issue's author and to those with write access
   3 CI       the current repository's workflow runs, live (/fail finds the
              failed ones, and so does f); enter shows a run's jobs, the cursor
              on the first failed one, x cancels it (asks first), R runs it

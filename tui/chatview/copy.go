@@ -1,8 +1,6 @@
 package chatview
 
 import (
-	"strings"
-
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"github.com/forgehq/forge/internal/text"
@@ -28,36 +26,9 @@ func (v *View) copyReply(code bool) tea.Cmd {
 	if !code {
 		return common.Copy(text.Sanitize(reply), "the last reply")
 	}
-	block, ok := lastCodeBlock(reply)
+	block, ok := common.LastCodeBlock(reply)
 	if !ok {
 		return common.Status("The last reply has no code block; y copies all of it.")
 	}
 	return common.Copy(text.Sanitize(block), "the code block")
-}
-
-// lastCodeBlock is the text of the last ``` or ~~~ fenced block of a
-// markdown document, without its fences.
-func lastCodeBlock(md string) (string, bool) {
-	var block []string
-	var fence string
-	found := false
-	var last []string
-	for _, line := range strings.Split(md, "\n") {
-		t := strings.TrimSpace(line)
-		switch {
-		case fence == "" && (strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~")):
-			fence, block = t[:3], nil
-		case fence != "" && strings.HasPrefix(t, fence) && strings.Trim(t, fence[:1]) == "":
-			fence, last, found = "", block, true
-		case fence != "":
-			block = append(block, line)
-		}
-	}
-	if fence != "" { // an unclosed fence runs to the end
-		last, found = block, true
-	}
-	if !found {
-		return "", false
-	}
-	return strings.Join(last, "\n") + "\n", true
 }

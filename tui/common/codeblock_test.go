@@ -1,4 +1,4 @@
-package chatview
+package common
 
 import "testing"
 
@@ -12,9 +12,9 @@ func TestLastCodeBlock(t *testing.T) {
 		{"```sh\nunclosed\n", "unclosed\n\n", true},
 		{"```\n```", "\n", true},
 	} {
-		got, ok := lastCodeBlock(tc.md)
+		got, ok := LastCodeBlock(tc.md)
 		if got != tc.want || ok != tc.ok {
-			t.Errorf("lastCodeBlock(%q) = %q, %v; want %q, %v", tc.md, got, ok, tc.want, tc.ok)
+			t.Errorf("LastCodeBlock(%q) = %q, %v; want %q, %v", tc.md, got, ok, tc.want, tc.ok)
 		}
 	}
 }
