@@ -59,8 +59,12 @@ Behaviour and display:
   COLUMNS              width when stdout is not a terminal (default 80)
   COLORFGBG            "fg;bg" as set by some terminals: a light background
                        (7 or 15) draws QR codes and markdown for it
-  VISUAL, EDITOR       editor for issue bodies (default nano, else vi)
-  BROWSER              program that opens web pages (repo view --web)
+  VISUAL, EDITOR       editor for issue bodies and forge tui's drafts (ctrl+o)
+                       (default nano, else vi)
+  BROWSER              program that opens web pages (browse, view --web,
+                       forge tui's w)
+  DISPLAY, WAYLAND_DISPLAY  neither set and no BROWSER (Linux, BSD): no
+                       browser here, so browse and --web print the address
 
 forge's HTTP connections also honour HTTPS_PROXY, HTTP_PROXY and NO_PROXY,
 and SSL_CERT_FILE and SSL_CERT_DIR for the certificates to trust, as Go

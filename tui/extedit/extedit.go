@@ -1,17 +1,17 @@
 // Package extedit opens a draft (an issue body, a comment, a chat
-// message) in the user's own editor, $VISUAL or $EDITOR, while the
-// terminal UI steps aside, and brings the edited text back — tabs,
-// blank lines and all.
+// message) in the user's own editor (internal/editor: $VISUAL, $EDITOR,
+// else nano or vi) while the terminal UI steps aside, and brings the
+// edited text back — tabs, blank lines and all.
 package extedit
 
 import (
-	"errors"
+	"context"
 	"fmt"
 	"os"
-	"os/exec"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/forgehq/forge/internal/editor"
 )
 
 // DoneMsg is the draft as the editor left it, for the editor of Owner.
@@ -22,29 +22,11 @@ type DoneMsg struct {
 	Err   error
 }
 
-// Editor is the command line of the user's editor: $VISUAL, else
-// $EDITOR, else vi when there is one. It may hold arguments
-// ("code --wait"), as git allows.
-func Editor(getenv func(string) string) (string, error) {
-	for _, v := range []string{"VISUAL", "EDITOR"} {
-		if e := strings.TrimSpace(getenv(v)); e != "" {
-			return e, nil
-		}
-	}
-	if _, err := exec.LookPath("vi"); err == nil {
-		return "vi", nil
-	}
-	return "", errors.New("no editor: set $VISUAL or $EDITOR (for example EDITOR=nano)")
-}
-
 // Open writes draft to a file only the user may read, runs the editor on
 // it with the program suspended, and answers with a DoneMsg for owner.
 // The file is removed afterwards.
 func Open(getenv func(string) string, owner int, draft string) tea.Cmd {
-	editor, err := Editor(getenv)
-	if err != nil {
-		return done(owner, err)
-	}
+	ed := editor.Name(getenv)
 	f, err := os.CreateTemp("", "forge-draft-*.md")
 	if err == nil {
 		_, err = f.WriteString(draft)
@@ -59,14 +41,10 @@ func Open(getenv func(string) string, owner int, draft string) tea.Cmd {
 		return done(owner, fmt.Errorf("the draft could not be written for the editor: %w", err))
 	}
 	path := f.Name()
-	// Through the shell, so that an editor given with arguments runs as
-	// the user's shell would run it; the path is an argument, never
-	// part of the script.
-	c := exec.Command("sh", "-c", editor+` "$1"`, "sh", path)
-	return tea.ExecProcess(c, func(err error) tea.Msg {
+	return tea.ExecProcess(editor.Command(context.Background(), ed, path), func(err error) tea.Msg {
 		defer os.Remove(path)
 		if err != nil {
-			return DoneMsg{Owner: owner, Err: fmt.Errorf("%s: %w; the draft is as it was", editor, err)}
+			return DoneMsg{Owner: owner, Err: fmt.Errorf("the editor (%s) failed: %w; the draft is as it was", ed, err)}
 		}
 		b, err := os.ReadFile(path)
 		if err != nil {
