@@ -73,9 +73,9 @@ browser: $BROWSER (a command; the address is its last argument), else
 xdg-open or open. Where there is none, the address is shown to copy.
 
 ctrl+o opens the text being written (a comment, a new issue's description, a
-chat message) in $VISUAL or $EDITOR (else vi); forge steps aside until the
-editor exits and takes the text back, tabs and all. ctrl+z suspends forge to
-the shell; fg brings it back.
+chat message) in $VISUAL or $EDITOR (else nano, else vi); forge steps aside
+until the editor exits and takes the text back, tabs and all. ctrl+z suspends
+forge to the shell; fg brings it back.
 
 The keys every view shares, with the name tui.keys rebinds them by (? lists
 every key of the view in sight, its own ones too):
