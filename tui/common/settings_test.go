@@ -59,3 +59,22 @@ func TestSettingsErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestThemeOverridesBackground: dark and light override what the
+// terminal says of its background; auto follows it.
+func TestThemeOverridesBackground(t *testing.T) {
+	for theme, want := range map[string]bool{ThemeDark: true, ThemeLight: false, ThemeAuto: true, ThemeHighContrast: true} {
+		c := &Context{Theme: theme}
+		c.SetTheme(true, true)
+		if c.Dark != want {
+			t.Errorf("%s on a dark terminal: dark %v", theme, c.Dark)
+		}
+		c.SetTheme(true, false)
+		if theme == ThemeAuto || theme == ThemeHighContrast {
+			want = false
+		}
+		if c.Dark != want {
+			t.Errorf("%s on a light terminal: dark %v", theme, c.Dark)
+		}
+	}
+}
