@@ -106,14 +106,7 @@ func TestTabsKept(t *testing.T) {
 	h.keys("ctrl+s")
 	h.wait("Makefile #")
 
-	tok, err := srv.Token("alice")
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, err := client.New(srv.BaseURL(), tok)
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := tuitest.Client(t, srv, "alice")
 	is, err := c.Issues.Get(context.Background(), webapp, 6)
 	if err != nil {
 		t.Fatal(err)

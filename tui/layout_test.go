@@ -16,14 +16,7 @@ import (
 func TestLayoutAt60Columns(t *testing.T) {
 	t.Parallel()
 	srv := tuitest.Server(t)
-	tok, err := srv.Token("alice")
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, err := client.New(srv.BaseURL(), tok)
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := tuitest.Client(t, srv, "alice")
 	long := "A very long title that says a great deal about what the issue is about"
 	if _, err := c.Issues.Create(context.Background(), webapp, client.IssueCreate{Title: long}); err != nil {
 		t.Fatal(err)

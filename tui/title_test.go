@@ -38,14 +38,7 @@ func TestIssueTitleLength(t *testing.T) {
 	// Nothing was cut: the end of what was pasted is still there.
 	h.wait("aaaZ")
 
-	tok, err := srv.Token("alice")
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, err := client.New(srv.BaseURL(), tok)
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := tuitest.Client(t, srv, "alice")
 	var titles []string
 	for is, err := range c.Issues.List(context.Background(), webapp, client.IssueListOptions{State: "all"}) {
 		if err != nil {

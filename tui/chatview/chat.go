@@ -66,16 +66,9 @@ type cutMsg struct {
 	ch          <-chan tea.Msg
 }
 
-type modelsMsg struct {
-	owner int
-	def   string
-}
-
-type usageMsg struct {
-	owner int
-	usage *chat.AgentUsage
-	err   error
-}
+// defaultModel is the service's default model, as it answers (a Result
+// of the chat's, among the program's requests in flight until it comes).
+type defaultModel string
 
 // View is the chat tab.
 type View struct {
@@ -142,11 +135,11 @@ func (v *View) Init() tea.Cmd {
 		return nil
 	}
 	v.restore()
-	c, ctx, owner := v.session.Client, v.ctx.Ctx, v.id
-	return tea.Batch(v.fetchUsage(), func() tea.Msg {
-		_, def, _ := c.Models(ctx)
-		return modelsMsg{owner: owner, def: def}
-	})
+	c, ctx := v.session.Client, v.ctx.Ctx
+	return tea.Batch(v.fetchUsage(), common.Fetch(v.ctx, v.id, 0, func() (defaultModel, error) {
+		_, def, err := c.Models(ctx)
+		return defaultModel(def), err
+	}))
 }
 
 // Refresh asks for the key's usage again.
@@ -156,11 +149,8 @@ func (v *View) fetchUsage() tea.Cmd {
 	if v.session == nil {
 		return nil
 	}
-	c, ctx, owner := v.session.Client, v.ctx.Ctx, v.id
-	return func() tea.Msg {
-		u, err := c.Usage(ctx)
-		return usageMsg{owner: owner, usage: u, err: err}
-	}
+	c, ctx := v.session.Client, v.ctx.Ctx
+	return common.Fetch(v.ctx, v.id, 0, func() (*chat.AgentUsage, error) { return c.Usage(ctx) })
 }
 
 // Update handles msg, then keeps what it changed of the conversation and
@@ -198,13 +188,13 @@ func (v *View) update(msg tea.Msg) tea.Cmd {
 		if msg.owner == v.id {
 			return v.attached(msg)
 		}
-	case modelsMsg:
-		if msg.owner == v.id {
-			v.defModel = msg.def
+	case common.Result[defaultModel]:
+		if msg.Owner == v.id {
+			v.defModel = string(msg.Value)
 		}
-	case usageMsg:
-		if msg.owner == v.id && msg.err == nil {
-			v.agentUsage = msg.usage
+	case common.Result[*chat.AgentUsage]:
+		if msg.Owner == v.id && msg.Err == nil {
+			v.agentUsage = msg.Value
 		}
 	case completeMsg:
 		if msg.owner == v.id && v.input.Value() == msg.line {

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	tea "charm.land/bubbletea/v2"
 	"github.com/forgehq/forge/chat"
 	"github.com/forgehq/forge/tui/tuitest"
 )
@@ -79,5 +80,39 @@ func TestTimeoutSaidInASentence(t *testing.T) {
 	view := d.UntilView("did not answer in time")
 	if strings.Contains(view, "net/http") || strings.Contains(view, "awaiting") {
 		t.Errorf("the raw error is shown:\n%s", view)
+	}
+}
+
+func TestCloseCut(t *testing.T) {
+	for in, want := range map[string]string{
+		"You asked about **hi":        "You asked about **hi**",
+		"You asked about **":          "You asked about",
+		"a *b":                        "a *b*",
+		"**a *b":                      "**a *b***",
+		"* item one\n* item **two":    "* item one\n* item **two**",
+		"see `x*` and **y":            "see `x*` and **y**",
+		"run `go":                     "run `go`",
+		"```go\nfunc f() {\n\treturn": "```go\nfunc f() {\n\treturn\n```",
+		"all closed **here**":         "all closed **here**",
+	} {
+		if got := closeCut(in); got != want {
+			t.Errorf("closeCut(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// TestChatKeepsPastedTabs: a pasted tab reaches the agent as a tab (Go
+// and Makefile indentation), not a space.
+func TestChatKeepsPastedTabs(t *testing.T) {
+	t.Parallel()
+	srv := tuitest.Server(t)
+	v := New(tuitest.Context(t, srv, "alice"))
+	d := tuitest.Drive(t, v, 80, 30)
+	d.UntilView("model ref-1 (default)")
+	d.Send(tea.PasteMsg{Content: "all:\n\tgo build"})
+	d.Key("enter")
+	d.UntilView("tokens (")
+	if h := v.session.History; len(h) == 0 || h[0].Content != "all:\n\tgo build" {
+		t.Errorf("the message sent: %+v", h)
 	}
 }

@@ -85,6 +85,7 @@ func NewContext(ctx context.Context, f *cmdutil.Factory, color bool) *Context {
 	if s, err := f.Settings(); err == nil {
 		c.Profile, c.Source = s.Profile, s.ProfileSource
 		c.SetAccount(s.User)
+		AdoptProfileKeep(f.CacheDir(), s.Profile, s.BaseURL, c.Keep)
 		if c.User == "" {
 			c.User = s.RegistryUser
 		}

@@ -39,6 +39,23 @@ func OpenKeep(cacheDir, account, origin string) *Keep {
 	return &Keep{dir: filepath.Join(cacheDir, "tui", hex.EncodeToString(sum[:8]))}
 }
 
+// AdoptProfileKeep moves the keep an earlier forge kept per profile
+// (CACHE/forge/tui/HASH of the profile's name and base URL) to k, the
+// keep of the account the profile names, when k has none yet: drafts
+// kept before an upgrade come back to that account. Another account
+// never gets them (the profile names whose they are).
+func AdoptProfileKeep(cacheDir, profile, baseURL string, k *Keep) {
+	if cacheDir == "" || k == nil || k.dir == "" {
+		return
+	}
+	sum := sha256.Sum256([]byte(profile + "\n" + baseURL))
+	old := filepath.Join(cacheDir, "tui", hex.EncodeToString(sum[:8]))
+	if _, err := os.Stat(k.dir); !errors.Is(err, os.ErrNotExist) {
+		return
+	}
+	_ = os.Rename(old, k.dir) // nothing to adopt, or it stays where it was
+}
+
 // path is the file of the thing named; names are hashed, as they hold
 // repository names.
 func (k *Keep) path(name string) string {

@@ -9,6 +9,7 @@ package tuitest
 
 import (
 	"context"
+	"github.com/forgehq/forge/client"
 	"io"
 	"strings"
 	"sync"
@@ -74,6 +75,21 @@ func Env(t testing.TB, srv *refserver.Server, user string) map[string]string {
 		"FORGE_PASSWORD":     refserver.DemoPassword,
 		"HOME":               t.TempDir(),
 	}
+}
+
+// Client is a REST client of user's on srv: what the service holds, to
+// check what a view sent.
+func Client(t testing.TB, srv *refserver.Server, user string) *client.Client {
+	t.Helper()
+	tok, err := srv.Token(user)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := client.New(srv.BaseURL(), tok)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
 }
 
 // Factory is a Factory over env, with streams that are not a terminal.
