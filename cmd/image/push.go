@@ -33,13 +33,13 @@ image layout directory, or "-" for a tarball on stdin. A layout holding a
 multi-platform index is pushed whole, every platform kept; a layout listing
 several manifests is pushed as one index of them.
 
-Any other directory is pushed as an image of one layer holding its files
-(the directory is the image's /), with no docker needed: an OCI image for
-this machine's OS and architecture, with no entrypoint. The layer is made the
-same way every time (entries sorted, times and owners fixed, modes kept), so
-the same files give the same digest wherever they were copied, and pushing
-them again sends nothing. A directory is an OCI layout when it holds an
-oci-layout file, or index.json beside blobs/.
+Any other directory is pushed as an image of one layer holding its files,
+hidden ones too (the directory is the image's /), with no docker needed:
+an OCI image for this machine's OS and architecture, with no entrypoint. The
+layer is made the same way every time (entries sorted, times and owners
+fixed, modes kept), so the same files give the same digest wherever they
+were copied, and pushing them again sends nothing. A directory is an OCI
+layout when it holds an oci-layout file, or index.json beside blobs/.
 
 Layers the registry already has are not sent, so a push that was interrupted
 sends only what is missing when run again, and pushing an image the registry
