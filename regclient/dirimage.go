@@ -71,12 +71,14 @@ func OpenDir(dir string) (*Source, error) {
 	return &Source{Desc: "directory " + dir + " (one layer of its files)", image: img}, nil
 }
 
-// dirImage is the OCI image of one layer, for this machine's platform.
+// dirImage is the OCI image of one layer for linux on this machine's
+// architecture: container runtimes run linux images (a darwin image of a
+// site pushed from a Mac would be refused by every one of them).
 func dirImage(layer v1.Layer) (v1.Image, error) {
 	base := mutate.ConfigMediaType(mutate.MediaType(empty.Image, types.OCIManifestSchema1), types.OCIConfigJSON)
 	base, err := mutate.ConfigFile(base, &v1.ConfigFile{
 		Architecture: runtime.GOARCH,
-		OS:           runtime.GOOS,
+		OS:           "linux",
 		Created:      v1.Time{Time: dirEpoch},
 		RootFS:       v1.RootFS{Type: "layers"},
 	})

@@ -35,7 +35,7 @@ several manifests is pushed as one index of them.
 
 Any other directory is pushed as an image of one layer holding its files,
 hidden ones too (the directory is the image's /), with no docker needed:
-an OCI image for this machine's OS and architecture, with no entrypoint. The
+an OCI linux image for this machine's architecture, with no entrypoint. The
 layer is made the same way every time (entries sorted, times and owners
 fixed, modes kept), so the same files give the same digest wherever they
 were copied, and pushing them again sends nothing. A directory is an OCI
