@@ -5,8 +5,10 @@ package cmd
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"os/signal"
 	"path/filepath"
 	"strings"
@@ -15,8 +17,10 @@ import (
 
 	"github.com/forgehq/forge/cmd/account"
 	"github.com/forgehq/forge/cmd/admin"
+	"github.com/forgehq/forge/cmd/alias"
 	"github.com/forgehq/forge/cmd/api"
 	"github.com/forgehq/forge/cmd/auth"
+	"github.com/forgehq/forge/cmd/browse"
 	"github.com/forgehq/forge/cmd/chat"
 	"github.com/forgehq/forge/cmd/companion"
 	"github.com/forgehq/forge/cmd/completion"
@@ -30,6 +34,7 @@ import (
 	"github.com/forgehq/forge/cmd/repo"
 	"github.com/forgehq/forge/cmd/run"
 	"github.com/forgehq/forge/cmd/sshkey"
+	"github.com/forgehq/forge/cmd/status"
 	"github.com/forgehq/forge/cmd/tui"
 	"github.com/forgehq/forge/cmd/version"
 	"github.com/forgehq/forge/completions"
@@ -76,8 +81,17 @@ func RunTree(parent context.Context, f *cmdutil.Factory, args []string, newRoot 
 		watchInterrupt(ctx, cancel)
 		return nil
 	}
-	root.SetArgs(output.NormalizeJSONArgs(root, completions.Args(args)))
-	err := root.ExecuteContext(ctx)
+	args, sh, err := alias.Expand(f.Getenv, func(w string) bool {
+		c, _, err := root.Find([]string{w})
+		return err == nil && c != root || w == "help" || strings.HasPrefix(w, "__")
+	}, args)
+	if err == nil && sh != nil {
+		return runShellAlias(ctx, f, sh)
+	}
+	if err == nil {
+		root.SetArgs(output.NormalizeJSONArgs(root, completions.Args(args)))
+		err = root.ExecuteContext(ctx)
+	}
 	if err != nil && ctx.Err() != nil {
 		err = context.Canceled
 	}
@@ -140,6 +154,9 @@ and two-factor authentication; the agent chat; and the container registry.`,
 		if uerr := cmdutil.GroupFlagError(cmd); uerr != nil {
 			return uerr
 		}
+		if ferr := cmdutil.FlagError(err); ferr != err {
+			return ferr
+		}
 		return &cmdutil.UsageError{Err: fmt.Errorf("%w; see `%s --help`", err, cmd.CommandPath())}
 	})
 	root.PersistentFlags().StringVar(&f.ProfileFlag, "profile", "", "Use the named configuration `profile` (also FORGE_PROFILE)")
@@ -168,8 +185,12 @@ and two-factor authentication; the agent chat; and the container registry.`,
 		companion.NewCmd(f, companion.Demo),
 		completion.NewCmd(f),
 		tui.NewCmd(f),
+		browse.NewCmd(f, nil),
+		alias.NewCmd(f),
+		status.NewCmd(f),
 	)
 	addHelpTopics(root)
+	strictHelp(root)
 	completions.Register(root, f)
 	return root
 }
@@ -186,4 +207,23 @@ func setCobraGlobals() {
 		cobra.AddTemplateFunc("forgeVersion", build.String)
 		cobra.AddTemplateFunc("forgeHelpTopics", helpTopicsSection)
 	})
+}
+
+// runShellAlias runs a "!" alias's shell command with forge's streams and
+// returns its exit code.
+func runShellAlias(ctx context.Context, f *cmdutil.Factory, sh *exec.Cmd) int {
+	ios := f.IOStreams
+	sh.Stdin, sh.Stdout, sh.Stderr = ios.In, ios.Out, ios.ErrOut
+	err := sh.Run()
+	var ee *exec.ExitError
+	switch {
+	case err == nil:
+		return 0
+	case errors.As(err, &ee) && ee.ExitCode() >= 0:
+		return ee.ExitCode()
+	case ctx.Err() != nil:
+		return cmdutil.ExitInterrupted
+	}
+	fmt.Fprintf(ios.ErrOut, "forge: running the alias: %v\n", err)
+	return cmdutil.ExitFailure
 }

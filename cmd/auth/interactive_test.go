@@ -10,6 +10,7 @@ import (
 	"net/http/httputil"
 	"net/url"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -44,6 +45,8 @@ type harness struct {
 	env         map[string]string
 	out, errOut *bytes.Buffer
 	asked       []string // the last run's questions, as "input: Q"
+	// offerGit lets auth login ask to set git up.
+	offerGit bool
 }
 
 func newHarness(t *testing.T) *harness {
@@ -56,6 +59,11 @@ func newHarness(t *testing.T) *harness {
 // run runs forge on a pretend terminal with the given answers and returns
 // the exit code.
 func (h *harness) run(answers []any, args ...string) int {
+	if len(args) >= 2 && args[0] == "auth" && args[1] == "login" && !h.offerGit {
+		// The offer to set git up has tests of its own (it writes the
+		// global git configuration under $HOME).
+		args = append(args, "--setup-git=false")
+	}
 	r := h.Run(clitest.Run{TTY: true, Answers: answers, Strict: true}, args...)
 	h.out, h.errOut, h.asked = bytes.NewBufferString(r.Out), bytes.NewBufferString(r.Err), r.Asked
 	return r.Code
@@ -112,6 +120,31 @@ func TestLoginPromptsForEverythingAndRetriesTheCode(t *testing.T) {
 	h.env["FORGE_TOTP_CODE"] = code(t, secret, 30*time.Second)
 	if got := h.run([]any{"", "gina-password-123"}, "auth", "login"); got != 0 {
 		t.Fatalf("second login exit %d:\n%s", got, h.errOut)
+	}
+}
+
+// A malformed base URL typed at the prompt is asked again, saying what
+// was wrong, instead of ending the login.
+func TestLoginAsksAgainForAMalformedBaseURL(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	if _, err := h.srv.CreateUser("hank", "hank-password-123", "user"); err != nil {
+		t.Fatal(err)
+	}
+	got := h.run([]any{"htp:/nowhere", h.srv.BaseURL(), "hank", "hank-password-123"}, "auth", "login")
+	if got != 0 {
+		t.Fatalf("exit %d; stderr:\n%s", got, h.errOut)
+	}
+	if n := strings.Count(fmt.Sprint(h.asked), "REST API base URL"); n != 2 {
+		t.Errorf("asked for the base URL %d times: %q", n, h.asked)
+	}
+	if !strings.Contains(h.errOut.String(), "htp:/nowhere") || !strings.Contains(h.config(), "user: hank") {
+		t.Errorf("stderr:\n%s\nconfig:\n%s", h.errOut, h.config())
+	}
+	// Three malformed ones: a usage error, nothing stored.
+	h2 := newHarness(t)
+	if got := h2.run([]any{"a", "b", "c"}, "auth", "login"); got != 2 || h2.config() != "" {
+		t.Errorf("exit %d, config %q", got, h2.config())
 	}
 }
 
@@ -364,5 +397,35 @@ func TestLogoutWhereTheServiceCannotRevoke(t *testing.T) {
 		if strings.Contains(h.config(), "in_keyring") {
 			t.Fatalf("%d: config after logout:\n%s", status, h.config())
 		}
+	}
+}
+
+// On a terminal, login asks whether to set git up for the host (yes by
+// default, as gh does) and does it: git's global configuration then names
+// forge as the host's credential helper.
+func TestLoginOffersToSetUpGit(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git is not installed")
+	}
+	h := newHarness(t)
+	t.Setenv("HOME", h.dir) // git config --global writes here
+	t.Setenv("GIT_CONFIG_NOSYSTEM", "1")
+	if _, err := h.srv.CreateUser("jo", "jo-password-1234", "user"); err != nil {
+		t.Fatal(err)
+	}
+	h.offerGit = true
+	if got := h.run([]any{"jo-password-1234", "y"}, "auth", "login", "--base-url", h.srv.BaseURL(), "--username", "jo"); got != 0 {
+		t.Fatalf("exit %d:\n%s", got, h.errOut)
+	}
+	if q := fmt.Sprint(h.asked); !strings.Contains(q, "confirm: Make git use this login for "+h.srv.URL()) {
+		t.Errorf("questions %s", q)
+	}
+	out, err := exec.Command("git", "config", "--global", "--get-urlmatch", "credential.helper", h.srv.URL()+"/").Output()
+	if err != nil || !strings.Contains(string(out), "auth git-credential") {
+		t.Fatalf("git's helper for %s: %q, %v", h.srv.URL(), out, err)
+	}
+	// Set up already: the next login does not ask.
+	if got := h.run([]any{"jo-password-1234"}, "auth", "login", "--username", "jo"); got != 0 {
+		t.Fatalf("second login: exit %d:\n%s", got, h.errOut)
 	}
 }

@@ -51,7 +51,7 @@ func TestDemo(t *testing.T) {
 		{`$ forge auth 2fa setup --code \d{6}`, ``},
 		{`$ forge chat -m 'How do I watch a CI run from the terminal?'`, `You asked about`},
 		{`$ echo forge-demo-password | forge image login --username alice --password-stdin`, ``},
-		{`$ forge image push /\S+/hello.tar hello:1.0`, `(?m)^127.0.0.1:\d+/alice/hello:1.0@sha256:[0-9a-f]{64}$`},
+		{`$ forge image push /\S+/site hello:1.0`, `(?m)^127.0.0.1:\d+/alice/hello:1.0@sha256:[0-9a-f]{64}$`},
 		{`$ forge image tags hello`, "(?m)^1.0\tsha256:[0-9a-f]{64}\t"},
 	}
 	rest := out

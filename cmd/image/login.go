@@ -108,18 +108,7 @@ func runLogin(ctx context.Context, opts *loginOptions) error {
 		}
 		return err
 	}
-	var saved *config.File
-	err = f.UpdateConfig(func(cf *config.File) error {
-		saved = cf
-		cf.InsecureStorage = opts.insecure
-		p := cf.Profile(s.Profile)
-		if p == nil {
-			p = &config.Profile{}
-			cf.SetProfile(s.Profile, p)
-		}
-		if cf.CurrentProfile == "" {
-			cf.CurrentProfile = s.Profile
-		}
+	saved, err := f.UpdateProfile(s.Profile, opts.insecure, func(p *config.Profile) error {
 		// Credentials without an address would be for nothing: keep the
 		// registry they were checked against when the profile has none.
 		if p.RegistryURL == "" && p.BaseURL == "" {

@@ -27,11 +27,19 @@ func newPushCmd(f *cmdutil.Factory) *cobra.Command {
 	opts := &pushOptions{f: f}
 	cmd := &cobra.Command{
 		Use:   "push SRC REF",
-		Short: "Push a docker tarball or an OCI layout to the registry",
+		Short: "Push a docker tarball, an OCI layout or a directory of files to the registry",
 		Long: `Push an image to the registry. SRC is a ` + "`docker save`" + ` tarball, an OCI
 image layout directory, or "-" for a tarball on stdin. A layout holding a
 multi-platform index is pushed whole, every platform kept; a layout listing
 several manifests is pushed as one index of them.
+
+Any other directory is pushed as an image of one layer holding its files,
+hidden ones too (the directory is the image's /), with no docker needed:
+an OCI linux image for this machine's architecture, with no entrypoint. The
+layer is made the same way every time (entries sorted, times and owners
+fixed, modes kept), so the same files give the same digest wherever they
+were copied, and pushing them again sends nothing. A directory is an OCI
+layout when it holds an oci-layout file, or index.json beside blobs/.
 
 Layers the registry already has are not sent, so a push that was interrupted
 sends only what is missing when run again, and pushing an image the registry
@@ -42,7 +50,8 @@ upload --jobs at a time.
 
 The pushed REF@DIGEST is printed on stdout; progress goes to stderr (a live
 display on a terminal, one line per layer otherwise).`,
-		Example: `  forge image push app.tar app:1.0
+		Example: `  forge image push ./site hello:1.0        # a directory of files, no docker needed
+  forge image push app.tar app:1.0
   docker save app:1.0 | forge image push - app:1.0
   forge image push ./oci-layout app:1.0 --jobs 8
   forge image push app.tar registry.example.com/team/app:1.0`,
@@ -75,7 +84,7 @@ func runPush(ctx context.Context, opts *pushOptions) error {
 	if err := c.CheckWrite(ref.Context(), "push"); err != nil {
 		return err
 	}
-	src, err := regclient.Open(opts.src, regclient.OpenOptions{Stdin: ios.In, Context: ctx, DigestCache: digestCacheDir(f)})
+	src, err := regclient.OpenAny(opts.src, regclient.OpenOptions{Stdin: ios.In, Context: ctx, DigestCache: digestCacheDir(f)})
 	if err != nil {
 		// A missing local file is bad input (exit 2), as for ssh-key add.
 		if errors.Is(err, fs.ErrNotExist) {

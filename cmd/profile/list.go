@@ -54,6 +54,7 @@ func runList(opts *listOptions) error {
 		return nil
 	}
 	t := output.NewTable(ios, "", "NAME", "BASE URL", "USER")
+	t.KeepWhole("NAME")
 	for _, name := range cf.ProfileNames() {
 		p := cf.Profile(name)
 		mark := ""

@@ -96,6 +96,8 @@ func printSettings(f *cmdutil.Factory, s *config.Settings, p *config.Profile) er
 			val += cs.Gray("  (" + sourceText(src, r.key) + ")")
 		} else if saved && slices.Contains(config.SecretKeys, r.key) && p.SecretLocation(r.key) == config.InKeyring {
 			val += cs.Gray("  (in the keyring)")
+		} else {
+			val += cs.Gray("  (config file)")
 		}
 		fmt.Fprintf(&b, "%-18s %s\n", r.key+":", val)
 	}

@@ -70,7 +70,7 @@ assignments); --no-redact sends them as they are. The agent's address and key ar
   forge run watch 12 --exit-status || forge run explain 12
   forge run explain 12 --model ref-1-mini --context-limit 4000`,
 	}
-	runid.Arg(cmd, f, &opts.id, func(cmd *cobra.Command) error {
+	runid.Arg(cmd, f, &opts.id, &opts.repo, func(cmd *cobra.Command) error {
 		if err := opts.limit.Check(cmd); err != nil {
 			return err
 		}

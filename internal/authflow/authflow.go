@@ -131,21 +131,11 @@ func Revoke(ctx context.Context, c *client.Client) error {
 // the base URL it replaced, if any. The file is written only here, after
 // a fully successful login: a failed one leaves the stored token alone.
 func Store(f *cmdutil.Factory, profile, baseURL, token, user string, insecure bool) (replaced string, saved *config.File, err error) {
-	err = f.UpdateConfig(func(cf *config.File) error {
-		saved = cf
-		cf.InsecureStorage = insecure
-		p := cf.Profile(profile)
-		if p == nil {
-			p = &config.Profile{}
-			cf.SetProfile(profile, p)
-		}
+	saved, err = f.UpdateProfile(profile, insecure, func(p *config.Profile) error {
 		if p.BaseURL != "" && p.BaseURL != baseURL {
 			replaced = p.BaseURL
 		}
 		p.BaseURL, p.Token, p.User = baseURL, token, user
-		if cf.CurrentProfile == "" {
-			cf.CurrentProfile = profile
-		}
 		return nil
 	})
 	return replaced, saved, err

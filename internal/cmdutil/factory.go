@@ -168,3 +168,26 @@ func debugOut(ios *iostreams.IOStreams) io.Writer {
 	}
 	return ios.ErrOut
 }
+
+// UpdateProfile changes the profile name under the configuration's lock:
+// it creates the profile when it does not exist yet and makes it current
+// on a configuration that has none, then lets fn set its fields. insecure
+// is --insecure-storage (secrets in the file, not the keyring). It
+// returns the configuration as written, for its PlainTextNotice.
+func (f *Factory) UpdateProfile(name string, insecure bool, fn func(p *config.Profile) error) (*config.File, error) {
+	var saved *config.File
+	err := f.UpdateConfig(func(cf *config.File) error {
+		saved = cf
+		cf.InsecureStorage = insecure
+		p := cf.Profile(name)
+		if p == nil {
+			p = &config.Profile{}
+			cf.SetProfile(name, p)
+		}
+		if cf.CurrentProfile == "" {
+			cf.CurrentProfile = name
+		}
+		return fn(p)
+	})
+	return saved, err
+}

@@ -34,13 +34,13 @@ func (f *Factory) REST() (*client.Client, error) {
 		if host, ok := s.Withheld["base_url"]; ok {
 			return nil, AuthErrorf("no token for %s: profile %q holds one only for its own server; log in there with `forge --profile NAME auth login --base-url %s` (a new profile) or set FORGE_TOKEN", host, s.Profile, s.BaseURL)
 		}
-		return nil, AuthErrorf("not logged in to %s (profile %q): run `forge auth login`", s.BaseURL, s.Profile)
+		return nil, AuthErrorf("not logged in to %s (profile %q): %s", s.BaseURL, s.Profile, LoginHint(s))
 	}
 	if s.Sources["token"] == config.FromEnv {
 		// Logging in would not help: FORGE_TOKEN wins over a stored token.
-		return f.RESTClient(s.BaseURL, s.Token, client.WithTokenFix("set FORGE_TOKEN to a valid token, or unset it and run `forge auth login`"))
+		return f.RESTClient(s.BaseURL, s.Token, client.WithTokenFix("set FORGE_TOKEN to a valid token, or unset it and "+LoginHint(s)))
 	}
-	return f.RESTClient(s.BaseURL, s.Token)
+	return f.RESTClient(s.BaseURL, s.Token, client.WithTokenFix(LoginHint(s)))
 }
 
 // RESTClient returns a client for baseURL with token ("" for anonymous

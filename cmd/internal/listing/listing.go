@@ -64,38 +64,29 @@ func (l *Flags) PerPage() client.ListOptions {
 	return client.ListOptions{PerPage: client.PageSize(l.Limit), Pages: &l.pages}
 }
 
-// Cut is the note for a terminal when the limit cut the list short:
+// cut is the note for a terminal when the limit cut the list short:
 // "Showing 30 of 123 open issues (-L 200 or --paginate for more)", the
 // total from the Link header's last page when the server sends one (one
 // more request), else "Showing the first 30 ...". It is "" when the list
-// was not cut. what names the records ("" for the noun given to Add).
-func (l *Flags) Cut(ctx context.Context, shown int, what string) string {
+// was not cut. what names n records (nil: the noun given to Add); the
+// noun agrees with the number it follows. A list filtered by forge
+// (filtered) has no total: the server's counts what forge left out.
+func (l *Flags) cut(ctx context.Context, shown int, what func(n int) string, filtered bool) string {
 	if !l.pages.Confirm(ctx) {
 		return ""
 	}
-	if what == "" {
-		what = l.noun
+	if what == nil {
+		what = func(int) string { return l.noun }
 	}
-	if total, ok := l.pages.Total(ctx); ok && total > shown {
+	if total, ok := l.pages.Total(ctx); ok && total > shown && !filtered {
 		// -L that shows them all: the total, in hundreds past 100.
 		all := total
 		if all > 100 {
 			all = (total + 99) / 100 * 100
 		}
-		return fmt.Sprintf("Showing %d of %d %s (-L %d or --paginate for more)", shown, total, what, all)
+		return fmt.Sprintf("Showing %d of %d %s (-L %d or --paginate for more)", shown, total, what(total), all)
 	}
-	return fmt.Sprintf("Showing the first %d %s (-L %d or --paginate for more)", shown, what, 2*shown)
-}
-
-// NoteCut writes Cut's note on stderr, after the table, when stdout is a
-// terminal.
-func (l *Flags) NoteCut(ctx context.Context, ios *iostreams.IOStreams, shown int) {
-	if !ios.IsStdoutTTY() {
-		return
-	}
-	if note := l.Cut(ctx, shown, ""); note != "" {
-		fmt.Fprintln(ios.ErrOut, note)
-	}
+	return fmt.Sprintf("Showing the first %d %s (-L %d or --paginate for more)", shown, what(shown), 2*shown)
 }
 
 // Record is a record that keeps the JSON the server sent.
