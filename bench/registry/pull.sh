@@ -34,4 +34,4 @@ for img in small big; do
 done
 rm -rf "$out"
 echo "load after: $(uptime | sed 's/.*load/load/')"
-kill "$(cat "$BENCH_DIR/serve.pid")" 2>/dev/null || true
+[ -n "${KEEP_SERVER:-}" ] || kill "$(cat "$BENCH_DIR/serve.pid")" 2>/dev/null || true
