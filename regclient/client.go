@@ -18,6 +18,7 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/google/go-containerregistry/pkg/authn"
@@ -85,6 +86,13 @@ type Client struct {
 	noPasswordHint string
 	sizes          sizeCache
 	uploads        uploadCache
+
+	// lister serves Tags and Sizes: one Puller keeps one connection
+	// state per repository, so a listing pings the registry and fetches
+	// its token once for the list and every manifest request.
+	// go-containerregistry forgets a repository's state when making it
+	// failed, so a long-lived client's failed listing fails no later one.
+	lister func() (*remote.Puller, error)
 }
 
 // New returns a client. It does not connect.
@@ -112,6 +120,8 @@ func New(o Options) (*Client, error) {
 	c := &Client{host: u.Host, scheme: u.Scheme, service: o.Service, user: o.Username, password: o.Password, transport: t, userAgent: o.UserAgent,
 		passwordEnv: o.PasswordEnv, noPasswordHint: o.NoPasswordHint, sizes: newSizeCache(o.CacheDir), uploads: newUploadCache(o.CacheDir)}
 	c.wait = o.Wait
+	// Each call passes its own context to the Puller's methods.
+	c.lister = sync.OnceValues(func() (*remote.Puller, error) { return remote.NewPuller(c.options(context.Background())...) })
 	return c, nil
 }
 

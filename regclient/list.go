@@ -45,7 +45,7 @@ type Tag struct {
 // for the next listing, which then asks nothing for tags whose digests it
 // knows. A tag deleted meanwhile keeps its zero size.
 func (c *Client) Sizes(ctx context.Context, repo name.Repository, tags []Tag) error {
-	puller, err := remote.NewPuller(c.options(ctx)...)
+	puller, err := c.lister()
 	if err != nil {
 		return err
 	}
@@ -208,7 +208,11 @@ func (c *Client) Tags(ctx context.Context, repo name.Repository) (tags []Tag, ra
 			return tags, raw, nil
 		}
 	}
-	names, err := remote.List(repo, c.options(ctx)...)
+	puller, err := c.lister()
+	if err != nil {
+		return nil, nil, err
+	}
+	names, err := puller.List(ctx, repo)
 	if err != nil {
 		return nil, nil, c.wrap(err, repo.String())
 	}

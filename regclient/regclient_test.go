@@ -935,3 +935,89 @@ func waitForUploadBytes(t *testing.T, cache string) {
 	}
 	t.Fatal("the registry holds no byte of the stopped upload")
 }
+
+// requestCounter counts a listing's requests by kind and holds each HEAD
+// until a second is in flight (or 10 s pass), so maxHeads > 1 shows the
+// HEADs were sent concurrently.
+type requestCounter struct {
+	inner                http.RoundTripper
+	tokens, pings, heads atomic.Int64
+	inFlight, maxHeads   atomic.Int64
+	secondHead           chan struct{}
+	secondOnce           sync.Once
+}
+
+func (c *requestCounter) RoundTrip(req *http.Request) (*http.Response, error) {
+	switch {
+	case req.URL.Path == "/token":
+		c.tokens.Add(1)
+	case req.URL.Path == "/v2/":
+		c.pings.Add(1)
+	case req.Method == http.MethodHead:
+		c.heads.Add(1)
+		n := c.inFlight.Add(1)
+		defer c.inFlight.Add(-1)
+		for m := c.maxHeads.Load(); n > m && !c.maxHeads.CompareAndSwap(m, n); m = c.maxHeads.Load() {
+		}
+		if n > 1 {
+			c.secondOnce.Do(func() { close(c.secondHead) })
+		}
+		select {
+		case <-c.secondHead:
+		case <-time.After(10 * time.Second):
+		}
+	}
+	return c.inner.RoundTrip(req)
+}
+
+// A listing through the registry protocol (tags/list names no digests)
+// pings the registry and fetches its token once for the list and every
+// HEAD, and sends the HEADs concurrently; a failed listing does not fail
+// the client's next one.
+func TestTagsProtocolOneTokenConcurrentHeads(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	ctx := context.Background()
+	img := randomImage(t, 512, 1)
+	for i := range 12 {
+		if err := remote.Write(mustRef(t, e.as(t, "alice"), fmt.Sprintf("app:%d", i)), img, remote.WithAuth(&authn.Basic{Username: "alice", Password: passwords["alice"]}), remote.WithTransport(e.transport)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	count := &requestCounter{inner: e.transport, secondHead: make(chan struct{})}
+	c, err := regclient.New(regclient.Options{RegistryURL: e.srv.URL(), Username: "alice", Password: passwords["alice"], Transport: count, CacheDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	repo := mustRef(t, c, "alice/app:1").Context()
+	// A listing cancelled before it starts fails, and leaves nothing
+	// behind that fails the next (the client's shared state is dropped).
+	cancelled, cancel := context.WithCancel(ctx)
+	cancel()
+	if _, _, err := c.Tags(cancelled, repo); err == nil {
+		t.Fatal("a cancelled listing succeeded")
+	}
+	count.pings.Store(0)
+	tags, _, err := c.Tags(ctx, repo)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Sizes(ctx, repo, tags); err != nil {
+		t.Fatal(err)
+	}
+	if len(tags) != 12 || tags[0].ImageSize == 0 {
+		t.Fatalf("tags %+v", tags)
+	}
+	if n := count.tokens.Load(); n != 1 {
+		t.Errorf("%d token requests, want 1", n)
+	}
+	if n := count.pings.Load(); n != 1 {
+		t.Errorf("%d pings of /v2/, want 1", n)
+	}
+	if n := count.heads.Load(); n != 12 {
+		t.Errorf("%d HEADs for 12 tags, want 12", n)
+	}
+	if n := count.maxHeads.Load(); n < 2 {
+		t.Errorf("at most %d HEAD in flight: sent one after another", n)
+	}
+}

@@ -2,7 +2,8 @@
 # pull.sh [RUNS]: `forge image pull` against `crane pull`, side by side in
 # one hyperfine run per image, to a tarball and to an OCI layout, for the
 # 192 MiB (3 × 64 MiB) and 1 GiB (8 × 128 MiB) images of run.sh. The output
-# is removed before each run. Uses run.sh's settings.
+# is removed before each run; KEEP_SERVER=1 leaves the server running
+# afterwards. Uses run.sh's settings.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 export BENCH_DIR=${BENCH_DIR:-/tmp/forge-bench}
@@ -34,4 +35,4 @@ for img in small big; do
 done
 rm -rf "$out"
 echo "load after: $(uptime | sed 's/.*load/load/')"
-kill "$(cat "$BENCH_DIR/serve.pid")" 2>/dev/null || true
+[ -n "${KEEP_SERVER:-}" ] || kill "$(cat "$BENCH_DIR/serve.pid")" 2>/dev/null || true

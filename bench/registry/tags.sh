@@ -5,7 +5,9 @@
 # digests) and on Debian's docker-registry reached through
 # FORGE_REGISTRY_URL (tags/list gives names only: one manifest request per
 # tag for SIZE). forge's manifest-size cache is warm (the cost of every
-# listing after the first); `cold` runs empty it first. Uses run.sh's
+# listing after the first); `cold` runs empty it first. `headfloor` is the
+# least any client showing digests must ask of docker-registry: the
+# tags/list and one bare HEAD per tag, 16 at a time. Uses run.sh's
 # settings; needs hyperfine, crane and docker-registry.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -21,6 +23,7 @@ export DOCKER_CONFIG=$BENCH_DIR/docker
 mkdir -p "$DOCKER_CONFIG"
 printf '{"auths": {"%s": {"auth": "%s"}}}\n' "$BENCH_ADDR" "$(printf admin:bench-password-1234 | base64)" >"$DOCKER_CONFIG/config.json"
 crane=$(command -v crane || echo "$(go env GOPATH)/bin/crane")
+go build -o "$BENCH_DIR/headfloor" ./bench/registry/headfloor
 [ -f "$BENCH_DIR/small.tar" ] || go run ./bench/registry/mkimage -layers 2 -size 4096 -o "$BENCH_DIR/small.tar" >/dev/null
 
 bench/registry/serve.sh
@@ -48,6 +51,7 @@ hyperfine -N -w 3 -r "${RUNS:-30}" \
   -n "forge image tags (own)" "$FORGE image tags tags" \
   -n "forge image tags --json name (own)" "$FORGE image tags tags --json name" \
   -n "crane ls (docker-registry)" "$crane ls --insecure $DIST_ADDR/admin/tags" \
+  -n "headfloor (docker-registry)" "$BENCH_DIR/headfloor http://$DIST_ADDR/v2/admin/tags" \
   -n "forge image tags (docker-registry)" "env FORGE_REGISTRY_URL=http://$DIST_ADDR $FORGE image tags admin/tags" \
   -n "forge image tags --json name (docker-registry)" "env FORGE_REGISTRY_URL=http://$DIST_ADDR $FORGE image tags admin/tags --json name"
 hyperfine -w 1 -r "${RUNS:-30}" --prepare "rm -rf $XDG_CACHE_HOME/forge/manifest-sizes" \
