@@ -22,6 +22,8 @@ type Deps struct {
 	// RepoClient is the client of the repository -R (or FORGE_REPO, or
 	// the git remote here) names, and that repository's name.
 	RepoClient func(ctx context.Context, repoFlag string) (*client.Client, client.RepoName, error)
+	// BaseRepo is that repository's name alone, without a client.
+	BaseRepo func(ctx context.Context, repoFlag string) (client.RepoName, error)
 	// REST is the active profile's client, for what is not a repository's.
 	REST func() (*client.Client, error)
 	// Settings are the active profile's settings.
@@ -32,7 +34,7 @@ type Deps struct {
 func (f *Factory) Deps() Deps {
 	return Deps{
 		IO: f.IOStreams, Getenv: f.Getenv, Prompter: f.Prompter,
-		RepoClient: f.RepoClient, REST: f.REST, Settings: f.Settings,
+		RepoClient: f.RepoClient, BaseRepo: f.BaseRepo, REST: f.REST, Settings: f.Settings,
 	}
 }
 
