@@ -1,38 +1,18 @@
 package issue
 
 import (
-	"context"
 	"testing"
 
 	"github.com/forgehq/forge/client"
-	"github.com/forgehq/forge/internal/cmdutil"
-	"github.com/forgehq/forge/internal/iostreams"
-	"github.com/spf13/cobra"
+	"github.com/forgehq/forge/cmd/internal/seamtest"
 )
-
-// capture runs the command built by newCmd with args and returns the
-// options its runF received, or nil when parsing failed first.
-func capture[T any](t *testing.T, newCmd func(*cmdutil.Factory, func(context.Context, *T) error) *cobra.Command, args ...string) (*T, error) {
-	t.Helper()
-	ios, _, _, _ := iostreams.Test()
-	var got *T
-	cmd := newCmd(cmdutil.New(ios, func(string) string { return "" }), func(_ context.Context, o *T) error {
-		got = o
-		return nil
-	})
-	cmd.SetArgs(args)
-	cmd.SetOut(ios.ErrOut)
-	cmd.SetErr(ios.ErrOut)
-	err := cmd.Execute()
-	return got, err
-}
 
 // The list filters reach the options as given (the state in lower case,
 // as the service takes it), and the ones forge applies itself keep what
 // they should: --author without its @ and in any case, --search in title
 // or body.
 func TestListFlagsIntoOptions(t *testing.T) {
-	o, err := capture(t, newListCmd, "-R", "alice/demo", "-s", "CLOSED", "-A", "@Bob", "-S", "crash", "-L", "5")
+	o, err := seamtest.Capture(t, newListCmd, "-R", "alice/demo", "-s", "CLOSED", "-A", "@Bob", "-S", "crash", "-L", "5")
 	if err != nil || o == nil {
 		t.Fatalf("options %v, error %v", o, err)
 	}
@@ -57,7 +37,7 @@ func TestListFlagsIntoOptions(t *testing.T) {
 // A state the service does not know is a usage error while parsing: the
 // run function is never reached.
 func TestListRefusesUnknownState(t *testing.T) {
-	o, err := capture(t, newListCmd, "-s", "merged")
+	o, err := seamtest.Capture(t, newListCmd, "-s", "merged")
 	if err == nil || o != nil {
 		t.Fatalf("options %+v, error %v", o, err)
 	}
@@ -66,7 +46,7 @@ func TestListRefusesUnknownState(t *testing.T) {
 // view takes the issue's web address: its number, and its repository as
 // -R would give it.
 func TestViewURLIntoOptions(t *testing.T) {
-	o, err := capture(t, newViewCmd, "https://forge.example.com/alice/demo/issues/7", "--comments")
+	o, err := seamtest.Capture(t, newViewCmd, "https://forge.example.com/alice/demo/issues/7", "--comments")
 	if err != nil || o == nil {
 		t.Fatalf("options %v, error %v", o, err)
 	}
@@ -78,7 +58,7 @@ func TestViewURLIntoOptions(t *testing.T) {
 // create reads --title and --body into its options, nothing more: the
 // body is read (and the editor opened) only when the command runs.
 func TestCreateFlagsIntoOptions(t *testing.T) {
-	o, err := capture(t, newCreateCmd, "-t", "Crash", "-b", "On start")
+	o, err := seamtest.Capture(t, newCreateCmd, "-t", "Crash", "-b", "On start")
 	if err != nil || o == nil {
 		t.Fatalf("options %v, error %v", o, err)
 	}

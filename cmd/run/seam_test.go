@@ -1,36 +1,17 @@
 package run
 
 import (
-	"context"
 	"testing"
 
 	"github.com/forgehq/forge/client"
-	"github.com/forgehq/forge/internal/cmdutil"
-	"github.com/forgehq/forge/internal/iostreams"
-	"github.com/spf13/cobra"
+	"github.com/forgehq/forge/cmd/internal/seamtest"
 )
-
-// capture runs the command newCmd builds with args and returns the
-// options its runF received (nil when parsing failed first).
-func capture[T any](t *testing.T, newCmd func(*cmdutil.Factory, func(context.Context, *T) error) *cobra.Command, args ...string) (*T, error) {
-	t.Helper()
-	ios, _, _, _ := iostreams.Test()
-	var got *T
-	cmd := newCmd(cmdutil.New(ios, func(string) string { return "" }), func(_ context.Context, o *T) error {
-		got = o
-		return nil
-	})
-	cmd.SetArgs(args)
-	cmd.SetOut(ios.ErrOut)
-	cmd.SetErr(ios.ErrOut)
-	return got, cmd.Execute()
-}
 
 // run list's filters reach the options: the service's (--branch,
 // --status, --event) as given, forge's own (--workflow, --commit,
 // --user) in keep, in any case and with the user's @ dropped.
 func TestListFlagsIntoOptions(t *testing.T) {
-	o, err := capture(t, newListCmd, "-R", "alice/demo", "-b", "main", "-s", "Failure", "-e", "push",
+	o, err := seamtest.Capture(t, newListCmd, "-R", "alice/demo", "-b", "main", "-s", "Failure", "-e", "push",
 		"-w", "CI", "-c", "ABC1", "-u", "@Alice", "-L", "4")
 	if err != nil || o == nil {
 		t.Fatalf("options %v, error %v", o, err)
@@ -54,7 +35,7 @@ func TestListFlagsIntoOptions(t *testing.T) {
 			t.Errorf("keep(%s %s %s) = %v", c.r.Name, c.r.HeadSHA, c.r.Actor.Login, got)
 		}
 	}
-	if o, err := capture(t, newListCmd, "-s", "broken"); err == nil || o != nil {
+	if o, err := seamtest.Capture(t, newListCmd, "-s", "broken"); err == nil || o != nil {
 		t.Fatalf("--status broken: options %+v, error %v", o, err)
 	}
 }
@@ -62,14 +43,14 @@ func TestListFlagsIntoOptions(t *testing.T) {
 // run view reads the ID and the agent's flags; a --context-limit below 1
 // is a usage error before the run function.
 func TestViewFlagsIntoOptions(t *testing.T) {
-	o, err := capture(t, newViewCmd, "12", "--explain", "--model", "ref-1-mini", "--no-redact", "--exit-status")
+	o, err := seamtest.Capture(t, newViewCmd, "12", "--explain", "--model", "ref-1-mini", "--no-redact", "--exit-status")
 	if err != nil || o == nil {
 		t.Fatalf("options %v, error %v", o, err)
 	}
 	if o.id != 12 || !o.explain || !o.exitStatus || o.agent.model != "ref-1-mini" || !o.agent.noRedact {
 		t.Fatalf("options %+v", o)
 	}
-	if o, err := capture(t, newViewCmd, "12", "--explain", "--context-limit", "0"); err == nil || o != nil {
+	if o, err := seamtest.Capture(t, newViewCmd, "12", "--explain", "--context-limit", "0"); err == nil || o != nil {
 		t.Fatalf("--context-limit 0: options %+v, error %v", o, err)
 	}
 }
