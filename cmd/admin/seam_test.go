@@ -6,10 +6,12 @@ import (
 	"testing"
 
 	"github.com/forgehq/forge/client"
+	"github.com/forgehq/forge/cmd/internal/seamtest"
 	"github.com/forgehq/forge/internal/cmdutil"
 	"github.com/forgehq/forge/internal/iostreams"
 	"github.com/forgehq/forge/internal/prompt/prompttest"
 	"github.com/forgehq/forge/refserver/refservertest"
+	"github.com/spf13/cobra"
 )
 
 // runUserDelete from its own dependencies, no Factory: the question goes
@@ -55,6 +57,19 @@ func TestRunUserDeleteFromDeps(t *testing.T) {
 		}
 		if len(p.Questions()) != 1 || !strings.Contains(p.Questions()[0], "bob") {
 			t.Errorf("typed %q: questions %q", answer, p.Questions())
+		}
+	}
+}
+
+// disable and enable differ only in the state they ask for.
+func TestUserStateIntoOptions(t *testing.T) {
+	for _, c := range []struct {
+		newCmd func(*cmdutil.Factory, func(context.Context, *userActionOptions) error) *cobra.Command
+		enable bool
+	}{{newUserDisableCmd, false}, {newUserEnableCmd, true}} {
+		o, err := seamtest.Capture(t, c.newCmd, "bob")
+		if err != nil || o == nil || o.login != "bob" || o.enable != c.enable {
+			t.Fatalf("options %+v, error %v", o, err)
 		}
 	}
 }

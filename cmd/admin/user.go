@@ -25,7 +25,7 @@ func newUserCmd(f *cmdutil.Factory) *cobra.Command {
   forge admin user disable bob
   forge admin user enable bob`,
 	})
-	cmd.AddCommand(newUserListCmd(f, nil), newUserDisableCmd(f), newUserEnableCmd(f), newUserDeleteCmd(f, nil))
+	cmd.AddCommand(newUserListCmd(f, nil), newUserDisableCmd(f, nil), newUserEnableCmd(f, nil), newUserDeleteCmd(f, nil))
 	return cmd
 }
 
@@ -114,41 +114,41 @@ func runUserList(ctx context.Context, opts *userListOptions) error {
 // userActionOptions serve disable, enable and delete.
 type userActionOptions struct {
 	cmdutil.Deps
-	login string
-	yes   bool
+	login  string
+	yes    bool
+	enable bool // enable rather than disable
 }
 
-func newUserDisableCmd(f *cmdutil.Factory) *cobra.Command {
-	opts := &userActionOptions{Deps: f.Deps()}
-	return &cobra.Command{
+func newUserDisableCmd(f *cmdutil.Factory, runF func(context.Context, *userActionOptions) error) *cobra.Command {
+	return withUserState(f, &cobra.Command{
 		Use:   "disable USER",
 		Short: "Disable an account: it can no longer sign in, and its tokens stop working",
 		Example: `  forge admin user disable bob
   forge admin user enable bob`,
-		Args: cmdutil.ExactArgs(1, "a user name"),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			opts.login = args[0]
-			return runUserAction(cmd.Context(), opts, "Disabled", "disabled", func(c *client.Client) (bool, error) {
-				return c.Admin.DisableUser(cmd.Context(), opts.login)
-			})
-		},
-	}
+	}, false, runF)
 }
 
-func newUserEnableCmd(f *cmdutil.Factory) *cobra.Command {
-	opts := &userActionOptions{Deps: f.Deps()}
-	return &cobra.Command{
+func newUserEnableCmd(f *cmdutil.Factory, runF func(context.Context, *userActionOptions) error) *cobra.Command {
+	return withUserState(f, &cobra.Command{
 		Use:     "enable USER",
 		Short:   "Enable a disabled account",
 		Example: `  forge admin user enable bob`,
-		Args:    cmdutil.ExactArgs(1, "a user name"),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			opts.login = args[0]
-			return runUserAction(cmd.Context(), opts, "Enabled", "enabled", func(c *client.Client) (bool, error) {
-				return c.Admin.EnableUser(cmd.Context(), opts.login)
-			})
-		},
+	}, true, runF)
+}
+
+// withUserState completes disable or enable: both set whether the
+// account may sign in.
+func withUserState(f *cmdutil.Factory, cmd *cobra.Command, enable bool, runF func(context.Context, *userActionOptions) error) *cobra.Command {
+	opts := &userActionOptions{Deps: f.Deps(), enable: enable}
+	if runF == nil {
+		runF = runUserState
 	}
+	cmd.Args = cmdutil.ExactArgs(1, "a user name")
+	cmd.RunE = func(cmd *cobra.Command, args []string) error {
+		opts.login = args[0]
+		return runF(cmd.Context(), opts)
+	}
+	return cmd
 }
 
 func newUserDeleteCmd(f *cmdutil.Factory, runF func(context.Context, *userActionOptions) error) *cobra.Command {
@@ -174,9 +174,9 @@ terminal forge asks you to type the user name to confirm; elsewhere pass
 	return cmd
 }
 
-// runUserAction disables or enables an account. One that already was in
+// runUserState disables or enables an account. One that already was in
 // that state is said so, and is no failure: the state asked for holds.
-func runUserAction(ctx context.Context, opts *userActionOptions, done, state string, act func(*client.Client) (bool, error)) error {
+func runUserState(ctx context.Context, opts *userActionOptions) error {
 	if err := checkLogin(opts.login); err != nil {
 		return err
 	}
@@ -184,7 +184,11 @@ func runUserAction(ctx context.Context, opts *userActionOptions, done, state str
 	if err != nil {
 		return err
 	}
-	already, err := act(c)
+	done, state, act := "Disabled", "disabled", c.Admin.DisableUser
+	if opts.enable {
+		done, state, act = "Enabled", "enabled", c.Admin.EnableUser
+	}
+	already, err := act(ctx, opts.login)
 	if err != nil {
 		return err
 	}
