@@ -20,19 +20,13 @@ import (
 // that writes the profile.
 func TestRunPasswordFromDeps(t *testing.T) {
 	srv := refservertest.Start(t)
-	if _, err := srv.CreateUser("bob", "bob-password-1234", "user"); err != nil {
-		t.Fatal(err)
-	}
-	token, err := srv.Token("bob")
-	if err != nil {
-		t.Fatal(err)
-	}
+	token := refservertest.User(t, srv, "bob", "")
 	c, err := client.New(srv.BaseURL(), token)
 	if err != nil {
 		t.Fatal(err)
 	}
 	ios, in, _, errOut := iostreams.Test()
-	in.WriteString("bob-password-1234\nbob-new-password-5678\n")
+	in.WriteString(refservertest.Password("bob") + "\nbob-new-password-5678\n")
 	var gotPW, gotToken string
 	opts := &passwordOptions{
 		Deps: cmdutil.Deps{

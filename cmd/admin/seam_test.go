@@ -19,14 +19,8 @@ import (
 // typed right, the account is gone.
 func TestRunUserDeleteFromDeps(t *testing.T) {
 	srv := refservertest.Start(t)
-	if _, err := srv.CreateUser("bob", "bob-password-1234", "user"); err != nil {
-		t.Fatal(err)
-	}
-	token, err := srv.Token(srv.AdminUser())
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, err := client.New(srv.BaseURL(), token)
+	refservertest.User(t, srv, "bob", "")
+	c, err := client.New(srv.BaseURL(), refservertest.User(t, srv, srv.AdminUser(), ""))
 	if err != nil {
 		t.Fatal(err)
 	}
