@@ -18,6 +18,6 @@ func NewCmd(f *cmdutil.Factory) *cobra.Command {
 		Long: `Your own account on the service. Two-factor authentication is under
 ` + "`forge auth 2fa`" + `, SSH keys under ` + "`forge ssh-key`" + `.`,
 	})
-	cmd.AddCommand(newViewCmd(f), newEditCmd(f), newPasswordCmd(f))
+	cmd.AddCommand(newViewCmd(f, nil), newEditCmd(f, nil), newPasswordCmd(f, nil))
 	return cmd
 }

@@ -10,12 +10,15 @@ import (
 )
 
 type editOptions struct {
-	f      *cmdutil.Factory
+	cmdutil.Deps
 	update client.ProfileUpdate
 }
 
-func newEditCmd(f *cmdutil.Factory) *cobra.Command {
-	opts := &editOptions{f: f}
+func newEditCmd(f *cmdutil.Factory, runF func(context.Context, *editOptions) error) *cobra.Command {
+	opts := &editOptions{Deps: f.Deps()}
+	if runF == nil {
+		runF = runEdit
+	}
 	var fullName, email, location, website, description string
 	cmd := &cobra.Command{
 		Use:   "edit",
@@ -39,7 +42,7 @@ clears a field (--location "").`,
 				Website:     set("website", &website),
 				Description: set("description", &description),
 			}
-			return runEdit(cmd.Context(), opts)
+			return runF(cmd.Context(), opts)
 		},
 	}
 	fl := cmd.Flags()
@@ -56,14 +59,14 @@ func runEdit(ctx context.Context, opts *editOptions) error {
 	if u.FullName == nil && u.Email == nil && u.Location == nil && u.Website == nil && u.Description == nil {
 		return cmdutil.UsageErrorf("nothing to change: pass at least one of --full-name, --email, --location, --website, --description")
 	}
-	c, err := opts.f.REST()
+	c, err := opts.REST()
 	if err != nil {
 		return err
 	}
 	if err := c.Account.UpdateProfile(ctx, u); err != nil {
 		return err
 	}
-	ios := opts.f.IOStreams
+	ios := opts.IO
 	fmt.Fprintf(ios.ErrOut, "%s Profile updated\n", ios.ErrColorScheme().SuccessIcon())
 	return nil
 }

@@ -12,16 +12,26 @@ import (
 	"github.com/forgehq/forge/config"
 	"github.com/forgehq/forge/internal/authflow"
 	"github.com/forgehq/forge/internal/cmdutil"
+	"github.com/forgehq/forge/internal/iostreams"
 	"github.com/spf13/cobra"
 )
 
 type passwordOptions struct {
-	f     *cmdutil.Factory
-	stdin bool
+	cmdutil.Deps
+	// changed stores the new password and token where the profile keeps
+	// them (authflow.PasswordChanged, on the Factory's configuration).
+	changed func(s *config.Settings, newPW, token string) (authflow.Changed, error)
+	stdin   bool
 }
 
-func newPasswordCmd(f *cmdutil.Factory) *cobra.Command {
-	opts := &passwordOptions{f: f}
+func newPasswordCmd(f *cmdutil.Factory, runF func(context.Context, *passwordOptions) error) *cobra.Command {
+	opts := &passwordOptions{Deps: f.Deps()}
+	opts.changed = func(s *config.Settings, newPW, token string) (authflow.Changed, error) {
+		return authflow.PasswordChanged(f, s, newPW, token)
+	}
+	if runF == nil {
+		runF = runPassword
+	}
 	cmd := &cobra.Command{
 		Use:   "password",
 		Short: "Change your password",
@@ -38,7 +48,7 @@ account (`+"`forge image login`"+`) is the account's password: it is updated too
   printf '%s\n%s\n' "$OLD" "$NEW" | forge account password --stdin`,
 		Args: cmdutil.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runPassword(cmd.Context(), opts)
+			return runF(cmd.Context(), opts)
 		},
 	}
 	cmd.Flags().BoolVar(&opts.stdin, "stdin", false, "Read the current and the new password from standard input, one per line")
@@ -46,12 +56,11 @@ account (`+"`forge image login`"+`) is the account's password: it is updated too
 }
 
 func runPassword(ctx context.Context, opts *passwordOptions) error {
-	f := opts.f
-	s, err := f.Settings()
+	s, err := opts.Settings()
 	if err != nil {
 		return err
 	}
-	c, err := f.REST()
+	c, err := opts.REST()
 	if err != nil {
 		return err
 	}
@@ -63,23 +72,23 @@ func runPassword(ctx context.Context, opts *passwordOptions) error {
 	if err != nil {
 		return explainPasswordError(ctx, c, err)
 	}
-	ios := f.IOStreams
+	ios := opts.IO
 	cs := ios.ErrColorScheme()
 	fmt.Fprintf(ios.ErrOut, "%s Password changed\n", cs.SuccessIcon())
-	ch, err := authflow.PasswordChanged(f, s, newPW, token)
+	ch, err := opts.changed(s, newPW, token)
 	if err != nil {
 		return err
 	}
 	if ch.Registry {
 		fmt.Fprintf(ios.ErrOut, "%s Stored the new password for the registry (profile %s)\n", cs.SuccessIcon(), s.Profile)
 	}
-	return keepLoggedIn(ctx, f, s, c, ch, token != "")
+	return keepLoggedIn(ctx, ios, s, c, ch, token != "")
 }
 
 // read gets the current and new password from stdin (--stdin) or prompts,
 // checking the new one before any request.
 func (o *passwordOptions) read(ctx context.Context) (oldPW, newPW string, err error) {
-	ios := o.f.IOStreams
+	ios := o.IO
 	if o.stdin {
 		sc := bufio.NewScanner(ios.In)
 		var lines []string
@@ -95,7 +104,7 @@ func (o *passwordOptions) read(ctx context.Context) (oldPW, newPW string, err er
 	if !ios.CanPrompt() {
 		return "", "", cmdutil.UsageErrorf("no terminal to ask for the passwords: pass --stdin and send the current and the new password as two lines")
 	}
-	p := o.f.Prompter
+	p := o.Prompter
 	if oldPW, err = p.Password(ctx, "Current password"); err != nil {
 		return "", "", err
 	}
@@ -152,8 +161,7 @@ func explainPasswordError(ctx context.Context, c *client.Client, err error) erro
 // keepLoggedIn says what became of the token: the new one the service
 // issued is stored (PasswordChanged), or without one, the old token must
 // still work.
-func keepLoggedIn(ctx context.Context, f *cmdutil.Factory, s *config.Settings, c *client.Client, ch authflow.Changed, issued bool) error {
-	ios := f.IOStreams
+func keepLoggedIn(ctx context.Context, ios *iostreams.IOStreams, s *config.Settings, c *client.Client, ch authflow.Changed, issued bool) error {
 	cs := ios.ErrColorScheme()
 	switch {
 	case ch.Token:

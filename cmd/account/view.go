@@ -17,12 +17,15 @@ var viewFields = []string{"id", "login", "email", "full_name", "is_admin", "avat
 	"description", "twofa_enabled", "ssh_key_added", "invited_by", "activated_at"}
 
 type viewOptions struct {
-	f        *cmdutil.Factory
+	cmdutil.Deps
 	exporter *output.Exporter
 }
 
-func newViewCmd(f *cmdutil.Factory) *cobra.Command {
-	opts := &viewOptions{f: f}
+func newViewCmd(f *cmdutil.Factory, runF func(context.Context, *viewOptions) error) *cobra.Command {
+	opts := &viewOptions{Deps: f.Deps()}
+	if runF == nil {
+		runF = runView
+	}
 	cmd := &cobra.Command{
 		Use:   "view",
 		Short: "Show your account: name, email, role, two-factor and SSH key state",
@@ -35,7 +38,7 @@ service sent.`,
   forge account view --json login,role,twofa_enabled`,
 		Args: cmdutil.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runView(cmd.Context(), opts)
+			return runF(cmd.Context(), opts)
 		},
 	}
 	opts.exporter = output.AddJSONFlags(cmd, viewFields...)
@@ -46,7 +49,7 @@ func runView(ctx context.Context, opts *viewOptions) error {
 	if err := opts.exporter.Validate(); err != nil {
 		return err
 	}
-	c, err := opts.f.REST()
+	c, err := opts.REST()
 	if err != nil {
 		return err
 	}
@@ -58,7 +61,7 @@ func runView(ctx context.Context, opts *viewOptions) error {
 	if err != nil {
 		return err
 	}
-	ios := opts.f.IOStreams
+	ios := opts.IO
 	if opts.exporter.Enabled() {
 		merged, err := merge(me.RawJSON(), state.RawJSON())
 		if err != nil {

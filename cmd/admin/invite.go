@@ -26,17 +26,20 @@ func newInviteCmd(f *cmdutil.Factory) *cobra.Command {
 		Example: `  forge admin invite list
   forge admin invite create bob --email bob@example.com --role user`,
 	})
-	cmd.AddCommand(newInviteListCmd(f), newInviteCreateCmd(f))
+	cmd.AddCommand(newInviteListCmd(f, nil), newInviteCreateCmd(f, nil))
 	return cmd
 }
 
 type inviteListOptions struct {
-	f    *cmdutil.Factory
+	cmdutil.Deps
 	list listing.Flags
 }
 
-func newInviteListCmd(f *cmdutil.Factory) *cobra.Command {
-	opts := &inviteListOptions{f: f}
+func newInviteListCmd(f *cmdutil.Factory, runF func(context.Context, *inviteListOptions) error) *cobra.Command {
+	opts := &inviteListOptions{Deps: f.Deps()}
+	if runF == nil {
+		runF = runInviteList
+	}
 	cmd := &cobra.Command{
 		Use:     "list",
 		Aliases: []string{"ls"},
@@ -48,7 +51,7 @@ and creation time.`,
   forge admin invite list --json username,state --jq '.[] | select(.state == "pending") | .username'`,
 		Args: cmdutil.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runInviteList(cmd.Context(), opts)
+			return runF(cmd.Context(), opts)
 		},
 	}
 	opts.list.Add(cmd, 100, "invitations", inviteFields...)
@@ -56,11 +59,11 @@ and creation time.`,
 }
 
 func runInviteList(ctx context.Context, opts *inviteListOptions) error {
-	c, err := opts.list.REST(opts.f)
+	c, err := opts.list.REST(opts.Deps)
 	if err != nil {
 		return err
 	}
-	ios := opts.f.IOStreams
+	ios := opts.IO
 	t := output.NewTable(ios, "USERNAME", "EMAIL", "NAME", "ROLE", "STATE", "INVITED BY", "CREATED")
 	t.KeepWhole("USERNAME", "EMAIL")
 	return listing.Show(ctx, listing.Tail{IO: ios, Flags: &opts.list, Table: t, Empty: "No invitations yet; invite someone with `forge admin invite create`."}, c.Admin.ListInvites(ctx, opts.list.PerPage()), func(inv *client.Invite) {
@@ -76,13 +79,16 @@ func runInviteList(ctx context.Context, opts *inviteListOptions) error {
 }
 
 type inviteCreateOptions struct {
-	f        *cmdutil.Factory
+	cmdutil.Deps
 	exporter *output.Exporter
 	in       client.InviteCreate
 }
 
-func newInviteCreateCmd(f *cmdutil.Factory) *cobra.Command {
-	opts := &inviteCreateOptions{f: f}
+func newInviteCreateCmd(f *cmdutil.Factory, runF func(context.Context, *inviteCreateOptions) error) *cobra.Command {
+	opts := &inviteCreateOptions{Deps: f.Deps()}
+	if runF == nil {
+		runF = runInviteCreate
+	}
 	cmd := &cobra.Command{
 		Use:   "create USER --email EMAIL",
 		Short: "Invite someone to the service",
@@ -99,7 +105,7 @@ just that.`,
 		Args: cmdutil.ExactArgs(1, "the new account's user name"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.in.Username = args[0]
-			return runInviteCreate(cmd.Context(), opts)
+			return runF(cmd.Context(), opts)
 		},
 	}
 	cmd.Flags().StringVarP(&opts.in.Email, "email", "e", "", "The invitee's email `address` (required)")
@@ -128,7 +134,7 @@ func runInviteCreate(ctx context.Context, opts *inviteCreateOptions) error {
 	if err := opts.exporter.Validate(); err != nil {
 		return err
 	}
-	c, err := opts.f.REST()
+	c, err := opts.REST()
 	if err != nil {
 		return err
 	}
@@ -136,7 +142,7 @@ func runInviteCreate(ctx context.Context, opts *inviteCreateOptions) error {
 	if err != nil {
 		return err
 	}
-	ios := opts.f.IOStreams
+	ios := opts.IO
 	if opts.exporter.Enabled() {
 		raw := inv.RawJSON()
 		if len(raw) == 0 {

@@ -25,7 +25,7 @@ func newUserCmd(f *cmdutil.Factory) *cobra.Command {
   forge admin user disable bob
   forge admin user enable bob`,
 	})
-	cmd.AddCommand(newUserListCmd(f), newUserDisableCmd(f), newUserEnableCmd(f), newUserDeleteCmd(f))
+	cmd.AddCommand(newUserListCmd(f, nil), newUserDisableCmd(f, nil), newUserEnableCmd(f, nil), newUserDeleteCmd(f, nil))
 	return cmd
 }
 
@@ -56,12 +56,15 @@ func extraOf(u *client.User) userExtra {
 }
 
 type userListOptions struct {
-	f    *cmdutil.Factory
+	cmdutil.Deps
 	list listing.Flags
 }
 
-func newUserListCmd(f *cmdutil.Factory) *cobra.Command {
-	opts := &userListOptions{f: f}
+func newUserListCmd(f *cmdutil.Factory, runF func(context.Context, *userListOptions) error) *cobra.Command {
+	opts := &userListOptions{Deps: f.Deps()}
+	if runF == nil {
+		runF = runUserList
+	}
 	cmd := &cobra.Command{
 		Use:     "list",
 		Aliases: []string{"ls"},
@@ -73,7 +76,7 @@ two-factor (on/off) and creation time.`,
   forge admin user list --json login,state --jq '.[] | select(.state == "disabled") | .login'`,
 		Args: cmdutil.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runUserList(cmd.Context(), opts)
+			return runF(cmd.Context(), opts)
 		},
 	}
 	opts.list.Add(cmd, 100, "accounts", userFields...)
@@ -81,11 +84,11 @@ two-factor (on/off) and creation time.`,
 }
 
 func runUserList(ctx context.Context, opts *userListOptions) error {
-	c, err := opts.list.REST(opts.f)
+	c, err := opts.list.REST(opts.Deps)
 	if err != nil {
 		return err
 	}
-	ios := opts.f.IOStreams
+	ios := opts.IO
 	t := output.NewTable(ios, "LOGIN", "NAME", "EMAIL", "ROLE", "STATE", "2FA", "CREATED")
 	t.KeepWhole("LOGIN", "EMAIL")
 	return listing.Show(ctx, listing.Tail{IO: ios, Flags: &opts.list, Table: t, Empty: "No accounts to administer; invite someone with `forge admin invite create`."}, c.Admin.ListUsers(ctx, opts.list.PerPage()), func(u *client.User) {
@@ -110,46 +113,49 @@ func runUserList(ctx context.Context, opts *userListOptions) error {
 
 // userActionOptions serve disable, enable and delete.
 type userActionOptions struct {
-	f     *cmdutil.Factory
-	login string
-	yes   bool
+	cmdutil.Deps
+	login  string
+	yes    bool
+	enable bool // enable rather than disable
 }
 
-func newUserDisableCmd(f *cmdutil.Factory) *cobra.Command {
-	opts := &userActionOptions{f: f}
-	return &cobra.Command{
+func newUserDisableCmd(f *cmdutil.Factory, runF func(context.Context, *userActionOptions) error) *cobra.Command {
+	return withUserState(f, &cobra.Command{
 		Use:   "disable USER",
 		Short: "Disable an account: it can no longer sign in, and its tokens stop working",
 		Example: `  forge admin user disable bob
   forge admin user enable bob`,
-		Args: cmdutil.ExactArgs(1, "a user name"),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			opts.login = args[0]
-			return runUserAction(cmd.Context(), opts, "Disabled", "disabled", func(c *client.Client) (bool, error) {
-				return c.Admin.DisableUser(cmd.Context(), opts.login)
-			})
-		},
-	}
+	}, false, runF)
 }
 
-func newUserEnableCmd(f *cmdutil.Factory) *cobra.Command {
-	opts := &userActionOptions{f: f}
-	return &cobra.Command{
+func newUserEnableCmd(f *cmdutil.Factory, runF func(context.Context, *userActionOptions) error) *cobra.Command {
+	return withUserState(f, &cobra.Command{
 		Use:     "enable USER",
 		Short:   "Enable a disabled account",
 		Example: `  forge admin user enable bob`,
-		Args:    cmdutil.ExactArgs(1, "a user name"),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			opts.login = args[0]
-			return runUserAction(cmd.Context(), opts, "Enabled", "enabled", func(c *client.Client) (bool, error) {
-				return c.Admin.EnableUser(cmd.Context(), opts.login)
-			})
-		},
-	}
+	}, true, runF)
 }
 
-func newUserDeleteCmd(f *cmdutil.Factory) *cobra.Command {
-	opts := &userActionOptions{f: f}
+// withUserState completes disable or enable: both set whether the
+// account may sign in.
+func withUserState(f *cmdutil.Factory, cmd *cobra.Command, enable bool, runF func(context.Context, *userActionOptions) error) *cobra.Command {
+	opts := &userActionOptions{Deps: f.Deps(), enable: enable}
+	if runF == nil {
+		runF = runUserState
+	}
+	cmd.Args = cmdutil.ExactArgs(1, "a user name")
+	cmd.RunE = func(cmd *cobra.Command, args []string) error {
+		opts.login = args[0]
+		return runF(cmd.Context(), opts)
+	}
+	return cmd
+}
+
+func newUserDeleteCmd(f *cmdutil.Factory, runF func(context.Context, *userActionOptions) error) *cobra.Command {
+	opts := &userActionOptions{Deps: f.Deps()}
+	if runF == nil {
+		runF = runUserDelete
+	}
 	cmd := &cobra.Command{
 		Use:   "delete USER",
 		Short: "Delete an account with its keys, tokens and repositories",
@@ -161,28 +167,32 @@ terminal forge asks you to type the user name to confirm; elsewhere pass
 		Args: cmdutil.ExactArgs(1, "a user name"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.login = args[0]
-			return runUserDelete(cmd.Context(), opts)
+			return runF(cmd.Context(), opts)
 		},
 	}
 	cmd.Flags().BoolVarP(&opts.yes, "yes", "y", false, "Delete without asking")
 	return cmd
 }
 
-// runUserAction disables or enables an account. One that already was in
+// runUserState disables or enables an account. One that already was in
 // that state is said so, and is no failure: the state asked for holds.
-func runUserAction(ctx context.Context, opts *userActionOptions, done, state string, act func(*client.Client) (bool, error)) error {
+func runUserState(ctx context.Context, opts *userActionOptions) error {
 	if err := checkLogin(opts.login); err != nil {
 		return err
 	}
-	c, err := opts.f.REST()
+	c, err := opts.REST()
 	if err != nil {
 		return err
 	}
-	already, err := act(c)
+	done, state, act := "Disabled", "disabled", c.Admin.DisableUser
+	if opts.enable {
+		done, state, act = "Enabled", "enabled", c.Admin.EnableUser
+	}
+	already, err := act(ctx, opts.login)
 	if err != nil {
 		return err
 	}
-	ios := opts.f.IOStreams
+	ios := opts.IO
 	cs := ios.ErrColorScheme()
 	if already {
 		fmt.Fprintf(ios.ErrOut, "%s %s was already %s\n", cs.WarningIcon(), opts.login, state)
@@ -197,7 +207,7 @@ func perform(opts *userActionOptions, c *client.Client, done string, act func(*c
 	if err := act(c); err != nil {
 		return err
 	}
-	ios := opts.f.IOStreams
+	ios := opts.IO
 	fmt.Fprintf(ios.ErrOut, "%s %s %s\n", ios.ErrColorScheme().SuccessIcon(), done, opts.login)
 	return nil
 }
@@ -206,17 +216,17 @@ func runUserDelete(ctx context.Context, opts *userActionOptions) error {
 	if err := checkLogin(opts.login); err != nil {
 		return err
 	}
-	ios := opts.f.IOStreams
+	ios := opts.IO
 	if err := confirm.Possible(ios, opts.yes, "user "+opts.login); err != nil {
 		return err
 	}
-	c, err := opts.f.REST() // before asking: not logged in fails first
+	c, err := opts.REST() // before asking: not logged in fails first
 	if err != nil {
 		return err
 	}
 	if !opts.yes {
 		fmt.Fprintf(ios.ErrOut, "This deletes the account %s with its SSH keys, tokens and repositories, for good.\n", opts.login)
-		if err := confirm.Typed(ctx, opts.f, opts.login); err != nil {
+		if err := confirm.Typed(ctx, opts.Deps, opts.login); err != nil {
 			return err
 		}
 	}

@@ -47,14 +47,14 @@ func (b *bodyFlags) add(cmd *cobra.Command, whose string) {
 // read gets the text from --body, --body-file (- is stdin) or, on a
 // terminal, the editor. Without any of them and no terminal it returns an
 // empty text: the caller decides whether that is allowed.
-func (b bodyFlags) read(ctx context.Context, f *cmdutil.Factory, what string) (*draft, error) {
+func (b bodyFlags) read(ctx context.Context, d cmdutil.Deps, what string) (*draft, error) {
 	switch {
 	case b.bodySet && b.file != "":
 		return nil, cmdutil.UsageErrorf("--body and --body-file cannot be used together")
 	case b.bodySet:
 		return &draft{body: b.body}, nil
 	case b.file == "-":
-		data, err := io.ReadAll(f.IOStreams.In)
+		data, err := io.ReadAll(d.IO.In)
 		if err != nil {
 			return nil, fmt.Errorf("reading standard input: %w", err)
 		}
@@ -68,8 +68,8 @@ func (b bodyFlags) read(ctx context.Context, f *cmdutil.Factory, what string) (*
 			return nil, err
 		}
 		return &draft{body: string(data), file: b.file}, nil
-	case f.IOStreams.CanPrompt():
-		return edit(ctx, f, what)
+	case d.IO.CanPrompt():
+		return edit(ctx, d, what)
 	}
 	return &draft{}, nil
 }
@@ -111,7 +111,7 @@ func (t *draft) keep(err error) error {
 
 // edit opens the user's editor on an empty draft file and returns what was
 // saved in it. The file stays until the text is sent.
-func edit(ctx context.Context, f *cmdutil.Factory, what string) (*draft, error) {
+func edit(ctx context.Context, d cmdutil.Deps, what string) (*draft, error) {
 	fh, err := os.CreateTemp("", "forge-"+what+"-*.md")
 	if err != nil {
 		return nil, fmt.Errorf("creating a draft file: %w", err)
@@ -119,10 +119,10 @@ func edit(ctx context.Context, f *cmdutil.Factory, what string) (*draft, error) 
 	path := fh.Name()
 	fh.Close()
 	t := &draft{file: path, temp: true, typed: true}
-	ed := editor.Name(f.Getenv)
-	ios := f.IOStreams
+	ed := editor.Name(d.Getenv)
+	ios := d.IO
 	fmt.Fprintf(ios.ErrOut, "Write the %s's text in %s; save and quit to continue.\n", what, ed)
-	if err := runEditor(ctx, f, ed, path); err != nil {
+	if err := runEditor(ctx, d, ed, path); err != nil {
 		if data, rerr := os.ReadFile(path); rerr == nil && len(data) > 0 {
 			t.body = string(data)
 			return nil, t.keep(err)
@@ -139,9 +139,9 @@ func edit(ctx context.Context, f *cmdutil.Factory, what string) (*draft, error) 
 }
 
 // runEditor runs the editor on path, connected to the terminal.
-func runEditor(ctx context.Context, f *cmdutil.Factory, editorName, path string) error {
+func runEditor(ctx context.Context, d cmdutil.Deps, editorName, path string) error {
 	cmd := editor.Command(ctx, editorName, path)
-	ios := f.IOStreams
+	ios := d.IO
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = ios.In, ios.Out, ios.ErrOut
 	if err := cmd.Run(); err != nil {
 		if ctx.Err() != nil {

@@ -12,14 +12,17 @@ import (
 )
 
 type commentOptions struct {
-	f        *cmdutil.Factory
+	cmdutil.Deps
 	repoFlag string
 	number   int64
 	body     bodyFlags
 }
 
-func newCommentCmd(f *cmdutil.Factory) *cobra.Command {
-	opts := &commentOptions{f: f}
+func newCommentCmd(f *cmdutil.Factory, runF func(context.Context, *commentOptions) error) *cobra.Command {
+	opts := &commentOptions{Deps: f.Deps()}
+	if runF == nil {
+		runF = runComment
+	}
 	cmd := &cobra.Command{
 		Use:   "comment NUMBER",
 		Short: "Comment on an issue",
@@ -37,7 +40,7 @@ refuses it, the text you typed is kept in a file whose path forge prints.`,
 			}
 			opts.number = n
 			opts.body.bodySet = cmd.Flags().Changed("body")
-			return runComment(cmd.Context(), opts)
+			return runF(cmd.Context(), opts)
 		},
 	}
 	cmdutil.AddRepoFlag(cmd, &opts.repoFlag)
@@ -46,7 +49,7 @@ refuses it, the text you typed is kept in a file whose path forge prints.`,
 }
 
 func runComment(ctx context.Context, opts *commentOptions) error {
-	ios := opts.f.IOStreams
+	ios := opts.IO
 	b := opts.body
 	if !b.bodySet && b.file == "" && !ios.CanPrompt() {
 		return cmdutil.UsageErrorf("missing --body: pass --body TEXT or --body-file FILE (forge opens an editor only on a terminal)")
@@ -54,11 +57,11 @@ func runComment(ctx context.Context, opts *commentOptions) error {
 	if b.bodySet && b.file != "" {
 		return cmdutil.UsageErrorf("--body and --body-file cannot be used together")
 	}
-	c, name, err := opts.f.RepoClient(ctx, opts.repoFlag)
+	c, name, err := opts.RepoClient(ctx, opts.repoFlag)
 	if err != nil {
 		return err
 	}
-	d, err := b.read(ctx, opts.f, "comment")
+	d, err := b.read(ctx, opts.Deps, "comment")
 	if err != nil {
 		return err
 	}

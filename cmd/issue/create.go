@@ -13,15 +13,18 @@ import (
 )
 
 type createOptions struct {
-	f        *cmdutil.Factory
+	cmdutil.Deps
 	repoFlag string
 	title    string
 	body     bodyFlags
 	exporter *output.Exporter
 }
 
-func newCreateCmd(f *cmdutil.Factory) *cobra.Command {
-	opts := &createOptions{f: f}
+func newCreateCmd(f *cmdutil.Factory, runF func(context.Context, *createOptions) error) *cobra.Command {
+	opts := &createOptions{Deps: f.Deps()}
+	if runF == nil {
+		runF = runCreate
+	}
 	cmd := &cobra.Command{
 		Use:     "create",
 		Aliases: []string{"new"},
@@ -43,7 +46,7 @@ whose path forge prints, to send again with --body-file.`,
 		Args: cmdutil.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.body.bodySet = cmd.Flags().Changed("body")
-			return runCreate(cmd.Context(), opts)
+			return runF(cmd.Context(), opts)
 		},
 	}
 	cmdutil.AddRepoFlag(cmd, &opts.repoFlag)
@@ -57,7 +60,7 @@ func runCreate(ctx context.Context, opts *createOptions) error {
 	if err := opts.exporter.Validate(); err != nil {
 		return err
 	}
-	ios := opts.f.IOStreams
+	ios := opts.IO
 	title := strings.TrimSpace(opts.title)
 	if title == "" && !ios.CanPrompt() {
 		return cmdutil.UsageErrorf("missing --title: pass --title TEXT (forge asks for it only on a terminal)")
@@ -67,19 +70,19 @@ func runCreate(ctx context.Context, opts *createOptions) error {
 	}
 	// Which repository, and whether forge is logged in, is settled before
 	// anything is typed.
-	c, name, err := opts.f.RepoClient(ctx, opts.repoFlag)
+	c, name, err := opts.RepoClient(ctx, opts.repoFlag)
 	if err != nil {
 		return err
 	}
 	if title == "" {
-		if title, err = opts.f.Prompter.Input(ctx, "Title", ""); err != nil {
+		if title, err = opts.Prompter.Input(ctx, "Title", ""); err != nil {
 			return err
 		}
 		if title = strings.TrimSpace(title); title == "" {
 			return cmdutil.UsageErrorf("an issue needs a title")
 		}
 	}
-	body, err := opts.body.read(ctx, opts.f, "issue")
+	body, err := opts.body.read(ctx, opts.Deps, "issue")
 	if err != nil {
 		return err
 	}

@@ -13,7 +13,7 @@ import (
 )
 
 type editOptions struct {
-	f        *cmdutil.Factory
+	cmdutil.Deps
 	repoFlag string
 	number   int64
 	title    string
@@ -22,8 +22,11 @@ type editOptions struct {
 	exporter *output.Exporter
 }
 
-func newEditCmd(f *cmdutil.Factory) *cobra.Command {
-	opts := &editOptions{f: f}
+func newEditCmd(f *cmdutil.Factory, runF func(context.Context, *editOptions) error) *cobra.Command {
+	opts := &editOptions{Deps: f.Deps()}
+	if runF == nil {
+		runF = runEdit
+	}
 	cmd := &cobra.Command{
 		Use:   "edit {NUMBER | URL}",
 		Short: "Change an issue's title or body",
@@ -47,7 +50,7 @@ prints.`,
 			opts.number = n
 			opts.titleSet = cmd.Flags().Changed("title")
 			opts.body.bodySet = cmd.Flags().Changed("body")
-			return runEdit(cmd.Context(), opts)
+			return runF(cmd.Context(), opts)
 		},
 	}
 	cmdutil.AddRepoFlag(cmd, &opts.repoFlag)
@@ -72,13 +75,13 @@ func runEdit(ctx context.Context, opts *editOptions) error {
 		}
 		e.Title = &t
 	}
-	c, name, err := opts.f.RepoClient(ctx, opts.repoFlag)
+	c, name, err := opts.RepoClient(ctx, opts.repoFlag)
 	if err != nil {
 		return err
 	}
 	var body *draft
 	if opts.body.bodySet || opts.body.file != "" {
-		if body, err = opts.body.read(ctx, opts.f, "issue"); err != nil {
+		if body, err = opts.body.read(ctx, opts.Deps, "issue"); err != nil {
 			return err
 		}
 		e.Body = &body.body
@@ -98,7 +101,7 @@ func runEdit(ctx context.Context, opts *editOptions) error {
 	if body != nil {
 		body.sent()
 	}
-	ios := opts.f.IOStreams
+	ios := opts.IO
 	if opts.exporter.Enabled() {
 		return opts.exporter.Write(ios, is.RawJSON())
 	}

@@ -32,7 +32,7 @@ names it; without either, forge uses the git remote of the current
 directory that points at the profile's host (upstream, then origin, then
 the others).`,
 	})
-	cmd.AddCommand(newListCmd(f), newCreateCmd(f), newViewCmd(f), newCommentCmd(f), newEditCmd(f),
+	cmd.AddCommand(newListCmd(f, nil), newCreateCmd(f, nil), newViewCmd(f, nil), newCommentCmd(f, nil), newEditCmd(f, nil),
 		NewCloseCmd(f, nil), NewReopenCmd(f, nil))
 	return cmd
 }

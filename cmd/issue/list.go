@@ -13,7 +13,7 @@ import (
 )
 
 type listOptions struct {
-	f        *cmdutil.Factory
+	cmdutil.Deps
 	repoFlag string
 	state    string
 	author   string
@@ -21,8 +21,11 @@ type listOptions struct {
 	list     listing.Flags
 }
 
-func newListCmd(f *cmdutil.Factory) *cobra.Command {
-	opts := &listOptions{f: f}
+func newListCmd(f *cmdutil.Factory, runF func(context.Context, *listOptions) error) *cobra.Command {
+	opts := &listOptions{Deps: f.Deps()}
+	if runF == nil {
+		runF = runList
+	}
 	cmd := &cobra.Command{
 		Use:     "list",
 		Aliases: []string{"ls"},
@@ -37,7 +40,7 @@ Pages are fetched as they are printed and no further than --limit needs.`,
   forge issue list --state closed --json number,state --jq '.[].number'`,
 		Args: cmdutil.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runList(cmd.Context(), opts)
+			return runF(cmd.Context(), opts)
 		},
 	}
 	cmdutil.AddRepoFlag(cmd, &opts.repoFlag)
@@ -49,11 +52,11 @@ Pages are fetched as they are printed and no further than --limit needs.`,
 }
 
 func runList(ctx context.Context, opts *listOptions) error {
-	c, name, err := opts.list.RepoClient(ctx, opts.f, opts.repoFlag)
+	c, name, err := opts.list.RepoClient(ctx, opts.Deps, opts.repoFlag)
 	if err != nil {
 		return err
 	}
-	ios := opts.f.IOStreams
+	ios := opts.IO
 	tty := ios.IsStdoutTTY()
 	// "open issue", "closed issues", "issues in alice/app": the noun
 	// agrees with the number before it.

@@ -18,7 +18,7 @@ import (
 )
 
 type viewOptions struct {
-	f        *cmdutil.Factory
+	cmdutil.Deps
 	repoFlag string
 	number   int64
 	comments bool
@@ -26,8 +26,11 @@ type viewOptions struct {
 	exporter *output.Exporter
 }
 
-func newViewCmd(f *cmdutil.Factory) *cobra.Command {
-	opts := &viewOptions{f: f}
+func newViewCmd(f *cmdutil.Factory, runF func(context.Context, *viewOptions) error) *cobra.Command {
+	opts := &viewOptions{Deps: f.Deps()}
+	if runF == nil {
+		runF = runView
+	}
 	cmd := &cobra.Command{
 		Use:   "view [NUMBER | URL]",
 		Short: "Show an issue and, with --comments, its discussion",
@@ -47,19 +50,19 @@ choose from.`,
 		Args:              cmdutil.MaximumArgs(1, "an issue NUMBER"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 0 {
-				n, err := pickIssue(cmd.Context(), f, opts.repoFlag, cmdutil.UsageErrorf("missing an issue NUMBER; see `forge issue view --help`"))
+				n, err := pickIssue(cmd.Context(), opts.Deps, opts.repoFlag, cmdutil.UsageErrorf("missing an issue NUMBER; see `forge issue view --help`"))
 				if err != nil {
 					return err
 				}
 				opts.number = n
-				return runView(cmd.Context(), opts)
+				return runF(cmd.Context(), opts)
 			}
 			n, err := parseNumber(args[0], &opts.repoFlag)
 			if err != nil {
 				return err
 			}
 			opts.number = n
-			return runView(cmd.Context(), opts)
+			return runF(cmd.Context(), opts)
 		},
 	}
 	cmdutil.AddRepoFlag(cmd, &opts.repoFlag)
@@ -73,7 +76,7 @@ func runView(ctx context.Context, opts *viewOptions) error {
 	if err := opts.exporter.Validate(); err != nil {
 		return err
 	}
-	c, name, err := opts.f.RepoClient(ctx, opts.repoFlag)
+	c, name, err := opts.RepoClient(ctx, opts.repoFlag)
 	if err != nil {
 		return err
 	}
@@ -81,9 +84,9 @@ func runView(ctx context.Context, opts *viewOptions) error {
 	if err != nil {
 		return err
 	}
-	ios := opts.f.IOStreams
+	ios := opts.IO
 	if opts.web {
-		return browser.Open(ios, opts.f.Getenv, is.HTMLURL)
+		return browser.Open(ios, opts.Getenv, is.HTMLURL)
 	}
 	defer ios.StartPager()()
 	var out string
@@ -102,7 +105,7 @@ func runView(ctx context.Context, opts *viewOptions) error {
 // render is the terminal form: a header, the rendered body, the comments
 // and the issue's address.
 func (opts *viewOptions) render(is *client.Issue) string {
-	ios := opts.f.IOStreams
+	ios := opts.IO
 	cs := ios.ColorScheme()
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s %s\n", cs.Bold(text.OneLine(is.Title)), cs.Gray(fmt.Sprintf("#%d", is.Number)))
@@ -149,14 +152,14 @@ func (opts *viewOptions) plain(is *client.Issue) string {
 	row("created", output.FormatTime(is.CreatedAt.Time, false))
 	row("url", is.HTMLURL)
 	b.WriteString("--\n")
-	b.WriteString(markdown.ForStdout(opts.f.IOStreams, is.Body))
+	b.WriteString(markdown.ForStdout(opts.IO, is.Body))
 	if opts.comments {
 		for _, cm := range is.CommentsList {
 			b.WriteString("--\n")
 			row("author", cm.User.Login)
 			row("created", output.FormatTime(cm.CreatedAt.Time, false))
 			b.WriteString("--\n")
-			b.WriteString(markdown.ForStdout(opts.f.IOStreams, cm.Body))
+			b.WriteString(markdown.ForStdout(opts.IO, cm.Body))
 		}
 	}
 	return b.String()
@@ -169,8 +172,8 @@ func commentCount(is *client.Issue) int {
 
 // pickIssue asks, on a terminal, which of the 10 most recent open issues
 // to show; elsewhere it is noWay, the usage error of a missing NUMBER.
-func pickIssue(ctx context.Context, f *cmdutil.Factory, repoFlag string, noWay error) (int64, error) {
-	return pick.Recent(ctx, f, repoFlag, noWay, "open issues",
+func pickIssue(ctx context.Context, d cmdutil.Deps, repoFlag string, noWay error) (int64, error) {
+	return pick.Recent(ctx, d, repoFlag, noWay, "open issues",
 		func(c *client.Client, name client.RepoName) iter.Seq2[*client.Issue, error] {
 			return c.Issues.List(ctx, name, client.IssueListOptions{ListOptions: client.ListOptions{PerPage: 10}, State: "open"})
 		},

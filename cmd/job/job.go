@@ -13,6 +13,6 @@ func NewCmd(f *cmdutil.Factory) *cobra.Command {
 		Short:   "Work with one job of a CI workflow run",
 		Example: `  forge job logs 34 > build.log`,
 	})
-	cmd.AddCommand(newLogsCmd(f))
+	cmd.AddCommand(newLogsCmd(f, nil))
 	return cmd
 }

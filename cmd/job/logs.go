@@ -11,13 +11,16 @@ import (
 )
 
 type logsOptions struct {
-	f    *cmdutil.Factory
+	cmdutil.Deps
 	repo string
 	id   int64
 }
 
-func newLogsCmd(f *cmdutil.Factory) *cobra.Command {
-	opts := &logsOptions{f: f}
+func newLogsCmd(f *cmdutil.Factory, runF func(context.Context, *logsOptions) error) *cobra.Command {
+	opts := &logsOptions{Deps: f.Deps()}
+	if runF == nil {
+		runF = runLogs
+	}
 	cmd := &cobra.Command{
 		Use:   "logs JOB_ID",
 		Short: "Print a job's log as plain text",
@@ -35,7 +38,7 @@ log so far.`,
 				return err
 			}
 			opts.id = id
-			return runLogs(cmd.Context(), opts)
+			return runF(cmd.Context(), opts)
 		},
 	}
 	cmdutil.AddRepoFlag(cmd, &opts.repo)
@@ -43,7 +46,7 @@ log so far.`,
 }
 
 func runLogs(ctx context.Context, opts *logsOptions) error {
-	c, repo, err := opts.f.RepoClient(ctx, opts.repo)
+	c, repo, err := opts.RepoClient(ctx, opts.repo)
 	if err != nil {
 		return err
 	}
@@ -54,7 +57,7 @@ func runLogs(ctx context.Context, opts *logsOptions) error {
 	defer body.Close()
 	// On a terminal line by line through text.LogLine (colours kept,
 	// every other control shown); piped, as the server sent it.
-	ios := opts.f.IOStreams
+	ios := opts.IO
 	dst := ios.Out
 	lw := text.NewLogWriter(ios.Out)
 	if ios.IsStdoutTTY() {

@@ -12,7 +12,7 @@ import (
 )
 
 type gitOptions struct {
-	f        *cmdutil.Factory
+	cmdutil.Deps
 	repoFlag string
 	number   int64
 }
@@ -32,7 +32,10 @@ func prArg(cmd *cobra.Command, opts *gitOptions, run func(context.Context, *gitO
 	return cmd
 }
 
-func newCheckoutCmd(f *cmdutil.Factory) *cobra.Command {
+func newCheckoutCmd(f *cmdutil.Factory, runF func(context.Context, *gitOptions) error) *cobra.Command {
+	if runF == nil {
+		runF = runCheckout
+	}
 	return prArg(&cobra.Command{
 		Use:     "checkout {NUMBER | URL}",
 		Aliases: []string{"co"},
@@ -43,12 +46,12 @@ tracks it, or the existing one, fast-forwarded. git uses its own
 credentials (forge auth setup-git).`,
 		Example: `  forge pr checkout 3
   forge pr checkout http://forge.example.com/alice/demo/pull/3`,
-	}, &gitOptions{f: f}, runCheckout)
+	}, &gitOptions{Deps: f.Deps()}, runF)
 }
 
 // pull reads the pull request the options name.
 func (opts *gitOptions) pull(ctx context.Context) (*client.Client, client.RepoName, *client.PullRequest, error) {
-	c, name, err := opts.f.RepoClient(ctx, opts.repoFlag)
+	c, name, err := opts.RepoClient(ctx, opts.repoFlag)
 	if err != nil {
 		return nil, name, nil, err
 	}
@@ -67,7 +70,7 @@ func (opts *gitOptions) fetched(ctx context.Context) (p *client.PullRequest, hea
 	if err != nil {
 		return nil, "", "", err
 	}
-	head, base, err = fetchSides(ctx, opts.f, remote, p)
+	head, base, err = fetchSides(ctx, opts.IO, remote, p)
 	return p, head, base, err
 }
 
@@ -78,21 +81,24 @@ func runCheckout(ctx context.Context, opts *gitOptions) error {
 	}
 	branch := p.Head.Ref
 	if branchExists(ctx, branch) {
-		if err := git(ctx, opts.f, "checkout", "--quiet", branch); err != nil {
+		if err := git(ctx, opts.IO, "checkout", "--quiet", branch); err != nil {
 			return err
 		}
-		if err := git(ctx, opts.f, "merge", "--quiet", "--ff-only", head); err != nil {
+		if err := git(ctx, opts.IO, "merge", "--quiet", "--ff-only", head); err != nil {
 			return err
 		}
-	} else if err := git(ctx, opts.f, "checkout", "--quiet", "-b", branch, "--track", head); err != nil {
+	} else if err := git(ctx, opts.IO, "checkout", "--quiet", "-b", branch, "--track", head); err != nil {
 		return err
 	}
-	ios := opts.f.IOStreams
+	ios := opts.IO
 	fmt.Fprintf(ios.ErrOut, "%s Checked out pull request #%d on branch %s\n", ios.ErrColorScheme().SuccessIcon(), p.Number, branch)
 	return nil
 }
 
-func newDiffCmd(f *cmdutil.Factory) *cobra.Command {
+func newDiffCmd(f *cmdutil.Factory, runF func(context.Context, *gitOptions) error) *cobra.Command {
+	if runF == nil {
+		runF = runDiff
+	}
 	return prArg(&cobra.Command{
 		Use:   "diff {NUMBER | URL}",
 		Short: "Show a pull request's changes",
@@ -103,7 +109,7 @@ endpoint; git does the work, with its own credentials (forge auth
 setup-git). Coloured on a terminal, through the pager.`,
 		Example: `  forge pr diff 3
   forge pr diff 3 | git apply`,
-	}, &gitOptions{f: f}, runDiff)
+	}, &gitOptions{Deps: f.Deps()}, runF)
 }
 
 func runDiff(ctx context.Context, opts *gitOptions) error {
@@ -111,11 +117,11 @@ func runDiff(ctx context.Context, opts *gitOptions) error {
 	if err != nil {
 		return err
 	}
-	ios := opts.f.IOStreams
+	ios := opts.IO
 	color := "--color=never"
 	if ios.ColorEnabled() {
 		color = "--color=always"
 	}
 	defer ios.StartPager()()
-	return git(ctx, opts.f, "diff", color, base+"..."+head)
+	return git(ctx, opts.IO, "diff", color, base+"..."+head)
 }

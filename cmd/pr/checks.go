@@ -21,8 +21,11 @@ type checksOptions struct {
 	exporter *output.Exporter
 }
 
-func newChecksCmd(f *cmdutil.Factory) *cobra.Command {
-	opts := &checksOptions{gitOptions: gitOptions{f: f}}
+func newChecksCmd(f *cmdutil.Factory, runF func(context.Context, *checksOptions) error) *cobra.Command {
+	opts := &checksOptions{gitOptions: gitOptions{Deps: f.Deps()}}
+	if runF == nil {
+		runF = runChecks
+	}
 	cmd := prArg(&cobra.Command{
 		Use:   "checks {NUMBER | URL}",
 		Short: "Show the CI runs of a pull request's head commit",
@@ -34,7 +37,7 @@ conclusion, workflow, ID and elapsed time.
 Exits 1 when a run finished without success, so a script can tell.`,
 		Example: `  forge pr checks 3
   forge pr checks 3 --json id,status,conclusion`,
-	}, &opts.gitOptions, func(ctx context.Context, _ *gitOptions) error { return runChecks(ctx, opts) })
+	}, &opts.gitOptions, func(ctx context.Context, _ *gitOptions) error { return runF(ctx, opts) })
 	opts.exporter = output.AddJSONFlags(cmd, "id", "name", "status", "conclusion", "head_sha", "html_url", "created_at", "updated_at")
 	return cmd
 }
@@ -51,7 +54,7 @@ func runChecks(ctx context.Context, opts *checksOptions) error {
 	if err != nil {
 		return err
 	}
-	ios := opts.f.IOStreams
+	ios := opts.IO
 	if opts.exporter.Enabled() {
 		raw := make([]any, 0, len(runs))
 		for _, r := range runs {

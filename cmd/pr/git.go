@@ -11,6 +11,7 @@ import (
 	"github.com/forgehq/forge/client"
 	"github.com/forgehq/forge/internal/cmdutil"
 	"github.com/forgehq/forge/internal/gitremote"
+	"github.com/forgehq/forge/internal/iostreams"
 )
 
 // cloneRemote is the git remote of the working tree here that points at
@@ -38,8 +39,7 @@ func cloneRemote(ctx context.Context, repo client.RepoName) (string, error) {
 
 // git runs git with the command's streams; a failure is git's own message
 // (already on stderr) and exit 1.
-func git(ctx context.Context, f *cmdutil.Factory, args ...string) error {
-	ios := f.IOStreams
+func git(ctx context.Context, ios *iostreams.IOStreams, args ...string) error {
 	cmd := exec.CommandContext(ctx, "git", args...)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = ios.In, ios.Out, ios.ErrOut
 	if err := cmd.Run(); err != nil {
@@ -53,12 +53,12 @@ func git(ctx context.Context, f *cmdutil.Factory, args ...string) error {
 
 // fetchSides fetches the pull request's head and base branches from
 // remote into its remote-tracking refs and returns their names.
-func fetchSides(ctx context.Context, f *cmdutil.Factory, remote string, p *client.PullRequest) (head, base string, err error) {
+func fetchSides(ctx context.Context, ios *iostreams.IOStreams, remote string, p *client.PullRequest) (head, base string, err error) {
 	if p.Head.Ref == "" || p.Base.Ref == "" {
 		return "", "", fmt.Errorf("the service gave no head or base branch for pull request #%d", p.Number)
 	}
 	head, base = remote+"/"+p.Head.Ref, remote+"/"+p.Base.Ref
-	err = git(ctx, f, "fetch", "--quiet", remote,
+	err = git(ctx, ios, "fetch", "--quiet", remote,
 		"+refs/heads/"+p.Head.Ref+":refs/remotes/"+head,
 		"+refs/heads/"+p.Base.Ref+":refs/remotes/"+base)
 	if err != nil && ctx.Err() == nil {

@@ -12,14 +12,17 @@ import (
 )
 
 type listOptions struct {
-	f        *cmdutil.Factory
+	cmdutil.Deps
 	repoFlag string
 	state    string
 	list     listing.Flags
 }
 
-func newListCmd(f *cmdutil.Factory) *cobra.Command {
-	opts := &listOptions{f: f}
+func newListCmd(f *cmdutil.Factory, runF func(context.Context, *listOptions) error) *cobra.Command {
+	opts := &listOptions{Deps: f.Deps()}
+	if runF == nil {
+		runF = runList
+	}
 	cmd := &cobra.Command{
 		Use:     "list",
 		Aliases: []string{"ls"},
@@ -33,7 +36,7 @@ one tab-separated line each: number, title, head branch, state and the ISO
   forge pr list --json number,head --jq '.[] | "\(.number) \(.head.ref)"'`,
 		Args: cmdutil.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runList(cmd.Context(), opts)
+			return runF(cmd.Context(), opts)
 		},
 	}
 	cmdutil.AddRepoFlag(cmd, &opts.repoFlag)
@@ -43,11 +46,11 @@ one tab-separated line each: number, title, head branch, state and the ISO
 }
 
 func runList(ctx context.Context, opts *listOptions) error {
-	c, name, err := opts.list.RepoClient(ctx, opts.f, opts.repoFlag)
+	c, name, err := opts.list.RepoClient(ctx, opts.Deps, opts.repoFlag)
 	if err != nil {
 		return err
 	}
-	ios := opts.f.IOStreams
+	ios := opts.IO
 	tty := ios.IsStdoutTTY()
 	t := output.NewTable(ios, "ID", "TITLE", "BRANCH", "STATE", "CREATED")
 	t.KeepWhole("ID")

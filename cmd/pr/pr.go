@@ -28,7 +28,7 @@ names it; without either, forge uses the git remote of the current
 directory that points at the profile's host. checkout and diff work
 through git in a clone of the repository.`,
 	})
-	cmd.AddCommand(newListCmd(f), newViewCmd(f), newCheckoutCmd(f), newDiffCmd(f), newChecksCmd(f))
+	cmd.AddCommand(newListCmd(f, nil), newViewCmd(f, nil), newCheckoutCmd(f, nil), newDiffCmd(f, nil), newChecksCmd(f, nil))
 	return cmd
 }
 

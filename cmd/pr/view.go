@@ -18,7 +18,7 @@ import (
 )
 
 type viewOptions struct {
-	f        *cmdutil.Factory
+	cmdutil.Deps
 	repoFlag string
 	number   int64
 	exporter *output.Exporter
@@ -26,8 +26,11 @@ type viewOptions struct {
 	checks   string // checksSummary of the head commit's runs
 }
 
-func newViewCmd(f *cmdutil.Factory) *cobra.Command {
-	opts := &viewOptions{f: f}
+func newViewCmd(f *cmdutil.Factory, runF func(context.Context, *viewOptions) error) *cobra.Command {
+	opts := &viewOptions{Deps: f.Deps()}
+	if runF == nil {
+		runF = runView
+	}
 	cmd := &cobra.Command{
 		Use:   "view [NUMBER | URL]",
 		Short: "Show a pull request",
@@ -43,19 +46,19 @@ to choose from.`,
 		Args: cmdutil.MaximumArgs(1, "a pull request NUMBER"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 0 {
-				n, err := pickPull(cmd.Context(), f, opts.repoFlag, cmdutil.UsageErrorf("missing a pull request NUMBER; see `forge pr view --help`"))
+				n, err := pickPull(cmd.Context(), opts.Deps, opts.repoFlag, cmdutil.UsageErrorf("missing a pull request NUMBER; see `forge pr view --help`"))
 				if err != nil {
 					return err
 				}
 				opts.number = n
-				return runView(cmd.Context(), opts)
+				return runF(cmd.Context(), opts)
 			}
 			n, err := cmdutil.ParseRef(strings.TrimPrefix(args[0], "#"), "pull request number", "pull", &opts.repoFlag)
 			if err != nil {
 				return err
 			}
 			opts.number = n
-			return runView(cmd.Context(), opts)
+			return runF(cmd.Context(), opts)
 		},
 	}
 	cmdutil.AddRepoFlag(cmd, &opts.repoFlag)
@@ -68,7 +71,7 @@ func runView(ctx context.Context, opts *viewOptions) error {
 	if err := opts.exporter.Validate(); err != nil {
 		return err
 	}
-	c, name, err := opts.f.RepoClient(ctx, opts.repoFlag)
+	c, name, err := opts.RepoClient(ctx, opts.repoFlag)
 	if err != nil {
 		return err
 	}
@@ -76,9 +79,9 @@ func runView(ctx context.Context, opts *viewOptions) error {
 	if err != nil {
 		return err
 	}
-	ios := opts.f.IOStreams
+	ios := opts.IO
 	if opts.web {
-		return browser.Open(ios, opts.f.Getenv, p.HTMLURL)
+		return browser.Open(ios, opts.Getenv, p.HTMLURL)
 	}
 	defer ios.StartPager()()
 	if opts.exporter.Enabled() {
@@ -98,7 +101,7 @@ func runView(ctx context.Context, opts *viewOptions) error {
 }
 
 func render(opts *viewOptions, p *client.PullRequest) string {
-	ios := opts.f.IOStreams
+	ios := opts.IO
 	cs := ios.ColorScheme()
 	st := displayState(p)
 	var b strings.Builder
@@ -170,14 +173,14 @@ func plain(opts *viewOptions, p *client.PullRequest) string {
 	row("url", p.HTMLURL)
 	row("checks", opts.checks)
 	b.WriteString("--\n")
-	b.WriteString(markdown.ForStdout(opts.f.IOStreams, p.Body))
+	b.WriteString(markdown.ForStdout(opts.IO, p.Body))
 	return b.String()
 }
 
 // pickPull asks, on a terminal, which of the 10 most recent open pull
 // requests to show; elsewhere it is noWay.
-func pickPull(ctx context.Context, f *cmdutil.Factory, repoFlag string, noWay error) (int64, error) {
-	return pick.Recent(ctx, f, repoFlag, noWay, "open pull requests",
+func pickPull(ctx context.Context, d cmdutil.Deps, repoFlag string, noWay error) (int64, error) {
+	return pick.Recent(ctx, d, repoFlag, noWay, "open pull requests",
 		func(c *client.Client, name client.RepoName) iter.Seq2[*client.PullRequest, error] {
 			return c.Pulls.List(ctx, name, client.PullListOptions{ListOptions: client.ListOptions{PerPage: 10}, State: "open"})
 		},

@@ -13,13 +13,16 @@ import (
 )
 
 type listOptions struct {
-	f        *cmdutil.Factory
+	cmdutil.Deps
 	repoFlag string
 	list     listing.Flags
 }
 
-func newListCmd(f *cmdutil.Factory) *cobra.Command {
-	opts := &listOptions{f: f}
+func newListCmd(f *cmdutil.Factory, runF func(context.Context, *listOptions) error) *cobra.Command {
+	opts := &listOptions{Deps: f.Deps()}
+	if runF == nil {
+		runF = runList
+	}
 	cmd := &cobra.Command{
 		Use:     "list",
 		Aliases: []string{"ls"},
@@ -32,7 +35,7 @@ the repository.`,
   forge release list --limit 1 --json tag_name --jq '.[0].tag_name'`,
 		Args: cmdutil.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runList(cmd.Context(), opts)
+			return runF(cmd.Context(), opts)
 		},
 	}
 	cmdutil.AddRepoFlag(cmd, &opts.repoFlag)
@@ -41,11 +44,11 @@ the repository.`,
 }
 
 func runList(ctx context.Context, opts *listOptions) error {
-	c, name, err := opts.list.RepoClient(ctx, opts.f, opts.repoFlag)
+	c, name, err := opts.list.RepoClient(ctx, opts.Deps, opts.repoFlag)
 	if err != nil {
 		return err
 	}
-	ios := opts.f.IOStreams
+	ios := opts.IO
 	t := output.NewTable(ios, "TITLE", "TYPE", "TAG NAME", "PUBLISHED")
 	t.KeepWhole("TAG NAME")
 	latestSeen := false

@@ -20,6 +20,6 @@ func NewCmd(f *cmdutil.Factory) *cobra.Command {
 		Example: `  forge release list -R alice/demo
   forge release view v1.0.0 -R alice/demo`,
 	})
-	cmd.AddCommand(newListCmd(f), newViewCmd(f))
+	cmd.AddCommand(newListCmd(f, nil), newViewCmd(f, nil))
 	return cmd
 }

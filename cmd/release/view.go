@@ -16,15 +16,18 @@ import (
 )
 
 type viewOptions struct {
-	f        *cmdutil.Factory
+	cmdutil.Deps
 	repoFlag string
 	tag      string
 	exporter *output.Exporter
 	web      bool
 }
 
-func newViewCmd(f *cmdutil.Factory) *cobra.Command {
-	opts := &viewOptions{f: f}
+func newViewCmd(f *cmdutil.Factory, runF func(context.Context, *viewOptions) error) *cobra.Command {
+	opts := &viewOptions{Deps: f.Deps()}
+	if runF == nil {
+		runF = runView
+	}
 	cmd := &cobra.Command{
 		Use:   "view [TAG]",
 		Short: "Show a release",
@@ -49,7 +52,7 @@ the tag in the list (newest first, a page of 100 at a time).`,
 					return cmdutil.UsageErrorf("the release TAG is empty; leave it out for the latest release")
 				}
 			}
-			return runView(cmd.Context(), opts)
+			return runF(cmd.Context(), opts)
 		},
 	}
 	cmdutil.AddRepoFlag(cmd, &opts.repoFlag)
@@ -62,7 +65,7 @@ func runView(ctx context.Context, opts *viewOptions) error {
 	if err := opts.exporter.Validate(); err != nil {
 		return err
 	}
-	c, name, err := opts.f.RepoClient(ctx, opts.repoFlag)
+	c, name, err := opts.RepoClient(ctx, opts.repoFlag)
 	if err != nil {
 		return err
 	}
@@ -70,9 +73,9 @@ func runView(ctx context.Context, opts *viewOptions) error {
 	if err != nil {
 		return err
 	}
-	ios := opts.f.IOStreams
+	ios := opts.IO
 	if opts.web {
-		return browser.Open(ios, opts.f.Getenv, r.HTMLURL)
+		return browser.Open(ios, opts.Getenv, r.HTMLURL)
 	}
 	defer ios.StartPager()()
 	if opts.exporter.Enabled() {
@@ -106,7 +109,7 @@ func findTag(ctx context.Context, c *client.Client, repo client.RepoName, tag st
 }
 
 func render(opts *viewOptions, r *client.Release, kind string) string {
-	ios := opts.f.IOStreams
+	ios := opts.IO
 	cs := ios.ColorScheme()
 	var b strings.Builder
 	if r.Name == "" || r.Name == r.TagName {
@@ -153,6 +156,6 @@ func plain(opts *viewOptions, r *client.Release, kind string) string {
 	row("published", output.FormatTime(r.PublishedAt.Time, false))
 	row("url", r.HTMLURL)
 	b.WriteString("--\n")
-	b.WriteString(markdown.ForStdout(opts.f.IOStreams, r.Body))
+	b.WriteString(markdown.ForStdout(opts.IO, r.Body))
 	return b.String()
 }

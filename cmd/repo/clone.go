@@ -17,15 +17,18 @@ import (
 )
 
 type cloneOptions struct {
-	f       *cmdutil.Factory
+	cmdutil.Deps
 	repo    string
 	dir     string
 	ssh     bool
 	gitArgs []string
 }
 
-func newCloneCmd(f *cmdutil.Factory) *cobra.Command {
-	opts := &cloneOptions{f: f}
+func newCloneCmd(f *cmdutil.Factory, runF func(context.Context, *cloneOptions) error) *cobra.Command {
+	opts := &cloneOptions{Deps: f.Deps()}
+	if runF == nil {
+		runF = runClone
+	}
 	cmd := &cobra.Command{
 		Use:   "clone OWNER/REPO [DIR] [-- GITFLAGS...]",
 		Short: "Clone a repository with git",
@@ -64,7 +67,7 @@ once.`,
 			if n == 2 {
 				opts.dir = args[1]
 			}
-			return runClone(cmd.Context(), opts)
+			return runF(cmd.Context(), opts)
 		},
 	}
 	cmd.Flags().BoolVar(&opts.ssh, "ssh", false, "Clone over SSH (the repository's ssh_url)")
@@ -72,11 +75,11 @@ once.`,
 }
 
 func runClone(ctx context.Context, opts *cloneOptions) error {
-	name, err := parseRepoArg(ctx, opts.f, opts.repo)
+	name, err := parseRepoArg(ctx, opts.Deps, opts.repo)
 	if err != nil {
 		return err
 	}
-	c, err := opts.f.REST()
+	c, err := opts.REST()
 	if err != nil {
 		return err
 	}
@@ -98,7 +101,7 @@ func runClone(ctx context.Context, opts *cloneOptions) error {
 	if err != nil {
 		return err
 	}
-	ios := opts.f.IOStreams
+	ios := opts.IO
 	// The clone uses forge's token for this one git process; fetch and
 	// push later ask git's own credential helpers, which may know
 	// nothing: say so after the clone (unless git was told --quiet).
@@ -140,11 +143,11 @@ func quiet(gitArgs []string) bool {
 // git process only.
 func (opts *cloneOptions) gitCommand(ctx context.Context, c *client.Client, remote string) (args, env []string, err error) {
 	env = os.Environ()
-	if !opts.f.IOStreams.CanPrompt() {
+	if !opts.IO.CanPrompt() {
 		env = append(env, "GIT_TERMINAL_PROMPT=0") // a CI job must fail, not wait for a password
 	}
 	if !opts.ssh && sameOrigin(remote, c.BaseURL()) {
-		s, err := opts.f.Settings()
+		s, err := opts.Settings()
 		if err != nil {
 			return nil, nil, err
 		}

@@ -24,18 +24,21 @@ func newCollaboratorCmd(f *cmdutil.Factory) *cobra.Command {
   forge repo collaborator add bob --permission read
   forge repo collaborator remove bob`,
 	})
-	cmd.AddCommand(newCollaboratorListCmd(f), newCollaboratorAddCmd(f), newCollaboratorRemoveCmd(f))
+	cmd.AddCommand(newCollaboratorListCmd(f, nil), newCollaboratorAddCmd(f, nil), newCollaboratorRemoveCmd(f, nil))
 	return cmd
 }
 
 type collaboratorListOptions struct {
-	f        *cmdutil.Factory
+	cmdutil.Deps
 	repoFlag string
 	list     listing.Flags
 }
 
-func newCollaboratorListCmd(f *cmdutil.Factory) *cobra.Command {
-	opts := &collaboratorListOptions{f: f}
+func newCollaboratorListCmd(f *cmdutil.Factory, runF func(context.Context, *collaboratorListOptions) error) *cobra.Command {
+	opts := &collaboratorListOptions{Deps: f.Deps()}
+	if runF == nil {
+		runF = runCollaboratorList
+	}
 	cmd := &cobra.Command{
 		Use:     "list",
 		Aliases: []string{"ls"},
@@ -46,7 +49,7 @@ write or admin); the owner comes first. Piped: "login<TAB>permission".`,
   forge repo collaborator list --json login,permission`,
 		Args: cmdutil.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runCollaboratorList(cmd.Context(), opts)
+			return runF(cmd.Context(), opts)
 		},
 	}
 	cmdutil.AddRepoFlag(cmd, &opts.repoFlag)
@@ -55,11 +58,11 @@ write or admin); the owner comes first. Piped: "login<TAB>permission".`,
 }
 
 func runCollaboratorList(ctx context.Context, opts *collaboratorListOptions) error {
-	c, name, err := opts.list.RepoClient(ctx, opts.f, opts.repoFlag)
+	c, name, err := opts.list.RepoClient(ctx, opts.Deps, opts.repoFlag)
 	if err != nil {
 		return err
 	}
-	ios := opts.f.IOStreams
+	ios := opts.IO
 	t := output.NewTable(ios, "LOGIN", "PERMISSION")
 	t.KeepWhole("LOGIN")
 	return listing.Show(ctx, listing.Tail{IO: ios, Flags: &opts.list, Table: t}, c.Repos.Collaborators(ctx, name, opts.list.PerPage()), func(cb *client.Collaborator) {
@@ -82,14 +85,17 @@ func permissionColor(p string) output.Color {
 var permissions = []string{"read", "write", "admin"}
 
 type collaboratorAddOptions struct {
-	f          *cmdutil.Factory
+	cmdutil.Deps
 	repoFlag   string
 	user       string
 	permission string
 }
 
-func newCollaboratorAddCmd(f *cmdutil.Factory) *cobra.Command {
-	opts := &collaboratorAddOptions{f: f}
+func newCollaboratorAddCmd(f *cmdutil.Factory, runF func(context.Context, *collaboratorAddOptions) error) *cobra.Command {
+	opts := &collaboratorAddOptions{Deps: f.Deps()}
+	if runF == nil {
+		runF = runCollaboratorAdd
+	}
 	cmd := &cobra.Command{
 		Use:   "add USER",
 		Short: "Give a user access to a repository",
@@ -103,7 +109,7 @@ permission. Needs admin permission on the repository.`,
 		Args: cmdutil.ExactArgs(1, "the USER to add"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.user = strings.TrimPrefix(strings.TrimSpace(args[0]), "@")
-			return runCollaboratorAdd(cmd.Context(), opts)
+			return runF(cmd.Context(), opts)
 		},
 	}
 	cmdutil.AddRepoFlag(cmd, &opts.repoFlag)
@@ -116,26 +122,29 @@ func runCollaboratorAdd(ctx context.Context, opts *collaboratorAddOptions) error
 	if opts.user == "" {
 		return cmdutil.UsageErrorf("missing the USER to add")
 	}
-	c, name, err := opts.f.RepoClient(ctx, opts.repoFlag)
+	c, name, err := opts.RepoClient(ctx, opts.repoFlag)
 	if err != nil {
 		return err
 	}
 	if err := c.Repos.AddCollaborator(ctx, name, opts.user, perm); err != nil {
 		return err
 	}
-	ios := opts.f.IOStreams
+	ios := opts.IO
 	fmt.Fprintf(ios.ErrOut, "%s %s may now work on %s with %s permission\n", ios.ErrColorScheme().SuccessIcon(), opts.user, name, perm)
 	return nil
 }
 
 type collaboratorRemoveOptions struct {
-	f        *cmdutil.Factory
+	cmdutil.Deps
 	repoFlag string
 	user     string
 }
 
-func newCollaboratorRemoveCmd(f *cmdutil.Factory) *cobra.Command {
-	opts := &collaboratorRemoveOptions{f: f}
+func newCollaboratorRemoveCmd(f *cmdutil.Factory, runF func(context.Context, *collaboratorRemoveOptions) error) *cobra.Command {
+	opts := &collaboratorRemoveOptions{Deps: f.Deps()}
+	if runF == nil {
+		runF = runCollaboratorRemove
+	}
 	cmd := &cobra.Command{
 		Use:     "remove USER",
 		Aliases: []string{"rm"},
@@ -152,7 +161,7 @@ collaborators.`,
 		Args:    cmdutil.ExactArgs(1, "the USER to remove"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.user = strings.TrimPrefix(strings.TrimSpace(args[0]), "@")
-			return runCollaboratorRemove(cmd.Context(), opts)
+			return runF(cmd.Context(), opts)
 		},
 	}
 	cmdutil.AddRepoFlag(cmd, &opts.repoFlag)
@@ -163,7 +172,7 @@ func runCollaboratorRemove(ctx context.Context, opts *collaboratorRemoveOptions)
 	if opts.user == "" {
 		return cmdutil.UsageErrorf("missing the USER to remove")
 	}
-	c, name, err := opts.f.RepoClient(ctx, opts.repoFlag)
+	c, name, err := opts.RepoClient(ctx, opts.repoFlag)
 	if err != nil {
 		return err
 	}
@@ -181,7 +190,7 @@ func runCollaboratorRemove(ctx context.Context, opts *collaboratorRemoveOptions)
 			return false, nil
 		})
 	}
-	ios := opts.f.IOStreams
+	ios := opts.IO
 	fmt.Fprintf(ios.ErrOut, "%s %s is no longer a collaborator on %s\n", ios.ErrColorScheme().SuccessIcon(), text.OneLine(opts.user), name)
 	return nil
 }

@@ -15,13 +15,16 @@ import (
 var commitFields = []string{"sha", "commit", "html_url", "author", "committer", "parents"}
 
 type commitsOptions struct {
-	f        *cmdutil.Factory
+	cmdutil.Deps
 	repoFlag string
 	list     listing.Flags
 }
 
-func newCommitsCmd(f *cmdutil.Factory) *cobra.Command {
-	opts := &commitsOptions{f: f}
+func newCommitsCmd(f *cmdutil.Factory, runF func(context.Context, *commitsOptions) error) *cobra.Command {
+	opts := &commitsOptions{Deps: f.Deps()}
+	if runF == nil {
+		runF = runCommits
+	}
 	cmd := &cobra.Command{
 		Use:   "commits",
 		Short: "List the latest commits of a repository",
@@ -33,7 +36,7 @@ one tab-separated line each with the full hash and an ISO 8601 date.`,
   forge repo commits --limit 1 --json sha --jq '.[0].sha'`,
 		Args: cmdutil.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runCommits(cmd.Context(), opts)
+			return runF(cmd.Context(), opts)
 		},
 	}
 	cmdutil.AddRepoFlag(cmd, &opts.repoFlag)
@@ -42,11 +45,11 @@ one tab-separated line each with the full hash and an ISO 8601 date.`,
 }
 
 func runCommits(ctx context.Context, opts *commitsOptions) error {
-	c, name, err := opts.list.RepoClient(ctx, opts.f, opts.repoFlag)
+	c, name, err := opts.list.RepoClient(ctx, opts.Deps, opts.repoFlag)
 	if err != nil {
 		return err
 	}
-	ios := opts.f.IOStreams
+	ios := opts.IO
 	tty := ios.IsStdoutTTY()
 	t := output.NewTable(ios, "SHA", "MESSAGE", "AUTHOR", "DATE")
 	t.KeepWhole("SHA")

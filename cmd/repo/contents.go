@@ -18,15 +18,18 @@ import (
 var contentFields = []string{"name", "path", "type", "size", "sha", "html_url", "encoding", "content"}
 
 type contentsOptions struct {
-	f        *cmdutil.Factory
+	cmdutil.Deps
 	repoFlag string
 	path     string
 	ref      string
 	exporter *output.Exporter
 }
 
-func newContentsCmd(f *cmdutil.Factory) *cobra.Command {
-	opts := &contentsOptions{f: f}
+func newContentsCmd(f *cmdutil.Factory, runF func(context.Context, *contentsOptions) error) *cobra.Command {
+	opts := &contentsOptions{Deps: f.Deps()}
+	if runF == nil {
+		runF = runContents
+	}
 	cmd := &cobra.Command{
 		Use:   "contents [PATH]",
 		Short: "List a directory or print a file of a repository",
@@ -46,7 +49,7 @@ to print a binary file and says how to save it.
 			if len(args) == 1 {
 				opts.path = args[0]
 			}
-			return runContents(cmd.Context(), opts)
+			return runF(cmd.Context(), opts)
 		},
 	}
 	cmdutil.AddRepoFlag(cmd, &opts.repoFlag)
@@ -59,7 +62,7 @@ func runContents(ctx context.Context, opts *contentsOptions) error {
 	if err := opts.exporter.Validate(); err != nil {
 		return err
 	}
-	c, name, err := opts.f.RepoClient(ctx, opts.repoFlag)
+	c, name, err := opts.RepoClient(ctx, opts.repoFlag)
 	if err != nil {
 		return err
 	}
@@ -67,7 +70,7 @@ func runContents(ctx context.Context, opts *contentsOptions) error {
 	if err != nil {
 		return err
 	}
-	ios := opts.f.IOStreams
+	ios := opts.IO
 	if opts.exporter.Enabled() {
 		if file != nil {
 			return opts.exporter.Write(ios, file.RawJSON())
@@ -110,7 +113,7 @@ func printFile(opts *contentsOptions, file *client.Content) error {
 	if err != nil {
 		return err
 	}
-	ios := opts.f.IOStreams
+	ios := opts.IO
 	if ios.IsStdoutTTY() && isBinary(b) {
 		return fmt.Errorf("%s is a binary file (%d bytes); save it with `forge repo contents %s > FILE`", file.Path, len(b), file.Path)
 	}

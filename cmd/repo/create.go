@@ -13,7 +13,7 @@ import (
 )
 
 type createOptions struct {
-	f           *cmdutil.Factory
+	cmdutil.Deps
 	name        string
 	description string
 	private     bool
@@ -22,8 +22,11 @@ type createOptions struct {
 	exporter    *output.Exporter
 }
 
-func newCreateCmd(f *cmdutil.Factory) *cobra.Command {
-	opts := &createOptions{f: f}
+func newCreateCmd(f *cmdutil.Factory, runF func(context.Context, *createOptions) error) *cobra.Command {
+	opts := &createOptions{Deps: f.Deps()}
+	if runF == nil {
+		runF = runCreate
+	}
 	cmd := &cobra.Command{
 		Use:   "create NAME",
 		Short: "Create a repository under your account",
@@ -40,7 +43,7 @@ Prints the repository's web address; --json prints the whole repository.
 		Args: cmdutil.ExactArgs(1, "the repository NAME"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.name = args[0]
-			return runCreate(cmd.Context(), opts)
+			return runF(cmd.Context(), opts)
 		},
 	}
 	cmd.Flags().StringVarP(&opts.description, "description", "d", "", "A short `text` saying what the repository is for")
@@ -65,7 +68,7 @@ func runCreate(ctx context.Context, opts *createOptions) error {
 	if name == "" || strings.Contains(name, "/") {
 		return cmdutil.UsageErrorf("invalid repository name %q: give NAME, as in `forge repo create demo`", opts.name)
 	}
-	c, err := opts.f.REST()
+	c, err := opts.REST()
 	if err != nil {
 		return err
 	}
@@ -82,7 +85,7 @@ func runCreate(ctx context.Context, opts *createOptions) error {
 	if err != nil {
 		return err
 	}
-	ios := opts.f.IOStreams
+	ios := opts.IO
 	if opts.exporter.Enabled() {
 		return opts.exporter.Write(ios, r.RawJSON())
 	}
@@ -90,5 +93,5 @@ func runCreate(ctx context.Context, opts *createOptions) error {
 	if _, err = fmt.Fprintln(ios.Out, text.OnTerminal(ios.IsStdoutTTY(), r.HTMLURL)); err != nil || !opts.clone {
 		return err
 	}
-	return runClone(ctx, &cloneOptions{f: opts.f, repo: r.RepoName().String()})
+	return runClone(ctx, &cloneOptions{Deps: opts.Deps, repo: r.RepoName().String()})
 }

@@ -13,13 +13,16 @@ import (
 )
 
 type deleteOptions struct {
-	f    *cmdutil.Factory
+	cmdutil.Deps
 	name client.RepoName
 	yes  bool
 }
 
-func newDeleteCmd(f *cmdutil.Factory) *cobra.Command {
-	opts := &deleteOptions{f: f}
+func newDeleteCmd(f *cmdutil.Factory, runF func(context.Context, *deleteOptions) error) *cobra.Command {
+	opts := &deleteOptions{Deps: f.Deps()}
+	if runF == nil {
+		runF = runDelete
+	}
 	cmd := &cobra.Command{
 		Use:   "delete OWNER/REPO",
 		Short: "Delete a repository for good",
@@ -35,12 +38,12 @@ to type that name again; elsewhere pass --yes.`,
 			if !strings.Contains(args[0], "/") {
 				return cmdutil.UsageErrorf("name the repository in full, as in `forge repo delete OWNER/%s`", args[0])
 			}
-			name, err := parseRepoArg(cmd.Context(), f, args[0])
+			name, err := parseRepoArg(cmd.Context(), opts.Deps, args[0])
 			if err != nil {
 				return err
 			}
 			opts.name = name
-			return runDelete(cmd.Context(), opts)
+			return runF(cmd.Context(), opts)
 		},
 	}
 	cmd.Flags().BoolVarP(&opts.yes, "yes", "y", false, "Delete without asking")
@@ -48,11 +51,11 @@ to type that name again; elsewhere pass --yes.`,
 }
 
 func runDelete(ctx context.Context, opts *deleteOptions) error {
-	ios := opts.f.IOStreams
+	ios := opts.IO
 	if err := confirm.Possible(ios, opts.yes, opts.name.String()); err != nil {
 		return err
 	}
-	c, err := opts.f.REST()
+	c, err := opts.REST()
 	if err != nil {
 		return err
 	}
@@ -64,7 +67,7 @@ func runDelete(ctx context.Context, opts *deleteOptions) error {
 		}
 		fmt.Fprintf(ios.ErrOut, "%s This deletes %s with its issues, pull requests, releases and runs. It cannot be undone.\n",
 			ios.ErrColorScheme().WarningIcon(), opts.name)
-		if err := confirm.Typed(ctx, opts.f, opts.name.String()); err != nil {
+		if err := confirm.Typed(ctx, opts.Deps, opts.name.String()); err != nil {
 			return err
 		}
 	}

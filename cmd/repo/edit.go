@@ -13,15 +13,18 @@ import (
 )
 
 type editOptions struct {
-	f        *cmdutil.Factory
+	cmdutil.Deps
 	repoFlag string
 	args     []string
 	update   client.RepoUpdate
 	exporter *output.Exporter
 }
 
-func newEditCmd(f *cmdutil.Factory) *cobra.Command {
-	opts := &editOptions{f: f}
+func newEditCmd(f *cmdutil.Factory, runF func(context.Context, *editOptions) error) *cobra.Command {
+	opts := &editOptions{Deps: f.Deps()}
+	if runF == nil {
+		runF = runEdit
+	}
 	var description, branch string
 	var private bool
 	cmd := &cobra.Command{
@@ -50,7 +53,7 @@ on the repository.`,
 				}
 				opts.update.DefaultBranch = &branch
 			}
-			return runEdit(cmd.Context(), opts)
+			return runF(cmd.Context(), opts)
 		},
 	}
 	cmdutil.AddRepoFlag(cmd, &opts.repoFlag)
@@ -69,11 +72,11 @@ func runEdit(ctx context.Context, opts *editOptions) error {
 	if u.Description == nil && u.Private == nil && u.DefaultBranch == nil {
 		return cmdutil.UsageErrorf("nothing to change: pass --description, --private=BOOL or --default-branch")
 	}
-	name, err := targetRepo(ctx, opts.f, opts.args, opts.repoFlag)
+	name, err := targetRepo(ctx, opts.Deps, opts.args, opts.repoFlag)
 	if err != nil {
 		return err
 	}
-	c, err := opts.f.REST()
+	c, err := opts.REST()
 	if err != nil {
 		return err
 	}
@@ -81,7 +84,7 @@ func runEdit(ctx context.Context, opts *editOptions) error {
 	if err != nil {
 		return err
 	}
-	ios := opts.f.IOStreams
+	ios := opts.IO
 	if opts.exporter.Enabled() {
 		return opts.exporter.Write(ios, r.RawJSON())
 	}

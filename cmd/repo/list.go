@@ -11,13 +11,16 @@ import (
 )
 
 type listOptions struct {
-	f          *cmdutil.Factory
+	cmdutil.Deps
 	list       listing.Flags
 	visibility string
 }
 
-func newListCmd(f *cmdutil.Factory) *cobra.Command {
-	opts := &listOptions{f: f}
+func newListCmd(f *cmdutil.Factory, runF func(context.Context, *listOptions) error) *cobra.Command {
+	opts := &listOptions{Deps: f.Deps()}
+	if runF == nil {
+		runF = runList
+	}
 	cmd := &cobra.Command{
 		Use:     "list",
 		Aliases: []string{"ls"},
@@ -29,7 +32,7 @@ description, visibility, last update in ISO 8601).`,
   forge repo list --limit 100 --json full_name,private --jq '.[] | select(.private) | .full_name'`,
 		Args: cmdutil.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runList(cmd.Context(), opts)
+			return runF(cmd.Context(), opts)
 		},
 	}
 	cmdutil.EnumFlag(cmd, &opts.visibility, "visibility", "", "", []string{"public", "private"}, "Only repositories of this `visibility` (filtered by forge)")
@@ -38,11 +41,11 @@ description, visibility, last update in ISO 8601).`,
 }
 
 func runList(ctx context.Context, opts *listOptions) error {
-	c, err := opts.list.REST(opts.f)
+	c, err := opts.list.REST(opts.Deps)
 	if err != nil {
 		return err
 	}
-	ios := opts.f.IOStreams
+	ios := opts.IO
 	t := output.NewTable(ios, "NAME", "DESCRIPTION", "INFO", "UPDATED")
 	t.KeepWhole("NAME")
 	return listing.Show(ctx, listing.Tail{IO: ios, Flags: &opts.list, Table: t, Filtered: opts.visibility != "", Empty: "No repositories yet; create one with `forge repo create NAME`."}, listing.Filter(c.Repos.List(ctx, opts.list.PerPage()), func(r *client.Repo) bool {

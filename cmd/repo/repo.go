@@ -33,31 +33,31 @@ the current directory that points at the profile's host (the one chosen
 with ` + "`forge repo set-default`" + `, else upstream, then origin, then the
 others).`,
 	})
-	cmd.AddCommand(newListCmd(f), newCreateCmd(f), newViewCmd(f), newEditCmd(f), newDeleteCmd(f),
-		newCloneCmd(f), newContentsCmd(f), newCommitsCmd(f), newCollaboratorCmd(f), newSetDefaultCmd(f))
+	cmd.AddCommand(newListCmd(f, nil), newCreateCmd(f, nil), newViewCmd(f, nil), newEditCmd(f, nil), newDeleteCmd(f, nil),
+		newCloneCmd(f, nil), newContentsCmd(f, nil), newCommitsCmd(f, nil), newCollaboratorCmd(f), newSetDefaultCmd(f, nil))
 	return cmd
 }
 
 // targetRepo picks the repository a command is about: the argument when
 // there is one, else -R, FORGE_REPO or the git remotes here. Both an
 // argument and -R is a usage error rather than a guess.
-func targetRepo(ctx context.Context, f *cmdutil.Factory, args []string, flag string) (client.RepoName, error) {
+func targetRepo(ctx context.Context, d cmdutil.Deps, args []string, flag string) (client.RepoName, error) {
 	if len(args) == 0 || args[0] == "" {
-		return f.BaseRepo(ctx, flag)
+		return d.BaseRepo(ctx, flag)
 	}
 	if flag != "" {
 		return client.RepoName{}, cmdutil.UsageErrorf("give the repository either as an argument or with -R, not both")
 	}
-	return parseRepoArg(ctx, f, args[0])
+	return parseRepoArg(ctx, d, args[0])
 }
 
 // parseRepoArg reads OWNER/REPO, or a repository's URL. A bare NAME is
 // the logged-in user's repository, as gh reads it; finding the user costs
 // one request, so it is only asked for then.
-func parseRepoArg(ctx context.Context, f *cmdutil.Factory, s string) (client.RepoName, error) {
+func parseRepoArg(ctx context.Context, d cmdutil.Deps, s string) (client.RepoName, error) {
 	s = strings.TrimSpace(s)
 	if s != "" && !strings.ContainsAny(s, "/:@") {
-		c, err := f.REST()
+		c, err := d.REST()
 		if err != nil {
 			return client.RepoName{}, err
 		}
@@ -68,7 +68,7 @@ func parseRepoArg(ctx context.Context, f *cmdutil.Factory, s string) (client.Rep
 		s = me.Login + "/" + s
 	}
 	// The same rules as -R: a host in the argument selects its server.
-	return f.BaseRepo(ctx, s)
+	return d.BaseRepo(ctx, s)
 }
 
 func visibility(private bool) string {

@@ -15,14 +15,17 @@ import (
 )
 
 type setDefaultOptions struct {
-	f     *cmdutil.Factory
+	cmdutil.Deps
 	repo  string
 	view  bool
 	unset bool
 }
 
-func newSetDefaultCmd(f *cmdutil.Factory) *cobra.Command {
-	opts := &setDefaultOptions{f: f}
+func newSetDefaultCmd(f *cmdutil.Factory, runF func(context.Context, *setDefaultOptions) error) *cobra.Command {
+	opts := &setDefaultOptions{Deps: f.Deps()}
+	if runF == nil {
+		runF = runSetDefault
+	}
 	cmd := &cobra.Command{
 		Use:   "set-default [OWNER/REPO]",
 		Short: "Choose which git remote's repository commands use here",
@@ -43,7 +46,7 @@ the choice.`,
 			if len(args) == 1 {
 				opts.repo = args[0]
 			}
-			return runSetDefault(cmd.Context(), opts)
+			return runF(cmd.Context(), opts)
 		},
 	}
 	cmd.Flags().BoolVar(&opts.view, "view", false, "Print the repository commands use here")
@@ -56,8 +59,7 @@ func runSetDefault(ctx context.Context, opts *setDefaultOptions) error {
 	if opts.repo != "" && (opts.view || opts.unset) {
 		return cmdutil.UsageErrorf("give OWNER/REPO or --view or --unset, not both")
 	}
-	f := opts.f
-	s, err := f.Settings()
+	s, err := opts.Settings()
 	if err != nil {
 		return err
 	}
@@ -77,7 +79,7 @@ func runSetDefault(ctx context.Context, opts *setDefaultOptions) error {
 	if len(cands) == 0 {
 		return cmdutil.UsageErrorf("no git remote here points at %s", u.Host)
 	}
-	ios := f.IOStreams
+	ios := opts.IO
 	cs := ios.ErrColorScheme()
 	switch {
 	case opts.view:
@@ -114,7 +116,7 @@ func chooseCandidate(ctx context.Context, opts *setDefaultOptions, cands []gitre
 	}
 	if opts.repo == "" {
 		noWay := cmdutil.UsageErrorf("which repository? pass one of %s", strings.Join(names, ", "))
-		return pick.One(ctx, opts.f.IOStreams, opts.f.Prompter, "Which repository should commands here use?", names, noWay)
+		return pick.One(ctx, opts.IO, opts.Prompter, "Which repository should commands here use?", names, noWay)
 	}
 	for i, c := range cands {
 		if strings.EqualFold(c.Repo.String(), strings.TrimSpace(opts.repo)) {

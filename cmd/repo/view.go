@@ -17,15 +17,18 @@ import (
 )
 
 type viewOptions struct {
-	f        *cmdutil.Factory
+	cmdutil.Deps
 	repoFlag string
 	args     []string
 	web      bool
 	exporter *output.Exporter
 }
 
-func newViewCmd(f *cmdutil.Factory) *cobra.Command {
-	opts := &viewOptions{f: f}
+func newViewCmd(f *cmdutil.Factory, runF func(context.Context, *viewOptions) error) *cobra.Command {
+	opts := &viewOptions{Deps: f.Deps()}
+	if runF == nil {
+		runF = runView
+	}
 	cmd := &cobra.Command{
 		Use:   "view [OWNER/REPO]",
 		Short: "Show a repository and its README",
@@ -42,7 +45,7 @@ bare NAME is your own repository. --web opens it in the browser ($BROWSER).`,
 		Args:              cmdutil.MaximumArgs(1, "at most one OWNER/REPO"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.args = args
-			return runView(cmd.Context(), opts)
+			return runF(cmd.Context(), opts)
 		},
 	}
 	cmdutil.AddRepoFlag(cmd, &opts.repoFlag)
@@ -58,11 +61,11 @@ func runView(ctx context.Context, opts *viewOptions) error {
 	if opts.web && opts.exporter.Enabled() {
 		return cmdutil.UsageErrorf("--web and --json cannot be used together")
 	}
-	name, err := targetRepo(ctx, opts.f, opts.args, opts.repoFlag)
+	name, err := targetRepo(ctx, opts.Deps, opts.args, opts.repoFlag)
 	if err != nil {
 		return err
 	}
-	c, err := opts.f.REST()
+	c, err := opts.REST()
 	if err != nil {
 		return err
 	}
@@ -70,12 +73,12 @@ func runView(ctx context.Context, opts *viewOptions) error {
 	if err != nil {
 		return err
 	}
-	ios := opts.f.IOStreams
+	ios := opts.IO
 	switch {
 	case opts.exporter.Enabled():
 		return opts.exporter.Write(ios, r.RawJSON())
 	case opts.web:
-		return browser.Open(opts.f.IOStreams, opts.f.Getenv, r.HTMLURL)
+		return browser.Open(opts.IO, opts.Getenv, r.HTMLURL)
 	}
 	readme, readmeName, err := findReadme(ctx, c, name)
 	if err != nil {
@@ -114,7 +117,7 @@ func findReadme(ctx context.Context, c *client.Client, name client.RepoName) (st
 }
 
 func printRepo(opts *viewOptions, r *client.Repo, readme, readmeName string) error {
-	ios := opts.f.IOStreams
+	ios := opts.IO
 	cs := ios.ColorScheme()
 	var b strings.Builder
 	b.WriteString(cs.Bold(text.OneLine(r.RepoName().String())) + "\n")
@@ -171,7 +174,7 @@ func printRepoRaw(opts *viewOptions, r *client.Repo, readme string) error {
 	row("html_url", r.HTMLURL)
 	row("updated_at", output.FormatTime(r.UpdatedAt.Time, false))
 	b.WriteString("--\n")
-	b.WriteString(markdown.ForStdout(opts.f.IOStreams, readme))
-	_, err := fmt.Fprint(opts.f.IOStreams.Out, b.String())
+	b.WriteString(markdown.ForStdout(opts.IO, readme))
+	_, err := fmt.Fprint(opts.IO.Out, b.String())
 	return err
 }

@@ -20,7 +20,7 @@ service does not offer it. On a 404 forge reads the run: if the run is
 not there either, that is the error shown.`
 
 type actionOptions struct {
-	f        *cmdutil.Factory
+	cmdutil.Deps
 	exporter *output.Exporter
 	repo     string
 	id       int64
@@ -28,7 +28,7 @@ type actionOptions struct {
 
 // newActionCmd builds `run cancel` and `run rerun`: one run ID, -R, --json.
 func newActionCmd(f *cmdutil.Factory, cmd *cobra.Command, run func(context.Context, *actionOptions) error) *cobra.Command {
-	opts := &actionOptions{f: f}
+	opts := &actionOptions{Deps: f.Deps()}
 	runid.Arg(cmd, f, &opts.id, &opts.repo, func(cmd *cobra.Command) error {
 		if err := opts.exporter.Validate(); err != nil {
 			return err
@@ -40,7 +40,10 @@ func newActionCmd(f *cmdutil.Factory, cmd *cobra.Command, run func(context.Conte
 	return cmd
 }
 
-func newCancelCmd(f *cmdutil.Factory) *cobra.Command {
+func newCancelCmd(f *cmdutil.Factory, runF func(context.Context, *actionOptions) error) *cobra.Command {
+	if runF == nil {
+		runF = runCancel
+	}
 	return newActionCmd(f, &cobra.Command{
 		Use:   "cancel ID",
 		Short: "Cancel a workflow run that has not completed",
@@ -52,11 +55,11 @@ service answered.
 ` + fmt.Sprintf(beyondSpec, "POST /repos/OWNER/REPO/actions/runs/ID/cancel"),
 		Example: `  forge run cancel 12 -R alice/demo
   forge run cancel 12 && forge run watch 12`,
-	}, runCancel)
+	}, runF)
 }
 
 func runCancel(ctx context.Context, opts *actionOptions) error {
-	c, repo, err := opts.f.RepoClient(ctx, opts.repo)
+	c, repo, err := opts.RepoClient(ctx, opts.repo)
 	if err != nil {
 		return err
 	}
@@ -64,7 +67,7 @@ func runCancel(ctx context.Context, opts *actionOptions) error {
 	if err != nil {
 		return cmdutil.NotOffered(err, "cancelling runs", runThere(ctx, c, repo, opts.id))
 	}
-	ios := opts.f.IOStreams
+	ios := opts.IO
 	if opts.exporter.Enabled() {
 		return opts.exporter.Write(ios, answer(run))
 	}

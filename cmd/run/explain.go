@@ -13,7 +13,9 @@ import (
 	"github.com/forgehq/forge/cmd/internal/runid"
 	"github.com/forgehq/forge/internal/agentctx"
 	"github.com/forgehq/forge/internal/cmdutil"
+	"github.com/forgehq/forge/internal/iostreams"
 	"github.com/forgehq/forge/internal/markdown"
+	"github.com/forgehq/forge/internal/redact"
 	"github.com/spf13/cobra"
 )
 
@@ -22,13 +24,21 @@ import (
 const ExplainQuestion = "This CI run did not succeed. From the run and the end of each failed job's log attached above: which job and step failed, what is the error, what is the likely cause, and how do I fix it?"
 
 // agentOptions are the flags of a command that asks the agent about a run.
+// What asking uses comes with them from the Factory (addAgentFlags), so
+// a command's options need no Factory of their own.
 type agentOptions struct {
 	model    string
 	limit    ctxlimit.Flag
 	noRedact bool
+
+	agent    func() (*chat.Client, error)
+	redactor func() *redact.Redactor
+	tokens   func() (int, error) // the context's cap (ctxlimit.Flag.Tokens)
 }
 
-func addAgentFlags(cmd *cobra.Command, o *agentOptions) {
+func addAgentFlags(cmd *cobra.Command, f *cmdutil.Factory, o *agentOptions) {
+	o.agent, o.redactor = f.Agent, f.Redactor
+	o.tokens = func() (int, error) { return o.limit.Tokens(f) }
 	fl := cmd.Flags()
 	fl.StringVar(&o.model, "model", "", "Ask this agent `model` (default: the service's)")
 	o.limit.Add(cmd, "the run's context sent to the agent")
@@ -36,14 +46,17 @@ func addAgentFlags(cmd *cobra.Command, o *agentOptions) {
 }
 
 type explainOptions struct {
-	f    *cmdutil.Factory
+	cmdutil.Deps
 	repo string
 	id   int64
 	agentOptions
 }
 
-func newExplainCmd(f *cmdutil.Factory) *cobra.Command {
-	opts := &explainOptions{f: f}
+func newExplainCmd(f *cmdutil.Factory, runF func(context.Context, *explainOptions) error) *cobra.Command {
+	opts := &explainOptions{Deps: f.Deps()}
+	if runF == nil {
+		runF = runExplain
+	}
 	cmd := &cobra.Command{
 		Use:   "explain ID",
 		Short: "Ask the agent why a workflow run failed",
@@ -74,15 +87,15 @@ assignments); --no-redact sends them as they are. The agent's address and key ar
 		if err := opts.limit.Check(cmd); err != nil {
 			return err
 		}
-		return runExplain(cmd.Context(), opts)
+		return runF(cmd.Context(), opts)
 	})
 	cmdutil.AddRepoFlag(cmd, &opts.repo)
-	addAgentFlags(cmd, &opts.agentOptions)
+	addAgentFlags(cmd, f, &opts.agentOptions)
 	return cmd
 }
 
 func runExplain(ctx context.Context, opts *explainOptions) error {
-	c, repo, err := opts.f.RepoClient(ctx, opts.repo)
+	c, repo, err := opts.RepoClient(ctx, opts.repo)
 	if err != nil {
 		return err
 	}
@@ -90,32 +103,31 @@ func runExplain(ctx context.Context, opts *explainOptions) error {
 	if err != nil {
 		return err
 	}
-	ios := opts.f.IOStreams
+	ios := opts.IO
 	if outcome(run.Status, run.Conclusion) == "success" {
 		fmt.Fprintf(ios.ErrOut, "Run %s succeeded; there is no failure to explain.\n", runTitle(run))
 		return nil
 	}
-	if err := explainRun(ctx, opts.f, &opts.agentOptions, c, repo, run, jobs, ios.Out); err != nil {
+	if err := explainRun(ctx, opts.IO, &opts.agentOptions, c, repo, run, jobs, ios.Out); err != nil {
 		return err
 	}
 	return &cmdutil.ExitError{Code: cmdutil.ExitFailure}
 }
 
 // explainRun asks the agent why run failed and streams the answer to out.
-func explainRun(ctx context.Context, f *cmdutil.Factory, o *agentOptions, c *client.Client, repo client.RepoName, run *client.WorkflowRun, jobs []*client.Job, out io.Writer) error {
-	ios := f.IOStreams
+func explainRun(ctx context.Context, ios *iostreams.IOStreams, o *agentOptions, c *client.Client, repo client.RepoName, run *client.WorkflowRun, jobs []*client.Job, out io.Writer) error {
 	if !done(run.Status, run.Conclusion) && !anyFailed(jobs) {
 		return fmt.Errorf("run %s is still %s and no job has failed yet; wait for it with `forge run watch %d --exit-status`", runTitle(run), outcome(run.Status, run.Conclusion), run.ID)
 	}
-	agent, err := f.Agent()
+	agent, err := o.agent()
 	if err != nil {
 		return err
 	}
-	limit, err := o.limit.Tokens(f)
+	limit, err := o.tokens()
 	if err != nil {
 		return err
 	}
-	a, err := agentctx.Run(ctx, c, repo, run, jobs, agentctx.Options{NoRedact: o.noRedact, Redactor: f.Redactor()})
+	a, err := agentctx.Run(ctx, c, repo, run, jobs, agentctx.Options{NoRedact: o.noRedact, Redactor: o.redactor()})
 	if err != nil {
 		return err
 	}
@@ -123,7 +135,7 @@ func explainRun(ctx context.Context, f *cmdutil.Factory, o *agentOptions, c *cli
 	s := &chat.Session{Client: agent, Model: o.model, ContextLimit: limit,
 		Notify: func(note string) { fmt.Fprintln(ios.ErrOut, cs.Dim("forge: "+note)) }}
 	s.AttachContext(a)
-	w := replyWriter(f, out)
+	w := replyWriter(ios, out)
 	u, err := s.Turn(ctx, ExplainQuestion, func(d string) { io.WriteString(w, d) })
 	w.Close()
 	if err != nil {
@@ -151,8 +163,7 @@ func anyFailed(jobs []*client.Job) bool {
 // replyWriter shows the answer as it streams: rendered as markdown on a
 // terminal (which also keeps the agent's control characters off it), as
 // it comes when piped, ending with a newline.
-func replyWriter(f *cmdutil.Factory, out io.Writer) io.WriteCloser {
-	ios := f.IOStreams
+func replyWriter(ios *iostreams.IOStreams, out io.Writer) io.WriteCloser {
 	if ios.IsStdoutTTY() {
 		return markdown.NewStream(out, markdown.Options{Width: ios.TerminalWidth(), Color: ios.ColorEnabled(), Dark: true})
 	}

@@ -15,7 +15,7 @@ import (
 )
 
 type listOptions struct {
-	f      *cmdutil.Factory
+	cmdutil.Deps
 	list   listing.Flags
 	repo   string
 	branch string
@@ -26,8 +26,11 @@ type listOptions struct {
 	workflow, commit, user string
 }
 
-func newListCmd(f *cmdutil.Factory) *cobra.Command {
-	opts := &listOptions{f: f}
+func newListCmd(f *cmdutil.Factory, runF func(context.Context, *listOptions) error) *cobra.Command {
+	opts := &listOptions{Deps: f.Deps()}
+	if runF == nil {
+		runF = runList
+	}
 	cmd := &cobra.Command{
 		Use:     "list",
 		Aliases: []string{"ls"},
@@ -40,7 +43,7 @@ title, workflow, branch, event, ID, elapsed and creation time (ISO 8601).`,
   forge run list --status failure --json id,head_branch`,
 		Args: cmdutil.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runList(cmd.Context(), opts)
+			return runF(cmd.Context(), opts)
 		},
 	}
 	cmdutil.AddRepoFlag(cmd, &opts.repo)
@@ -59,7 +62,7 @@ title, workflow, branch, event, ID, elapsed and creation time (ISO 8601).`,
 var runStatuses = []string{"queued", "in_progress", "completed", "success", "failure", "cancelled"}
 
 func runList(ctx context.Context, opts *listOptions) error {
-	c, repo, err := opts.list.RepoClient(ctx, opts.f, opts.repo)
+	c, repo, err := opts.list.RepoClient(ctx, opts.Deps, opts.repo)
 	if err != nil {
 		return err
 	}
@@ -67,7 +70,7 @@ func runList(ctx context.Context, opts *listOptions) error {
 		ListOptions: opts.list.PerPage(),
 		Branch:      opts.branch, Status: opts.status, Event: opts.event,
 	}), opts.keep)
-	ios := opts.f.IOStreams
+	ios := opts.IO
 	tty := ios.IsStdoutTTY()
 	now := time.Now()
 	plain := iostreams.NewColorScheme(false) // the table colours the whole cell

@@ -18,14 +18,17 @@ import (
 )
 
 type logsOptions struct {
-	f    *cmdutil.Factory
+	cmdutil.Deps
 	repo string
 	id   int64
 	job  string
 }
 
-func newLogsCmd(f *cmdutil.Factory) *cobra.Command {
-	opts := &logsOptions{f: f}
+func newLogsCmd(f *cmdutil.Factory, runF func(context.Context, *logsOptions) error) *cobra.Command {
+	opts := &logsOptions{Deps: f.Deps()}
+	if runF == nil {
+		runF = runLogs
+	}
 	cmd := &cobra.Command{
 		Use:   "logs ID",
 		Short: "Print the logs of a run's jobs, each line prefixed by its job's name",
@@ -40,7 +43,7 @@ For one job's log without prefixes, use forge job logs JOB_ID.`,
   forge run logs 12 | grep -i error`,
 	}
 	runid.Arg(cmd, f, &opts.id, &opts.repo, func(cmd *cobra.Command) error {
-		return runLogs(cmd.Context(), opts)
+		return runF(cmd.Context(), opts)
 	})
 	cmdutil.AddRepoFlag(cmd, &opts.repo)
 	cmd.Flags().StringVarP(&opts.job, "job", "j", "", "Only this `job`, by ID or name")
@@ -48,7 +51,7 @@ For one job's log without prefixes, use forge job logs JOB_ID.`,
 }
 
 func runLogs(ctx context.Context, opts *logsOptions) error {
-	c, repo, err := opts.f.RepoClient(ctx, opts.repo)
+	c, repo, err := opts.RepoClient(ctx, opts.repo)
 	if err != nil {
 		return err
 	}
@@ -63,8 +66,8 @@ func runLogs(ctx context.Context, opts *logsOptions) error {
 		}
 		jobs = []*client.Job{j}
 	}
-	defer opts.f.IOStreams.StartPager()()
-	return printLogs(ctx, opts.f.IOStreams, c, repo, opts.id, jobs)
+	defer opts.IO.StartPager()()
+	return printLogs(ctx, opts.IO, c, repo, opts.id, jobs)
 }
 
 // printLogs writes the logs of jobs, each line prefixed by its job's

@@ -9,7 +9,10 @@ import (
 	"github.com/spf13/cobra"
 )
 
-func newRerunCmd(f *cmdutil.Factory) *cobra.Command {
+func newRerunCmd(f *cmdutil.Factory, runF func(context.Context, *actionOptions) error) *cobra.Command {
+	if runF == nil {
+		runF = runRerun
+	}
 	return newActionCmd(f, &cobra.Command{
 		Use:   "rerun ID",
 		Short: "Start a workflow run again, at the same commit",
@@ -20,11 +23,11 @@ it; --json prints the service's answer.
 ` + fmt.Sprintf(beyondSpec, "POST /repos/OWNER/REPO/actions/runs/ID/rerun"),
 		Example: `  forge run rerun 12 -R alice/demo
   forge run watch "$(forge run rerun 12)" --exit-status`,
-	}, runRerun)
+	}, runF)
 }
 
 func runRerun(ctx context.Context, opts *actionOptions) error {
-	c, repo, err := opts.f.RepoClient(ctx, opts.repo)
+	c, repo, err := opts.RepoClient(ctx, opts.repo)
 	if err != nil {
 		return err
 	}
@@ -32,7 +35,7 @@ func runRerun(ctx context.Context, opts *actionOptions) error {
 	if err != nil {
 		return cmdutil.NotOffered(err, "re-running runs", runThere(ctx, c, repo, opts.id))
 	}
-	ios := opts.f.IOStreams
+	ios := opts.IO
 	if opts.exporter.Enabled() {
 		return opts.exporter.Write(ios, answer(run))
 	}

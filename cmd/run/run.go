@@ -28,8 +28,8 @@ func NewCmd(f *cmdutil.Factory) *cobra.Command {
 else FORGE_REPO, else the git remote of the current directory that points at
 the profile's host.`,
 	})
-	cmd.AddCommand(newListCmd(f), newViewCmd(f), newWatchCmd(f), newLogsCmd(f), newExplainCmd(f),
-		newCancelCmd(f), newRerunCmd(f))
+	cmd.AddCommand(newListCmd(f, nil), newViewCmd(f, nil), newWatchCmd(f, nil), newLogsCmd(f, nil), newExplainCmd(f, nil),
+		newCancelCmd(f, nil), newRerunCmd(f, nil))
 	return cmd
 }
 

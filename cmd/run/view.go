@@ -19,7 +19,7 @@ import (
 )
 
 type viewOptions struct {
-	f        *cmdutil.Factory
+	cmdutil.Deps
 	exporter *output.Exporter
 	repo     string
 	id       int64
@@ -31,8 +31,11 @@ type viewOptions struct {
 	agent                 agentOptions
 }
 
-func newViewCmd(f *cmdutil.Factory) *cobra.Command {
-	opts := &viewOptions{f: f}
+func newViewCmd(f *cmdutil.Factory, runF func(context.Context, *viewOptions) error) *cobra.Command {
+	opts := &viewOptions{Deps: f.Deps()}
+	if runF == nil {
+		runF = runView
+	}
 	cmd := &cobra.Command{
 		Use:   "view [ID | URL]",
 		Short: "Show a workflow run and its jobs",
@@ -58,7 +61,7 @@ Without an ID on a terminal, forge offers the recent runs to choose from.`,
 		if err := opts.agent.limit.Check(cmd); err != nil {
 			return err
 		}
-		return runView(cmd.Context(), opts)
+		return runF(cmd.Context(), opts)
 	})
 	cmdutil.AddRepoFlag(cmd, &opts.repo)
 	opts.exporter = output.AddJSONFlags(cmd, append(runFields, "jobs")...)
@@ -66,7 +69,7 @@ Without an ID on a terminal, forge offers the recent runs to choose from.`,
 	cmd.Flags().BoolVar(&opts.logFailed, "log-failed", false, "Print the logs of the failed jobs (as forge run logs does)")
 	cmd.Flags().BoolVar(&opts.exitStatus, "exit-status", false, "Exit with status 1 when the run finished without success")
 	cmd.Flags().BoolVar(&opts.explain, "explain", false, "When the run has failed, ask the agent why (see forge run explain)")
-	addAgentFlags(cmd, &opts.agent)
+	addAgentFlags(cmd, f, &opts.agent)
 	return cmd
 }
 
@@ -77,7 +80,7 @@ func runView(ctx context.Context, opts *viewOptions) error {
 	if opts.explain && opts.exporter.Enabled() {
 		return cmdutil.UsageErrorf("--explain streams the agent's answer after the run; it does not go with --json, --jq or --template")
 	}
-	c, repo, err := opts.f.RepoClient(ctx, opts.repo)
+	c, repo, err := opts.RepoClient(ctx, opts.repo)
 	if err != nil {
 		return err
 	}
@@ -85,9 +88,9 @@ func runView(ctx context.Context, opts *viewOptions) error {
 	if err != nil {
 		return err
 	}
-	ios := opts.f.IOStreams
+	ios := opts.IO
 	if opts.web {
-		return browser.Open(ios, opts.f.Getenv, run.HTMLURL)
+		return browser.Open(ios, opts.Getenv, run.HTMLURL)
 	}
 	if !opts.explain {
 		defer ios.StartPager()() // an agent's answer streams: no pager
@@ -125,7 +128,7 @@ func runView(ctx context.Context, opts *viewOptions) error {
 		_, err = fmt.Fprintln(ios.Out, strings.Join(lines, "\n"))
 	}
 	if err == nil && opts.explain {
-		err = explainAfter(ctx, opts.f, &opts.agent, c, repo, run, jobs)
+		err = explainAfter(ctx, opts.IO, &opts.agent, c, repo, run, jobs)
 	}
 	if err != nil {
 		return err
@@ -143,12 +146,12 @@ func (opts *viewOptions) exit(run *client.WorkflowRun) error {
 
 // explainAfter is --explain: after a run that failed, a blank line and
 // the agent's answer.
-func explainAfter(ctx context.Context, f *cmdutil.Factory, o *agentOptions, c *client.Client, repo client.RepoName, run *client.WorkflowRun, jobs []*client.Job) error {
+func explainAfter(ctx context.Context, ios *iostreams.IOStreams, o *agentOptions, c *client.Client, repo client.RepoName, run *client.WorkflowRun, jobs []*client.Job) error {
 	if !done(run.Status, run.Conclusion) || outcome(run.Status, run.Conclusion) == "success" {
 		return nil
 	}
-	fmt.Fprintln(f.IOStreams.Out)
-	return explainRun(ctx, f, o, c, repo, run, jobs, f.IOStreams.Out)
+	fmt.Fprintln(ios.Out)
+	return explainRun(ctx, ios, o, c, repo, run, jobs, ios.Out)
 }
 
 // withJobs is the run as the server sent it plus "jobs", the jobs as the

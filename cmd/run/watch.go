@@ -18,7 +18,7 @@ import (
 )
 
 type watchOptions struct {
-	f          *cmdutil.Factory
+	cmdutil.Deps
 	repo       string
 	id         int64
 	exitStatus bool
@@ -27,8 +27,11 @@ type watchOptions struct {
 	agent      agentOptions
 }
 
-func newWatchCmd(f *cmdutil.Factory) *cobra.Command {
-	opts := &watchOptions{f: f}
+func newWatchCmd(f *cmdutil.Factory, runF func(context.Context, *watchOptions) error) *cobra.Command {
+	opts := &watchOptions{Deps: f.Deps()}
+	if runF == nil {
+		runF = runWatch
+	}
 	cmd := &cobra.Command{
 		Use:   "watch [ID | URL]",
 		Short: "Follow a workflow run until it completes",
@@ -66,13 +69,13 @@ normal screen; the run goes on.`,
 		if opts.explain && !opts.exitStatus {
 			return cmdutil.UsageErrorf("--explain goes with --exit-status: forge run watch %d --exit-status --explain", opts.id)
 		}
-		return runWatch(cmd.Context(), opts)
+		return runF(cmd.Context(), opts)
 	})
 	cmdutil.AddRepoFlag(cmd, &opts.repo)
 	cmd.Flags().BoolVar(&opts.exitStatus, "exit-status", false, "Exit with status 1 unless the run succeeds")
 	cmd.Flags().StringVarP(&opts.interval, "interval", "i", "3", "Time between refreshes: `seconds`, or a duration such as 500ms or 1m")
 	cmd.Flags().BoolVar(&opts.explain, "explain", false, "With --exit-status: when the run fails, ask the agent why (see forge run explain)")
-	addAgentFlags(cmd, &opts.agent)
+	addAgentFlags(cmd, f, &opts.agent)
 	return cmd
 }
 
@@ -97,12 +100,12 @@ func runWatch(ctx context.Context, opts *watchOptions) error {
 	if err != nil {
 		return err
 	}
-	c, repo, err := opts.f.RepoClient(ctx, opts.repo)
+	c, repo, err := opts.RepoClient(ctx, opts.repo)
 	if err != nil {
 		return err
 	}
 	w := &watcher{ctx: ctx, c: c, repo: repo, id: opts.id, interval: interval, reconnectFor: reconnectFor}
-	ios := opts.f.IOStreams
+	ios := opts.IO
 	run, jobs, err := fetchRun(ctx, c, repo, opts.id)
 	if err != nil {
 		return err
@@ -131,7 +134,7 @@ func runWatch(ctx context.Context, opts *watchOptions) error {
 			if run, jobs, err = fetchRun(ctx, c, repo, opts.id); err != nil {
 				return err
 			}
-			if err := explainAfter(ctx, opts.f, &opts.agent, c, repo, run, jobs); err != nil {
+			if err := explainAfter(ctx, opts.IO, &opts.agent, c, repo, run, jobs); err != nil {
 				return err
 			}
 		}
@@ -258,7 +261,7 @@ func (w *watcher) plain(out, errOut io.Writer, run *client.WorkflowRun, jobs []*
 // there too, so what was watched does not vanish with the alternate
 // screen.
 func (w *watcher) onTerminal(opts *watchOptions, run *client.WorkflowRun, jobs []*client.Job) (_ *client.WorkflowRun, err error) {
-	ios := opts.f.IOStreams
+	ios := opts.IO
 	cs := ios.ColorScheme()
 	scr := newScreen(ios)
 	scr.enter()

@@ -18,14 +18,17 @@ import (
 )
 
 type addOptions struct {
-	f        *cmdutil.Factory
+	cmdutil.Deps
 	file     string
 	title    string
 	exporter *output.Exporter
 }
 
-func newAddCmd(f *cmdutil.Factory) *cobra.Command {
-	opts := &addOptions{f: f}
+func newAddCmd(f *cmdutil.Factory, runF func(context.Context, *addOptions) error) *cobra.Command {
+	opts := &addOptions{Deps: f.Deps()}
+	if runF == nil {
+		runF = runAdd
+	}
 	cmd := &cobra.Command{
 		Use:   "add [FILE]",
 		Short: "Add an SSH public key to your account",
@@ -44,7 +47,7 @@ SHA256 fingerprint, as ` + "`ssh-keygen -l`" + ` shows it.`,
 			if len(args) == 1 {
 				opts.file = args[0]
 			}
-			return runAdd(cmd.Context(), opts)
+			return runF(cmd.Context(), opts)
 		},
 	}
 	cmd.Flags().StringVarP(&opts.title, "title", "t", "", "A `name` for the key (default: its comment)")
@@ -76,7 +79,7 @@ func runAdd(ctx context.Context, opts *addOptions) error {
 	if title == "" {
 		return cmdutil.UsageErrorf("the key has no comment to name it by: pass --title")
 	}
-	c, err := opts.f.REST()
+	c, err := opts.REST()
 	if err != nil {
 		return err
 	}
@@ -84,7 +87,7 @@ func runAdd(ctx context.Context, opts *addOptions) error {
 	if err != nil {
 		return err
 	}
-	ios := opts.f.IOStreams
+	ios := opts.IO
 	if opts.exporter.Enabled() {
 		return opts.exporter.Write(ios, added.RawJSON())
 	}
@@ -105,7 +108,7 @@ func runAdd(ctx context.Context, opts *addOptions) error {
 func (o *addOptions) readKey() (string, []byte, error) {
 	const limit = 64 << 10
 	if o.file == "-" {
-		data, err := io.ReadAll(io.LimitReader(o.f.IOStreams.In, limit))
+		data, err := io.ReadAll(io.LimitReader(o.IO.In, limit))
 		return "standard input", data, err
 	}
 	if o.file != "" {
@@ -115,7 +118,7 @@ func (o *addOptions) readKey() (string, []byte, error) {
 		}
 		return o.file, data, err
 	}
-	home := o.f.Getenv("HOME")
+	home := o.Getenv("HOME")
 	if home == "" {
 		home, _ = os.UserHomeDir()
 	}

@@ -10,13 +10,16 @@ import (
 )
 
 type deleteOptions struct {
-	f   *cmdutil.Factory
+	cmdutil.Deps
 	id  int64
 	yes bool
 }
 
-func newDeleteCmd(f *cmdutil.Factory) *cobra.Command {
-	opts := &deleteOptions{f: f}
+func newDeleteCmd(f *cmdutil.Factory, runF func(context.Context, *deleteOptions) error) *cobra.Command {
+	opts := &deleteOptions{Deps: f.Deps()}
+	if runF == nil {
+		runF = runDelete
+	}
 	cmd := &cobra.Command{
 		Use:     "delete ID",
 		Aliases: []string{"rm"},
@@ -32,7 +35,7 @@ first; elsewhere pass --yes.`,
 				return err
 			}
 			opts.id = id
-			return runDelete(cmd.Context(), opts)
+			return runF(cmd.Context(), opts)
 		},
 	}
 	cmd.Flags().BoolVarP(&opts.yes, "yes", "y", false, "Delete without asking")
@@ -40,16 +43,16 @@ first; elsewhere pass --yes.`,
 }
 
 func runDelete(ctx context.Context, opts *deleteOptions) error {
-	ios := opts.f.IOStreams
+	ios := opts.IO
 	if err := confirm.Possible(ios, opts.yes, fmt.Sprintf("key %d", opts.id)); err != nil {
 		return err
 	}
-	c, err := opts.f.REST()
+	c, err := opts.REST()
 	if err != nil {
 		return err
 	}
 	if !opts.yes {
-		if err := confirm.YesNo(ctx, opts.f, fmt.Sprintf("Delete SSH key %d?", opts.id)); err != nil {
+		if err := confirm.YesNo(ctx, opts.Deps, fmt.Sprintf("Delete SSH key %d?", opts.id)); err != nil {
 			return err
 		}
 	}

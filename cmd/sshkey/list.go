@@ -14,12 +14,15 @@ import (
 var keyFields = []string{"id", "title", "fingerprint", "key", "created_at"}
 
 type listOptions struct {
-	f        *cmdutil.Factory
+	cmdutil.Deps
 	exporter *output.Exporter
 }
 
-func newListCmd(f *cmdutil.Factory) *cobra.Command {
-	opts := &listOptions{f: f}
+func newListCmd(f *cmdutil.Factory, runF func(context.Context, *listOptions) error) *cobra.Command {
+	opts := &listOptions{Deps: f.Deps()}
+	if runF == nil {
+		runF = runList
+	}
 	cmd := &cobra.Command{
 		Use:     "list",
 		Aliases: []string{"ls"},
@@ -28,7 +31,7 @@ func newListCmd(f *cmdutil.Factory) *cobra.Command {
   forge ssh-key list --json id,fingerprint`,
 		Args: cmdutil.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runList(cmd.Context(), opts)
+			return runF(cmd.Context(), opts)
 		},
 	}
 	opts.exporter = output.AddJSONFlags(cmd, keyFields...)
@@ -39,7 +42,7 @@ func runList(ctx context.Context, opts *listOptions) error {
 	if err := opts.exporter.Validate(); err != nil {
 		return err
 	}
-	c, err := opts.f.REST()
+	c, err := opts.REST()
 	if err != nil {
 		return err
 	}
@@ -47,7 +50,7 @@ func runList(ctx context.Context, opts *listOptions) error {
 	if err != nil {
 		return err
 	}
-	ios := opts.f.IOStreams
+	ios := opts.IO
 	if opts.exporter.Enabled() {
 		raw := make([]json.RawMessage, 0, len(keys))
 		for _, k := range keys {

@@ -16,6 +16,6 @@ func NewCmd(f *cmdutil.Factory) *cobra.Command {
   forge ssh-key add ~/.ssh/id_ed25519.pub --title laptop
   forge ssh-key delete 3`,
 	})
-	cmd.AddCommand(newListCmd(f), newAddCmd(f), newDeleteCmd(f))
+	cmd.AddCommand(newListCmd(f, nil), newAddCmd(f, nil), newDeleteCmd(f, nil))
 	return cmd
 }

@@ -25,13 +25,14 @@ func Possible(ios *iostreams.IOStreams, yes bool, what string) error {
 // Typed asks the user to type name again, for deletions that cannot be
 // undone: anything but name (surrounding spaces aside) deletes nothing
 // and ends the command with exit 1.
-func Typed(ctx context.Context, f *cmdutil.Factory, name string) error {
-	typed, err := f.Prompter.Input(ctx, "Type "+text.OneLine(name)+" to confirm", "")
+func Typed(ctx context.Context, src cmdutil.DepsSource, name string) error {
+	d := src.Deps()
+	typed, err := d.Prompter.Input(ctx, "Type "+text.OneLine(name)+" to confirm", "")
 	if err != nil {
 		return err
 	}
 	if strings.TrimSpace(typed) != name {
-		fmt.Fprintf(f.IOStreams.ErrOut, "%q does not match %s; nothing deleted.\n", typed, text.OneLine(name))
+		fmt.Fprintf(d.IO.ErrOut, "%q does not match %s; nothing deleted.\n", typed, text.OneLine(name))
 		return cmdutil.ErrSilent
 	}
 	return nil
@@ -39,13 +40,14 @@ func Typed(ctx context.Context, f *cmdutil.Factory, name string) error {
 
 // YesNo asks question with no as the default: anything but yes deletes
 // nothing and ends the command with exit 1.
-func YesNo(ctx context.Context, f *cmdutil.Factory, question string) error {
-	ok, err := f.Prompter.Confirm(ctx, question, false)
+func YesNo(ctx context.Context, src cmdutil.DepsSource, question string) error {
+	d := src.Deps()
+	ok, err := d.Prompter.Confirm(ctx, question, false)
 	if err != nil {
 		return err
 	}
 	if !ok {
-		fmt.Fprintln(f.IOStreams.ErrOut, "Nothing deleted.")
+		fmt.Fprintln(d.IO.ErrOut, "Nothing deleted.")
 		return cmdutil.ErrSilent
 	}
 	return nil

@@ -82,17 +82,17 @@ func Filter[T any](seq iter.Seq2[T, error], keep func(T) bool) iter.Seq2[T, erro
 
 // RepoClient checks the flags, then gives the repository's client: the
 // order every list command needs (a usage error before any request).
-func (l *Flags) RepoClient(ctx context.Context, f *cmdutil.Factory, repoFlag string) (*client.Client, client.RepoName, error) {
+func (l *Flags) RepoClient(ctx context.Context, d cmdutil.DepsSource, repoFlag string) (*client.Client, client.RepoName, error) {
 	if err := l.Validate(); err != nil {
 		return nil, client.RepoName{}, err
 	}
-	return f.RepoClient(ctx, repoFlag)
+	return d.Deps().RepoClient(ctx, repoFlag)
 }
 
 // REST is RepoClient for the lists that are not a repository's.
-func (l *Flags) REST(f *cmdutil.Factory) (*client.Client, error) {
+func (l *Flags) REST(d cmdutil.DepsSource) (*client.Client, error) {
 	if err := l.Validate(); err != nil {
 		return nil, err
 	}
-	return f.REST()
+	return d.Deps().REST()
 }

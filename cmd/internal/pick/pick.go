@@ -50,12 +50,13 @@ func One(ctx context.Context, ios *iostreams.IOStreams, p prompt.Prompter, quest
 // lists up to 10 of the repository's recent items (list), offers them by
 // label, and returns the number of the one chosen. Without a terminal it
 // is noWay, the usage error of the missing number, before any request.
-func Recent[T any](ctx context.Context, f *cmdutil.Factory, repoFlag string, noWay error, what string,
+func Recent[T any](ctx context.Context, src cmdutil.DepsSource, repoFlag string, noWay error, what string,
 	list func(*client.Client, client.RepoName) iter.Seq2[*T, error], label func(*T) string, number func(*T) int64) (int64, error) {
-	if !f.IOStreams.CanPrompt() {
+	d := src.Deps()
+	if !d.IO.CanPrompt() {
 		return 0, noWay
 	}
-	c, name, err := f.RepoClient(ctx, repoFlag)
+	c, name, err := d.RepoClient(ctx, repoFlag)
 	if err != nil {
 		return 0, err
 	}
@@ -70,7 +71,7 @@ func Recent[T any](ctx context.Context, f *cmdutil.Factory, repoFlag string, noW
 	for i, r := range recs {
 		items[i] = label(r)
 	}
-	i, err := One(ctx, f.IOStreams, f.Prompter, "Which one?", items, noWay)
+	i, err := One(ctx, d.IO, d.Prompter, "Which one?", items, noWay)
 	if err != nil {
 		return 0, err
 	}
