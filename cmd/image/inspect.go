@@ -3,6 +3,7 @@ package image
 import (
 	"context"
 	"fmt"
+	"io"
 	"strconv"
 	"strings"
 
@@ -30,7 +31,7 @@ func newInspectCmd(f *cmdutil.Factory) *cobra.Command {
 		Long: `Show what a reference names: an image (its platform, creation time, config
 and layers with sizes) or a multi-platform index (each platform's image with
 its size and layer count). --raw prints the manifest exactly as the registry
-serves it.`,
+serves it (on a terminal, with control characters made visible).`,
 		Example: `  forge image inspect app:1.0
   forge image inspect app:1.0 --raw | jq .
   forge image inspect app:1.0 --json platforms --jq '.platforms[].platform'`,
@@ -68,7 +69,13 @@ func runInspect(ctx context.Context, opts *inspectOptions) error {
 		return err
 	}
 	if opts.raw {
-		_, err := ios.Out.Write(desc.Manifest)
+		// Exact bytes for a pipe (jq, a digest check); on a terminal the
+		// annotations are the registry's text like any other.
+		raw := string(desc.Manifest)
+		if ios.IsStdoutTTY() {
+			raw = text.Sanitize(raw)
+		}
+		_, err := io.WriteString(ios.Out, raw)
 		return err
 	}
 	in, err := regclient.Inspect(ctx, ref.Name(), desc)

@@ -1,40 +1,12 @@
 package servicefixture_test
 
 import (
-	"regexp"
 	"strings"
 	"testing"
-	"unicode/utf8"
 
 	"github.com/forgehq/forge/internal/clitest"
 	"github.com/forgehq/forge/internal/servicefixture"
 )
-
-// allowed are the escape sequences forge writes itself: colours (SGR,
-// which a job log's lines keep too), erasing a line, and the carriage
-// return of a redrawn line.
-var allowed = regexp.MustCompile(`\x1b\[[0-9;]*[mK]|\r`)
-
-// unsafe finds what must not reach a terminal: ESC (but in allowed) and
-// the other C0 controls but newline and tab, DEL, C1 controls (as
-// characters and as raw bytes) and bidi controls.
-func unsafe(s string) (rune, bool) {
-	s = allowed.ReplaceAllString(s, "")
-	for i := 0; i < len(s); {
-		r, n := utf8.DecodeRuneInString(s[i:])
-		switch {
-		case r == utf8.RuneError && n == 1:
-			if s[i] >= 0x80 && s[i] <= 0x9f {
-				return rune(s[i]), true
-			}
-		case r < 0x20 && r != '\n' && r != '\t', r == 0x7f, r >= 0x80 && r <= 0x9f,
-			r >= 0x202a && r <= 0x202e, r >= 0x2066 && r <= 0x2069:
-			return r, true
-		}
-		i += n
-	}
-	return 0, false
-}
 
 // TestHostileBytesNeverReachTheTerminal: a service that puts escape
 // sequences (title, screen clear, clipboard, hyperlinks), C1 controls and
@@ -64,7 +36,7 @@ func TestHostileBytesNeverReachTheTerminal(t *testing.T) {
 				t.Errorf("style %d: forge %s showed none of the service's text (exit %d):\n%s", style, strings.Join(args, " "), r.Code, r.Output())
 			}
 			for name, out := range map[string]string{"stdout": r.Out, "stderr": r.Err} {
-				if c, bad := unsafe(out); bad {
+				if c, bad := servicefixture.Unsafe(out); bad {
 					t.Errorf("style %d: forge %s: %U reached the terminal on %s:\n%q", style, strings.Join(args, " "), c, name, out)
 				}
 			}

@@ -10,6 +10,7 @@ import (
 	"net/http/httptest"
 	"net/http/httputil"
 	"net/url"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -49,7 +50,7 @@ func Hostile(t testing.TB, srv *refserver.Server) string {
 		if q, err := url.ParseQuery(u.RawQuery); err == nil {
 			for k, vs := range q {
 				for i := range vs {
-					vs[i] = strings.ReplaceAll(vs[i], Marker, "")
+					vs[i] = strings.ReplaceAll(strings.ReplaceAll(vs[i], Marker, ""), headerMarker, "")
 				}
 				q[k] = vs
 			}
@@ -69,8 +70,9 @@ func Hostile(t testing.TB, srv *refserver.Server) string {
 }
 
 func hostileBody(resp *http.Response) error {
+	markChallenge(resp.Header)
 	path := resp.Request.URL.Path
-	if strings.Contains(path, "/manifests/") || strings.Contains(path, "/blobs/") || strings.HasSuffix(path, "/token") {
+	if resp.StatusCode < 400 && (strings.Contains(path, "/manifests/") || strings.Contains(path, "/blobs/") || strings.HasSuffix(path, "/token")) {
 		return nil // digests and tokens must stay what they are
 	}
 	body, err := io.ReadAll(resp.Body)
@@ -95,6 +97,29 @@ func hostileBody(resp *http.Response) error {
 		resp.StatusCode, resp.Status = http.StatusOK, "200 OK"
 	}
 	return nil
+}
+
+// challengeParam is a quoted parameter of a WWW-Authenticate challenge.
+var challengeParam = regexp.MustCompile(`(service|error|error_description)="([^"]*)"`)
+
+// headerMarker is what of Marker a quoted header parameter can carry:
+// Go's client takes a header with an ASCII control for a broken
+// connection, but C1 and bidi controls (as UTF-8) pass. (Without the
+// backslashes, a quoted string's escapes, too.)
+var headerMarker = strings.Map(func(r rune) rune {
+	if r < 0x20 || r == 0x7f || r == '\\' {
+		return -1
+	}
+	return r
+}, Marker)
+
+// markChallenge adds headerMarker to what a registry's challenge says
+// (the service, which comes back in the token request, and the error),
+// but not to the realm, which must stay an address to fetch.
+func markChallenge(h http.Header) {
+	for i, c := range h.Values("WWW-Authenticate") {
+		h["Www-Authenticate"][i] = challengeParam.ReplaceAllString(c, `$1="$2`+strings.ReplaceAll(headerMarker, `$`, `$$`)+`"`)
+	}
 }
 
 // markJSON adds Marker to every string of a JSON document.
@@ -135,7 +160,7 @@ func mark(key string, v any) any {
 		return x
 	case string:
 		switch key {
-		case "encoding", "type", "token", "access_token":
+		case "encoding", "type", "token", "access_token", "digest":
 			return x
 		}
 		if _, err := time.Parse(time.RFC3339, x); err == nil {
