@@ -1,6 +1,9 @@
 package image_test
 
 import (
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -118,5 +121,36 @@ func TestHostileRegistryNeverReachesTheTerminal(t *testing.T) {
 				t.Errorf("forge %s: %U reached the terminal on %s:\n%q", strings.Join(c.args, " "), ch, name, s)
 			}
 		}
+	}
+}
+
+// TestHostileRealmOnATerminal: a registry whose challenge sends logins to
+// a token service on another host, named with C1 and bidi controls (all
+// of tuitest.Marker a header can carry): the question image login asks,
+// and its answer when there is none, show the host made visible.
+func TestHostileRealmOnATerminal(t *testing.T) {
+	// A host takes no brackets or semicolons: the C1 and bidi controls.
+	controls := strings.Map(func(r rune) rune {
+		if r < 0x80 {
+			return -1
+		}
+		return r
+	}, tuitest.HeaderMarker)
+	reg := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("WWW-Authenticate", `Bearer realm="http://evil`+controls+`.example/token",service="registry`+tuitest.HeaderMarker+`"`)
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusUnauthorized)
+		io.WriteString(w, `{"errors":[{"code":"UNAUTHORIZED","message":"log in`+strings.ReplaceAll(tuitest.HeaderMarker, `"`, ``)+`"}]}`)
+	}))
+	t.Cleanup(reg.Close)
+	h := clitest.Against(t, reg.URL+"/api/v2", "")
+	h.Env["FORGE_REGISTRY_URL"] = reg.URL
+	r := h.Run(clitest.Run{TTY: true, ErrTTY: true, Stdin: "pw"}, "image", "login", "--username", "dave", "--password-stdin")
+	shown := strings.Join(append(r.Questions, r.Out, r.Err), "\n")
+	if r.Code == 0 || !strings.Contains(shown, "<U+202E>") {
+		t.Errorf("exit %d; want a failure that names the token host made visible; asked %q\n%s", r.Code, r.Questions, r.Output())
+	}
+	if ch, bad := servicefixture.Unsafe(shown); bad {
+		t.Errorf("%U reached the terminal; asked %q\n%s", ch, r.Questions, r.Output())
 	}
 }

@@ -50,7 +50,7 @@ func Hostile(t testing.TB, srv *refserver.Server) string {
 		if q, err := url.ParseQuery(u.RawQuery); err == nil {
 			for k, vs := range q {
 				for i := range vs {
-					vs[i] = strings.ReplaceAll(strings.ReplaceAll(vs[i], Marker, ""), headerMarker, "")
+					vs[i] = strings.ReplaceAll(strings.ReplaceAll(vs[i], Marker, ""), HeaderMarker, "")
 				}
 				q[k] = vs
 			}
@@ -102,23 +102,23 @@ func hostileBody(resp *http.Response) error {
 // challengeParam is a quoted parameter of a WWW-Authenticate challenge.
 var challengeParam = regexp.MustCompile(`(service|error|error_description)="([^"]*)"`)
 
-// headerMarker is what of Marker a quoted header parameter can carry:
+// HeaderMarker is what of Marker a quoted header parameter can carry:
 // Go's client takes a header with an ASCII control for a broken
 // connection, but C1 and bidi controls (as UTF-8) pass. (Without the
 // backslashes, a quoted string's escapes, too.)
-var headerMarker = strings.Map(func(r rune) rune {
+var HeaderMarker = strings.Map(func(r rune) rune {
 	if r < 0x20 || r == 0x7f || r == '\\' {
 		return -1
 	}
 	return r
 }, Marker)
 
-// markChallenge adds headerMarker to what a registry's challenge says
+// markChallenge adds HeaderMarker to what a registry's challenge says
 // (the service, which comes back in the token request, and the error),
 // but not to the realm, which must stay an address to fetch.
 func markChallenge(h http.Header) {
 	for i, c := range h.Values("WWW-Authenticate") {
-		h["Www-Authenticate"][i] = challengeParam.ReplaceAllString(c, `$1="$2`+strings.ReplaceAll(headerMarker, `$`, `$$`)+`"`)
+		h["Www-Authenticate"][i] = challengeParam.ReplaceAllString(c, `$1="$2`+strings.ReplaceAll(HeaderMarker, `$`, `$$`)+`"`)
 	}
 }
 
