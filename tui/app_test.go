@@ -255,10 +255,7 @@ func TestGoldenJobsAndLog(t *testing.T) {
 func TestGoldenImages(t *testing.T) {
 	t.Parallel()
 	srv := tuitest.Server(t)
-	img := tuitest.Image(t, "hello", "linux", "amd64")
-	tuitest.Push(t, srv, "alice", "alice/app:1.0", img)
-	tuitest.Push(t, srv, "alice", "alice/app:latest", img)
-	tuitest.Push(t, srv, "alice", "alice/multi:2", tuitest.Index(t))
+	tuitest.Catalog(t, srv)
 	h := start(t, srv, "alice", 80, 24, Options{Tab: tabImages})
 	h.wait("alice/multi")
 	h.keys("enter")

@@ -114,11 +114,7 @@ func TestEscStopsReply(t *testing.T) {
 func TestNotConfigured(t *testing.T) {
 	t.Parallel()
 	srv := tuitest.Server(t)
-	env := tuitest.Env(t, srv, "alice")
-	delete(env, "AGENT_API_KEY")
-	delete(env, "AGENT_URL")
-	ctx := tuitest.Context(t, srv, "alice")
-	ctx.Factory = tuitest.Factory(env)
+	ctx := tuitest.ContextWithout(t, srv, "alice", "AGENT_API_KEY", "AGENT_URL")
 	v := New(ctx)
 	d := tuitest.Drive(t, v, 80, 10)
 	view := strings.Join(strings.Fields(d.View()), " ")

@@ -55,10 +55,7 @@ func TestListFiltersAndOpens(t *testing.T) {
 func TestListNotLoggedIn(t *testing.T) {
 	t.Parallel()
 	srv := tuitest.Server(t)
-	env := tuitest.Env(t, srv, "alice")
-	delete(env, "FORGE_TOKEN")
-	ctx := tuitest.Context(t, srv, "alice")
-	ctx.Factory = tuitest.Factory(env)
+	ctx := tuitest.ContextWithout(t, srv, "alice", "FORGE_TOKEN")
 	d := tuitest.Drive(t, NewList(ctx), 60, 10)
 	v := d.UntilView("not logged in", "r retries")
 	if !strings.Contains(strings.Join(strings.Fields(v), " "), "forge auth login") {

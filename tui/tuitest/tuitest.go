@@ -71,6 +71,20 @@ func Client(t testing.TB, srv *refserver.Server, user string) *client.Client {
 	return c
 }
 
+// ContextWithout is user's context (Context) with the variables named
+// by keys taken out of its environment: a user not logged in to the
+// service, the registry or the agent.
+func ContextWithout(t testing.TB, srv *refserver.Server, user string, keys ...string) *common.Context {
+	t.Helper()
+	env := Env(t, srv, user)
+	for _, k := range keys {
+		delete(env, k)
+	}
+	ctx := Context(t, srv, user)
+	ctx.Factory = Factory(env)
+	return ctx
+}
+
 // Factory is a Factory over env, with streams that are not a terminal.
 func Factory(env map[string]string) *cmdutil.Factory {
 	ios, _, _, _ := iostreams.Test()
@@ -281,4 +295,16 @@ func Index(t testing.TB) v1.ImageIndex {
 		mutate.IndexAddendum{Add: Image(t, "amd64 layer", "linux", "amd64"), Descriptor: v1.Descriptor{Platform: &v1.Platform{OS: "linux", Architecture: "amd64"}}},
 		mutate.IndexAddendum{Add: Image(t, "arm64 layer", "linux", "arm64"), Descriptor: v1.Descriptor{Platform: &v1.Platform{OS: "linux", Architecture: "arm64"}}},
 	)
+}
+
+// Catalog pushes alice's images the catalog views are tested on: img
+// (Image "hello" for linux/amd64) as alice/app:1.0 and alice/app:latest,
+// and the Index as alice/multi:2. It returns img.
+func Catalog(t testing.TB, srv *refserver.Server) v1.Image {
+	t.Helper()
+	img := Image(t, "hello", "linux", "amd64")
+	Push(t, srv, "alice", "alice/app:1.0", img)
+	Push(t, srv, "alice", "alice/app:latest", img)
+	Push(t, srv, "alice", "alice/multi:2", Index(t))
+	return img
 }
