@@ -247,7 +247,7 @@ func TestLoginFormOpenedByItselfWaitsForEnter(t *testing.T) {
 	t.Parallel()
 	srv := tuitest.Server(t)
 	env, old := loggedInProfile(t, srv)
-	h := startEnv(t, srv, env, 80, 24, Options{Repo: webapp, Tab: tabCI})
+	h := startEnv(t, srv, env, 80, 24, Options{Repo: tuitest.Webapp, Tab: tabCI})
 	h.wait("CI on slog")
 	revoke(t, srv, old)
 	h.keys("r")

@@ -17,8 +17,6 @@ import (
 	"github.com/forgehq/forge/tui/tuitest"
 )
 
-var webapp = client.RepoName{Owner: "alice", Name: "webapp"}
-
 // TestAskAttachesAndTheAgentSeesIt: another view's ask key attaches a
 // failed run; its suggested question waits in the input; sent, the
 // reference agent's reply names the job that failed — the context
@@ -28,7 +26,7 @@ func TestAskAttachesAndTheAgentSeesIt(t *testing.T) {
 	srv := tuitest.Server(t)
 	ctx := tuitest.Context(t, srv, "alice")
 	c, _ := ctx.REST()
-	runs, err := client.Collect(c.Actions.ListRuns(context.Background(), webapp, client.RunListOptions{Status: "failure"}), 0)
+	runs, err := client.Collect(c.Actions.ListRuns(context.Background(), tuitest.Webapp, client.RunListOptions{Status: "failure"}), 0)
 	if err != nil || len(runs) == 0 {
 		t.Fatalf("no failed run: %v", err)
 	}
@@ -37,7 +35,7 @@ func TestAskAttachesAndTheAgentSeesIt(t *testing.T) {
 	// Wide enough that no sentence of the reply wraps.
 	d := tuitest.Drive(t, v, 240, 40)
 	d.UntilView("model ref-1 (default)")
-	d.Send(common.AskAgentMsg{Repo: webapp, Ref: ref, Prompt: "Why did this run fail?"})
+	d.Send(common.AskAgentMsg{Repo: tuitest.Webapp, Ref: ref, Prompt: "Why did this run fail?"})
 	d.UntilView("Attached " + ref + " (CI run")
 	if got := v.input.Value(); got != "Why did this run fail?" || !v.input.Focused() {
 		t.Errorf("the input holds %q (focused %v)", got, v.input.Focused())
@@ -62,7 +60,7 @@ func TestWithCommand(t *testing.T) {
 	d.Key("enter")
 	d.UntilView("no repository chosen yet")
 	d.Until("the command's end", func() bool { return v.busy == "" })
-	ctx.Repo = webapp
+	ctx.Repo = tuitest.Webapp
 	d.Type("/with issue:1")
 	d.Key("enter")
 	d.UntilView("Attached issue:1 (Issue #1 in alice/webapp")
@@ -97,7 +95,7 @@ func TestAskCutToTheBudget(t *testing.T) {
 	d := tuitest.Drive(t, v, 240, 40)
 	d.UntilView("model ref-1 (default)")
 	ref := "run:" + strconv.FormatInt(run.ID, 10)
-	d.Send(common.AskAgentMsg{Repo: webapp, Ref: ref})
+	d.Send(common.AskAgentMsg{Repo: tuitest.Webapp, Ref: ref})
 	d.UntilView("Attached " + ref)
 	d.Type("why")
 	d.Key("enter")
@@ -141,7 +139,7 @@ func TestAskRedacts(t *testing.T) {
 	d := tuitest.Drive(t, v, 240, 40)
 	d.UntilView("model ref-1 (default)")
 	ref := "run:" + strconv.FormatInt(run.ID, 10)
-	d.Send(common.AskAgentMsg{Repo: webapp, Ref: ref})
+	d.Send(common.AskAgentMsg{Repo: tuitest.Webapp, Ref: ref})
 	d.UntilView("Attached " + ref)
 	pending := v.session.Pending()
 	if len(pending) != 1 {

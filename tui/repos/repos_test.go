@@ -93,7 +93,7 @@ func TestFilesBrowseAndPreview(t *testing.T) {
 	t.Parallel()
 	srv := tuitest.Server(t)
 	ctx := tuitest.Context(t, srv, "alice")
-	f := newFiles(ctx, client.RepoName{Owner: "alice", Name: "webapp"})
+	f := newFiles(ctx, tuitest.Webapp)
 	d := tuitest.Drive(t, f, 80, 20)
 	d.UntilView("docs/", "main.go")
 	if f.CanGoBack() {

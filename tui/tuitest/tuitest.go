@@ -38,6 +38,10 @@ import (
 // same on every run.
 var Now = refservertest.Now
 
+// Webapp is the demo world's alice/webapp, the repository most views are
+// tested on.
+var Webapp = client.RepoName{Owner: "alice", Name: "webapp"}
+
 // Spinner is the one frame the spinner shows in tests.
 const Spinner = "⠿"
 
