@@ -110,11 +110,7 @@ func TestAskCutToTheBudget(t *testing.T) {
 func TestProfileContextLimit(t *testing.T) {
 	t.Parallel()
 	srv := tuitest.Server(t)
-	env := tuitest.Env(t, srv, "alice")
-	cfg := "current_profile: work\nprofiles:\n  work:\n    base_url: " + srv.BaseURL() + "\n    chat_context_limit: 700\n"
-	if err := os.WriteFile(filepath.Join(env["FORGE_CONFIG_DIR"], "config.yaml"), []byte(cfg), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	env := limitProfile(t, srv, "700")
 	ctx := common.NewContext(t.Context(), tuitest.Factory(env), true)
 	v := New(ctx)
 	if v.session == nil || v.session.ContextLimit != 700 {
@@ -160,15 +156,23 @@ func TestAskRedacts(t *testing.T) {
 func TestProfileContextLimitBad(t *testing.T) {
 	t.Parallel()
 	srv := tuitest.Server(t)
-	env := tuitest.Env(t, srv, "alice")
-	cfg := "current_profile: work\nprofiles:\n  work:\n    base_url: " + srv.BaseURL() + "\n    chat_context_limit: lots\n"
-	if err := os.WriteFile(filepath.Join(env["FORGE_CONFIG_DIR"], "config.yaml"), []byte(cfg), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	env := limitProfile(t, srv, "lots")
 	v := New(common.NewContext(t.Context(), tuitest.Factory(env), true))
 	d := tuitest.Drive(t, v, 240, 40)
 	d.UntilView("Chatting with", `the profile "work" sets chat_context_limit to lots`, "using 16,000 tokens")
 	if v.session.ContextLimit != chat.DefaultContextLimit {
 		t.Errorf("the limit is %d", v.session.ContextLimit)
 	}
+}
+
+// limitProfile is alice's environment with a configuration whose current
+// profile, "work", sets chat_context_limit to limit.
+func limitProfile(t *testing.T, srv *refserver.Server, limit string) map[string]string {
+	t.Helper()
+	env := tuitest.Env(t, srv, "alice")
+	cfg := "current_profile: work\nprofiles:\n  work:\n    base_url: " + srv.BaseURL() + "\n    chat_context_limit: " + limit + "\n"
+	if err := os.WriteFile(filepath.Join(env["FORGE_CONFIG_DIR"], "config.yaml"), []byte(cfg), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return env
 }
