@@ -56,28 +56,12 @@ func TestListFollowsChanges(t *testing.T) {
 	d.Key("n")
 	var forms []*Form
 	d.Until("the form", func() bool {
-		forms = nil
-		d.Seen(func(m tea.Msg) bool {
-			if p, ok := m.(common.PushMsg); ok {
-				if f, ok := p.C.(*Form); ok {
-					forms = append(forms, f)
-				}
-			}
-			return false
-		})
+		forms = pushedForms(d)
 		return len(forms) == 1
 	})
 	d.Key("n")
 	d.Until("the form again", func() bool {
-		forms = nil
-		d.Seen(func(m tea.Msg) bool {
-			if p, ok := m.(common.PushMsg); ok {
-				if f, ok := p.C.(*Form); ok {
-					forms = append(forms, f)
-				}
-			}
-			return false
-		})
+		forms = pushedForms(d)
 		return len(forms) == 2
 	})
 	if forms[0] != forms[1] {
@@ -252,4 +236,19 @@ func TestCopyCodeBlock(t *testing.T) {
 			return ok && s.Text == "Copied the code block to the clipboard."
 		})
 	})
+}
+
+// pushedForms is every issue form the driven view's commands pushed, in
+// order.
+func pushedForms(d *tuitest.Driver) []*Form {
+	var forms []*Form
+	d.Seen(func(m tea.Msg) bool {
+		if p, ok := m.(common.PushMsg); ok {
+			if f, ok := p.C.(*Form); ok {
+				forms = append(forms, f)
+			}
+		}
+		return false
+	})
+	return forms
 }
