@@ -6,9 +6,19 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/forgehq/forge/refserver"
 	"github.com/forgehq/forge/tui/common"
 	"github.com/forgehq/forge/tui/tuitest"
 )
+
+// driveChat is the set-up of most chat tests: a chat view of alice's on
+// a demo world of the test's own, driven at the size w×h.
+func driveChat(t *testing.T, w, h int) (*refserver.Server, *View, *tuitest.Driver) {
+	t.Helper()
+	srv := tuitest.Server(t)
+	v := New(tuitest.Context(t, srv, "alice"))
+	return srv, v, tuitest.Drive(t, v, w, h)
+}
 
 func TestTurnStreamsAndRenders(t *testing.T) {
 	t.Parallel()
@@ -47,9 +57,7 @@ func TestTurnStreamsAndRenders(t *testing.T) {
 
 func TestCommands(t *testing.T) {
 	t.Parallel()
-	srv := tuitest.Server(t)
-	v := New(tuitest.Context(t, srv, "alice"))
-	d := tuitest.Drive(t, v, 80, 20)
+	_, v, d := driveChat(t, 80, 20)
 	d.UntilView("model ref-1 (default)")
 	cmd := func(line string, want ...string) {
 		t.Helper()
