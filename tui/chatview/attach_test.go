@@ -91,12 +91,7 @@ func TestAskCutToTheBudget(t *testing.T) {
 	if err := srv.Agent().SetUsed(srv.AgentKey(), 98_000); err != nil {
 		t.Fatal(err)
 	}
-	v := New(tuitest.Context(t, srv, "alice"))
-	d := tuitest.Drive(t, v, 240, 40)
-	d.UntilView("model ref-1 (default)")
-	ref := "run:" + strconv.FormatInt(run.ID, 10)
-	d.Send(common.AskAgentMsg{Repo: tuitest.Webapp, Ref: ref})
-	d.UntilView("Attached " + ref)
+	_, d, ref := askAboutRun(t, srv, run.ID)
 	d.Type("why")
 	d.Key("enter")
 	view := d.UntilView("forge: "+ref+": cut ", "lines from the top of job test (failure): log to fit the token budget", "The run failed in job test")
@@ -131,12 +126,7 @@ func TestAskRedacts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	v := New(tuitest.Context(t, srv, "alice"))
-	d := tuitest.Drive(t, v, 240, 40)
-	d.UntilView("model ref-1 (default)")
-	ref := "run:" + strconv.FormatInt(run.ID, 10)
-	d.Send(common.AskAgentMsg{Repo: tuitest.Webapp, Ref: ref})
-	d.UntilView("Attached " + ref)
+	v, _, _ := askAboutRun(t, srv, run.ID)
 	pending := v.session.Pending()
 	if len(pending) != 1 {
 		t.Fatalf("%d attachments queued", len(pending))
@@ -175,4 +165,18 @@ func limitProfile(t *testing.T, srv *refserver.Server, limit string) map[string]
 		t.Fatal(err)
 	}
 	return env
+}
+
+// askAboutRun opens alice's chat at 240×40 and attaches run runID of
+// alice/webapp as another view's ask key does; it returns the view, its
+// driver and the attachment's reference once the view shows it attached.
+func askAboutRun(t *testing.T, srv *refserver.Server, runID int64) (*View, *tuitest.Driver, string) {
+	t.Helper()
+	v := New(tuitest.Context(t, srv, "alice"))
+	d := tuitest.Drive(t, v, 240, 40)
+	d.UntilView("model ref-1 (default)")
+	ref := "run:" + strconv.FormatInt(runID, 10)
+	d.Send(common.AskAgentMsg{Repo: tuitest.Webapp, Ref: ref})
+	d.UntilView("Attached " + ref)
+	return v, d, ref
 }
