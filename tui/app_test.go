@@ -16,7 +16,6 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/golden"
 	"github.com/charmbracelet/x/exp/teatest/v2"
-	"github.com/forgehq/forge/client"
 	"github.com/forgehq/forge/internal/cmdutil"
 	"github.com/forgehq/forge/refserver"
 	"github.com/forgehq/forge/tui/tuitest"
@@ -199,8 +198,6 @@ func (h *harness) golden() {
 	h.t.Run("ansi256", func(t *testing.T) { golden.RequireEqual(t, screen) })
 }
 
-var webapp = client.RepoName{Owner: "alice", Name: "webapp"}
-
 func TestGoldenPlaceholderBeforeSize(t *testing.T) {
 	a := New(t.Context(), Options{Factory: tuitest.Factory(map[string]string{"FORGE_CONFIG_DIR": t.TempDir()})})
 	if v := a.View(); v.Content != "forge: starting…" || !v.AltScreen {
@@ -226,7 +223,7 @@ func TestGoldenRepoPage(t *testing.T) {
 
 func TestGoldenIssue(t *testing.T) {
 	t.Parallel()
-	h := start(t, tuitest.Server(t), "alice", 80, 24, Options{Repo: webapp, Tab: tabIssues})
+	h := start(t, tuitest.Server(t), "alice", 80, 24, Options{Repo: tuitest.Webapp, Tab: tabIssues})
 	h.wait("Use structured logging")
 	h.keys("j", "enter")
 	h.wait("Switch to log/slog", "Started on a branch.")
@@ -235,14 +232,14 @@ func TestGoldenIssue(t *testing.T) {
 
 func TestGoldenRuns(t *testing.T) {
 	t.Parallel()
-	h := start(t, tuitest.Server(t), "alice", 80, 24, Options{Repo: webapp, Tab: tabCI})
+	h := start(t, tuitest.Server(t), "alice", 80, 24, Options{Repo: tuitest.Webapp, Tab: tabCI})
 	h.wait("CI on slog", "3 unfinished")
 	h.golden()
 }
 
 func TestGoldenJobsAndLog(t *testing.T) {
 	t.Parallel()
-	h := start(t, tuitest.Server(t), "alice", 80, 24, Options{Repo: webapp, Tab: tabCI})
+	h := start(t, tuitest.Server(t), "alice", 80, 24, Options{Repo: tuitest.Webapp, Tab: tabCI})
 	h.wait("CI on router")
 	h.keys("j", "j", "j", "enter")
 	h.wait("cancelled · pull_request on router")
@@ -255,10 +252,7 @@ func TestGoldenJobsAndLog(t *testing.T) {
 func TestGoldenImages(t *testing.T) {
 	t.Parallel()
 	srv := tuitest.Server(t)
-	img := tuitest.Image(t, "hello", "linux", "amd64")
-	tuitest.Push(t, srv, "alice", "alice/app:1.0", img)
-	tuitest.Push(t, srv, "alice", "alice/app:latest", img)
-	tuitest.Push(t, srv, "alice", "alice/multi:2", tuitest.Index(t))
+	tuitest.Catalog(t, srv)
 	h := start(t, srv, "alice", 80, 24, Options{Tab: tabImages})
 	h.wait("alice/multi")
 	h.keys("enter")
@@ -292,7 +286,7 @@ func TestGoldenAccount(t *testing.T) {
 
 func TestGoldenHelp(t *testing.T) {
 	t.Parallel()
-	h := start(t, tuitest.Server(t), "alice", 80, 24, Options{Repo: webapp, Tab: tabIssues})
+	h := start(t, tuitest.Server(t), "alice", 80, 24, Options{Repo: tuitest.Webapp, Tab: tabIssues})
 	h.wait("Support graceful shutdown")
 	h.keys("?")
 	s := h.wait("Keys: Issues", "any key closes")
@@ -331,7 +325,7 @@ func TestGoldenProfiles(t *testing.T) {
 
 func TestGoldenNarrow(t *testing.T) {
 	t.Parallel()
-	h := start(t, tuitest.Server(t), "alice", 50, 14, Options{Repo: webapp, Tab: tabIssues})
+	h := start(t, tuitest.Server(t), "alice", 50, 14, Options{Repo: tuitest.Webapp, Tab: tabIssues})
 	h.wait("Support graceful")
 	h.golden()
 }

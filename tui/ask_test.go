@@ -10,7 +10,7 @@ import (
 // issue attached, and the help of the page offers the key.
 func TestAskFromAnIssue(t *testing.T) {
 	t.Parallel()
-	h := start(t, tuitest.Server(t), "alice", 100, 30, Options{Repo: webapp, Tab: tabIssues})
+	h := start(t, tuitest.Server(t), "alice", 100, 30, Options{Repo: tuitest.Webapp, Tab: tabIssues})
 	h.wait("#6", "Support graceful shutdown")
 	h.keys("enter")
 	h.wait("Support graceful shutdown #6", "a ask the agent")

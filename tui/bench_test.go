@@ -79,7 +79,7 @@ func BenchmarkFirstFrame(b *testing.B) {
 // (its page draws at once, with a spinner while its issues load).
 func BenchmarkKeyToFrame(b *testing.B) {
 	b.Run("switch-tab", func(b *testing.B) {
-		a := benchApp(b, Options{Repo: webapp})
+		a := benchApp(b, Options{Repo: tuitest.Webapp})
 		press(a, "2")
 		settle(b, a, nil, "Issues")
 		b.ResetTimer()

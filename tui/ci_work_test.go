@@ -15,7 +15,7 @@ import (
 // nowhere says "no match".
 func TestCIFailedRunToItsError(t *testing.T) {
 	t.Parallel()
-	h := start(t, tuitest.Server(t), "alice", 80, 24, Options{Repo: webapp, Tab: tabCI})
+	h := start(t, tuitest.Server(t), "alice", 80, 24, Options{Repo: tuitest.Webapp, Tab: tabCI})
 	h.wait("CI on slog")
 	h.keys("/", "f", "a", "i", "l", "enter")
 	s := h.wait("/fail", "1 match", "✗ CI on fix-empty-body")
@@ -46,7 +46,7 @@ func TestCIFailedRunToItsError(t *testing.T) {
 func TestCICancelAndRerun(t *testing.T) {
 	t.Parallel()
 	srv := tuitest.Server(t)
-	h := start(t, srv, "alice", 80, 24, Options{Repo: webapp, Tab: tabCI})
+	h := start(t, srv, "alice", 80, 24, Options{Repo: tuitest.Webapp, Tab: tabCI})
 	h.wait("CI on slog")
 	h.keys("/", "s", "l", "o", "g", "enter", "enter")
 	h.wait("in progress · pull_request on slog", "x cancel")
@@ -55,13 +55,13 @@ func TestCICancelAndRerun(t *testing.T) {
 	h.keys("y")
 	h.wait("Cancelling run", "⊘ CI on slog", "R re-run")
 	c := tuitest.Client(t, srv, "alice")
-	runs, err := client.Collect(c.Actions.ListRuns(context.Background(), webapp, client.RunListOptions{Branch: "slog"}), 0)
+	runs, err := client.Collect(c.Actions.ListRuns(context.Background(), tuitest.Webapp, client.RunListOptions{Branch: "slog"}), 0)
 	if err != nil || len(runs) != 1 || runs[0].Conclusion != "cancelled" {
 		t.Fatalf("the server's slog runs: %v", err)
 	}
 	h.keys("R")
 	h.wait("runs again as run", "queued · pull_request on slog")
-	runs, err = client.Collect(c.Actions.ListRuns(context.Background(), webapp, client.RunListOptions{Branch: "slog"}), 0)
+	runs, err = client.Collect(c.Actions.ListRuns(context.Background(), tuitest.Webapp, client.RunListOptions{Branch: "slog"}), 0)
 	if err != nil || len(runs) != 2 {
 		t.Fatalf("after R the server has %d slog runs (%v)", len(runs), err)
 	}

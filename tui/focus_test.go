@@ -83,7 +83,7 @@ func TestChatFocusComesBack(t *testing.T) {
 func TestTabsKept(t *testing.T) {
 	t.Parallel()
 	srv := tuitest.Server(t)
-	h := start(t, srv, "alice", 80, 24, Options{Tab: tabIssues, Repo: webapp})
+	h := start(t, srv, "alice", 80, 24, Options{Tab: tabIssues, Repo: tuitest.Webapp})
 	h.wait("Support graceful shutdown")
 	h.keys("enter")
 	h.wait("Support graceful shutdown #6")
@@ -107,7 +107,7 @@ func TestTabsKept(t *testing.T) {
 	h.wait("Makefile #")
 
 	c := tuitest.Client(t, srv, "alice")
-	is, err := c.Issues.Get(context.Background(), webapp, 6)
+	is, err := c.Issues.Get(context.Background(), tuitest.Webapp, 6)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -115,7 +115,7 @@ func TestTabsKept(t *testing.T) {
 		t.Errorf("the comment on the server: %+v", is.CommentsList)
 	}
 	found := false
-	for i, err := range c.Issues.List(context.Background(), webapp, client.IssueListOptions{State: "open"}) {
+	for i, err := range c.Issues.List(context.Background(), tuitest.Webapp, client.IssueListOptions{State: "open"}) {
 		if err != nil {
 			t.Fatal(err)
 		}

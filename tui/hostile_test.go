@@ -13,7 +13,6 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/teatest/v2"
-	"github.com/forgehq/forge/client"
 	"github.com/forgehq/forge/refserver"
 	"github.com/forgehq/forge/tui/tuitest"
 )
@@ -33,7 +32,7 @@ func TestHostileServerReachesNoTerminal(t *testing.T) {
 	env["FORGE_BASE_URL"] = proxy + "/api/v2"
 	env["AGENT_URL"] = proxy
 	env["FORGE_REGISTRY_URL"] = proxy
-	h := startEnv(t, srv, env, 120, 30, Options{Repo: webapp})
+	h := startEnv(t, srv, env, 120, 30, Options{Repo: tuitest.Webapp})
 
 	// view waits for a frame showing want and the server's text made
 	// visible, and checks that nothing of it is drawn raw.
@@ -131,14 +130,7 @@ func TestHostileServerReachesNoTerminal(t *testing.T) {
 // addKey gives user an SSH key (a fixed ed25519 one).
 func addKey(t *testing.T, srv *refserver.Server, user string) {
 	t.Helper()
-	tok, err := srv.Token(user)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, err := client.New(srv.BaseURL(), tok)
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := tuitest.Client(t, srv, user)
 	pub := ed25519.NewKeyFromSeed(make([]byte, 32)).Public().(ed25519.PublicKey)
 	str := func(b []byte) []byte { return append(binary.BigEndian.AppendUint32(nil, uint32(len(b))), b...) }
 	line := "ssh-ed25519 " + base64.StdEncoding.EncodeToString(append(str([]byte("ssh-ed25519")), str(pub)...))
@@ -167,7 +159,7 @@ func TestNoBrowser(t *testing.T) {
 	srv := tuitest.Server(t)
 	env := tuitest.Env(t, srv, "alice")
 	env["BROWSER"] = "no-such-browser-anywhere"
-	h := startEnv(t, srv, env, 120, 30, Options{Repo: webapp, Tab: tabIssues})
+	h := startEnv(t, srv, env, 120, 30, Options{Repo: tuitest.Webapp, Tab: tabIssues})
 	h.wait("Support graceful shutdown")
 	h.keys("w")
 	h.wait("No browser here (set $BROWSER); y copies the address: " + srv.URL() + "/alice/webapp/issues/6")

@@ -91,7 +91,7 @@ func TestCommentDraftSurvives(t *testing.T) {
 	t.Parallel()
 	srv := tuitest.Server(t)
 	env := tuitest.Env(t, srv, "alice")
-	h := startEnv(t, srv, env, 80, 24, Options{Tab: tabIssues, Repo: webapp})
+	h := startEnv(t, srv, env, 80, 24, Options{Tab: tabIssues, Repo: tuitest.Webapp})
 	h.wait("Support graceful shutdown")
 	h.keys("enter")
 	h.wait("Support graceful shutdown #6")
@@ -109,7 +109,7 @@ func TestCommentDraftSurvives(t *testing.T) {
 	h.keys("y")
 	h.tm.WaitFinished(t, teatest.WithFinalTimeout(5*time.Second))
 
-	again := startEnv(t, srv, env, 80, 24, Options{Tab: tabIssues, Repo: webapp})
+	again := startEnv(t, srv, env, 80, 24, Options{Tab: tabIssues, Repo: tuitest.Webapp})
 	again.wait("Support graceful shutdown", "Kept from your last session: the comment draft on alice/webapp#6.")
 	again.keys("enter")
 	// The draft is shown, the keys still the page's: the habitual c
@@ -128,7 +128,7 @@ func TestNewIssueDraftSurvives(t *testing.T) {
 	t.Parallel()
 	srv := tuitest.Server(t)
 	env := tuitest.Env(t, srv, "alice")
-	h := startEnv(t, srv, env, 80, 24, Options{Tab: tabIssues, Repo: webapp})
+	h := startEnv(t, srv, env, 80, 24, Options{Tab: tabIssues, Repo: tuitest.Webapp})
 	h.wait("Support graceful shutdown")
 	h.keys("n")
 	h.wait("New issue in alice/webapp")
@@ -143,7 +143,7 @@ func TestNewIssueDraftSurvives(t *testing.T) {
 	h.keys("ctrl+c")
 	h.tm.WaitFinished(t, teatest.WithFinalTimeout(5*time.Second))
 
-	again := startEnv(t, srv, env, 80, 24, Options{Tab: tabIssues, Repo: webapp})
+	again := startEnv(t, srv, env, 80, 24, Options{Tab: tabIssues, Repo: tuitest.Webapp})
 	again.wait("Support graceful shutdown")
 	again.keys("n")
 	again.wait("A title", "and a body")

@@ -61,7 +61,7 @@ func TestProfilesOverrideNoteAndFooter(t *testing.T) {
 
 func TestLogHelpListsEscOnce(t *testing.T) {
 	t.Parallel()
-	h := start(t, tuitest.Server(t), "alice", 80, 30, Options{Repo: webapp, Tab: tabCI})
+	h := start(t, tuitest.Server(t), "alice", 80, 30, Options{Repo: tuitest.Webapp, Tab: tabCI})
 	h.wait("CI on router")
 	h.keys("j", "j", "j", "enter")
 	h.wait("cancelled · pull_request on router")

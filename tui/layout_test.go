@@ -18,10 +18,10 @@ func TestLayoutAt60Columns(t *testing.T) {
 	srv := tuitest.Server(t)
 	c := tuitest.Client(t, srv, "alice")
 	long := "A very long title that says a great deal about what the issue is about"
-	if _, err := c.Issues.Create(context.Background(), webapp, client.IssueCreate{Title: long}); err != nil {
+	if _, err := c.Issues.Create(context.Background(), tuitest.Webapp, client.IssueCreate{Title: long}); err != nil {
 		t.Fatal(err)
 	}
-	h := start(t, srv, "alice", 60, 20, Options{Repo: webapp, Tab: tabIssues})
+	h := start(t, srv, "alice", 60, 20, Options{Repo: tuitest.Webapp, Tab: tabIssues})
 	s := h.wait("Support graceful")
 	lines := strings.Split(s, "\n")
 	for _, want := range []string{"1 Repos", "2 Issues", "3 CI", "4 Images", "5 Chat", "6 Account"} {
@@ -44,7 +44,7 @@ func TestLayoutAt60Columns(t *testing.T) {
 // view's last line, where closing an issue asks.
 func TestQuestionsSitAtTheBottom(t *testing.T) {
 	t.Parallel()
-	h := start(t, tuitest.Server(t), "alice", 80, 24, Options{Repo: webapp, Tab: tabCI})
+	h := start(t, tuitest.Server(t), "alice", 80, 24, Options{Repo: tuitest.Webapp, Tab: tabCI})
 	h.wait("CI on slog", "3 unfinished")
 	h.keys("x")
 	s := h.wait("Cancel run")

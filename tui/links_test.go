@@ -14,7 +14,7 @@ func TestReleaseLink(t *testing.T) {
 	srv := tuitest.Server(t)
 	h := start(t, srv, "alice", 100, 24, Options{})
 	c, _ := h.app.ctx.REST()
-	rels, err := client.Collect(c.Releases.List(context.Background(), webapp, client.ListOptions{}), 0)
+	rels, err := client.Collect(c.Releases.List(context.Background(), tuitest.Webapp, client.ListOptions{}), 0)
 	if err != nil || len(rels) == 0 || rels[0].HTMLURL == "" {
 		t.Fatalf("releases: %v %v", rels, err)
 	}

@@ -62,6 +62,19 @@ func revoke(t *testing.T, srv *refserver.Server, token string) {
 	}
 }
 
+// loginAgain revokes old under the running h, then logs in again as
+// alice the way a user does: r, then the demo password in the form that
+// comes up.
+func loginAgain(t *testing.T, h *harness, srv *refserver.Server, old string) {
+	t.Helper()
+	revoke(t, srv, old)
+	h.keys("r")
+	h.wait("Log in", "Password", "enter to type the password")
+	h.keys("enter")
+	h.typeText(refserver.DemoPassword)
+	h.keys("enter")
+}
+
 // storedToken is the default profile's token, from the file or the keyring.
 func storedToken(t *testing.T, env map[string]string) string {
 	t.Helper()
@@ -159,12 +172,7 @@ func TestLoginFormAsksForTheTwoFactorCode(t *testing.T) {
 	}
 	h := startEnv(t, srv, env, 80, 24, Options{})
 	h.wait("alice/webapp")
-	revoke(t, srv, old)
-	h.keys("r")
-	h.wait("Log in", "Password", "enter to type the password")
-	h.keys("enter")
-	h.typeText(refserver.DemoPassword)
-	h.keys("enter")
+	loginAgain(t, h, srv, old)
 	h.wait("two-factor authentication on", "Two-factor code")
 	// A malformed code is refused before it is sent; a wrong one by the
 	// service.
@@ -222,12 +230,7 @@ func TestLoginWhileFORGE_TOKENIsSet(t *testing.T) {
 	env["FORGE_TOKEN"] = old
 	h := startEnv(t, srv, env, 100, 24, Options{})
 	h.wait("alice/webapp")
-	revoke(t, srv, old)
-	h.keys("r")
-	h.wait("Log in", "Password", "enter to type the password")
-	h.keys("enter")
-	h.typeText(refserver.DemoPassword)
-	h.keys("enter")
+	loginAgain(t, h, srv, old)
 	// The variable still names the old token: the session uses the new
 	// one all the same, and says the variable wins outside it.
 	h.wait("Logged in as alice", "FORGE_TOKEN is set")
@@ -247,7 +250,7 @@ func TestLoginFormOpenedByItselfWaitsForEnter(t *testing.T) {
 	t.Parallel()
 	srv := tuitest.Server(t)
 	env, old := loggedInProfile(t, srv)
-	h := startEnv(t, srv, env, 80, 24, Options{Repo: webapp, Tab: tabCI})
+	h := startEnv(t, srv, env, 80, 24, Options{Repo: tuitest.Webapp, Tab: tabCI})
 	h.wait("CI on slog")
 	revoke(t, srv, old)
 	h.keys("r")

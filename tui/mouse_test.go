@@ -31,7 +31,7 @@ func (h *harness) click(text string, mod tea.KeyMod) {
 // Shift is the terminal's own selection: forge ignores it.
 func TestMouseClicks(t *testing.T) {
 	t.Parallel()
-	h := start(t, tuitest.Server(t), "alice", 100, 24, Options{Repo: webapp})
+	h := start(t, tuitest.Server(t), "alice", 100, 24, Options{Repo: tuitest.Webapp})
 	h.wait("alice/webapp", "alice/infra")
 	h.click("2 Issues", 0)
 	h.wait("Open issues", "#3 Add a health check endpoint")

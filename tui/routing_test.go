@@ -103,8 +103,8 @@ func TestQuitKeys(t *testing.T) {
 }
 
 func TestEscGoesBack(t *testing.T) {
-	a := newApp(t, Options{Repo: webapp, Tab: tabIssues})
-	a.Update(common.PushMsg{C: issues.NewView(a.ctx, webapp, &client.Issue{Number: 3, Title: "x"})})
+	a := newApp(t, Options{Repo: tuitest.Webapp, Tab: tabIssues})
+	a.Update(common.PushMsg{C: issues.NewView(a.ctx, tuitest.Webapp, &client.Issue{Number: 3, Title: "x"})})
 	if n := len(a.stack.Tab(tabIssues).Views()); n != 2 {
 		t.Fatalf("%d views", n)
 	}
@@ -129,8 +129,8 @@ func TestChoosingRepoResetsRepoTabs(t *testing.T) {
 	}
 	press(a, "3")
 	ci := a.stack.Tab(tabCI).Views()[0]
-	a.Update(common.RepoChosenMsg{Repo: webapp})
-	if a.ctx.Repo != webapp {
+	a.Update(common.RepoChosenMsg{Repo: tuitest.Webapp})
+	if a.ctx.Repo != tuitest.Webapp {
 		t.Fatal("the repository was not made current")
 	}
 	if len(a.stack.Tab(tabCI).Views()) != 1 || a.stack.Tab(tabCI).Views()[0] == ci || a.stack.Tab(tabCI).Views()[0].Title() != "Runs" {
@@ -141,7 +141,7 @@ func TestChoosingRepoResetsRepoTabs(t *testing.T) {
 	}
 	// The repository of the directory does not replace one chosen.
 	a.Update(repoFoundMsg{client.RepoName{Owner: "x", Name: "y"}})
-	if a.ctx.Repo != webapp {
+	if a.ctx.Repo != tuitest.Webapp {
 		t.Fatal("the git remote's repository replaced the chosen one")
 	}
 }
@@ -167,7 +167,7 @@ func TestProfileSwitch(t *testing.T) {
 		f.ProfileFlag = p
 		return f
 	}
-	a := newApp(t, Options{Factory: factory(""), NewFactory: factory, Repo: webapp})
+	a := newApp(t, Options{Factory: factory(""), NewFactory: factory, Repo: tuitest.Webapp})
 	if a.ctx.Profile != "a" || a.ctx.User != "ann" {
 		t.Fatalf("profile %s user %s", a.ctx.Profile, a.ctx.User)
 	}
@@ -200,7 +200,7 @@ func TestProfileSwitch(t *testing.T) {
 }
 
 func TestFrameFitsEverySize(t *testing.T) {
-	a := newApp(t, Options{Repo: webapp, Tab: tabIssues})
+	a := newApp(t, Options{Repo: tuitest.Webapp, Tab: tabIssues})
 	for _, size := range [][2]int{{80, 24}, {40, 10}, {20, 5}, {120, 40}, {10, 3}} {
 		a.Update(tea.WindowSizeMsg{Width: size[0], Height: size[1]})
 		lines := strings.Split(a.View().Content, "\n")
@@ -217,7 +217,7 @@ func TestFrameFitsEverySize(t *testing.T) {
 
 func TestNoColor(t *testing.T) {
 	srv := tuitest.Server(t)
-	a := live(t, Options{Factory: tuitest.Factory(tuitest.Env(t, srv, "alice")), Repo: webapp, Tab: tabIssues, Color: false}, "Support graceful shutdown")
+	a := live(t, Options{Factory: tuitest.Factory(tuitest.Env(t, srv, "alice")), Repo: tuitest.Webapp, Tab: tabIssues, Color: false}, "Support graceful shutdown")
 	settle(t, a, press(a, "j", "enter"), "Started on a branch.")
 	v := a.View().Content
 	if strings.Contains(v, "38;5;") || strings.Contains(v, "48;5;") || strings.Contains(v, "\x1b[3") {
@@ -232,7 +232,7 @@ func TestNoColor(t *testing.T) {
 
 func TestMouseWheelScrolls(t *testing.T) {
 	srv := tuitest.Server(t)
-	a := live(t, Options{Factory: tuitest.Factory(tuitest.Env(t, srv, "alice")), Repo: webapp, Tab: tabIssues}, "Support graceful shutdown")
+	a := live(t, Options{Factory: tuitest.Factory(tuitest.Env(t, srv, "alice")), Repo: tuitest.Webapp, Tab: tabIssues}, "Support graceful shutdown")
 	a.Update(tea.MouseWheelMsg{Button: tea.MouseWheelDown})
 	if v := ansi.Strip(a.View().Content); !strings.Contains(v, "▌    #2 Document") {
 		t.Fatalf("the wheel did not move down three rows:\n%s", v)

@@ -18,7 +18,7 @@ func TestSettings(t *testing.T) {
 	s := common.DefaultSettings()
 	s.Theme = common.ThemeHighContrast
 	s.Keys = map[string][]string{"help": {"H"}}
-	h := start(t, srv, "alice", 100, 24, Options{Repo: webapp, Tab: tabCI, Settings: s})
+	h := start(t, srv, "alice", 100, 24, Options{Repo: tuitest.Webapp, Tab: tabCI, Settings: s})
 	h.wait("CI on slog", "H help")
 	// The selection in high contrast: black on yellow.
 	if !strings.Contains(h.screen(), "38;5;16;48;5;226") {

@@ -83,7 +83,7 @@ func TestChatUsageAfterInterruptedReply(t *testing.T) {
 // back to the open list where a load puts it (newest first), not on top.
 func TestReopenedIssueTakesItsPlace(t *testing.T) {
 	t.Parallel()
-	h := start(t, tuitest.Server(t), "alice", 80, 24, Options{Repo: webapp, Tab: tabIssues})
+	h := start(t, tuitest.Server(t), "alice", 80, 24, Options{Repo: tuitest.Webapp, Tab: tabIssues})
 	h.wait("#2 Document the deploy process")
 	h.keys("j", "j", "j", "enter")
 	h.wait("Document the deploy process #2")

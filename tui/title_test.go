@@ -17,7 +17,7 @@ import (
 func TestIssueTitleLength(t *testing.T) {
 	t.Parallel()
 	srv := tuitest.Server(t)
-	h := start(t, srv, "alice", 100, 24, Options{Tab: tabIssues, Repo: webapp})
+	h := start(t, srv, "alice", 100, 24, Options{Tab: tabIssues, Repo: tuitest.Webapp})
 	h.wait("Support graceful shutdown")
 	h.keys("n")
 	h.wait("New issue in alice/webapp")
@@ -40,7 +40,7 @@ func TestIssueTitleLength(t *testing.T) {
 
 	c := tuitest.Client(t, srv, "alice")
 	var titles []string
-	for is, err := range c.Issues.List(context.Background(), webapp, client.IssueListOptions{State: "all"}) {
+	for is, err := range c.Issues.List(context.Background(), tuitest.Webapp, client.IssueListOptions{State: "all"}) {
 		if err != nil {
 			t.Fatal(err)
 		}

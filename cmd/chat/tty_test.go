@@ -7,7 +7,6 @@ import (
 
 	"github.com/forgehq/forge/cmd"
 	"github.com/forgehq/forge/internal/tmuxtest"
-	"github.com/forgehq/forge/refserver/refservertest"
 )
 
 // TestMain lets the test binary run as forge, so tmux can start it on a
@@ -19,14 +18,11 @@ func TestMain(m *testing.M) { tmuxtest.Main(m, cmd.Main) }
 // bracketed paste, a line continued with \, the commands, and Ctrl-C on an
 // empty line to leave.
 func TestTerminalSession(t *testing.T) {
-	x := tmuxtest.New(t, "chat")
+	x, srv := tmuxtest.Chat(t, "chat")
 	x.History = 200 // the whole conversation stays in the scrollback
-	t.Parallel()
-	srv := refservertest.Start(t)
 	srv.Agent().SetChunkDelay(15 * time.Millisecond)
 
-	x.Start(120, 50, []string{"NO_COLOR=1", "FORGE_CONFIG_DIR=" + t.TempDir(),
-		"AGENT_URL=" + srv.AgentURL(), "AGENT_API_KEY=" + srv.AgentKey()}, "", "chat")
+	x.Start(120, 50, tmuxtest.ChatEnv(t, srv), "", "chat")
 
 	x.Shows("Ctrl-D or /exit ends the") // wrapped at 120 columns
 	x.Keys("Hello there", "Enter")
@@ -108,11 +104,8 @@ func TestTerminalSession(t *testing.T) {
 // TestBannerWrapsAtSpaces: on a narrow terminal the banner is wrapped at
 // spaces, never a word cut in two by the terminal.
 func TestBannerWrapsAtSpaces(t *testing.T) {
-	x := tmuxtest.New(t, "chatnarrow")
-	t.Parallel()
-	srv := refservertest.Start(t)
-	x.Start(60, 20, []string{"NO_COLOR=1", "FORGE_CONFIG_DIR=" + t.TempDir(),
-		"AGENT_URL=" + srv.AgentURL(), "AGENT_API_KEY=" + srv.AgentKey()}, "", "chat")
+	x, srv := tmuxtest.Chat(t, "chatnarrow")
+	x.Start(60, 20, tmuxtest.ChatEnv(t, srv), "", "chat")
 	s := x.Shows("/exit ends the", "session.")
 	for _, l := range strings.Split(s, "\n") {
 		// Screen joins the lines the terminal wrapped: one longer than

@@ -13,10 +13,8 @@ import (
 // agent) opens the chat with the run attached; the reference agent's
 // reply names the failed job, so the context arrived.
 func TestAskAboutFailedJob(t *testing.T) {
-	x := tmuxtest.New(t, "ask")
-	t.Parallel()
-	srv, token := demoWorld(t)
-	x.Start(100, 30, aliceEnv(t, srv, token), "", "tui", "-R", "alice/webapp", "--tab", "ci")
+	x, srv, token := tmuxtest.Demo(t, "ask")
+	x.Start(100, 30, tmuxtest.Env(t, srv, token), "", "tui", "-R", "alice/webapp", "--tab", "ci")
 
 	x.Shows("Workflow runs", "CI on fix-empty-body")
 	x.Keys("/", "fail", "Enter")

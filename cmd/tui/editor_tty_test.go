@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -16,16 +15,10 @@ import (
 // forge out of the way, and the edited text comes back into the draft —
 // its tab too — and is what the server receives.
 func TestEditorOnATerminal(t *testing.T) {
-	x := tmuxtest.New(t, "tuieditor")
-	t.Parallel()
-	srv, token := demoWorld(t)
+	x, srv, token := tmuxtest.Demo(t, "tuieditor")
 	// The "editor" shows it has the terminal, then adds an indented line.
-	editor := filepath.Join(t.TempDir(), "editor")
-	script := "#!/bin/sh\necho \"editing $1\"; sleep 1; printf '\\n\\tindented with a tab' >> \"$1\"\n"
-	if err := os.WriteFile(editor, []byte(script), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	env := append(aliceEnv(t, srv, token), "HOME="+t.TempDir(), "VISUAL=", "EDITOR="+editor)
+	editor := tmuxtest.Script(t, "editor", "echo \"editing $1\"; sleep 1; printf '\\n\\tindented with a tab' >> \"$1\"\n")
+	env := append(tmuxtest.Env(t, srv, token), "HOME="+t.TempDir(), "VISUAL=", "EDITOR="+editor)
 
 	x.Start(80, 24, env, "", "tui", "-R", "alice/webapp", "--tab", "issues")
 	x.Shows("#6 Support graceful shutdown")
@@ -67,10 +60,8 @@ func TestEditorOnATerminal(t *testing.T) {
 // TestSuspendOnATerminal: Ctrl-Z gives the terminal back to the shell
 // with forge stopped; fg brings forge back where it was.
 func TestSuspendOnATerminal(t *testing.T) {
-	x := tmuxtest.New(t, "tuisuspend")
-	t.Parallel()
-	srv, token := demoWorld(t)
-	env := append(aliceEnv(t, srv, token), "HOME="+t.TempDir(), tmuxtest.AsForge+"=1", "PS1=shell$ ")
+	x, srv, token := tmuxtest.Demo(t, "tuisuspend")
+	env := append(tmuxtest.Env(t, srv, token), "HOME="+t.TempDir(), tmuxtest.AsForge+"=1", "PS1=shell$ ")
 	// An interactive shell, for job control.
 	x.Run(append(append([]string{"new-session", "-d", "-s", "s", "-x", "80", "-y", "24", "env"}, env...), "sh", "-i")...)
 	x.Shows("shell$")

@@ -16,15 +16,10 @@ import (
 // says so; w opens it with $BROWSER; in a job's log Y copies the lines in
 // view; in the chat y copies the last reply.
 func TestCopyAndBrowseOnATerminal(t *testing.T) {
-	x := tmuxtest.New(t, "tuilinks")
-	t.Parallel()
-	srv, token := demoWorld(t)
+	x, srv, token := tmuxtest.Demo(t, "tuilinks")
 	opened := filepath.Join(t.TempDir(), "opened")
-	browser := filepath.Join(t.TempDir(), "browser")
-	if err := os.WriteFile(browser, []byte("#!/bin/sh\nprintf '%s' \"$1\" > "+opened+"\n"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	env := append(aliceEnv(t, srv, token), "HOME="+t.TempDir(), "BROWSER="+browser)
+	browser := tmuxtest.Script(t, "browser", "printf '%s' \"$1\" > "+opened+"\n")
+	env := append(tmuxtest.Env(t, srv, token), "HOME="+t.TempDir(), "BROWSER="+browser)
 	c, err := client.New(srv.BaseURL(), token)
 	if err != nil {
 		t.Fatal(err)

@@ -16,9 +16,7 @@ import (
 // stored token; r brings up the login form, the password (never shown)
 // logs in again, and the new token is in the configuration.
 func TestTerminalLogin(t *testing.T) {
-	x := tmuxtest.New(t, "tui-login")
-	t.Parallel()
-	srv, old := demoWorld(t)
+	x, srv, old := tmuxtest.Demo(t, "tui-login")
 	dir := t.TempDir()
 	cfg := filepath.Join(dir, "config.yaml")
 	profile := "current_profile: default\nprofiles:\n  default:\n    base_url: " + srv.BaseURL() + "\n    user: alice\n    token: " + old + "\n"

@@ -18,8 +18,8 @@ import (
 // own signal handler used to race forge's and hang the exit.
 func TestSignalsRestoreTheTerminal(t *testing.T) {
 	t.Parallel()
-	srv, token := demoWorld(t)
-	env := append(aliceEnv(t, srv, token), "HOME="+t.TempDir())
+	srv, token := tmuxtest.DemoWorld(t)
+	env := append(tmuxtest.Env(t, srv, token), "HOME="+t.TempDir())
 	sigs := []syscall.Signal{syscall.SIGTERM, syscall.SIGHUP}
 	for i := range 20 {
 		sig := sigs[i%len(sigs)]

@@ -14,8 +14,6 @@ import (
 	"github.com/forgehq/forge/internal/cmdutil"
 	"github.com/forgehq/forge/internal/iostreams"
 	"github.com/forgehq/forge/internal/tmuxtest"
-	"github.com/forgehq/forge/refserver"
-	"github.com/forgehq/forge/refserver/refservertest"
 )
 
 // TestMain lets the test binary run as forge, so tmux can start it on a
@@ -26,12 +24,10 @@ func TestMain(m *testing.M) { tmuxtest.Main(m, cmd.Main) }
 // world: open a repository, open an issue, close it — on the server too —
 // resize, and quit with q, leaving the shell's screen as it was.
 func TestTerminal(t *testing.T) {
-	x := tmuxtest.New(t, "tui")
-	t.Parallel()
-	srv, token := demoWorld(t)
+	x, srv, token := tmuxtest.Demo(t, "tui")
 
 	// The shell stays after forge exits, to show what is left on the screen.
-	x.Start(80, 24, aliceEnv(t, srv, token), "echo shell before", "tui")
+	x.Start(80, 24, tmuxtest.Env(t, srv, token), "echo shell before", "tui")
 
 	x.Shows("1 Repos", "alice/webapp", "alice/infra", "alice@default")
 	x.Keys("Enter")
@@ -106,11 +102,9 @@ func TestNeedsTerminal(t *testing.T) {
 // (kill -9: no chance to save on the way out) and is back on the next
 // launch; quitting with it asks first.
 func TestNothingLostOnATerminal(t *testing.T) {
-	x := tmuxtest.New(t, "tuikeep")
-	t.Parallel()
-	srv, token := demoWorld(t)
+	x, srv, token := tmuxtest.Demo(t, "tuikeep")
 	srv.Agent().SetChunkDelay(40 * time.Millisecond)
-	env := append(aliceEnv(t, srv, token), "HOME="+t.TempDir())
+	env := append(tmuxtest.Env(t, srv, token), "HOME="+t.TempDir())
 
 	x.Start(80, 24, env, "", "tui", "--tab", "chat")
 	x.Shows("model ref-1 (default)")
@@ -164,19 +158,4 @@ func TestNothingLostOnATerminal(t *testing.T) {
 	if st := x.ExitStatus(); st != "0" {
 		t.Errorf("exit status %s", st)
 	}
-}
-
-// demoWorld starts the reference server's demo world for a terminal test,
-// closed when the test ends, and returns it with a token of alice's.
-func demoWorld(t *testing.T) (*refserver.Server, string) {
-	t.Helper()
-	srv := refservertest.Start(t, refservertest.Demo())
-	return srv, refservertest.User(t, srv, "alice", "")
-}
-
-// aliceEnv is forge's environment as alice against srv: a configuration
-// and state of the test's own, the token and the agent given by variables.
-func aliceEnv(t *testing.T, srv *refserver.Server, token string) []string {
-	return []string{"FORGE_CONFIG_DIR=" + t.TempDir(), "XDG_STATE_HOME=" + t.TempDir(), "FORGE_BASE_URL=" + srv.BaseURL(), "FORGE_TOKEN=" + token,
-		"AGENT_URL=" + srv.AgentURL(), "AGENT_API_KEY=" + srv.AgentKey(), "TERM=xterm-256color"}
 }

@@ -17,8 +17,6 @@ import (
 	"github.com/forgehq/forge/tui/tuitest"
 )
 
-var webapp = client.RepoName{Owner: "alice", Name: "webapp"}
-
 // TestAskAttachesAndTheAgentSeesIt: another view's ask key attaches a
 // failed run; its suggested question waits in the input; sent, the
 // reference agent's reply names the job that failed — the context
@@ -28,7 +26,7 @@ func TestAskAttachesAndTheAgentSeesIt(t *testing.T) {
 	srv := tuitest.Server(t)
 	ctx := tuitest.Context(t, srv, "alice")
 	c, _ := ctx.REST()
-	runs, err := client.Collect(c.Actions.ListRuns(context.Background(), webapp, client.RunListOptions{Status: "failure"}), 0)
+	runs, err := client.Collect(c.Actions.ListRuns(context.Background(), tuitest.Webapp, client.RunListOptions{Status: "failure"}), 0)
 	if err != nil || len(runs) == 0 {
 		t.Fatalf("no failed run: %v", err)
 	}
@@ -37,7 +35,7 @@ func TestAskAttachesAndTheAgentSeesIt(t *testing.T) {
 	// Wide enough that no sentence of the reply wraps.
 	d := tuitest.Drive(t, v, 240, 40)
 	d.UntilView("model ref-1 (default)")
-	d.Send(common.AskAgentMsg{Repo: webapp, Ref: ref, Prompt: "Why did this run fail?"})
+	d.Send(common.AskAgentMsg{Repo: tuitest.Webapp, Ref: ref, Prompt: "Why did this run fail?"})
 	d.UntilView("Attached " + ref + " (CI run")
 	if got := v.input.Value(); got != "Why did this run fail?" || !v.input.Focused() {
 		t.Errorf("the input holds %q (focused %v)", got, v.input.Focused())
@@ -62,7 +60,7 @@ func TestWithCommand(t *testing.T) {
 	d.Key("enter")
 	d.UntilView("no repository chosen yet")
 	d.Until("the command's end", func() bool { return v.busy == "" })
-	ctx.Repo = webapp
+	ctx.Repo = tuitest.Webapp
 	d.Type("/with issue:1")
 	d.Key("enter")
 	d.UntilView("Attached issue:1 (Issue #1 in alice/webapp")
@@ -93,12 +91,7 @@ func TestAskCutToTheBudget(t *testing.T) {
 	if err := srv.Agent().SetUsed(srv.AgentKey(), 98_000); err != nil {
 		t.Fatal(err)
 	}
-	v := New(tuitest.Context(t, srv, "alice"))
-	d := tuitest.Drive(t, v, 240, 40)
-	d.UntilView("model ref-1 (default)")
-	ref := "run:" + strconv.FormatInt(run.ID, 10)
-	d.Send(common.AskAgentMsg{Repo: webapp, Ref: ref})
-	d.UntilView("Attached " + ref)
+	_, d, ref := askAboutRun(t, srv, run.ID)
 	d.Type("why")
 	d.Key("enter")
 	view := d.UntilView("forge: "+ref+": cut ", "lines from the top of job test (failure): log to fit the token budget", "The run failed in job test")
@@ -112,11 +105,7 @@ func TestAskCutToTheBudget(t *testing.T) {
 func TestProfileContextLimit(t *testing.T) {
 	t.Parallel()
 	srv := tuitest.Server(t)
-	env := tuitest.Env(t, srv, "alice")
-	cfg := "current_profile: work\nprofiles:\n  work:\n    base_url: " + srv.BaseURL() + "\n    chat_context_limit: 700\n"
-	if err := os.WriteFile(filepath.Join(env["FORGE_CONFIG_DIR"], "config.yaml"), []byte(cfg), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	env := limitProfile(t, srv, "700")
 	ctx := common.NewContext(t.Context(), tuitest.Factory(env), true)
 	v := New(ctx)
 	if v.session == nil || v.session.ContextLimit != 700 {
@@ -137,12 +126,7 @@ func TestAskRedacts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	v := New(tuitest.Context(t, srv, "alice"))
-	d := tuitest.Drive(t, v, 240, 40)
-	d.UntilView("model ref-1 (default)")
-	ref := "run:" + strconv.FormatInt(run.ID, 10)
-	d.Send(common.AskAgentMsg{Repo: webapp, Ref: ref})
-	d.UntilView("Attached " + ref)
+	v, _, _ := askAboutRun(t, srv, run.ID)
 	pending := v.session.Pending()
 	if len(pending) != 1 {
 		t.Fatalf("%d attachments queued", len(pending))
@@ -162,15 +146,37 @@ func TestAskRedacts(t *testing.T) {
 func TestProfileContextLimitBad(t *testing.T) {
 	t.Parallel()
 	srv := tuitest.Server(t)
-	env := tuitest.Env(t, srv, "alice")
-	cfg := "current_profile: work\nprofiles:\n  work:\n    base_url: " + srv.BaseURL() + "\n    chat_context_limit: lots\n"
-	if err := os.WriteFile(filepath.Join(env["FORGE_CONFIG_DIR"], "config.yaml"), []byte(cfg), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	env := limitProfile(t, srv, "lots")
 	v := New(common.NewContext(t.Context(), tuitest.Factory(env), true))
 	d := tuitest.Drive(t, v, 240, 40)
 	d.UntilView("Chatting with", `the profile "work" sets chat_context_limit to lots`, "using 16,000 tokens")
 	if v.session.ContextLimit != chat.DefaultContextLimit {
 		t.Errorf("the limit is %d", v.session.ContextLimit)
 	}
+}
+
+// limitProfile is alice's environment with a configuration whose current
+// profile, "work", sets chat_context_limit to limit.
+func limitProfile(t *testing.T, srv *refserver.Server, limit string) map[string]string {
+	t.Helper()
+	env := tuitest.Env(t, srv, "alice")
+	cfg := "current_profile: work\nprofiles:\n  work:\n    base_url: " + srv.BaseURL() + "\n    chat_context_limit: " + limit + "\n"
+	if err := os.WriteFile(filepath.Join(env["FORGE_CONFIG_DIR"], "config.yaml"), []byte(cfg), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return env
+}
+
+// askAboutRun opens alice's chat at 240×40 and attaches run runID of
+// alice/webapp as another view's ask key does; it returns the view, its
+// driver and the attachment's reference once the view shows it attached.
+func askAboutRun(t *testing.T, srv *refserver.Server, runID int64) (*View, *tuitest.Driver, string) {
+	t.Helper()
+	v := New(tuitest.Context(t, srv, "alice"))
+	d := tuitest.Drive(t, v, 240, 40)
+	d.UntilView("model ref-1 (default)")
+	ref := "run:" + strconv.FormatInt(runID, 10)
+	d.Send(common.AskAgentMsg{Repo: tuitest.Webapp, Ref: ref})
+	d.UntilView("Attached " + ref)
+	return v, d, ref
 }

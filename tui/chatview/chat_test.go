@@ -6,9 +6,19 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/forgehq/forge/refserver"
 	"github.com/forgehq/forge/tui/common"
 	"github.com/forgehq/forge/tui/tuitest"
 )
+
+// driveChat is the set-up of most chat tests: a chat view of alice's on
+// a demo world of the test's own, driven at the size w×h.
+func driveChat(t *testing.T, w, h int) (*refserver.Server, *View, *tuitest.Driver) {
+	t.Helper()
+	srv := tuitest.Server(t)
+	v := New(tuitest.Context(t, srv, "alice"))
+	return srv, v, tuitest.Drive(t, v, w, h)
+}
 
 func TestTurnStreamsAndRenders(t *testing.T) {
 	t.Parallel()
@@ -47,9 +57,7 @@ func TestTurnStreamsAndRenders(t *testing.T) {
 
 func TestCommands(t *testing.T) {
 	t.Parallel()
-	srv := tuitest.Server(t)
-	v := New(tuitest.Context(t, srv, "alice"))
-	d := tuitest.Drive(t, v, 80, 20)
+	_, v, d := driveChat(t, 80, 20)
 	d.UntilView("model ref-1 (default)")
 	cmd := func(line string, want ...string) {
 		t.Helper()
@@ -114,11 +122,7 @@ func TestEscStopsReply(t *testing.T) {
 func TestNotConfigured(t *testing.T) {
 	t.Parallel()
 	srv := tuitest.Server(t)
-	env := tuitest.Env(t, srv, "alice")
-	delete(env, "AGENT_API_KEY")
-	delete(env, "AGENT_URL")
-	ctx := tuitest.Context(t, srv, "alice")
-	ctx.Factory = tuitest.Factory(env)
+	ctx := tuitest.ContextWithout(t, srv, "alice", "AGENT_API_KEY", "AGENT_URL")
 	v := New(ctx)
 	d := tuitest.Drive(t, v, 80, 10)
 	view := strings.Join(strings.Fields(d.View()), " ")

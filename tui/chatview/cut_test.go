@@ -69,9 +69,7 @@ func TestTimeoutSaidInASentence(t *testing.T) {
 			go func() { <-stall; c.Close() }()
 		}
 	}()
-	srv := tuitest.Server(t)
-	v := New(tuitest.Context(t, srv, "alice"))
-	d := tuitest.Drive(t, v, 80, 20)
+	srv, v, d := driveChat(t, 80, 20)
 	d.UntilView("model ref-1 (default)")
 	hc := &http.Client{Transport: &http.Transport{ResponseHeaderTimeout: 200 * time.Millisecond}}
 	v.session.Client = chat.New("http://"+ln.Addr().String(), srv.AgentKey(), hc, "forge-test")
@@ -105,9 +103,7 @@ func TestCloseCut(t *testing.T) {
 // and Makefile indentation), not a space.
 func TestChatKeepsPastedTabs(t *testing.T) {
 	t.Parallel()
-	srv := tuitest.Server(t)
-	v := New(tuitest.Context(t, srv, "alice"))
-	d := tuitest.Drive(t, v, 80, 30)
+	_, v, d := driveChat(t, 80, 30)
 	d.UntilView("model ref-1 (default)")
 	d.Send(tea.PasteMsg{Content: "all:\n\tgo build"})
 	d.Key("enter")

@@ -8,16 +8,13 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/forgehq/forge/internal/markdown"
-	"github.com/forgehq/forge/tui/tuitest"
 )
 
 // TestMultiLineMessageShownAsLines: a message of several lines is drawn
 // as its lines, not with a ^J between them.
 func TestMultiLineMessageShownAsLines(t *testing.T) {
 	t.Parallel()
-	srv := tuitest.Server(t)
-	v := New(tuitest.Context(t, srv, "alice"))
-	d := tuitest.Drive(t, v, 80, 30)
+	_, _, d := driveChat(t, 80, 30)
 	d.Send(tea.PasteMsg{Content: "first line\nsecond line"})
 	d.Key("enter")
 	view := d.UntilView("You asked about first line second line")
@@ -34,9 +31,7 @@ func TestMultiLineMessageShownAsLines(t *testing.T) {
 // chat's (no \ continuation, no Ctrl-D).
 func TestHelpIsTheTabs(t *testing.T) {
 	t.Parallel()
-	srv := tuitest.Server(t)
-	v := New(tuitest.Context(t, srv, "alice"))
-	d := tuitest.Drive(t, v, 100, 40)
+	_, _, d := driveChat(t, 100, 40)
 	d.Type("/help")
 	d.Key("enter")
 	view := d.UntilView("alt+enter", "start a new line (also ctrl+j)", "/model [NAME]", "ctrl+c")
@@ -51,9 +46,7 @@ func TestHelpIsTheTabs(t *testing.T) {
 // is on the screen.
 func TestErrorShownWhole(t *testing.T) {
 	t.Parallel()
-	srv := tuitest.Server(t)
-	v := New(tuitest.Context(t, srv, "alice"))
-	d := tuitest.Drive(t, v, 60, 20)
+	_, v, d := driveChat(t, 60, 20)
 	v.turn = 1
 	v.busy = "reply"
 	v.streamed = &lineSink{}
@@ -66,9 +59,7 @@ func TestErrorShownWhole(t *testing.T) {
 // shows the tokens of the reply before.
 func TestFooterAfterStop(t *testing.T) {
 	t.Parallel()
-	srv := tuitest.Server(t)
-	v := New(tuitest.Context(t, srv, "alice"))
-	d := tuitest.Drive(t, v, 80, 20)
+	srv, _, d := driveChat(t, 80, 20)
 	d.Type("Hello")
 	d.Key("enter")
 	d.UntilView("reply 130 tokens")
@@ -87,9 +78,7 @@ func TestFooterAfterStop(t *testing.T) {
 // choices when several are left; on a message it goes to the next tab.
 func TestTabCompletes(t *testing.T) {
 	t.Parallel()
-	srv := tuitest.Server(t)
-	v := New(tuitest.Context(t, srv, "alice"))
-	d := tuitest.Drive(t, v, 80, 20)
+	_, v, d := driveChat(t, 80, 20)
 	d.Type("/")
 	d.Key("tab")
 	d.UntilView("tab: /help  /model  /usage  /with  /context  /reset  /exit")
@@ -108,9 +97,7 @@ func TestTabCompletes(t *testing.T) {
 // inside a date.
 func TestNoteKeepsDatesWhole(t *testing.T) {
 	t.Parallel()
-	srv := tuitest.Server(t)
-	v := New(tuitest.Context(t, srv, "alice"))
-	d := tuitest.Drive(t, v, 40, 30)
+	_, v, d := driveChat(t, 40, 30)
 	v.entries = append(v.entries, entry{"note", "The quota resets at 2026-12-01T00:00:00Z, in 10 days."})
 	v.stale = true
 	view := d.UntilView("2026-12-01T00:00:00Z,")

@@ -20,7 +20,7 @@ import (
 func runOn(t *testing.T, ctx *common.Context, branch string) *client.WorkflowRun {
 	t.Helper()
 	c, _ := ctx.REST()
-	runs, err := client.Collect(c.Actions.ListRuns(context.Background(), webapp, client.RunListOptions{Branch: branch}), 0)
+	runs, err := client.Collect(c.Actions.ListRuns(context.Background(), tuitest.Webapp, client.RunListOptions{Branch: branch}), 0)
 	if err != nil || len(runs) == 0 {
 		t.Fatalf("no run on %s: %v", branch, err)
 	}
@@ -41,7 +41,7 @@ func TestCancelRunAsksFirst(t *testing.T) {
 	t.Parallel()
 	ctx := tuitest.Context(t, tuitest.Server(t), "alice")
 	run := runOn(t, ctx, "slog")
-	j := NewJobs(ctx, webapp, run)
+	j := NewJobs(ctx, tuitest.Webapp, run)
 	d := tuitest.Drive(t, j, 80, 20)
 	d.UntilView("in progress")
 	d.Key("x")
@@ -55,13 +55,13 @@ func TestCancelRunAsksFirst(t *testing.T) {
 		t.Errorf("the question stays after n:\n%s", v)
 	}
 	c, _ := ctx.REST()
-	if r, err := c.Actions.GetRun(context.Background(), webapp, run.ID); err != nil || r.Conclusion == "cancelled" {
+	if r, err := c.Actions.GetRun(context.Background(), tuitest.Webapp, run.ID); err != nil || r.Conclusion == "cancelled" {
 		t.Fatalf("n cancelled the run (%v)", err)
 	}
 	d.Key("x", "y")
 	status(t, d, "Cancelling run")
 	d.UntilView("⊘ CI on slog", "cancelled · pull_request on slog")
-	if r, err := c.Actions.GetRun(context.Background(), webapp, run.ID); err != nil || r.Conclusion != "cancelled" {
+	if r, err := c.Actions.GetRun(context.Background(), tuitest.Webapp, run.ID); err != nil || r.Conclusion != "cancelled" {
 		t.Fatalf("the server says the run is %s (%v)", r.Conclusion, err)
 	}
 	// A finished run is not cancelled again.
@@ -75,7 +75,7 @@ func TestRerunOpensTheNewRun(t *testing.T) {
 	t.Parallel()
 	ctx := tuitest.Context(t, tuitest.Server(t), "alice")
 	run := failedRun(t, ctx)
-	j := NewJobs(ctx, webapp, run)
+	j := NewJobs(ctx, tuitest.Webapp, run)
 	d := tuitest.Drive(t, j, 80, 20)
 	d.UntilView("✗ test")
 	d.Key("R")
@@ -121,7 +121,7 @@ func TestRunActionsNotOffered(t *testing.T) {
 	ctx.Now = func() time.Time { return tuitest.Now }
 
 	run := runOn(t, ctx, "slog")
-	d := tuitest.Drive(t, NewJobs(ctx, webapp, run), 80, 20)
+	d := tuitest.Drive(t, NewJobs(ctx, tuitest.Webapp, run), 80, 20)
 	d.UntilView("in progress")
 	d.Key("x", "y")
 	status(t, d, "this service does not offer cancelling runs (it answered 404)")

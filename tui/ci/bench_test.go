@@ -16,7 +16,7 @@ func BenchmarkLogScroll(b *testing.B) {
 	for _, n := range []int{100, 10_000} {
 		b.Run(fmt.Sprintf("lines=%d", n), func(b *testing.B) {
 			ctx := tuitest.Context(b, tuitest.Server(b), "alice")
-			l := NewLog(ctx, client.RepoName{Owner: "alice", Name: "webapp"}, &client.WorkflowRun{ID: 1}, &client.Job{ID: 1, Name: "build", Status: "completed", Conclusion: "success"})
+			l := NewLog(ctx, tuitest.Webapp, &client.WorkflowRun{ID: 1}, &client.Job{ID: 1, Name: "build", Status: "completed", Conclusion: "success"})
 			var log strings.Builder
 			for i := range n {
 				fmt.Fprintf(&log, "2026-11-20T12:00:%02d.000Z step %d: compiling package example.com/app/internal/module%d\n", i%60, i, i)
@@ -45,7 +45,7 @@ func BenchmarkLogScroll(b *testing.B) {
 // match, drawing the frame after each key.
 func BenchmarkLogSearch(b *testing.B) {
 	ctx := tuitest.Context(b, tuitest.Server(b), "alice")
-	l := NewLog(ctx, client.RepoName{Owner: "alice", Name: "webapp"}, &client.WorkflowRun{ID: 1}, &client.Job{ID: 1, Name: "build", Status: "completed", Conclusion: "success"})
+	l := NewLog(ctx, tuitest.Webapp, &client.WorkflowRun{ID: 1}, &client.Job{ID: 1, Name: "build", Status: "completed", Conclusion: "success"})
 	var log strings.Builder
 	for i := range 10_000 {
 		fmt.Fprintf(&log, "2026-11-20T12:00:%02d.000Z step %d: compiling package example.com/app/internal/module%d\n", i%60, i, i)

@@ -16,12 +16,10 @@ import (
 	"github.com/forgehq/forge/tui/tuitest"
 )
 
-var webapp = client.RepoName{Owner: "alice", Name: "webapp"}
-
 func TestRunsShowsStatus(t *testing.T) {
 	t.Parallel()
 	ctx := tuitest.Context(t, tuitest.Server(t), "alice")
-	r := NewRuns(ctx, webapp)
+	r := NewRuns(ctx, tuitest.Webapp)
 	d := tuitest.Drive(t, r, 80, 20)
 	v := d.UntilView("Workflow runs", "CI on slog", "CI on router", "3 unfinished")
 	for _, want := range []string{"✓ CI on main", "✗ CI on fix-empty-body", "⊘ CI on router", "• CI on healthz", tuitest.Spinner + " CI on slog"} {
@@ -46,7 +44,7 @@ func TestJobsAndLog(t *testing.T) {
 	t.Parallel()
 	ctx := tuitest.Context(t, tuitest.Server(t), "alice")
 	c, _ := ctx.REST()
-	runs, err := client.Collect(c.Actions.ListRuns(context.Background(), webapp, client.RunListOptions{}), 0)
+	runs, err := client.Collect(c.Actions.ListRuns(context.Background(), tuitest.Webapp, client.RunListOptions{}), 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -56,7 +54,7 @@ func TestJobsAndLog(t *testing.T) {
 			failed = r
 		}
 	}
-	j := NewJobs(ctx, webapp, failed)
+	j := NewJobs(ctx, tuitest.Webapp, failed)
 	d := tuitest.Drive(t, j, 80, 20)
 	v := d.UntilView("CI on fix-empty-body", "failure · pull_request on fix-empty-body", "build", "test")
 	if !strings.Contains(v, "✓ build") || !strings.Contains(v, "✗ test") {
@@ -212,7 +210,7 @@ func TestDuration(t *testing.T) {
 func failedRun(t *testing.T, ctx *common.Context) *client.WorkflowRun {
 	t.Helper()
 	c, _ := ctx.REST()
-	runs, err := client.Collect(c.Actions.ListRuns(context.Background(), webapp, client.RunListOptions{}), 0)
+	runs, err := client.Collect(c.Actions.ListRuns(context.Background(), tuitest.Webapp, client.RunListOptions{}), 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -230,7 +228,7 @@ func failedRun(t *testing.T, ctx *common.Context) *client.WorkflowRun {
 func TestRunsFilterByStatus(t *testing.T) {
 	t.Parallel()
 	ctx := tuitest.Context(t, tuitest.Server(t), "alice")
-	r := NewRuns(ctx, webapp)
+	r := NewRuns(ctx, tuitest.Webapp)
 	d := tuitest.Drive(t, r, 80, 20)
 	d.UntilView("CI on slog")
 	d.Key("/")
@@ -253,7 +251,7 @@ func TestRunsFilterByStatus(t *testing.T) {
 func TestJobsCursorOnFailedJob(t *testing.T) {
 	t.Parallel()
 	ctx := tuitest.Context(t, tuitest.Server(t), "alice")
-	j := NewJobs(ctx, webapp, failedRun(t, ctx))
+	j := NewJobs(ctx, tuitest.Webapp, failedRun(t, ctx))
 	d := tuitest.Drive(t, j, 80, 20)
 	d.UntilView("✗ test")
 	if job, ok := j.Selected(); !ok || job.Name != "test" {
@@ -270,11 +268,11 @@ func openLog(t *testing.T) (*Log, *tuitest.Driver) {
 	ctx := tuitest.Context(t, tuitest.Server(t), "alice")
 	run := failedRun(t, ctx)
 	c, _ := ctx.REST()
-	jobs, err := client.Collect(c.Actions.ListJobs(context.Background(), webapp, run.ID, client.ListOptions{}), 0)
+	jobs, err := client.Collect(c.Actions.ListJobs(context.Background(), tuitest.Webapp, run.ID, client.ListOptions{}), 0)
 	if err != nil {
 		t.Fatal(err)
 	}
-	log := NewLog(ctx, webapp, run, jobs[len(jobs)-1])
+	log := NewLog(ctx, tuitest.Webapp, run, jobs[len(jobs)-1])
 	d := tuitest.Drive(t, log, 80, 14)
 	d.UntilView("test · failure")
 	return log, d

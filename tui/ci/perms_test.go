@@ -43,7 +43,7 @@ func TestRunActionsOnlyForWriters(t *testing.T) {
 	dave := tuitest.Context(t, srv, "dave")
 	run := runOn(t, dave, "slog") // unfinished: both x and R apply
 
-	r := NewRuns(dave, webapp)
+	r := NewRuns(dave, tuitest.Webapp)
 	d := tuitest.Drive(t, r, 100, 20)
 	d.UntilView("CI on slog")
 	d.Until("the repository's permissions", func() bool { return d.Seen(permsIn) })
@@ -55,7 +55,7 @@ func TestRunActionsOnlyForWriters(t *testing.T) {
 		status(t, d, "Only someone with write access to alice/webapp may cancel or re-run its runs.")
 	}
 
-	j := NewJobs(dave, webapp, run)
+	j := NewJobs(dave, tuitest.Webapp, run)
 	dj := tuitest.Drive(t, j, 100, 20)
 	dj.UntilView("in progress")
 	dj.Until("the repository's permissions", func() bool { return dj.Seen(permsIn) })
@@ -70,7 +70,7 @@ func TestRunActionsOnlyForWriters(t *testing.T) {
 
 	// A writer is offered both and asked before a cancel.
 	alice := tuitest.Context(t, srv, "alice")
-	ra := NewRuns(alice, webapp)
+	ra := NewRuns(alice, tuitest.Webapp)
 	da := tuitest.Drive(t, ra, 100, 20)
 	da.UntilView("CI on slog")
 	da.Until("the repository's permissions", func() bool { return da.Seen(permsIn) })

@@ -27,7 +27,7 @@ func TestCommitPage(t *testing.T) {
 		t.Fatal(err)
 	}
 	ctx := tuitest.Context(t, srv, "alice")
-	d := tuitest.Drive(t, NewView(ctx, client.RepoName{Owner: "alice", Name: "webapp"}, &client.Commit{SHA: sha}), 100, 12)
+	d := tuitest.Drive(t, NewView(ctx, tuitest.Webapp, &client.Commit{SHA: sha}), 100, 12)
 	d.UntilView("commit "+sha, "Say hello", "In full.", "2 changed files", "added    NOTES +1 -0", "modified hello.go +1 -1")
 	d.Key("n")
 	if v := d.View(); !strings.HasPrefix(v, "NOTES · added") {

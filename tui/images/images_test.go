@@ -16,10 +16,7 @@ import (
 func TestCatalogTagsManifest(t *testing.T) {
 	t.Parallel()
 	srv := tuitest.Server(t)
-	img := tuitest.Image(t, "hello", "linux", "amd64")
-	tuitest.Push(t, srv, "alice", "alice/app:1.0", img)
-	tuitest.Push(t, srv, "alice", "alice/app:latest", img)
-	tuitest.Push(t, srv, "alice", "alice/multi:2", tuitest.Index(t))
+	img := tuitest.Catalog(t, srv)
 	digest, _ := img.Digest()
 	ctx := tuitest.Context(t, srv, "alice")
 
@@ -128,10 +125,7 @@ func TestDeleteRefusedInAnotherNamespace(t *testing.T) {
 func TestCatalogNeedsLogin(t *testing.T) {
 	t.Parallel()
 	srv := tuitest.Server(t)
-	env := tuitest.Env(t, srv, "alice")
-	delete(env, "FORGE_PASSWORD")
-	ctx := tuitest.Context(t, srv, "alice")
-	ctx.Factory = tuitest.Factory(env)
+	ctx := tuitest.ContextWithout(t, srv, "alice", "FORGE_PASSWORD")
 	d := tuitest.Drive(t, NewCatalog(ctx), 80, 10)
 	d.UntilView("not logged in to the registry", "forge image login")
 }

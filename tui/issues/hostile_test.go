@@ -36,12 +36,12 @@ func TestHostileIssueIsDrawnSanitized(t *testing.T) {
 		t.Fatal(err)
 	}
 	ctx := tuitest.Context(t, srv, "alice")
-	d := tuitest.Drive(t, NewList(ctx, webapp), 120, 30)
+	d := tuitest.Drive(t, NewList(ctx, tuitest.Webapp), 120, 30)
 	d.UntilView("<U+202E>evil<U+202C> ^[]0;pwned^G <U+009B>2J")
 	if c := rawControl(d.C.View()); c != "" {
 		t.Errorf("the list draws %q raw:\n%q", c, d.C.View())
 	}
-	v := tuitest.Drive(t, NewView(ctx, webapp, &client.Issue{Number: is.Number}), 120, 30)
+	v := tuitest.Drive(t, NewView(ctx, tuitest.Webapp, &client.Issue{Number: is.Number}), 120, 30)
 	v.UntilView("<U+202E>evil<U+202C>", "body ^[]52;c;ZXJy^G <U+2066>x<U+2069>")
 	if c := rawControl(v.C.View()); c != "" {
 		t.Errorf("the page draws %q raw:\n%q", c, v.C.View())

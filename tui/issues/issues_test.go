@@ -12,12 +12,10 @@ import (
 	"github.com/forgehq/forge/tui/tuitest"
 )
 
-var webapp = client.RepoName{Owner: "alice", Name: "webapp"}
-
 func TestListStateFilter(t *testing.T) {
 	t.Parallel()
 	ctx := tuitest.Context(t, tuitest.Server(t), "alice")
-	d := tuitest.Drive(t, NewList(ctx, webapp), 80, 20)
+	d := tuitest.Drive(t, NewList(ctx, tuitest.Webapp), 80, 20)
 	v := d.UntilView("Open issues", "#6", "Support graceful shutdown", "4 issues")
 	if strings.Contains(v, "Typo in README") {
 		t.Fatalf("a closed issue in the open list:\n%s", v)
@@ -36,16 +34,16 @@ func TestListStateFilter(t *testing.T) {
 func TestListFollowsChanges(t *testing.T) {
 	t.Parallel()
 	ctx := tuitest.Context(t, tuitest.Server(t), "alice")
-	l := NewList(ctx, webapp)
+	l := NewList(ctx, tuitest.Webapp)
 	d := tuitest.Drive(t, l, 80, 20)
 	d.UntilView("#6")
 	// Closed elsewhere: it leaves the open list.
-	d.Send(common.IssueChangedMsg{Repo: webapp, Issue: &client.Issue{Number: 6, State: "closed"}})
+	d.Send(common.IssueChangedMsg{Repo: tuitest.Webapp, Issue: &client.Issue{Number: 6, State: "closed"}})
 	if v := d.View(); strings.Contains(v, "graceful") || !strings.Contains(v, "3 issues") {
 		t.Fatalf("#6 is still listed:\n%s", v)
 	}
 	// Opened elsewhere: it joins the list, first.
-	d.Send(common.IssueChangedMsg{Repo: webapp, Issue: &client.Issue{Number: 9, Title: "Brand new", State: "open"}})
+	d.Send(common.IssueChangedMsg{Repo: tuitest.Webapp, Issue: &client.Issue{Number: 9, Title: "Brand new", State: "open"}})
 	if v := d.View(); !strings.Contains(v, "Brand new") {
 		t.Fatalf("#9 is not listed:\n%s", v)
 	}
@@ -58,28 +56,12 @@ func TestListFollowsChanges(t *testing.T) {
 	d.Key("n")
 	var forms []*Form
 	d.Until("the form", func() bool {
-		forms = nil
-		d.Seen(func(m tea.Msg) bool {
-			if p, ok := m.(common.PushMsg); ok {
-				if f, ok := p.C.(*Form); ok {
-					forms = append(forms, f)
-				}
-			}
-			return false
-		})
+		forms = pushedForms(d)
 		return len(forms) == 1
 	})
 	d.Key("n")
 	d.Until("the form again", func() bool {
-		forms = nil
-		d.Seen(func(m tea.Msg) bool {
-			if p, ok := m.(common.PushMsg); ok {
-				if f, ok := p.C.(*Form); ok {
-					forms = append(forms, f)
-				}
-			}
-			return false
-		})
+		forms = pushedForms(d)
 		return len(forms) == 2
 	})
 	if forms[0] != forms[1] {
@@ -93,7 +75,7 @@ func issueState(t *testing.T, ctx *common.Context, n int64) *client.Issue {
 	if err != nil {
 		t.Fatal(err)
 	}
-	is, err := c.Issues.Get(context.Background(), webapp, n)
+	is, err := c.Issues.Get(context.Background(), tuitest.Webapp, n)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -103,7 +85,7 @@ func issueState(t *testing.T, ctx *common.Context, n int64) *client.Issue {
 func TestViewCommentCloseReopen(t *testing.T) {
 	t.Parallel()
 	ctx := tuitest.Context(t, tuitest.Server(t), "alice")
-	v := NewView(ctx, webapp, &client.Issue{Number: 2, Title: "Document the deploy process"})
+	v := NewView(ctx, tuitest.Webapp, &client.Issue{Number: 2, Title: "Document the deploy process"})
 	d := tuitest.Drive(t, v, 80, 20)
 	// The body and comments, rendered: *build and run* loses its stars.
 	view := d.UntilView("Document the deploy process #2", "opened by dave", "The docs only say build and run. What about TLS?", "── alice · ", "Good point, I'll write it up.")
@@ -170,7 +152,7 @@ func TestViewFailedCommentKeepsDraft(t *testing.T) {
 	t.Parallel()
 	srv := tuitest.Server(t)
 	ctx := tuitest.Context(t, srv, "alice")
-	v := NewView(ctx, webapp, &client.Issue{Number: 3, Title: "Add a health check endpoint"})
+	v := NewView(ctx, tuitest.Webapp, &client.Issue{Number: 3, Title: "Add a health check endpoint"})
 	d := tuitest.Drive(t, v, 80, 20)
 	d.UntilView("GET /healthz")
 	srv.Close()
@@ -191,7 +173,7 @@ func TestViewFailedCommentKeepsDraft(t *testing.T) {
 func TestFormCreates(t *testing.T) {
 	t.Parallel()
 	ctx := tuitest.Context(t, tuitest.Server(t), "alice")
-	f := NewForm(ctx, webapp)
+	f := NewForm(ctx, tuitest.Webapp)
 	d := tuitest.Drive(t, f, 80, 20)
 	d.Key("ctrl+s")
 	d.Until("the refusal", func() bool {
@@ -243,7 +225,7 @@ func TestCopyCodeBlock(t *testing.T) {
 	t.Parallel()
 	srv := tuitest.Server(t)
 	ctx := tuitest.Context(t, srv, "alice")
-	d := tuitest.Drive(t, NewView(ctx, webapp, &client.Issue{Number: 1, Title: "Server crashes on empty request body"}), 80, 20)
+	d := tuitest.Drive(t, NewView(ctx, tuitest.Webapp, &client.Issue{Number: 1, Title: "Server crashes on empty request body"}), 80, 20)
 	d.UntilView("panic: runtime error")
 	d.Key("Y")
 	d.Until("the code block copied", func() bool {
@@ -254,4 +236,19 @@ func TestCopyCodeBlock(t *testing.T) {
 			return ok && s.Text == "Copied the code block to the clipboard."
 		})
 	})
+}
+
+// pushedForms is every issue form the driven view's commands pushed, in
+// order.
+func pushedForms(d *tuitest.Driver) []*Form {
+	var forms []*Form
+	d.Seen(func(m tea.Msg) bool {
+		if p, ok := m.(common.PushMsg); ok {
+			if f, ok := p.C.(*Form); ok {
+				forms = append(forms, f)
+			}
+		}
+		return false
+	})
+	return forms
 }

@@ -34,7 +34,7 @@ func TestViewOffersCloseOnlyToThoseWhoMay(t *testing.T) {
 	// issues (#6), not bob's (#4).
 	ctx := tuitest.Context(t, srv, "dave")
 	ctx.User = "dave"
-	v := NewView(ctx, webapp, &client.Issue{Number: 4, Title: "Use structured logging"})
+	v := NewView(ctx, tuitest.Webapp, &client.Issue{Number: 4, Title: "Use structured logging"})
 	d := tuitest.Drive(t, v, 80, 20)
 	d.UntilView("Switch to log/slog")
 	d.Until("the repository's permissions", func() bool { return d.Seen(permsArrived) })
@@ -62,7 +62,7 @@ func TestViewOffersCloseOnlyToThoseWhoMay(t *testing.T) {
 		t.Fatalf("#4 is %s", st)
 	}
 
-	own := NewView(ctx, webapp, &client.Issue{Number: 6, Title: "Support graceful shutdown", User: client.User{Login: "dave"}})
+	own := NewView(ctx, tuitest.Webapp, &client.Issue{Number: 6, Title: "Support graceful shutdown", User: client.User{Login: "dave"}})
 	d = tuitest.Drive(t, own, 80, 20)
 	d.Until("the repository's permissions", func() bool { return d.Seen(permsArrived) })
 	if !offers(own, "close") {

@@ -13,7 +13,7 @@ func TestAllIssuesShowState(t *testing.T) {
 	t.Parallel()
 	ctx := tuitest.Context(t, tuitest.Server(t), "alice")
 	ctx.SetTheme(false, true) // NO_COLOR
-	d := tuitest.Drive(t, NewList(ctx, webapp), 100, 20)
+	d := tuitest.Drive(t, NewList(ctx, tuitest.Webapp), 100, 20)
 	d.UntilView("Open issues", "4 issues")
 	d.Key("s", "s")
 	v := d.UntilView("All issues", "6 issues", "● open ✓ closed")

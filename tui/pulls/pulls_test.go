@@ -6,12 +6,9 @@ import (
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
-	"github.com/forgehq/forge/client"
 	"github.com/forgehq/forge/tui/common"
 	"github.com/forgehq/forge/tui/tuitest"
 )
-
-var webapp = client.RepoName{Owner: "alice", Name: "webapp"}
 
 // TestPullRequestPage: the description, the runs of the head commit,
 // the diff of what the branch changed since it left main (a later change
@@ -28,12 +25,12 @@ func TestPullRequestPage(t *testing.T) {
 	}
 	ctx := tuitest.Context(t, srv, "alice")
 	c, _ := ctx.REST()
-	pr, err := c.Pulls.Get(context.Background(), webapp, 3)
+	pr, err := c.Pulls.Get(context.Background(), tuitest.Webapp, 3)
 	if err != nil {
 		t.Fatal(err)
 	}
 	pr.Head.SHA = "" // the branch as it is now, with log.go
-	d := tuitest.Drive(t, NewPage(ctx, webapp, pr), 100, 30)
+	d := tuitest.Drive(t, NewPage(ctx, tuitest.Webapp, pr), 100, 30)
 	d.UntilView("Structured logging with slog #3", "Closes #4.", "bob wants to merge slog into main")
 
 	d.Key("l")
@@ -59,11 +56,11 @@ func TestChecksAreTheHeadCommitsRuns(t *testing.T) {
 	srv := tuitest.Server(t)
 	ctx := tuitest.Context(t, srv, "alice")
 	c, _ := ctx.REST()
-	pr, err := c.Pulls.Get(context.Background(), webapp, 3)
+	pr, err := c.Pulls.Get(context.Background(), tuitest.Webapp, 3)
 	if err != nil {
 		t.Fatal(err)
 	}
-	d := tuitest.Drive(t, NewPage(ctx, webapp, pr), 100, 30)
+	d := tuitest.Drive(t, NewPage(ctx, tuitest.Webapp, pr), 100, 30)
 	d.Key("l")
 	v := d.UntilView("CI on slog")
 	for _, other := range []string{"CI on router", "CI on main"} {

@@ -55,10 +55,7 @@ func TestListFiltersAndOpens(t *testing.T) {
 func TestListNotLoggedIn(t *testing.T) {
 	t.Parallel()
 	srv := tuitest.Server(t)
-	env := tuitest.Env(t, srv, "alice")
-	delete(env, "FORGE_TOKEN")
-	ctx := tuitest.Context(t, srv, "alice")
-	ctx.Factory = tuitest.Factory(env)
+	ctx := tuitest.ContextWithout(t, srv, "alice", "FORGE_TOKEN")
 	d := tuitest.Drive(t, NewList(ctx), 60, 10)
 	v := d.UntilView("not logged in", "r retries")
 	if !strings.Contains(strings.Join(strings.Fields(v), " "), "forge auth login") {
@@ -96,7 +93,7 @@ func TestFilesBrowseAndPreview(t *testing.T) {
 	t.Parallel()
 	srv := tuitest.Server(t)
 	ctx := tuitest.Context(t, srv, "alice")
-	f := newFiles(ctx, client.RepoName{Owner: "alice", Name: "webapp"})
+	f := newFiles(ctx, tuitest.Webapp)
 	d := tuitest.Drive(t, f, 80, 20)
 	d.UntilView("docs/", "main.go")
 	if f.CanGoBack() {

@@ -38,6 +38,10 @@ import (
 // same on every run.
 var Now = refservertest.Now
 
+// Webapp is the demo world's alice/webapp, the repository most views are
+// tested on.
+var Webapp = client.RepoName{Owner: "alice", Name: "webapp"}
+
 // Spinner is the one frame the spinner shows in tests.
 const Spinner = "⠿"
 
@@ -69,6 +73,20 @@ func Client(t testing.TB, srv *refserver.Server, user string) *client.Client {
 		t.Fatal(err)
 	}
 	return c
+}
+
+// ContextWithout is user's context (Context) with the variables named
+// by keys taken out of its environment: a user not logged in to the
+// service, the registry or the agent.
+func ContextWithout(t testing.TB, srv *refserver.Server, user string, keys ...string) *common.Context {
+	t.Helper()
+	env := Env(t, srv, user)
+	for _, k := range keys {
+		delete(env, k)
+	}
+	ctx := Context(t, srv, user)
+	ctx.Factory = Factory(env)
+	return ctx
 }
 
 // Factory is a Factory over env, with streams that are not a terminal.
@@ -281,4 +299,16 @@ func Index(t testing.TB) v1.ImageIndex {
 		mutate.IndexAddendum{Add: Image(t, "amd64 layer", "linux", "amd64"), Descriptor: v1.Descriptor{Platform: &v1.Platform{OS: "linux", Architecture: "amd64"}}},
 		mutate.IndexAddendum{Add: Image(t, "arm64 layer", "linux", "arm64"), Descriptor: v1.Descriptor{Platform: &v1.Platform{OS: "linux", Architecture: "arm64"}}},
 	)
+}
+
+// Catalog pushes alice's images the catalog views are tested on: img
+// (Image "hello" for linux/amd64) as alice/app:1.0 and alice/app:latest,
+// and the Index as alice/multi:2. It returns img.
+func Catalog(t testing.TB, srv *refserver.Server) v1.Image {
+	t.Helper()
+	img := Image(t, "hello", "linux", "amd64")
+	Push(t, srv, "alice", "alice/app:1.0", img)
+	Push(t, srv, "alice", "alice/app:latest", img)
+	Push(t, srv, "alice", "alice/multi:2", Index(t))
+	return img
 }
