@@ -35,7 +35,7 @@ func TestCopyAndBrowseOnATerminal(t *testing.T) {
 	x.Shows("#6 Support graceful shutdown")
 	x.Keys("y")
 	x.Shows("Copied " + is.HTMLURL)
-	if got := x.Run("show-buffer"); got != is.HTMLURL {
+	if got := x.Clipboard(func(b string) bool { return b == is.HTMLURL }); got != is.HTMLURL {
 		t.Errorf("the clipboard holds %q, want %q", got, is.HTMLURL)
 	}
 	x.Keys("w")
@@ -53,7 +53,7 @@ func TestCopyAndBrowseOnATerminal(t *testing.T) {
 	x.Shows(" log", "==> Set up job")
 	x.Keys("g", "Y")
 	x.Shows("Copied lines 1–")
-	if got := x.Run("show-buffer"); !strings.Contains(got, "==> Set up job\n") || strings.Contains(got, "\x1b") {
+	if got := x.Clipboard(func(b string) bool { return strings.Contains(b, "==> Set up job\n") }); !strings.Contains(got, "==> Set up job\n") || strings.Contains(got, "\x1b") {
 		t.Errorf("the clipboard holds %q", got)
 	}
 
@@ -67,7 +67,7 @@ func TestCopyAndBrowseOnATerminal(t *testing.T) {
 	x.Shows("enter/i type a message")
 	x.Keys("y")
 	x.Shows("Copied the last reply to the clipboard.")
-	if got := x.Run("show-buffer"); !strings.Contains(got, "This is turn 1 of our conversation.") {
+	if got := x.Clipboard(func(b string) bool { return strings.Contains(b, "This is turn 1 of our conversation.") }); !strings.Contains(got, "This is turn 1 of our conversation.") {
 		t.Errorf("the clipboard holds %q", got)
 	}
 }

@@ -124,6 +124,23 @@ func (x *Term) WaitFor(what string, ok func(screen string) bool) string {
 	}
 }
 
+// Clipboard polls tmux's newest paste buffer (what an OSC 52 copy put
+// there) until ok accepts it, and returns it. The copy reaches tmux as its
+// own write, which may come after the frame saying "Copied", so reading
+// the buffer once races it.
+func (x *Term) Clipboard(ok func(buffer string) bool) string {
+	x.t.Helper()
+	deadline := time.Now().Add(timeout)
+	for {
+		out, err := exec.Command("tmux", "-L", x.socket, "show-buffer").CombinedOutput()
+		got := string(out)
+		if err == nil && ok(got) || time.Now().After(deadline) {
+			return got
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
 // Shows waits until the screen contains every one of want.
 func (x *Term) Shows(want ...string) string {
 	x.t.Helper()
