@@ -1,6 +1,7 @@
 package rest
 
 import (
+	"bufio"
 	"bytes"
 	"compress/gzip"
 	"context"
@@ -322,12 +323,21 @@ func readHaves(r io.Reader, h *packp.UploadHaves) (done, negotiating bool, err e
 }
 
 func (a *API) receivePack(w http.ResponseWriter, r *http.Request, g *gitstore.Repo, x access, s *session) {
-	body, err := requestBody(r)
+	raw, err := requestBody(r)
 	if err != nil {
 		gitHTTPError(w, http.StatusBadRequest, err.Error())
 		return
 	}
-	body, shallow, err := stripShallow(body)
+	br := bufio.NewReader(raw)
+	if isProbe(br) {
+		// Before a push larger than http.postBuffer git sends a lone
+		// flush to learn whether the server takes requests at all;
+		// receive-pack reads no command from it and answers nothing.
+		w.Header().Set("Content-Type", "application/x-git-receive-pack-result")
+		w.WriteHeader(http.StatusOK)
+		return
+	}
+	body, shallow, err := stripShallow(br)
 	if err != nil {
 		gitHTTPError(w, http.StatusBadRequest, "malformed receive-pack request: "+err.Error())
 		return
@@ -368,6 +378,13 @@ func (a *API) receivePack(w http.ResponseWriter, r *http.Request, g *gitstore.Re
 		return
 	}
 	a.afterPush(x, g, s, req.Commands)
+}
+
+// isProbe reports whether the request is git's probe: a flush-pkt and
+// nothing after it.
+func isProbe(br *bufio.Reader) bool {
+	p, err := br.Peek(5)
+	return len(p) == 4 && string(p) == "0000" && err == io.EOF
 }
 
 // stripShallow takes the "shallow" lines a push from a shallow clone

@@ -1,0 +1,103 @@
+package refserver_test
+
+import (
+	"bytes"
+	"crypto/rand"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sync"
+	"testing"
+
+	"github.com/forgehq/forge/refserver"
+)
+
+// TestGitPushLargerThanPostBuffer pushes a 3 MB file of random bytes with
+// the stock git client: past http.postBuffer (1 MiB) git first sends a
+// 4-byte "0000" probe POST and stops unless it gets a 200.
+func TestGitPushLargerThanPostBuffer(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git is not installed")
+	}
+	t.Parallel()
+	s := start(t, refserver.Options{})
+	alice := mustUser(t, s, "alice", "alice-password-123", "")
+	want(t, call(t, s, "POST", "/repos", alice, map[string]any{"name": "big", "auto_init": true}), 201)
+	u, _ := url.Parse(s.URL() + "/alice/big.git")
+	u.User = url.UserPassword("x", alice)
+	work := t.TempDir()
+	mustGit(t, work, "clone", "-q", u.String(), "big")
+	dir := filepath.Join(work, "big")
+	data := make([]byte, 3<<20)
+	rand.Read(data)
+	if err := os.WriteFile(filepath.Join(dir, "blob.bin"), data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	mustGit(t, dir, "add", ".")
+	mustGit(t, dir, "commit", "-q", "-m", "Add a 3 MB file")
+	mustGit(t, dir, "push", "-q", "origin", "main")
+	r := want(t, call(t, s, "GET", "/repos/alice/big/contents", alice, nil), 200)
+	found := false
+	for _, e := range r.arr {
+		if m := e.(map[string]any); m["name"] == "blob.bin" && m["size"] == float64(3<<20) {
+			found = true
+		}
+	}
+	if !found {
+		t.Fatalf("blob.bin not listed after the push: %s", r.raw)
+	}
+}
+
+// TestLockoutHoldsUnderConcurrentBursts sends bursts of concurrent logins
+// for one account, wrong passwords with the right one among them: at most
+// the threshold (5) of them may be checked (401 or 200), every other one
+// is refused with 429, and the account stays locked after the burst.
+func TestLockoutHoldsUnderConcurrentBursts(t *testing.T) {
+	t.Parallel()
+	s := start(t, refserver.Options{})
+	const burst = 40
+	for round := 0; round < 3; round++ {
+		user := "victim" + itoa(round)
+		mustUser(t, s, user, "right-password-123", "")
+		statuses := make(chan int, burst)
+		gate := make(chan struct{})
+		var wg sync.WaitGroup
+		for i := 0; i < burst; i++ {
+			pw := "wrong-password-" + itoa(i)
+			if i == burst/2 {
+				pw = "right-password-123"
+			}
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				body, _ := json.Marshal(map[string]string{"username": user, "password": pw})
+				<-gate
+				res, err := http.Post(s.BaseURL()+"/auth/login", "application/json", bytes.NewReader(body))
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				io.Copy(io.Discard, res.Body)
+				res.Body.Close()
+				statuses <- res.StatusCode
+			}()
+		}
+		close(gate)
+		wg.Wait()
+		close(statuses)
+		count := map[int]int{}
+		for st := range statuses {
+			count[st]++
+		}
+		if checked := count[401] + count[200]; checked > 5 || count[429] != burst-checked {
+			t.Errorf("burst %d: %v: %d passwords checked, want at most 5 and the rest 429", round, count, checked)
+		}
+		if count[200] == 0 {
+			want(t, call(t, s, "POST", "/auth/login", "", map[string]string{"username": user, "password": "right-password-123"}), 429)
+		}
+	}
+}
