@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 
@@ -102,5 +103,49 @@ func TestLockoutHoldsUnderConcurrentBursts(t *testing.T) {
 		if count[200] == 0 {
 			want(t, call(t, s, "POST", "/auth/login", "", map[string]string{"username": user, "password": "right-password-123"}), 429)
 		}
+	}
+}
+
+// TestURLsComeFromThePublicURL: with a forged Host header, every URL in
+// an answer (Link, clone_url, html_url, ssh_url, the registry's realm)
+// still names the public URL, or by default the listen address.
+func TestURLsComeFromThePublicURL(t *testing.T) {
+	t.Parallel()
+	for _, public := range []string{"", "https://forge.example.com"} {
+		s := start(t, refserver.Options{PublicURL: public})
+		if public == "" {
+			public = s.URL()
+		}
+		alice := mustUser(t, s, "alice", "alice-password-123", "")
+		for i := 0; i < 3; i++ {
+			want(t, call(t, s, "POST", "/repos", alice, map[string]any{"name": "app" + itoa(i), "auto_init": true}), 201)
+		}
+		want(t, call(t, s, "POST", "/repos/alice/app0/issues", alice, map[string]any{"title": "t"}), 201)
+		get := func(path, token string) (*http.Response, string) {
+			req, _ := http.NewRequest("GET", s.URL()+path, nil)
+			req.Host = "evil.example"
+			if token != "" {
+				req.Header.Set("Authorization", "token "+token)
+			}
+			res, err := http.DefaultClient.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer res.Body.Close()
+			b, _ := io.ReadAll(res.Body)
+			return res, string(b)
+		}
+		for _, path := range []string{"/api/v2/repos?per_page=1&page=2", "/api/v2/repos/alice/app0", "/api/v2/me",
+			"/api/v2/repos/alice/app0/issues", "/api/v2/repos/alice/app0/contents", "/api/v2/repos/alice/app0/commits", "/v2/"} {
+			res, body := get(path, alice)
+			all := body + res.Header.Get("Link") + res.Header.Get("WWW-Authenticate")
+			if strings.Contains(all, "evil") || !strings.Contains(all, strings.TrimPrefix(public, "https://")) {
+				t.Errorf("%s with Host evil.example (public %s): %d %s\nLink %q\nWWW-Authenticate %q", path, public, res.StatusCode, body,
+					res.Header.Get("Link"), res.Header.Get("WWW-Authenticate"))
+			}
+		}
+	}
+	if _, err := refserver.New(refserver.Options{PublicURL: "ftp://x/y"}); err == nil {
+		t.Error("an ftp public URL with a path was accepted")
 	}
 }

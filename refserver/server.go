@@ -28,6 +28,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -78,6 +79,12 @@ type Options struct {
 	// bursts of as many), answering 429 with Retry-After past it; 0 is
 	// no limit (see package ratelimit).
 	RateLimit float64
+	// PublicURL is the origin clients reach the server at
+	// (scheme://host[:port], as behind a proxy): every URL in an answer
+	// (Link, clone_url, html_url, the registry's token realm) and the
+	// printed settings are built from it, never from a request's Host
+	// header. Default: the listen address, http://ADDR.
+	PublicURL string
 	// Log receives the server's few messages (what was dropped from a
 	// torn journal); nil is standard error.
 	Log io.Writer
@@ -135,6 +142,13 @@ func New(opts Options) (*Server, error) {
 	if opts.Log == nil {
 		opts.Log = os.Stderr
 	}
+	if opts.PublicURL != "" {
+		u, err := CheckPublicURL(opts.PublicURL)
+		if err != nil {
+			return nil, err
+		}
+		opts.PublicURL = u
+	}
 	if why := store.ValidLogin(opts.AdminUser); why != "" {
 		return nil, fmt.Errorf("admin user %q: %s", opts.AdminUser, why)
 	}
@@ -152,6 +166,7 @@ func New(opts Options) (*Server, error) {
 		fmt.Fprintln(opts.Log, "forge: warning: "+msg)
 	}
 	s.api = rest.New(rest.Config{Store: st, Git: s.git, Now: opts.Now, PasswordCost: opts.PasswordCost, CITick: opts.CITick,
+		PublicURL:     s.PublicURL,
 		OnUserDeleted: func(login string) error { return s.registry.DeleteNamespace(login) }})
 	fresh := len(st.Users(nil)) == 0
 	if err := s.ensureAdmin(); err != nil {
@@ -187,7 +202,7 @@ func (s *Server) mountRegistry() error {
 	if s.opts.DataDir != "" {
 		dir = filepath.Join(s.opts.DataDir, "registry")
 	}
-	reg, err := registry.New(registry.Options{BaseURL: s.BaseURL, DataDir: dir, UserState: s.userState})
+	reg, err := registry.New(registry.Options{BaseURL: s.BaseURL, PublicURL: s.PublicURL, DataDir: dir, UserState: s.userState})
 	if err != nil {
 		return err
 	}
@@ -380,6 +395,26 @@ func (s *Server) URL() string { return s.url }
 // BaseURL is the REST API's base URL, {URL}/api/v2.
 func (s *Server) BaseURL() string { return s.url + "/api/v2" }
 
+// PublicURL is the origin clients reach the server at: Options.PublicURL,
+// else the listen address (URL).
+func (s *Server) PublicURL() string {
+	if s.opts.PublicURL != "" {
+		return s.opts.PublicURL
+	}
+	return s.url
+}
+
+// CheckPublicURL checks a public URL (an http or https origin, no query
+// or fragment) and returns it without a trailing slash.
+func CheckPublicURL(raw string) (string, error) {
+	u, err := url.Parse(raw)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.User != nil ||
+		u.RawQuery != "" || u.Fragment != "" || strings.Trim(u.Path, "/") != "" {
+		return "", fmt.Errorf("public URL %q: want an origin such as https://forge.example.com or http://HOST:PORT", raw)
+	}
+	return u.Scheme + "://" + u.Host, nil
+}
+
 // AdminUser is the site_admin account's login.
 func (s *Server) AdminUser() string { return s.opts.AdminUser }
 
@@ -390,15 +425,15 @@ func (s *Server) AdminUser() string { return s.opts.AdminUser }
 func (s *Server) AdminPassword() string { return s.adminPassword }
 
 // Env lists the settings every user of the server needs, in order, as
-// NAME=value pairs for `forge serve` to print: the three addresses and the
-// agent key. The admin's login is not among them (see AdminUser and
+// NAME=value pairs for `forge serve` to print: the three addresses (at the
+// public URL) and the agent key. The admin's login is not among them (see AdminUser and
 // AdminPassword): whoever sources these must stay who they are.
 func (s *Server) Env() [][2]string {
 	return [][2]string{
-		{"FORGE_BASE_URL", s.BaseURL()},
-		{"AGENT_URL", s.AgentURL()},
+		{"FORGE_BASE_URL", s.PublicURL() + rest.Prefix},
+		{"AGENT_URL", s.PublicURL()},
 		{"AGENT_API_KEY", s.agentKey},
-		{"FORGE_REGISTRY_URL", s.URL()},
+		{"FORGE_REGISTRY_URL", s.PublicURL()},
 	}
 }
 

@@ -33,6 +33,7 @@ type Options struct {
 	AgentKey      string
 	AgentDelay    time.Duration
 	RateLimit     float64
+	PublicURL     string
 	// ready, when set, is called with the server once it listens (tests).
 	ready func(*refserver.Server)
 }
@@ -82,6 +83,7 @@ refserver/README.md documents every endpoint, with curl examples.`,
 	fl.DurationVar(&opts.CITick, "ci-tick", time.Second, "How long a CI run takes per log line (`duration`)")
 	fl.StringVar(&opts.AgentKey, "agent-key", "", "Agent API `key` to accept, starting agk_ (default: generated, and kept in --data)")
 	fl.Float64Var(&opts.RateLimit, "rate-limit", 0, "Allow each token `N` requests per second, answering 429 with Retry-After past it (0: no limit)")
+	fl.StringVar(&opts.PublicURL, "public-url", "", "Origin clients reach the server at, as `URL` https://forge.example.com behind a proxy: every URL in answers and the printed settings use it, never a request's Host (default: http://ADDR)")
 	fl.DurationVar(&opts.AgentDelay, "agent-delay", 20*time.Millisecond, "Pause before each chunk of a streamed agent reply (`duration`; 0: full speed)")
 	return cmd
 }
@@ -103,6 +105,13 @@ func (o *Options) validate() error {
 	}
 	if o.AgentDelay < 0 {
 		return cmdutil.UsageErrorf("--agent-delay must not be negative, as in --agent-delay 20ms")
+	}
+	if o.PublicURL != "" {
+		u, err := refserver.CheckPublicURL(o.PublicURL)
+		if err != nil {
+			return cmdutil.UsageErrorf("--public-url: %v", err)
+		}
+		o.PublicURL = u
 	}
 	host, _, err := net.SplitHostPort(o.Addr)
 	if err != nil {
@@ -132,7 +141,7 @@ func runServe(ctx context.Context, o *Options) error {
 	}
 	srv, err := refserver.New(refserver.Options{Addr: o.Addr, DataDir: o.DataDir, AdminUser: o.AdminUser,
 		AdminPassword: o.AdminPassword, Demo: o.Demo, CITick: o.CITick, AgentKey: o.AgentKey, AgentDelay: o.AgentDelay,
-		RateLimit: o.RateLimit, Log: o.f.IOStreams.ErrOut})
+		RateLimit: o.RateLimit, PublicURL: o.PublicURL, Log: o.f.IOStreams.ErrOut})
 	if err != nil {
 		return err
 	}
@@ -158,6 +167,9 @@ func runServe(ctx context.Context, o *Options) error {
 	}
 	fmt.Fprint(o.f.IOStreams.Out, lines)
 	fmt.Fprintf(errOut, "forge: serving %s (REST API at %s); Ctrl-C stops\n", srv.URL(), srv.BaseURL())
+	if srv.PublicURL() != srv.URL() {
+		fmt.Fprintf(errOut, "forge: public URL %s\n", srv.PublicURL())
+	}
 	fmt.Fprintln(errOut, admin)
 	if o.Demo {
 		users := make([]string, len(refserver.DemoUsers))

@@ -3,7 +3,7 @@ package rest
 import (
 	"errors"
 	"net/http"
-	"strings"
+	"net/url"
 	"time"
 
 	"github.com/forgehq/forge/refserver/gitstore"
@@ -66,9 +66,9 @@ type repoJSON struct {
 func (a *API) repoView(r *http.Request, x access) repoJSON {
 	repo := x.repo
 	o := origin(r)
-	host := r.Host
-	if i := strings.LastIndexByte(host, ':'); i > 0 && !strings.HasSuffix(host, "]") {
-		host = host[:i]
+	host := o
+	if u, err := url.Parse(o); err == nil {
+		host = u.Hostname()
 	}
 	vis := "public"
 	if repo.Private {

@@ -2,6 +2,7 @@ package rest
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -193,8 +194,8 @@ func pageBounds(w http.ResponseWriter, r *http.Request, total int) (lo, hi int, 
 	link := func(p int, rel string) {
 		q.Set("page", strconv.Itoa(p))
 		q.Set("per_page", strconv.Itoa(per))
-		u := url.URL{Scheme: scheme(r), Host: r.Host, Path: r.URL.Path, RawQuery: q.Encode()}
-		links = append(links, fmt.Sprintf("<%s>; rel=%q", u.String(), rel))
+		u := url.URL{Path: r.URL.Path, RawQuery: q.Encode()}
+		links = append(links, fmt.Sprintf("<%s%s>; rel=%q", origin(r), u.String(), rel))
 	}
 	if page < last {
 		link(page+1, "next")
@@ -223,13 +224,18 @@ func queryInt(q url.Values, name string, def int) (int, error) {
 	return n, nil
 }
 
-func scheme(r *http.Request) string {
-	if r.TLS != nil {
-		return "https"
-	}
-	return "http"
+// originKey keys the server's public origin in a request's context.
+type originKey struct{}
+
+// withOrigin gives r the server's public origin (Config.PublicURL).
+func (a *API) withOrigin(r *http.Request) *http.Request {
+	return r.WithContext(context.WithValue(r.Context(), originKey{}, a.cfg.PublicURL()))
 }
 
-// origin is the server's origin as the client reached it, for the URLs in
-// responses.
-func origin(r *http.Request) string { return scheme(r) + "://" + r.Host }
+// origin is the server's public origin, for the URLs in responses: the
+// address it was told it is reached at, never the request's Host header,
+// which any client may set.
+func origin(r *http.Request) string {
+	o, _ := r.Context().Value(originKey{}).(string)
+	return o
+}
