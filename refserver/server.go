@@ -37,6 +37,7 @@ import (
 	"time"
 
 	"github.com/forgehq/forge/refserver/agent"
+	"github.com/forgehq/forge/refserver/connlimit"
 	"github.com/forgehq/forge/refserver/gitstore"
 	"github.com/forgehq/forge/refserver/ratelimit"
 	"github.com/forgehq/forge/refserver/registry"
@@ -79,6 +80,18 @@ type Options struct {
 	// bursts of as many), answering 429 with Retry-After past it; 0 is
 	// no limit (see package ratelimit).
 	RateLimit float64
+	// MaxConns bounds the connections held open at once (default 4096),
+	// MaxConnsPerAddr those from one client IP address (default 256): a
+	// connection past either is answered 503 and closed at once. Keep
+	// MaxConns under the open-files limit (ulimit -n). -1 is no bound.
+	MaxConns, MaxConnsPerAddr int
+	// RequestTimeout bounds the time an API request's body may take to
+	// arrive after its headers (default 30 s; past it the answer is 408),
+	// and twice that the time until its answer is sent; TransferTimeout
+	// does the same for transfers — git's smart HTTP, the registry's /v2/,
+	// raw file downloads and agent streams — (default 10 min). A request's
+	// headers must arrive within 10 s (HeaderTimeout). -1 is no bound.
+	RequestTimeout, TransferTimeout time.Duration
 	// PublicURL is the origin clients reach the server at
 	// (scheme://host[:port], as behind a proxy): every URL in an answer
 	// (Link, clone_url, html_url, the registry's token realm) and the
@@ -96,6 +109,7 @@ type Server struct {
 	mux      *http.ServeMux
 	handler  http.Handler // mux, throttled with RateLimit
 	listener net.Listener
+	conns    *connlimit.Listener
 	http     *http.Server
 	url      string
 
@@ -120,6 +134,23 @@ type Server struct {
 // now is the clock records are stamped with.
 func (s *Server) now() time.Time { return s.opts.Now().Add(-time.Duration(s.ago.Load())) }
 
+// The defaults of the connection bounds and deadlines (see Options).
+const (
+	DefaultMaxConns        = 4096
+	DefaultMaxConnsPerAddr = 256
+	DefaultRequestTimeout  = 30 * time.Second
+	DefaultTransferTimeout = 10 * time.Minute
+	// HeaderTimeout bounds the arrival of a request's headers.
+	HeaderTimeout = 10 * time.Second
+)
+
+func orDefault[T int | time.Duration](v, def T) T {
+	if v == 0 {
+		return def
+	}
+	return v
+}
+
 // New builds a server without listening yet: it opens (or creates) the
 // state, makes sure the admin account exists and, with Demo, seeds the
 // demo world into an empty server.
@@ -142,6 +173,10 @@ func New(opts Options) (*Server, error) {
 	if opts.Log == nil {
 		opts.Log = os.Stderr
 	}
+	opts.MaxConns = orDefault(opts.MaxConns, DefaultMaxConns)
+	opts.MaxConnsPerAddr = orDefault(opts.MaxConnsPerAddr, DefaultMaxConnsPerAddr)
+	opts.RequestTimeout = orDefault(opts.RequestTimeout, DefaultRequestTimeout)
+	opts.TransferTimeout = orDefault(opts.TransferTimeout, DefaultTransferTimeout)
 	if opts.PublicURL != "" {
 		u, err := CheckPublicURL(opts.PublicURL)
 		if err != nil {
@@ -377,16 +412,60 @@ func (s *Server) Start() error {
 	if err != nil {
 		return err
 	}
-	s.listener = ln
 	s.url = "http://" + ln.Addr().String()
-	s.http = &http.Server{Handler: s.handler, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute, ConnState: s.trackNew}
+	s.conns = connlimit.New(ln, s.opts.MaxConns, s.opts.MaxConnsPerAddr)
+	s.listener = s.conns
+	s.http = &http.Server{Handler: s.deadlines(s.handler), ReadHeaderTimeout: HeaderTimeout, IdleTimeout: 2 * time.Minute,
+		ConnState: s.trackNew}
 	s.http.RegisterOnShutdown(s.closeNew)
 	go func() {
-		if err := s.http.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+		if err := s.http.Serve(s.listener); err != nil && !errors.Is(err, http.ErrServerClosed) {
 			panic(err)
 		}
 	}()
 	return nil
+}
+
+// deadlines gives every request, from the moment its headers arrived, a
+// deadline T to receive its body and 2T to have sent its answer (so the
+// answer to a body cut at T, a 408, still goes out): T is RequestTimeout,
+// or TransferTimeout for transfers. A client that sends or reads slowly
+// holds its connection no longer than that.
+func (s *Server) deadlines(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		d := s.opts.RequestTimeout
+		if isTransfer(r) {
+			d = s.opts.TransferTimeout
+		}
+		if d > 0 {
+			rc := http.NewResponseController(w)
+			now := time.Now()
+			rc.SetReadDeadline(now.Add(d))
+			rc.SetWriteDeadline(now.Add(2 * d))
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// isTransfer reports whether r may move a large amount of data: git's
+// smart HTTP, the registry, raw file downloads, agent streams.
+func isTransfer(r *http.Request) bool {
+	p := r.URL.Path
+	switch {
+	case strings.HasPrefix(p, "/v2/"), p == "/v2", strings.HasSuffix(p, "/chat/stream"),
+		strings.HasSuffix(p, "/info/refs"), strings.HasSuffix(p, "/git-upload-pack"), strings.HasSuffix(p, "/git-receive-pack"):
+		return true
+	}
+	return strings.HasPrefix(p, rest.Prefix+"/repos/") && rest.IsRaw(r)
+}
+
+// Conns reports the connections held open and those refused so far for
+// being past MaxConns or MaxConnsPerAddr.
+func (s *Server) Conns() (open int, refused int64) {
+	if s.conns == nil {
+		return 0, 0
+	}
+	return s.conns.Open(), s.conns.Refused()
 }
 
 // URL is the server's origin, http://127.0.0.1:PORT.

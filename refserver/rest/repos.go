@@ -18,6 +18,7 @@ func (a *API) repoRoutes() {
 	a.handle("DELETE /repos/{owner}/{repo}", a.deleteRepo)
 	a.handle("GET /repos/{owner}/{repo}/contents", a.getContents)
 	a.handle("GET /repos/{owner}/{repo}/contents/{path...}", a.getContents)
+	a.handle("GET /repos/{owner}/{repo}/raw/{path...}", a.getRaw)
 	a.handle("GET /repos/{owner}/{repo}/commits", a.listCommits)
 	a.handle("GET /repos/{owner}/{repo}/commits/{sha}", a.getCommit)
 	a.handle("GET /repos/{owner}/{repo}/branches", a.listBranches)

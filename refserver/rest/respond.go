@@ -7,8 +7,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/url"
+	"os"
 	"strconv"
 	"strings"
 
@@ -85,7 +87,7 @@ func decode(w http.ResponseWriter, r *http.Request, v any) error {
 		if errors.As(err, &tooBig) {
 			return &store.Error{Status: http.StatusRequestEntityTooLarge, Msg: fmt.Sprintf("request body over %d bytes", maxBody)}
 		}
-		return errInvalid("reading request body: %v", err)
+		return &store.Error{Status: bodyErrorStatus(err), Msg: "reading request body: " + bodyErrorText(err)}
 	}
 	body = bytes.TrimSpace(body)
 	if len(body) == 0 {
@@ -102,6 +104,28 @@ func decode(w http.ResponseWriter, r *http.Request, v any) error {
 		return errInvalid("malformed JSON: unexpected data after the object")
 	}
 	return nil
+}
+
+// bodyErrorStatus is the status of a failed body read: 408 when the
+// server's body-read deadline passed, else 400.
+func bodyErrorStatus(err error) int {
+	if errors.Is(err, os.ErrDeadlineExceeded) {
+		return http.StatusRequestTimeout
+	}
+	return http.StatusBadRequest
+}
+
+// bodyErrorText says why a body read failed, without the connection's
+// addresses.
+func bodyErrorText(err error) string {
+	if errors.Is(err, os.ErrDeadlineExceeded) {
+		return "the body did not arrive before the server's deadline (see forge serve --help)"
+	}
+	var op *net.OpError
+	if errors.As(err, &op) {
+		return op.Err.Error()
+	}
+	return err.Error()
 }
 
 func jsonError(err error) error {
