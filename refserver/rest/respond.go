@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"net"
 	"net/http"
 	"net/url"
@@ -55,6 +56,11 @@ func writeError(w http.ResponseWriter, err error) {
 	status := store.StatusOf(err)
 	msg := err.Error()
 	if status == http.StatusInternalServerError {
+		// The cause, not the file: no answer carries a filesystem path.
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			msg = pe.Op + ": " + pe.Err.Error()
+		}
 		msg = "internal error: " + msg
 	}
 	setRetryAfter(w, err)
