@@ -53,6 +53,9 @@ func writeRawJSON(w http.ResponseWriter, b []byte) {
 
 // writeError answers with err's status and message in the Error shape.
 func writeError(w http.ResponseWriter, err error) {
+	if store.StatusOf(err) == http.StatusInternalServerError && store.IsDiskFull(err) {
+		err = store.StorageError(err) // a full disk is a 507
+	}
 	status := store.StatusOf(err)
 	msg := err.Error()
 	if status == http.StatusInternalServerError {

@@ -262,15 +262,15 @@ func (s *Store) update(fn func(t *tx) error) error {
 	} else {
 		s.journal.broken = fmt.Errorf("the state could not be reloaded after a failed write (%w); restart the server", lerr)
 	}
-	return storageError(err)
+	return StorageError(err)
 }
 
-// storageError is the answer to a write the disk refused: a 507 for a
+// StorageError is the answer to a write the disk refused: a 507 for a
 // full disk, else a 500, saying nothing was changed and naming the cause
 // but not the file (no answer carries a filesystem path).
-func storageError(err error) error {
+func StorageError(err error) error {
 	status := http.StatusInternalServerError
-	if errors.Is(err, syscall.ENOSPC) || errors.Is(err, syscall.EDQUOT) {
+	if IsDiskFull(err) {
 		status = http.StatusInsufficientStorage
 	}
 	var pe *fs.PathError
@@ -279,6 +279,9 @@ func storageError(err error) error {
 	}
 	return &Error{Status: status, Msg: "the server could not save the change (" + err.Error() + "); nothing was changed, retry later"}
 }
+
+// IsDiskFull reports whether err is a full disk or an exhausted quota.
+func IsDiskFull(err error) bool { return errors.Is(err, syscall.ENOSPC) || errors.Is(err, syscall.EDQUOT) }
 
 // SetWriteFault makes every later journal write, sync and snapshot fail
 // whenever fault returns an error (as a full disk would; a failed write
