@@ -281,7 +281,9 @@ func StorageError(err error) error {
 }
 
 // IsDiskFull reports whether err is a full disk or an exhausted quota.
-func IsDiskFull(err error) bool { return errors.Is(err, syscall.ENOSPC) || errors.Is(err, syscall.EDQUOT) }
+func IsDiskFull(err error) bool {
+	return errors.Is(err, syscall.ENOSPC) || errors.Is(err, syscall.EDQUOT)
+}
 
 // SetWriteFault makes every later journal write, sync and snapshot fail
 // whenever fault returns an error (as a full disk would; a failed write
