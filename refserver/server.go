@@ -80,10 +80,11 @@ type Options struct {
 	// bursts of as many), answering 429 with Retry-After past it; 0 is
 	// no limit (see package ratelimit).
 	RateLimit float64
-	// MaxConns bounds the connections held open at once (default 4096),
+	// MaxConns bounds the connections held open at once (default 4096,
+	// lowered to the open-files limit less 128 when that is smaller),
 	// MaxConnsPerAddr those from one client IP address (default 256): a
-	// connection past either is answered 503 and closed at once. Keep
-	// MaxConns under the open-files limit (ulimit -n). -1 is no bound.
+	// connection past either is answered 503 and closed at once. -1 is
+	// no bound (MaxConns: only the open-files limit's).
 	MaxConns, MaxConnsPerAddr int
 	// RequestTimeout bounds the time an API request's body may take to
 	// arrive after its headers (default 30 s; past it the answer is 408),
@@ -413,7 +414,7 @@ func (s *Server) Start() error {
 		return err
 	}
 	s.url = "http://" + ln.Addr().String()
-	s.conns = connlimit.New(ln, s.opts.MaxConns, s.opts.MaxConnsPerAddr)
+	s.conns = connlimit.New(ln, connBound(s.opts.MaxConns, openFileLimit()), s.opts.MaxConnsPerAddr)
 	s.listener = s.conns
 	s.http = &http.Server{Handler: s.deadlines(s.handler), ReadHeaderTimeout: HeaderTimeout, IdleTimeout: 2 * time.Minute,
 		ConnState: s.trackNew}
@@ -424,6 +425,20 @@ func (s *Server) Start() error {
 		}
 	}()
 	return nil
+}
+
+// fdReserve is how many open files connBound keeps for the rest of the
+// server (data files, git packs, spools, the registry's blobs).
+const fdReserve = 128
+
+// connBound is MaxConns, lowered to what the open-files limit allows once
+// fdReserve files are kept aside: past that limit accept fails
+// ("too many open files") and the server stops answering everyone.
+func connBound(limit, fileLimit int) int {
+	if fileLimit > 0 && (limit <= 0 || limit > fileLimit-fdReserve) {
+		return max(fileLimit-fdReserve, 1)
+	}
+	return limit
 }
 
 // deadlines gives every request, from the moment its headers arrived, a

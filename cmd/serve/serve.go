@@ -70,8 +70,8 @@ into an empty server; every demo account's password is ` + refserver.DemoPasswor
 
 Limits, so that slow or greedy clients cannot take the server from its
 users (each one tested, and documented in refserver/README.md):
-  - connections: at most --max-conns open at once (default 4096; keep it
-    under ulimit -n), at most --max-conns-per-addr from one IP address
+  - connections: at most --max-conns open at once (default 4096, lowered
+    to ulimit -n less 128 when that is smaller), at most --max-conns-per-addr from one IP address
     (default 256); one past either gets 503 and is closed at once
   - deadlines: a request's headers must arrive within 10 s; its body
     within --request-timeout of them (default 30 s, else 408) and its whole

@@ -1,7 +1,7 @@
 #!/bin/sh
 # A full disk under forge serve --data: mount a 2 MiB tmpfs at $MNT (as root:
 # mkdir -p /tmp/fdisk && mount -t tmpfs -o size=2m tmpfs /tmp/fdisk), then
-#   MNT=/tmp/fdisk FORGE=./forge bash bench/fulldisk.sh
+#   MNT=/tmp/fdisk FORGE=./forge bash bench/hold/fulldisk.sh
 # Writes until the disk refuses one, then checks that what is listed, and
 # what a restart loads, is exactly what was acknowledged.
 set -u; MNT=${MNT:?mount a small tmpfs and set MNT}
