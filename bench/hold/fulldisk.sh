@@ -5,8 +5,8 @@
 # Writes until the disk refuses one, then checks that what is listed, and
 # what a restart loads, is exactly what was acknowledged.
 set -u; MNT=${MNT:?mount a small tmpfs and set MNT}
-D=$MNT/data; rm -rf "$MNT"/data "$MNT"/filler; B=http://127.0.0.1:18931/api/v2
-${FORGE:-forge} serve --data $D --addr 127.0.0.1:18931 --admin-password admin-password-1234 >/dev/null 2>$MNT.serve.err & P=$!
+D=$MNT/data; rm -rf "$MNT"/data "$MNT"/filler; B=http://127.0.0.1:${PORT:-18931}/api/v2
+${FORGE:-forge} serve --data $D --addr 127.0.0.1:${PORT:-18931} --admin-password admin-password-1234 >/dev/null 2>$MNT.serve.err & P=$!
 for i in $(seq 50); do curl -s $B/me >/dev/null 2>&1 && break; sleep 0.1; done
 T=$(curl -s -X POST $B/auth/login -d '{"username":"admin","password":"admin-password-1234"}' | sed -n 's/.*"token": *"\([^"]*\)".*/\1/p')
 H="Authorization: token $T"
@@ -20,7 +20,7 @@ curl -s -H "$H" -X POST $B/repos -d '{"name":"other"}' -w ' <- repo: %{http_code
 curl -s -H "$H" "$B/repos/admin/app/issues?state=all" | grep -c '"title"' | sed 's/^/issues listed while full: /'
 rm $MNT/filler
 kill -INT $P; wait $P
-${FORGE:-forge} serve --data $D --addr 127.0.0.1:18931 --admin-password admin-password-1234 >/dev/null 2>>$MNT.serve.err & P=$!
+${FORGE:-forge} serve --data $D --addr 127.0.0.1:${PORT:-18931} --admin-password admin-password-1234 >/dev/null 2>>$MNT.serve.err & P=$!
 for i in $(seq 50); do curl -s $B/me >/dev/null 2>&1 && break; sleep 0.1; done
 curl -s -H "$H" "$B/repos/admin/app/issues?state=all" | grep -c '"title"' | sed 's/^/issues after restart: /'
 curl -s -H "$H" "$B/repos/admin/app/issues/1/comments" | grep -c '"body"' | sed 's/^/comments after restart: /'
