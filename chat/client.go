@@ -53,7 +53,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/forgehq/forge/internal/httpwait"
 	"github.com/forgehq/forge/internal/origin"
+	"github.com/forgehq/forge/internal/timestamp"
 )
 
 // Message is one item of a conversation: Role is "user" or "assistant".
@@ -100,11 +102,11 @@ type AgentUsage struct {
 	Raw          json.RawMessage `json:"-"`
 }
 
-// Resets parses PeriodResets; ok is false when the service sent none or
-// something that is not a timestamp.
+// Resets parses PeriodResets (internal/timestamp: the REST API's forms
+// too); ok is false when the service sent none or something that is not a
+// timestamp.
 func (u *AgentUsage) Resets() (t time.Time, ok bool) {
-	t, err := time.Parse(time.RFC3339, u.PeriodResets)
-	return t, err == nil
+	return timestamp.Parse(u.PeriodResets)
 }
 
 // Client talks to one agent API with one key. It is safe for concurrent
@@ -114,6 +116,9 @@ type Client struct {
 	key       string
 	http      *http.Client
 	userAgent string
+	// Wait is how long hc waits for an answer (FORGE_HTTP_TIMEOUT), for
+	// the error when it runs out; 0 when not known.
+	Wait time.Duration
 }
 
 // New returns a client of the agent API at agentURL (the service's address;
@@ -182,6 +187,9 @@ func (c *Client) do(req *http.Request) (*http.Response, error) {
 	if err != nil {
 		if ctxErr := req.Context().Err(); ctxErr != nil {
 			return nil, ctxErr
+		}
+		if httpwait.IsTimeout(err) {
+			return nil, &httpwait.Error{What: req.Method + " " + req.URL.Redacted(), Wait: c.Wait}
 		}
 		return nil, fmt.Errorf("agent API at %s: %w", c.base, unwrapURLError(err))
 	}

@@ -16,20 +16,14 @@ import (
 
 	"github.com/forgehq/forge/chat"
 	"github.com/forgehq/forge/refserver"
+	"github.com/forgehq/forge/refserver/refservertest"
 )
 
 // server starts a reference server on loopback and returns it with a
 // client holding its agent key.
 func server(t *testing.T) (*refserver.Server, *chat.Client) {
 	t.Helper()
-	srv, err := refserver.New(refserver.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := srv.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { srv.Close() })
+	srv := refservertest.Start(t)
 	return srv, chat.New(srv.AgentURL(), srv.AgentKey(), nil, "forge-test")
 }
 

@@ -67,7 +67,7 @@ func (s *Session) Turn(ctx context.Context, message string, onDelta func(string)
 	case err == nil:
 		s.History = append(s.History, Message{"user", message}, Message{"assistant", reply.String()})
 		s.markSent()
-	case errors.Is(err, context.Canceled) && reply.Len() > 0:
+	case (errors.Is(err, context.Canceled) || errors.Is(err, ErrReplyTooLarge)) && reply.Len() > 0:
 		s.History = append(s.History, Message{"user", message}, Message{"assistant", reply.String() + InterruptedMark})
 		s.markSent()
 	}

@@ -10,7 +10,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
-	"sync/atomic"
+	"sync"
 	"testing"
 	"testing/iotest"
 	"time"
@@ -71,29 +71,96 @@ func TestReadStreamSplits(t *testing.T) {
 	}
 }
 
-// serveSplit serves body as an event stream, flushing it in two TCP writes
-// cut at split.
-func serveSplit(t *testing.T, body string, split *atomic.Int64) string {
-	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "text/event-stream")
-		p := int(split.Load())
-		io.WriteString(w, body[:p])
-		w.(http.Flusher).Flush()
-		time.Sleep(100 * time.Microsecond) // let the first part go out alone
-		io.WriteString(w, body[p:])
-	}))
+// splitStream serves body as an event stream in two writes on loopback,
+// cut at the position set with at, and gives the client the transport
+// that proves the cut: the server writes the rest only once the client's
+// response body has handed over every byte before it. So the reader sees
+// the stream cut there, whatever TCP and net/http would make of two quick
+// writes.
+type splitStream struct {
+	t    *testing.T
+	body string
+	base http.RoundTripper
+
+	mu   sync.Mutex
+	cut  int
+	read chan struct{} // closed once the client has read body[:cut]
+}
+
+func newSplitStream(t *testing.T, body string) (*splitStream, *Client) {
+	s := &splitStream{t: t, body: body, base: http.DefaultTransport.(*http.Transport).Clone()}
+	ts := httptest.NewServer(s)
 	t.Cleanup(ts.Close)
-	return ts.URL
+	return s, New(ts.URL, "agk_test", &http.Client{Transport: s}, "")
+}
+
+// at sets where the next response is cut.
+func (s *splitStream) at(p int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.cut, s.read = p, make(chan struct{})
+}
+
+func (s *splitStream) state() (int, chan struct{}) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.cut, s.read
+}
+
+// ServeHTTP writes the part before the cut, and the rest once the client
+// has read it.
+func (s *splitStream) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	p, read := s.state()
+	w.Header().Set("Content-Type", "text/event-stream")
+	io.WriteString(w, s.body[:p])
+	w.(http.Flusher).Flush()
+	select {
+	case <-read:
+	case <-time.After(10 * time.Second):
+		s.t.Errorf("cut at %d: the client never read the first %d bytes", p, p)
+		return
+	}
+	io.WriteString(w, s.body[p:])
+}
+
+// RoundTrip counts the bytes the response body hands over.
+func (s *splitStream) RoundTrip(req *http.Request) (*http.Response, error) {
+	res, err := s.base.RoundTrip(req)
+	if err != nil {
+		return nil, err
+	}
+	p, read := s.state()
+	res.Body = &handOver{ReadCloser: res.Body, left: p, read: read}
+	if p == 0 {
+		close(read)
+	}
+	return res, nil
+}
+
+// handOver closes read once left bytes have been read through it.
+type handOver struct {
+	io.ReadCloser
+	left int
+	read chan struct{}
+}
+
+func (h *handOver) Read(b []byte) (int, error) {
+	n, err := h.ReadCloser.Read(b)
+	if h.left > 0 {
+		if h.left -= n; h.left <= 0 {
+			close(h.read)
+		}
+	}
+	return n, err
 }
 
 // TestStreamSplitsOverTCP sends the stream over loopback, cut into two
 // writes at every byte position.
 func TestStreamSplitsOverTCP(t *testing.T) {
 	t.Parallel()
-	var split atomic.Int64
-	c := New(serveSplit(t, tricky, &split), "agk_test", nil, "")
+	s, c := newSplitStream(t, tricky)
 	for p := 0; p <= len(tricky); p++ {
-		split.Store(int64(p))
+		s.at(p)
 		var deltas []string
 		u, err := c.Stream(context.Background(), Request{Message: "hi"}, func(s string) { deltas = append(deltas, s) })
 		if err != nil || len(deltas) != len(trickyDeltas) {
@@ -112,9 +179,8 @@ func TestStreamLargeEvent(t *testing.T) {
 	if len(js) < 1<<20 {
 		t.Fatalf("event only %d bytes", len(js))
 	}
-	var split atomic.Int64
-	split.Store(int64(len(body) / 3))
-	c := New(serveSplit(t, body, &split), "agk_test", nil, "")
+	s, c := newSplitStream(t, body)
+	s.at(len(body) / 3)
 	var got []string
 	if _, err := c.Stream(context.Background(), Request{Message: "hi"}, func(s string) { got = append(got, s) }); err != nil {
 		t.Fatal(err)
@@ -330,4 +396,32 @@ func FuzzEventReader(f *testing.F) {
 			t.Fatalf("split at %d: %v %v\nwhole %q\nparts %q", at, werr, perr, whole, parts)
 		}
 	})
+}
+
+// TestEndlessStreamIsBounded: a stream whose reply never ends stops at
+// MaxReply with ErrReplyTooLarge, after onDelta saw what arrived; the
+// session keeps it.
+func TestEndlessStreamIsBounded(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/event-stream")
+		chunk := "data: \"" + strings.Repeat("x", 64<<10) + "\"\n\n"
+		for r.Context().Err() == nil {
+			if _, err := io.WriteString(w, "event: delta\n"+chunk); err != nil {
+				return
+			}
+		}
+	}))
+	defer srv.Close()
+	s := &Session{Client: New(srv.URL, "agk_test0123456789", srv.Client(), "forge-test")}
+	seen := 0
+	_, err := s.Turn(context.Background(), "hello", func(d string) { seen += len(d) })
+	if !errors.Is(err, ErrReplyTooLarge) {
+		t.Fatalf("err = %v, want ErrReplyTooLarge", err)
+	}
+	if seen == 0 || seen > MaxReply {
+		t.Errorf("onDelta saw %d bytes; want some, at most %d", seen, MaxReply)
+	}
+	if len(s.History) != 2 || len(s.History[1].Content) < seen {
+		t.Errorf("the session did not keep the reply shown: %d messages", len(s.History))
+	}
 }

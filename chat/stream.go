@@ -15,6 +15,15 @@ import (
 // is cut short.
 var ErrIncomplete = errors.New("agent API: the stream ended before the reply was complete")
 
+// MaxReply bounds the text of one reply (the sum of its deltas): a stream
+// that never ends must not take all the memory forge holds the reply in.
+// The service's replies are a few kilobytes; 8 MiB is a book.
+const MaxReply = 8 << 20
+
+// ErrReplyTooLarge is a reply that passed MaxReply: forge stopped reading
+// it. What arrived was shown and is kept.
+var ErrReplyTooLarge = fmt.Errorf("agent API: the reply passed %d MiB without ending, so forge stopped reading it; what arrived is kept", MaxReply>>20)
+
 // StreamError is an event whose data is not what its kind promises.
 type StreamError struct {
 	Event string // the event's name, e.g. "delta"
@@ -35,8 +44,9 @@ func (e *StreamError) Unwrap() error { return e.Err }
 // The POST is sent once and never retried or reconnected. Canceling ctx
 // stops reading at once and returns ctx's error. A stream that ends early
 // returns ErrIncomplete, a malformed event a *StreamError, a status other
-// than 2xx an *Error — in each case after onDelta has seen every chunk
-// that did arrive. A service that answers with a JSON reply instead of a
+// than 2xx an *Error, a reply over MaxReply ErrReplyTooLarge — in each
+// case after onDelta has seen every chunk that did arrive (up to the
+// limit). A service that answers with a JSON reply instead of a
 // stream is accepted: onDelta gets the whole reply at once.
 func (c *Client) Stream(ctx context.Context, r Request, onDelta func(string)) (Usage, error) {
 	if err := r.check(); err != nil {
@@ -77,6 +87,7 @@ func readEvents(ctx context.Context, er *eventReader, onDelta func(string)) (Usa
 		usage    Usage
 		gotUsage bool
 		text     []byte
+		total    int // bytes of reply text so far
 	)
 	done := ctx.Done()
 	for {
@@ -103,6 +114,9 @@ func readEvents(ctx context.Context, er *eventReader, onDelta func(string)) (Usa
 		case "delta":
 			if text, err = appendJSONString(text[:0], ev.Data); err != nil {
 				return usage, streamError("delta", ev.Data, err)
+			}
+			if total += len(text); total > MaxReply {
+				return usage, ErrReplyTooLarge
 			}
 			onDelta(string(text))
 		case "usage":

@@ -134,9 +134,11 @@ type AccountService struct{ c *Client }
 // Login exchanges a username and password for a token (POST /auth/login,
 // sent without any token). Wrong credentials are an *Error with status 401.
 //
-// Tolerant of the unshown 2FA sequence: TwoFactorRequired is set from
-// twofa_required, two_factor_required, 2fa_required, requires_2fa or
-// otp_required being true; the token is read from token or access_token.
+// Tolerant of the unshown 2FA sequence: TwoFactorRequired is set from any
+// top-level field naming two-factor authentication (twofa_required,
+// two_factor_required, 2fa_required, requires_2fa, otp_required,
+// mfa_required, ...) being true; the token is read from token or
+// access_token.
 // A caller should still ask NeedsTwoFactor, which also consults /me/state.
 func (s *AccountService) Login(ctx context.Context, username, password string) (*LoginResult, error) {
 	body := map[string]string{"username": username, "password": password}
@@ -150,8 +152,8 @@ func (s *AccountService) Login(ctx context.Context, username, password string) (
 	}
 	var extra map[string]any
 	_ = json.Unmarshal(raw, &extra)
-	for _, k := range []string{"twofa_required", "two_factor_required", "2fa_required", "requires_2fa", "otp_required", "totp_required"} {
-		if b, ok := extra[k].(bool); ok && b {
+	for k, v := range extra {
+		if b, ok := v.(bool); ok && b && namesTwoFactor(k) {
 			res.TwoFactorRequired = true
 		}
 	}
@@ -189,6 +191,18 @@ func (s *AccountService) NeedsTwoFactor(ctx context.Context, login *LoginResult)
 	return false, err
 }
 
+// namesTwoFactor reports whether a login answer's field name is about
+// two-factor authentication.
+func namesTwoFactor(key string) bool {
+	k := strings.ToLower(strings.NewReplacer("-", "", "_", "").Replace(key))
+	for _, w := range []string{"2fa", "twofa", "twofactor", "mfa", "otp", "totp"} {
+		if strings.Contains(k, w) {
+			return true
+		}
+	}
+	return false
+}
+
 // mentionsTwoFactor recognises the server's "two-factor verification
 // required" and its likely variants.
 func mentionsTwoFactor(msg string) bool {
@@ -202,10 +216,11 @@ func mentionsTwoFactor(msg string) bool {
 }
 
 // IsTwoFactorRequired reports whether err is the service refusing a token
-// that has not passed two-factor verification yet.
+// that has not passed two-factor verification yet: a 401 (the reference
+// server) or 403 whose message mentions two-factor verification.
 func IsTwoFactorRequired(err error) bool {
 	var apiErr *Error
-	return errors.As(err, &apiErr) && apiErr.StatusCode == http.StatusUnauthorized && mentionsTwoFactor(apiErr.Message)
+	return errors.As(err, &apiErr) && (apiErr.StatusCode == http.StatusUnauthorized || apiErr.StatusCode == http.StatusForbidden) && mentionsTwoFactor(apiErr.Message)
 }
 
 // Me returns the caller's account (GET /me).

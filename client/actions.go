@@ -54,7 +54,8 @@ type JobStep struct {
 }
 
 // RunListOptions filter a run list. The spec shows no filters; Branch,
-// Status and Event are GitHub's parameters, sent only when set.
+// Status (a status or a conclusion) and Event are GitHub's parameters,
+// sent only when set, and applied to the records too.
 type RunListOptions struct {
 	ListOptions
 	Branch string
@@ -74,7 +75,15 @@ func (s *ActionsService) ListRuns(ctx context.Context, repo RepoName, opts RunLi
 			q.Set(k, v)
 		}
 	}
-	return list[WorkflowRun](s.c, ctx, repo.path("actions", "runs"), opts.values(q), opts.Pages)
+	seq := list[WorkflowRun](s.c, ctx, repo.path("actions", "runs"), opts.values(q), opts.Pages)
+	if len(q) == 0 {
+		return seq
+	}
+	return keep(seq, opts.Pages, func(r *WorkflowRun) bool {
+		return (opts.Branch == "" || r.HeadBranch == opts.Branch) &&
+			(opts.Event == "" || r.Event == opts.Event) &&
+			(opts.Status == "" || r.Status == opts.Status || r.Conclusion == opts.Status)
+	})
 }
 
 // GetRun reads one run.

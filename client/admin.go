@@ -3,6 +3,7 @@ package client
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"iter"
 	"net/http"
 	"net/url"
@@ -27,21 +28,27 @@ type Invite struct {
 }
 
 // fix fills the names a server may spell differently: full_name for
-// fullName, login for username.
+// fullName, login for username, status for state, inviter (or an
+// invited_by object) for invited_by.
 func (i *Invite) fix() {
 	var alt struct {
-		FullName string `json:"full_name"`
-		Login    string `json:"login"`
+		FullName  string `json:"full_name"`
+		Login     string `json:"login"`
+		Status    string `json:"status"`
+		Inviter   person `json:"inviter"`
+		InvitedBy person `json:"invited_by"`
 	}
 	if decode(i.raw, &alt) == nil {
-		if i.FullName == "" {
-			i.FullName = alt.FullName
-		}
-		if i.Username == "" {
-			i.Username = alt.Login
-		}
+		fill(&i.FullName, alt.FullName)
+		fill(&i.Username, alt.Login)
+		fill(&i.State, alt.Status)
+		fill(&i.InvitedBy, alt.Inviter.Login, alt.InvitedBy.Login)
 	}
 }
+
+// Label names the invite in a row: its username, else its email, else
+// its ID, so no row is empty.
+func (i *Invite) Label() string { return first(i.Username, i.Email, fmt.Sprintf("invite %d", i.ID)) }
 
 // InviteCreate is the body of POST /admin/invites.
 type InviteCreate struct {

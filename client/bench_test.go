@@ -9,21 +9,14 @@ import (
 	"testing"
 
 	"github.com/forgehq/forge/client"
-	"github.com/forgehq/forge/refserver"
+	"github.com/forgehq/forge/refserver/refservertest"
 )
 
 // BenchmarkMeAndState is the work of `forge auth status` after start-up:
 // GET /me and GET /me/state over one kept-alive connection to a reference
 // server on loopback.
 func BenchmarkMeAndState(b *testing.B) {
-	srv, err := refserver.New(refserver.Options{AdminPassword: "admin-password-1234"})
-	if err != nil {
-		b.Fatal(err)
-	}
-	if err := srv.Start(); err != nil {
-		b.Fatal(err)
-	}
-	defer srv.Close()
+	srv := refservertest.Start(b)
 	anon, _ := client.New(srv.BaseURL(), "")
 	res, err := anon.Account.Login(context.Background(), srv.AdminUser(), srv.AdminPassword())
 	if err != nil {
@@ -43,7 +36,9 @@ func BenchmarkMeAndState(b *testing.B) {
 }
 
 // BenchmarkListDecode measures decoding a page of 100 issues into typed
-// records, each keeping its raw JSON.
+// records, each keeping its raw JSON. The server says the list holds 100
+// (X-Total-Count): without a Link or a total, a full page is followed by
+// one more request to learn whether more exist.
 func BenchmarkListDecode(b *testing.B) {
 	var page []map[string]any
 	for i := 1; i <= 100; i++ {
@@ -52,7 +47,10 @@ func BenchmarkListDecode(b *testing.B) {
 			"created_at": "2026-11-22T10:00:00Z", "html_url": "http://h/alice/demo/issues/1"})
 	}
 	body, _ := json.Marshal(page)
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.Write(body) }))
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("X-Total-Count", "100")
+		w.Write(body)
+	}))
 	defer srv.Close()
 	c, _ := client.New(srv.URL+"/api/v2", "t")
 	ctx := context.Background()

@@ -268,7 +268,7 @@ func TestSlowResponseTimesOutWithoutRetry(t *testing.T) {
 		n.Store(0)
 		err := call()
 		var te *TimeoutError
-		if !errors.As(err, &te) || !strings.Contains(err.Error(), "no complete answer within 150ms") {
+		if !errors.As(err, &te) || !strings.Contains(err.Error(), "no answer within 150ms") {
 			t.Fatalf("err = %v", err)
 		}
 		if n.Load() != 1 || len(*waits) != 0 {

@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/forgehq/forge/internal/timestamp"
 )
 
 // Raw keeps the exact JSON the server sent for a record. Every resource
@@ -102,15 +104,6 @@ func listItems(body []byte) ([]json.RawMessage, error) {
 // in none of these forms is left zero rather than failing the record.
 type Time struct{ time.Time }
 
-var timeLayouts = []string{
-	time.RFC3339Nano,
-	"2006-01-02T15:04:05Z0700",
-	"2006-01-02T15:04:05",
-	"2006-01-02 15:04:05Z07:00",
-	"2006-01-02 15:04:05",
-	"2006-01-02",
-}
-
 // UnmarshalJSON implements json.Unmarshaler; it never fails.
 func (t *Time) UnmarshalJSON(b []byte) error {
 	t.Time = time.Time{}
@@ -118,23 +111,11 @@ func (t *Time) UnmarshalJSON(b []byte) error {
 	if s == "null" || s == `""` {
 		return nil
 	}
-	if n, err := strconv.ParseInt(s, 10, 64); err == nil {
-		if n > 1e12 {
-			t.Time = time.UnixMilli(n).UTC()
-		} else {
-			t.Time = time.Unix(n, 0).UTC()
-		}
-		return nil
+	if unq, err := strconv.Unquote(s); err == nil {
+		s = unq
 	}
-	unq, err := strconv.Unquote(s)
-	if err != nil {
-		return nil
-	}
-	for _, layout := range timeLayouts {
-		if v, err := time.Parse(layout, unq); err == nil {
-			t.Time = v
-			return nil
-		}
+	if v, ok := timestamp.Parse(s); ok {
+		t.Time = v
 	}
 	return nil
 }

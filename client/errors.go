@@ -10,6 +10,7 @@ import (
 	"time"
 	"unicode"
 
+	"github.com/forgehq/forge/internal/httpwait"
 	"github.com/forgehq/forge/internal/text"
 )
 
@@ -218,7 +219,7 @@ type TimeoutError struct {
 }
 
 func (e *TimeoutError) Error() string {
-	return fmt.Sprintf("%s %s: no complete answer within %s; the service is slow or stuck (FORGE_HTTP_TIMEOUT sets a longer wait)", e.Method, e.URL, e.Timeout)
+	return (&httpwait.Error{What: e.Method + " " + e.URL, Wait: e.Timeout}).Error()
 }
 
 // IsNotFound reports whether err is the service's 404.

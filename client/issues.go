@@ -113,3 +113,17 @@ func (s *IssuesService) Close(ctx context.Context, repo RepoName, number int64) 
 func (s *IssuesService) Reopen(ctx context.Context, repo RepoName, number int64) (*Issue, error) {
 	return s.SetState(ctx, repo, number, "open")
 }
+
+// IssueEdit holds the fields an edit changes; nil fields stay as they
+// are.
+type IssueEdit struct {
+	Title *string `json:"title,omitempty"`
+	Body  *string `json:"body,omitempty"`
+}
+
+// Edit changes an issue's title or body: PATCH on the issue, which the
+// specification does not list (GitHub's endpoint; the reference server
+// has it). A service without it answers 404 or 405 (NotOffered).
+func (s *IssuesService) Edit(ctx context.Context, repo RepoName, number int64, e IssueEdit) (*Issue, error) {
+	return sendOne[Issue](s.c, ctx, http.MethodPatch, issuePath(repo, number), e)
+}

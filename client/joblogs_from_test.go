@@ -11,6 +11,7 @@ import (
 
 	"github.com/forgehq/forge/client"
 	"github.com/forgehq/forge/refserver"
+	"github.com/forgehq/forge/refserver/refservertest"
 )
 
 // TestJobLogsFrom reads a completed job's log whole, then from offsets:
@@ -18,7 +19,7 @@ import (
 // nothing new.
 func TestJobLogsFrom(t *testing.T) {
 	t.Parallel()
-	srv := startServer(t)
+	srv := refservertest.Start(t)
 	check(srv.CreateUser("alice", "alice-password-1", "")).in(t)
 	check(srv.CreateRepo("alice", "app", refserver.RepoOptions{AutoInit: true})).in(t)
 	run := check(srv.CreateRun("alice/app", refserver.RunSeed{Status: "completed"})).in(t)

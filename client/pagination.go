@@ -5,14 +5,13 @@ import (
 	"iter"
 	"net/http"
 	"net/url"
-	"strconv"
 	"strings"
 )
 
 // ListOptions are the paging parameters every list call accepts. The spec
-// shows no pagination parameters; the client sends per_page (GitHub's name)
-// when asked, which a server that does not page ignores, and it follows
-// Link: rel="next" whenever the server sends one.
+// shows no pagination parameters; the client asks for a page size under
+// the common names (per_page, limit), which a server that does not page
+// ignores, and reads the pages as paging.go says.
 type ListOptions struct {
 	// PerPage asks for pages of this many records; 0 lets the server pick.
 	// Callers with a --limit pass min(limit, 100), so one request usually
@@ -23,15 +22,18 @@ type ListOptions struct {
 	Pages *Pages
 }
 
-// Pages is where a list iteration stands: the page it read last, how many
-// of that page's records it handed out, and the page's Link header.
+// Pages is where a list iteration stands: how many records the page read
+// last holds and how many of them it handed out, the next page, and what
+// the pager made of the answers so far.
 type Pages struct {
 	c       *Client
-	page    *url.URL
 	count   int
 	yielded int
 	next    string
-	last    string
+	pager   *Pager
+	// filtered: a filter dropped records the service sent, so its
+	// totals are not the filtered list's.
+	filtered bool
 }
 
 // More reports whether the server holds records past those the iteration
@@ -40,35 +42,66 @@ func (p *Pages) More() bool {
 	return p != nil && p.c != nil && (p.yielded < p.count || p.next != "")
 }
 
+// Confirm makes sure More's next page holds records when the pager only
+// guessed it (a full page without a Link header or a total), with one
+// more request; it reports whether the server holds more.
+func (p *Pages) Confirm(ctx context.Context) bool {
+	if !p.More() {
+		return false
+	}
+	if p.yielded < p.count || !p.pager.Probing() {
+		return true
+	}
+	resp, err := p.c.send(ctx, http.MethodGet, p.next, nil, false)
+	if err != nil {
+		return true // cannot tell: say "the first N", not a total
+	}
+	items, err := listItems(resp.Body)
+	if err == nil && (len(items) == 0 || p.pager.Repeats(resp.Body)) {
+		p.next = ""
+		return false
+	}
+	return true
+}
+
+// Unsure says why forge cannot tell whether the list holds more records
+// than the iteration read ("" when it can, or before any page).
+func (p *Pages) Unsure() string {
+	if p == nil || p.pager == nil {
+		return ""
+	}
+	return p.pager.Unsure()
+}
+
 // Total is how many records the whole list holds, when the server lets
-// forge tell without reading it all: from the Link header's rel="last"
-// page, (its page - 1) × its per_page plus the records on it (one more
-// request), or, when the current page is the last, from where it stands.
-// ok is false when the server sends no usable last link (the spec shows
-// no pagination at all) or the request fails.
+// forge tell without reading it all: its X-Total-Count (or X-Total); else
+// from the Link header's rel="last" page, (its page - 1) × its page size
+// plus the records on it (one more request); else, when the current page
+// is the last, from where the iteration stands. ok is false when none of
+// these is known (the spec shows no pagination at all) or the request
+// fails.
 func (p *Pages) Total(ctx context.Context) (total int, ok bool) {
-	if p == nil || p.c == nil {
+	if p == nil || p.c == nil || p.pager == nil || p.filtered {
 		return 0, false
+	}
+	if n, ok := p.pager.Total(); ok {
+		return n, true
 	}
 	if p.next == "" {
-		n, per, ok := pageOf(p.page)
-		if n > 1 && !ok {
-			return 0, false
-		}
-		return (n-1)*per + p.count, true
+		return p.pager.read, p.pager.unsure == ""
 	}
-	if p.last == "" {
+	if p.pager.lastURL == "" {
 		return 0, false
 	}
-	u, err := url.Parse(p.last)
+	u, err := url.Parse(p.pager.lastURL)
 	if err != nil {
 		return 0, false
 	}
-	n, per, ok := pageOf(u)
-	if !ok {
+	n, per := pageNumber(u), PageSizeOf(u)
+	if per == 0 {
 		return 0, false
 	}
-	resp, err := p.c.send(ctx, http.MethodGet, p.last, nil, false)
+	resp, err := p.c.send(ctx, http.MethodGet, p.pager.lastURL, nil, false)
 	if err != nil {
 		return 0, false
 	}
@@ -77,28 +110,6 @@ func (p *Pages) Total(ctx context.Context) (total int, ok bool) {
 		return 0, false
 	}
 	return (n-1)*per + len(items), true
-}
-
-// pageOf reads the page (default 1) and per_page of a page's URL; ok is
-// false without a per_page.
-func pageOf(u *url.URL) (page, perPage int, ok bool) {
-	if u == nil {
-		return 1, 0, false
-	}
-	q := u.Query()
-	page = 1
-	if s := q.Get("page"); s != "" {
-		n, err := strconv.Atoi(s)
-		if err != nil || n < 1 {
-			return 1, 0, false
-		}
-		page = n
-	}
-	per, err := strconv.Atoi(q.Get("per_page"))
-	if err != nil || per < 1 {
-		return page, 0, false
-	}
-	return page, per, true
 }
 
 // PageSize is the PerPage to ask for when a caller wants limit records:
@@ -114,9 +125,7 @@ func (o ListOptions) values(q url.Values) url.Values {
 	if q == nil {
 		q = url.Values{}
 	}
-	if o.PerPage > 0 {
-		q.Set("per_page", strconv.Itoa(o.PerPage))
-	}
+	setPageSize(q, o.PerPage)
 	return q
 }
 
@@ -132,6 +141,10 @@ func list[T any](c *Client, ctx context.Context, path string, q url.Values, page
 			yield(nil, err)
 			return
 		}
+		pager := NewPager(PageSizeOf(first))
+		if pages != nil {
+			*pages = Pages{c: c, pager: pager, filtered: pages.filtered}
+		}
 		next := first.String()
 		seen := map[string]bool{}
 		for next != "" && !seen[next] {
@@ -146,9 +159,13 @@ func list[T any](c *Client, ctx context.Context, path string, q url.Values, page
 				yield(nil, &decodeError{method: http.MethodGet, url: c.redact(next), err: err})
 				return
 			}
+			u, _ := url.Parse(next)
+			after, use := pager.Next(u, resp.Header, resp.Body, len(items))
+			if !use {
+				items = nil
+			}
 			if pages != nil {
-				u, _ := url.Parse(next)
-				*pages = Pages{c: c, page: u, count: len(items), next: resp.NextURL, last: resp.LastURL}
+				pages.count, pages.yielded, pages.next = len(items), 0, after
 			}
 			for _, raw := range items {
 				v, err := decodeNew[T](raw)
@@ -159,7 +176,7 @@ func list[T any](c *Client, ctx context.Context, path string, q url.Values, page
 					return
 				}
 			}
-			next = resp.NextURL
+			next = after
 		}
 	}
 }

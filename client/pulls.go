@@ -5,6 +5,7 @@ import (
 	"iter"
 	"net/url"
 	"strconv"
+	"strings"
 )
 
 // PullRequest is a pull request. The spec does not show its fields; these
@@ -38,8 +39,9 @@ type PullRef struct {
 	SHA   string `json:"sha"`
 }
 
-// PullListOptions filter a pull request list; State (open, closed, all)
-// is GitHub's parameter, sent only when set.
+// PullListOptions filter a pull request list. State is open, closed,
+// merged or all: GitHub's parameter (merged is asked as closed), sent only
+// when set, and applied to the records too, as the spec shows no filter.
 type PullListOptions struct {
 	ListOptions
 	State string
@@ -51,10 +53,27 @@ type PullsService struct{ c *Client }
 // List iterates over a repository's pull requests.
 func (s *PullsService) List(ctx context.Context, repo RepoName, opts PullListOptions) iter.Seq2[*PullRequest, error] {
 	q := url.Values{}
-	if opts.State != "" {
-		q.Set("state", opts.State)
+	state := strings.ToLower(opts.State)
+	switch state {
+	case "":
+	case "merged":
+		q.Set("state", "closed")
+	default:
+		q.Set("state", state)
 	}
-	return list[PullRequest](s.c, ctx, repo.path("pulls"), opts.values(q), opts.Pages)
+	seq := list[PullRequest](s.c, ctx, repo.path("pulls"), opts.values(q), opts.Pages)
+	if state == "" || state == "all" {
+		return seq
+	}
+	return keep(seq, opts.Pages, func(p *PullRequest) bool {
+		switch state {
+		case "open":
+			return p.Open()
+		case "merged":
+			return p.Merged || !p.MergedAt.IsZero()
+		}
+		return !p.Open()
+	})
 }
 
 // Get reads one pull request.

@@ -10,24 +10,12 @@ import (
 
 	"github.com/forgehq/forge/client"
 	"github.com/forgehq/forge/refserver"
+	"github.com/forgehq/forge/refserver/refservertest"
 )
 
 // These tests run every service of the client against the reference
 // server over loopback: the typed fields must match what a real server
 // sends, not what the client's author imagined.
-
-func startServer(t *testing.T) *refserver.Server {
-	t.Helper()
-	srv, err := refserver.New(refserver.Options{AdminPassword: "admin-password-1234"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := srv.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { srv.Close() })
-	return srv
-}
 
 func loggedIn(t *testing.T, srv *refserver.Server, user, password string) *client.Client {
 	t.Helper()
@@ -62,7 +50,7 @@ func (r result[T]) in(t *testing.T) T {
 func TestReposIssuesAgainstRefserver(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	srv := startServer(t)
+	srv := refservertest.Start(t)
 	check(srv.CreateUser("alice", "alice-password-123", "user")).in(t)
 	c := loggedIn(t, srv, "alice", "alice-password-123")
 
@@ -158,7 +146,7 @@ func TestReposIssuesAgainstRefserver(t *testing.T) {
 func TestPaginationAgainstRefserver(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	srv := startServer(t)
+	srv := refservertest.Start(t)
 	check(srv.CreateUser("alice", "alice-password-123", "user")).in(t)
 	check(srv.CreateRepo("alice", "many", refserver.RepoOptions{})).in(t)
 	for i := 0; i < 7; i++ {
@@ -186,7 +174,7 @@ func TestPaginationAgainstRefserver(t *testing.T) {
 func TestPullsReleasesActionsAgainstRefserver(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	srv := startServer(t)
+	srv := refservertest.Start(t)
 	check(srv.CreateUser("alice", "alice-password-123", "user")).in(t)
 	check(srv.CreateRepo("alice", "app", refserver.RepoOptions{AutoInit: true})).in(t)
 	check(srv.CreatePull("alice/app", refserver.PullSeed{Title: "Add feature", Body: "Adds it.", Draft: true})).in(t)
@@ -241,7 +229,7 @@ func TestPullsReleasesActionsAgainstRefserver(t *testing.T) {
 func TestAdminAgainstRefserver(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	srv := startServer(t)
+	srv := refservertest.Start(t)
 	admin := loggedIn(t, srv, srv.AdminUser(), srv.AdminPassword())
 	inv := check(admin.Admin.CreateInvite(ctx, client.InviteCreate{Username: "newbie", Email: "newbie@example.com", FullName: "New Bie", Role: "user"})).in(t)
 	if inv.Username != "newbie" || inv.FullName != "New Bie" || inv.Role != "user" {

@@ -11,6 +11,9 @@ import (
 	"net/url"
 	"strings"
 	"time"
+
+	"github.com/forgehq/forge/internal/httpwait"
+	"github.com/forgehq/forge/internal/origin"
 )
 
 // maxBody is the largest response body the client reads into memory; a
@@ -338,6 +341,13 @@ func (c *Client) timeoutError(method string, u *url.URL) error {
 func (c *Client) networkError(ctx context.Context, method string, u *url.URL, err error) error {
 	if ctx.Err() != nil {
 		return ctx.Err()
+	}
+	var re *origin.RedirectError
+	if errors.As(err, &re) {
+		return re // an answer, refused: not "cannot reach"
+	}
+	if httpwait.IsTimeout(err) {
+		return c.timeoutError(method, u) // the transport's wait for headers
 	}
 	var ue *url.Error
 	if errors.As(err, &ue) {

@@ -7,24 +7,14 @@ import (
 	"time"
 
 	"github.com/forgehq/forge/client"
-	"github.com/forgehq/forge/refserver"
+	"github.com/forgehq/forge/refserver/refservertest"
 )
 
 // TestRunActionsAgainstRefserver: cancel stops a run in progress (409 once
 // it is over), re-run starts a new run at the same commit.
 func TestRunActionsAgainstRefserver(t *testing.T) {
-	srv, err := refserver.New(refserver.Options{Demo: true, CITick: time.Hour})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := srv.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer srv.Close()
-	token, err := srv.Token("alice")
-	if err != nil {
-		t.Fatal(err)
-	}
+	srv := refservertest.Start(t, refservertest.Demo(), refservertest.CITick(time.Hour))
+	token := refservertest.User(t, srv, "alice", "")
 	c, err := client.New(srv.BaseURL(), token)
 	if err != nil {
 		t.Fatal(err)

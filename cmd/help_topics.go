@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/forgehq/forge/internal/cmdutil"
 	"github.com/spf13/cobra"
 )
 
@@ -36,8 +37,8 @@ secret of the profile whose address has that origin, else none: it stops
 with exit 4 naming the host and how to log in there.
 
 Files:
-  FORGE_CONFIG_DIR     directory of config.yaml (default $XDG_CONFIG_HOME/forge
-                       or ~/.config/forge)
+  FORGE_CONFIG_DIR     directory of config.yaml and aliases.yaml (default
+                       $XDG_CONFIG_HOME/forge or ~/.config/forge)
   XDG_CONFIG_HOME      base of the default configuration directory
   XDG_CACHE_HOME       base of forge's cache (default ~/.cache): forge tui's
                        unsent drafts and chat conversation, layer digests
@@ -49,8 +50,10 @@ Files:
 
 Behaviour and display:
   FORGE_DEBUG          1: trace HTTP requests to stderr, secrets masked
-  FORGE_HTTP_TIMEOUT   longest wait for one REST request: seconds or a
-                       duration (45, 2m); 0 for none; default 30s
+  FORGE_HTTP_TIMEOUT   longest wait for the service, on all three interfaces
+                       (a REST request whole, an agent or registry
+                       answer's headers): seconds or a duration (45, 2m);
+                       0 for none; default 30s
   FORGE_FORCE_TTY      treat stdout as a terminal; a number sets the width
   NO_COLOR             any value: no colour
   CLICOLOR             0: no colour
@@ -60,7 +63,21 @@ Behaviour and display:
   COLORFGBG            "fg;bg" as set by some terminals: a light background
                        (7 or 15) draws QR codes and markdown for it
   VISUAL, EDITOR       editor for issue bodies (default nano, else vi)
-  BROWSER              program that opens web pages (repo view --web)
+  FORGE_PAGER, PAGER   program that pages long output on a terminal (issue,
+                       pr, release and run view, run logs); default less
+                       with LESS=FRX; cat for none. With FORGE_FORCE_TTY,
+                       only FORGE_PAGER pages
+  LESS                 the pager's options, kept when set (else LESS=FRX)
+  BROWSER              program that opens web pages (browse, view --web)
+  DISPLAY, WAYLAND_DISPLAY  neither set and no BROWSER (Linux, BSD): no
+                       browser here, so browse and --web print the address
+
+forge mcp serve (flags win):
+  FORGE_MCP_TOOLSETS   comma list of the toolsets offered (--toolsets)
+  FORGE_MCP_TOOLS      comma list of the tools offered (--tools)
+  FORGE_MCP_ALLOW_WRITE  1: offer the write tools (--allow-write)
+  FORGE_MCP_LOCKDOWN   1: withhold bodies by users without write access (--lockdown)
+  FORGE_MCP_TOKEN      the bearer token --http requires (default: generated)
 
 forge's HTTP connections also honour HTTPS_PROXY, HTTP_PROXY and NO_PROXY,
 and SSL_CERT_FILE and SSL_CERT_DIR for the certificates to trust, as Go
@@ -91,6 +108,39 @@ forge demo exits with the code of the step that failed, if one did.
 In scripts:
   forge issue view 12 -R alice/demo >/dev/null 2>&1
   case $? in 0) echo exists;; 4) echo "log in first";; *) echo missing;; esac`},
+	{"formatting", "Formatting output as JSON, with jq or with a Go template", `Commands that print data take --json, --jq and --template. Without them a
+terminal gets a table or a summary, and a pipe tab-separated lines or
+key:value lines, the data exact.
+
+  --json [FIELDS]    JSON: the fields named (comma-separated, or --json
+                     repeated), or every field the service sent when none
+                     are named. Each command's help lists its fields.
+  --jq EXPRESSION    filter the JSON with a jq expression (gojq): strings
+                     print raw, as jq -r does
+  --template TMPL    format the JSON with a Go template (text/template)
+
+Template helpers, besides Go's own (index, len, printf, range, if ...):
+  json VALUE            VALUE as compact JSON
+  join SEP LIST         elements of LIST joined by SEP
+  pluck FIELD LIST      FIELD of each object in LIST
+  timeago TIME          an ISO 8601 time as "3 minutes ago"
+  timefmt LAYOUT TIME   TIME in a Go time layout ("2006-01-02")
+  truncate N TEXT       TEXT cut to N columns, ending in "…"
+  color NAME TEXT       TEXT in red, green, yellow, cyan, magenta, gray or
+                        bold, when colour is on
+  tablerow CELLS...     add a row to a table: aligned on a terminal,
+                        tab-separated when piped
+  tablerender           print the table's rows so far (the rows left are
+                        printed at the end of the template)
+
+On a terminal, text from the service is made safe before a template sees
+it; piped, it is the exact data.
+
+Examples:
+  forge issue list --json number,title --jq '.[] | "\(.number) \(.title)"'
+  forge issue list --template '{{range .}}{{tablerow (printf "#%v" .number) .title (timeago .created_at)}}{{end}}'
+  forge run list --template '{{range .}}{{.id}} {{color "green" .conclusion}}{{"\n"}}{{end}}'
+  forge repo view --template '{{.full_name}} {{truncate 40 .description}}{{"\n"}}'`},
 }
 
 // addHelpTopics adds the topics as hidden commands (`forge help TOPIC` and
@@ -127,4 +177,31 @@ func helpTopicsSection() string {
 		fmt.Fprintf(&b, "\n  %-12s %s", t.name, t.short)
 	}
 	return b.String()
+}
+
+// strictHelp makes `forge help NAME` a usage error (exit 2) when NAME is
+// neither a command nor a topic: cobra's own prints the root's usage and
+// exits 0, which a script cannot tell from success.
+func strictHelp(root *cobra.Command) {
+	root.InitDefaultHelpCmd()
+	var help *cobra.Command
+	for _, c := range root.Commands() {
+		if c.Name() == "help" {
+			help = c
+		}
+	}
+	if help == nil {
+		return
+	}
+	show := help.Run
+	help.Run = nil
+	help.RunE = func(c *cobra.Command, args []string) error {
+		cmd, rest, err := c.Root().Find(args)
+		if cmd == nil || err != nil || len(rest) > 0 {
+			return cmdutil.UsageErrorf("no help topic or command %q: see `forge help` for the commands and topics", strings.Join(args, " "))
+		}
+		show(c, args)
+		return nil
+	}
+	root.SetHelpCommand(help)
 }

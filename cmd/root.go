@@ -5,8 +5,10 @@ package cmd
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"os/signal"
 	"path/filepath"
 	"strings"
@@ -15,21 +17,24 @@ import (
 
 	"github.com/forgehq/forge/cmd/account"
 	"github.com/forgehq/forge/cmd/admin"
+	"github.com/forgehq/forge/cmd/alias"
 	"github.com/forgehq/forge/cmd/api"
 	"github.com/forgehq/forge/cmd/auth"
+	"github.com/forgehq/forge/cmd/browse"
 	"github.com/forgehq/forge/cmd/chat"
+	"github.com/forgehq/forge/cmd/companion"
 	"github.com/forgehq/forge/cmd/completion"
-	"github.com/forgehq/forge/cmd/demo"
 	"github.com/forgehq/forge/cmd/image"
 	"github.com/forgehq/forge/cmd/issue"
 	"github.com/forgehq/forge/cmd/job"
+	"github.com/forgehq/forge/cmd/mcp"
 	"github.com/forgehq/forge/cmd/pr"
 	"github.com/forgehq/forge/cmd/profile"
 	"github.com/forgehq/forge/cmd/release"
 	"github.com/forgehq/forge/cmd/repo"
 	"github.com/forgehq/forge/cmd/run"
-	"github.com/forgehq/forge/cmd/serve"
 	"github.com/forgehq/forge/cmd/sshkey"
+	"github.com/forgehq/forge/cmd/status"
 	"github.com/forgehq/forge/cmd/tui"
 	"github.com/forgehq/forge/cmd/version"
 	"github.com/forgehq/forge/completions"
@@ -42,9 +47,13 @@ import (
 
 // Main runs forge with the process's arguments and environment and returns
 // the exit code.
-func Main() int {
+func Main() int { return MainTree(NewRootCmd) }
+
+// MainTree is Main with the command tree newRoot builds: forge-server's
+// (package withserver) runs `serve` and `demo` in its own process.
+func MainTree(newRoot func(*cmdutil.Factory) *cobra.Command) int {
 	f := cmdutil.New(iostreams.System(), os.Getenv)
-	return Run(context.Background(), f, dispatchArgs(os.Args))
+	return RunTree(context.Background(), f, dispatchArgs(os.Args), newRoot)
 }
 
 // dispatchArgs is the command line forge runs: invoked as
@@ -60,15 +69,29 @@ func dispatchArgs(argv []string) []string {
 // Run executes forge with args and returns the exit code; tests call it
 // with their own Factory.
 func Run(parent context.Context, f *cmdutil.Factory, args []string) int {
+	return RunTree(parent, f, args, NewRootCmd)
+}
+
+// RunTree is Run with the command tree newRoot builds.
+func RunTree(parent context.Context, f *cmdutil.Factory, args []string, newRoot func(*cmdutil.Factory) *cobra.Command) int {
 	ctx, cancel := context.WithCancel(parent)
 	defer cancel()
-	root := NewRootCmd(f)
+	root := newRoot(f)
 	root.PersistentPreRunE = func(*cobra.Command, []string) error {
 		watchInterrupt(ctx, cancel)
 		return nil
 	}
-	root.SetArgs(output.NormalizeJSONArgs(root, completions.Args(args)))
-	err := root.ExecuteContext(ctx)
+	args, sh, err := alias.Expand(f.Getenv, func(w string) bool {
+		c, _, err := root.Find([]string{w})
+		return err == nil && c != root || w == "help" || strings.HasPrefix(w, "__")
+	}, args)
+	if err == nil && sh != nil {
+		return runShellAlias(ctx, f, sh)
+	}
+	if err == nil {
+		root.SetArgs(output.NormalizeJSONArgs(root, completions.Args(args)))
+		err = root.ExecuteContext(ctx)
+	}
 	if err != nil && ctx.Err() != nil {
 		err = context.Canceled
 	}
@@ -102,7 +125,9 @@ func watchInterrupt(ctx context.Context, cancel context.CancelFunc) {
 }
 
 // NewRootCmd builds the whole command tree. Building it reads nothing and
-// connects nowhere.
+// connects nowhere. Its `serve` and `demo` run the forge-server companion
+// (package companion), which links the reference server that forge does
+// not.
 func NewRootCmd(f *cmdutil.Factory) *cobra.Command {
 	root := &cobra.Command{
 		Use:   "forge <command> <subcommand> [flags]",
@@ -129,6 +154,9 @@ and two-factor authentication; the agent chat; and the container registry.`,
 		if uerr := cmdutil.GroupFlagError(cmd); uerr != nil {
 			return uerr
 		}
+		if ferr := cmdutil.FlagError(err); ferr != err {
+			return ferr
+		}
 		return &cmdutil.UsageError{Err: fmt.Errorf("%w; see `%s --help`", err, cmd.CommandPath())}
 	})
 	root.PersistentFlags().StringVar(&f.ProfileFlag, "profile", "", "Use the named configuration `profile` (also FORGE_PROFILE)")
@@ -143,21 +171,26 @@ and two-factor authentication; the agent chat; and the container registry.`,
 		account.NewCmd(f),
 		sshkey.NewCmd(f),
 		chat.NewCmd(f),
-		serve.NewCmd(f),
+		companion.NewCmd(f, companion.Serve),
 		image.NewCmd(f),
 		run.NewCmd(f),
 		job.NewCmd(f),
 		admin.NewCmd(f),
+		mcp.NewCmd(f),
 		api.NewCmd(f),
 		repo.NewCmd(f),
 		issue.NewCmd(f),
 		pr.NewCmd(f),
 		release.NewCmd(f),
-		demo.NewCmd(f, Run),
+		companion.NewCmd(f, companion.Demo),
 		completion.NewCmd(f),
 		tui.NewCmd(f),
+		browse.NewCmd(f, nil),
+		alias.NewCmd(f),
+		status.NewCmd(f),
 	)
 	addHelpTopics(root)
+	strictHelp(root)
 	completions.Register(root, f)
 	return root
 }
@@ -174,4 +207,23 @@ func setCobraGlobals() {
 		cobra.AddTemplateFunc("forgeVersion", build.String)
 		cobra.AddTemplateFunc("forgeHelpTopics", helpTopicsSection)
 	})
+}
+
+// runShellAlias runs a "!" alias's shell command with forge's streams and
+// returns its exit code.
+func runShellAlias(ctx context.Context, f *cmdutil.Factory, sh *exec.Cmd) int {
+	ios := f.IOStreams
+	sh.Stdin, sh.Stdout, sh.Stderr = ios.In, ios.Out, ios.ErrOut
+	err := sh.Run()
+	var ee *exec.ExitError
+	switch {
+	case err == nil:
+		return 0
+	case errors.As(err, &ee) && ee.ExitCode() >= 0:
+		return ee.ExitCode()
+	case ctx.Err() != nil:
+		return cmdutil.ExitInterrupted
+	}
+	fmt.Fprintf(ios.ErrOut, "forge: running the alias: %v\n", err)
+	return cmdutil.ExitFailure
 }

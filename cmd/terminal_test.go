@@ -145,9 +145,7 @@ func TestHostileDataOnATerminal(t *testing.T) {
 func TestHostileRunOnATerminal(t *testing.T) {
 	h := clitest.New(t)
 	h.LoginAs("alice")
-	if _, err := h.Srv.CreateRepo("alice", "app", refserver.RepoOptions{AutoInit: true}); err != nil {
-		t.Fatal(err)
-	}
+	h.Repo("alice", "app")
 	if _, err := h.Srv.CommitFiles("alice/app", "", map[string]string{"notes.txt": "see \x1b]52;c;ZXJy\a \u202eevil\n"}, "Add notes"); err != nil {
 		t.Fatal(err)
 	}

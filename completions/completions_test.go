@@ -16,6 +16,7 @@ import (
 	"github.com/forgehq/forge/internal/cmdutil"
 	"github.com/forgehq/forge/internal/iostreams"
 	"github.com/forgehq/forge/refserver"
+	"github.com/forgehq/forge/refserver/refservertest"
 	"github.com/spf13/cobra"
 )
 
@@ -47,17 +48,9 @@ func values(cs []cobra.Completion) []string {
 // is asked again; when it is down, the stale cache still answers.
 func TestReposCache(t *testing.T) {
 	t.Parallel()
-	srv, err := refserver.New(refserver.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := srv.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer srv.Close()
-	srv.CreateUser("alice", "alice-password-1", "")
+	srv := refservertest.Start(t)
+	token := refservertest.User(t, srv, "alice", "")
 	srv.CreateRepo("alice", "one", refserver.RepoOptions{})
-	token, _ := srv.Token("alice")
 	cache := t.TempDir()
 	f, stderr := newFactory(t, map[string]string{"FORGE_BASE_URL": srv.BaseURL(), "FORGE_TOKEN": token, "XDG_CACHE_HOME": cache})
 	complete := func() []string {

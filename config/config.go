@@ -48,6 +48,11 @@ type Profile struct {
 	AgentKey         string `yaml:"agent_key,omitempty"`
 	RegistryUser     string `yaml:"registry_user,omitempty"`
 	RegistryPassword string `yaml:"registry_password,omitempty"`
+	// RegistryTokenHost is a host[:port] the user trusted, at `image
+	// login`, to receive the registry password: the registry's token
+	// service, when it lives on a host of its own. Without it the password
+	// goes to the registry and the base URL's host only.
+	RegistryTokenHost string `yaml:"registry_token_host,omitempty"`
 
 	// KeyringID files the profile's keyring entries; InKeyring lists the
 	// secrets kept there rather than in this file (see keyring.go).

@@ -4,13 +4,17 @@ package config
 
 import (
 	"os"
+	"path/filepath"
 
 	"golang.org/x/sys/unix"
 )
 
-// lock takes an exclusive advisory lock on the file at path.
+// lock takes an exclusive advisory lock for the configuration file at
+// path. It locks the directory holding it, which exists already, so no
+// lock file is left behind by a command that in the end wrote nothing (a
+// failed login, an unknown profile).
 func lock(path string) (func(), error) {
-	f, err := os.OpenFile(path, os.O_CREATE|os.O_RDWR, 0o600)
+	f, err := os.Open(filepath.Dir(path))
 	if err != nil {
 		return nil, err
 	}

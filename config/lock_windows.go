@@ -8,9 +8,9 @@ import (
 	"golang.org/x/sys/windows"
 )
 
-// lock takes an exclusive lock on the file at path.
+// lock takes an exclusive lock on path+".lock", for the file at path.
 func lock(path string) (func(), error) {
-	f, err := os.OpenFile(path, os.O_CREATE|os.O_RDWR, 0o600)
+	f, err := os.OpenFile(path+".lock", os.O_CREATE|os.O_RDWR, 0o600)
 	if err != nil {
 		return nil, err
 	}

@@ -34,6 +34,10 @@ type Settings struct {
 	AgentKey         string
 	RegistryUser     string
 	RegistryPassword string
+	// RegistryTokenHost is the token service host trusted with
+	// RegistryPassword, of the profile the password is stored in ("" for
+	// none, and for a password from the environment).
+	RegistryTokenHost string
 
 	// ServiceRegistry says that RegistryURL is the hosting service's own
 	// registry: the profile's registry address, or the base URL's origin
@@ -149,6 +153,12 @@ func Resolve(f *File, profileFlag string, getenv func(string) string) (*Settings
 	s.ServiceRegistry = s.RegistryURL != "" &&
 		(origin.SameString(s.RegistryURL, p.address("registry_url")) || origin.SameString(s.RegistryURL, Origin(s.BaseURL)))
 	s.bindSecrets(f, s.Profile, p)
+	if s.Sources["registry_password"] == FromFile {
+		s.RegistryTokenHost = p.RegistryTokenHost
+		if q := f.Profile(s.Lent["registry_password"]); q != nil && s.Lent["registry_password"] != "" {
+			s.RegistryTokenHost = q.RegistryTokenHost
+		}
+	}
 	return s, nil
 }
 
@@ -407,6 +417,16 @@ func Mask(secret string) string {
 		return "****"
 	}
 	return "****" + secret[len(secret)-4:]
+}
+
+// MaskPassword hides a password for display: "****", none of it (a
+// token's last characters tell tokens apart; a password's only help to
+// guess it).
+func MaskPassword(secret string) string {
+	if secret == "" {
+		return ""
+	}
+	return "****"
 }
 
 // ProfileKey returns the key under which a profile name is stored:

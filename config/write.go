@@ -97,7 +97,7 @@ func Update(path string, fn func(*File) error) error {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return dirError(dir, err)
 	}
-	unlock, err := lock(path + ".lock")
+	unlock, err := lock(path)
 	if err != nil {
 		return dirError(dir, err)
 	}

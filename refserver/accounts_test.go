@@ -14,7 +14,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/forgehq/forge/refserver"
+	"github.com/forgehq/forge/refserver/refservertest"
 	"github.com/pquerna/otp"
 	"github.com/pquerna/otp/totp"
 	"golang.org/x/crypto/ssh"
@@ -22,15 +22,15 @@ import (
 
 func TestLogin(t *testing.T) {
 	t.Parallel()
-	s := start(t, refserver.Options{})
+	s := refservertest.Start(t)
 	tests := []struct {
 		name   string
 		body   any
 		status int
 		errHas string
 	}{
-		{"ok", map[string]string{"username": "admin", "password": "admin-password-1234"}, 200, ""},
-		{"login ignores case", map[string]string{"username": "ADMIN", "password": "admin-password-1234"}, 200, ""},
+		{"ok", map[string]string{"username": "admin", "password": refservertest.AdminPassword}, 200, ""},
+		{"login ignores case", map[string]string{"username": "ADMIN", "password": refservertest.AdminPassword}, 200, ""},
 		{"wrong password", map[string]string{"username": "admin", "password": "nope"}, 401, "incorrect username or password"},
 		{"unknown user", map[string]string{"username": "nobody", "password": "nope"}, 401, "incorrect username or password"},
 		{"missing password", map[string]string{"username": "admin"}, 400, "password is required"},
@@ -58,14 +58,14 @@ func TestLogin(t *testing.T) {
 
 func TestTokens(t *testing.T) {
 	t.Parallel()
-	s := start(t, refserver.Options{})
+	s := refservertest.Start(t)
 	want(t, call(t, s, "GET", "/me", "", nil), 401)
 	want(t, call(t, s, "GET", "/me", "fgt_unknown", nil), 401)
 	r := call(t, s, "GET", "/me", "", nil)
 	if !strings.Contains(r.str("error"), "Authorization: token") {
 		t.Errorf("missing token error %q does not say what to send", r.str("error"))
 	}
-	tok := login(t, s, "admin", "admin-password-1234")
+	tok := login(t, s, "admin", refservertest.AdminPassword)
 	me := want(t, call(t, s, "GET", "/me", tok, nil), 200)
 	for _, k := range []string{"id", "login", "email", "full_name", "is_admin", "avatar_url"} {
 		if _, ok := me.obj[k]; !ok {
@@ -91,9 +91,9 @@ func TestTokens(t *testing.T) {
 func TestLockout(t *testing.T) {
 	t.Parallel()
 	c := &clock{t: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)}
-	s := start(t, refserver.Options{Now: c.Now})
+	s := refservertest.Start(t, refservertest.Clock(c.Now))
 	bad := map[string]string{"username": "admin", "password": "wrong-password"}
-	good := map[string]string{"username": "admin", "password": "admin-password-1234"}
+	good := map[string]string{"username": "admin", "password": refservertest.AdminPassword}
 	for i := 0; i < 5; i++ {
 		want(t, call(t, s, "POST", "/auth/login", "", bad), 401)
 	}
@@ -114,7 +114,7 @@ func TestLockout(t *testing.T) {
 
 func TestProfileAndState(t *testing.T) {
 	t.Parallel()
-	s := start(t, refserver.Options{})
+	s := refservertest.Start(t)
 	tok := mustUser(t, s, "alice", "alice-password-123", "")
 	st := want(t, call(t, s, "GET", "/me/state", tok, nil), 200)
 	if st.str("role") != "user" || st.obj["twofa_enabled"] != false || st.obj["ssh_key_added"] != false || st.str("activated_at") == "" {
@@ -131,7 +131,7 @@ func TestProfileAndState(t *testing.T) {
 
 func TestPassword(t *testing.T) {
 	t.Parallel()
-	s := start(t, refserver.Options{})
+	s := refservertest.Start(t)
 	mustUser(t, s, "alice", "alice-password-123", "")
 	tok := login(t, s, "alice", "alice-password-123")
 	other := login(t, s, "alice", "alice-password-123")
@@ -167,7 +167,7 @@ func newKey(t *testing.T, comment string) (line string, fp string) {
 
 func TestSSHKeys(t *testing.T) {
 	t.Parallel()
-	s := start(t, refserver.Options{})
+	s := refservertest.Start(t)
 	tok := mustUser(t, s, "alice", "alice-password-123", "")
 	bob := mustUser(t, s, "bob", "bob-password-1234", "")
 	line, fp := newKey(t, "alice@laptop")
@@ -215,7 +215,7 @@ func code(t *testing.T, secret string, at time.Time) string {
 func TestTwoFactor(t *testing.T) {
 	t.Parallel()
 	c := &clock{t: time.Date(2026, 1, 2, 3, 4, 0, 0, time.UTC)}
-	s := start(t, refserver.Options{Now: c.Now})
+	s := refservertest.Start(t, refservertest.Clock(c.Now))
 	tok := mustUser(t, s, "alice", "alice-password-123", "")
 
 	want(t, call(t, s, "POST", "/me/2fa/confirm", tok, map[string]string{"code": "123456"}), 409)
@@ -279,7 +279,7 @@ func TestTwoFactor(t *testing.T) {
 
 func TestTwoFactorBadCodesRevokeLogin(t *testing.T) {
 	t.Parallel()
-	s := start(t, refserver.Options{})
+	s := refservertest.Start(t)
 	mustUser(t, s, "alice", "alice-password-123", "")
 	if _, err := s.EnableTwoFA("alice"); err != nil {
 		t.Fatal(err)
@@ -318,7 +318,7 @@ func wrongCode(t *testing.T, secret string, at time.Time) string {
 func TestTwoFactorGuessingLocksTheAccount(t *testing.T) {
 	t.Parallel()
 	c := &clock{t: time.Date(2026, 1, 2, 3, 4, 0, 0, time.UTC)}
-	s := start(t, refserver.Options{Now: c.Now})
+	s := refservertest.Start(t, refservertest.Clock(c.Now))
 	full := mustUser(t, s, "alice", "alice-password-123", "")
 	secret, err := s.EnableTwoFA("alice")
 	if err != nil {
@@ -366,7 +366,7 @@ func TestTwoFactorGuessingLocksTheAccount(t *testing.T) {
 func TestTwoFactorConfirmGuessingLocks(t *testing.T) {
 	t.Parallel()
 	c := &clock{t: time.Date(2026, 1, 2, 3, 4, 0, 0, time.UTC)}
-	s := start(t, refserver.Options{Now: c.Now})
+	s := refservertest.Start(t, refservertest.Clock(c.Now))
 	tok := mustUser(t, s, "alice", "alice-password-123", "")
 	secret := want(t, call(t, s, "POST", "/me/2fa/setup", tok, nil), 200).str("secret")
 	for i := 0; i < 5; i++ {
@@ -380,8 +380,8 @@ func TestTwoFactorConfirmGuessingLocks(t *testing.T) {
 
 func TestUnknownRoutes(t *testing.T) {
 	t.Parallel()
-	s := start(t, refserver.Options{})
-	tok := login(t, s, "admin", "admin-password-1234")
+	s := refservertest.Start(t)
+	tok := login(t, s, "admin", refservertest.AdminPassword)
 	r := want(t, call(t, s, "GET", "/no/such/thing", tok, nil), 404)
 	if !strings.Contains(r.str("error"), "not found") {
 		t.Errorf("404 %s", r.raw)

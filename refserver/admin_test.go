@@ -4,15 +4,15 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/forgehq/forge/refserver"
+	"github.com/forgehq/forge/refserver/refservertest"
 )
 
 func TestInvitesAndActivation(t *testing.T) {
 	t.Parallel()
-	s := start(t, refserver.Options{})
+	s := refservertest.Start(t)
 	carol := mustUser(t, s, "carol", "carol-password-12", "customer_admin")
 	alice := mustUser(t, s, "alice", "alice-password-123", "user")
-	admin := login(t, s, "admin", "admin-password-1234")
+	admin := login(t, s, "admin", refservertest.AdminPassword)
 
 	// A user may not administer; a customer_admin may not create site_admins.
 	want(t, call(t, s, "GET", "/admin/invites", alice, nil), 403)
@@ -55,10 +55,10 @@ func TestInvitesAndActivation(t *testing.T) {
 
 func TestAdminUsers(t *testing.T) {
 	t.Parallel()
-	s := start(t, refserver.Options{})
+	s := refservertest.Start(t)
 	carol := mustUser(t, s, "carol", "carol-password-12", "customer_admin")
 	mustUser(t, s, "alice", "alice-password-123", "user")
-	admin := login(t, s, "admin", "admin-password-1234")
+	admin := login(t, s, "admin", refservertest.AdminPassword)
 	inv := want(t, call(t, s, "POST", "/admin/invites", carol, map[string]string{"username": "dave", "email": "dave@example.com"}), 201)
 	dave := login(t, s, "dave", inv.str("temporary_password"))
 

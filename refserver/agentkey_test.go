@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/forgehq/forge/refserver"
+	"github.com/forgehq/forge/refserver/refservertest"
 )
 
 // TestAgentKeyKept: a generated agent key is kept in the data directory,
@@ -17,16 +18,10 @@ import (
 func TestAgentKeyKept(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	s1, err := refserver.New(refserver.Options{DataDir: dir, AdminPassword: "admin-password-1234"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	s1 := refservertest.New(t, refservertest.DataDir(dir))
 	key := s1.AgentKey()
 	s1.Close()
-	s2, err := refserver.New(refserver.Options{DataDir: dir, AdminPassword: "admin-password-1234", AgentDelay: time.Millisecond})
-	if err != nil {
-		t.Fatal(err)
-	}
+	s2 := refservertest.New(t, refservertest.DataDir(dir), func(o *refserver.Options) { o.AgentDelay = time.Millisecond })
 	if s2.AgentKey() != key {
 		t.Errorf("key %q after restart, want %q", s2.AgentKey(), key)
 	}
@@ -34,11 +29,7 @@ func TestAgentKeyKept(t *testing.T) {
 		t.Error("restarted server refuses the kept key")
 	}
 	s2.Close()
-	s3, err := refserver.New(refserver.Options{DataDir: dir, AdminPassword: "admin-password-1234", AgentKey: "agk_given_in_options"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s3.Close()
+	s3 := refservertest.New(t, refservertest.DataDir(dir), func(o *refserver.Options) { o.AgentKey = "agk_given_in_options" })
 	if _, ok := s3.Agent().Usage(key); ok || s3.AgentKey() != "agk_given_in_options" {
 		t.Errorf("with Options.AgentKey: key %q, old key accepted %v", s3.AgentKey(), ok)
 	}
@@ -52,7 +43,7 @@ func TestAgentKeyKept(t *testing.T) {
 func TestAgentUsageKept(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	s1 := start(t, refserver.Options{DataDir: dir, AgentDelay: time.Millisecond})
+	s1 := refservertest.Start(t, func(o *refserver.Options) { o.DataDir = dir; o.AgentDelay = time.Millisecond })
 	key := s1.AgentKey()
 	req, _ := http.NewRequest("POST", s1.AgentURL()+"/api/v1/chat", strings.NewReader(`{"message":"hi","model":"ref-1-mini"}`))
 	req.Header.Set("X-API-Key", key)
@@ -67,7 +58,7 @@ func TestAgentUsageKept(t *testing.T) {
 		t.Fatalf("chat: %d, used %d", res.StatusCode, used.UsedTokens)
 	}
 	s1.Close()
-	s2 := start(t, refserver.Options{DataDir: dir})
+	s2 := refservertest.Start(t, func(o *refserver.Options) { o.DataDir = dir })
 	after, ok := s2.Agent().Usage(key)
 	if !ok || after.UsedTokens != used.UsedTokens || after.QuotaTokens != used.QuotaTokens {
 		t.Errorf("usage after restart %+v, want %+v", after, used)

@@ -6,13 +6,14 @@ import (
 	"testing"
 
 	"github.com/forgehq/forge/refserver"
+	"github.com/forgehq/forge/refserver/refservertest"
 )
 
 // TestAuthorizationMatrix checks every role and a stranger against each
 // kind of repository endpoint, on a private and a public repository.
 func TestAuthorizationMatrix(t *testing.T) {
 	t.Parallel()
-	s := start(t, refserver.Options{})
+	s := refservertest.Start(t)
 	tokens := map[string]string{
 		"owner":    mustUser(t, s, "owner", "owner-password-12", "user"),
 		"admin":    mustUser(t, s, "collab-admin", "collab-password-1", "user"),
@@ -118,7 +119,7 @@ func TestAuthorizationMatrix(t *testing.T) {
 // the Error shape without a token, and with a pending 2FA token.
 func TestEveryRouteNeedsToken(t *testing.T) {
 	t.Parallel()
-	s := start(t, refserver.Options{})
+	s := refservertest.Start(t)
 	mustUser(t, s, "alice", "alice-password-123", "")
 	if _, err := s.EnableTwoFA("alice"); err != nil {
 		t.Fatal(err)

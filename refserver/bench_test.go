@@ -8,19 +8,13 @@ import (
 	"testing"
 
 	"github.com/forgehq/forge/refserver"
+	"github.com/forgehq/forge/refserver/refservertest"
 )
 
 // benchServer starts a server with alice, her repo alice/app holding 1,000
 // issues, and a keep-alive client.
 func benchServer(b *testing.B) (*refserver.Server, string, *http.Client) {
-	s, err := refserver.New(refserver.Options{AdminPassword: "admin-password-1234"})
-	if err != nil {
-		b.Fatal(err)
-	}
-	if err := s.Start(); err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(func() { s.Close() })
+	s := refservertest.Start(b)
 	if _, err := s.CreateUser("alice", "alice-password-123", ""); err != nil {
 		b.Fatal(err)
 	}

@@ -12,7 +12,7 @@ import (
 // connections, and Close must return without error (its own five seconds
 // running out would be one).
 func TestCloseDropsConnectionsThatNeverSentARequest(t *testing.T) {
-	srv, err := New(Options{AdminPassword: "admin-password-1234"})
+	srv, err := New(Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

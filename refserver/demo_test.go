@@ -5,12 +5,13 @@ import (
 	"time"
 
 	"github.com/forgehq/forge/refserver"
+	"github.com/forgehq/forge/refserver/refservertest"
 )
 
 func TestDemo(t *testing.T) {
 	t.Parallel()
 	begin := time.Now()
-	s := start(t, refserver.Options{Demo: true})
+	s := refservertest.Start(t, refservertest.Demo())
 	if d := time.Since(begin); d > 2*time.Second {
 		t.Logf("demo took %v to start (forge serve promises under a second on an idle machine)", d)
 	}

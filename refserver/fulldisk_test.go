@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/forgehq/forge/refserver"
+	"github.com/forgehq/forge/refserver/refservertest"
 )
 
 // TestFailedWritesChangeNothing: while the data directory's disk refuses
@@ -19,7 +20,7 @@ import (
 func TestFailedWritesChangeNothing(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	s := start(t, refserver.Options{DataDir: dir, PublicURL: "http://forge.test"})
+	s := refservertest.Start(t, func(o *refserver.Options) { o.DataDir = dir; o.PublicURL = "http://forge.test" })
 	alice := mustUser(t, s, "alice", "alice-password-123", "")
 	want(t, call(t, s, "POST", "/repos", alice, map[string]any{"name": "app", "auto_init": true}), 201)
 	want(t, call(t, s, "POST", "/repos/alice/app/issues", alice, map[string]any{"title": "First"}), 201)
@@ -77,7 +78,7 @@ func TestFailedWritesChangeNothing(t *testing.T) {
 	want(t, call(t, s, "POST", "/repos/alice/app/issues", alice, map[string]any{"title": "Second, for real"}), 201)
 	shown := snapshot(s)
 	s.Close()
-	s2 := start(t, refserver.Options{DataDir: dir, PublicURL: "http://forge.test"})
+	s2 := refservertest.Start(t, func(o *refserver.Options) { o.DataDir = dir; o.PublicURL = "http://forge.test" })
 	restarted := snapshot(s2)
 	issues := want(t, call(t, s2, "GET", "/repos/alice/app/issues?state=all", alice, nil), 200)
 	if len(issues.arr) != 2 || issues.arr[0].(map[string]any)["title"] != "Second, for real" {

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/forgehq/forge/refserver"
+	"github.com/forgehq/forge/refserver/refservertest"
 )
 
 // fuzzEndpoints are the endpoints that read a JSON body or a query.
@@ -44,11 +45,7 @@ var fuzzEndpoints = []struct{ method, path string }{
 //
 //	go test ./refserver -run '^$' -fuzz FuzzRequests -fuzztime 60s
 func FuzzRequests(f *testing.F) {
-	s, err := refserver.New(refserver.Options{AdminPassword: "admin-password-1234"})
-	if err != nil {
-		f.Fatal(err)
-	}
-	defer s.Close()
+	s := refservertest.New(f)
 	if _, err := s.CreateRepo("admin", "app", refserver.RepoOptions{AutoInit: true}); err != nil {
 		f.Fatal(err)
 	}
@@ -59,7 +56,7 @@ func FuzzRequests(f *testing.F) {
 		f.Fatal(err)
 	}
 	seeds := []string{
-		`{"username":"admin","password":"admin-password-1234"}`, `{"full_name":"A","email":"a@example.com"}`,
+		`{"username":"admin","password":refservertest.AdminPassword}`, `{"full_name":"A","email":"a@example.com"}`,
 		`{"old_password":"x","new_password":"yyyyyyyyyyyyyy"}`, `{"code":"123456"}`, `{"title":"t","key":"ssh-ed25519 AAAA"}`,
 		`{"username":"zed","email":"z@example.com","role":"user"}`, `{"name":"x","private":true,"auto_init":true}`,
 		`{"title":"t","body":"b","state":"closed"}`, `{"body":"c"}`, `{"state":"open"}`, `{"username":"bob","permission":"read"}`,

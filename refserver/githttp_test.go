@@ -16,6 +16,7 @@ import (
 	"testing"
 
 	"github.com/forgehq/forge/refserver"
+	"github.com/forgehq/forge/refserver/refservertest"
 )
 
 // gitCmd runs the real git in dir with a clean, non-interactive setup.
@@ -48,7 +49,7 @@ func TestGitOverHTTP(t *testing.T) {
 		t.Skip("git is not installed")
 	}
 	t.Parallel()
-	s := start(t, refserver.Options{})
+	s := refservertest.Start(t)
 	alice := mustUser(t, s, "alice", "alice-password-123", "")
 	bob := mustUser(t, s, "bob", "bob-password-1234", "")
 	repo := want(t, call(t, s, "POST", "/repos", alice, map[string]any{"name": "app", "auto_init": true, "private": true}), 201)
@@ -155,7 +156,7 @@ func TestGitPushToEmpty(t *testing.T) {
 }
 
 func testPushToEmpty(t *testing.T, dataDir string) {
-	s := start(t, refserver.Options{DataDir: dataDir})
+	s := refservertest.Start(t, refservertest.DataDir(dataDir))
 	alice := mustUser(t, s, "alice", "alice-password-123", "")
 	want(t, call(t, s, "POST", "/repos", alice, map[string]any{"name": "empty"}), 201)
 	dir := t.TempDir()
@@ -180,7 +181,7 @@ func testPushToEmpty(t *testing.T, dataDir string) {
 		return
 	}
 	s.Close()
-	s2 := start(t, refserver.Options{DataDir: dataDir})
+	s2 := refservertest.Start(t, refservertest.DataDir(dataDir))
 	if r := want(t, call(t, s2, "GET", "/repos/alice/empty/commits", alice, nil), 200); len(r.arr) != 1 {
 		t.Errorf("commits after restart %s", r.raw)
 	}
@@ -212,7 +213,7 @@ func uploadPackBomb(t *testing.T, want string, haves int) []byte {
 // with 400 once past the limits, without the server allocating more than
 // a few MB for it; the repository stays usable.
 func TestGitUploadPackBombIsRefused(t *testing.T) {
-	s := start(t, refserver.Options{})
+	s := refservertest.Start(t)
 	alice := mustUser(t, s, "alice", "alice-password-123", "")
 	want(t, call(t, s, "POST", "/repos", alice, map[string]any{"name": "app", "auto_init": true}), 201)
 	head := want(t, call(t, s, "GET", "/repos/alice/app/commits", alice, nil), 200).arr[0].(map[string]any)["sha"].(string)
@@ -282,7 +283,7 @@ func TestGitShallowClone(t *testing.T) {
 		t.Skip("git is not installed")
 	}
 	t.Parallel()
-	s := start(t, refserver.Options{})
+	s := refservertest.Start(t)
 	alice := mustUser(t, s, "alice", "alice-password-123", "")
 	if _, err := s.CreateRepo("alice", "app", refserver.RepoOptions{AutoInit: true}); err != nil {
 		t.Fatal(err)

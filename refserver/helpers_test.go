@@ -32,23 +32,6 @@ func (c *clock) Add(d time.Duration) {
 	c.mu.Unlock()
 }
 
-// start runs a server on loopback for the test.
-func start(t *testing.T, opts refserver.Options) *refserver.Server {
-	t.Helper()
-	if opts.AdminPassword == "" {
-		opts.AdminPassword = "admin-password-1234"
-	}
-	s, err := refserver.New(opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := s.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { s.Close() })
-	return s
-}
-
 // resp is a decoded response.
 type resp struct {
 	status int

@@ -15,6 +15,7 @@ import (
 	"testing"
 
 	"github.com/forgehq/forge/refserver"
+	"github.com/forgehq/forge/refserver/refservertest"
 )
 
 // TestGitPushLargerThanPostBuffer pushes a 3 MB file of random bytes with
@@ -25,7 +26,7 @@ func TestGitPushLargerThanPostBuffer(t *testing.T) {
 		t.Skip("git is not installed")
 	}
 	t.Parallel()
-	s := start(t, refserver.Options{})
+	s := refservertest.Start(t)
 	alice := mustUser(t, s, "alice", "alice-password-123", "")
 	want(t, call(t, s, "POST", "/repos", alice, map[string]any{"name": "big", "auto_init": true}), 201)
 	u, _ := url.Parse(s.URL() + "/alice/big.git")
@@ -62,7 +63,7 @@ func TestGitPushLargerThanPostBuffer(t *testing.T) {
 // right one was refused with 429.
 func TestLockoutHoldsUnderConcurrentBursts(t *testing.T) {
 	t.Parallel()
-	s := start(t, refserver.Options{})
+	s := refservertest.Start(t)
 	const burst = 40
 	for round := 0; round < 3; round++ {
 		user := "victim" + itoa(round)
@@ -112,7 +113,7 @@ func TestLockoutHoldsUnderConcurrentBursts(t *testing.T) {
 func TestURLsComeFromThePublicURL(t *testing.T) {
 	t.Parallel()
 	for _, public := range []string{"", "https://forge.example.com"} {
-		s := start(t, refserver.Options{PublicURL: public})
+		s := refservertest.Start(t, func(o *refserver.Options) { o.PublicURL = public })
 		if public == "" {
 			public = s.URL()
 		}

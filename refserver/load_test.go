@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/forgehq/forge/refserver"
+	"github.com/forgehq/forge/refserver/refservertest"
 )
 
 // waitFor polls cond until it holds, failing the test after a generous
@@ -69,7 +70,7 @@ func TestNoRepositoryLockAcrossTheNetwork(t *testing.T) {
 		t.Skip("git is not installed")
 	}
 	t.Parallel()
-	s := start(t, refserver.Options{})
+	s := refservertest.Start(t)
 	alice := mustUser(t, s, "alice", "alice-password-123", "")
 	want(t, call(t, s, "POST", "/repos", alice, map[string]any{"name": "big", "auto_init": true}), 201)
 	// 16 MiB that do not compress: a pack larger than the socket
@@ -142,7 +143,7 @@ func TestNoRepositoryLockAcrossTheNetwork(t *testing.T) {
 func TestSlowBodiesDoNotExhaustTheServer(t *testing.T) {
 	t.Parallel()
 	const perAddr = 8
-	s := start(t, refserver.Options{MaxConnsPerAddr: perAddr, RequestTimeout: 3 * time.Second})
+	s := refservertest.Start(t, func(o *refserver.Options) { o.MaxConnsPerAddr = perAddr; o.RequestTimeout = 3 * time.Second })
 	mustUser(t, s, "alice", "alice-password-123", "")
 	slowHead := "POST /api/v2/auth/login HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000000\r\n\r\n"
 	var slow []net.Conn
@@ -194,7 +195,7 @@ func TestLargeFileReadsStream(t *testing.T) {
 		t.Skip("git is not installed")
 	}
 	const size = 64 << 20
-	s := start(t, refserver.Options{DataDir: t.TempDir()})
+	s := refservertest.Start(t, func(o *refserver.Options) { o.DataDir = t.TempDir() })
 	alice := mustUser(t, s, "alice", "alice-password-123", "")
 	want(t, call(t, s, "POST", "/repos", alice, map[string]any{"name": "big"}), 201)
 	work := t.TempDir()

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/forgehq/forge/refserver"
+	"github.com/forgehq/forge/refserver/refservertest"
 	"github.com/forgehq/forge/refserver/store"
 )
 
@@ -20,14 +21,8 @@ import (
 func TestPersistence(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	s1, err := refserver.New(refserver.Options{DataDir: dir, AdminPassword: "admin-password-1234"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := s1.Start(); err != nil {
-		t.Fatal(err)
-	}
-	admin := login(t, s1, "admin", "admin-password-1234")
+	s1 := refservertest.Start(t, refservertest.DataDir(dir))
+	admin := login(t, s1, "admin", refservertest.AdminPassword)
 	inv := want(t, call(t, s1, "POST", "/admin/invites", admin, map[string]string{"username": "alice", "email": "alice@example.com"}), 201)
 	alice := login(t, s1, "alice", inv.str("temporary_password"))
 	want(t, call(t, s1, "POST", "/me/password", alice, map[string]string{"old_password": inv.str("temporary_password"), "new_password": "alice-password-123"}), 200)
@@ -63,7 +58,7 @@ func TestPersistence(t *testing.T) {
 	})
 
 	// Restart without --admin-password: the given one still works.
-	s2 := start(t, refserver.Options{DataDir: dir, AdminPassword: "admin-password-1234"})
+	s2 := refservertest.Start(t, refservertest.DataDir(dir))
 	want(t, call(t, s2, "GET", "/me", alice, nil), 200) // tokens survive
 	st := want(t, call(t, s2, "GET", "/me/state", alice, nil), 200)
 	if st.str("invited_by") != "admin" || st.str("activated_at") == "" || st.obj["ssh_key_added"] != true {
@@ -99,10 +94,8 @@ func TestPersistence(t *testing.T) {
 func TestGeneratedAdminPasswordKept(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	s1, err := refserver.New(refserver.Options{DataDir: dir})
-	if err != nil {
-		t.Fatal(err)
-	}
+	generated := func(o *refserver.Options) { o.AdminPassword = "" }
+	s1 := refservertest.New(t, refservertest.DataDir(dir), generated)
 	pw := s1.AdminPassword()
 	s1.Close()
 	if len(pw) < 16 {
@@ -111,14 +104,7 @@ func TestGeneratedAdminPasswordKept(t *testing.T) {
 	if fi, err := os.Stat(filepath.Join(dir, "admin-password")); err != nil || fi.Mode().Perm() != 0o600 {
 		t.Fatalf("admin-password file: %v %v", fi, err)
 	}
-	s2, err := refserver.New(refserver.Options{DataDir: dir})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := s2.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer s2.Close()
+	s2 := refservertest.Start(t, refservertest.DataDir(dir), generated)
 	if s2.AdminPassword() != pw {
 		t.Errorf("second start reports %q, want %q", s2.AdminPassword(), pw)
 	}
@@ -184,10 +170,8 @@ func TestTornJournalLineIsLogged(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	var log bytes.Buffer
-	s1, err := refserver.New(refserver.Options{DataDir: dir, AdminPassword: "admin-password-1234", Log: &log})
-	if err != nil {
-		t.Fatal(err)
-	}
+	logTo := func(o *refserver.Options) { o.Log = &log }
+	s1 := refservertest.New(t, refservertest.DataDir(dir), logTo)
 	if _, err := s1.CreateUser("alice", "alice-password-123", "user"); err != nil {
 		t.Fatal(err)
 	}
@@ -201,11 +185,7 @@ func TestTornJournalLineIsLogged(t *testing.T) {
 	}
 	f.WriteString(`[{"t":"user","id":99,"v":{"login":"car`)
 	f.Close()
-	s2, err := refserver.New(refserver.Options{DataDir: dir, AdminPassword: "admin-password-1234", Log: &log})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s2.Close()
+	s2 := refservertest.New(t, refservertest.DataDir(dir), logTo)
 	got := log.String()
 	if strings.Count(got, "\n") != 1 || !strings.Contains(got, "journal.jsonl: dropped its torn last line (38 bytes") {
 		t.Errorf("log %q, want one line about the torn line", got)

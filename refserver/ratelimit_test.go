@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/forgehq/forge/refserver"
+	"github.com/forgehq/forge/refserver/refservertest"
 )
 
 // With RateLimit 2, each token gets two requests a second: the third is
@@ -16,12 +17,12 @@ import (
 func TestRateLimitPerToken(t *testing.T) {
 	t.Parallel()
 	c := &clock{t: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)}
-	s := start(t, refserver.Options{Now: c.Now, RateLimit: 2})
+	s := refservertest.Start(t, refservertest.Clock(c.Now), func(o *refserver.Options) { o.RateLimit = 2 })
 	tok, err := s.Token("admin")
 	if err != nil {
 		t.Fatal(err)
 	}
-	other := login(t, s, "admin", "admin-password-1234")
+	other := login(t, s, "admin", refservertest.AdminPassword)
 	c.Add(time.Second) // the login's own bucket refills
 	want(t, call(t, s, "GET", "/me", tok, nil), 200)
 	want(t, call(t, s, "GET", "/me", tok, nil), 200)
@@ -48,8 +49,8 @@ func TestRateLimitPerToken(t *testing.T) {
 // Without RateLimit nothing is throttled.
 func TestRateLimitOffByDefault(t *testing.T) {
 	t.Parallel()
-	s := start(t, refserver.Options{})
-	tok := login(t, s, "admin", "admin-password-1234")
+	s := refservertest.Start(t)
+	tok := login(t, s, "admin", refservertest.AdminPassword)
 	for i := 0; i < 200; i++ {
 		want(t, call(t, s, "GET", "/me", tok, nil), 200)
 	}

@@ -7,11 +7,12 @@ import (
 	"testing"
 
 	"github.com/forgehq/forge/refserver"
+	"github.com/forgehq/forge/refserver/refservertest"
 )
 
 func TestRepos(t *testing.T) {
 	t.Parallel()
-	s := start(t, refserver.Options{})
+	s := refservertest.Start(t)
 	alice := mustUser(t, s, "alice", "alice-password-123", "")
 	bob := mustUser(t, s, "bob", "bob-password-1234", "")
 
@@ -67,7 +68,7 @@ func TestRepos(t *testing.T) {
 
 func TestContentsAndCommits(t *testing.T) {
 	t.Parallel()
-	s := start(t, refserver.Options{})
+	s := refservertest.Start(t)
 	alice := mustUser(t, s, "alice", "alice-password-123", "")
 	want(t, call(t, s, "POST", "/repos", alice, map[string]any{"name": "empty"}), 201)
 	want(t, call(t, s, "GET", "/repos/alice/empty/contents", alice, nil), 404)
@@ -149,7 +150,7 @@ func TestContentsAndCommits(t *testing.T) {
 
 func TestIssues(t *testing.T) {
 	t.Parallel()
-	s := start(t, refserver.Options{})
+	s := refservertest.Start(t)
 	alice := mustUser(t, s, "alice", "alice-password-123", "")
 	bob := mustUser(t, s, "bob", "bob-password-1234", "")
 	carl := mustUser(t, s, "carl", "carl-password-123", "")
@@ -234,7 +235,7 @@ func TestIssues(t *testing.T) {
 
 func TestPagination(t *testing.T) {
 	t.Parallel()
-	s := start(t, refserver.Options{})
+	s := refservertest.Start(t)
 	alice := mustUser(t, s, "alice", "alice-password-123", "")
 	if _, err := s.CreateRepo("alice", "big", refserver.RepoOptions{}); err != nil {
 		t.Fatal(err)
@@ -294,7 +295,7 @@ func TestPagination(t *testing.T) {
 // counts for text and none for binary files.
 func TestCommitFiles(t *testing.T) {
 	t.Parallel()
-	s := start(t, refserver.Options{})
+	s := refservertest.Start(t)
 	alice := mustUser(t, s, "alice", "alice-password-123", "")
 	if _, err := s.CreateRepo("alice", "app", refserver.RepoOptions{AutoInit: true}); err != nil {
 		t.Fatal(err)

@@ -9,11 +9,12 @@ import (
 	"time"
 
 	"github.com/forgehq/forge/refserver"
+	"github.com/forgehq/forge/refserver/refservertest"
 )
 
 func TestCollaborators(t *testing.T) {
 	t.Parallel()
-	s := start(t, refserver.Options{})
+	s := refservertest.Start(t)
 	alice := mustUser(t, s, "alice", "alice-password-123", "")
 	bob := mustUser(t, s, "bob", "bob-password-1234", "")
 	mustUser(t, s, "carl", "carl-password-123", "")
@@ -47,7 +48,7 @@ func TestCollaborators(t *testing.T) {
 
 func TestPullsAndReleases(t *testing.T) {
 	t.Parallel()
-	s := start(t, refserver.Options{})
+	s := refservertest.Start(t)
 	alice := mustUser(t, s, "alice", "alice-password-123", "")
 	bob := mustUser(t, s, "bob", "bob-password-1234", "")
 	if _, err := s.CreateRepo("alice", "app", refserver.RepoOptions{AutoInit: true}); err != nil {
@@ -112,7 +113,7 @@ func TestPullsAndReleases(t *testing.T) {
 func TestRuns(t *testing.T) {
 	t.Parallel()
 	c := &clock{t: time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)}
-	s := start(t, refserver.Options{Now: c.Now, CITick: time.Second})
+	s := refservertest.Start(t, refservertest.Clock(c.Now), refservertest.CITick(time.Second))
 	alice := mustUser(t, s, "alice", "alice-password-123", "")
 	bob := mustUser(t, s, "bob", "bob-password-1234", "")
 	if _, err := s.CreateRepo("alice", "app", refserver.RepoOptions{AutoInit: true}); err != nil {
@@ -220,7 +221,7 @@ func TestRuns(t *testing.T) {
 // re-run runs alike.
 func TestRunActorHasTheUsersID(t *testing.T) {
 	t.Parallel()
-	s := start(t, refserver.Options{})
+	s := refservertest.Start(t)
 	alice := mustUser(t, s, "alice", "alice-password-123", "")
 	bob := mustUser(t, s, "bob", "bob-password-1234", "")
 	if _, err := s.CreateRepo("alice", "app", refserver.RepoOptions{AutoInit: true}); err != nil {

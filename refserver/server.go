@@ -31,6 +31,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -238,7 +239,7 @@ func (s *Server) mountRegistry() error {
 	if s.opts.DataDir != "" {
 		dir = filepath.Join(s.opts.DataDir, "registry")
 	}
-	reg, err := registry.New(registry.Options{BaseURL: s.BaseURL, PublicURL: s.PublicURL, DataDir: dir, UserState: s.userState})
+	reg, err := registry.New(registry.Options{BaseURL: s.BaseURL, PublicURL: s.PublicURL, DataDir: dir, UserState: s.userState, AccountID: s.accountID})
 	if err != nil {
 		return err
 	}
@@ -258,6 +259,15 @@ func (s *Server) userState(login string) registry.UserState {
 		return registry.UserDisabled
 	}
 	return registry.UserActive
+}
+
+// accountID is the id of the account holding login, "" when none: the
+// registry binds tokens and cached credentials to it.
+func (s *Server) accountID(login string) string {
+	if u, ok := s.st.UserByLogin(login); ok {
+		return strconv.FormatInt(u.ID, 10)
+	}
+	return ""
 }
 
 // Registry is the container registry, for sharing images from Go and for

@@ -18,6 +18,7 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"time"
 
 	"github.com/google/go-containerregistry/pkg/authn"
 	"github.com/google/go-containerregistry/pkg/name"
@@ -46,22 +47,44 @@ type Options struct {
 	// origin; a password given for this run (FORGE_PASSWORD) goes wherever
 	// the registry's challenge sends it, as docker's does.
 	PasswordHosts []string
+	// PasswordEnv names the environment variable Password came from
+	// ("FORGE_PASSWORD"), "" for a stored one: a refusal names it, since
+	// the stored password may be right.
+	PasswordEnv string
+	// NoPasswordHint, when set, is what a registry asking for credentials
+	// is answered with while the client holds none (why forge has none
+	// for this registry, and how to give some).
+	NoPasswordHint string
+	// CacheDir is forge's cache directory: the image sizes of manifests
+	// are remembered under CacheDir/manifest-sizes by digest, and the
+	// layer uploads in progress under CacheDir/uploads (to resume a push
+	// stopped midway). Empty keeps nothing.
+	CacheDir string
 	// Transport carries every request; nil means http.DefaultTransport.
 	Transport http.RoundTripper
 	// UserAgent is sent with every request.
 	UserAgent string
+	// Wait is how long Transport waits for an answer (FORGE_HTTP_TIMEOUT),
+	// for the error when it runs out; 0 when not known.
+	Wait time.Duration
 }
 
 // Client talks to the service's registry and, with the docker
 // configuration's credentials, to any other.
 type Client struct {
-	host      string // host[:port] of the profile's registry
+	wait      time.Duration // see Options.Wait
+	host      string        // host[:port] of the profile's registry
 	scheme    string
 	service   bool // the registry is the hosting service's (Options.Service)
 	user      string
 	password  string
 	transport *regTransport
 	userAgent string
+	// passwordEnv and noPasswordHint: Options.
+	passwordEnv    string
+	noPasswordHint string
+	sizes          sizeCache
+	uploads        uploadCache
 }
 
 // New returns a client. It does not connect.
@@ -86,7 +109,10 @@ func New(o Options) (*Client, error) {
 			t.basic = basicAuth(o.Username, o.Password)
 		}
 	}
-	return &Client{host: u.Host, scheme: u.Scheme, service: o.Service, user: o.Username, password: o.Password, transport: t, userAgent: o.UserAgent}, nil
+	c := &Client{host: u.Host, scheme: u.Scheme, service: o.Service, user: o.Username, password: o.Password, transport: t, userAgent: o.UserAgent,
+		passwordEnv: o.PasswordEnv, noPasswordHint: o.NoPasswordHint, sizes: newSizeCache(o.CacheDir), uploads: newUploadCache(o.CacheDir)}
+	c.wait = o.Wait
+	return c, nil
 }
 
 // Host is the profile's registry's host[:port].

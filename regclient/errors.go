@@ -4,11 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"net"
 	"net/http"
 	"net/url"
 	"strings"
 
+	"github.com/forgehq/forge/internal/httpwait"
 	"github.com/google/go-containerregistry/pkg/name"
 	"github.com/google/go-containerregistry/pkg/v1/remote/transport"
 )
@@ -33,7 +35,7 @@ func (c *Client) wrap(err error, what string) error { return c.wrapOp(err, what,
 // wrapOp is wrap for an operation (push, pull, delete; "" to tell by the
 // failed request), so that a refusal names what was refused.
 func (c *Client) wrapOp(err error, what, op string) error {
-	if err == nil || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+	if err == nil || errors.Is(err, context.Canceled) {
 		return err
 	}
 	var already *Error
@@ -49,6 +51,15 @@ func (c *Client) wrapOp(err error, what, op string) error {
 	if errors.As(err, &te) {
 		return c.fromTransport(te, what, op)
 	}
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		// A local file, not the network (its errno would pass for a
+		// net.Error below).
+		return &Error{Msg: fmt.Sprintf("%s: %s %s: %v", what, pe.Op, pe.Path, pe.Err), Err: err}
+	}
+	if httpwait.IsTimeout(err) {
+		return &Error{Msg: (&httpwait.Error{What: "the registry at " + c.host, Wait: c.wait}).Error(), Err: err}
+	}
 	var ue *url.Error
 	var ne net.Error
 	if errors.As(err, &ue) || errors.As(err, &ne) {
@@ -61,6 +72,20 @@ func (c *Client) wrapOp(err error, what, op string) error {
 		return &Error{Msg: fmt.Sprintf("cannot reach the registry at %s: %v", host, rootCause(err)), Err: err}
 	}
 	return &Error{Msg: fmt.Sprintf("%s: %v", what, err), Err: err}
+}
+
+// wrapLocal is wrap for an error while writing to dest ("-": the output
+// stream): a failure of the local disk names dest and the cause.
+func (c *Client) wrapLocal(err error, what, dest string) error {
+	var pe *fs.PathError
+	if !errors.As(err, &pe) {
+		return c.wrap(err, what)
+	}
+	where := dest
+	if dest == "-" {
+		where = pe.Path
+	}
+	return &Error{Msg: fmt.Sprintf("cannot write %s to %s: %v", what, where, pe.Err), Err: err}
 }
 
 func (c *Client) fromTransport(te *transport.Error, what, op string) error {
@@ -90,7 +115,9 @@ func (c *Client) fromTransport(te *transport.Error, what, op string) error {
 		case reg != c.host:
 			e.Msg = fmt.Sprintf("%s refused the credentials or wants some: log in with `docker login %s` (forge uses docker's credentials for other registries)", reg, reg)
 		case c.HasCredentials():
-			e.Msg = fmt.Sprintf("the registry refused the credentials of %s: wrong username or password; run `forge image login`", c.user)
+			e.Msg = c.refusedCredentials()
+		case c.noPasswordHint != "":
+			e.Msg = c.noPasswordHint
 		default:
 			e.Msg = fmt.Sprintf("not logged in to the registry %s: run `forge image login` (or set FORGE_USERNAME and FORGE_PASSWORD)", c.host)
 		}
@@ -176,4 +203,14 @@ func rootCause(err error) error {
 		return ue.Err
 	}
 	return err
+}
+
+// refusedCredentials says that the registry refused the client's
+// credentials, naming the variable they came from when they did not come
+// from the profile (whose stored password may well be right).
+func (c *Client) refusedCredentials() string {
+	if c.passwordEnv != "" {
+		return fmt.Sprintf("the registry refused the credentials of %s: the password in %s is wrong (or the username); fix it, or unset %s to use the stored login", c.user, c.passwordEnv, c.passwordEnv)
+	}
+	return fmt.Sprintf("the registry refused the credentials of %s: wrong username or password; run `forge image login`", c.user)
 }

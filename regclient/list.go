@@ -39,43 +39,44 @@ type Tag struct {
 }
 
 // Sizes fills in each tag's digest, media type, ImageSize and Platforms
-// from its manifest (and an index's images' manifests), 8 requests at a
-// time, each manifest read once. A tag deleted meanwhile keeps its zero
-// size.
+// from its manifest (and an index's images' manifests), 16 requests at a
+// time. A manifest by digest never changes: each distinct digest is read
+// once, however many tags name it, and remembered on disk (Options.CacheDir)
+// for the next listing, which then asks nothing for tags whose digests it
+// knows. A tag deleted meanwhile keeps its zero size.
 func (c *Client) Sizes(ctx context.Context, repo name.Repository, tags []Tag) error {
 	puller, err := remote.NewPuller(c.options(ctx)...)
 	if err != nil {
 		return err
 	}
 	opts := slices.Clip(c.options(ctx, remote.Reuse(puller)))
-	var mu sync.Mutex
-	memo := map[string]*manifestSize{}
 	g, gctx := errgroup.WithContext(ctx)
-	g.SetLimit(8)
-	sizeOf := func(ref name.Reference) (*manifestSize, error) {
-		key := ref.Identifier()
-		mu.Lock()
-		ms, ok := memo[key]
-		mu.Unlock()
-		if ok {
-			return ms, nil
-		}
-		ms, err := c.sizeOf(gctx, ref, append(opts, remote.WithContext(gctx)))
-		if err == nil {
-			mu.Lock()
-			memo[key], memo[ms.digest] = ms, ms
-			mu.Unlock()
-		}
-		return ms, err
-	}
+	g.SetLimit(16)
+	var once onceByKey[*manifestSize]
 	for i := range tags {
 		t := &tags[i]
+		if ms, ok := c.sizes.get(t.Digest); ok {
+			t.MediaType, t.ImageSize, t.Platforms = ms.mediaType, ms.size, ms.platforms
+			continue
+		}
 		g.Go(func() error {
+			opts := append(opts, remote.WithContext(gctx))
 			var ref name.Reference = repo.Tag(t.Name)
+			key := "tag " + t.Name
 			if t.Digest != "" {
-				ref = repo.Digest(t.Digest)
+				ref, key = repo.Digest(t.Digest), t.Digest
+			} else if desc, err := remote.Head(ref, opts...); err == nil {
+				// tags/list names no digests: a HEAD finds the tag's,
+				// and a digest already known costs nothing more.
+				if ms, ok := c.sizes.get(desc.Digest.String()); ok {
+					t.Digest, t.MediaType, t.ImageSize, t.Platforms = ms.digest, ms.mediaType, ms.size, ms.platforms
+					return nil
+				}
+				ref, key = repo.Digest(desc.Digest.String()), desc.Digest.String()
 			}
-			ms, err := sizeOf(ref)
+			ms, err := once.do(key, func() (*manifestSize, error) {
+				return c.sizeOf(gctx, ref, opts)
+			})
 			if isStatus(err, http.StatusNotFound) {
 				return nil
 			}
@@ -87,6 +88,39 @@ func (c *Client) Sizes(ctx context.Context, repo name.Repository, tags []Tag) er
 		})
 	}
 	return g.Wait()
+}
+
+// onceByKey runs a function once per key, however many goroutines ask at
+// once: the others wait for its result.
+type onceByKey[T any] struct {
+	mu    sync.Mutex
+	calls map[string]*onceCall[T]
+}
+
+type onceCall[T any] struct {
+	done chan struct{}
+	v    T
+	err  error
+}
+
+func (o *onceByKey[T]) do(key string, f func() (T, error)) (T, error) {
+	o.mu.Lock()
+	if o.calls == nil {
+		o.calls = map[string]*onceCall[T]{}
+	}
+	c, ok := o.calls[key]
+	if !ok {
+		c = &onceCall[T]{done: make(chan struct{})}
+		o.calls[key] = c
+	}
+	o.mu.Unlock()
+	if ok {
+		<-c.done
+		return c.v, c.err
+	}
+	c.v, c.err = f()
+	close(c.done)
+	return c.v, c.err
 }
 
 type manifestSize struct {
@@ -106,6 +140,18 @@ func (c *Client) sizeOf(ctx context.Context, ref name.Reference, opts []remote.O
 		}
 		return nil, c.wrap(err, ref.String())
 	}
+	if ms, ok := c.sizes.get(desc.Digest.String()); ok {
+		return ms, nil // an index whose images need not be read again
+	}
+	ms, err := c.manifestSize(ref, desc, opts)
+	if err == nil {
+		c.sizes.put(ms)
+	}
+	return ms, err
+}
+
+// manifestSize is sizeOf for a manifest read.
+func (c *Client) manifestSize(ref name.Reference, desc *remote.Descriptor, opts []remote.Option) (*manifestSize, error) {
 	ms := &manifestSize{digest: desc.Digest.String(), mediaType: string(desc.MediaType)}
 	if !desc.MediaType.IsIndex() {
 		m, err := v1.ParseManifest(bytes.NewReader(desc.Manifest))
@@ -185,7 +231,7 @@ func (c *Client) apiTags(ctx context.Context, repo name.Repository) ([]Tag, []js
 	switch status {
 	case http.StatusOK:
 	case http.StatusUnauthorized:
-		return nil, nil, false, &Error{Status: status, Msg: fmt.Sprintf("the registry refused the credentials of %s: wrong username or password; run `forge image login`", c.user)}
+		return nil, nil, false, &Error{Status: status, Msg: c.refusedCredentials()}
 	case http.StatusForbidden:
 		return nil, nil, false, &Error{Status: status, Msg: fmt.Sprintf("%s: denied: %s", repo, apiMessage(body))}
 	default:
@@ -247,7 +293,7 @@ func (c *Client) AdminCatalog(ctx context.Context) ([]Repository, []json.RawMess
 	switch status {
 	case http.StatusOK:
 	case http.StatusUnauthorized:
-		return nil, nil, &Error{Status: status, Msg: fmt.Sprintf("the registry refused the credentials of %s: wrong username or password; run `forge image login`", c.user)}
+		return nil, nil, &Error{Status: status, Msg: c.refusedCredentials()}
 	case http.StatusForbidden:
 		return nil, nil, &Error{Status: status, Msg: "the full catalog is for admins: " + apiMessage(body) + "; `forge image list` shows what you may pull"}
 	default:

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"net/url"
 	"slices"
 	"sort"
 	"sync"
@@ -25,6 +26,7 @@ func (c *Client) Login(ctx context.Context, user, password string) error {
 	if err != nil {
 		return err
 	}
+
 	auth := &authn.Basic{Username: user, Password: password}
 	rt := c.transport.pinned(user, password)
 	tr, err := transport.NewWithContext(ctx, reg, auth, rt, []string{"registry:catalog:*"})
@@ -36,6 +38,58 @@ func (c *Client) Login(ctx context.Context, user, password string) error {
 		return login.wrap(err, c.host)
 	}
 	return nil
+}
+
+// Probe is what a registry says to a request without credentials.
+type Probe struct {
+	// NeedsLogin is false for a registry that answers GET /v2/ without
+	// credentials (open to anyone).
+	NeedsLogin bool
+	// TokenHost is the host[:port] of the token service its challenge
+	// names (the realm), "" when it names none.
+	TokenHost string
+}
+
+// Probe asks the registry's GET /v2/ without credentials.
+func (c *Client) Probe(ctx context.Context) (Probe, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, c.scheme+"://"+c.host+"/v2/", nil)
+	if err != nil {
+		return Probe{}, err
+	}
+	resp, err := (&http.Client{Transport: c.transport}).Do(req)
+	if err != nil {
+		return Probe{}, c.wrap(err, c.host)
+	}
+	defer resp.Body.Close()
+	switch resp.StatusCode {
+	case http.StatusOK:
+		return Probe{}, nil
+	case http.StatusUnauthorized:
+		p := Probe{NeedsLogin: true}
+		for _, h := range resp.Header.Values("WWW-Authenticate") {
+			if realm := challengeParam(h, "realm"); realm != "" {
+				if u, err := url.Parse(realm); err == nil {
+					p.TokenHost = u.Host
+				}
+			}
+		}
+		return p, nil
+	}
+	return Probe{}, c.wrap(transport.CheckError(resp, http.StatusOK), c.host)
+}
+
+// Trusts reports whether the stored password may go to host: the
+// registry's, or one of Options.PasswordHosts (always, without pinning).
+func (c *Client) Trusts(host string) bool {
+	return c.transport.allowed == nil || c.transport.mayReceive(host)
+}
+
+// Trust lets the password go to host too, for this client (a token
+// service the user trusts at login).
+func (c *Client) Trust(host string) {
+	if c.transport.allowed != nil && host != "" {
+		c.transport.allowed = append(c.transport.allowed, host)
+	}
 }
 
 // DeleteTag deletes one tag, leaving its manifest and the manifest's

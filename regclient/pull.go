@@ -1,6 +1,7 @@
 package regclient
 
 import (
+	"bufio"
 	"context"
 	"errors"
 	"fmt"
@@ -106,13 +107,16 @@ func (c *Client) Pull(ctx context.Context, ref name.Reference, dest string, out 
 	case o.Format == FormatOCI:
 		err = writeLayout(dest, ref, img, idx)
 	case dest == "-":
-		err = tarball.Write(ref, img, out)
+		bw := bufio.NewWriterSize(out, 1<<20)
+		if err = tarball.Write(ref, img, bw); err == nil {
+			err = bw.Flush()
+		}
 	default:
 		err = writeFileAtomic(dest, func(w io.Writer) error { return tarball.Write(ref, img, w) })
 	}
 	res.Bytes = counter.done.Load()
 	if err != nil {
-		return nil, c.wrap(err, ref.String())
+		return nil, c.wrapLocal(err, ref.String(), dest)
 	}
 	return res, nil
 }
@@ -215,7 +219,15 @@ func writeFileAtomic(path string, write func(io.Writer) error) error {
 		return err
 	}
 	defer os.Remove(tmp.Name())
-	if err := write(tmp); err != nil {
+	// A tarball is written in 32 KiB pieces (tar's and io.Copy's); 1 MiB
+	// writes cost the kernel far fewer calls (a pull's system time fell by a
+	// quarter, bench/README.md).
+	bw := bufio.NewWriterSize(tmp, 1<<20)
+	err = write(bw)
+	if err == nil {
+		err = bw.Flush()
+	}
+	if err != nil {
 		tmp.Close()
 		return err
 	}

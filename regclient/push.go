@@ -53,6 +53,9 @@ type PushResult struct {
 	Layers int         // layers in the image(s)
 	Sent   int         // layers uploaded; the others the registry had
 	Bytes  int64       // layer bytes uploaded
+	// Unchanged says that the tag already named this manifest, so nothing
+	// was sent and no layer was checked one by one.
+	Unchanged bool
 }
 
 // Push uploads an image or index to ref: the layers the registry lacks,
@@ -88,12 +91,10 @@ func (c *Client) Push(ctx context.Context, src *Source, ref name.Reference, o Pu
 			return nil, err
 		}
 		if desc, err := remote.Head(ref, opts...); err == nil && desc.Digest == digest {
-			res.Ref = ref.Context().Digest(digest.String())
-			for _, l := range layers {
-				d, _ := l.Digest()
-				size, _ := l.Size()
-				o.Progress(LayerEvent{Digest: d, Size: size, State: LayerExists})
-			}
+			// No layer event: the layers were not checked, so none is
+			// reported as present (a registry may hold a manifest whose
+			// blobs are gone).
+			res.Ref, res.Unchanged = ref.Context().Digest(digest.String()), true
 			return res, nil
 		} else if err != nil && !isStatus(err, http.StatusNotFound) && !isStatus(err, http.StatusForbidden) && !c.scopeRefused(err) {
 			return nil, c.wrap(err, ref.String())
@@ -115,11 +116,26 @@ func (c *Client) Push(ctx context.Context, src *Source, ref name.Reference, o Pu
 				return err
 			}
 			size, _ := l.Size()
-			tl := &trackedLayer{Layer: l, digest: d, size: size, report: o.Progress}
+			repo := ref.Context()
+			tl := &trackedLayer{Layer: l, digest: d, size: size, report: o.Progress,
+				started: func(loc string) { c.uploads.remember(repo, d.String(), loc) }}
 			o.Progress(LayerEvent{Digest: d, Size: size, State: LayerChecking})
-			if err := pusher.Upload(gctx, ref.Context(), tl); err != nil {
+			if loc := c.uploads.lookup(repo, d.String()); loc != "" {
+				done, n, err := c.resume(gctx, repo, tl, loc)
+				if err != nil {
+					return err
+				}
+				if done {
+					sent.Add(1)
+					sentBytes.Add(n)
+					o.Progress(LayerEvent{Digest: d, Size: size, Sent: size, State: LayerPushed})
+					return nil
+				}
+			}
+			if err := pusher.Upload(gctx, repo, tl); err != nil {
 				return err
 			}
+			c.uploads.forget(repo, d.String())
 			if tl.opened.Load() {
 				sent.Add(1)
 				sentBytes.Add(size)
@@ -176,6 +192,9 @@ type trackedLayer struct {
 	size   int64
 	report func(LayerEvent)
 	opened atomic.Bool
+	// started, when set, is told where the layer's bytes go (an upload's
+	// Location), so a push stopped midway can resume there.
+	started func(location string)
 }
 
 func (t *trackedLayer) Compressed() (io.ReadCloser, error) {

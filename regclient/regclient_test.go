@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"os"
@@ -14,16 +15,21 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/forgehq/forge/refserver"
+	"github.com/forgehq/forge/refserver/refservertest"
 	"github.com/forgehq/forge/regclient"
+	"github.com/google/go-containerregistry/pkg/authn"
 	"github.com/google/go-containerregistry/pkg/name"
 	v1 "github.com/google/go-containerregistry/pkg/v1"
 	"github.com/google/go-containerregistry/pkg/v1/empty"
 	"github.com/google/go-containerregistry/pkg/v1/layout"
 	"github.com/google/go-containerregistry/pkg/v1/mutate"
 	"github.com/google/go-containerregistry/pkg/v1/random"
+	"github.com/google/go-containerregistry/pkg/v1/remote"
 	"github.com/google/go-containerregistry/pkg/v1/tarball"
 	"github.com/google/go-containerregistry/pkg/v1/types"
 )
@@ -40,15 +46,8 @@ type env struct {
 // root.
 func newEnv(t *testing.T) *env {
 	t.Helper()
-	srv, err := refserver.New(refserver.Options{AdminPassword: "admin-password-1234"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := srv.Start(); err != nil {
-		t.Fatal(err)
-	}
+	srv := refservertest.Start(t)
 	tr := http.DefaultTransport.(*http.Transport).Clone()
-	t.Cleanup(func() { srv.Close() })
 	t.Cleanup(tr.CloseIdleConnections) // runs first: see closeIdleClients in refserver/registry
 	for u, pw := range passwords {
 		role := ""
@@ -245,8 +244,10 @@ func TestPushPullTarball(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Sent != 0 || again.count(regclient.LayerExists) != 3 {
-		t.Fatalf("re-push sent %d layers, states %v", res.Sent, again.final)
+	// The tag names the same manifest: one HEAD, and no layer reported as
+	// present, since none was checked.
+	if res.Sent != 0 || !res.Unchanged || len(again.final) != 0 {
+		t.Fatalf("re-push sent %d layers, unchanged %v, states %v", res.Sent, res.Unchanged, again.final)
 	}
 
 	// Pull it back, as a tarball, and compare.
@@ -736,4 +737,212 @@ func TestPushHashesLayersAsItGoes(t *testing.T) {
 	if err != nil || res.Sent != 0 || res.Ref.DigestStr() != digestOf(t, img).String() {
 		t.Fatalf("re-push: %+v, %v", res, err)
 	}
+}
+
+// A pull onto a full local disk names the local file and the cause, not
+// the registry: /dev/full answers every write with ENOSPC.
+func TestPullFullDiskNamesLocalFile(t *testing.T) {
+	t.Parallel()
+	full, err := os.OpenFile("/dev/full", os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatalf("this test needs Linux's /dev/full: %v", err)
+	}
+	defer full.Close()
+	e := newEnv(t)
+	c := e.as(t, "alice")
+	ctx := context.Background()
+	img := randomImage(t, 4096, 2)
+	src, err := regclient.Open(writeTarball(t, e.dir, img), regclient.OpenOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer src.Close()
+	ref := mustRef(t, c, "app:1")
+	if _, err := c.Push(ctx, src, ref, regclient.PushOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	_, err = c.Pull(ctx, ref, "-", full, regclient.PullOptions{})
+	if err == nil || !strings.Contains(err.Error(), "to /dev/full: no space left on device") || strings.Contains(err.Error(), "reach") {
+		t.Fatalf("pull onto a full disk: %v", err)
+	}
+}
+
+// countingTransport counts manifest GETs.
+type manifestCounter struct {
+	inner http.RoundTripper
+	n     atomic.Int64
+}
+
+func (m *manifestCounter) RoundTrip(req *http.Request) (*http.Response, error) {
+	if req.Method == http.MethodGet && strings.Contains(req.URL.Path, "/manifests/") {
+		m.n.Add(1)
+	}
+	return m.inner.RoundTrip(req)
+}
+
+// Sizes reads each distinct digest once, however many tags name it and
+// however many requests run at once, and remembers it on disk: the next
+// listing reads no manifest at all.
+func TestSizesReadEachDigestOnce(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	ctx := context.Background()
+	one, two := randomImage(t, 512, 1), randomImage(t, 512, 2)
+	pusher := e.as(t, "alice")
+	for i := range 20 {
+		img := one
+		if i%10 == 0 {
+			img = two
+		}
+		if err := remote.Write(mustRef(t, pusher, fmt.Sprintf("app:%d", i)), img, remote.WithAuth(&authn.Basic{Username: "alice", Password: passwords["alice"]}), remote.WithTransport(e.transport)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	count := &manifestCounter{inner: e.transport}
+	cache := t.TempDir()
+	c, err := regclient.New(regclient.Options{RegistryURL: e.srv.URL(), Username: "alice", Password: passwords["alice"], Transport: count, Service: true, CacheDir: cache})
+	if err != nil {
+		t.Fatal(err)
+	}
+	repo := mustRef(t, c, "app:1").Context()
+	for round, want := range []int64{2, 0} {
+		count.n.Store(0)
+		tags, _, err := c.Tags(ctx, repo)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := c.Sizes(ctx, repo, tags); err != nil {
+			t.Fatal(err)
+		}
+		if n := count.n.Load(); n != want {
+			t.Errorf("round %d: %d manifest GETs for 20 tags of 2 digests, want %d", round, n, want)
+		}
+		oneSize, _ := one.Manifest()
+		for _, tg := range tags {
+			if tg.Name == "1" && tg.ImageSize != oneSize.Config.Size+oneSize.Layers[0].Size {
+				t.Errorf("round %d: app:1 has size %d", round, tg.ImageSize)
+			}
+			if tg.ImageSize == 0 {
+				t.Errorf("round %d: tag %s has no size", round, tg.Name)
+			}
+		}
+	}
+}
+
+// Ctrl-C while stdin is being spooled stops at once, even while the writer
+// sends nothing more, and leaves no spool behind.
+func TestStdinSpoolCancelled(t *testing.T) {
+	tmp := t.TempDir()
+	t.Setenv("TMPDIR", tmp)
+	pr, pw := io.Pipe()
+	defer pw.Close()
+	go pw.Write(make([]byte, 64<<10)) // then nothing: the writer stalls
+	ctx, cancel := context.WithCancel(context.Background())
+	go func() {
+		// Cancel once the spool holds the first bytes.
+		for {
+			if m, _ := filepath.Glob(filepath.Join(tmp, "forge-push-*.tar")); len(m) == 1 {
+				if fi, err := os.Stat(m[0]); err == nil && fi.Size() > 0 {
+					cancel()
+					return
+				}
+			}
+			time.Sleep(time.Millisecond)
+		}
+	}()
+	_, err := regclient.Open("-", regclient.OpenOptions{Stdin: pr, Context: ctx})
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("Open after Ctrl-C: %v", err)
+	}
+	if m, _ := filepath.Glob(filepath.Join(tmp, "forge-push-*")); len(m) != 0 {
+		t.Fatalf("the spool is left behind: %v", m)
+	}
+}
+
+// A push stopped in the middle of a layer (Ctrl-C) resumes that layer on
+// the next run from where the registry's Range says its bytes end,
+// instead of from byte 0, and the image is whole.
+func TestPushResumesInterruptedLayer(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	cache := t.TempDir()
+	c, err := regclient.New(regclient.Options{RegistryURL: e.srv.URL(), Username: "alice", Password: passwords["alice"], Transport: e.transport, Service: true, CacheDir: cache})
+	if err != nil {
+		t.Fatal(err)
+	}
+	img := randomImage(t, 8<<20, 1)
+	src, err := regclient.Open(writeTarball(t, e.dir, img), regclient.OpenOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer src.Close()
+	ref := mustRef(t, c, "big:1")
+	ctx, cancel := context.WithCancel(context.Background())
+	var size int64
+	_, err = c.Push(ctx, src, ref, regclient.PushOptions{Jobs: 1, Progress: func(ev regclient.LayerEvent) {
+		if ev.State == regclient.LayerUploading && ev.Sent >= ev.Size/2 {
+			size = ev.Size
+			cancel()
+		}
+	}})
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("push stopped midway: %v", err)
+	}
+	waitForUploadBytes(t, cache)
+	var resumedFrom int64 = -1
+	res, err := c.Push(context.Background(), src, ref, regclient.PushOptions{Progress: func(ev regclient.LayerEvent) {
+		if ev.State == regclient.LayerUploading && resumedFrom < 0 {
+			resumedFrom = ev.Sent
+		}
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Sent != 1 || res.Bytes <= 0 || res.Bytes >= size {
+		t.Fatalf("the second push sent %d layers, %d bytes of the %d-byte layer (resumed at %d): want the rest only", res.Sent, res.Bytes, size, resumedFrom)
+	}
+	got, err := remote.Image(ref, remote.WithAuth(&authn.Basic{Username: "alice", Password: passwords["alice"]}), remote.WithTransport(e.transport))
+	if err != nil {
+		t.Fatal(err)
+	}
+	layers, _ := got.Layers()
+	want, _ := img.Layers()
+	gd, _ := layers[0].Digest()
+	wd, _ := want[0].Digest()
+	rc, err := layers[0].Compressed()
+	if err != nil {
+		t.Fatal(err)
+	}
+	n, err := io.Copy(io.Discard, rc) // verified against its digest as read
+	rc.Close()
+	if err != nil || gd != wd || n != size {
+		t.Fatalf("the resumed layer: %d bytes, digest %s (want %s): %v", n, gd, wd, err)
+	}
+}
+
+// waitForUploadBytes waits until the registry has taken in the bytes of
+// the upload the push left in cache (the server reads the broken PATCH on
+// its own time, and may be slower than the next push).
+func waitForUploadBytes(t *testing.T, cache string) {
+	t.Helper()
+	files, _ := filepath.Glob(filepath.Join(cache, "uploads", "*.json"))
+	if len(files) != 1 {
+		t.Fatalf("the stopped push left %d uploads to resume, want 1", len(files))
+	}
+	data, _ := os.ReadFile(files[0])
+	var e struct{ Location string }
+	json.Unmarshal(data, &e)
+	for deadline := time.Now().Add(time.Minute); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		req, _ := http.NewRequest(http.MethodGet, e.Location, nil)
+		req.SetBasicAuth("alice", passwords["alice"])
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusNoContent || resp.Header.Get("Range") != "0-0" {
+			return
+		}
+	}
+	t.Fatal("the registry holds no byte of the stopped upload")
 }

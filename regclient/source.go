@@ -2,6 +2,7 @@ package regclient
 
 import (
 	"archive/tar"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -33,6 +34,9 @@ type Source struct {
 type OpenOptions struct {
 	// Stdin is read when the path is "-".
 	Stdin io.Reader
+	// Context, when it is cancelled (Ctrl-C), stops spooling stdin at
+	// once and removes the spool; nil never cancels.
+	Context context.Context
 	// DigestCache is a directory where the layer digests of tarballs are
 	// remembered, so opening an unchanged tarball again hashes nothing;
 	// "" hashes every time.
@@ -44,7 +48,11 @@ type OpenOptions struct {
 // layout, anything else a `docker save` tarball.
 func Open(path string, o OpenOptions) (*Source, error) {
 	if path == "-" {
-		return openStdin(o.Stdin)
+		ctx := o.Context
+		if ctx == nil {
+			ctx = context.Background()
+		}
+		return openStdin(ctx, o.Stdin)
 	}
 	fi, err := os.Stat(path)
 	if err != nil {
@@ -158,13 +166,13 @@ func eachImage(idx v1.ImageIndex, fn func(v1.Image) error) error {
 	return nil
 }
 
-func openStdin(stdin io.Reader) (*Source, error) {
+func openStdin(ctx context.Context, stdin io.Reader) (*Source, error) {
 	tmp, err := os.CreateTemp("", "forge-push-*.tar")
 	if err != nil {
 		return nil, fmt.Errorf("spooling stdin: %w", err)
 	}
 	remove := func() { tmp.Close(); os.Remove(tmp.Name()) }
-	if _, err := io.Copy(tmp, stdin); err != nil {
+	if err := spool(ctx, tmp, stdin); err != nil {
 		remove()
 		return nil, fmt.Errorf("reading the tarball from stdin: %w", err)
 	}
@@ -179,6 +187,23 @@ func openStdin(stdin io.Reader) (*Source, error) {
 	}
 	s.cleanup = append(s.cleanup, remove)
 	return s, nil
+}
+
+// spool copies stdin to f until EOF, or until ctx is cancelled: then at
+// once, even while a read waits for a writer that sends nothing (the copy
+// is left to fail on the closed file, or to end with the process).
+func spool(ctx context.Context, f *os.File, stdin io.Reader) error {
+	done := make(chan error, 1)
+	go func() {
+		_, err := io.Copy(f, stdin)
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		return err
+	case <-ctx.Done():
+		return ctx.Err()
+	}
 }
 
 // openLayout opens an OCI image layout. An index.json with one entry

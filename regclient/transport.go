@@ -4,6 +4,7 @@ import (
 	"encoding/base64"
 	"fmt"
 	"net/http"
+	"net/url"
 	"strings"
 	"sync"
 
@@ -47,6 +48,9 @@ func (t *regTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	}
 	if t.basic != "" && req.Header.Get("Authorization") == t.basic && !t.mayReceive(req.URL.Host) {
 		return nil, &WithheldError{Host: req.URL.Host, Registry: t.allowed[0]}
+	}
+	if s, ok := req.Body.(interface{ uploadStarted(*url.URL) }); ok && req.Method == http.MethodPatch {
+		s.uploadStarted(req.URL)
 	}
 	resp, err := t.inner.RoundTrip(req)
 	if err != nil || (resp.StatusCode != http.StatusUnauthorized && resp.StatusCode != http.StatusForbidden) {
@@ -98,7 +102,7 @@ type WithheldError struct {
 }
 
 func (e *WithheldError) Error() string {
-	return fmt.Sprintf("the registry %s sends its login to %s, another server: forge did not send the password it keeps for %s there; use `docker login %s` for this registry, or set FORGE_USERNAME and FORGE_PASSWORD", e.Registry, e.Host, e.Registry, e.Registry)
+	return fmt.Sprintf("the registry %s sends its login to %s, another server: forge did not send the password it keeps for %s there; if you trust that token service, run `forge image login --trust-token-host %s`; else set FORGE_USERNAME and FORGE_PASSWORD for this run", e.Registry, e.Host, e.Registry, e.Host)
 }
 
 // refusedScope reports whether the registry refused req for want of
@@ -120,6 +124,21 @@ func (t *regTransport) refusedScope(req *http.Request) (string, bool) {
 }
 
 func requestKey(req *http.Request) string { return req.Method + " " + req.URL.String() }
+
+// challengeParam is a parameter of a Bearer challenge, "" when absent.
+func challengeParam(challenge, param string) string {
+	kind, params, _ := strings.Cut(strings.TrimSpace(challenge), " ")
+	if !strings.EqualFold(kind, "Bearer") {
+		return ""
+	}
+	for _, p := range splitParams(params) {
+		k, v, _ := strings.Cut(p, "=")
+		if strings.EqualFold(strings.TrimSpace(k), param) {
+			return strings.Trim(strings.TrimSpace(v), `"`)
+		}
+	}
+	return ""
+}
 
 // insufficientScope parses a Bearer challenge and reports whether it says
 // error="insufficient_scope", with its scope parameter.

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -27,7 +28,52 @@ type harness struct {
 	t   *testing.T
 	srv *refserver.Server
 	app *App
+	rec *recorder
 	tm  *teatest.TestModel
+}
+
+// recorder is the program's model as the tests run it: App, keeping the
+// frames it draws for the tests to read (the program draws after every
+// message).
+type recorder struct {
+	*App
+	mu     sync.Mutex
+	screen string
+	// marks counts the markMsgs handled; busy is App.Busy as the last
+	// frame was drawn.
+	marks int
+	busy  bool
+}
+
+// markMsg marks a point in the messages the test sent: a frame drawn
+// once it is handled shows every key sent before it.
+type markMsg struct{}
+
+func (r *recorder) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	if _, ok := msg.(markMsg); ok {
+		r.mu.Lock()
+		r.marks++
+		r.mu.Unlock()
+		return r, nil
+	}
+	_, cmd := r.App.Update(msg)
+	return r, cmd
+}
+
+func (r *recorder) View() tea.View {
+	v := r.App.View()
+	r.mu.Lock()
+	r.screen, r.busy = v.Content, r.App.Busy()
+	r.mu.Unlock()
+	return v
+}
+
+// frame is the last frame drawn, the marks handled before it and whether
+// a view was waiting for an answer then.
+func (r *recorder) frame() (screen string, marks int, busy bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.screen, r.marks, r.busy
 }
 
 func start(t *testing.T, srv *refserver.Server, user string, w, h int, o Options) *harness {
@@ -48,18 +94,46 @@ func startEnv(t *testing.T, srv *refserver.Server, env map[string]string, w, h i
 	o.Now = func() time.Time { return tuitest.Now }
 	o.Spinner = &spinner.Spinner{Frames: []string{tuitest.Spinner}, FPS: time.Hour}
 	app := New(t.Context(), o)
-	tm := teatest.NewTestModel(t, app, teatest.WithInitialTermSize(w, h),
+	rec := &recorder{App: app}
+	tm := teatest.NewTestModel(t, rec, teatest.WithInitialTermSize(w, h),
 		teatest.WithProgramOptions(tea.WithColorProfile(colorprofile.ANSI256)))
 	tm.Send(tea.BackgroundColorMsg{Color: color.Black})
 	t.Cleanup(func() {
 		tm.Quit()
 		tm.WaitFinished(t, teatest.WithFinalTimeout(5*time.Second))
 	})
-	return &harness{t: t, srv: srv, app: app, tm: tm}
+	return &harness{t: t, srv: srv, app: app, rec: rec, tm: tm}
 }
 
 // plain is the last frame without its styling.
-func (h *harness) plain() string { return ansi.Strip(h.app.Screen()) }
+func (h *harness) plain() string { return ansi.Strip(h.screen()) }
+
+// screen is the last frame drawn.
+func (h *harness) screen() string {
+	s, _, _ := h.rec.frame()
+	return s
+}
+
+// settled waits for a frame drawn after every key sent so far was
+// handled, while no view waited for an answer: what the keys lead to is
+// all in it.
+func (h *harness) settled() string {
+	h.t.Helper()
+	_, want, _ := h.rec.frame()
+	want++
+	h.tm.Send(markMsg{})
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		s, marks, busy := h.rec.frame()
+		if marks >= want && !busy {
+			return s
+		}
+		if time.Now().After(deadline) {
+			h.t.Fatalf("the program never settled (busy %v):\n%s", busy, ansi.Strip(s))
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
 
 // wait polls the frames until one shows every one of want.
 func (h *harness) wait(want ...string) string {
@@ -109,17 +183,7 @@ var port = regexp.MustCompile(`127\.0\.0\.1:\d+`)
 // read), and with its styling (ANSI 256 colours, dark background).
 func (h *harness) golden() {
 	h.t.Helper()
-	// A frame in the middle of settling may be drawn: wait until two
-	// frames agree.
-	var screen string
-	for i := 0; i < 100; i++ {
-		a := h.app.Screen()
-		time.Sleep(30 * time.Millisecond)
-		if b := h.app.Screen(); a == b {
-			screen = b
-			break
-		}
-	}
+	screen := h.settled()
 	screen = port.ReplaceAllStringFunc(screen, func(s string) string {
 		return "127.0.0.1:" + strings.Repeat("x", len(s)-len("127.0.0.1:"))
 	})

@@ -2,6 +2,7 @@ package tui
 
 import (
 	tea "charm.land/bubbletea/v2"
+	"github.com/forgehq/forge/config"
 	"github.com/forgehq/forge/internal/cmdutil"
 	"github.com/forgehq/forge/tui/common"
 	"github.com/forgehq/forge/tui/login"
@@ -19,7 +20,19 @@ type credsMsg struct {
 	ctx     *common.Context
 	f       *cmdutil.Factory
 	changed bool
+	token   bool // the REST token is another
 	then    common.Refresher
+}
+
+// creds are what a profile's clients are built from: any of them
+// changed (a login in another shell: forge auth login, forge image
+// login, forge auth agent-key) makes new clients.
+type creds struct {
+	base, token, agent, agentKey, registry, regUser, regPassword string
+}
+
+func credentials(s *config.Settings) creds {
+	return creds{s.BaseURL, s.Token, s.AgentURL, s.AgentKey, s.RegistryURL, s.RegistryUser, s.RegistryPassword}
 }
 
 // unauthorized handles the service's refusal of the token: the status
@@ -55,11 +68,15 @@ func (a *App) loggedIn(msg login.DoneMsg) tea.Cmd {
 		f = a.opts.NewFactory(msg.Profile)
 	}
 	a.ctx.Reload(f, msg.Client)
-	a.ctx.User = msg.User
 	a.loginOffered = nil
+	// The refusals the tabs show were answered.
+	a.bar.Reset()
 	note := "Logged in as " + msg.User + "; the token is stored in profile " + msg.Profile + "."
 	for _, n := range msg.Notes {
 		note += " " + n + "."
+	}
+	if restart := a.account(msg.User); restart != nil {
+		return tea.Batch(restart, common.Status(note+" The tabs start afresh for this account."))
 	}
 	return tea.Batch(common.Status(note), a.refreshAll())
 }
@@ -67,8 +84,8 @@ func (a *App) loggedIn(msg login.DoneMsg) tea.Cmd {
 // refreshAll reloads the view in sight of every tab.
 func (a *App) refreshAll() tea.Cmd {
 	var cmds []tea.Cmd
-	for _, t := range a.tabs {
-		if r, ok := t.top().(common.Refresher); ok {
+	for _, t := range a.stack.Tabs() {
+		if r, ok := t.Top().(common.Refresher); ok {
 			cmds = append(cmds, r.Refresh())
 		}
 	}
@@ -76,7 +93,8 @@ func (a *App) refreshAll() tea.Cmd {
 }
 
 // refresh is the r key: the configuration is read again (another shell
-// may have logged in), then r refreshes the view.
+// may have logged in, to the service, the agent or the registry), then r
+// refreshes the view.
 func (a *App) refresh(r common.Refresher) tea.Cmd {
 	if a.opts.NewFactory == nil {
 		return r.Refresh()
@@ -89,8 +107,10 @@ func (a *App) refresh(r common.Refresher) tea.Cmd {
 			return credsMsg{ctx: ctx, then: r}
 		}
 		was, err := old.Settings()
-		changed := err == nil && (now.Token != was.Token || now.BaseURL != was.BaseURL)
-		return credsMsg{ctx: ctx, f: f, changed: changed, then: r}
+		if err != nil {
+			return credsMsg{ctx: ctx, then: r}
+		}
+		return credsMsg{ctx: ctx, f: f, changed: credentials(now) != credentials(was), token: now.Token != was.Token, then: r}
 	}
 }
 
@@ -102,11 +122,21 @@ func (a *App) credsRead(msg credsMsg) tea.Cmd {
 	var note tea.Cmd
 	if msg.changed {
 		a.ctx.Reload(msg.f, nil)
+		var restart tea.Cmd
 		if s, err := msg.f.Settings(); err == nil && s.User != "" {
-			a.ctx.User = s.User
+			restart = a.account(s.User)
+		}
+		if restart != nil {
+			a.loginOffered = nil
+			return tea.Batch(restart, common.Status("Profile "+a.ctx.Profile+" is another account's since: the tabs start afresh for it."))
 		}
 		a.loginOffered = nil
-		note = common.Status("Using the token stored in profile " + a.ctx.Profile + " since.")
+		a.bar.Reset()
+		what := "the credentials"
+		if msg.token {
+			what = "the token"
+		}
+		note = common.Status("Using " + what + " stored in profile " + a.ctx.Profile + " since.")
 	}
 	return tea.Batch(note, msg.then.Refresh())
 }

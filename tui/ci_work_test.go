@@ -31,7 +31,7 @@ func TestCIFailedRunToItsError(t *testing.T) {
 	}
 	h.keys("/", "e", "x", "i", "t", "enter")
 	h.wait("/exit match 1 of 1")
-	if !strings.Contains(h.app.Screen(), h.app.ctx.Styles.Cursor.Render("exit")) {
+	if !strings.Contains(h.screen(), h.app.ctx.Styles.Cursor.Render("exit")) {
 		t.Error("the match is not highlighted")
 	}
 	h.keys("/", "z", "z", "z", "enter")
@@ -54,14 +54,7 @@ func TestCICancelAndRerun(t *testing.T) {
 	h.wait("(CI on slog)? Its unfinished jobs stop. [y/N]")
 	h.keys("y")
 	h.wait("Cancelling run", "⊘ CI on slog", "R re-run")
-	tok, err := srv.Token("alice")
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, err := client.New(srv.BaseURL(), tok)
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := tuitest.Client(t, srv, "alice")
 	runs, err := client.Collect(c.Actions.ListRuns(context.Background(), webapp, client.RunListOptions{Branch: "slog"}), 0)
 	if err != nil || len(runs) != 1 || runs[0].Conclusion != "cancelled" {
 		t.Fatalf("the server's slog runs: %v", err)

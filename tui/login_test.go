@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -160,7 +161,8 @@ func TestLoginFormAsksForTheTwoFactorCode(t *testing.T) {
 	h.wait("alice/webapp")
 	revoke(t, srv, old)
 	h.keys("r")
-	h.wait("Log in", "Password")
+	h.wait("Log in", "Password", "enter to type the password")
+	h.keys("enter")
 	h.typeText(refserver.DemoPassword)
 	h.keys("enter")
 	h.wait("two-factor authentication on", "Two-factor code")
@@ -222,7 +224,8 @@ func TestLoginWhileFORGE_TOKENIsSet(t *testing.T) {
 	h.wait("alice/webapp")
 	revoke(t, srv, old)
 	h.keys("r")
-	h.wait("Log in", "Password")
+	h.wait("Log in", "Password", "enter to type the password")
+	h.keys("enter")
 	h.typeText(refserver.DemoPassword)
 	h.keys("enter")
 	// The variable still names the old token: the session uses the new
@@ -233,5 +236,43 @@ func TestLoginWhileFORGE_TOKENIsSet(t *testing.T) {
 	h.wait("Support graceful shutdown")
 	if s := h.plain(); strings.Contains(s, "✗") || strings.Contains(s, "Password") {
 		t.Fatalf("after the login, r went back to FORGE_TOKEN's token:\n%s", s)
+	}
+}
+
+// TestLoginFormOpenedByItselfWaitsForEnter: keys typed for the view as
+// the form opens by itself (the service refused the token) do not go into
+// the password; enter starts typing it. After the login, the tab whose
+// view was refused no longer shows the refusal.
+func TestLoginFormOpenedByItselfWaitsForEnter(t *testing.T) {
+	t.Parallel()
+	srv := tuitest.Server(t)
+	env, old := loggedInProfile(t, srv)
+	h := startEnv(t, srv, env, 80, 24, Options{Repo: webapp, Tab: tabCI})
+	h.wait("CI on slog")
+	revoke(t, srv, old)
+	h.keys("r")
+	h.wait("Log in", "Password", "L logs in again")
+	h.keys("j", "j", "k")
+	h.settled()
+	if s := h.plain(); regexp.MustCompile(`Password +•`).MatchString(s) {
+		t.Fatalf("keys went into the password:\n%s", s)
+	}
+	// Logged in from another tab, through L.
+	h.keys("esc")
+	h.gone("Password")
+	h.keys("1")
+	h.wait("alice/webapp")
+	h.keys("L")
+	h.wait("Log in", "Password")
+	h.typeText(refserver.DemoPassword)
+	h.keys("enter")
+	h.wait("Logged in as alice")
+	h.gone("Password")
+	// The refusal was answered: the CI tab, where it was made, no
+	// longer shows it.
+	h.keys("3")
+	h.wait("CI on slog")
+	if s := h.plain(); strings.Contains(s, "L logs in again") || strings.Contains(s, "401") {
+		t.Errorf("the CI tab still shows the refusal:\n%s", s)
 	}
 }

@@ -57,25 +57,25 @@ func press(a *App, keys ...string) (cmd tea.Cmd) {
 func TestTabsSwitch(t *testing.T) {
 	a := newApp(t, Options{})
 	press(a, "tab")
-	if a.active != tabIssues {
-		t.Fatalf("tab: on %d", a.active)
+	if a.stack.Active() != tabIssues {
+		t.Fatalf("tab: on %d", a.stack.Active())
 	}
 	press(a, "shift+tab", "shift+tab")
-	if a.active != tabAccount {
-		t.Fatalf("shift+tab twice: on %d", a.active)
+	if a.stack.Active() != tabAccount {
+		t.Fatalf("shift+tab twice: on %d", a.stack.Active())
 	}
 	press(a, "4")
-	if a.active != tabImages || a.previous != tabAccount {
-		t.Fatalf("4: on %d after %d", a.active, a.previous)
+	if a.stack.Active() != tabImages || a.stack.Previous() != tabAccount {
+		t.Fatalf("4: on %d after %d", a.stack.Active(), a.stack.Previous())
 	}
 	a.Update(common.SwitchTabMsg{Back: true})
-	if a.active != tabAccount {
-		t.Fatalf("back: on %d", a.active)
+	if a.stack.Active() != tabAccount {
+		t.Fatalf("back: on %d", a.stack.Active())
 	}
 	// Each tab's view is made on its first visit only.
-	first := a.tabs[tabImages].stack[0]
+	first := a.stack.Tab(tabImages).Views()[0]
 	press(a, "4")
-	if a.tabs[tabImages].stack[0] != first {
+	if a.stack.Tab(tabImages).Views()[0] != first {
 		t.Fatal("a second visit made the view again")
 	}
 }
@@ -105,19 +105,19 @@ func TestQuitKeys(t *testing.T) {
 func TestEscGoesBack(t *testing.T) {
 	a := newApp(t, Options{Repo: webapp, Tab: tabIssues})
 	a.Update(common.PushMsg{C: issues.NewView(a.ctx, webapp, &client.Issue{Number: 3, Title: "x"})})
-	if n := len(a.tabs[tabIssues].stack); n != 2 {
+	if n := len(a.stack.Tab(tabIssues).Views()); n != 2 {
 		t.Fatalf("%d views", n)
 	}
 	if s := ansi.Strip(a.View().Content); !strings.Contains(s, "alice/webapp › Issues › #3 x") {
 		t.Fatalf("breadcrumb:\n%s", s)
 	}
 	press(a, "esc")
-	if n := len(a.tabs[tabIssues].stack); n != 1 {
+	if n := len(a.stack.Tab(tabIssues).Views()); n != 1 {
 		t.Fatalf("esc left %d views", n)
 	}
 	// The first view of a tab stays.
 	press(a, "esc")
-	if n := len(a.tabs[tabIssues].stack); n != 1 {
+	if n := len(a.stack.Tab(tabIssues).Views()); n != 1 {
 		t.Fatalf("esc closed the tab's first view")
 	}
 }
@@ -128,15 +128,15 @@ func TestChoosingRepoResetsRepoTabs(t *testing.T) {
 		t.Fatal("no placeholder without a repository")
 	}
 	press(a, "3")
-	ci := a.tabs[tabCI].stack[0]
+	ci := a.stack.Tab(tabCI).Views()[0]
 	a.Update(common.RepoChosenMsg{Repo: webapp})
 	if a.ctx.Repo != webapp {
 		t.Fatal("the repository was not made current")
 	}
-	if len(a.tabs[tabCI].stack) != 1 || a.tabs[tabCI].stack[0] == ci || a.tabs[tabCI].stack[0].Title() != "Runs" {
+	if len(a.stack.Tab(tabCI).Views()) != 1 || a.stack.Tab(tabCI).Views()[0] == ci || a.stack.Tab(tabCI).Views()[0].Title() != "Runs" {
 		t.Fatal("the CI tab was not made afresh for the repository")
 	}
-	if len(a.tabs[tabIssues].stack) != 0 {
+	if len(a.stack.Tab(tabIssues).Views()) != 0 {
 		t.Fatal("the Issues tab kept its view of no repository")
 	}
 	// The repository of the directory does not replace one chosen.

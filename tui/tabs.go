@@ -10,6 +10,7 @@ import (
 	"github.com/forgehq/forge/tui/images"
 	"github.com/forgehq/forge/tui/issues"
 	"github.com/forgehq/forge/tui/repos"
+	"github.com/forgehq/forge/tui/stack"
 )
 
 // Tab numbers.
@@ -22,47 +23,26 @@ const (
 	tabAccount
 )
 
-// tab is one of the top-level tabs: a stack of components, the first made
-// by root on the tab's first visit, the others opened on top of it (enter
-// pushes, esc pops).
-type tab struct {
-	name  string
-	root  func(ctx *common.Context) common.Component
-	stack []common.Component
-	// perRepo tabs show the current repository and start afresh when
-	// another one is chosen.
-	perRepo bool
-	// status is the notice of the tab's views, shown while it is in sight.
-	status status
-}
-
-func newTabs() []*tab {
-	return []*tab{
-		{name: "Repos", root: func(ctx *common.Context) common.Component { return repos.NewList(ctx) }},
-		{name: "Issues", perRepo: true, root: func(ctx *common.Context) common.Component {
+// newTabs are the program's tabs, none visited yet.
+func newTabs() []*stack.Tab {
+	return []*stack.Tab{
+		{Name: "Repos", Root: func(ctx *common.Context) common.Component { return repos.NewList(ctx) }},
+		{Name: "Issues", PerRepo: true, Root: func(ctx *common.Context) common.Component {
 			if ctx.Repo.Name == "" {
 				return newNoRepo(ctx, "Issues")
 			}
 			return issues.NewList(ctx, ctx.Repo)
 		}},
-		{name: "CI", perRepo: true, root: func(ctx *common.Context) common.Component {
+		{Name: "CI", PerRepo: true, Root: func(ctx *common.Context) common.Component {
 			if ctx.Repo.Name == "" {
 				return newNoRepo(ctx, "CI runs")
 			}
 			return ci.NewRuns(ctx, ctx.Repo)
 		}},
-		{name: "Images", root: func(ctx *common.Context) common.Component { return images.NewCatalog(ctx) }},
-		{name: "Chat", root: func(ctx *common.Context) common.Component { return chatview.New(ctx) }},
-		{name: "Account", root: func(ctx *common.Context) common.Component { return account.New(ctx) }},
+		{Name: "Images", Root: func(ctx *common.Context) common.Component { return images.NewCatalog(ctx) }},
+		{Name: "Chat", Root: func(ctx *common.Context) common.Component { return chatview.New(ctx) }},
+		{Name: "Account", Root: func(ctx *common.Context) common.Component { return account.New(ctx) }},
 	}
-}
-
-// top is the component in view on the tab.
-func (t *tab) top() common.Component {
-	if len(t.stack) == 0 {
-		return nil
-	}
-	return t.stack[len(t.stack)-1]
 }
 
 // noRepo fills the Issues and CI tabs until a repository is chosen.

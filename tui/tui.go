@@ -16,9 +16,11 @@ import (
 	"context"
 	"errors"
 	"io"
+	"os"
+	"os/signal"
+	"syscall"
 	"time"
 
-	"charm.land/bubbles/v2/help"
 	"charm.land/bubbles/v2/spinner"
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/colorprofile"
@@ -27,7 +29,10 @@ import (
 	"github.com/forgehq/forge/internal/cmdutil"
 	"github.com/forgehq/forge/internal/text"
 	"github.com/forgehq/forge/tui/common"
+	"github.com/forgehq/forge/tui/frame"
 	"github.com/forgehq/forge/tui/profiles"
+	"github.com/forgehq/forge/tui/stack"
+	"github.com/forgehq/forge/tui/statusbar"
 )
 
 // Options configure the program.
@@ -66,23 +71,29 @@ func New(ctx context.Context, o Options) *App {
 		c.Now = o.Now
 	}
 	c.Repo = o.Repo
-	a := &App{ctx: c, opts: o, tabs: newTabs(), active: o.Tab, previous: o.Tab}
+	a := &App{ctx: c, opts: o, bar: statusbar.New(), frame: frame.New(c)}
+	a.stack = stack.New(newTabs(), o.Tab, a.sizeOf)
 	a.spin = spinner.New(spinner.WithSpinner(spinner.MiniDot))
 	if o.Spinner != nil {
 		a.spin = spinner.New(spinner.WithSpinner(*o.Spinner))
 	}
 	c.Spinner = a.spin.View()
-	a.help = help.New()
-	a.styleHelp()
 	return a
 }
 
-// Run runs the program until the user quits.
+// Run runs the program until the user quits, or a signal ends it.
+//
+// SIGINT, SIGTERM and SIGHUP (the terminal closed) cancel the program's
+// context: it stops at once and restores the terminal. bubbletea's own
+// signal handler is off — it sends a QuitMsg nobody may read any more once
+// the context is cancelled (forge's interrupt watcher handles the same
+// signals), and the exit waits on it for good. Drafts need nothing on the
+// way out: the keep writes them as they change.
 func Run(ctx context.Context, o Options) error {
-	ctx, cancel := context.WithCancel(ctx)
+	ctx, cancel := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	defer cancel()
 	a := New(ctx, o)
-	opts := []tea.ProgramOption{tea.WithContext(ctx)}
+	opts := []tea.ProgramOption{tea.WithContext(ctx), tea.WithoutSignalHandler()}
 	if !o.Color {
 		opts = append(opts, tea.WithColorProfile(colorprofile.Ascii))
 	}
@@ -107,16 +118,6 @@ func Run(ctx context.Context, o Options) error {
 // Notice is a message for the status line, sent from outside the program.
 func Notice(msg string) tea.Msg { return common.StatusMsg{Text: text.OneLine(msg)} }
 
-// styleHelp styles the help line from the theme.
-func (a *App) styleHelp() {
-	st := a.ctx.Styles
-	a.help.Styles.ShortKey = st.HelpKey
-	a.help.Styles.ShortDesc = st.HelpDesc
-	a.help.Styles.ShortSeparator = st.Dim
-	a.help.Styles.Ellipsis = st.Dim
-	a.help.ShortSeparator = " · "
-}
-
 func (a *App) openSwitcher() tea.Cmd {
 	if a.opts.NewFactory == nil {
 		return nil
@@ -135,11 +136,16 @@ func (a *App) switchProfile(msg common.SwitchProfileMsg) tea.Cmd {
 		return common.Error(err)
 	}
 	a.ctx = a.ctx.Derive(f)
-	a.tabs = newTabs()
-	a.styleHelp()
+	a.ctx.Source = common.FromSwitcher
+	if msg.Save {
+		a.ctx.Source = config.FromFile
+	}
+	a.stack.Reset(newTabs())
+	a.bar.Reset()
+	a.frame.Restyle(a.ctx)
 	// The git remotes name a repository of the profile forge started
 	// with: on another, only the last one opened there.
-	cmds := []tea.Cmd{a.visit(a.active), a.whoami(), a.findRepo(nil)}
+	cmds := []tea.Cmd{a.visit(a.stack.Active()), a.whoami(), a.findRepo(nil)}
 	note := "Switched to profile " + msg.Profile + " for this session."
 	if msg.Save {
 		note = "Switched to profile " + msg.Profile + "; it is now the current profile."

@@ -151,6 +151,9 @@ func checkNew(oldPW, newPW string) error {
 	if n := len([]rune(newPW)); n < client.MinPasswordLength {
 		return cmdutil.UsageErrorf("the new password has %d characters; it needs at least %d", n, client.MinPasswordLength)
 	}
+	if strings.TrimSpace(newPW) == "" {
+		return cmdutil.UsageErrorf("the new password is only blanks; choose one with at least %d characters that are not all spaces", client.MinPasswordLength)
+	}
 	if newPW == oldPW {
 		return cmdutil.UsageErrorf("the new password is the same as the current one")
 	}

@@ -13,7 +13,8 @@ import (
 )
 
 // viewFields are GET /me's and GET /me/state's fields, merged.
-var viewFields = []string{"id", "login", "email", "full_name", "is_admin", "avatar_url", "role", "twofa_enabled", "ssh_key_added", "invited_by", "activated_at"}
+var viewFields = []string{"id", "login", "email", "full_name", "is_admin", "avatar_url", "role", "location", "website",
+	"description", "twofa_enabled", "ssh_key_added", "invited_by", "activated_at"}
 
 type viewOptions struct {
 	f        *cmdutil.Factory
@@ -25,8 +26,11 @@ func newViewCmd(f *cmdutil.Factory) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "view",
 		Short: "Show your account: name, email, role, two-factor and SSH key state",
-		Long: `Show your account (GET /me) and its state (GET /me/state). With --json,
-both objects are merged into one, with every field the service sent.`,
+		Long: `Show your account (GET /me) and its state (GET /me/state): name, email,
+role, location, website, description, two-factor and SSH key state. On a
+terminal a summary; piped, one "key:<TAB>value" line each, the values
+exact. With --json, both objects are merged into one, with every field the
+service sent.`,
 		Example: `  forge account view
   forge account view --json login,role,twofa_enabled`,
 		Args: cmdutil.NoArgs,
@@ -62,16 +66,39 @@ func runView(ctx context.Context, opts *viewOptions) error {
 		}
 		return opts.exporter.Write(ios, merged)
 	}
+	// location, website and description are not in the spec's User;
+	// the service sends them when they are set (account edit sets them).
+	var profile struct{ Location, Website, Description string }
+	_ = json.Unmarshal(me.RawJSON(), &profile)
+	activated := ""
+	if !state.ActivatedAt.IsZero() {
+		activated = output.FormatTime(state.ActivatedAt.Time, ios.IsStdoutTTY())
+	}
+	if !ios.IsStdoutTTY() {
+		// Piped: one "key:<TAB>value" line each, the values exact, as
+		// the other view commands print them.
+		var b strings.Builder
+		for _, kv := range [][2]string{
+			{"login", me.Login}, {"name", me.FullName}, {"email", me.Email}, {"id", fmt.Sprint(me.ID)},
+			{"role", state.Role}, {"location", profile.Location}, {"website", profile.Website},
+			{"description", text.Flatten(profile.Description)},
+			{"2fa", onOff(state.TwoFAEnabled, "on", "off")}, {"ssh_key", onOff(state.SSHKeyAdded, "added", "none")},
+			{"invited_by", state.InvitedBy}, {"activated", activated},
+		} {
+			fmt.Fprintf(&b, "%s:\t%s\n", kv[0], kv[1])
+		}
+		_, err = fmt.Fprint(ios.Out, b.String())
+		return err
+	}
 	cs := ios.ColorScheme()
 	var b strings.Builder
-	tty := ios.IsStdoutTTY()
-	title := cs.Bold(text.OnTerminal(tty, me.Login))
+	title := cs.Bold(text.OneLine(me.Login))
 	if me.FullName != "" && me.FullName != me.Login {
-		title += " (" + text.OnTerminal(tty, me.FullName) + ")"
+		title += " (" + text.OneLine(me.FullName) + ")"
 	}
 	b.WriteString(title + "\n")
 	row := func(k, v string) {
-		v = text.OnTerminal(tty, v)
+		v = text.OneLine(v)
 		if v == "" {
 			v = cs.Gray("-")
 		}
@@ -80,13 +107,12 @@ func runView(ctx context.Context, opts *viewOptions) error {
 	row("email", me.Email)
 	row("id", fmt.Sprint(me.ID))
 	row("role", state.Role)
+	row("location", profile.Location)
+	row("website", profile.Website)
+	row("description", profile.Description)
 	row("2FA", onOff(state.TwoFAEnabled, "on", "off (turn it on: forge auth 2fa setup)"))
 	row("SSH key", onOff(state.SSHKeyAdded, "added", "none (add one: forge ssh-key add)"))
 	row("invited by", state.InvitedBy)
-	activated := ""
-	if !state.ActivatedAt.IsZero() {
-		activated = output.FormatTime(state.ActivatedAt.Time, ios.IsStdoutTTY())
-	}
 	row("activated", activated)
 	_, err = fmt.Fprint(ios.Out, b.String())
 	return err

@@ -2,80 +2,51 @@ package admin_test
 
 import (
 	"context"
-	"errors"
 	"strings"
 	"testing"
 
-	"github.com/forgehq/forge/cmd"
-	"github.com/forgehq/forge/internal/cmdutil"
-	"github.com/forgehq/forge/internal/iostreams"
-	"github.com/forgehq/forge/refserver"
+	"github.com/forgehq/forge/internal/clitest"
 )
-
-// typist answers the one confirmation question of user delete on a
-// pretend terminal (testscript has none).
-type typist struct {
-	answer    string
-	questions []string
-}
-
-func (p *typist) Input(_ context.Context, q, _ string) (string, error) {
-	p.questions = append(p.questions, q)
-	if p.answer == "^C" {
-		return "", context.Canceled
-	}
-	return p.answer, nil
-}
-func (p *typist) Password(context.Context, string) (string, error) {
-	return "", errors.New("unexpected password prompt")
-}
-func (p *typist) Confirm(context.Context, string, bool) (bool, error) {
-	return false, errors.New("unexpected confirm prompt")
-}
 
 // TestUserDeleteAsksToTypeTheName: on a terminal, only the user name typed
 // back deletes the account; anything else, or Ctrl-C, deletes nothing.
 func TestUserDeleteAsksToTypeTheName(t *testing.T) {
 	t.Parallel()
-	srv, err := refserver.New(refserver.Options{AdminPassword: "admin-password-1234"})
+	h := clitest.New(t)
+	if _, err := h.Srv.CreateUser("bob", "bob-password-1234", "user"); err != nil {
+		t.Fatal(err)
+	}
+	token, err := h.Srv.Token(h.Srv.AdminUser())
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := srv.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer srv.Close()
-	if _, err := srv.CreateUser("bob", "bob-password-1234", "user"); err != nil {
-		t.Fatal(err)
-	}
-	token, err := srv.Token(srv.AdminUser())
-	if err != nil {
-		t.Fatal(err)
-	}
-	env := map[string]string{"FORGE_CONFIG_DIR": t.TempDir(), "FORGE_BASE_URL": srv.BaseURL(), "FORGE_TOKEN": token}
-	forge := func(answer string, args ...string) (int, *typist, string, string) {
-		ios, _, out, errOut := iostreams.Test()
-		ios.SetStdinTTY(true)
-		ios.SetStdoutTTY(true)
-		f := cmdutil.New(ios, func(k string) string { return env[k] })
-		p := &typist{answer: answer}
-		f.Prompter = p
-		code := cmd.Run(context.Background(), f, args)
-		return code, p, out.String(), errOut.String()
+	h.Env["FORGE_TOKEN"] = token
+	// forge runs forge on a pretend terminal, typing answer at its one
+	// question ("^C" is Ctrl-C).
+	forge := func(answer string, args ...string) clitest.Result {
+		var answers []any
+		switch answer {
+		case "":
+		case "^C":
+			answers = []any{context.Canceled}
+		default:
+			answers = []any{answer}
+		}
+		return h.Run(clitest.Run{TTY: true, Answers: answers}, args...)
 	}
 	bobExists := func() bool {
-		_, _, out, _ := forge("", "admin", "user", "list", "--jq", ".[].login")
-		return strings.Contains(out, "bob\n")
+		return strings.Contains(forge("", "admin", "user", "list", "--jq", ".[].login").Out, "bob\n")
 	}
 
 	for _, answer := range []string{"bo", "yes", "^C"} {
-		code, p, _, errOut := forge(answer, "admin", "user", "delete", "bob")
+		r := forge(answer, "admin", "user", "delete", "bob")
+		code, questions, errOut := r.Code, r.Questions, r.Err
 		want := 1
 		if answer == "^C" {
 			want = 130
 		}
-		if code != want || len(p.questions) != 1 || p.questions[0] != "Type bob to confirm" {
-			t.Fatalf("answer %q: exit %d (want %d), questions %q, stderr:\n%s", answer, code, want, p.questions, errOut)
+		if code != want || len(questions) != 1 || questions[0] != "Type bob to confirm" {
+			t.Fatalf("answer %q: exit %d (want %d), questions %q, stderr:\n%s", answer, code, want, questions, errOut)
 		}
 		if !strings.Contains(errOut, "with its SSH keys, tokens and repositories, for good") {
 			t.Errorf("no warning before the question:\n%s", errOut)
@@ -84,7 +55,8 @@ func TestUserDeleteAsksToTypeTheName(t *testing.T) {
 			t.Fatalf("answer %q deleted bob", answer)
 		}
 	}
-	code, _, _, errOut := forge("bob", "admin", "user", "delete", "bob")
+	r := forge("bob", "admin", "user", "delete", "bob")
+	code, errOut := r.Code, r.Err
 	if code != 0 || !strings.Contains(errOut, "✓ Deleted bob") {
 		t.Fatalf("exit %d, stderr:\n%s", code, errOut)
 	}

@@ -56,17 +56,15 @@ and creation time.`,
 }
 
 func runInviteList(ctx context.Context, opts *inviteListOptions) error {
-	if err := opts.list.Validate(); err != nil {
-		return err
-	}
-	c, err := opts.f.REST()
+	c, err := opts.list.REST(opts.f)
 	if err != nil {
 		return err
 	}
 	ios := opts.f.IOStreams
 	t := output.NewTable(ios, "USERNAME", "EMAIL", "NAME", "ROLE", "STATE", "INVITED BY", "CREATED")
-	n, err := listing.Drain(ios, &opts.list, c.Admin.ListInvites(ctx, opts.list.PerPage()), func(inv *client.Invite) {
-		t.Add(inv.Username, output.Bold)
+	t.KeepWhole("USERNAME", "EMAIL")
+	return listing.Show(ctx, listing.Tail{IO: ios, Flags: &opts.list, Table: t, Empty: "No invitations yet; invite someone with `forge admin invite create`."}, c.Admin.ListInvites(ctx, opts.list.PerPage()), func(inv *client.Invite) {
+		t.Add(inv.Label(), output.Bold)
 		t.Add(inv.Email)
 		t.Add(inv.FullName)
 		t.Add(inv.Role, roleColor(inv.Role))
@@ -75,20 +73,6 @@ func runInviteList(ctx context.Context, opts *inviteListOptions) error {
 		t.AddTime(inv.CreatedAt.Time)
 		t.EndRow()
 	})
-	if err != nil || opts.list.Exporter.Enabled() {
-		return err
-	}
-	if n == 0 {
-		if ios.IsStdoutTTY() {
-			fmt.Fprintln(ios.ErrOut, "No invitations yet; invite someone with `forge admin invite create`.")
-		}
-		return nil
-	}
-	if err := t.Render(); err != nil {
-		return err
-	}
-	opts.list.NoteCut(ctx, ios, n)
-	return nil
 }
 
 type inviteCreateOptions struct {

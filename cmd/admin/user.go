@@ -81,16 +81,14 @@ two-factor (on/off) and creation time.`,
 }
 
 func runUserList(ctx context.Context, opts *userListOptions) error {
-	if err := opts.list.Validate(); err != nil {
-		return err
-	}
-	c, err := opts.f.REST()
+	c, err := opts.list.REST(opts.f)
 	if err != nil {
 		return err
 	}
 	ios := opts.f.IOStreams
 	t := output.NewTable(ios, "LOGIN", "NAME", "EMAIL", "ROLE", "STATE", "2FA", "CREATED")
-	n, err := listing.Drain(ios, &opts.list, c.Admin.ListUsers(ctx, opts.list.PerPage()), func(u *client.User) {
+	t.KeepWhole("LOGIN", "EMAIL")
+	return listing.Show(ctx, listing.Tail{IO: ios, Flags: &opts.list, Table: t, Empty: "No accounts to administer; invite someone with `forge admin invite create`."}, c.Admin.ListUsers(ctx, opts.list.PerPage()), func(u *client.User) {
 		x := extraOf(u)
 		t.Add(u.Login, output.Bold)
 		t.Add(u.FullName)
@@ -108,20 +106,6 @@ func runUserList(ctx context.Context, opts *userListOptions) error {
 		t.AddTime(x.CreatedAt.Time)
 		t.EndRow()
 	})
-	if err != nil || opts.list.Exporter.Enabled() {
-		return err
-	}
-	if n == 0 {
-		if ios.IsStdoutTTY() {
-			fmt.Fprintln(ios.ErrOut, "No accounts to administer; invite someone with `forge admin invite create`.")
-		}
-		return nil
-	}
-	if err := t.Render(); err != nil {
-		return err
-	}
-	opts.list.NoteCut(ctx, ios, n)
-	return nil
 }
 
 // userActionOptions serve disable, enable and delete.

@@ -6,14 +6,14 @@ import (
 	"encoding/json"
 	"io"
 	"net/url"
-	"strings"
 
 	"github.com/forgehq/forge/client"
+	"github.com/forgehq/forge/cmd/internal/listing"
 )
 
 // perPage is asked of every paginated request that does not choose its
 // own page size: the fewer pages, the fewer round trips.
-const perPage = "100"
+const perPage = 100
 
 // paginate fetches every page of a GET. Pages that are JSON arrays are
 // joined into one array — streamed page by page to stdout when nothing
@@ -25,8 +25,12 @@ const perPage = "100"
 // one array laid out the way the service lays out a page, so the output of
 // a service that indents its pages is byte for byte what it would send as
 // one page; nothing is decoded, which keeps 10,000 records fast.
+//
+// The pages are read as the list commands read them (client.Pager: Link,
+// page numbers with a total, a service that does not page); when forge
+// cannot tell whether more exist, it says so on stderr.
 func paginate(ctx context.Context, c *client.Client, opts *apiOptions, req client.RawRequest) error {
-	req.Path = withPerPage(req.Path)
+	req.Path = client.WithPageSize(req.Path, perPage)
 	ios := opts.f.IOStreams
 	p := newPrinter(opts)
 	var gathered bytes.Buffer
@@ -36,19 +40,22 @@ func paginate(ctx context.Context, c *client.Client, opts *apiOptions, req clien
 	}
 	j := &joiner{w: out}
 	joining := false // the pages are arrays being joined
-	for first := true; req.Path != ""; first = false {
+	pager := client.NewPager(client.PageSizeOf(mustParse(req.Path)))
+	pages := 0 // answers read as pages (2xx)
+	seen := map[string]bool{}
+	for req.Path != "" && !seen[req.Path] {
+		seen[req.Path] = true // a page linking to itself must not loop
 		resp, err := c.Send(ctx, req)
 		if err != nil {
 			return err
 		}
-		next := client.NextPage(resp)
-		if resp.StatusCode/100 != 2 || opts.include || opts.silent {
-			err = p.page(resp)
+		if resp.StatusCode/100 != 2 {
+			err = p.page(resp) // an error answer, as it came
 			resp.Body.Close()
 			if err != nil {
 				return err
 			}
-			req.Path = next
+			req.Path = client.NextPage(resp)
 			continue
 		}
 		body, err := io.ReadAll(resp.Body)
@@ -56,30 +63,50 @@ func paginate(ctx context.Context, c *client.Client, opts *apiOptions, req clien
 		if err != nil {
 			return readError(resp, err)
 		}
-		inner, isArray := arrayInner(body)
-		if first {
-			joining = isArray
+		next, use := pager.Next(resp.Request.URL, resp.Header, body, client.ListLen(body))
+		req.Path = next
+		if !use {
+			continue // the page before, again: the service ignores page numbers
 		}
-		if joining && isArray {
+		inner, isArray := arrayInner(body)
+		if pages++; pages == 1 {
+			joining = isArray && !opts.include && !opts.silent
+		}
+		switch {
+		case opts.include || opts.silent:
+			resp.Body = io.NopCloser(bytes.NewReader(body))
+			err = p.page(resp)
+		case joining && isArray:
 			err = j.add(inner)
-		} else {
+		default:
 			err = writeOne(opts, body) // not a list: the page as it came
 		}
 		if err != nil {
 			return err
 		}
-		req.Path = next
 	}
 	if !joining {
+		listing.NoteUnsure(ios, pager.Unsure(), pager.Read(), "records")
 		return nil
 	}
 	if err := j.close(); err != nil {
 		return err
 	}
+	listing.NoteUnsure(ios, pager.Unsure(), pager.Read(), "records")
 	if out == &gathered {
 		return writeOne(opts, gathered.Bytes())
 	}
 	return nil
+}
+
+// mustParse parses a request path; a path that does not parse has no
+// page size to read (the request then fails with the client's error).
+func mustParse(path string) *url.URL {
+	u, err := url.Parse(path)
+	if err != nil {
+		return &url.URL{}
+	}
+	return u
 }
 
 // writeOne prints one JSON document, filtered or indented as for a single
@@ -137,17 +164,4 @@ func arrayInner(body []byte) ([]byte, bool) {
 		return nil, false
 	}
 	return bytes.TrimSpace(t[1 : len(t)-1]), true
-}
-
-// withPerPage asks for the largest pages unless the path sets per_page.
-func withPerPage(path string) string {
-	u, err := url.Parse(path)
-	if err != nil || u.Query().Has("per_page") {
-		return path
-	}
-	sep := "?"
-	if strings.Contains(path, "?") {
-		sep = "&"
-	}
-	return path + sep + "per_page=" + perPage
 }

@@ -74,18 +74,7 @@ func runAgentKeySet(ctx context.Context, opts *agentKeySetOptions) error {
 	if err != nil {
 		return err
 	}
-	var saved *config.File
-	err = f.UpdateConfig(func(cf *config.File) error {
-		saved = cf
-		cf.InsecureStorage = opts.insecure
-		p := cf.Profile(s.Profile)
-		if p == nil {
-			p = &config.Profile{}
-			cf.SetProfile(s.Profile, p)
-		}
-		if cf.CurrentProfile == "" {
-			cf.CurrentProfile = s.Profile
-		}
+	saved, err := f.UpdateProfile(s.Profile, opts.insecure, func(p *config.Profile) error {
 		p.AgentKey = key
 		if agentURL != "" {
 			p.AgentURL = agentURL

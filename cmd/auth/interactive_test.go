@@ -2,7 +2,6 @@ package auth_test
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -11,16 +10,14 @@ import (
 	"net/http/httputil"
 	"net/url"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
-	"github.com/forgehq/forge/cmd"
-	"github.com/forgehq/forge/internal/cmdutil"
-	"github.com/forgehq/forge/internal/iostreams"
+	"github.com/forgehq/forge/internal/clitest"
 	"github.com/forgehq/forge/refserver"
 	"github.com/pquerna/otp"
 	"github.com/pquerna/otp/totp"
@@ -36,91 +33,40 @@ func TestMain(m *testing.M) {
 
 // These tests drive the prompts of forge auth and forge account (which
 // testscript cannot reach: it has no terminal) with a scripted Prompter,
-// against a reference server on loopback.
-
-// scripted answers questions in order; an answer is a string or a
+// against a reference server on loopback. An answer is a string or a
 // function of the output so far (to read a secret forge printed).
-type scripted struct {
-	mu        sync.Mutex
-	t         *testing.T
-	answers   []any
-	questions []string
-	out       *bytes.Buffer
-}
 
-func (s *scripted) next(q string) (string, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.questions = append(s.questions, q)
-	if len(s.answers) == 0 {
-		s.t.Fatalf("unexpected question %q", q)
-	}
-	a := s.answers[0]
-	s.answers = s.answers[1:]
-	switch v := a.(type) {
-	case string:
-		return v, nil
-	case func(string) string:
-		return v(s.out.String()), nil
-	}
-	s.t.Fatalf("bad answer %T", a)
-	return "", nil
-}
-
-func (s *scripted) Input(ctx context.Context, q, def string) (string, error) {
-	a, err := s.next("input: " + q)
-	if a == "" {
-		a = def
-	}
-	return a, err
-}
-func (s *scripted) Password(ctx context.Context, q string) (string, error) {
-	return s.next("password: " + q)
-}
-func (s *scripted) Confirm(ctx context.Context, q string, def bool) (bool, error) {
-	a, err := s.next("confirm: " + q)
-	return a == "y", err
-}
-
+// harness is forge against a reference server, with a configuration of
+// its own and no FORGE_BASE_URL: what a login sets up is the test.
 type harness struct {
-	t      *testing.T
-	srv    *refserver.Server
-	dir    string
-	env    map[string]string
-	out    *bytes.Buffer
-	errOut *bytes.Buffer
-	prompt *scripted
+	*clitest.Harness
+	srv         *refserver.Server
+	dir         string
+	env         map[string]string
+	out, errOut *bytes.Buffer
+	asked       []string // the last run's questions, as "input: Q"
+	// offerGit lets auth login ask to set git up.
+	offerGit bool
 }
 
 func newHarness(t *testing.T) *harness {
 	t.Helper()
-	srv, err := refserver.New(refserver.Options{AdminPassword: "admin-password-1234"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := srv.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { srv.Close() })
-	dir := t.TempDir()
-	return &harness{t: t, srv: srv, dir: dir, env: map[string]string{"FORGE_CONFIG_DIR": dir, "HOME": dir}}
+	c := clitest.New(t)
+	delete(c.Env, "FORGE_BASE_URL")
+	return &harness{Harness: c, srv: c.Srv, dir: c.Env["FORGE_CONFIG_DIR"], env: c.Env}
 }
 
 // run runs forge on a pretend terminal with the given answers and returns
 // the exit code.
 func (h *harness) run(answers []any, args ...string) int {
-	ios, _, out, errOut := iostreams.Test()
-	ios.SetStdinTTY(true)
-	ios.SetStdoutTTY(true)
-	h.out, h.errOut = out, errOut
-	f := cmdutil.New(ios, func(k string) string { return h.env[k] })
-	h.prompt = &scripted{t: h.t, answers: answers, out: out}
-	f.Prompter = h.prompt
-	code := cmd.Run(context.Background(), f, args)
-	if len(h.prompt.answers) != 0 {
-		h.t.Errorf("forge %s left %d answers unasked; asked %q", strings.Join(args, " "), len(h.prompt.answers), h.prompt.questions)
+	if len(args) >= 2 && args[0] == "auth" && args[1] == "login" && !h.offerGit {
+		// The offer to set git up has tests of its own (it writes the
+		// global git configuration under $HOME).
+		args = append(args, "--setup-git=false")
 	}
-	return code
+	r := h.Run(clitest.Run{TTY: true, Answers: answers, Strict: true}, args...)
+	h.out, h.errOut, h.asked = bytes.NewBufferString(r.Out), bytes.NewBufferString(r.Err), r.Asked
+	return r.Code
 }
 
 func (h *harness) config() string {
@@ -160,8 +106,8 @@ func TestLoginPromptsForEverythingAndRetriesTheCode(t *testing.T) {
 		t.Fatalf("exit %d; stderr:\n%s", got, h.errOut)
 	}
 	want := []string{"input: REST API base URL (https://HOST/api/v2)", "input: Username", "password: Password for gina", "input: Two-factor code from your authenticator app", "input: Two-factor code from your authenticator app"}
-	if fmt.Sprint(h.prompt.questions) != fmt.Sprint(want) {
-		t.Errorf("questions %q, want %q", h.prompt.questions, want)
+	if fmt.Sprint(h.asked) != fmt.Sprint(want) {
+		t.Errorf("questions %q, want %q", h.asked, want)
 	}
 	cfg := h.config()
 	if !strings.Contains(cfg, "user: gina") || !strings.Contains(cfg, "in_keyring: [token]") || strings.Contains(cfg, "fgt_") {
@@ -174,6 +120,31 @@ func TestLoginPromptsForEverythingAndRetriesTheCode(t *testing.T) {
 	h.env["FORGE_TOTP_CODE"] = code(t, secret, 30*time.Second)
 	if got := h.run([]any{"", "gina-password-123"}, "auth", "login"); got != 0 {
 		t.Fatalf("second login exit %d:\n%s", got, h.errOut)
+	}
+}
+
+// A malformed base URL typed at the prompt is asked again, saying what
+// was wrong, instead of ending the login.
+func TestLoginAsksAgainForAMalformedBaseURL(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	if _, err := h.srv.CreateUser("hank", "hank-password-123", "user"); err != nil {
+		t.Fatal(err)
+	}
+	got := h.run([]any{"htp:/nowhere", h.srv.BaseURL(), "hank", "hank-password-123"}, "auth", "login")
+	if got != 0 {
+		t.Fatalf("exit %d; stderr:\n%s", got, h.errOut)
+	}
+	if n := strings.Count(fmt.Sprint(h.asked), "REST API base URL"); n != 2 {
+		t.Errorf("asked for the base URL %d times: %q", n, h.asked)
+	}
+	if !strings.Contains(h.errOut.String(), "htp:/nowhere") || !strings.Contains(h.config(), "user: hank") {
+		t.Errorf("stderr:\n%s\nconfig:\n%s", h.errOut, h.config())
+	}
+	// Three malformed ones: a usage error, nothing stored.
+	h2 := newHarness(t)
+	if got := h2.run([]any{"a", "b", "c"}, "auth", "login"); got != 2 || h2.config() != "" {
+		t.Errorf("exit %d, config %q", got, h2.config())
 	}
 }
 
@@ -255,8 +226,8 @@ func TestPasswordPromptsKeepWhatWasTyped(t *testing.T) {
 	if got := h.run(answers, "account", "password"); got != 0 {
 		t.Fatalf("exit %d:\n%s", got, h.errOut)
 	}
-	if n := strings.Count(fmt.Sprint(h.prompt.questions), "Current password"); n != 1 {
-		t.Errorf("asked for the current password %d times: %q", n, h.prompt.questions)
+	if n := strings.Count(fmt.Sprint(h.asked), "Current password"); n != 1 {
+		t.Errorf("asked for the current password %d times: %q", n, h.asked)
 	}
 	stderr := h.errOut.String()
 	for _, want := range []string{"the new password has 5 characters; it needs at least 12", "The two new passwords differ", "Password changed", "Stored the new token"} {
@@ -356,7 +327,7 @@ func TestProfileRemoveAsksOnATerminal(t *testing.T) {
 	if got := h.run([]any{"n"}, "profile", "remove", "default"); got != 1 || h.config() != before {
 		t.Fatalf("a no: exit %d, config\n%s", got, h.config())
 	}
-	if q := h.prompt.questions; len(q) != 1 || q[0] != "confirm: Remove profile default and its token?" {
+	if q := h.asked; len(q) != 1 || q[0] != "confirm: Remove profile default and its token?" {
 		t.Errorf("asked %q", q)
 	}
 	if _, err := keyring.Get("forge", id[1]); err != nil {
@@ -426,5 +397,35 @@ func TestLogoutWhereTheServiceCannotRevoke(t *testing.T) {
 		if strings.Contains(h.config(), "in_keyring") {
 			t.Fatalf("%d: config after logout:\n%s", status, h.config())
 		}
+	}
+}
+
+// On a terminal, login asks whether to set git up for the host (yes by
+// default, as gh does) and does it: git's global configuration then names
+// forge as the host's credential helper.
+func TestLoginOffersToSetUpGit(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git is not installed")
+	}
+	h := newHarness(t)
+	t.Setenv("HOME", h.dir) // git config --global writes here
+	t.Setenv("GIT_CONFIG_NOSYSTEM", "1")
+	if _, err := h.srv.CreateUser("jo", "jo-password-1234", "user"); err != nil {
+		t.Fatal(err)
+	}
+	h.offerGit = true
+	if got := h.run([]any{"jo-password-1234", "y"}, "auth", "login", "--base-url", h.srv.BaseURL(), "--username", "jo"); got != 0 {
+		t.Fatalf("exit %d:\n%s", got, h.errOut)
+	}
+	if q := fmt.Sprint(h.asked); !strings.Contains(q, "confirm: Make git use this login for "+h.srv.URL()) {
+		t.Errorf("questions %s", q)
+	}
+	out, err := exec.Command("git", "config", "--global", "--get-urlmatch", "credential.helper", h.srv.URL()+"/").Output()
+	if err != nil || !strings.Contains(string(out), "auth git-credential") {
+		t.Fatalf("git's helper for %s: %q, %v", h.srv.URL(), out, err)
+	}
+	// Set up already: the next login does not ask.
+	if got := h.run([]any{"jo-password-1234"}, "auth", "login", "--username", "jo"); got != 0 {
+		t.Fatalf("second login: exit %d:\n%s", got, h.errOut)
 	}
 }

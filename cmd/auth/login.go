@@ -4,12 +4,14 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"os/exec"
 	"strings"
 
 	"github.com/forgehq/forge/client"
 	"github.com/forgehq/forge/config"
 	"github.com/forgehq/forge/internal/authflow"
 	"github.com/forgehq/forge/internal/cmdutil"
+	"github.com/forgehq/forge/internal/gitremote"
 	"github.com/forgehq/forge/internal/text"
 	"github.com/spf13/cobra"
 )
@@ -23,6 +25,8 @@ type loginOptions struct {
 	passwordStdin bool
 	code          string
 	insecure      bool
+	setupGit      bool
+	setupGitSet   bool
 }
 
 func newLoginCmd(f *cmdutil.Factory) *cobra.Command {
@@ -52,6 +56,7 @@ which.`,
   echo "$PASSWORD" | forge auth login --username alice --password-stdin --code 123456`,
 		Args: cmdutil.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.setupGitSet = cmd.Flags().Changed("setup-git")
 			return runLogin(cmd.Context(), opts)
 		},
 	}
@@ -61,6 +66,7 @@ which.`,
 	fl.BoolVar(&opts.passwordStdin, "password-stdin", false, "Read the password from standard input")
 	fl.StringVar(&opts.code, "code", "", "Two-factor `code` from your authenticator app (also FORGE_TOTP_CODE)")
 	fl.BoolVar(&opts.insecure, "insecure-storage", false, config.InsecureStorageUsage)
+	fl.BoolVar(&opts.setupGit, "setup-git", false, "Also make git use forge's token for the host, as `forge auth setup-git` does (--setup-git=false: never ask)")
 	return cmd
 }
 
@@ -115,7 +121,36 @@ func runLogin(ctx context.Context, opts *loginOptions) error {
 	if f.Getenv("FORGE_TOKEN") != "" {
 		fmt.Fprintf(ios.ErrOut, "%s FORGE_TOKEN is set in the environment and overrides the stored token\n", cs.WarningIcon())
 	}
-	return nil
+	return opts.offerGit(ctx, cred.baseURL)
+}
+
+// offerGit sets git up for the host, as gh's login does: with
+// --setup-git, or when asked on a terminal (yes by default). Without a
+// terminal and the flag it only says how, since git clone, fetch and push
+// over HTTPS would otherwise ask for a password nothing else knows.
+func (opts *loginOptions) offerGit(ctx context.Context, baseURL string) error {
+	f := opts.f
+	ios := f.IOStreams
+	origin := config.Origin(baseURL)
+	if _, err := exec.LookPath("git"); err != nil || gitremote.UsesForge(ctx, origin) {
+		return nil
+	}
+	want := opts.setupGit
+	switch {
+	case opts.setupGitSet:
+	case ios.CanPrompt():
+		var err error
+		if want, err = f.Prompter.Confirm(ctx, "Make git use this login for "+origin+" (clone, fetch and push over HTTPS)?", true); err != nil {
+			return err
+		}
+	default:
+		fmt.Fprintf(ios.ErrOut, "%s git over HTTPS to %s will ask for a password: run `forge auth setup-git` (or log in with --setup-git) to use this login\n", ios.ErrColorScheme().WarningIcon(), origin)
+		return nil
+	}
+	if !want {
+		return nil
+	}
+	return runSetupGit(ctx, f)
 }
 
 // gather collects the base URL, username, password and code from flags,
@@ -132,7 +167,7 @@ func (o *loginOptions) gather(ctx context.Context, name string, s *config.Settin
 		if !ios.CanPrompt() {
 			return nil, cmdutil.UsageErrorf("profile %q has no base URL: pass --base-url https://HOST/api/v2", name)
 		}
-		v, err := f.Prompter.Input(ctx, "REST API base URL (https://HOST/api/v2)", "")
+		v, err := askBaseURL(ctx, f)
 		if err != nil {
 			return nil, err
 		}
@@ -228,4 +263,23 @@ func login(ctx context.Context, f *cmdutil.Factory, anon *client.Client, cred *c
 // store writes the token and user into the profile (authflow.Store).
 func store(f *cmdutil.Factory, cred *credentials, token, user string, insecure bool) (replaced string, saved *config.File, err error) {
 	return authflow.Store(f, cred.profile, cred.baseURL, token, user, insecure)
+}
+
+// askBaseURL prompts for the base URL until it is one (three tries): a
+// typing mistake asks again, saying what was wrong, instead of ending the
+// login.
+func askBaseURL(ctx context.Context, f *cmdutil.Factory) (string, error) {
+	cs := f.IOStreams.ErrColorScheme()
+	var err error
+	for range 3 {
+		var v string
+		if v, err = f.Prompter.Input(ctx, "REST API base URL (https://HOST/api/v2)", ""); err != nil {
+			return "", err
+		}
+		if _, err = config.NormalizeBaseURL(v); err == nil {
+			return v, nil
+		}
+		fmt.Fprintf(f.IOStreams.ErrOut, "%s %v\n", cs.FailureIcon(), err)
+	}
+	return "", &cmdutil.UsageError{Err: fmt.Errorf("no valid base URL after 3 tries: %w", err)}
 }

@@ -73,7 +73,7 @@ func runSetupGit(ctx context.Context, f *cmdutil.Factory) error {
 	ios := f.IOStreams
 	fmt.Fprintf(ios.ErrOut, "%s git now asks forge for credentials for %s (%s = %s)\n", ios.ErrColorScheme().SuccessIcon(), origin, key, helper)
 	if s.Token == "" {
-		fmt.Fprintf(ios.ErrOut, "%s profile %q is not logged in yet: run `forge auth login`\n", ios.ErrColorScheme().WarningIcon(), s.Profile)
+		fmt.Fprintf(ios.ErrOut, "%s profile %q is not logged in yet: %s\n", ios.ErrColorScheme().WarningIcon(), s.Profile, cmdutil.LoginHint(s))
 	}
 	return nil
 }

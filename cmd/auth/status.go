@@ -21,6 +21,7 @@ var statusFields = []string{"profile", "base_url", "logged_in", "token_valid", "
 type statusOptions struct {
 	f        *cmdutil.Factory
 	exporter *output.Exporter
+	all      bool
 }
 
 func newStatusCmd(f *cmdutil.Factory) *cobra.Command {
@@ -36,16 +37,22 @@ It also says where the profile keeps each secret it stores — the token, the
 agent key and the registry password: in the OS keyring or in the config
 file (--json storage).
 
+--all shows every profile in turn, as gh shows every host (--json: a
+list); each is resolved as --profile NAME would resolve it.
+
 Exits 4 when not logged in or when the service rejects the token, 1 when
-the service cannot be asked (forge help exit-codes).`,
+the service cannot be asked (forge help exit-codes); with --all, the worst
+of the profiles'.`,
 		Example: `  forge auth status
   forge auth status --json user,role,token_valid
-  forge --profile production auth status`,
+  forge --profile production auth status
+  forge auth status --all`,
 		Args: cmdutil.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runStatus(cmd.Context(), opts)
 		},
 	}
+	cmd.Flags().BoolVarP(&opts.all, "all", "a", false, "Show every profile, not only the current one")
 	opts.exporter = output.AddJSONFlags(cmd, statusFields...)
 	return cmd
 }
@@ -69,38 +76,74 @@ type status struct {
 
 	unreadable map[string]string // why a secret in the keyring could not be read
 
-	rejected bool // the service answered 401
+	rejected bool   // the service answered 401
+	login    string // how to log in to this profile (cmdutil.LoginHint)
 }
 
 func runStatus(ctx context.Context, opts *statusOptions) error {
 	if err := opts.exporter.Validate(); err != nil {
 		return err
 	}
-	f := opts.f
-	s, err := f.Settings()
+	if opts.all {
+		return runStatusAll(ctx, opts)
+	}
+	st, err := statusOf(ctx, opts.f)
 	if err != nil {
 		return err
 	}
-	st := &status{Profile: s.Profile, BaseURL: s.BaseURL, User: s.User, Token: config.Mask(s.Token), TokenSource: sourceName(s, "token")}
-	if err := storage(f, s.Profile, st); err != nil {
-		return err
-	}
-	if host, ok := s.Withheld["base_url"]; ok && s.Token == "" {
-		st.Error = fmt.Sprintf("profile %q holds a token only for its own server, not for %s: log in there with `forge --profile NAME auth login --base-url %s` (a new profile) or set FORGE_TOKEN", s.Profile, host, s.BaseURL)
-	}
-	if s.BaseURL != "" && s.Token != "" {
-		st.LoggedIn = true
-		if err := check(ctx, f, s, st); err != nil {
-			return err
-		}
-	}
 	if opts.exporter.Enabled() {
-		if err := opts.exporter.Write(f.IOStreams, st); err != nil {
+		if err := opts.exporter.Write(opts.f.IOStreams, st); err != nil {
 			return err
 		}
 	} else {
-		printStatus(f, st)
+		printStatus(opts.f, st)
 	}
+	return st.exit()
+}
+
+// runStatusAll is --all: each profile as --profile NAME shows it.
+func runStatusAll(ctx context.Context, opts *statusOptions) error {
+	f := opts.f
+	cf, err := f.ConfigFile()
+	if err != nil {
+		return err
+	}
+	names := cf.ProfileNames()
+	if len(names) == 0 {
+		return runStatus(ctx, &statusOptions{f: f, exporter: opts.exporter})
+	}
+	var all []*status
+	var worst error
+	for i, name := range names {
+		pf := cmdutil.New(f.IOStreams, f.Getenv)
+		pf.ProfileFlag, pf.DebugFlag, pf.Prompter = name, f.DebugFlag, f.Prompter
+		st, err := statusOf(ctx, pf)
+		if err != nil {
+			return err
+		}
+		all = append(all, st)
+		if !opts.exporter.Enabled() {
+			if i > 0 {
+				fmt.Fprintln(f.IOStreams.Out)
+			}
+			printStatus(pf, st)
+		}
+		if e := st.exit(); e != nil && (worst == nil || cmdutil.ExitCode(e) > cmdutil.ExitCode(worst)) {
+			worst = e
+		}
+	}
+	if opts.exporter.Enabled() {
+		if err := opts.exporter.Write(f.IOStreams, all); err != nil {
+			return err
+		}
+	}
+	return worst
+}
+
+// exit is the status's exit code: 4 when not logged in or the token was
+// refused, 1 (silently: the status said why) when the service could not
+// be asked.
+func (st *status) exit() error {
 	switch {
 	case !st.LoggedIn || st.rejected:
 		return &cmdutil.ExitError{Code: cmdutil.ExitAuth}
@@ -108,6 +151,29 @@ func runStatus(ctx context.Context, opts *statusOptions) error {
 		return cmdutil.ErrSilent
 	}
 	return nil
+}
+
+// statusOf finds out the status of f's profile.
+func statusOf(ctx context.Context, f *cmdutil.Factory) (*status, error) {
+	s, err := f.Settings()
+	if err != nil {
+		return nil, err
+	}
+	st := &status{Profile: s.Profile, BaseURL: s.BaseURL, User: s.User, Token: config.Mask(s.Token), TokenSource: sourceName(s, "token")}
+	st.login = cmdutil.LoginHint(s)
+	if err := storage(f, s.Profile, st); err != nil {
+		return nil, err
+	}
+	if host, ok := s.Withheld["base_url"]; ok && s.Token == "" {
+		st.Error = fmt.Sprintf("profile %q holds a token only for its own server, not for %s: log in there with `forge --profile NAME auth login --base-url %s` (a new profile) or set FORGE_TOKEN", s.Profile, host, s.BaseURL)
+	}
+	if s.BaseURL != "" && s.Token != "" {
+		st.LoggedIn = true
+		if err := check(ctx, f, s, st); err != nil {
+			return nil, err
+		}
+	}
+	return st, nil
 }
 
 // check asks the service who the token belongs to. A refused token or an
@@ -194,7 +260,7 @@ func printStatus(f *cmdutil.Factory, st *status) {
 	case !st.LoggedIn && st.Error != "":
 		fmt.Fprintf(&b, "  %s Not logged in: %s\n", cs.FailureIcon(), show(st.Error))
 	case !st.LoggedIn:
-		fmt.Fprintf(&b, "  %s Not logged in: run `forge auth login`\n", cs.FailureIcon())
+		fmt.Fprintf(&b, "  %s Not logged in: %s\n", cs.FailureIcon(), st.login)
 	case !st.TokenValid:
 		if st.rejected {
 			// The error says it all: rejected, why, and the fix.

@@ -25,9 +25,9 @@ unmasked; do not paste its output anywhere public.`,
 			}
 			if s.Token == "" {
 				if err := keyringError(f, s.Profile); err != nil {
-					return cmdutil.AuthErrorf("the token of profile %q is in the OS keyring, which did not give it (%v): unlock the keyring, or run `forge auth login`", s.Profile, err)
+					return cmdutil.AuthErrorf("the token of profile %q is in the OS keyring, which did not give it (%v): unlock the keyring, or %s", s.Profile, err, cmdutil.LoginHint(s))
 				}
-				return cmdutil.AuthErrorf("not logged in (profile %q has no token): run `forge auth login`", s.Profile)
+				return cmdutil.AuthErrorf("not logged in (profile %q has no token): %s", s.Profile, cmdutil.LoginHint(s))
 			}
 			_, err = fmt.Fprintln(f.IOStreams.Out, s.Token)
 			return err

@@ -47,7 +47,9 @@ input (a message of several lines whole, its line breaks shown as ⏎), Tab
 completes commands, model names and REF kinds (listing the choices when
 there are several), a line ending in \ (or a multi-line paste) continues
 the message, and Ctrl-C stops a reply (the part received stays in the
-conversation, marked). Ctrl-D on an empty line ends the session; so does
+conversation, marked). A reply is read up to 8 MiB of text: a stream that
+goes on past that is stopped with an error, the part received kept, as
+with Ctrl-C. Ctrl-D on an empty line ends the session; so does
 Ctrl-C, twice once the conversation has begun. Commands:
 
   /help          list the commands

@@ -11,7 +11,7 @@ import (
 	"github.com/forgehq/forge/cmd"
 	"github.com/forgehq/forge/internal/cmdutil"
 	"github.com/forgehq/forge/internal/iostreams"
-	"github.com/forgehq/forge/refserver"
+	"github.com/forgehq/forge/refserver/refservertest"
 )
 
 // run runs forge against an agent API at url and returns stdout, stderr
@@ -84,14 +84,7 @@ func TestSessionStreamCut(t *testing.T) {
 // it streams, with a dimmed preview line that is erased as blocks settle.
 func TestRenderedOnTerminal(t *testing.T) {
 	t.Parallel()
-	srv, err := refserver.New(refserver.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := srv.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer srv.Close()
+	srv := refservertest.Start(t)
 	ios, _, out, _ := iostreams.Test()
 	ios.SetStdoutTTY(true)
 	ios.SetTerminalWidth(60)

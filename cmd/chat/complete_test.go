@@ -6,19 +6,12 @@ import (
 	"testing"
 
 	"github.com/forgehq/forge/chat"
-	"github.com/forgehq/forge/refserver"
+	"github.com/forgehq/forge/refserver/refservertest"
 )
 
 func TestTabComplete(t *testing.T) {
 	t.Parallel()
-	srv, err := refserver.New(refserver.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := srv.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer srv.Close()
+	srv := refservertest.Start(t)
 	s := &chat.Session{Client: chat.New(srv.AgentURL(), srv.AgentKey(), nil, "")}
 	tab := tabComplete(completer(context.Background(), s), nil)
 	cases := []struct{ line, want string }{

@@ -24,7 +24,7 @@ func addContextFlags(cmd *cobra.Command, o *contextOptions) {
 	fl := cmd.Flags()
 	fl.StringArrayVar(&o.with, "with", nil, "Attach `REF` to the first message: issue:N, run:ID, file:PATH[@REF], commit:SHA (repeatable)")
 	o.limit.Add(cmd, "the context attached to one message")
-	fl.BoolVar(&o.noRedact, "no-redact", false, "Send attached context as it is, without masking tokens, Authorization headers and passwords in URLs")
+	fl.BoolVar(&o.noRedact, "no-redact", false, "Send attached context as it is, without masking secrets (the ones forge holds, tokens, Authorization headers, passwords)")
 	cmdutil.AddRepoFlag(cmd, &o.repo)
 	cmd.RegisterFlagCompletionFunc("with", func(*cobra.Command, []string, string) ([]cobra.Completion, cobra.ShellCompDirective) {
 		return []cobra.Completion{"issue:", "run:", "file:", "commit:"}, cobra.ShellCompDirectiveNoSpace | cobra.ShellCompDirectiveNoFileComp
@@ -52,7 +52,7 @@ func (o *contextOptions) attacher(f *cmdutil.Factory) chat.AttachFunc {
 		if err != nil {
 			return nil, err
 		}
-		return agentctx.Build(ctx, c, repo, ref, agentctx.Options{NoRedact: o.noRedact})
+		return agentctx.Build(ctx, c, repo, ref, agentctx.Options{NoRedact: o.noRedact, Redactor: f.Redactor()})
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/charmbracelet/x/ansi"
 	"io"
 	"os"
 	"strings"
@@ -127,7 +128,14 @@ func sessionIO(ctx context.Context, opts *chatOptions, s *chat.Session) (src lin
 	if model == "" {
 		model = "the service's default model"
 	}
-	fmt.Fprintln(errOut, cs.Gray(fmt.Sprintf("Chatting with %s. /help lists the commands (Tab completes them); Ctrl-D or /exit ends the session.", model)))
+	banner := fmt.Sprintf("Chatting with %s. /help lists the commands (Tab completes them); Ctrl-D or /exit ends the session.", model)
+	if ios.IsStderrTTY() {
+		// Wrapped at spaces: the terminal would cut words in two.
+		banner = ansi.Wordwrap(banner, ios.TerminalWidth(), "")
+	}
+	for _, line := range strings.Split(banner, "\n") {
+		fmt.Fprintln(errOut, cs.Gray(line))
+	}
 	return t, out, errOut, true, nil
 }
 

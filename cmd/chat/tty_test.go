@@ -1,24 +1,18 @@
 package chat_test
 
 import (
-	"os"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/forgehq/forge/cmd"
 	"github.com/forgehq/forge/internal/tmuxtest"
-	"github.com/forgehq/forge/refserver"
+	"github.com/forgehq/forge/refserver/refservertest"
 )
 
 // TestMain lets the test binary run as forge, so tmux can start it on a
 // real terminal.
-func TestMain(m *testing.M) {
-	if os.Getenv(tmuxtest.AsForge) == "1" {
-		os.Exit(cmd.Main())
-	}
-	os.Exit(m.Run())
-}
+func TestMain(m *testing.M) { tmuxtest.Main(m, cmd.Main) }
 
 // TestTerminalSession holds a session on a real terminal: streaming,
 // Ctrl-C during a reply, history on the up arrow, Ctrl-C on a typed line,
@@ -28,20 +22,13 @@ func TestTerminalSession(t *testing.T) {
 	x := tmuxtest.New(t, "chat")
 	x.History = 200 // the whole conversation stays in the scrollback
 	t.Parallel()
-	srv, err := refserver.New(refserver.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := srv.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer srv.Close()
+	srv := refservertest.Start(t)
 	srv.Agent().SetChunkDelay(15 * time.Millisecond)
 
 	x.Start(120, 50, []string{"NO_COLOR=1", "FORGE_CONFIG_DIR=" + t.TempDir(),
 		"AGENT_URL=" + srv.AgentURL(), "AGENT_API_KEY=" + srv.AgentKey()}, "", "chat")
 
-	x.Shows("Ctrl-D or /exit ends the session")
+	x.Shows("Ctrl-D or /exit ends the") // wrapped at 120 columns
 	x.Keys("Hello there", "Enter")
 	s := x.Shows("132 tokens: 6 prompt + 126 reply")
 	// Rendered as markdown once each block settles: no ** or backticks
@@ -116,4 +103,23 @@ func TestTerminalSession(t *testing.T) {
 	if st := x.ExitStatus(); st != "0" {
 		t.Errorf("exit status %s", st)
 	}
+}
+
+// TestBannerWrapsAtSpaces: on a narrow terminal the banner is wrapped at
+// spaces, never a word cut in two by the terminal.
+func TestBannerWrapsAtSpaces(t *testing.T) {
+	x := tmuxtest.New(t, "chatnarrow")
+	t.Parallel()
+	srv := refservertest.Start(t)
+	x.Start(60, 20, []string{"NO_COLOR=1", "FORGE_CONFIG_DIR=" + t.TempDir(),
+		"AGENT_URL=" + srv.AgentURL(), "AGENT_API_KEY=" + srv.AgentKey()}, "", "chat")
+	s := x.Shows("/exit ends the", "session.")
+	for _, l := range strings.Split(s, "\n") {
+		// Screen joins the lines the terminal wrapped: one longer than
+		// the terminal was cut by it.
+		if n := len([]rune(l)); n > 60 {
+			t.Errorf("a line of %d cells was wrapped by the terminal: %q", n, l)
+		}
+	}
+	x.Keys("C-d")
 }

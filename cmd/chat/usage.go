@@ -55,8 +55,12 @@ func runUsage(ctx context.Context, opts *usageOptions) error {
 		return opts.exporter.Write(ios, u.Raw)
 	}
 	if !ios.IsStdoutTTY() {
+		resets := u.PeriodResets
+		if t, ok := u.Resets(); ok {
+			resets = t.UTC().Format(time.RFC3339) // ISO 8601, as every piped time
+		}
 		_, err := fmt.Fprintf(ios.Out, "tier\t%s\nused_tokens\t%d\nquota_tokens\t%d\nremaining\t%d\nperiod_resets\t%s\n",
-			u.Tier, u.UsedTokens, u.QuotaTokens, u.Remaining, u.PeriodResets)
+			u.Tier, u.UsedTokens, u.QuotaTokens, u.Remaining, resets)
 		return err
 	}
 	cs := ios.ColorScheme()

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/forgehq/forge/cmd/companion"
 	"github.com/forgehq/forge/internal/cmdutil"
 	"github.com/forgehq/forge/internal/iostreams"
 	"github.com/forgehq/forge/refserver"
@@ -40,7 +41,7 @@ func NewCmd(f *cmdutil.Factory, run Runner) *cobra.Command {
 	opts := NewOptions(f, run)
 	cmd := &cobra.Command{
 		Use:   "demo",
-		Short: "Tour forge's main jobs on a throw-away reference server",
+		Short: companion.Demo.Short,
 		Long: `Start the bundled reference server in this process, on a free loopback
 port, seeded with demo data, and walk through forge's main jobs as alice,
 one of the demo users: log in, create a repository, open and close an
@@ -67,10 +68,8 @@ failing step's exit code.
 
 The demo ends with what to do next: forge on your PATH, ` + "`forge serve --demo`" + `
 in one terminal (a server to keep using), a login as a demo user in another.`,
-		Example: `  forge demo
-  go run ./cmd/forge demo
-  forge demo > tour.txt`,
-		Args: cmdutil.NoArgs,
+		Example: companion.Demo.Example,
+		Args:    cmdutil.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.root = cmd.Root()
 			return Run(cmd.Context(), opts)
@@ -130,8 +129,9 @@ func nextSteps(ios *iostreams.IOStreams) {
 	cs := ios.ColorScheme()
 	fmt.Fprintf(ios.Out, "\n%s\n", cs.Bold("What next: forge on a server of your own, with the demo's data."))
 	for _, l := range []string{
-		"1. Put forge on your PATH (from a clone; README.md, \"Install\", has the other ways):",
-		"     go build -o ~/.local/bin/forge ./cmd/forge",
+		"1. Put forge on your PATH, with forge-server, which its serve runs (from a clone;",
+		"   README.md, \"Install\", has the other ways):",
+		"     go build -o ~/.local/bin/ ./cmd/forge ./cmd/forge-server",
 		"2. In one terminal, start the reference server (Ctrl-C stops it):",
 		"     forge serve --demo --env-file forge.env",
 		"3. In another terminal, in the same directory, load its settings and log in",

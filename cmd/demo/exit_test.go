@@ -16,17 +16,15 @@ import (
 
 	"github.com/forgehq/forge/cmd"
 	"github.com/forgehq/forge/cmd/demo"
+	"github.com/forgehq/forge/cmd/withserver"
 	"github.com/forgehq/forge/internal/tmuxtest"
 )
 
-// TestMain lets the test binary run as forge, for the tests that start
-// forge demo as a process of its own (to signal it) or on a terminal.
-func TestMain(m *testing.M) {
-	if os.Getenv(tmuxtest.AsForge) == "1" {
-		os.Exit(cmd.Main())
-	}
-	os.Exit(m.Run())
-}
+// TestMain lets the test binary run as forge-server, for the tests that
+// start forge demo as a process of its own (to signal it) or on a
+// terminal: forge's `demo` becomes forge-server's process (package
+// companion), so that is the process they signal.
+func TestMain(m *testing.M) { tmuxtest.Main(m, withserver.Main) }
 
 var dirLine = regexp.MustCompile(`configuration of its own in (\S+)\.$`)
 

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"net/url"
 	"strconv"
 	"strings"
 
@@ -22,7 +23,7 @@ func init() { scriptCmds["dist"] = distCmd }
 //	                    accepts only tokens of the script's reference
 //	                    server (realm http://localhost:PORT/token: a realm
 //	                    on another port must be a DNS name for
-//	                    go-containerregistry).
+//	                    go-containerregistry), set as NAME_REALM_HOST).
 //
 // Scripts start with [!exec:docker-registry] skip.
 func distCmd(ts *testscript.TestScript, neg bool, args []string) {
@@ -48,4 +49,8 @@ func distCmd(ts *testscript.TestScript, neg bool, args []string) {
 	ts.Setenv(name+"_HOST", r.Host)
 	ts.Setenv(name+"_URL", r.URL)
 	ts.Setenv(name+"_PORT", strconv.Itoa(r.Port))
+	if token != nil {
+		u, _ := url.Parse(token.Realm)
+		ts.Setenv(name+"_REALM_HOST", u.Host)
+	}
 }

@@ -19,7 +19,7 @@ import (
 	"time"
 
 	"github.com/forgehq/forge/cmd"
-	"github.com/forgehq/forge/refserver"
+	"github.com/forgehq/forge/refserver/refservertest"
 	"github.com/rogpeppe/go-internal/testscript"
 	"github.com/zalando/go-keyring"
 )
@@ -133,6 +133,17 @@ func scriptCondition(cond string) (bool, error) {
 	return false, fmt.Errorf("unknown condition %q", cond)
 }
 
+// scriptTB lets refservertest start a script's servers: their Close is
+// deferred to the script's end, and a failure fails the script.
+type scriptTB struct {
+	deferred func(func())
+	fatal    func(...any)
+}
+
+func (s scriptTB) Helper()           {}
+func (s scriptTB) Fatal(args ...any) { s.fatal(args...) }
+func (s scriptTB) Cleanup(f func())  { s.deferred(f) }
+
 // setupScript gives each script its own reference server on 127.0.0.1 with
 // a random port, stopped when the script ends, and exports
 //
@@ -150,14 +161,7 @@ func scriptCondition(cond string) (bool, error) {
 // progress at 50 ms a tick, so a seeded run completes within a second or
 // two.
 func setupScript(env *testscript.Env) error {
-	srv, err := refserver.New(refserver.Options{AdminPassword: "admin-password-1234", CITick: 50 * time.Millisecond})
-	if err != nil {
-		return err
-	}
-	if err := srv.Start(); err != nil {
-		return err
-	}
-	env.Defer(func() { srv.Close() })
+	srv := refservertest.Start(scriptTB{env.Defer, env.T().Fatal}, refservertest.CITick(50*time.Millisecond))
 	env.Values[srvKey{}] = srv
 	env.Values[srv2Key{}] = &second{}
 	env.Setenv("SERVER_URL", srv.URL())

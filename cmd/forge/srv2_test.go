@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/forgehq/forge/refserver"
+	"github.com/forgehq/forge/refserver/refservertest"
 	"github.com/rogpeppe/go-internal/testscript"
 )
 
@@ -51,8 +52,8 @@ func srv2Cmd(ts *testscript.TestScript, neg bool, args []string) {
 		refuse := fs.Int("beyond-spec", 0, "")
 		nextOnly := fs.Bool("next-link-only", false, "")
 		ts.Check(fs.Parse(args[1:]))
-		srv, err := refserver.New(refserver.Options{AdminPassword: "admin-password-5678", CITick: 50 * time.Millisecond})
-		ts.Check(err)
+		srv := refservertest.New(scriptTB{ts.Defer, func(a ...any) { ts.Fatalf("%s", fmt.Sprint(a...)) }},
+			refservertest.CITick(50*time.Millisecond), func(o *refserver.Options) { o.AdminPassword = "admin-password-5678" })
 		ln, err := net.Listen("tcp", "127.0.0.1:0")
 		ts.Check(err)
 		h := srv.Handler()
@@ -64,7 +65,7 @@ func srv2Cmd(ts *testscript.TestScript, neg bool, args []string) {
 		}
 		hs := &http.Server{Handler: b.record(h), ReadHeaderTimeout: 10 * time.Second}
 		go hs.Serve(ln)
-		ts.Defer(func() { hs.Close(); srv.Close() })
+		ts.Defer(func() { hs.Close() }) // before srv's Close, deferred by New
 		b.srv = srv
 		url := "http://" + ln.Addr().String()
 		ts.Setenv("SERVER2_URL", url)
@@ -100,6 +101,7 @@ func specOnly(h http.Handler, status int) http.Handler {
 		"POST /api/v2/repos/{owner}/{repo}/actions/runs/{id}/cancel",
 		"POST /api/v2/repos/{owner}/{repo}/actions/runs/{id}/rerun",
 		"DELETE /api/v2/repos/{owner}/{repo}/collaborators/{user}",
+		"PATCH /api/v2/repos/{owner}/{repo}/issues/{number}",
 	} {
 		mux.HandleFunc(p, refuse)
 	}

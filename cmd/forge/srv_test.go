@@ -34,7 +34,7 @@ type srvKey struct{}
 //	srv pr [-author U] [-head B] [-base B] [-state open|closed|merged] [-draft] OWNER/NAME TITLE
 //	srv release [-name N] [-draft] [-prerelease] OWNER/NAME TAG
 //	srv demo                            add the --demo world (alice/webapp's run 2 failed)
-//	srv run [-name N] [-branch B] [-event E] [-status S] [-conclusion C] [-tick D] [-var V]
+//	srv run [-name N] [-branch B] [-event E] [-actor LOGIN] [-status S] [-conclusion C] [-tick D] [-var V]
 //	        [-line TEXT]... [-filler N] OWNER/NAME
 //	                                    seed a workflow run; -var V sets $V to its ID and $V_JOB
 //	                                    to its first job's ID. -status "" lets it progress from now
@@ -189,6 +189,7 @@ func srvRepoCmd(ts *testscript.TestScript, srv *refserver.Server, sub string, fs
 		fs.StringVar(&r.Name, "name", "", "")
 		fs.StringVar(&r.Branch, "branch", "", "")
 		fs.StringVar(&r.Event, "event", "", "")
+		fs.StringVar(&r.Actor, "actor", "", "")
 		fs.StringVar(&r.Status, "status", "", "")
 		fs.StringVar(&r.Conclusion, "conclusion", "", "")
 		fs.DurationVar(&r.Tick, "tick", 0, "")

@@ -2,7 +2,6 @@ package image
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"strconv"
 	"strings"
@@ -47,21 +46,6 @@ serves it.`,
 	return cmd
 }
 
-// inspection is inspect's JSON: an image's fields, or an index's
-// platforms.
-type inspection struct {
-	Reference string                    `json:"reference"`
-	Digest    string                    `json:"digest"`
-	MediaType string                    `json:"media_type"`
-	Size      int64                     `json:"size"`
-	Platform  string                    `json:"platform,omitempty"`
-	Created   string                    `json:"created,omitempty"`
-	Config    string                    `json:"config,omitempty"`
-	Layers    []regclient.LayerDetail   `json:"layers,omitempty"`
-	Platforms []*regclient.ImageSummary `json:"platforms,omitempty"`
-	Manifest  json.RawMessage           `json:"manifest"`
-}
-
 func runInspect(ctx context.Context, opts *inspectOptions) error {
 	if err := opts.exporter.Validate(); err != nil {
 		return err
@@ -87,28 +71,9 @@ func runInspect(ctx context.Context, opts *inspectOptions) error {
 		_, err := ios.Out.Write(desc.Manifest)
 		return err
 	}
-	in := &inspection{Reference: ref.Name(), Digest: desc.Digest.String(), MediaType: string(desc.MediaType), Manifest: desc.Manifest}
-	if desc.MediaType.IsIndex() {
-		idx, err := desc.ImageIndex()
-		if err != nil {
-			return err
-		}
-		if in.Platforms, err = regclient.Images(ctx, idx); err != nil {
-			return fmt.Errorf("%s: %w", ref, err)
-		}
-		for _, p := range in.Platforms {
-			in.Size += p.Size
-		}
-	} else {
-		img, err := desc.Image()
-		if err != nil {
-			return err
-		}
-		s, err := regclient.Summarize(img)
-		if err != nil {
-			return fmt.Errorf("%s: %w", ref, err)
-		}
-		in.Size, in.Platform, in.Created, in.Config, in.Layers = s.Size, s.Platform, s.Created, s.Config, s.Layers
+	in, err := regclient.Inspect(ctx, ref.Name(), desc)
+	if err != nil {
+		return err
 	}
 	if opts.exporter.Enabled() {
 		return opts.exporter.Write(ios, in)
@@ -116,7 +81,7 @@ func runInspect(ctx context.Context, opts *inspectOptions) error {
 	return printInspection(ios.IsStdoutTTY(), opts.f, in)
 }
 
-func printInspection(tty bool, f *cmdutil.Factory, in *inspection) error {
+func printInspection(tty bool, f *cmdutil.Factory, in *regclient.Inspection) error {
 	ios := f.IOStreams
 	w := ios.Out
 	cs := ios.ColorScheme()
@@ -172,7 +137,7 @@ func printInspection(tty bool, f *cmdutil.Factory, in *inspection) error {
 }
 
 // describeType names a media type for people.
-func describeType(in *inspection) string {
+func describeType(in *regclient.Inspection) string {
 	mt := types.MediaType(in.MediaType)
 	var kind string
 	switch mt {

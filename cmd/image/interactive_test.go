@@ -1,16 +1,13 @@
 package image_test
 
 import (
-	"context"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/forgehq/forge/cmd"
+	"github.com/forgehq/forge/internal/clitest"
 	"github.com/forgehq/forge/internal/cmdutil"
-	"github.com/forgehq/forge/internal/iostreams"
-	"github.com/forgehq/forge/refserver"
 	"github.com/google/go-containerregistry/pkg/name"
 	"github.com/google/go-containerregistry/pkg/v1/random"
 	"github.com/google/go-containerregistry/pkg/v1/tarball"
@@ -27,70 +24,32 @@ func TestMain(m *testing.M) {
 // These tests drive the prompts of forge image (testscript has no
 // terminal) with a scripted Prompter, against a reference server.
 
-type answers struct {
-	t         *testing.T
-	queue     []string
-	questions []string
-}
-
-func (a *answers) next(q string) string {
-	a.questions = append(a.questions, q)
-	if len(a.queue) == 0 {
-		a.t.Fatalf("unexpected question %q", q)
-	}
-	s := a.queue[0]
-	a.queue = a.queue[1:]
-	return s
-}
-func (a *answers) Input(_ context.Context, q, _ string) (string, error) {
-	return a.next("input: " + q), nil
-}
-func (a *answers) Password(_ context.Context, q string) (string, error) {
-	return a.next("password: " + q), nil
-}
-func (a *answers) Confirm(_ context.Context, q string, _ bool) (bool, error) {
-	return a.next("confirm: "+q) == "y", nil
-}
-
+// harness is forge against a reference server with alice, through a
+// profile dev that names the server (no FORGE_BASE_URL).
 type harness struct {
+	*clitest.Harness
 	t   *testing.T
-	srv *refserver.Server
 	dir string
 }
 
 func newHarness(t *testing.T) *harness {
 	t.Helper()
-	srv, err := refserver.New(refserver.Options{AdminPassword: "admin-password-1234"})
-	if err != nil {
+	h := &harness{Harness: clitest.New(t), t: t, dir: t.TempDir()}
+	delete(h.Env, "FORGE_BASE_URL")
+	h.Env["FORGE_CONFIG_DIR"], h.Env["HOME"] = filepath.Join(h.dir, "config"), h.dir
+	if _, err := h.Srv.CreateUser("alice", "alice-password-1", ""); err != nil {
 		t.Fatal(err)
 	}
-	if err := srv.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { srv.Close() })
-	if _, err := srv.CreateUser("alice", "alice-password-1", ""); err != nil {
-		t.Fatal(err)
-	}
-	h := &harness{t: t, srv: srv, dir: t.TempDir()}
-	h.run(nil, "profile", "add", "dev", "--base-url", srv.BaseURL())
+	h.run(nil, "profile", "add", "dev", "--base-url", h.Srv.BaseURL())
 	return h
 }
 
 // run runs forge on a pretend terminal, answering its questions; it
 // returns the exit code and stderr.
-func (h *harness) run(a []string, args ...string) (int, string) {
+func (h *harness) run(a []any, args ...string) (int, string) {
 	h.t.Helper()
-	ios, _, _, errOut := iostreams.Test()
-	ios.SetStdinTTY(true)
-	ios.SetStdoutTTY(true)
-	env := map[string]string{"FORGE_CONFIG_DIR": filepath.Join(h.dir, "config"), "HOME": h.dir}
-	f := cmdutil.New(ios, func(k string) string { return env[k] })
-	f.Prompter = &answers{t: h.t, queue: a}
-	code := cmd.Run(context.Background(), f, args)
-	if rest := f.Prompter.(*answers).queue; len(rest) > 0 {
-		h.t.Errorf("forge %s left answers unasked: %q", strings.Join(args, " "), rest)
-	}
-	return code, errOut.String()
+	r := h.Run(clitest.Run{TTY: true, Answers: a, Strict: true}, args...)
+	return r.Code, r.Err
 }
 
 func (h *harness) config() string {
@@ -102,7 +61,7 @@ func (h *harness) config() string {
 
 func TestLoginPrompts(t *testing.T) {
 	h := newHarness(t)
-	code, errOut := h.run([]string{"alice", "alice-password-1"}, "image", "login")
+	code, errOut := h.run([]any{"alice", "alice-password-1"}, "image", "login")
 	if code != 0 || !strings.Contains(errOut, "Logged in to 127.0.0.1:") || strings.Contains(errOut, "alice-password-1") {
 		t.Fatalf("login: %d %q", code, errOut)
 	}
@@ -110,7 +69,7 @@ func TestLoginPrompts(t *testing.T) {
 		t.Fatalf("credentials not stored in the keyring:\n%s", cfg)
 	}
 	before := h.config()
-	code, errOut = h.run([]string{"wrong-password"}, "image", "login", "--username", "alice")
+	code, errOut = h.run([]any{"wrong-password"}, "image", "login", "--username", "alice")
 	if code != cmdutil.ExitAuth || !strings.Contains(errOut, "nothing was stored") {
 		t.Fatalf("wrong password: %d %q", code, errOut)
 	}
@@ -127,21 +86,21 @@ func TestDeleteAsks(t *testing.T) {
 	if err := tarball.WriteToFile(tb, tag, img); err != nil {
 		t.Fatal(err)
 	}
-	h.run([]string{"alice", "alice-password-1"}, "image", "login")
+	h.run([]any{"alice", "alice-password-1"}, "image", "login")
 	if code, errOut := h.run(nil, "image", "push", tb, "app:1"); code != 0 {
 		t.Fatalf("push: %s", errOut)
 	}
 	// A digest that a tag names: asked first.
 	d, _ := img.Digest()
 	byDigest := "app@" + d.String()
-	code, errOut := h.run([]string{"n"}, "image", "delete", byDigest)
+	code, errOut := h.run([]any{"n"}, "image", "delete", byDigest)
 	if code != 1 || !strings.Contains(errOut, "removes the manifest sha256:") || !strings.Contains(errOut, "the tag 1.") || !strings.Contains(errOut, "Nothing deleted.") {
 		t.Fatalf("declined delete: %d %q", code, errOut)
 	}
 	if code, _ := h.run(nil, "image", "tags", "app"); code != 0 {
 		t.Fatal("the image went although the delete was declined")
 	}
-	if code, errOut = h.run([]string{"y"}, "image", "delete", byDigest); code != 0 || !strings.Contains(errOut, "Deleted") {
+	if code, errOut = h.run([]any{"y"}, "image", "delete", byDigest); code != 0 || !strings.Contains(errOut, "Deleted") {
 		t.Fatalf("confirmed delete: %d %q", code, errOut)
 	}
 	if code, _ := h.run(nil, "image", "tags", "app"); code != 1 {

@@ -9,6 +9,8 @@ import (
 
 	"github.com/forgehq/forge/config"
 	"github.com/forgehq/forge/internal/cmdutil"
+	"github.com/forgehq/forge/internal/origin"
+	"github.com/forgehq/forge/internal/text"
 	"github.com/forgehq/forge/regclient"
 	"github.com/spf13/cobra"
 )
@@ -18,6 +20,7 @@ type loginOptions struct {
 	username      string
 	passwordStdin bool
 	insecure      bool
+	trustHost     string
 }
 
 func newLoginCmd(f *cmdutil.Factory) *cobra.Command {
@@ -29,20 +32,30 @@ func newLoginCmd(f *cmdutil.Factory) *cobra.Command {
 password. forge checks them by fetching a registry token, then stores them in
 the profile: the password in the OS keyring, or in the config file (mode
 0600) when no keyring service answers or with --insecure-storage. A failed
-login stores nothing and keeps what was stored before.
+login stores nothing and keeps what was stored before. A registry that answers
+without credentials needs no login: forge says so, asks for nothing and stores
+nothing.
+
+The password goes only to the registry and the service's own host. A registry
+whose token service lives on another host (its challenge's realm) is named at
+login: trust that host by answering the question on a terminal, or with
+--trust-token-host HOST; the answer is kept in the profile, and a realm that
+moves to yet another host later is refused until you log in again.
 
 The username defaults to FORGE_USERNAME, then the profile's user. On a terminal
 the password is asked for without echo; otherwise pass --password-stdin. In CI
 you need not log in at all: FORGE_USERNAME and FORGE_PASSWORD are used directly.`,
 		Example: `  forge image login
   forge image login --username alice
-  printenv FORGE_PASSWORD | forge image login --username alice --password-stdin`,
+  printenv FORGE_PASSWORD | forge image login --username alice --password-stdin
+  forge image login --trust-token-host auth.example.com`,
 		Args: cmdutil.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error { return runLogin(cmd.Context(), opts) },
 	}
 	cmd.Flags().StringVarP(&opts.username, "username", "u", "", "Account `name` (default: FORGE_USERNAME, else the profile's user)")
 	cmd.Flags().BoolVar(&opts.passwordStdin, "password-stdin", false, "Read the password from standard input")
 	cmd.Flags().BoolVar(&opts.insecure, "insecure-storage", false, config.InsecureStorageUsage)
+	cmd.Flags().StringVar(&opts.trustHost, "trust-token-host", "", "Send the password to the registry's token service on this `host[:port]`, another host than the registry's and the service's (stored in the profile)")
 	return cmd
 }
 
@@ -54,6 +67,21 @@ func runLogin(ctx context.Context, opts *loginOptions) error {
 		return err
 	}
 	c, err := f.Registry()
+	if err != nil {
+		return err
+	}
+	// Asked before any prompt: a registry open to anyone needs nothing,
+	// and one whose token service is elsewhere needs the user's word.
+	probe, err := c.Probe(ctx)
+	if err != nil {
+		return err
+	}
+	if !probe.NeedsLogin {
+		cs := ios.ErrColorScheme()
+		fmt.Fprintf(ios.ErrOut, "%s %s needs no login: it answers without credentials; nothing was stored, and image commands there work without one\n", cs.SuccessIcon(), c.Host())
+		return nil
+	}
+	tokenHost, err := trustTokenHost(ctx, opts, c, s, probe.TokenHost)
 	if err != nil {
 		return err
 	}
@@ -80,24 +108,14 @@ func runLogin(ctx context.Context, opts *loginOptions) error {
 		}
 		return err
 	}
-	var saved *config.File
-	err = f.UpdateConfig(func(cf *config.File) error {
-		saved = cf
-		cf.InsecureStorage = opts.insecure
-		p := cf.Profile(s.Profile)
-		if p == nil {
-			p = &config.Profile{}
-			cf.SetProfile(s.Profile, p)
-		}
-		if cf.CurrentProfile == "" {
-			cf.CurrentProfile = s.Profile
-		}
+	saved, err := f.UpdateProfile(s.Profile, opts.insecure, func(p *config.Profile) error {
 		// Credentials without an address would be for nothing: keep the
 		// registry they were checked against when the profile has none.
 		if p.RegistryURL == "" && p.BaseURL == "" {
 			p.RegistryURL = s.RegistryURL
 		}
 		p.RegistryUser, p.RegistryPassword = user, password
+		p.RegistryTokenHost = tokenHost
 		return nil
 	})
 	if err != nil {
@@ -142,4 +160,39 @@ func readPassword(ctx context.Context, opts *loginOptions, user, host string) (s
 		return "", cmdutil.UsageErrorf("empty password: pipe the password in with --password-stdin")
 	}
 	return pw, nil
+}
+
+// trustTokenHost decides whether the password may go to the token service
+// the registry's challenge names (realm), and returns the host to store in
+// the profile: "" when it is the registry's or the service's own, the host
+// the profile trusts already, or a new one the user trusts now, by
+// --trust-token-host or by answering the question on a terminal.
+func trustTokenHost(ctx context.Context, opts *loginOptions, c *regclient.Client, s *config.Settings, realmHost string) (string, error) {
+	switch {
+	case realmHost == "":
+		return "", nil
+	case s.RegistryTokenHost != "" && origin.SameHost(realmHost, s.RegistryTokenHost):
+		return s.RegistryTokenHost, nil
+	case c.Trusts(realmHost):
+		return "", nil
+	}
+	f, ios := opts.f, opts.f.IOStreams
+	shown := text.OneLine(realmHost)
+	switch {
+	case opts.trustHost != "" && origin.SameHost(opts.trustHost, realmHost):
+	case opts.trustHost != "":
+		return "", cmdutil.UsageErrorf("%s sends logins to %s, not to %s: nothing was stored; pass --trust-token-host %s if you trust it", c.Host(), shown, opts.trustHost, shown)
+	case ios.CanPrompt():
+		ok, err := f.Prompter.Confirm(ctx, fmt.Sprintf("%s sends logins to its token service at %s, another host. Send your password there?", c.Host(), shown), false)
+		if err != nil {
+			return "", err
+		}
+		if !ok {
+			return "", cmdutil.UsageErrorf("login to %s cancelled: its token service at %s is not trusted; nothing was stored", c.Host(), shown)
+		}
+	default:
+		return "", cmdutil.UsageErrorf("%s sends logins to its token service at %s, another host: pass --trust-token-host %s if you trust it (it is kept in the profile); nothing was stored", c.Host(), shown, shown)
+	}
+	c.Trust(realmHost)
+	return realmHost, nil
 }

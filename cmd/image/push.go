@@ -35,7 +35,10 @@ several manifests is pushed as one index of them.
 
 Layers the registry already has are not sent, so a push that was interrupted
 sends only what is missing when run again, and pushing an image the registry
-has costs one request. Layers upload --jobs at a time.
+has costs one request. A layer stopped midway (Ctrl-C, a lost connection)
+resumes where the registry says its bytes end, not from byte 0 (the upload's
+address is kept in the cache directory until the layer is pushed). Layers
+upload --jobs at a time.
 
 The pushed REF@DIGEST is printed on stdout; progress goes to stderr (a live
 display on a terminal, one line per layer otherwise).`,
@@ -72,7 +75,7 @@ func runPush(ctx context.Context, opts *pushOptions) error {
 	if err := c.CheckWrite(ref.Context(), "push"); err != nil {
 		return err
 	}
-	src, err := regclient.Open(opts.src, regclient.OpenOptions{Stdin: ios.In, DigestCache: digestCacheDir(f)})
+	src, err := regclient.Open(opts.src, regclient.OpenOptions{Stdin: ios.In, Context: ctx, DigestCache: digestCacheDir(f)})
 	if err != nil {
 		// A missing local file is bad input (exit 2), as for ssh-key add.
 		if errors.Is(err, fs.ErrNotExist) {
@@ -89,6 +92,11 @@ func runPush(ctx context.Context, opts *pushOptions) error {
 		return err
 	}
 	cs := ios.ErrColorScheme()
+	if res.Unchanged {
+		fmt.Fprintf(ios.ErrOut, "%s %s: already pushed: same manifest, nothing sent\n", cs.SuccessIcon(), ref)
+		fmt.Fprintln(ios.Out, pinned(ref, res.Ref))
+		return nil
+	}
 	fmt.Fprintf(ios.ErrOut, "%s Pushed %s: %s, %d sent (%s) in %s\n", cs.SuccessIcon(), ref, text.Count(res.Layers, "layer"), res.Sent,
 		text.Bytes(res.Bytes), time.Since(start).Round(time.Millisecond))
 	fmt.Fprintln(ios.Out, pinned(ref, res.Ref))

@@ -14,6 +14,7 @@ import (
 
 	"github.com/forgehq/forge/client"
 	"github.com/forgehq/forge/internal/cmdutil"
+	"github.com/spf13/cobra"
 )
 
 // draft is what the user wrote for an issue or a comment, and where it is
@@ -35,6 +36,13 @@ type bodyFlags struct {
 	body    string
 	bodySet bool
 	file    string
+}
+
+// add registers --body/-b and --body-file/-F; whose begins --body's
+// help ("The comment's").
+func (b *bodyFlags) add(cmd *cobra.Command, whose string) {
+	cmd.Flags().StringVarP(&b.body, "body", "b", "", whose+" `text` (markdown)")
+	cmd.Flags().StringVarP(&b.file, "body-file", "F", "", "Read the text from `file` (- for standard input)")
 }
 
 // read gets the text from --body, --body-file (- is stdin) or, on a

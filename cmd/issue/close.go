@@ -4,98 +4,111 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/forgehq/forge/client"
 	"github.com/forgehq/forge/completions"
 	"github.com/forgehq/forge/internal/cmdutil"
+	"github.com/forgehq/forge/internal/iostreams"
 	"github.com/forgehq/forge/internal/text"
 	"github.com/spf13/cobra"
 )
 
-type stateOptions struct {
-	f        *cmdutil.Factory
-	repoFlag string
-	number   int64
-	want     string // "closed" or "open"
-	comment  string
+// StateOptions are what `issue close` and `issue reopen` use: the
+// streams and the repository's client, not the whole Factory, so a test
+// can build them directly (gh's runF seam: NewCloseCmd(f, runF) hands
+// them to runF instead of RunState).
+type StateOptions struct {
+	IO     *iostreams.IOStreams
+	Client func(ctx context.Context, repoFlag string) (*client.Client, client.RepoName, error)
+
+	RepoFlag string
+	Number   int64
+	Want     string // "closed" or "open"
+	Comment  string
 }
 
-// newCloseCmd returns `forge issue close`.
-func newCloseCmd(f *cmdutil.Factory) *cobra.Command {
+// NewCloseCmd returns `forge issue close`.
+func NewCloseCmd(f *cmdutil.Factory, runF func(context.Context, *StateOptions) error) *cobra.Command {
 	return withState(f, &cobra.Command{
 		Use:   "close NUMBER",
 		Short: "Close an issue",
-		Long: `Close the issue, with a comment from --comment if given. An issue that is
-already closed stays as it is: forge says so and exits 0, as the issue is in
-the state you asked for (a --comment is still added). Needs write
-permission on the repository, unless you opened the issue.`,
+		Long: `Close the issue, with a comment from --comment if given: the comment first,
+then the state, so a comment the service refuses leaves the issue open. An
+issue that is already closed stays as it is: forge says so and exits 0, as
+the issue is in the state you asked for (a --comment is still added).
+Needs write permission on the repository, unless you opened the issue.`,
 		Example: `  forge issue close 12
   forge issue close 12 -R alice/demo --comment "Done in v1.2"`,
-	}, "closed", "Closed")
+	}, "closed", runF)
 }
 
-// newReopenCmd returns `forge issue reopen`.
-func newReopenCmd(f *cmdutil.Factory) *cobra.Command {
+// NewReopenCmd returns `forge issue reopen`.
+func NewReopenCmd(f *cmdutil.Factory, runF func(context.Context, *StateOptions) error) *cobra.Command {
 	return withState(f, &cobra.Command{
 		Use:   "reopen NUMBER",
 		Short: "Reopen a closed issue",
-		Long: `Reopen the issue, with a comment from --comment if given. An issue that is
-already open stays as it is: forge says so and exits 0, as the issue is in
-the state you asked for (a --comment is still added). Needs write
-permission on the repository, unless you opened the issue.`,
+		Long: `Reopen the issue, with a comment from --comment if given (the comment
+first). An issue that is already open stays as it is: forge says so and
+exits 0, as the issue is in the state you asked for (a --comment is still
+added). Needs write permission on the repository, unless you opened the
+issue.`,
 		Example: `  forge issue reopen 12
   forge issue reopen 12 -R alice/demo --comment "Done in v1.2"`,
-	}, "open", "Reopened")
+	}, "open", runF)
 }
 
-// withState completes close or reopen: both set the issue's state to want
-// and report it with past ("Closed", "Reopened").
-func withState(f *cmdutil.Factory, cmd *cobra.Command, want, past string) *cobra.Command {
-	opts := &stateOptions{f: f, want: want}
+// withState completes close or reopen: both set the issue's state to want.
+func withState(f *cmdutil.Factory, cmd *cobra.Command, want string, runF func(context.Context, *StateOptions) error) *cobra.Command {
+	opts := &StateOptions{IO: f.IOStreams, Client: f.RepoClient, Want: want}
+	if runF == nil {
+		runF = RunState
+	}
 	cmd.ValidArgsFunction = completions.IssuesNotIn(f, want)
 	cmd.Args = cmdutil.ExactArgs(1, "an issue NUMBER")
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
-		n, err := parseNumber(args[0])
+		n, err := parseNumber(args[0], &opts.RepoFlag)
 		if err != nil {
 			return err
 		}
-		opts.number = n
-		return runState(cmd.Context(), opts, past)
+		opts.Number = n
+		return runF(cmd.Context(), opts)
 	}
-	cmdutil.AddRepoFlag(cmd, &opts.repoFlag)
-	cmd.Flags().StringVarP(&opts.comment, "comment", "c", "", "Also add a comment with this `text`")
+	cmdutil.AddRepoFlag(cmd, &opts.RepoFlag)
+	cmd.Flags().StringVarP(&opts.Comment, "comment", "c", "", "Also add a comment with this `text`")
 	return cmd
 }
 
-func runState(ctx context.Context, opts *stateOptions, past string) error {
-	c, name, err := opts.f.RepoClient(ctx, opts.repoFlag)
+// RunState comments (with --comment), then sets the issue's state.
+func RunState(ctx context.Context, opts *StateOptions) error {
+	c, name, err := opts.Client(ctx, opts.RepoFlag)
 	if err != nil {
 		return err
 	}
 	// The service answers 200 whether or not the state changed, so forge
 	// reads the issue first to tell the user which it was.
-	is, err := c.Issues.Get(ctx, name, opts.number)
+	is, err := c.Issues.Get(ctx, name, opts.Number)
 	if err != nil {
 		return err
 	}
-	ios := opts.f.IOStreams
+	ios := opts.IO
 	cs := ios.ErrColorScheme()
+	past := map[string]string{"closed": "Closed", "open": "Reopened"}[opts.Want]
 	title := text.OneLine(is.Title)
-	if is.State == opts.want {
-		fmt.Fprintf(ios.ErrOut, "%s Issue #%d (%s) is already %s\n", cs.WarningIcon(), is.Number, title, opts.want)
-	} else {
-		// The state first, then the comment: a comment that fails leaves
-		// the issue as asked and its text in the shell's history, while
-		// the other order could leave a "closing" comment on an open
-		// issue when closing is refused.
-		if _, err := c.Issues.SetState(ctx, name, opts.number, opts.want); err != nil {
-			return err
-		}
-		fmt.Fprintf(ios.ErrOut, "%s %s issue #%d (%s)\n", cs.SuccessIcon(), past, is.Number, title)
-	}
-	if opts.comment != "" {
-		if _, err := c.Issues.Comment(ctx, name, opts.number, opts.comment); err != nil {
-			return fmt.Errorf("adding the comment: %w", err)
+	// The comment first, then the state, as gh does: a comment the
+	// service refuses leaves the issue as it was (and the text in the
+	// shell's history), never closed without its explanation.
+	if opts.Comment != "" {
+		if _, err := c.Issues.Comment(ctx, name, opts.Number, opts.Comment); err != nil {
+			return fmt.Errorf("adding the comment (the issue is left %s): %w", is.State, err)
 		}
 		fmt.Fprintf(ios.ErrOut, "%s Commented on issue #%d\n", cs.SuccessIcon(), is.Number)
 	}
+	if is.State == opts.Want {
+		fmt.Fprintf(ios.ErrOut, "%s Issue #%d (%s) is already %s\n", cs.WarningIcon(), is.Number, title, opts.Want)
+		return nil
+	}
+	if _, err := c.Issues.SetState(ctx, name, opts.Number, opts.Want); err != nil {
+		return err
+	}
+	fmt.Fprintf(ios.ErrOut, "%s %s issue #%d (%s)\n", cs.SuccessIcon(), past, is.Number, title)
 	return nil
 }

@@ -31,7 +31,7 @@ refuses it, the text you typed is kept in a file whose path forge prints.`,
 		ValidArgsFunction: completions.Issues(f, "all"),
 		Args:              cmdutil.ExactArgs(1, "an issue NUMBER"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			n, err := parseNumber(args[0])
+			n, err := parseNumber(args[0], &opts.repoFlag)
 			if err != nil {
 				return err
 			}
@@ -41,8 +41,7 @@ refuses it, the text you typed is kept in a file whose path forge prints.`,
 		},
 	}
 	cmdutil.AddRepoFlag(cmd, &opts.repoFlag)
-	cmd.Flags().StringVarP(&opts.body.body, "body", "b", "", "The comment's `text` (markdown)")
-	cmd.Flags().StringVarP(&opts.body.file, "body-file", "F", "", "Read the text from `file` (- for standard input)")
+	opts.body.add(cmd, "The comment's")
 	return cmd
 }
 

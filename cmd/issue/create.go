@@ -48,8 +48,7 @@ whose path forge prints, to send again with --body-file.`,
 	}
 	cmdutil.AddRepoFlag(cmd, &opts.repoFlag)
 	cmd.Flags().StringVarP(&opts.title, "title", "t", "", "The issue's `title`")
-	cmd.Flags().StringVarP(&opts.body.body, "body", "b", "", "The issue's `text` (markdown)")
-	cmd.Flags().StringVarP(&opts.body.file, "body-file", "F", "", "Read the text from `file` (- for standard input)")
+	opts.body.add(cmd, "The issue's")
 	opts.exporter = output.AddJSONFlags(cmd, issueFields...)
 	return cmd
 }

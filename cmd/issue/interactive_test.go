@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"github.com/forgehq/forge/internal/clitest"
-	"github.com/forgehq/forge/refserver"
 	"github.com/forgehq/forge/refserver/store"
 )
 
@@ -20,9 +19,7 @@ func setup(t *testing.T) *clitest.Harness {
 	t.Helper()
 	h := clitest.New(t)
 	h.LoginAs("alice")
-	if _, err := h.Srv.CreateRepo("alice", "app", refserver.RepoOptions{AutoInit: true}); err != nil {
-		t.Fatal(err)
-	}
+	h.Repo("alice", "app")
 	h.Env["FORGE_REPO"] = "alice/app"
 	// Drafts go to the process's temp directory: one per test, to check
 	// what is left in it.
@@ -64,7 +61,7 @@ func TestCreateAsksTitleAndOpensEditor(t *testing.T) {
 	h := setup(t)
 	h.Env["VISUAL"] = editor(t, "Written in the editor.\n", 0)
 	h.Env["EDITOR"] = "false" // VISUAL wins
-	r := h.Run(clitest.Run{TTY: true, Answers: []string{"  Crash on start  "}}, "issue", "create")
+	r := h.Run(clitest.Run{TTY: true, Answers: []any{"  Crash on start  "}}, "issue", "create")
 	if r.Code != 0 {
 		t.Fatalf("exit %d\n%s", r.Code, r.Output())
 	}
@@ -85,7 +82,7 @@ func TestCreateAsksTitleAndOpensEditor(t *testing.T) {
 
 func TestCreateEmptyTitleOnTerminal(t *testing.T) {
 	h := setup(t)
-	r := h.Run(clitest.Run{TTY: true, Answers: []string{" "}}, "issue", "create", "--body", "x")
+	r := h.Run(clitest.Run{TTY: true, Answers: []any{" "}}, "issue", "create", "--body", "x")
 	if r.Code != 2 || !strings.Contains(r.Err, "forge: an issue needs a title") {
 		t.Fatalf("exit %d\n%s", r.Code, r.Output())
 	}

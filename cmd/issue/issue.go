@@ -13,7 +13,11 @@ import (
 // issueFields are the fields forge knows of an issue; --json passes
 // through whatever else the service sends.
 var issueFields = []string{"id", "number", "title", "body", "state", "user", "comments", "created_at",
-	"updated_at", "closed_at", "html_url", "comments_list"}
+	"updated_at", "closed_at", "html_url"}
+
+// viewFields are issueFields and what only `issue view` adds: the
+// comments themselves (a list would need a request per issue).
+var viewFields = append(issueFields[:len(issueFields):len(issueFields)], "comments_list")
 
 // NewCmd returns `forge issue` and its subcommands.
 func NewCmd(f *cmdutil.Factory) *cobra.Command {
@@ -28,14 +32,14 @@ names it; without either, forge uses the git remote of the current
 directory that points at the profile's host (upstream, then origin, then
 the others).`,
 	})
-	cmd.AddCommand(newListCmd(f), newCreateCmd(f), newViewCmd(f), newCommentCmd(f),
-		newCloseCmd(f), newReopenCmd(f))
+	cmd.AddCommand(newListCmd(f), newCreateCmd(f), newViewCmd(f), newCommentCmd(f), newEditCmd(f),
+		NewCloseCmd(f, nil), NewReopenCmd(f, nil))
 	return cmd
 }
 
 // parseNumber reads an issue number: 12 or #12.
-func parseNumber(arg string) (int64, error) {
-	return cmdutil.ParseNumber(strings.TrimPrefix(arg, "#"), "issue number")
+func parseNumber(arg string, repoFlag *string) (int64, error) {
+	return cmdutil.ParseRef(strings.TrimPrefix(arg, "#"), "issue number", "issues", repoFlag)
 }
 
 // stateColor colours an issue's state in tables.

@@ -3,12 +3,12 @@ package issue
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/forgehq/forge/client"
 	"github.com/forgehq/forge/cmd/internal/listing"
 	"github.com/forgehq/forge/internal/cmdutil"
 	"github.com/forgehq/forge/internal/output"
-	"github.com/forgehq/forge/internal/text"
 	"github.com/spf13/cobra"
 )
 
@@ -16,6 +16,8 @@ type listOptions struct {
 	f        *cmdutil.Factory
 	repoFlag string
 	state    string
+	author   string
+	search   string
 	list     listing.Flags
 }
 
@@ -39,65 +41,72 @@ Pages are fetched as they are printed and no further than --limit needs.`,
 		},
 	}
 	cmdutil.AddRepoFlag(cmd, &opts.repoFlag)
-	cmd.Flags().StringVarP(&opts.state, "state", "s", "open", "Show issues in this `state`: open, closed or all")
-	_ = cmd.RegisterFlagCompletionFunc("state", cobra.FixedCompletions([]string{"open", "closed", "all"}, cobra.ShellCompDirectiveNoFileComp))
+	cmd.Flags().StringVarP(&opts.author, "author", "A", "", "Only issues opened by this `login` (filtered by forge)")
+	cmd.Flags().StringVarP(&opts.search, "search", "S", "", "Only issues whose title or body holds this `text`, in any case (filtered by forge)")
+	cmdutil.EnumFlag(cmd, &opts.state, "state", "s", "open", []string{"open", "closed", "all"}, "Show issues in this `state`")
 	opts.list.Add(cmd, listing.DefaultLimit, "issues", issueFields...)
 	return cmd
 }
 
 func runList(ctx context.Context, opts *listOptions) error {
-	switch opts.state {
-	case "open", "closed", "all":
-	default:
-		return cmdutil.UsageErrorf("--state must be open, closed or all, not %q", opts.state)
-	}
-	if err := opts.list.Validate(); err != nil {
-		return err
-	}
-	c, name, err := opts.f.RepoClient(ctx, opts.repoFlag)
+	c, name, err := opts.list.RepoClient(ctx, opts.f, opts.repoFlag)
 	if err != nil {
 		return err
 	}
 	ios := opts.f.IOStreams
 	tty := ios.IsStdoutTTY()
-	t := output.NewTable(ios, "ID", "TITLE", "STATE", "AUTHOR", "CREATED")
-	issues := c.Issues.List(ctx, name, client.IssueListOptions{ListOptions: opts.list.PerPage(), State: opts.state})
-	n, err := listing.Drain(ios, &opts.list, issues, func(is *client.Issue) {
+	// "open issue", "closed issues", "issues in alice/app": the noun
+	// agrees with the number before it.
+	what := func(n int) string {
+		w := "issues"
+		if n == 1 {
+			w = "issue"
+		}
+		if opts.state != "all" {
+			w = opts.state + " " + w
+		}
+		return w
+	}
+	tail := listing.Tail{
+		IO: ios, Flags: &opts.list,
+		Table:    output.NewTable(ios, "ID", "TITLE", "STATE", "AUTHOR", "CREATED"),
+		What:     func(n int) string { return what(n) + " in " + name.String() },
+		Filtered: opts.author != "" || opts.search != "",
+		// Cut by the limit: "Showing 30 of 123 open issues (-L 200 or
+		// --paginate for more)", with the repository before the hint.
+		Head: func(n int, cut string) string {
+			if cut != "" {
+				return cut
+			}
+			return fmt.Sprintf("Showing %d %s in %s", n, what(n), name)
+		},
+	}
+	if tty {
+		tail.Empty = fmt.Sprintf("No %s in %s", what(0), name)
+	}
+	issues := listing.Filter(c.Issues.List(ctx, name, client.IssueListOptions{ListOptions: opts.list.PerPage(), State: opts.state}), opts.keep)
+	t := tail.Table
+	t.KeepWhole("ID")
+	return listing.Show(ctx, tail, issues, func(is *client.Issue) {
 		num := fmt.Sprint(is.Number)
 		if tty {
 			num = "#" + num
 		}
 		t.Add(num, stateColor(is.State))
-		t.Add(text.OneLine(is.Title), output.Bold)
+		t.Add(is.Title, output.Bold)
 		t.Add(is.State, stateColor(is.State))
-		t.Add(text.OneLine(is.User.Login))
+		t.Add(is.User.Login)
 		t.AddTime(is.CreatedAt.Time)
 		t.EndRow()
 	})
-	if err != nil || opts.list.Exporter.Enabled() {
-		return err
+}
+
+// keep applies --author and --search, which the service's issue list
+// does not take.
+func (opts *listOptions) keep(is *client.Issue) bool {
+	if opts.author != "" && !strings.EqualFold(is.User.Login, strings.TrimPrefix(opts.author, "@")) {
+		return false
 	}
-	what := "issue"
-	if opts.state != "all" {
-		what = opts.state + " issue"
-	}
-	if n != 1 {
-		what += "s"
-	}
-	if n == 0 {
-		if tty {
-			fmt.Fprintf(ios.ErrOut, "No %s in %s\n", what, name)
-		}
-		return nil
-	}
-	if tty {
-		// Cut by the limit: "Showing 30 of 123 open issues (-L 200 or
-		// --paginate for more)", with the repository before the hint.
-		head := fmt.Sprintf("Showing %d %s in %s", n, what, name)
-		if cut := opts.list.Cut(ctx, n, what+" in "+name.String()); cut != "" {
-			head = cut
-		}
-		fmt.Fprintf(ios.Out, "%s\n\n", head)
-	}
-	return t.Render()
+	q := strings.ToLower(opts.search)
+	return q == "" || strings.Contains(strings.ToLower(is.Title), q) || strings.Contains(strings.ToLower(is.Body), q)
 }

@@ -3,10 +3,13 @@ package issue
 import (
 	"context"
 	"fmt"
+	"iter"
 	"strings"
 
 	"github.com/forgehq/forge/client"
+	"github.com/forgehq/forge/cmd/internal/pick"
 	"github.com/forgehq/forge/completions"
+	"github.com/forgehq/forge/internal/browser"
 	"github.com/forgehq/forge/internal/cmdutil"
 	"github.com/forgehq/forge/internal/markdown"
 	"github.com/forgehq/forge/internal/output"
@@ -19,27 +22,39 @@ type viewOptions struct {
 	repoFlag string
 	number   int64
 	comments bool
+	web      bool
 	exporter *output.Exporter
 }
 
 func newViewCmd(f *cmdutil.Factory) *cobra.Command {
 	opts := &viewOptions{f: f}
 	cmd := &cobra.Command{
-		Use:   "view NUMBER",
+		Use:   "view [NUMBER | URL]",
 		Short: "Show an issue and, with --comments, its discussion",
 		Long: `Show an issue: title, state, author, and its body — rendered as markdown on
 a terminal, as written when piped. --comments adds every comment.
 
 Piped, forge prints "key:<TAB>value" lines, a "--" line and the body; with
 --comments each comment follows as "--", its author and date lines, "--"
-and its text.`,
+and its text.
+
+Without a NUMBER on a terminal, forge offers the recent open issues to
+choose from.`,
 		Example: `  forge issue view 12
   forge issue view 12 --comments
   forge issue view 12 --json title,state,comments_list`,
 		ValidArgsFunction: completions.Issues(f, "all"),
-		Args:              cmdutil.ExactArgs(1, "an issue NUMBER"),
+		Args:              cmdutil.MaximumArgs(1, "an issue NUMBER"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			n, err := parseNumber(args[0])
+			if len(args) == 0 {
+				n, err := pickIssue(cmd.Context(), f, opts.repoFlag, cmdutil.UsageErrorf("missing an issue NUMBER; see `forge issue view --help`"))
+				if err != nil {
+					return err
+				}
+				opts.number = n
+				return runView(cmd.Context(), opts)
+			}
+			n, err := parseNumber(args[0], &opts.repoFlag)
 			if err != nil {
 				return err
 			}
@@ -49,7 +64,8 @@ and its text.`,
 	}
 	cmdutil.AddRepoFlag(cmd, &opts.repoFlag)
 	cmd.Flags().BoolVarP(&opts.comments, "comments", "c", false, "Show the comments too")
-	opts.exporter = output.AddJSONFlags(cmd, issueFields...)
+	cmd.Flags().BoolVarP(&opts.web, "web", "w", false, "Open the issue in the browser")
+	opts.exporter = output.AddJSONFlags(cmd, viewFields...)
 	return cmd
 }
 
@@ -66,6 +82,10 @@ func runView(ctx context.Context, opts *viewOptions) error {
 		return err
 	}
 	ios := opts.f.IOStreams
+	if opts.web {
+		return browser.Open(ios, opts.f.Getenv, is.HTMLURL)
+	}
+	defer ios.StartPager()()
 	var out string
 	switch {
 	case opts.exporter.Enabled():
@@ -145,4 +165,15 @@ func (opts *viewOptions) plain(is *client.Issue) string {
 // commentCount is the count the service sent, or the comments it listed.
 func commentCount(is *client.Issue) int {
 	return max(int(is.Comments), len(is.CommentsList))
+}
+
+// pickIssue asks, on a terminal, which of the 10 most recent open issues
+// to show; elsewhere it is noWay, the usage error of a missing NUMBER.
+func pickIssue(ctx context.Context, f *cmdutil.Factory, repoFlag string, noWay error) (int64, error) {
+	return pick.Recent(ctx, f, repoFlag, noWay, "open issues",
+		func(c *client.Client, name client.RepoName) iter.Seq2[*client.Issue, error] {
+			return c.Issues.List(ctx, name, client.IssueListOptions{ListOptions: client.ListOptions{PerPage: 10}, State: "open"})
+		},
+		func(is *client.Issue) string { return fmt.Sprintf("#%d  %s (%s)", is.Number, is.Title, is.User.Login) },
+		func(is *client.Issue) int64 { return is.Number })
 }

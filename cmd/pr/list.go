@@ -3,13 +3,11 @@ package pr
 import (
 	"context"
 	"fmt"
-	"iter"
 
 	"github.com/forgehq/forge/client"
 	"github.com/forgehq/forge/cmd/internal/listing"
 	"github.com/forgehq/forge/internal/cmdutil"
 	"github.com/forgehq/forge/internal/output"
-	"github.com/forgehq/forge/internal/text"
 	"github.com/spf13/cobra"
 )
 
@@ -39,76 +37,34 @@ one tab-separated line each: number, title, head branch, state and the ISO
 		},
 	}
 	cmdutil.AddRepoFlag(cmd, &opts.repoFlag)
-	cmd.Flags().StringVarP(&opts.state, "state", "s", "open", "Show pull requests in this `state`: open, closed, merged or all")
-	_ = cmd.RegisterFlagCompletionFunc("state", cobra.FixedCompletions([]string{"open", "closed", "merged", "all"}, cobra.ShellCompDirectiveNoFileComp))
+	cmdutil.EnumFlag(cmd, &opts.state, "state", "s", "open", []string{"open", "closed", "merged", "all"}, "Show pull requests in this `state`")
 	opts.list.Add(cmd, listing.DefaultLimit, "pull requests", pullFields...)
 	return cmd
 }
 
 func runList(ctx context.Context, opts *listOptions) error {
-	query := opts.state
-	switch opts.state {
-	case "open", "closed", "all":
-	case "merged":
-		query = "closed" // the service filters open/closed; merged ones are picked here
-	default:
-		return cmdutil.UsageErrorf("--state must be open, closed, merged or all, not %q", opts.state)
-	}
-	if err := opts.list.Validate(); err != nil {
-		return err
-	}
-	c, name, err := opts.f.RepoClient(ctx, opts.repoFlag)
+	c, name, err := opts.list.RepoClient(ctx, opts.f, opts.repoFlag)
 	if err != nil {
 		return err
 	}
 	ios := opts.f.IOStreams
 	tty := ios.IsStdoutTTY()
 	t := output.NewTable(ios, "ID", "TITLE", "BRANCH", "STATE", "CREATED")
-	pulls := c.Pulls.List(ctx, name, client.PullListOptions{ListOptions: opts.list.PerPage(), State: query})
-	if opts.state == "merged" {
-		pulls = onlyMerged(pulls)
-	}
-	n, err := listing.Drain(ios, &opts.list, pulls, func(p *client.PullRequest) {
+	t.KeepWhole("ID")
+	pulls := c.Pulls.List(ctx, name, client.PullListOptions{ListOptions: opts.list.PerPage(), State: opts.state})
+	return listing.Show(ctx, listing.Tail{IO: ios, Flags: &opts.list, Table: t, Empty: fmt.Sprintf("No %s pull requests in %s", stateWord(opts.state), name)}, pulls, func(p *client.PullRequest) {
 		st := displayState(p)
 		num := fmt.Sprint(p.Number)
 		if tty {
 			num = "#" + num
 		}
 		t.Add(num, stateColor(st))
-		t.Add(text.OneLine(p.Title), output.Bold)
-		t.Add(text.OneLine(p.Head.Ref), output.Cyan)
+		t.Add(p.Title, output.Bold)
+		t.Add(p.Head.Ref, output.Cyan)
 		t.Add(st, stateColor(st))
 		t.AddTime(p.CreatedAt.Time)
 		t.EndRow()
 	})
-	if err != nil || opts.list.Exporter.Enabled() {
-		return err
-	}
-	if n == 0 {
-		if tty {
-			fmt.Fprintf(ios.ErrOut, "No %s pull requests in %s\n", stateWord(opts.state), name)
-		}
-		return nil
-	}
-	if err := t.Render(); err != nil {
-		return err
-	}
-	opts.list.NoteCut(ctx, ios, n)
-	return nil
-}
-
-// onlyMerged keeps the merged pull requests of seq: the service filters
-// only by open and closed.
-func onlyMerged(seq iter.Seq2[*client.PullRequest, error]) iter.Seq2[*client.PullRequest, error] {
-	return func(yield func(*client.PullRequest, error) bool) {
-		for p, err := range seq {
-			if err != nil || displayState(p) == "merged" {
-				if !yield(p, err) {
-					return
-				}
-			}
-		}
-	}
 }
 
 func stateWord(state string) string {

@@ -20,14 +20,15 @@ var pullFields = []string{"id", "number", "title", "body", "state", "user", "hea
 func NewCmd(f *cmdutil.Factory) *cobra.Command {
 	cmd := cmdutil.Group(&cobra.Command{
 		Use:   "pr <command>",
-		Short: "List and view pull requests",
+		Short: "List, view, check out and diff pull requests",
 		Example: `  forge pr list -R alice/demo --state merged
   forge pr view 3`,
 		Long: `Read the pull requests of a repository: -R OWNER/REPO (also FORGE_REPO)
 names it; without either, forge uses the git remote of the current
-directory that points at the profile's host.`,
+directory that points at the profile's host. checkout and diff work
+through git in a clone of the repository.`,
 	})
-	cmd.AddCommand(newListCmd(f), newViewCmd(f))
+	cmd.AddCommand(newListCmd(f), newViewCmd(f), newCheckoutCmd(f), newDiffCmd(f), newChecksCmd(f))
 	return cmd
 }
 

@@ -3,9 +3,12 @@ package pr
 import (
 	"context"
 	"fmt"
+	"iter"
 	"strings"
 
 	"github.com/forgehq/forge/client"
+	"github.com/forgehq/forge/cmd/internal/pick"
+	"github.com/forgehq/forge/internal/browser"
 	"github.com/forgehq/forge/internal/cmdutil"
 	"github.com/forgehq/forge/internal/iostreams"
 	"github.com/forgehq/forge/internal/markdown"
@@ -19,21 +22,35 @@ type viewOptions struct {
 	repoFlag string
 	number   int64
 	exporter *output.Exporter
+	web      bool
+	checks   string // checksSummary of the head commit's runs
 }
 
 func newViewCmd(f *cmdutil.Factory) *cobra.Command {
 	opts := &viewOptions{f: f}
 	cmd := &cobra.Command{
-		Use:   "view NUMBER",
+		Use:   "view [NUMBER | URL]",
 		Short: "Show a pull request",
 		Long: `Show a pull request: title, state, author, branches and its description —
 rendered as markdown on a terminal, as written when piped, after
-"key:<TAB>value" lines and a "--" line.`,
+"key:<TAB>value" lines and a "--" line. The checks line counts the CI runs
+of its head commit by state (forge pr checks lists them).
+
+Without a NUMBER on a terminal, forge offers the recent open pull requests
+to choose from.`,
 		Example: `  forge pr view 3
   forge pr view 3 -R alice/demo --json state,merged,head`,
-		Args: cmdutil.ExactArgs(1, "a pull request NUMBER"),
+		Args: cmdutil.MaximumArgs(1, "a pull request NUMBER"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			n, err := cmdutil.ParseNumber(strings.TrimPrefix(args[0], "#"), "pull request number")
+			if len(args) == 0 {
+				n, err := pickPull(cmd.Context(), f, opts.repoFlag, cmdutil.UsageErrorf("missing a pull request NUMBER; see `forge pr view --help`"))
+				if err != nil {
+					return err
+				}
+				opts.number = n
+				return runView(cmd.Context(), opts)
+			}
+			n, err := cmdutil.ParseRef(strings.TrimPrefix(args[0], "#"), "pull request number", "pull", &opts.repoFlag)
 			if err != nil {
 				return err
 			}
@@ -42,6 +59,7 @@ rendered as markdown on a terminal, as written when piped, after
 		},
 	}
 	cmdutil.AddRepoFlag(cmd, &opts.repoFlag)
+	cmd.Flags().BoolVarP(&opts.web, "web", "w", false, "Open the pull request in the browser")
 	opts.exporter = output.AddJSONFlags(cmd, pullFields...)
 	return cmd
 }
@@ -59,9 +77,18 @@ func runView(ctx context.Context, opts *viewOptions) error {
 		return err
 	}
 	ios := opts.f.IOStreams
+	if opts.web {
+		return browser.Open(ios, opts.f.Getenv, p.HTMLURL)
+	}
+	defer ios.StartPager()()
 	if opts.exporter.Enabled() {
 		return opts.exporter.Write(ios, p.RawJSON())
 	}
+	runs, err := headRuns(ctx, c, name, p)
+	if err != nil {
+		return err
+	}
+	opts.checks = checksSummary(runs)
 	out := plain(opts, p)
 	if ios.IsStdoutTTY() {
 		out = render(opts, p)
@@ -87,7 +114,11 @@ func render(opts *viewOptions, p *client.PullRequest) string {
 	default:
 		label = cs.Gray(label)
 	}
-	fmt.Fprintf(&b, "%s • %s\n\n", label, byline(cs, p, st))
+	fmt.Fprintf(&b, "%s • %s\n", label, byline(cs, p, st))
+	if opts.checks != "none" {
+		fmt.Fprintf(&b, "%s %s\n", cs.Gray("Checks:"), opts.checks)
+	}
+	b.WriteString("\n")
 	if strings.TrimSpace(p.Body) == "" {
 		b.WriteString(cs.Gray("No description provided.") + "\n\n")
 	} else {
@@ -137,7 +168,21 @@ func plain(opts *viewOptions, p *client.PullRequest) string {
 	row("draft", fmt.Sprint(p.Draft))
 	row("created", output.FormatTime(p.CreatedAt.Time, false))
 	row("url", p.HTMLURL)
+	row("checks", opts.checks)
 	b.WriteString("--\n")
 	b.WriteString(markdown.ForStdout(opts.f.IOStreams, p.Body))
 	return b.String()
+}
+
+// pickPull asks, on a terminal, which of the 10 most recent open pull
+// requests to show; elsewhere it is noWay.
+func pickPull(ctx context.Context, f *cmdutil.Factory, repoFlag string, noWay error) (int64, error) {
+	return pick.Recent(ctx, f, repoFlag, noWay, "open pull requests",
+		func(c *client.Client, name client.RepoName) iter.Seq2[*client.PullRequest, error] {
+			return c.Pulls.List(ctx, name, client.PullListOptions{ListOptions: client.ListOptions{PerPage: 10}, State: "open"})
+		},
+		func(p *client.PullRequest) string {
+			return fmt.Sprintf("#%d  %s (%s into %s)", p.Number, p.Title, p.Head.Ref, p.Base.Ref)
+		},
+		func(p *client.PullRequest) int64 { return p.Number })
 }

@@ -54,6 +54,7 @@ func runList(opts *listOptions) error {
 		return nil
 	}
 	t := output.NewTable(ios, "", "NAME", "BASE URL", "USER")
+	t.KeepWhole("NAME")
 	for _, name := range cf.ProfileNames() {
 		p := cf.Profile(name)
 		mark := ""
@@ -88,6 +89,6 @@ func record(name string, current bool, p *config.Profile) map[string]any {
 		"name": name, "current": current,
 		"base_url": p.BaseURL, "agent_url": p.AgentURL, "registry_url": p.RegistryURL,
 		"user": p.User, "token": config.Mask(p.Token), "agent_key": config.Mask(p.AgentKey),
-		"registry_user": p.RegistryUser, "registry_password": config.Mask(p.RegistryPassword),
+		"registry_user": p.RegistryUser, "registry_password": config.MaskPassword(p.RegistryPassword),
 	}
 }

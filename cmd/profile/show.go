@@ -83,7 +83,7 @@ func printSettings(f *cmdutil.Factory, s *config.Settings, p *config.Profile) er
 	rows := []struct{ key, val string }{
 		{"base_url", s.BaseURL}, {"agent_url", s.AgentURL}, {"registry_url", s.RegistryURL},
 		{"user", s.User}, {"token", config.Mask(s.Token)}, {"agent_key", config.Mask(s.AgentKey)},
-		{"registry_user", s.RegistryUser}, {"registry_password", config.Mask(s.RegistryPassword)},
+		{"registry_user", s.RegistryUser}, {"registry_password", config.MaskPassword(s.RegistryPassword)},
 	}
 	for _, r := range rows {
 		val := r.val
@@ -96,6 +96,8 @@ func printSettings(f *cmdutil.Factory, s *config.Settings, p *config.Profile) er
 			val += cs.Gray("  (" + sourceText(src, r.key) + ")")
 		} else if saved && slices.Contains(config.SecretKeys, r.key) && p.SecretLocation(r.key) == config.InKeyring {
 			val += cs.Gray("  (in the keyring)")
+		} else {
+			val += cs.Gray("  (config file)")
 		}
 		fmt.Fprintf(&b, "%-18s %s\n", r.key+":", val)
 	}

@@ -9,7 +9,6 @@ import (
 	"github.com/forgehq/forge/cmd/internal/listing"
 	"github.com/forgehq/forge/internal/cmdutil"
 	"github.com/forgehq/forge/internal/output"
-	"github.com/forgehq/forge/internal/text"
 	"github.com/spf13/cobra"
 )
 
@@ -42,25 +41,23 @@ the repository.`,
 }
 
 func runList(ctx context.Context, opts *listOptions) error {
-	if err := opts.list.Validate(); err != nil {
-		return err
-	}
-	c, name, err := opts.f.RepoClient(ctx, opts.repoFlag)
+	c, name, err := opts.list.RepoClient(ctx, opts.f, opts.repoFlag)
 	if err != nil {
 		return err
 	}
 	ios := opts.f.IOStreams
 	t := output.NewTable(ios, "TITLE", "TYPE", "TAG NAME", "PUBLISHED")
+	t.KeepWhole("TAG NAME")
 	latestSeen := false
-	n, err := listing.Drain(ios, &opts.list, c.Releases.List(ctx, name, opts.list.PerPage()), func(r *client.Release) {
+	return listing.Show(ctx, listing.Tail{IO: ios, Flags: &opts.list, Table: t, Empty: fmt.Sprintf("No releases in %s", name)}, c.Releases.List(ctx, name, opts.list.PerPage()), func(r *client.Release) {
 		kind, color := releaseType(r, &latestSeen)
 		title := r.Name
 		if title == "" {
 			title = r.TagName
 		}
-		t.Add(text.OneLine(title), output.Bold)
+		t.Add(title, output.Bold)
 		t.Add(kind, color)
-		t.Add(text.OneLine(r.TagName), output.Cyan)
+		t.Add(r.TagName, output.Cyan)
 		// A draft is not published: no time in that column. A release
 		// without published_at shows when it was made.
 		var published time.Time
@@ -73,20 +70,6 @@ func runList(ctx context.Context, opts *listOptions) error {
 		t.AddTime(published)
 		t.EndRow()
 	})
-	if err != nil || opts.list.Exporter.Enabled() {
-		return err
-	}
-	if n == 0 {
-		if ios.IsStdoutTTY() {
-			fmt.Fprintf(ios.ErrOut, "No releases in %s\n", name)
-		}
-		return nil
-	}
-	if err := t.Render(); err != nil {
-		return err
-	}
-	opts.list.NoteCut(ctx, ios, n)
-	return nil
 }
 
 // releaseType names a release's kind; the first full release of the list

@@ -7,6 +7,7 @@ import (
 
 	"github.com/forgehq/forge/client"
 	"github.com/forgehq/forge/completions"
+	"github.com/forgehq/forge/internal/browser"
 	"github.com/forgehq/forge/internal/cmdutil"
 	"github.com/forgehq/forge/internal/markdown"
 	"github.com/forgehq/forge/internal/output"
@@ -19,29 +20,40 @@ type viewOptions struct {
 	repoFlag string
 	tag      string
 	exporter *output.Exporter
+	web      bool
 }
 
 func newViewCmd(f *cmdutil.Factory) *cobra.Command {
 	opts := &viewOptions{f: f}
 	cmd := &cobra.Command{
-		Use:   "view TAG",
+		Use:   "view [TAG]",
 		Short: "Show a release",
 		Long: `Show the release of a tag: its title, type (Latest, Draft, Pre-release),
 author, dates and notes — rendered as markdown on a terminal, as written
 when piped, after "key:<TAB>value" lines and a "--" line.
 
+Without a TAG, the latest release: the newest that is neither a draft nor
+a pre-release, as release list marks it.
+
 The service lists releases but has no endpoint for one tag, so forge finds
 the tag in the list (newest first, a page of 100 at a time).`,
-		Example: `  forge release view v1.0.0 -R alice/demo
+		Example: `  forge release view -R alice/demo
+  forge release view v1.0.0 -R alice/demo
   forge release view v1.0.0 --json name,body --jq .body`,
 		ValidArgsFunction: completions.Releases(f),
-		Args:              cmdutil.ExactArgs(1, "a release TAG"),
+		Args:              cmdutil.MaximumArgs(1, "a release TAG"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			opts.tag = strings.TrimSpace(args[0])
+			if len(args) == 1 {
+				opts.tag = strings.TrimSpace(args[0])
+				if opts.tag == "" {
+					return cmdutil.UsageErrorf("the release TAG is empty; leave it out for the latest release")
+				}
+			}
 			return runView(cmd.Context(), opts)
 		},
 	}
 	cmdutil.AddRepoFlag(cmd, &opts.repoFlag)
+	cmd.Flags().BoolVarP(&opts.web, "web", "w", false, "Open the release in the browser")
 	opts.exporter = output.AddJSONFlags(cmd, releaseFields...)
 	return cmd
 }
@@ -49,9 +61,6 @@ the tag in the list (newest first, a page of 100 at a time).`,
 func runView(ctx context.Context, opts *viewOptions) error {
 	if err := opts.exporter.Validate(); err != nil {
 		return err
-	}
-	if opts.tag == "" {
-		return cmdutil.UsageErrorf("missing a release TAG; see `forge release view --help`")
 	}
 	c, name, err := opts.f.RepoClient(ctx, opts.repoFlag)
 	if err != nil {
@@ -62,6 +71,10 @@ func runView(ctx context.Context, opts *viewOptions) error {
 		return err
 	}
 	ios := opts.f.IOStreams
+	if opts.web {
+		return browser.Open(ios, opts.f.Getenv, r.HTMLURL)
+	}
+	defer ios.StartPager()()
 	if opts.exporter.Enabled() {
 		return opts.exporter.Write(ios, r.RawJSON())
 	}
@@ -82,9 +95,12 @@ func findTag(ctx context.Context, c *client.Client, repo client.RepoName, tag st
 			return nil, "", err
 		}
 		kind, _ := releaseType(r, &latestSeen)
-		if r.TagName == tag {
+		if r.TagName == tag || (tag == "" && kind == "Latest") {
 			return r, kind, nil
 		}
+	}
+	if tag == "" {
+		return nil, "", fmt.Errorf("no published release in %s yet (drafts and pre-releases are not the latest); see `forge release list -R %s`", repo, repo)
 	}
 	return nil, "", fmt.Errorf("no release of tag %q in %s; see `forge release list -R %s`", text.OneLine(tag), repo, repo)
 }

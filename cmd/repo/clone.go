@@ -12,6 +12,7 @@ import (
 	"github.com/forgehq/forge/client"
 	"github.com/forgehq/forge/completions"
 	"github.com/forgehq/forge/internal/cmdutil"
+	"github.com/forgehq/forge/internal/gitremote"
 	"github.com/spf13/cobra"
 )
 
@@ -98,6 +99,14 @@ func runClone(ctx context.Context, opts *cloneOptions) error {
 		return err
 	}
 	ios := opts.f.IOStreams
+	// The clone uses forge's token for this one git process; fetch and
+	// push later ask git's own credential helpers, which may know
+	// nothing: say so after the clone (unless git was told --quiet).
+	hint := ""
+	if u, err := url.Parse(remote); err == nil && !opts.ssh && sameOrigin(remote, c.BaseURL()) && !quiet(opts.gitArgs) &&
+		!gitremote.UsesForge(ctx, u.Scheme+"://"+u.Host) {
+		hint = fmt.Sprintf("%s git fetch and push in the clone will ask for a password: run `forge auth setup-git` once to let git use forge's login for %s\n", ios.ErrColorScheme().WarningIcon(), u.Host)
+	}
 	git := exec.CommandContext(ctx, "git", args...)
 	git.Stdin, git.Stdout, git.Stderr = ios.In, ios.Out, ios.ErrOut
 	git.Env = env
@@ -111,7 +120,18 @@ func runClone(ctx context.Context, opts *cloneOptions) error {
 		}
 		return fmt.Errorf("running git: %v", err)
 	}
+	fmt.Fprint(ios.ErrOut, hint)
 	return nil
+}
+
+// quiet reports whether git was given --quiet (or -q).
+func quiet(gitArgs []string) bool {
+	for _, a := range gitArgs {
+		if a == "--quiet" || a == "-q" {
+			return true
+		}
+	}
+	return false
 }
 
 // gitCommand builds git's arguments and environment. Over HTTPS to the

@@ -55,28 +55,18 @@ write or admin); the owner comes first. Piped: "login<TAB>permission".`,
 }
 
 func runCollaboratorList(ctx context.Context, opts *collaboratorListOptions) error {
-	if err := opts.list.Validate(); err != nil {
-		return err
-	}
-	c, name, err := opts.f.RepoClient(ctx, opts.repoFlag)
+	c, name, err := opts.list.RepoClient(ctx, opts.f, opts.repoFlag)
 	if err != nil {
 		return err
 	}
 	ios := opts.f.IOStreams
 	t := output.NewTable(ios, "LOGIN", "PERMISSION")
-	n, err := listing.Drain(ios, &opts.list, c.Repos.Collaborators(ctx, name, opts.list.PerPage()), func(cb *client.Collaborator) {
-		t.Add(text.OneLine(cb.Login), output.Bold)
+	t.KeepWhole("LOGIN")
+	return listing.Show(ctx, listing.Tail{IO: ios, Flags: &opts.list, Table: t}, c.Repos.Collaborators(ctx, name, opts.list.PerPage()), func(cb *client.Collaborator) {
+		t.Add(cb.Login, output.Bold)
 		t.Add(cb.Permission, permissionColor(cb.Permission))
 		t.EndRow()
 	})
-	if err != nil || opts.list.Exporter.Enabled() {
-		return err
-	}
-	if err := t.Render(); err != nil {
-		return err
-	}
-	opts.list.NoteCut(ctx, ios, n)
-	return nil
 }
 
 func permissionColor(p string) output.Color {
@@ -117,20 +107,12 @@ permission. Needs admin permission on the repository.`,
 		},
 	}
 	cmdutil.AddRepoFlag(cmd, &opts.repoFlag)
-	cmd.Flags().StringVarP(&opts.permission, "permission", "p", "write", "The `permission`: read, write or admin")
-	_ = cmd.RegisterFlagCompletionFunc("permission", cobra.FixedCompletions(permissions, cobra.ShellCompDirectiveNoFileComp))
+	cmdutil.EnumFlag(cmd, &opts.permission, "permission", "p", "write", permissions, "The `permission`")
 	return cmd
 }
 
 func runCollaboratorAdd(ctx context.Context, opts *collaboratorAddOptions) error {
-	perm := strings.ToLower(strings.TrimSpace(opts.permission))
-	valid := false
-	for _, p := range permissions {
-		valid = valid || p == perm
-	}
-	if !valid {
-		return cmdutil.UsageErrorf("--permission must be read, write or admin, not %q", opts.permission)
-	}
+	perm := opts.permission
 	if opts.user == "" {
 		return cmdutil.UsageErrorf("missing the USER to add")
 	}

@@ -9,7 +9,6 @@ import (
 	"github.com/forgehq/forge/cmd/internal/listing"
 	"github.com/forgehq/forge/internal/cmdutil"
 	"github.com/forgehq/forge/internal/output"
-	"github.com/forgehq/forge/internal/text"
 	"github.com/spf13/cobra"
 )
 
@@ -43,37 +42,24 @@ one tab-separated line each with the full hash and an ISO 8601 date.`,
 }
 
 func runCommits(ctx context.Context, opts *commitsOptions) error {
-	if err := opts.list.Validate(); err != nil {
-		return err
-	}
-	c, name, err := opts.f.RepoClient(ctx, opts.repoFlag)
+	c, name, err := opts.list.RepoClient(ctx, opts.f, opts.repoFlag)
 	if err != nil {
 		return err
 	}
 	ios := opts.f.IOStreams
 	tty := ios.IsStdoutTTY()
 	t := output.NewTable(ios, "SHA", "MESSAGE", "AUTHOR", "DATE")
-	n, err := listing.Drain(ios, &opts.list, c.Repos.Commits(ctx, name, opts.list.PerPage()), func(cm *client.Commit) {
+	t.KeepWhole("SHA")
+	return listing.Show(ctx, listing.Tail{IO: ios, Flags: &opts.list, Table: t, Empty: fmt.Sprintf("No commits in %s yet.", name)}, c.Repos.Commits(ctx, name, opts.list.PerPage()), func(cm *client.Commit) {
 		sha := cm.SHA
 		if tty && len(sha) > 7 {
 			sha = sha[:7]
 		}
 		subject, _, _ := strings.Cut(cm.Commit.Message, "\n")
 		t.Add(sha, output.Yellow)
-		t.Add(text.OneLine(subject), output.Bold)
-		t.Add(text.OneLine(cm.Commit.Author.Name))
+		t.Add(subject, output.Bold)
+		t.Add(cm.Commit.Author.Name)
 		t.AddTime(cm.Commit.Author.Date.Time)
 		t.EndRow()
 	})
-	if err != nil || opts.list.Exporter.Enabled() {
-		return err
-	}
-	if n == 0 && tty {
-		fmt.Fprintf(ios.ErrOut, "No commits in %s yet.\n", name)
-	}
-	if err := t.Render(); err != nil {
-		return err
-	}
-	opts.list.NoteCut(ctx, ios, n)
-	return nil
 }

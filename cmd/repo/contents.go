@@ -82,12 +82,13 @@ func runContents(ctx context.Context, opts *contentsOptions) error {
 		return printFile(opts, file)
 	}
 	t := output.NewTable(ios, "NAME", "TYPE", "SIZE")
+	t.KeepWhole("NAME")
 	for _, e := range dir {
 		color := output.Plain
 		if e.Type == "dir" {
 			color = output.Cyan
 		}
-		t.Add(text.OneLine(e.Name), color)
+		t.Add(e.Name, color)
 		t.Add(e.Type)
 		size := fmt.Sprint(e.Size)
 		if e.Type == "dir" {

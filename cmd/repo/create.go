@@ -18,6 +18,7 @@ type createOptions struct {
 	description string
 	private     bool
 	init        bool
+	clone       bool
 	exporter    *output.Exporter
 }
 
@@ -30,9 +31,11 @@ func newCreateCmd(f *cmdutil.Factory) *cobra.Command {
 --init gives it a first commit with a README.md, so it can be cloned and
 read at once. NAME may be written OWNER/NAME when OWNER is you.
 
-Prints the repository's web address; --json prints the whole repository.`,
+Prints the repository's web address; --json prints the whole repository.
+--clone then clones it into a directory of its name, as repo clone does.`,
 		Example: `  forge repo create demo
   forge repo create demo --private --init --description "A demo app"
+  forge repo create demo --init --clone
   forge repo create demo --json clone_url --jq .clone_url`,
 		Args: cmdutil.ExactArgs(1, "the repository NAME"),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -43,6 +46,7 @@ Prints the repository's web address; --json prints the whole repository.`,
 	cmd.Flags().StringVarP(&opts.description, "description", "d", "", "A short `text` saying what the repository is for")
 	cmd.Flags().BoolVar(&opts.private, "private", false, "Make the repository private (default: public)")
 	cmd.Flags().BoolVar(&opts.init, "init", false, "Start with a commit holding a README.md")
+	cmd.Flags().BoolVarP(&opts.clone, "clone", "c", false, "Clone the new repository into a directory of its name (as repo clone does)")
 	opts.exporter = output.AddJSONFlags(cmd, repoFields...)
 	return cmd
 }
@@ -50,6 +54,9 @@ Prints the repository's web address; --json prints the whole repository.`,
 func runCreate(ctx context.Context, opts *createOptions) error {
 	if err := opts.exporter.Validate(); err != nil {
 		return err
+	}
+	if opts.clone && opts.exporter.Enabled() {
+		return cmdutil.UsageErrorf("--clone prints git's progress, which does not go with --json, --jq or --template")
 	}
 	owner, name, hasOwner := strings.Cut(strings.TrimSpace(opts.name), "/")
 	if !hasOwner {
@@ -80,6 +87,8 @@ func runCreate(ctx context.Context, opts *createOptions) error {
 		return opts.exporter.Write(ios, r.RawJSON())
 	}
 	fmt.Fprintf(ios.ErrOut, "%s Created %s repository %s\n", ios.ErrColorScheme().SuccessIcon(), visibility(r.Private), text.OnTerminal(ios.IsStderrTTY(), r.RepoName().String()))
-	_, err = fmt.Fprintln(ios.Out, text.OnTerminal(ios.IsStdoutTTY(), r.HTMLURL))
-	return err
+	if _, err = fmt.Fprintln(ios.Out, text.OnTerminal(ios.IsStdoutTTY(), r.HTMLURL)); err != nil || !opts.clone {
+		return err
+	}
+	return runClone(ctx, &cloneOptions{f: opts.f, repo: r.RepoName().String()})
 }

@@ -7,16 +7,13 @@ import (
 	"testing"
 
 	"github.com/forgehq/forge/internal/clitest"
-	"github.com/forgehq/forge/refserver"
 )
 
 func setup(t *testing.T) *clitest.Harness {
 	t.Helper()
 	h := clitest.New(t)
 	h.LoginAs("alice")
-	if _, err := h.Srv.CreateRepo("alice", "app", refserver.RepoOptions{AutoInit: true}); err != nil {
-		t.Fatal(err)
-	}
+	h.Repo("alice", "app")
 	return h
 }
 
@@ -28,7 +25,7 @@ func exists(h *clitest.Harness, owner, name string) bool {
 func TestDeleteAsksForTheName(t *testing.T) {
 	h := setup(t)
 	// A wrong name deletes nothing and fails.
-	r := h.Run(clitest.Run{TTY: true, Answers: []string{"alice/ap"}}, "repo", "delete", "alice/app")
+	r := h.Run(clitest.Run{TTY: true, Answers: []any{"alice/ap"}}, "repo", "delete", "alice/app")
 	if r.Code != 1 || !strings.Contains(r.Err, `"alice/ap" does not match alice/app; nothing deleted.`) {
 		t.Fatalf("exit %d\n%s", r.Code, r.Output())
 	}
@@ -44,7 +41,7 @@ func TestDeleteAsksForTheName(t *testing.T) {
 		t.Fatalf("exit %d, questions %q\n%s", r.Code, r.Questions, r.Output())
 	}
 	// The right name deletes it.
-	r = h.Run(clitest.Run{TTY: true, Answers: []string{"alice/app"}}, "repo", "delete", "alice/app")
+	r = h.Run(clitest.Run{TTY: true, Answers: []any{"alice/app"}}, "repo", "delete", "alice/app")
 	if r.Code != 0 || !strings.Contains(r.Err, "✓ Deleted repository alice/app") {
 		t.Fatalf("exit %d\n%s", r.Code, r.Output())
 	}

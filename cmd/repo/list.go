@@ -2,19 +2,18 @@ package repo
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/forgehq/forge/client"
 	"github.com/forgehq/forge/cmd/internal/listing"
 	"github.com/forgehq/forge/internal/cmdutil"
 	"github.com/forgehq/forge/internal/output"
-	"github.com/forgehq/forge/internal/text"
 	"github.com/spf13/cobra"
 )
 
 type listOptions struct {
-	f    *cmdutil.Factory
-	list listing.Flags
+	f          *cmdutil.Factory
+	list       listing.Flags
+	visibility string
 }
 
 func newListCmd(f *cmdutil.Factory) *cobra.Command {
@@ -33,41 +32,28 @@ description, visibility, last update in ISO 8601).`,
 			return runList(cmd.Context(), opts)
 		},
 	}
+	cmdutil.EnumFlag(cmd, &opts.visibility, "visibility", "", "", []string{"public", "private"}, "Only repositories of this `visibility` (filtered by forge)")
 	opts.list.Add(cmd, listing.DefaultLimit, "repositories", repoFields...)
 	return cmd
 }
 
 func runList(ctx context.Context, opts *listOptions) error {
-	if err := opts.list.Validate(); err != nil {
-		return err
-	}
-	c, err := opts.f.REST()
+	c, err := opts.list.REST(opts.f)
 	if err != nil {
 		return err
 	}
 	ios := opts.f.IOStreams
 	t := output.NewTable(ios, "NAME", "DESCRIPTION", "INFO", "UPDATED")
-	n, err := listing.Drain(ios, &opts.list, c.Repos.List(ctx, opts.list.PerPage()), func(r *client.Repo) {
+	t.KeepWhole("NAME")
+	return listing.Show(ctx, listing.Tail{IO: ios, Flags: &opts.list, Table: t, Filtered: opts.visibility != "", Empty: "No repositories yet; create one with `forge repo create NAME`."}, listing.Filter(c.Repos.List(ctx, opts.list.PerPage()), func(r *client.Repo) bool {
+		return opts.visibility == "" || visibility(r.Private) == opts.visibility
+	}), func(r *client.Repo) {
 		t.Add(r.RepoName().String(), output.Bold)
-		t.Add(text.OneLine(r.Description))
+		t.Add(r.Description)
 		t.Add(visibility(r.Private), visibilityColor(r.Private))
 		t.AddTime(r.UpdatedAt.Time)
 		t.EndRow()
 	})
-	if err != nil || opts.list.Exporter.Enabled() {
-		return err
-	}
-	if n == 0 {
-		if ios.IsStdoutTTY() {
-			fmt.Fprintln(ios.ErrOut, "No repositories yet; create one with `forge repo create NAME`.")
-		}
-		return nil
-	}
-	if err := t.Render(); err != nil {
-		return err
-	}
-	opts.list.NoteCut(ctx, ios, n)
-	return nil
 }
 
 func visibilityColor(private bool) output.Color {

@@ -29,11 +29,12 @@ them, read their files and history, and manage who may work on them.
 
 Commands about one repository take it as an OWNER/REPO argument or with
 -R/--repo (also FORGE_REPO); without either, forge uses the git remote of
-the current directory that points at the profile's host (upstream, then
-origin, then the others).`,
+the current directory that points at the profile's host (the one chosen
+with ` + "`forge repo set-default`" + `, else upstream, then origin, then the
+others).`,
 	})
 	cmd.AddCommand(newListCmd(f), newCreateCmd(f), newViewCmd(f), newEditCmd(f), newDeleteCmd(f),
-		newCloneCmd(f), newContentsCmd(f), newCommitsCmd(f), newCollaboratorCmd(f))
+		newCloneCmd(f), newContentsCmd(f), newCommitsCmd(f), newCollaboratorCmd(f), newSetDefaultCmd(f))
 	return cmd
 }
 

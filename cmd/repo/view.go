@@ -8,6 +8,7 @@ import (
 
 	"github.com/forgehq/forge/client"
 	"github.com/forgehq/forge/completions"
+	"github.com/forgehq/forge/internal/browser"
 	"github.com/forgehq/forge/internal/cmdutil"
 	"github.com/forgehq/forge/internal/markdown"
 	"github.com/forgehq/forge/internal/output"
@@ -74,7 +75,7 @@ func runView(ctx context.Context, opts *viewOptions) error {
 	case opts.exporter.Enabled():
 		return opts.exporter.Write(ios, r.RawJSON())
 	case opts.web:
-		return openBrowser(opts.f, r.HTMLURL)
+		return browser.Open(opts.f.IOStreams, opts.f.Getenv, r.HTMLURL)
 	}
 	readme, readmeName, err := findReadme(ctx, c, name)
 	if err != nil {

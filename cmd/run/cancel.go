@@ -29,7 +29,7 @@ type actionOptions struct {
 // newActionCmd builds `run cancel` and `run rerun`: one run ID, -R, --json.
 func newActionCmd(f *cmdutil.Factory, cmd *cobra.Command, run func(context.Context, *actionOptions) error) *cobra.Command {
 	opts := &actionOptions{f: f}
-	runid.Arg(cmd, f, &opts.id, func(cmd *cobra.Command) error {
+	runid.Arg(cmd, f, &opts.id, &opts.repo, func(cmd *cobra.Command) error {
 		if err := opts.exporter.Validate(); err != nil {
 			return err
 		}

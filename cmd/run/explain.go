@@ -32,7 +32,7 @@ func addAgentFlags(cmd *cobra.Command, o *agentOptions) {
 	fl := cmd.Flags()
 	fl.StringVar(&o.model, "model", "", "Ask this agent `model` (default: the service's)")
 	o.limit.Add(cmd, "the run's context sent to the agent")
-	fl.BoolVar(&o.noRedact, "no-redact", false, "Send the logs as they are, without masking tokens, Authorization headers and passwords in URLs")
+	fl.BoolVar(&o.noRedact, "no-redact", false, "Send the logs as they are, without masking secrets (the ones forge holds, tokens, Authorization headers, passwords)")
 }
 
 type explainOptions struct {
@@ -60,14 +60,17 @@ logic (an error of its own, such as no agent key, has its own status: 4):
 
 The logs are cut to fit the agent key's remaining quota and --context-limit
 (from the top: the end of a log is where failures are), and forge says on
-stderr what it cut. Tokens of the service, Authorization headers and
-passwords in URLs are masked before the logs leave the machine; --no-redact
-sends them as they are. The agent's address and key are those of forge chat.`,
+stderr what it cut. Before the logs leave the machine their colour codes are
+removed and secrets masked: the token, agent key and registry password
+forge holds and FORGE_*/AGENT_* secrets of the environment, in any form
+(hex, base64, URL-escaped), and whatever looks like one (tokens, keys after
+a secret-sounding word, Authorization headers, passwords in URLs and
+assignments); --no-redact sends them as they are. The agent's address and key are those of forge chat.`,
 		Example: `  forge run explain 12
   forge run watch 12 --exit-status || forge run explain 12
   forge run explain 12 --model ref-1-mini --context-limit 4000`,
 	}
-	runid.Arg(cmd, f, &opts.id, func(cmd *cobra.Command) error {
+	runid.Arg(cmd, f, &opts.id, &opts.repo, func(cmd *cobra.Command) error {
 		if err := opts.limit.Check(cmd); err != nil {
 			return err
 		}
@@ -112,7 +115,7 @@ func explainRun(ctx context.Context, f *cmdutil.Factory, o *agentOptions, c *cli
 	if err != nil {
 		return err
 	}
-	a, err := agentctx.Run(ctx, c, repo, run, jobs, agentctx.Options{NoRedact: o.noRedact})
+	a, err := agentctx.Run(ctx, c, repo, run, jobs, agentctx.Options{NoRedact: o.noRedact, Redactor: f.Redactor()})
 	if err != nil {
 		return err
 	}
@@ -138,7 +141,7 @@ func explainRun(ctx context.Context, f *cmdutil.Factory, o *agentOptions, c *cli
 
 func anyFailed(jobs []*client.Job) bool {
 	for _, j := range jobs {
-		if agentctx.Failed(j.Conclusion) {
+		if j.Failed() {
 			return true
 		}
 	}

@@ -3,7 +3,7 @@ package run
 import (
 	"context"
 	"fmt"
-	"slices"
+	"strings"
 	"time"
 
 	"github.com/forgehq/forge/client"
@@ -21,6 +21,9 @@ type listOptions struct {
 	branch string
 	status string
 	event  string
+	// Filters the service does not offer, applied to the pages as they
+	// come: the limit counts the runs kept.
+	workflow, commit, user string
 }
 
 func newListCmd(f *cmdutil.Factory) *cobra.Command {
@@ -42,8 +45,11 @@ title, workflow, branch, event, ID, elapsed and creation time (ISO 8601).`,
 	}
 	cmdutil.AddRepoFlag(cmd, &opts.repo)
 	cmd.Flags().StringVarP(&opts.branch, "branch", "b", "", "Only runs on this `branch`")
-	cmd.Flags().StringVarP(&opts.status, "status", "s", "", "Only runs with this `status` or conclusion (queued, in_progress, completed, success, failure, cancelled)")
+	cmdutil.EnumFlag(cmd, &opts.status, "status", "s", "", runStatuses, "Only runs with this `status` or conclusion")
 	cmd.Flags().StringVarP(&opts.event, "event", "e", "", "Only runs triggered by this `event` (push, pull_request, ...)")
+	cmd.Flags().StringVarP(&opts.workflow, "workflow", "w", "", "Only runs of the workflow of this `name` (filtered by forge)")
+	cmd.Flags().StringVarP(&opts.commit, "commit", "c", "", "Only runs of the commit whose SHA starts with `sha` (filtered by forge)")
+	cmd.Flags().StringVarP(&opts.user, "user", "u", "", "Only runs triggered by this `login` (filtered by forge)")
 	opts.list.Add(cmd, 20, "runs", runFields...)
 	return cmd
 }
@@ -53,20 +59,14 @@ title, workflow, branch, event, ID, elapsed and creation time (ISO 8601).`,
 var runStatuses = []string{"queued", "in_progress", "completed", "success", "failure", "cancelled"}
 
 func runList(ctx context.Context, opts *listOptions) error {
-	if opts.status != "" && !slices.Contains(runStatuses, opts.status) {
-		return cmdutil.UsageErrorf("--status must be queued, in_progress, completed, success, failure or cancelled, not %q", opts.status)
-	}
-	if err := opts.list.Validate(); err != nil {
-		return err
-	}
-	c, repo, err := opts.f.RepoClient(ctx, opts.repo)
+	c, repo, err := opts.list.RepoClient(ctx, opts.f, opts.repo)
 	if err != nil {
 		return err
 	}
-	runs := c.Actions.ListRuns(ctx, repo, client.RunListOptions{
+	runs := listing.Filter(c.Actions.ListRuns(ctx, repo, client.RunListOptions{
 		ListOptions: opts.list.PerPage(),
 		Branch:      opts.branch, Status: opts.status, Event: opts.event,
-	})
+	}), opts.keep)
 	ios := opts.f.IOStreams
 	tty := ios.IsStdoutTTY()
 	now := time.Now()
@@ -77,7 +77,8 @@ func runList(ctx context.Context, opts *listOptions) error {
 	} else {
 		t = output.NewTable(ios, "STATUS", "CONCLUSION", "TITLE", "WORKFLOW", "BRANCH", "EVENT", "ID", "ELAPSED", "CREATED")
 	}
-	n, err := listing.Drain(ios, &opts.list, runs, func(r *client.WorkflowRun) {
+	t.KeepWhole("ID")
+	return listing.Show(ctx, listing.Tail{IO: ios, Flags: &opts.list, Table: t, Filtered: opts.workflow != "" || opts.commit != "" || opts.user != "", Empty: fmt.Sprintf("No workflow runs in %s.", repo)}, runs, func(r *client.WorkflowRun) {
 		if tty {
 			t.Add(symbol(plain, r.Status, r.Conclusion)+" "+outcome(r.Status, r.Conclusion), tableColor(r.Status, r.Conclusion))
 		} else {
@@ -97,18 +98,12 @@ func runList(ctx context.Context, opts *listOptions) error {
 		t.AddTime(r.CreatedAt.Time)
 		t.EndRow()
 	})
-	if err != nil || opts.list.Exporter.Enabled() {
-		return err
-	}
-	if n == 0 {
-		if tty {
-			fmt.Fprintf(ios.ErrOut, "No workflow runs in %s.\n", repo)
-		}
-		return nil
-	}
-	if err := t.Render(); err != nil {
-		return err
-	}
-	opts.list.NoteCut(ctx, ios, n)
-	return nil
+}
+
+// keep applies --workflow, --commit and --user, which the service's run
+// list does not take.
+func (opts *listOptions) keep(r *client.WorkflowRun) bool {
+	return (opts.workflow == "" || strings.EqualFold(r.Name, opts.workflow)) &&
+		(opts.commit == "" || strings.HasPrefix(strings.ToLower(r.HeadSHA), strings.ToLower(opts.commit))) &&
+		(opts.user == "" || strings.EqualFold(r.Actor.Login, strings.TrimPrefix(opts.user, "@")))
 }

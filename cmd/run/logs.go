@@ -12,6 +12,7 @@ import (
 	"github.com/forgehq/forge/client"
 	"github.com/forgehq/forge/cmd/internal/runid"
 	"github.com/forgehq/forge/internal/cmdutil"
+	"github.com/forgehq/forge/internal/iostreams"
 	"github.com/forgehq/forge/internal/text"
 	"github.com/spf13/cobra"
 )
@@ -38,7 +39,7 @@ For one job's log without prefixes, use forge job logs JOB_ID.`,
   forge run logs 12 --job test
   forge run logs 12 | grep -i error`,
 	}
-	runid.Arg(cmd, f, &opts.id, func(cmd *cobra.Command) error {
+	runid.Arg(cmd, f, &opts.id, &opts.repo, func(cmd *cobra.Command) error {
 		return runLogs(cmd.Context(), opts)
 	})
 	cmdutil.AddRepoFlag(cmd, &opts.repo)
@@ -62,11 +63,17 @@ func runLogs(ctx context.Context, opts *logsOptions) error {
 		}
 		jobs = []*client.Job{j}
 	}
-	ios := opts.f.IOStreams
+	defer opts.f.IOStreams.StartPager()()
+	return printLogs(ctx, opts.f.IOStreams, c, repo, opts.id, jobs)
+}
+
+// printLogs writes the logs of jobs, each line prefixed by its job's
+// name, after a warning when a job is still running.
+func printLogs(ctx context.Context, ios *iostreams.IOStreams, c *client.Client, repo client.RepoName, runID int64, jobs []*client.Job) error {
 	for _, j := range jobs {
 		if !done(j.Status, j.Conclusion) {
 			fmt.Fprintf(ios.ErrOut, "%s run %d is still in progress; these are its logs so far (follow it with `forge run watch %d`)\n",
-				ios.ErrColorScheme().WarningIcon(), opts.id, opts.id)
+				ios.ErrColorScheme().WarningIcon(), runID, runID)
 			break
 		}
 	}

@@ -9,31 +9,19 @@ import (
 
 	"github.com/forgehq/forge/client"
 	"github.com/forgehq/forge/refserver"
+	"github.com/forgehq/forge/refserver/refservertest"
 )
 
 // watcherBehind returns a watcher of a held in_progress run of a reference
 // server, talking to it through a CutProxy.
 func watcherBehind(t *testing.T) (*watcher, *CutProxy) {
 	t.Helper()
-	srv, err := refserver.New(refserver.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := srv.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { srv.Close() })
-	if _, err := srv.CreateUser("alice", "alice-password-123", ""); err != nil {
-		t.Fatal(err)
-	}
+	srv := refservertest.Start(t)
+	token := refservertest.User(t, srv, "alice", "")
 	if _, err := srv.CreateRepo("alice", "demo", refserver.RepoOptions{AutoInit: true}); err != nil {
 		t.Fatal(err)
 	}
 	run, err := srv.CreateRun("alice/demo", refserver.RunSeed{Status: "in_progress"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	token, err := srv.Token("alice")
 	if err != nil {
 		t.Fatal(err)
 	}

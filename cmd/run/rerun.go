@@ -47,7 +47,7 @@ func runRerun(ctx context.Context, opts *actionOptions) error {
 	}
 	fmt.Fprintf(ios.Out, "%s Started run %d, a re-run of run %d\n", ios.ColorScheme().SuccessIcon(), run.ID, opts.id)
 	if run.HTMLURL != "" {
-		fmt.Fprintln(ios.Out, text.OneLine(run.HTMLURL))
+		fmt.Fprintln(ios.Out, text.OnTerminal(ios.IsStdoutTTY(), run.HTMLURL))
 	}
 	return nil
 }

@@ -2,7 +2,6 @@ package run_test
 
 import (
 	"fmt"
-	"os"
 	"strings"
 	"testing"
 	"time"
@@ -12,16 +11,12 @@ import (
 	"github.com/forgehq/forge/cmd/run"
 	"github.com/forgehq/forge/internal/tmuxtest"
 	"github.com/forgehq/forge/refserver"
+	"github.com/forgehq/forge/refserver/refservertest"
 )
 
 // TestMain lets the test binary run as forge, so tmux can start it on a
 // real terminal.
-func TestMain(m *testing.M) {
-	if os.Getenv(tmuxtest.AsForge) == "1" {
-		os.Exit(cmd.Main())
-	}
-	os.Exit(m.Run())
-}
+func TestMain(m *testing.M) { tmuxtest.Main(m, cmd.Main) }
 
 // start runs forge with args in a 70×20 terminal logged in to srv.
 func start(t *testing.T, name string, srv *refserver.Server, token string, args ...string) *tmuxtest.Term {
@@ -38,22 +33,9 @@ func screenState(x *tmuxtest.Term) (alt, cursor string) {
 
 func seededServer(t *testing.T, tick time.Duration) (*refserver.Server, string) {
 	t.Helper()
-	srv, err := refserver.New(refserver.Options{CITick: tick})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := srv.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { srv.Close() })
-	if _, err := srv.CreateUser("alice", "alice-password-123", ""); err != nil {
-		t.Fatal(err)
-	}
+	srv := refservertest.Start(t, refservertest.CITick(tick))
+	token := refservertest.User(t, srv, "alice", "")
 	if _, err := srv.CreateRepo("alice", "demo", refserver.RepoOptions{AutoInit: true}); err != nil {
-		t.Fatal(err)
-	}
-	token, err := srv.Token("alice")
-	if err != nil {
 		t.Fatal(err)
 	}
 	return srv, token

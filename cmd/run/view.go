@@ -10,6 +10,7 @@ import (
 
 	"github.com/forgehq/forge/client"
 	"github.com/forgehq/forge/cmd/internal/runid"
+	"github.com/forgehq/forge/internal/browser"
 	"github.com/forgehq/forge/internal/cmdutil"
 	"github.com/forgehq/forge/internal/iostreams"
 	"github.com/forgehq/forge/internal/output"
@@ -23,13 +24,17 @@ type viewOptions struct {
 	repo     string
 	id       int64
 	explain  bool
-	agent    agentOptions
+	web      bool
+	// logFailed prints the failed jobs' logs instead of the summary;
+	// exitStatus exits 1 when the run finished without success.
+	logFailed, exitStatus bool
+	agent                 agentOptions
 }
 
 func newViewCmd(f *cmdutil.Factory) *cobra.Command {
 	opts := &viewOptions{f: f}
 	cmd := &cobra.Command{
-		Use:   "view ID",
+		Use:   "view [ID | URL]",
 		Short: "Show a workflow run and its jobs",
 		Long: `Show a workflow run: its state, branch, commit and trigger, and each job
 with its outcome and duration (and the steps of jobs that failed or are
@@ -38,12 +43,18 @@ running). Piped, one "key:<TAB>value" line per field and one
 With --json, the run's fields plus "jobs", the list of its jobs.
 
 With --explain, when the run has failed forge then asks the agent why, as
-forge run explain does, and streams the answer after the run.`,
+forge run explain does, and streams the answer after the run.
+
+--log-failed prints the logs of the failed jobs instead (as forge run logs
+does). --exit-status exits 1 when the run finished without success, so a
+script can tell.
+
+Without an ID on a terminal, forge offers the recent runs to choose from.`,
 		Example: `  forge run view 12
   forge run view 12 --json status,conclusion,jobs
   forge run view 12 --jq '.jobs[] | select(.conclusion == "failure") | .id'`,
 	}
-	runid.Arg(cmd, f, &opts.id, func(cmd *cobra.Command) error {
+	runid.ArgOrPick(cmd, f, &opts.id, &opts.repo, func(cmd *cobra.Command) error {
 		if err := opts.agent.limit.Check(cmd); err != nil {
 			return err
 		}
@@ -51,6 +62,9 @@ forge run explain does, and streams the answer after the run.`,
 	})
 	cmdutil.AddRepoFlag(cmd, &opts.repo)
 	opts.exporter = output.AddJSONFlags(cmd, append(runFields, "jobs")...)
+	cmd.Flags().BoolVarP(&opts.web, "web", "w", false, "Open the run in the browser")
+	cmd.Flags().BoolVar(&opts.logFailed, "log-failed", false, "Print the logs of the failed jobs (as forge run logs does)")
+	cmd.Flags().BoolVar(&opts.exitStatus, "exit-status", false, "Exit with status 1 when the run finished without success")
 	cmd.Flags().BoolVar(&opts.explain, "explain", false, "When the run has failed, ask the agent why (see forge run explain)")
 	addAgentFlags(cmd, &opts.agent)
 	return cmd
@@ -72,6 +86,26 @@ func runView(ctx context.Context, opts *viewOptions) error {
 		return err
 	}
 	ios := opts.f.IOStreams
+	if opts.web {
+		return browser.Open(ios, opts.f.Getenv, run.HTMLURL)
+	}
+	if !opts.explain {
+		defer ios.StartPager()() // an agent's answer streams: no pager
+	}
+	if opts.logFailed {
+		var failed []*client.Job
+		for _, j := range jobs {
+			if j.Conclusion == "failure" || j.Status == "failure" {
+				failed = append(failed, j)
+			}
+		}
+		if len(failed) == 0 {
+			fmt.Fprintf(ios.ErrOut, "No failed jobs in run %d (%s)\n", run.ID, stateWords(run.Status, run.Conclusion))
+		} else if err := printLogs(ctx, ios, c, repo, run.ID, failed); err != nil {
+			return err
+		}
+		return opts.exit(run)
+	}
 	if opts.exporter.Enabled() {
 		v, err := withJobs(run, jobs)
 		if err != nil {
@@ -86,14 +120,25 @@ func runView(ctx context.Context, opts *viewOptions) error {
 		lines := renderRun(cs, run, jobs, time.Now())
 		lines = append(lines, "", cs.Gray(fmt.Sprintf("Logs: forge run logs %d -R %s", run.ID, repo)))
 		if run.HTMLURL != "" {
-			lines = append(lines, cs.Gray(run.HTMLURL))
+			lines = append(lines, cs.Gray(text.OneLine(run.HTMLURL))) // server text: a title, a clear screen, OSC 52 ...
 		}
 		_, err = fmt.Fprintln(ios.Out, strings.Join(lines, "\n"))
 	}
-	if err != nil || !opts.explain {
+	if err == nil && opts.explain {
+		err = explainAfter(ctx, opts.f, &opts.agent, c, repo, run, jobs)
+	}
+	if err != nil {
 		return err
 	}
-	return explainAfter(ctx, opts.f, &opts.agent, c, repo, run, jobs)
+	return opts.exit(run)
+}
+
+// exit is --exit-status: 1 when the run finished without success.
+func (opts *viewOptions) exit(run *client.WorkflowRun) error {
+	if opts.exitStatus && done(run.Status, run.Conclusion) && outcome(run.Status, run.Conclusion) != "success" {
+		return &cmdutil.ExitError{Code: cmdutil.ExitFailure}
+	}
+	return nil
 }
 
 // explainAfter is --explain: after a run that failed, a blank line and

@@ -30,7 +30,7 @@ type watchOptions struct {
 func newWatchCmd(f *cmdutil.Factory) *cobra.Command {
 	opts := &watchOptions{f: f}
 	cmd := &cobra.Command{
-		Use:   "watch ID",
+		Use:   "watch [ID | URL]",
 		Short: "Follow a workflow run until it completes",
 		Long: `Follow a workflow run until it completes, polling every --interval.
 
@@ -59,7 +59,7 @@ normal screen; the run goes on.`,
   forge run watch 12 --exit-status --interval 10
   forge run watch "$(forge run list -L 1 --jq '.[0].id')" --exit-status`,
 	}
-	runid.Arg(cmd, f, &opts.id, func(cmd *cobra.Command) error {
+	runid.ArgOrPick(cmd, f, &opts.id, &opts.repo, func(cmd *cobra.Command) error {
 		if err := opts.agent.limit.Check(cmd); err != nil {
 			return err
 		}

@@ -9,7 +9,6 @@ import (
 
 	"github.com/forgehq/forge/internal/cmdutil"
 	"github.com/forgehq/forge/internal/iostreams"
-	"github.com/forgehq/forge/refserver"
 )
 
 // TestServeAgentFlags: --agent-key is the key printed and accepted, and
@@ -17,18 +16,8 @@ import (
 func TestServeAgentFlags(t *testing.T) {
 	ios, _, out, _ := iostreams.Test()
 	f := cmdutil.New(ios, func(string) string { return "" })
-	ctx, cancel := context.WithCancel(context.Background())
-	ready := make(chan *refserver.Server, 1)
-	opts := &Options{f: f, Addr: "127.0.0.1:0", AdminUser: "admin", CITick: time.Second,
-		AgentKey: "agk_chosen_by_flag", AgentDelay: 7 * time.Millisecond, ready: func(s *refserver.Server) { ready <- s }}
-	done := make(chan error, 1)
-	go func() { done <- runServe(ctx, opts) }()
-	var srv *refserver.Server
-	select {
-	case srv = <-ready:
-	case err := <-done:
-		t.Fatalf("serve ended early: %v", err)
-	}
+	srv, stop := serving(t, &Options{f: f, Addr: "127.0.0.1:0", AdminUser: "admin", CITick: time.Second,
+		AgentKey: "agk_chosen_by_flag", AgentDelay: 7 * time.Millisecond})
 	if !strings.Contains(out.String(), "\nAGENT_API_KEY=agk_chosen_by_flag\n") || srv.AgentKey() != "agk_chosen_by_flag" {
 		t.Errorf("printed %q, key %q", out.String(), srv.AgentKey())
 	}
@@ -38,8 +27,7 @@ func TestServeAgentFlags(t *testing.T) {
 	if d := srv.Agent().ChunkDelay(); d != 7*time.Millisecond {
 		t.Errorf("chunk delay %v", d)
 	}
-	cancel()
-	if err := <-done; err != nil {
+	if err := stop(); err != nil {
 		t.Fatal(err)
 	}
 

@@ -10,7 +10,6 @@ import (
 
 	"github.com/forgehq/forge/internal/cmdutil"
 	"github.com/forgehq/forge/internal/iostreams"
-	"github.com/forgehq/forge/refserver"
 )
 
 // --rate-limit 0.01 (one request per 100 s, so no timing window): a
@@ -25,20 +24,8 @@ func TestServeRateLimit(t *testing.T) {
 	if err := runServe(context.Background(), &Options{f: f, Addr: "127.0.0.1:0", CITick: time.Second, RateLimit: -1}); !errors.As(err, &usage) {
 		t.Errorf("--rate-limit -1: %v", err)
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	ready := make(chan *refserver.Server, 1)
-	done := make(chan error, 1)
-	go func() {
-		done <- runServe(ctx, &Options{f: f, Addr: "127.0.0.1:0", AdminUser: "admin", CITick: time.Second, RateLimit: 0.01,
-			ready: func(s *refserver.Server) { ready <- s }})
-	}()
-	var srv *refserver.Server
-	select {
-	case srv = <-ready:
-	case err := <-done:
-		t.Fatalf("serve ended early: %v", err)
-	}
-	defer func() { cancel(); <-done }()
+	srv, stop := serving(t, &Options{f: f, Addr: "127.0.0.1:0", AdminUser: "admin", CITick: time.Second, RateLimit: 0.01})
+	defer stop()
 	tok, err := srv.Token("admin")
 	if err != nil {
 		t.Fatal(err)

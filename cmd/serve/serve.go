@@ -13,6 +13,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/forgehq/forge/cmd/companion"
 	"github.com/forgehq/forge/internal/cmdutil"
 	"github.com/forgehq/forge/refserver"
 	"github.com/forgehq/forge/refserver/agent"
@@ -47,7 +48,7 @@ func NewCmd(f *cmdutil.Factory) *cobra.Command {
 	opts := &Options{f: f}
 	cmd := &cobra.Command{
 		Use:   "serve",
-		Short: "Run the reference server of the whole service on this machine",
+		Short: companion.Serve.Short,
 		Long: `Run forge's reference server in the foreground until Ctrl-C: the REST API
 under /api/v2, the agent chat API under /api/v1 and the container registry
 under /v2/, all on one loopback address.
@@ -92,10 +93,8 @@ answers (Link, clone_url, html_url, the registry's token realm) and the
 printed settings use it, never the Host header a client sent.
 
 refserver/README.md documents every endpoint, with curl examples.`,
-		Example: `  forge serve
-  forge serve --demo --env-file forge.env
-  forge serve --addr 127.0.0.1:9000 --data ~/.local/share/forge-server --admin-password 'a long password'`,
-		Args: cmdutil.NoArgs,
+		Example: companion.Serve.Example,
+		Args:    cmdutil.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runServe(cmd.Context(), opts)
 		},

@@ -13,7 +13,6 @@ import (
 
 	"github.com/forgehq/forge/internal/cmdutil"
 	"github.com/forgehq/forge/internal/iostreams"
-	"github.com/forgehq/forge/refserver"
 	"github.com/forgehq/forge/refserver/store"
 )
 
@@ -21,22 +20,9 @@ func TestServe(t *testing.T) {
 	ios, _, out, errOut := iostreams.Test()
 	f := cmdutil.New(ios, func(string) string { return "" })
 	envFile := filepath.Join(t.TempDir(), "forge.env")
-	ctx, cancel := context.WithCancel(context.Background())
-	ready := make(chan *refserver.Server, 1)
 	data := t.TempDir()
-	opts := &Options{f: f, Addr: "127.0.0.1:0", DataDir: data, AdminUser: "admin", Demo: true, EnvFile: envFile, CITick: time.Second,
-		ready: func(s *refserver.Server) { ready <- s }}
-	done := make(chan error, 1)
 	start := time.Now()
-	go func() { done <- runServe(ctx, opts) }()
-	var srv *refserver.Server
-	select {
-	case srv = <-ready:
-	case err := <-done:
-		t.Fatalf("serve ended early: %v", err)
-	case <-time.After(10 * time.Second):
-		t.Fatal("serve did not start")
-	}
+	srv, stop := serving(t, &Options{f: f, Addr: "127.0.0.1:0", DataDir: data, AdminUser: "admin", Demo: true, EnvFile: envFile, CITick: time.Second})
 	t.Logf("ready after %v", time.Since(start))
 
 	lines := out.String()
@@ -96,8 +82,7 @@ func TestServe(t *testing.T) {
 	}
 
 	// Ctrl-C: a graceful stop, exit status 0.
-	cancel()
-	if err := <-done; err != nil {
+	if err := stop(); err != nil {
 		t.Fatalf("serve returned %v after interrupt", err)
 	}
 	if !strings.Contains(errOut.String(), "stopped") {

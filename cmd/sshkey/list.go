@@ -62,6 +62,7 @@ func runList(ctx context.Context, opts *listOptions) error {
 		return nil
 	}
 	t := output.NewTable(ios, "ID", "TITLE", "FINGERPRINT", "ADDED")
+	t.KeepWhole("ID", "FINGERPRINT")
 	for _, k := range keys {
 		t.Add(fmt.Sprint(k.ID), output.Cyan)
 		t.Add(k.Title, output.Bold)

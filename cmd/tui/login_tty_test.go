@@ -38,7 +38,8 @@ func TestTerminalLogin(t *testing.T) {
 		t.Fatal(err)
 	}
 	x.Keys("r")
-	x.Shows("Log in", "Username  alice", "Password")
+	x.Shows("Log in", "Username  alice", "Password", "enter to type the password")
+	x.Keys("Enter")
 	x.Run("send-keys", "-t", "s", "-l", refserver.DemoPassword)
 	if s := x.Shows("••••"); strings.Contains(s, refserver.DemoPassword) {
 		t.Fatalf("the password is on the screen:\n%s", s)

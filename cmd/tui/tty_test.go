@@ -2,7 +2,6 @@ package tui_test
 
 import (
 	"context"
-	"os"
 	"os/exec"
 	"strconv"
 	"strings"
@@ -16,16 +15,12 @@ import (
 	"github.com/forgehq/forge/internal/iostreams"
 	"github.com/forgehq/forge/internal/tmuxtest"
 	"github.com/forgehq/forge/refserver"
+	"github.com/forgehq/forge/refserver/refservertest"
 )
 
 // TestMain lets the test binary run as forge, so tmux can start it on a
 // real terminal.
-func TestMain(m *testing.M) {
-	if os.Getenv(tmuxtest.AsForge) == "1" {
-		os.Exit(cmd.Main())
-	}
-	os.Exit(m.Run())
-}
+func TestMain(m *testing.M) { tmuxtest.Main(m, cmd.Main) }
 
 // TestTerminal runs forge tui on a real 80×24 terminal against the demo
 // world: open a repository, open an issue, close it — on the server too —
@@ -157,6 +152,8 @@ func TestNothingLostOnATerminal(t *testing.T) {
 	x.Start(80, 24, env, "", "tui", "-R", "alice/webapp", "--tab", "issues")
 	x.Shows("#6 Support graceful shutdown", "Kept from your last session: the chat conversation, the comment")
 	x.Keys("Enter")
+	x.Shows("Comment draft (kept) · c continues it", "a draft that must not be lost")
+	x.Keys("c")
 	x.Shows("Comment · ctrl+s sends", "a draft that must not be lost")
 	// Ctrl-C hides the editor, keeping the draft; quitting asks.
 	x.Keys("C-c")
@@ -173,19 +170,8 @@ func TestNothingLostOnATerminal(t *testing.T) {
 // closed when the test ends, and returns it with a token of alice's.
 func demoWorld(t *testing.T) (*refserver.Server, string) {
 	t.Helper()
-	srv, err := refserver.New(refserver.Options{Demo: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := srv.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { srv.Close() })
-	token, err := srv.Token("alice")
-	if err != nil {
-		t.Fatal(err)
-	}
-	return srv, token
+	srv := refservertest.Start(t, refservertest.Demo())
+	return srv, refservertest.User(t, srv, "alice", "")
 }
 
 // aliceEnv is forge's environment as alice against srv: a configuration

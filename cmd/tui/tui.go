@@ -60,11 +60,18 @@ forge chat --with).
 
 tab and shift+tab or the digits switch tabs, esc goes back, r refreshes, ? lists
 every key of the view in sight, P switches profiles (for the session, or u to
-make one current) and q or Ctrl-C quits. The mouse wheel scrolls.
+make one current) and q or Ctrl-C quits. The mouse wheel scrolls. While a
+text input has the focus (drawn with a cursor; without it, dim) keys are text:
+the footer lists only the keys that work there. In a comment or an issue's
+description tab types a tab (pasted tabs stay; shift+tab goes to the title);
+in the chat input tab completes a /command or a model name, else shows the
+next tab. The Chat tab's input takes the focus whenever the tab is shown; an
+issue with a kept comment draft shows it, and c continues it.
 
 When the service refuses the token (it was revoked, the server restarted), a
 login form opens: the password, then the two-factor code if the account has
-it on. The new token is stored in the profile as forge auth login stores it; a
+it on (press enter first: keys typed as it appears stay out of the password).
+The new token is stored in the profile as forge auth login stores it; a
 failed login leaves the stored token alone. L opens the form again. r first
 reads the configuration again, so a token another shell stored is used.
 
@@ -79,7 +86,9 @@ Nothing typed is lost: Ctrl-C stops a streaming chat reply and leaves an
 editor keeping its draft; quitting with a draft or a chat conversation asks
 first. Drafts and the chat conversation are kept, as they change, in files
 only you may read under $XDG_CACHE_HOME/forge/tui (else ~/.cache/forge/tui),
-and come back on the next launch.`,
+one place per account and service, and come back on the next launch as that
+account (another account on the same profile starts clean). SIGTERM, SIGHUP (the terminal closed) and
+SIGINT end forge tui at once, the terminal restored, exit status 130.`,
 		Example: `  forge tui
   forge tui -R alice/webapp --tab ci
   forge --profile dev tui`,

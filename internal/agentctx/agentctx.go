@@ -3,8 +3,9 @@
 // a CI run with the log tails of its failed jobs, a file, a commit. One
 // function, Build, turns a REF into a chat.Attachment; `forge chat --with`,
 // `/with`, `forge run explain` and the TUI all call it. Every attachment's
-// text passes through Redact before it leaves the machine, unless
-// Options.NoRedact says otherwise.
+// text loses its ANSI escape sequences and passes through the Redactor
+// (internal/redact) before it leaves the machine, unless Options.NoRedact
+// says otherwise.
 package agentctx
 
 import (
@@ -17,6 +18,7 @@ import (
 	"github.com/forgehq/forge/chat"
 	"github.com/forgehq/forge/client"
 	"github.com/forgehq/forge/config"
+	"github.com/forgehq/forge/internal/redact"
 	"github.com/forgehq/forge/internal/text"
 )
 
@@ -81,7 +83,12 @@ func ParseRef(s string) (Ref, error) {
 
 // Options tune Build.
 type Options struct {
-	// NoRedact sends the text as it is, secrets included.
+	// Redactor masks secrets in the text: the command's
+	// redact.New(redact.Held(...)...), so the secrets forge holds are
+	// masked by value. nil masks the generic forms only.
+	Redactor *redact.Redactor
+	// NoRedact sends the text as it is, secrets included (ANSI escape
+	// sequences are still removed: they are noise to the agent).
 	NoRedact bool
 	// LogLines is how many lines of each failed job's log to fetch, from
 	// the end (0: DefaultLogLines). The budget may cut more later.
@@ -118,22 +125,25 @@ func Build(ctx context.Context, c *client.Client, repo client.RepoName, ref stri
 }
 
 // finish makes the titles safe to show (forge prints them on a terminal,
-// and they hold the server's text: an issue's title, a job's name) and
-// redacts the text unless told not to.
+// and they hold the server's text: an issue's title, a job's name),
+// removes ANSI escape sequences from the text (a job log's colours) and
+// redacts it unless told not to.
 func finish(a *chat.Attachment, opts Options) {
 	a.Title = text.OneLine(a.Title)
 	for _, s := range a.Sections {
 		s.Title = text.OneLine(s.Title)
+		for i, l := range s.Lines {
+			s.Lines[i] = redact.StripANSI(l)
+		}
 	}
 	if opts.NoRedact {
 		return
 	}
-	a.Title = Redact(a.Title)
+	r := opts.Redactor
+	a.Title = r.Text(a.Title)
 	for _, s := range a.Sections {
-		s.Title = Redact(s.Title)
-		for i, l := range s.Lines {
-			s.Lines[i] = Redact(l)
-		}
+		s.Title = r.Text(s.Title)
+		r.Lines(s.Lines)
 	}
 }
 

@@ -93,17 +93,17 @@ func runAttachment(ctx context.Context, c *client.Client, repo client.RepoName, 
 	for _, j := range jobs {
 		line := fmt.Sprintf("job %s (ID %d): %s", j.Name, j.ID, outcome(j.Status, j.Conclusion))
 		for _, s := range j.Steps {
-			if Failed(s.Conclusion) {
+			if client.Failed(s.Conclusion) {
 				line += fmt.Sprintf("; failed step %d: %s", s.Number, s.Name)
 			}
 		}
 		meta = append(meta, line)
-		if Failed(j.Conclusion) {
+		if j.Failed() {
 			failed = append(failed, j)
 		}
 	}
 	a := &chat.Attachment{
-		Title:    fmt.Sprintf("CI run %d (%s #%d) on %s: %s", r.ID, r.Name, r.RunNumber, r.HeadBranch, state),
+		Title:    fmt.Sprintf("CI run %d%s on %s: %s", r.ID, runLabel(r), r.HeadBranch, state),
 		Sections: []*chat.Section{{Lines: meta}},
 	}
 	keep := opts.LogLines
@@ -124,20 +124,25 @@ func runAttachment(ctx context.Context, c *client.Client, repo client.RepoName, 
 	return a, nil
 }
 
-// Failed reports whether a conclusion means something went wrong.
-func Failed(conclusion string) bool {
-	switch conclusion {
-	case "", "success", "skipped", "neutral":
-		return false
-	}
-	return true
-}
-
 func outcome(status, conclusion string) string {
 	if conclusion != "" {
 		return conclusion
 	}
 	return status
+}
+
+// runLabel is " (CI #12)": the run's workflow and number, as far as the
+// service gives them.
+func runLabel(r *client.WorkflowRun) string {
+	switch {
+	case r.Name != "" && r.RunNumber > 0:
+		return fmt.Sprintf(" (%s #%d)", r.Name, r.RunNumber)
+	case r.Name != "":
+		return " (" + r.Name + ")"
+	case r.RunNumber > 0:
+		return fmt.Sprintf(" (#%d)", r.RunNumber)
+	}
+	return ""
 }
 
 // maxLine cuts a log line that is longer than any line a person reads.

@@ -11,28 +11,16 @@ import (
 	"github.com/forgehq/forge/internal/agentctx"
 	"github.com/forgehq/forge/refserver"
 	"github.com/forgehq/forge/refserver/ci"
+	"github.com/forgehq/forge/refserver/refservertest"
 )
 
 // start runs a reference server with alice/demo and returns it with a
 // client logged in as alice.
 func start(t *testing.T) (*refserver.Server, *client.Client) {
 	t.Helper()
-	srv, err := refserver.New(refserver.Options{AdminPassword: "admin-password-1234"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := srv.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { srv.Close() })
-	if _, err := srv.CreateUser("alice", "alice-password-123", ""); err != nil {
-		t.Fatal(err)
-	}
+	srv := refservertest.Start(t)
+	tok := refservertest.User(t, srv, "alice", "")
 	if _, err := srv.CreateRepo("alice", "demo", refserver.RepoOptions{AutoInit: true}); err != nil {
-		t.Fatal(err)
-	}
-	tok, err := srv.Token("alice")
-	if err != nil {
 		t.Fatal(err)
 	}
 	c, err := client.New(srv.BaseURL(), tok)

@@ -29,6 +29,7 @@ type Attempt struct {
 	// NeedsCode says the account has two-factor authentication on: the
 	// token works only after Verify.
 	NeedsCode bool
+	me        *client.User // the token's user, when Start already asked
 }
 
 // Start sends the username and password to anon's service. The service
@@ -54,6 +55,18 @@ func Start(ctx context.Context, anon *client.Client, username, password string) 
 	if err != nil {
 		a.Abandon(ctx)
 		return nil, fmt.Errorf("login failed: %w", err)
+	}
+	if !need {
+		// Some services say so only when the token is first used (401 or
+		// 403 about two-factor verification): ask now, and keep the answer
+		// for Finish.
+		me, err := a.c.Account.Me(ctx)
+		switch {
+		case err == nil:
+			a.me = me
+		case client.IsTwoFactorRequired(err):
+			need = true
+		}
 	}
 	a.NeedsCode = need
 	return a, nil
@@ -81,6 +94,9 @@ func CodeError(err error) error {
 
 // Finish checks the token works and says whose it is.
 func (a *Attempt) Finish(ctx context.Context) (*client.User, error) {
+	if a.me != nil && !a.NeedsCode {
+		return a.me, nil
+	}
 	me, err := a.c.Account.Me(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("login failed: the new token does not work: %w", err)
@@ -115,21 +131,11 @@ func Revoke(ctx context.Context, c *client.Client) error {
 // the base URL it replaced, if any. The file is written only here, after
 // a fully successful login: a failed one leaves the stored token alone.
 func Store(f *cmdutil.Factory, profile, baseURL, token, user string, insecure bool) (replaced string, saved *config.File, err error) {
-	err = f.UpdateConfig(func(cf *config.File) error {
-		saved = cf
-		cf.InsecureStorage = insecure
-		p := cf.Profile(profile)
-		if p == nil {
-			p = &config.Profile{}
-			cf.SetProfile(profile, p)
-		}
+	saved, err = f.UpdateProfile(profile, insecure, func(p *config.Profile) error {
 		if p.BaseURL != "" && p.BaseURL != baseURL {
 			replaced = p.BaseURL
 		}
 		p.BaseURL, p.Token, p.User = baseURL, token, user
-		if cf.CurrentProfile == "" {
-			cf.CurrentProfile = profile
-		}
 		return nil
 	})
 	return replaced, saved, err

@@ -8,13 +8,14 @@ import (
 	"bytes"
 	"context"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/forgehq/forge/cmd"
 	"github.com/forgehq/forge/internal/cmdutil"
 	"github.com/forgehq/forge/internal/iostreams"
+	"github.com/forgehq/forge/internal/prompt/prompttest"
 	"github.com/forgehq/forge/refserver"
+	"github.com/forgehq/forge/refserver/refservertest"
 )
 
 // Harness is a reference server and the environment forge runs in.
@@ -28,34 +29,39 @@ type Harness struct {
 // New starts a reference server, stopped when the test ends.
 func New(t testing.TB) *Harness {
 	t.Helper()
-	srv, err := refserver.New(refserver.Options{AdminPassword: "admin-password-1234"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := srv.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { srv.Close() })
+	srv := refservertest.Start(t)
 	dir := t.TempDir()
 	return &Harness{t: t, Srv: srv, Env: map[string]string{
 		"FORGE_CONFIG_DIR": dir, "HOME": dir, "FORGE_BASE_URL": srv.BaseURL(),
 	}}
 }
 
+// Against returns a Harness whose forge talks to the service at baseURL
+// with token ("" for none): a fixture playing a service that made other
+// choices. It has no reference server (Srv is nil).
+func Against(t testing.TB, baseURL, token string) *Harness {
+	dir := t.TempDir()
+	h := &Harness{t: t, Env: map[string]string{"FORGE_CONFIG_DIR": dir, "HOME": dir, "FORGE_BASE_URL": baseURL}}
+	if token != "" {
+		h.Env["FORGE_TOKEN"] = token
+	}
+	return h
+}
+
 // LoginAs creates the user (unless they exist) and makes forge use a
-// token of theirs.
+// token of theirs (with refservertest.Password(login)).
 func (h *Harness) LoginAs(login string) {
 	h.t.Helper()
-	if _, ok := h.Srv.Store().UserByLogin(login); !ok {
-		if _, err := h.Srv.CreateUser(login, login+"-password-1234", ""); err != nil {
-			h.t.Fatal(err)
-		}
-	}
-	tok, err := h.Srv.Token(login)
-	if err != nil {
+	h.Env["FORGE_TOKEN"] = refservertest.User(h.t, h.Srv, login, "")
+}
+
+// Repo creates owner/name on the server, with a first commit (a
+// README.md).
+func (h *Harness) Repo(owner, name string) {
+	h.t.Helper()
+	if _, err := h.Srv.CreateRepo(owner, name, refserver.RepoOptions{AutoInit: true}); err != nil {
 		h.t.Fatal(err)
 	}
-	h.Env["FORGE_TOKEN"] = tok
 }
 
 // Run says how to run forge.
@@ -67,8 +73,12 @@ type Run struct {
 	ErrTTY bool
 	// Stdin is what forge reads.
 	Stdin string
-	// Answers answer forge's questions in order.
-	Answers []string
+	// Answers answer forge's questions in order: strings, functions of
+	// what forge has written on stdout so far, or errors (see prompttest).
+	Answers []any
+	// Strict fails the test at a question Answers has no answer for;
+	// otherwise that question gets an error, as from a closed terminal.
+	Strict bool
 }
 
 // Result is what a run left behind.
@@ -76,6 +86,8 @@ type Result struct {
 	Code      int
 	Out, Err  string
 	Questions []string
+	// Asked are the questions with their kind, as "confirm: Q".
+	Asked []string
 }
 
 // Run runs forge with args.
@@ -87,57 +99,16 @@ func (h *Harness) Run(r Run, args ...string) Result {
 	ios.SetStdoutTTY(r.TTY)
 	ios.SetStderrTTY(r.ErrTTY)
 	f := cmdutil.New(ios, func(k string) string { return h.Env[k] })
-	p := &prompter{answers: r.Answers}
+	p := &prompttest.Script{Answers: r.Answers, Screen: out.String}
+	if r.Strict {
+		p.T = h.t
+	}
 	f.Prompter = p
 	code := cmd.Run(context.Background(), f, args)
-	if len(p.answers) != 0 {
-		h.t.Errorf("forge %s left answers %q unused; asked %q", strings.Join(args, " "), p.answers, p.questions)
+	if left := p.Left(); len(left) != 0 {
+		h.t.Errorf("forge %s left answers %q unused; asked %q", strings.Join(args, " "), left, p.Questions())
 	}
-	return Result{Code: code, Out: out.String(), Err: errOut.String(), Questions: p.questions}
-}
-
-// prompter answers questions from a list; a question without an answer
-// gets an error, as a closed terminal would.
-type prompter struct {
-	mu        sync.Mutex
-	answers   []string
-	questions []string
-}
-
-func (p *prompter) next(q string) (string, error) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	p.questions = append(p.questions, q)
-	if len(p.answers) == 0 {
-		return "", errNoAnswer
-	}
-	a := p.answers[0]
-	p.answers = p.answers[1:]
-	return a, nil
-}
-
-type noAnswer struct{}
-
-func (noAnswer) Error() string { return "no answer: input ended" }
-
-var errNoAnswer error = noAnswer{}
-
-func (p *prompter) Input(_ context.Context, q, def string) (string, error) {
-	a, err := p.next(q)
-	if a == "" {
-		a = def
-	}
-	return a, err
-}
-
-func (p *prompter) Password(_ context.Context, q string) (string, error) { return p.next(q) }
-
-func (p *prompter) Confirm(_ context.Context, q string, def bool) (bool, error) {
-	a, err := p.next(q)
-	if a == "" {
-		return def, err
-	}
-	return a == "y" || a == "yes", err
+	return Result{Code: code, Out: out.String(), Err: errOut.String(), Questions: p.Questions(), Asked: p.Asked()}
 }
 
 // Output joins stdout and stderr, for failure messages.

@@ -4,6 +4,7 @@ import (
 	"github.com/forgehq/forge/chat"
 	"github.com/forgehq/forge/config"
 	"github.com/forgehq/forge/internal/build"
+	"github.com/forgehq/forge/internal/redact"
 )
 
 // Agent returns a client of the agent chat API. Its address and key come
@@ -36,5 +37,23 @@ func (f *Factory) Agent() (*chat.Client, error) {
 		}
 		return nil, &UsageError{Err: err}
 	}
-	return chat.New(u, s.AgentKey, f.HTTPClient(), build.UserAgent()), nil
+	wait, err := f.httpTimeout()
+	if err != nil {
+		return nil, err
+	}
+	c := chat.New(u, s.AgentKey, f.HTTPClient(), build.UserAgent())
+	c.Wait = wait
+	return c, nil
+}
+
+// Redactor masks, in what forge sends to the agent, the secrets this run
+// holds (redact.Held: the profile's token, agent key and registry
+// password, FORGE_*/AGENT_* secrets in the environment) and the generic
+// forms of secret. Without settings it masks the generic forms only.
+func (f *Factory) Redactor() *redact.Redactor {
+	s, err := f.Settings()
+	if err != nil {
+		return nil
+	}
+	return redact.New(redact.Held(*s, f.Getenv)...)
 }

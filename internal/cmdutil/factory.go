@@ -4,7 +4,6 @@ import (
 	"io"
 	"net/http"
 	"sync"
-	"time"
 
 	"github.com/forgehq/forge/config"
 	"github.com/forgehq/forge/internal/httpdebug"
@@ -136,8 +135,8 @@ func (f *Factory) UpdateConfig(fn func(*config.File) error) error {
 // HTTPClient is the one HTTP client all of forge's API clients share: one
 // connection pool (so consecutive requests reuse a TCP connection), traced
 // to stderr under --debug. It has no overall timeout, because chat streams
-// and image pushes run long; API clients set their own per-request
-// deadlines.
+// and image pushes run long; the wait for an answer's headers is
+// FORGE_HTTP_TIMEOUT's, and API clients set their own deadlines.
 func (f *Factory) HTTPClient() *http.Client {
 	f.mu.Lock()
 	defer f.mu.Unlock()
@@ -146,7 +145,9 @@ func (f *Factory) HTTPClient() *http.Client {
 	}
 	t := http.DefaultTransport.(*http.Transport).Clone()
 	t.MaxIdleConnsPerHost = 16
-	t.ResponseHeaderTimeout = 60 * time.Second
+	// One wait for all three interfaces (internal/httpwait): the REST
+	// client bounds its attempts whole as well.
+	t.ResponseHeaderTimeout, _ = f.httpTimeout()
 	var rt http.RoundTripper = t
 	if f.Debug() {
 		rt = httpdebug.Wrap(t, debugOut(f.IOStreams))
@@ -166,4 +167,27 @@ func debugOut(ios *iostreams.IOStreams) io.Writer {
 		return text.NewWriter(ios.ErrOut)
 	}
 	return ios.ErrOut
+}
+
+// UpdateProfile changes the profile name under the configuration's lock:
+// it creates the profile when it does not exist yet and makes it current
+// on a configuration that has none, then lets fn set its fields. insecure
+// is --insecure-storage (secrets in the file, not the keyring). It
+// returns the configuration as written, for its PlainTextNotice.
+func (f *Factory) UpdateProfile(name string, insecure bool, fn func(p *config.Profile) error) (*config.File, error) {
+	var saved *config.File
+	err := f.UpdateConfig(func(cf *config.File) error {
+		saved = cf
+		cf.InsecureStorage = insecure
+		p := cf.Profile(name)
+		if p == nil {
+			p = &config.Profile{}
+			cf.SetProfile(name, p)
+		}
+		if cf.CurrentProfile == "" {
+			cf.CurrentProfile = name
+		}
+		return fn(p)
+	})
+	return saved, err
 }

@@ -3,6 +3,7 @@ package cmdutil
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net/url"
 	"os"
 	"strings"
@@ -64,10 +65,37 @@ func (f *Factory) baseRepo(ctx context.Context, flag string) (gitremote.Repo, er
 	if errors.Is(err, gitremote.ErrNoGit) {
 		return gitremote.Repo{}, UsageErrorf("cannot tell which repository: not in a git repository; pass -R OWNER/REPO")
 	}
-	if r, _, ok := gitremote.Pick(remotes, u.Host); ok {
+	if r, rm, ok := gitremote.Pick(remotes, u.Host); ok {
+		f.noteRemote(ctx, dir, remotes, u.Host, rm, r)
 		return r, nil
 	}
 	return gitremote.Repo{}, UsageErrorf("cannot tell which repository: no git remote here points at %s; pass -R OWNER/REPO", u.Host)
+}
+
+// noteRemote says, once, which remote forge chose when remotes point at
+// more than one repository of the service: it marks the remote as the
+// default in git config (as gh's gh-resolved), so the choice is said the
+// first time only and stays the same until `forge repo set-default`
+// changes it.
+func (f *Factory) noteRemote(ctx context.Context, dir string, remotes []gitremote.Remote, host string, rm gitremote.Remote, r gitremote.Repo) {
+	if rm.Default {
+		return
+	}
+	var others []string
+	for _, c := range gitremote.Candidates(remotes, host) {
+		if c.Repo != r {
+			others = append(others, c.Remote.Name+" ("+c.Repo.String()+")")
+		}
+	}
+	if len(others) == 0 {
+		return
+	}
+	if err := gitremote.SetDefault(ctx, dir, remotes, rm.Name); err != nil {
+		return // not said: it would be said again next time
+	}
+	ios := f.IOStreams
+	fmt.Fprintf(ios.ErrOut, "%s Using the git remote %s (%s), not %s; change it with `forge repo set-default`\n",
+		ios.ErrColorScheme().WarningIcon(), rm.Name, r, strings.Join(others, ", "))
 }
 
 // useHost makes the profile whose base URL is on host the active one, so

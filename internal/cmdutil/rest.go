@@ -2,13 +2,12 @@ package cmdutil
 
 import (
 	"fmt"
-	"strconv"
-	"strings"
 	"time"
 
 	"github.com/forgehq/forge/client"
 	"github.com/forgehq/forge/config"
 	"github.com/forgehq/forge/internal/build"
+	"github.com/forgehq/forge/internal/httpwait"
 )
 
 // REST returns a client for the REST API of the active profile,
@@ -35,20 +34,19 @@ func (f *Factory) REST() (*client.Client, error) {
 		if host, ok := s.Withheld["base_url"]; ok {
 			return nil, AuthErrorf("no token for %s: profile %q holds one only for its own server; log in there with `forge --profile NAME auth login --base-url %s` (a new profile) or set FORGE_TOKEN", host, s.Profile, s.BaseURL)
 		}
-		return nil, AuthErrorf("not logged in to %s (profile %q): run `forge auth login`", s.BaseURL, s.Profile)
+		return nil, AuthErrorf("not logged in to %s (profile %q): %s", s.BaseURL, s.Profile, LoginHint(s))
 	}
 	if s.Sources["token"] == config.FromEnv {
 		// Logging in would not help: FORGE_TOKEN wins over a stored token.
-		return f.RESTClient(s.BaseURL, s.Token, client.WithTokenFix("set FORGE_TOKEN to a valid token, or unset it and run `forge auth login`"))
+		return f.RESTClient(s.BaseURL, s.Token, client.WithTokenFix("set FORGE_TOKEN to a valid token, or unset it and "+LoginHint(s)))
 	}
-	return f.RESTClient(s.BaseURL, s.Token)
+	return f.RESTClient(s.BaseURL, s.Token, client.WithTokenFix(LoginHint(s)))
 }
 
 // RESTClient returns a client for baseURL with token ("" for anonymous
 // requests, as the login makes), configured like REST's.
 //
-// FORGE_HTTP_TIMEOUT bounds each request attempt: a Go duration ("45s",
-// "2m") or a number of seconds; 0 turns the bound off. Default 30s.
+// FORGE_HTTP_TIMEOUT bounds each request attempt (internal/httpwait).
 func (f *Factory) RESTClient(baseURL, token string, more ...client.Option) (*client.Client, error) {
 	timeout, err := f.httpTimeout()
 	if err != nil {
@@ -69,15 +67,9 @@ func (f *Factory) RESTClient(baseURL, token string, more ...client.Option) (*cli
 }
 
 func (f *Factory) httpTimeout() (time.Duration, error) {
-	v := strings.TrimSpace(f.Getenv("FORGE_HTTP_TIMEOUT"))
-	if v == "" {
-		return client.DefaultTimeout, nil
+	d, err := httpwait.Parse(f.Getenv(httpwait.Var))
+	if err != nil {
+		return 0, &UsageError{Err: err}
 	}
-	if secs, err := strconv.ParseFloat(v, 64); err == nil && secs >= 0 {
-		return time.Duration(secs * float64(time.Second)), nil
-	}
-	if d, err := time.ParseDuration(v); err == nil && d >= 0 {
-		return d, nil
-	}
-	return 0, UsageErrorf("FORGE_HTTP_TIMEOUT=%q is not a duration; use seconds (45) or a Go duration (45s, 2m)", v)
+	return d, nil
 }

@@ -114,7 +114,7 @@ type topic struct{ section, title, text string }
 // ENVIRONMENT and EXIT STATUS sections.
 func helpTopics(root *cobra.Command) []topic {
 	var out []topic
-	for _, t := range []topic{{"ENVIRONMENT", "Environment", "environment"}, {"EXIT STATUS", "Exit codes", "exit-codes"}} {
+	for _, t := range []topic{{"ENVIRONMENT", "Environment", "environment"}, {"EXIT STATUS", "Exit codes", "exit-codes"}, {"FORMATTING", "Formatting output", "formatting"}} {
 		for _, c := range root.Commands() {
 			if c.Name() == t.text && c.Hidden {
 				t.text = strings.TrimSpace(c.Long)

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/forgehq/forge/cmd"
+	"github.com/forgehq/forge/cmd/withserver"
 	"github.com/forgehq/forge/internal/cmdutil"
 	"github.com/forgehq/forge/internal/docgen"
 	"github.com/forgehq/forge/internal/iostreams"
@@ -17,7 +17,7 @@ import (
 
 func root() *cobra.Command {
 	ios, _, _, _ := iostreams.Test()
-	return cmd.NewRootCmd(cmdutil.New(ios, func(string) string { return "" }))
+	return withserver.NewRootCmd(cmdutil.New(ios, func(string) string { return "" }))
 }
 
 // TestDocsUpToDate fails when the committed man pages or command reference

@@ -134,7 +134,14 @@ func ParseURL(raw string) (host string, repo Repo, ok bool) {
 type Remote struct {
 	Name string
 	URL  string
+	// Default says the remote was chosen as the repository's default
+	// (git config remote.NAME.forge-resolved base, as gh's gh-resolved).
+	Default bool
 }
+
+// defaultKey is the git config key under remote.NAME that marks the
+// default remote.
+const defaultKey = "forge-resolved"
 
 // ErrNoGit means git is not installed or the directory is not in a git
 // working tree.
@@ -142,7 +149,7 @@ var ErrNoGit = errors.New("not in a git repository")
 
 // Remotes lists the remotes of the git working tree at dir.
 func Remotes(ctx context.Context, dir string) ([]Remote, error) {
-	cmd := exec.CommandContext(ctx, "git", "config", "--local", "--get-regexp", `^remote\..*\.url$`)
+	cmd := exec.CommandContext(ctx, "git", "config", "--local", "--get-regexp", `^remote\..*\.(url|`+defaultKey+`)$`)
 	cmd.Dir = dir
 	var out bytes.Buffer
 	cmd.Stdout = &out
@@ -154,20 +161,82 @@ func Remotes(ctx context.Context, dir string) ([]Remote, error) {
 		return nil, ErrNoGit
 	}
 	var remotes []Remote
+	marked := map[string]bool{}
 	for _, line := range strings.Split(out.String(), "\n") {
 		key, val, ok := strings.Cut(strings.TrimSpace(line), " ")
 		if !ok {
 			continue
 		}
+		if name, ok := strings.CutSuffix(strings.TrimPrefix(key, "remote."), "."+defaultKey); ok {
+			marked[name] = val == "base"
+			continue
+		}
 		name := strings.TrimSuffix(strings.TrimPrefix(key, "remote."), ".url")
 		remotes = append(remotes, Remote{Name: name, URL: val})
+	}
+	for i := range remotes {
+		remotes[i].Default = marked[remotes[i].Name]
 	}
 	return remotes, nil
 }
 
+// SetDefault marks the remote name as the working tree's default (none
+// when name is ""), unmarking the others.
+func SetDefault(ctx context.Context, dir string, remotes []Remote, name string) error {
+	for _, rm := range remotes {
+		if rm.Default && rm.Name != name {
+			if err := gitConfig(ctx, dir, "--unset", "remote."+rm.Name+"."+defaultKey); err != nil {
+				return err
+			}
+		}
+	}
+	if name == "" {
+		return nil
+	}
+	return gitConfig(ctx, dir, "remote."+name+"."+defaultKey, "base")
+}
+
+func gitConfig(ctx context.Context, dir string, args ...string) error {
+	cmd := exec.CommandContext(ctx, "git", append([]string{"config", "--local"}, args...)...)
+	cmd.Dir = dir
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return fmt.Errorf("git config %s: %v: %s", strings.Join(args, " "), err, strings.TrimSpace(string(out)))
+	}
+	return nil
+}
+
+// Candidates are the remotes that point at host, each with its
+// repository, in Pick's order of preference (best first).
+func Candidates(remotes []Remote, host string) []Candidate {
+	var out []Candidate
+	rest := remotes
+	for len(rest) > 0 {
+		r, rm, ok := Pick(rest, host)
+		if !ok {
+			break
+		}
+		out = append(out, Candidate{Remote: rm, Repo: r})
+		var next []Remote
+		for _, x := range rest {
+			if x.Name != rm.Name {
+				next = append(next, x)
+			}
+		}
+		rest = next
+	}
+	return out
+}
+
+// Candidate is a remote that points at the service and its repository.
+type Candidate struct {
+	Remote Remote
+	Repo   Repo
+}
+
 // Pick chooses the repository from remotes that point at host (host[:port]
-// of the profile's base URL): upstream first, then origin, then the others
-// in order. A remote with the same host and port wins over one that only
+// of the profile's base URL): the remote marked as the default
+// (SetDefault) first, then upstream, then origin, then the others in
+// order. A remote with the same host and port wins over one that only
 // shares the host name (SSH remotes rarely carry the HTTP port).
 func Pick(remotes []Remote, host string) (Repo, Remote, bool) {
 	host = strings.ToLower(host)
@@ -189,6 +258,9 @@ func Pick(remotes []Remote, host string) (Repo, Remote, bool) {
 			continue
 		}
 		score := match*10 + rank(rm.Name)
+		if rm.Default {
+			score += 100
+		}
 		if score > bestScore {
 			best, bestScore, bestRepo = i, score, r
 		}
@@ -214,4 +286,12 @@ func stripPort(h string) string {
 		return h[:i]
 	}
 	return h
+}
+
+// UsesForge reports whether git's credential helper for origin (what
+// `forge auth setup-git` sets) is forge's: then fetch and push there use
+// the profile's token instead of asking for a password.
+func UsesForge(ctx context.Context, origin string) bool {
+	out, err := exec.CommandContext(ctx, "git", "config", "--get-urlmatch", "credential.helper", origin+"/").Output()
+	return err == nil && strings.Contains(string(out), "auth git-credential")
 }

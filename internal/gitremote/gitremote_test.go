@@ -60,10 +60,10 @@ func TestParse(t *testing.T) {
 
 func TestPick(t *testing.T) {
 	remotes := []Remote{
-		{"mirror", "https://other.example/alice/app.git"},
-		{"fork", "git@forge.example.com:bob/app.git"},
-		{"origin", "git@forge.example.com:alice/app.git"},
-		{"upstream", "https://forge.example.com:8443/team/app.git"},
+		{Name: "mirror", URL: "https://other.example/alice/app.git"},
+		{Name: "fork", URL: "git@forge.example.com:bob/app.git"},
+		{Name: "origin", URL: "git@forge.example.com:alice/app.git"},
+		{Name: "upstream", URL: "https://forge.example.com:8443/team/app.git"},
 	}
 	cases := []struct {
 		host, want, remote string
@@ -82,7 +82,7 @@ func TestPick(t *testing.T) {
 		t.Error("picked a remote for an unrelated host")
 	}
 	// Same host only: upstream over origin over others.
-	r, _, _ := Pick([]Remote{{"a", "git@h:x/a.git"}, {"origin", "git@h:x/o.git"}, {"upstream", "git@h:x/u.git"}}, "h:80")
+	r, _, _ := Pick([]Remote{{Name: "a", URL: "git@h:x/a.git"}, {Name: "origin", URL: "git@h:x/o.git"}, {Name: "upstream", URL: "git@h:x/u.git"}}, "h:80")
 	if r.Name != "u" {
 		t.Errorf("preference order broken: %v", r)
 	}

@@ -7,6 +7,7 @@ package origin
 
 import (
 	"errors"
+	"fmt"
 	"net"
 	"net/http"
 	"net/url"
@@ -63,15 +64,30 @@ const MaxRedirects = 10
 // request that a redirect sends to another origin than the one it was
 // first sent to loses its Authorization header. (net/http keeps it for the
 // same host name on another port, for subdomains, and for http after
-// https.) It stops after MaxRedirects hops.
+// https.) A request that sends something (any method but GET and HEAD:
+// a login's password, a new password, a chat message) is not redirected
+// to another origin at all: a 307 or 308 would replay its body there, and
+// after any redirect the other origin's answer (a token, say) would be
+// taken for the service's. It stops after MaxRedirects hops.
 func CheckRedirect(req *http.Request, via []*http.Request) error {
 	if len(via) >= MaxRedirects {
 		return errors.New("stopped after 10 redirects")
 	}
 	if len(via) > 0 && !Same(req.URL, via[0].URL) {
+		if m := via[0].Method; m != http.MethodGet && m != http.MethodHead {
+			return &RedirectError{Method: m, From: via[0].URL.Redacted(), To: req.URL.Redacted()}
+		}
 		req.Header.Del("Authorization")
 	}
 	return nil
+}
+
+// RedirectError is a request that sends something redirected to another
+// origin: refused, nothing sent there.
+type RedirectError struct{ Method, From, To string }
+
+func (e *RedirectError) Error() string {
+	return fmt.Sprintf("%s %s was redirected to %s, another origin; forge sent nothing there and took no answer from it. If the service has moved, point the profile at its new address (forge profile add NAME --force --base-url URL)", e.Method, e.From, e.To)
 }
 
 // Guard wraps a transport with the same rule as CheckRedirect, for

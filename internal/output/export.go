@@ -38,10 +38,10 @@ type Exporter struct {
 func AddJSONFlags(cmd *cobra.Command, known ...string) *Exporter {
 	e := &Exporter{known: known}
 	f := cmd.Flags()
-	f.StringVar(&e.fields, "json", "", "Output JSON with the given `fields` (comma-separated; none: all fields)")
+	f.Var((*fieldsValue)(&e.fields), "json", "Output JSON with the given `fields` (comma-separated or repeated; none: all fields)")
 	f.Lookup("json").NoOptDefVal = allFields
 	f.StringVarP(&e.jq, "jq", shorthand(cmd, "q"), "", "Filter JSON output with a jq `expression`")
-	f.StringVarP(&e.template, "template", shorthand(cmd, "t"), "", "Format JSON output with a Go `template`")
+	f.StringVarP(&e.template, "template", shorthand(cmd, "t"), "", "Format JSON output with a Go `template` (helpers: forge help formatting)")
 	if cmd.Annotations == nil {
 		cmd.Annotations = map[string]string{}
 	}
@@ -75,6 +75,25 @@ func fieldsHelp(known []string) string {
 		line += 1 + len(f)
 	}
 	return b.String()
+}
+
+// fieldsValue is --json's value: each use adds its fields to the list
+// (`--json a --json b` is `--json a,b`), as gh does; a bare --json asks
+// for every field, whatever else is named.
+type fieldsValue string
+
+func (v *fieldsValue) String() string { return string(*v) }
+func (v *fieldsValue) Type() string   { return "string" }
+func (v *fieldsValue) Set(s string) error {
+	switch {
+	case *v == allFields || s == allFields:
+		*v = allFields
+	case *v == "":
+		*v = fieldsValue(s)
+	default:
+		*v += fieldsValue("," + s)
+	}
+	return nil
 }
 
 // shorthand is s unless cmd already gives it to a flag of its own: on
@@ -151,7 +170,7 @@ func (e *Exporter) Write(ios *iostreams.IOStreams, data any) error {
 		if tty {
 			v = sanitizeStrings(v)
 		}
-		return runTemplate(ios.Out, ios.ColorEnabled(), e.template, v)
+		return runTemplate(ios.Out, tty, ios.ColorEnabled(), e.template, v)
 	}
 	out := ios.Out
 	if tty {
@@ -333,13 +352,15 @@ func writeJQValue(w io.Writer, r any, indent string) error {
 	return err
 }
 
-func runTemplate(out io.Writer, color bool, tmpl string, v any) error {
-	t, err := parseTemplate(tmpl, color)
-	if err != nil {
-		return cmdutil.UsageErrorf("bad --template: %v", err)
+func runTemplate(out io.Writer, tty, color bool, src string, v any) error {
+	t, tbl := newTemplate(src, color, &tplTable{tty: tty})
+	if t.err != nil {
+		return cmdutil.UsageErrorf("bad --template: %v", t.err)
 	}
 	if err := t.Execute(out, v); err != nil {
 		return fmt.Errorf("template: %v", err)
 	}
-	return nil
+	// Rows never rendered are printed at the end, as gh does.
+	_, err := io.WriteString(out, tbl.render())
+	return err
 }

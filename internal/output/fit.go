@@ -2,41 +2,62 @@ package output
 
 import "github.com/charmbracelet/x/ansi"
 
-// fit truncates cells so the table fits width columns: the widest column
-// gives way first, down to 8 cells; if that is not enough, the widest go on
-// shrinking down to 3 cells (a cut word still tells rows apart), and only
-// then may a line wrap. Each cut cell ends in an ellipsis.
-func fit(headers []string, rows [][]string, width int) {
+// fit truncates cells so the table fits width columns, giving way in the
+// order a reader loses least:
+//
+//  1. a column empty in every row is dropped (its header alone would
+//     take the room of a column with something in it);
+//  2. the widest column that is not an identifier shrinks, one cell at a
+//     time, down to 16 cells, then to 8, then to 3 (a cut word still tells
+//     rows apart);
+//  3. an identifier (whole[i]: an ID, a fingerprint, a login) is never
+//     cut: if the table still does not fit, a line wraps.
+//
+// Each cut cell ends in an ellipsis. It returns the columns kept, by
+// index, and the headers and rows holding only those.
+func fit(headers []string, rows [][]string, whole []bool, width int) (cols []int, h []string, r [][]string) {
 	const gap = 2
 	n := len(headers)
-	if n == 0 || width <= 0 {
-		return
-	}
 	widths := make([]int, n)
-	for i, h := range headers {
-		widths[i] = ansi.StringWidth(h)
+	for i, hd := range headers {
+		widths[i] = ansi.StringWidth(hd)
 	}
-	for _, r := range rows {
-		for i := 0; i < n && i < len(r); i++ {
-			widths[i] = max(widths[i], ansi.StringWidth(r[i]))
+	used := make([]bool, n)
+	for _, row := range rows {
+		for i := 0; i < n && i < len(row); i++ {
+			w := ansi.StringWidth(row[i])
+			widths[i] = max(widths[i], w)
+			used[i] = used[i] || w > 0
 		}
 	}
 	total := func() int {
-		s := gap * (n - 1)
-		for _, w := range widths {
-			s += w
+		s := -gap
+		for _, i := range cols {
+			s += widths[i] + gap
 		}
 		return s
 	}
-	for _, minCol := range []int{8, 3} {
-		for total() > width {
-			widest := 0
-			for i := range widths {
-				if widths[i] > widths[widest] {
+	cols = make([]int, 0, n)
+	for i := range n {
+		cols = append(cols, i)
+	}
+	if width > 0 && total() > width {
+		cols = cols[:0]
+		for i := range n {
+			if used[i] || headers[i] == "" {
+				cols = append(cols, i)
+			}
+		}
+	}
+	for _, minCol := range []int{16, 8, 3} {
+		for width > 0 && total() > width {
+			widest := -1
+			for _, i := range cols {
+				if (i >= len(whole) || !whole[i]) && (widest < 0 || widths[i] > widths[widest]) {
 					widest = i
 				}
 			}
-			if widths[widest] <= minCol {
+			if widest < 0 || widths[widest] <= minCol {
 				break
 			}
 			// One cell at a time, so the cut spreads over the widest
@@ -44,11 +65,24 @@ func fit(headers []string, rows [][]string, width int) {
 			widths[widest]--
 		}
 	}
-	for _, r := range append(rows, headers) {
-		for i := 0; i < n && i < len(r); i++ {
-			if ansi.StringWidth(r[i]) > widths[i] {
-				r[i] = ansi.Truncate(r[i], widths[i], "…")
+	pick := func(row []string) []string {
+		out := make([]string, 0, len(cols))
+		for _, i := range cols {
+			c := ""
+			if i < len(row) {
+				c = row[i]
 			}
+			if ansi.StringWidth(c) > widths[i] {
+				c = ansi.Truncate(c, widths[i], "…")
+			}
+			out = append(out, c)
 		}
+		return out
 	}
+	h = pick(headers)
+	r = make([][]string, len(rows))
+	for k, row := range rows {
+		r[k] = pick(row)
+	}
+	return cols, h, r
 }

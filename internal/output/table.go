@@ -49,6 +49,19 @@ type Table struct {
 	colors  [][]Color
 	row     []string
 	rowCol  []Color
+	whole   []bool
+}
+
+// KeepWhole names the columns, by header, a terminal's width never cuts:
+// the identifiers a reader copies (an ID, a fingerprint, a login). Other
+// columns give way first.
+func (t *Table) KeepWhole(headers ...string) {
+	t.whole = make([]bool, len(t.headers))
+	for i, h := range t.headers {
+		for _, k := range headers {
+			t.whole[i] = t.whole[i] || h == k
+		}
+	}
 }
 
 // NewTable starts a table with the given column headers.
@@ -112,17 +125,26 @@ func (t *Table) renderTSV(w io.Writer) error {
 }
 
 func (t *Table) renderAligned() string {
-	rows := make([][]string, len(t.rows))
+	clean := make([][]string, len(t.rows))
 	for i, r := range t.rows {
-		rows[i] = make([]string, len(r))
+		clean[i] = make([]string, len(r))
 		for j, c := range r {
-			rows[i][j] = text.OneLine(text.Flatten(c)) // a cell cannot reach the terminal raw
+			clean[i][j] = text.OneLine(text.Flatten(c)) // a cell cannot reach the terminal raw
 		}
 	}
-	headers := append([]string(nil), t.headers...)
-	fit(headers, rows, t.ios.TerminalWidth())
+	cols, headers, rows := fit(t.headers, clean, t.whole, t.ios.TerminalWidth())
+	colors := make([][]Color, len(t.colors))
+	for i, rc := range t.colors {
+		for _, j := range cols {
+			c := Plain
+			if j < len(rc) {
+				c = rc[j]
+			}
+			colors[i] = append(colors[i], c)
+		}
+	}
 	color := t.ios.ColorEnabled()
-	last := len(t.headers) - 1
+	last := len(headers) - 1
 	tbl := table.New().
 		Border(lipgloss.Border{}).
 		BorderTop(false).BorderBottom(false).BorderLeft(false).BorderRight(false).
@@ -142,8 +164,8 @@ func (t *Table) renderAligned() string {
 			if row == table.HeaderRow {
 				return st.Bold(true)
 			}
-			if row < len(t.colors) && col < len(t.colors[row]) {
-				st = t.colors[row][col].style(st)
+			if row < len(colors) && col < len(colors[row]) {
+				st = colors[row][col].style(st)
 			}
 			return st
 		})

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"text/template"
 
+	"github.com/charmbracelet/x/ansi"
+
 	"github.com/forgehq/forge/internal/iostreams"
 	"github.com/forgehq/forge/internal/text"
 )
@@ -19,9 +21,38 @@ import (
 //	timefmt LAYOUT TIME   TIME in a Go time layout
 //	truncate N TEXT       TEXT cut to N columns with an ellipsis
 //	color NAME TEXT       TEXT in red, green, yellow, cyan, magenta, gray or bold (when colour is on)
+//	tablerow CELLS...     add a row to a table (aligned on a terminal, tab-separated piped)
+//	tablerender           print the rows added so far (done at the end if left out)
+//
+// The topic `forge help formatting` lists them for users: keep the two
+// together.
 func parseTemplate(src string, color bool) (*template.Template, error) {
+	t, _ := newTemplate(src, color, nil)
+	return t.Template, t.err
+}
+
+// tmpl is a parsed template and its table of tablerow rows.
+type tmpl struct {
+	*template.Template
+	err   error
+	table *tplTable
+}
+
+func newTemplate(src string, color bool, tbl *tplTable) (*tmpl, *tplTable) {
+	if tbl == nil {
+		tbl = &tplTable{}
+	}
 	cs := iostreams.NewColorScheme(color)
 	funcs := template.FuncMap{
+		"tablerow": func(cells ...any) string {
+			row := make([]string, len(cells))
+			for i, c := range cells {
+				row[i] = fmt.Sprint(c)
+			}
+			tbl.rows = append(tbl.rows, row)
+			return ""
+		},
+		"tablerender": func() string { return tbl.render() },
 		"json": func(v any) (string, error) {
 			b, err := json.Marshal(v)
 			return string(b), err
@@ -68,5 +99,45 @@ func parseTemplate(src string, color bool) (*template.Template, error) {
 			return cs.Named(name, fmt.Sprint(v))
 		},
 	}
-	return template.New("template").Funcs(funcs).Parse(src)
+	t, err := template.New("template").Funcs(funcs).Parse(src)
+	return &tmpl{Template: t, err: err, table: tbl}, tbl
+}
+
+// tplTable holds a template's tablerow rows until tablerender (or the end
+// of the template) prints them.
+type tplTable struct {
+	tty  bool
+	rows [][]string
+}
+
+// render is the rows so far, aligned with two spaces between columns on
+// a terminal, tab-separated when piped (cut and awk read them), and
+// forgets them.
+func (t *tplTable) render() string {
+	rows := t.rows
+	t.rows = nil
+	var widths []int
+	for _, r := range rows {
+		for i, c := range r {
+			if i == len(widths) {
+				widths = append(widths, 0)
+			}
+			widths[i] = max(widths[i], ansi.StringWidth(c))
+		}
+	}
+	var b strings.Builder
+	for _, r := range rows {
+		for i, c := range r {
+			switch {
+			case i == len(r)-1:
+				b.WriteString(c)
+			case t.tty:
+				b.WriteString(c + strings.Repeat(" ", widths[i]-ansi.StringWidth(c)+2))
+			default:
+				b.WriteString(c + "\t")
+			}
+		}
+		b.WriteByte('\n')
+	}
+	return b.String()
 }

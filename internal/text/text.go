@@ -2,7 +2,9 @@
 // text from a server made safe to show on a terminal (Sanitize, OneLine,
 // LogLine, and Writer and LogWriter for streams: the one place that decides
 // how a control character is shown), and counts, sizes, ages and digests
-// written the way a person reads them.
+// written the way a person reads them. ForModel is its counterpart for text
+// handed to a language model (`forge mcp serve`), which is attacked with
+// what a reader does not see rather than with escapes.
 package text
 
 import (

@@ -3,8 +3,9 @@
 // shows: redraws, the alternate screen, Ctrl-C, line editing. Only tests
 // import it.
 //
-// The test binary plays forge: its TestMain runs cmd.Main when
-// FORGE_TEST_AS_FORGE=1 (AsForge), which Start sets for the pane.
+// The test binary plays forge: its TestMain is Main(m, cmd.Main), which
+// runs forge when FORGE_TEST_AS_FORGE=1 (AsForge), as Start sets for the
+// pane.
 package tmuxtest
 
 import (
@@ -20,6 +21,16 @@ import (
 // AsForge is the environment variable that makes a test binary run as
 // forge; a TestMain checks it before running the tests.
 const AsForge = "FORGE_TEST_AS_FORGE"
+
+// Main is a TestMain that lets the test binary run as forge (forgeMain,
+// as cmd.Main, or withserver.Main where forge's serve and demo run in
+// process) when AsForge is set, and runs the tests otherwise.
+func Main(m *testing.M, forgeMain func() int) {
+	if os.Getenv(AsForge) == "1" {
+		os.Exit(forgeMain())
+	}
+	os.Exit(m.Run())
+}
 
 // timeout bounds every wait: far longer than any screen takes to appear,
 // so it only ends a test that is stuck.

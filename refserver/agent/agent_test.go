@@ -21,6 +21,9 @@ type fixture struct {
 	svc *agent.Service
 	url string
 	key string
+	// streamed receives a value each time the handler of a stream
+	// request has returned: its billing is final then.
+	streamed chan struct{}
 }
 
 func newFixture(t *testing.T, tier string) *fixture {
@@ -30,9 +33,16 @@ func newFixture(t *testing.T, tier string) *fixture {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ts := httptest.NewServer(svc)
+	f := &fixture{svc: svc, key: key, streamed: make(chan struct{}, 100)}
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		svc.ServeHTTP(w, r)
+		if r.URL.Path == "/api/v1/chat/stream" {
+			f.streamed <- struct{}{}
+		}
+	}))
 	t.Cleanup(ts.Close)
-	return &fixture{svc: svc, url: ts.URL, key: key}
+	f.url = ts.URL
+	return f
 }
 
 type response struct {
@@ -444,18 +454,14 @@ func TestStreamDisconnect(t *testing.T) {
 	cancel()
 	resp.Body.Close()
 
-	// Poll until the server noticed and stopped billing.
-	var used int
-	deadline := time.Now().Add(5 * time.Second)
-	for {
-		u, _ := f.svc.Usage(f.key)
-		time.Sleep(50 * time.Millisecond)
-		u2, _ := f.svc.Usage(f.key)
-		if used = u2.UsedTokens; u.UsedTokens == used || time.Now().After(deadline) {
-			break
-		}
+	// The bill is final once the stream's handler has returned.
+	select {
+	case <-f.streamed:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the stream's handler did not return after the client went away")
 	}
-	billed := used - full.Usage.Prompt
+	u, _ := f.svc.Usage(f.key)
+	billed := u.UsedTokens - full.Usage.Prompt
 	if billed < received || billed >= full.Usage.Completion {
 		t.Errorf("billed %d completion tokens after receiving %d of %d", billed, received, full.Usage.Completion)
 	}

@@ -20,6 +20,10 @@ import (
 type account struct {
 	Login string
 	Admin bool
+	// ID is the account's id, which a login name reused by a new account
+	// does not share: what is granted to this account (a token, cached
+	// credentials) is bound to it.
+	ID string
 }
 
 var (
@@ -45,9 +49,9 @@ type accounts struct {
 	baseURL func() string
 	client  *http.Client
 	ttl     time.Duration
-	// active tells whether a login may still sign in; a cached check
-	// counts only while it does.
-	active func(login string) bool
+	// current tells whether the account may still sign in, under the
+	// same id; a cached check counts only while it does.
+	current func(acct account) bool
 
 	mu    sync.Mutex
 	cache map[[32]byte]cached
@@ -58,8 +62,8 @@ type cached struct {
 	expires time.Time
 }
 
-func newAccounts(baseURL func() string, client *http.Client, ttl time.Duration, active func(string) bool) *accounts {
-	return &accounts{baseURL: baseURL, client: client, ttl: ttl, active: active, cache: map[[32]byte]cached{}}
+func newAccounts(baseURL func() string, client *http.Client, ttl time.Duration, current func(account) bool) *accounts {
+	return &accounts{baseURL: baseURL, client: client, ttl: ttl, current: current, cache: map[[32]byte]cached{}}
 }
 
 func credentialKey(user, password string) [32]byte {
@@ -83,7 +87,7 @@ func (a *accounts) check(ctx context.Context, user, password string) (account, e
 	c, ok := a.cache[key]
 	a.mu.Unlock()
 	if ok && now.Before(c.expires) {
-		if !a.active(c.acct.Login) {
+		if !a.current(c.acct) {
 			a.mu.Lock()
 			delete(a.cache, key)
 			a.mu.Unlock()
@@ -113,8 +117,9 @@ func (a *accounts) check(ctx context.Context, user, password string) (account, e
 type loginResponse struct {
 	Token string `json:"token"`
 	User  struct {
-		Login   string `json:"login"`
-		IsAdmin bool   `json:"is_admin"`
+		ID      json.RawMessage `json:"id"`
+		Login   string          `json:"login"`
+		IsAdmin bool            `json:"is_admin"`
 	} `json:"user"`
 }
 
@@ -150,7 +155,10 @@ func (a *accounts) login(ctx context.Context, user, password string) (account, e
 	if err := json.Unmarshal(data, &lr); err != nil {
 		return account{}, fmt.Errorf("%w: POST /auth/login answered something that is not JSON", errLoginUnavailable)
 	}
-	acct := account{Login: lr.User.Login, Admin: lr.User.IsAdmin}
+	// The login's token served only to read the role: it is revoked, so
+	// that registry logins leave no REST token behind.
+	defer a.logout(base, lr.Token)
+	acct := account{Login: lr.User.Login, Admin: lr.User.IsAdmin, ID: strings.Trim(string(lr.User.ID), `"`)}
 	if acct.Login == "" {
 		acct.Login = user
 	}
@@ -188,4 +196,25 @@ func (a *accounts) role(ctx context.Context, base, token string) (string, bool) 
 		return "", false
 	}
 	return st.Role, true
+}
+
+// logout revokes a token the login issued, by POST /auth/logout (which the
+// reference server offers; a service without it keeps its tokens, and
+// nothing else can be done about them here).
+func (a *accounts) logout(base, token string) {
+	if token == "" {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, base+"/auth/logout", nil)
+	if err != nil {
+		return
+	}
+	req.Header.Set("Authorization", "token "+token)
+	req.Header.Set("Accept", "application/json")
+	if resp, err := a.client.Do(req); err == nil {
+		io.Copy(io.Discard, io.LimitReader(resp.Body, 1<<20))
+		resp.Body.Close()
+	}
 }

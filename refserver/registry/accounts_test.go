@@ -5,11 +5,16 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
+	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
 	"os"
 	"path/filepath"
 	"slices"
+	"sync"
 	"testing"
 
+	"github.com/forgehq/forge/refserver/registry"
 	"github.com/google/go-containerregistry/pkg/v1/remote"
 )
 
@@ -86,7 +91,7 @@ func TestDeletedUserLeavesNothing(t *testing.T) {
 	}
 	f.call(t, "alice", "GET", "/v2/alice/app/manifests/1", nil, nil).want(t, "the old user's image, as the new alice", http.StatusNotFound)
 	f.call(t, "alice", "GET", "/v2/bob/lib/manifests/1", nil, nil).want(t, "the image shared with the old alice", http.StatusForbidden)
-	if st := f.withToken(t, tok.Token, "GET", "/v2/bob/lib/manifests/1"); st != http.StatusForbidden {
+	if st := f.withToken(t, tok.Token, "GET", "/v2/bob/lib/manifests/1"); st != http.StatusUnauthorized {
 		t.Fatalf("the old alice's token pulls what was shared with her, as the new alice: %d", st)
 	}
 	var shares struct {
@@ -165,5 +170,77 @@ func TestUnshareTakesEffectAtOnce(t *testing.T) {
 	f.call(t, "alice", "DELETE", "/api/shares/alice/shared?user=bob", nil, nil).want(t, "unshare", 200)
 	if st := f.withToken(t, tok.Token, "GET", "/v2/alice/shared/manifests/1"); st != http.StatusForbidden {
 		t.Fatalf("pull with a token issued before the unshare: %d, want 403", st)
+	}
+}
+
+// What the registry grants is bound to the account, not its login name: a
+// new account under a deleted one's name gets none of the old token's or
+// old password's rights, even within their lifetimes.
+func TestGrantsBoundToAccount(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t, "")
+	_, tok := f.getToken(t, "alice", testUsers["alice"].password, "repository:alice/app:pull,push")
+	f.call(t, "alice", "GET", "/v2/", nil, nil).want(t, "basic credentials (now cached)", http.StatusOK)
+
+	f.adminREST(t, "DELETE", "/admin/users/alice")
+	if _, err := f.srv.CreateUser("alice", "the-new-alice-password", ""); err != nil {
+		t.Fatal(err)
+	}
+	if st := f.withToken(t, tok.Token, "POST", "/v2/alice/app/blobs/uploads/"); st != http.StatusUnauthorized {
+		t.Errorf("the old alice's token starts an upload in the new alice's namespace: %d", st)
+	}
+	f.call(t, "alice", "GET", "/v2/", nil, nil).want(t, "the old alice's (cached) password", http.StatusUnauthorized)
+	if resp, _ := f.getToken(t, "alice", "the-new-alice-password", "repository:alice/app:pull,push"); resp.StatusCode != http.StatusOK {
+		t.Fatalf("the new alice's login: %d", resp.StatusCode)
+	}
+}
+
+// The token a registry login's check obtains from POST /auth/login is
+// revoked at once: registry logins leave no REST token behind.
+func TestRegistryLoginLeavesNoToken(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t, "")
+	target, _ := url.Parse(f.url)
+	proxy := httputil.NewSingleHostReverseProxy(target)
+	var mu sync.Mutex
+	var issued []string
+	proxy.ModifyResponse = func(resp *http.Response) error {
+		if resp.Request.URL.Path != "/api/v2/auth/login" {
+			return nil
+		}
+		data, err := io.ReadAll(resp.Body)
+		resp.Body = io.NopCloser(bytes.NewReader(data))
+		var login struct {
+			Token string `json:"token"`
+		}
+		json.Unmarshal(data, &login)
+		mu.Lock()
+		issued = append(issued, login.Token)
+		mu.Unlock()
+		return err
+	}
+	rest := httptest.NewServer(proxy)
+	t.Cleanup(rest.Close)
+	g := limitedRegistry(t, &fixture{url: rest.URL}, registry.Options{})
+
+	for _, user := range []string{"alice", "root"} { // root: the role is read with the token too
+		g.call(t, user, "GET", "/v2/", nil, nil).want(t, user+"'s login", http.StatusOK)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(issued) != 2 {
+		t.Fatalf("%d logins seen, want 2", len(issued))
+	}
+	for _, tok := range issued {
+		req, _ := http.NewRequest("GET", f.srv.BaseURL()+"/me", nil)
+		req.Header.Set("Authorization", "token "+tok)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusUnauthorized {
+			t.Errorf("a token of a registry login still works: GET /me answers %d", resp.StatusCode)
+		}
 	}
 }

@@ -10,7 +10,7 @@ import (
 
 func (r *Registry) serveBlob(w http.ResponseWriter, req *http.Request, rt route) {
 	if !validDigest(rt.ref) {
-		regError(w, http.StatusBadRequest, "DIGEST_INVALID", fmt.Sprintf("%q is not a digest: want sha256:<64 hex digits> or sha512:<128 hex digits>", rt.ref))
+		regError(w, codeDigestInvalid, fmt.Sprintf("%q is not a digest: want sha256:<64 hex digits> or sha512:<128 hex digits>", rt.ref))
 		return
 	}
 	switch req.Method {
@@ -25,16 +25,16 @@ func (r *Registry) serveBlob(w http.ResponseWriter, req *http.Request, rt route)
 		r.storeMu.Unlock()
 		switch {
 		case err != nil:
-			regError(w, http.StatusInternalServerError, "UNKNOWN", err.Error())
+			r.storageError(w, "deleting the blob", err)
 		case !ok:
-			regError(w, http.StatusNotFound, "BLOB_UNKNOWN", fmt.Sprintf("blob %s not found in %s", rt.ref, rt.repo))
+			regError(w, codeBlobUnknown, fmt.Sprintf("blob %s not found in %s", rt.ref, rt.repo))
 		default:
 			w.Header().Set("Content-Length", "0")
 			w.WriteHeader(http.StatusAccepted)
 		}
 	default:
 		w.Header().Set("Allow", "GET, HEAD, DELETE")
-		regError(w, http.StatusMethodNotAllowed, "UNSUPPORTED", "blobs are read with GET and HEAD and removed with DELETE")
+		regError(w, codeUnsupported, "blobs are read with GET and HEAD and removed with DELETE")
 	}
 }
 
@@ -45,16 +45,16 @@ func (r *Registry) serveBlob(w http.ResponseWriter, req *http.Request, rt route)
 // so it is not hashed again.
 func (r *Registry) getBlob(w http.ResponseWriter, req *http.Request, rt route) {
 	if !r.state.hasBlob(rt.repo, rt.ref) {
-		regError(w, http.StatusNotFound, "BLOB_UNKNOWN", fmt.Sprintf("blob %s not found in %s", rt.ref, rt.repo))
+		regError(w, codeBlobUnknown, fmt.Sprintf("blob %s not found in %s", rt.ref, rt.repo))
 		return
 	}
 	f, err := os.Open(r.blobPath(rt.ref))
 	if errors.Is(err, os.ErrNotExist) {
-		regError(w, http.StatusNotFound, "BLOB_UNKNOWN", fmt.Sprintf("blob %s not found in %s", rt.ref, rt.repo))
+		regError(w, codeBlobUnknown, fmt.Sprintf("blob %s not found in %s", rt.ref, rt.repo))
 		return
 	}
 	if err != nil {
-		regError(w, http.StatusInternalServerError, "UNKNOWN", "reading the blob: "+err.Error())
+		r.storageError(w, "reading the blob", err)
 		return
 	}
 	defer f.Close()

@@ -58,10 +58,10 @@ func loadOrCreateSigner(dir string) (*signer, error) {
 		return nil, err
 	}
 	keyPEM = pem.EncodeToMemory(&pem.Block{Type: "EC PRIVATE KEY", Bytes: der})
-	if err := writeFileAtomic(keyPath, keyPEM, 0o600); err != nil {
+	if err := (*disk)(nil).writeAtomic(keyPath, keyPEM, 0o600); err != nil {
 		return nil, err
 	}
-	if err := writeFileAtomic(certPath, s.certPEM, 0o644); err != nil {
+	if err := (*disk)(nil).writeAtomic(certPath, s.certPEM, 0o644); err != nil {
 		return nil, err
 	}
 	return s, nil
@@ -142,31 +142,4 @@ func libtrustKeyID(pub crypto.PublicKey) (string, error) {
 		b.WriteString(s[i : i+4])
 	}
 	return b.String(), nil
-}
-
-// writeFileAtomic writes a file through a temporary file, synced, and a
-// rename, so a crash never leaves it half-written and an acknowledged write
-// is on disk.
-func writeFileAtomic(path string, data []byte, mode os.FileMode) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".tmp-*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Chmod(mode); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
 }

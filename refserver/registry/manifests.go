@@ -18,25 +18,49 @@ const mediaTypeOCIIndex = "application/vnd.oci.image.index.v1+json"
 // manifestFields are the parts of a manifest (image or index, OCI or
 // Docker) the registry reads: enough for the referrers API.
 type manifestFields struct {
-	MediaType    string `json:"mediaType"`
-	ArtifactType string `json:"artifactType"`
-	Config       *struct {
-		MediaType string `json:"mediaType"`
-	} `json:"config"`
-	Subject *struct {
-		Digest string `json:"digest"`
-	} `json:"subject"`
-	Annotations map[string]string `json:"annotations"`
+	MediaType    string            `json:"mediaType"`
+	ArtifactType string            `json:"artifactType"`
+	Config       *reference        `json:"config"`
+	Layers       []reference       `json:"layers"`
+	Subject      *reference        `json:"subject"`
+	Annotations  map[string]string `json:"annotations"`
+}
+
+// reference is a descriptor inside a manifest, as far as the registry
+// reads it.
+type reference struct {
+	MediaType string   `json:"mediaType"`
+	Digest    string   `json:"digest"`
+	URLs      []string `json:"urls"`
+}
+
+// missingContent names the first blob (config or layer) m refers to that
+// repo does not hold, "" when it holds them all, as distribution checks
+// them: content with urls lives elsewhere (foreign and non-distributable
+// layers). An index's manifests are not checked: OCI 1.1 allows sparse
+// indexes (a platform pushed later, or never), and so does the
+// conformance suite's optional sparse test.
+func (r *Registry) missingContent(repo string, m manifestFields) string {
+	blobs := m.Layers
+	if m.Config != nil {
+		blobs = append([]reference{*m.Config}, blobs...)
+	}
+	for _, b := range blobs {
+		if len(b.URLs) == 0 && !r.state.hasBlob(repo, b.Digest) {
+			return "blob " + b.Digest
+		}
+	}
+	return ""
 }
 
 func (r *Registry) serveManifest(w http.ResponseWriter, req *http.Request, rt route) {
 	isDigest := looksLikeDigest(rt.ref)
 	switch {
 	case isDigest && !validDigest(rt.ref):
-		regError(w, http.StatusBadRequest, "DIGEST_INVALID", fmt.Sprintf("%q is not a digest: want sha256:<64 hex digits> or sha512:<128 hex digits>", rt.ref))
+		regError(w, codeDigestInvalid, fmt.Sprintf("%q is not a digest: want sha256:<64 hex digits> or sha512:<128 hex digits>", rt.ref))
 		return
 	case !isDigest && !validTag(rt.ref):
-		regError(w, http.StatusBadRequest, "TAG_INVALID", fmt.Sprintf("%q is not a tag: want [A-Za-z0-9_][A-Za-z0-9._-]{0,127}", rt.ref))
+		regError(w, codeTagInvalid, fmt.Sprintf("%q is not a tag: want [A-Za-z0-9_][A-Za-z0-9._-]{0,127}", rt.ref))
 		return
 	}
 	switch req.Method {
@@ -48,19 +72,19 @@ func (r *Registry) serveManifest(w http.ResponseWriter, req *http.Request, rt ro
 		r.deleteManifest(w, rt, isDigest)
 	default:
 		w.Header().Set("Allow", "GET, HEAD, PUT, DELETE")
-		regError(w, http.StatusMethodNotAllowed, "UNSUPPORTED", "manifests are read with GET and HEAD, pushed with PUT and removed with DELETE")
+		regError(w, codeUnsupported, "manifests are read with GET and HEAD, pushed with PUT and removed with DELETE")
 	}
 }
 
 func (r *Registry) getManifest(w http.ResponseWriter, req *http.Request, rt route) {
 	digest, info, ok := r.state.resolve(rt.repo, rt.ref)
 	if !ok {
-		regError(w, http.StatusNotFound, "MANIFEST_UNKNOWN", fmt.Sprintf("manifest %s not found in %s", rt.ref, rt.repo))
+		regError(w, codeManifestUnknown, fmt.Sprintf("manifest %s not found in %s", rt.ref, rt.repo))
 		return
 	}
 	data, err := os.ReadFile(r.manifestPath(digest))
 	if err != nil {
-		regError(w, http.StatusInternalServerError, "UNKNOWN", "reading the manifest: "+err.Error())
+		r.storageError(w, "reading the manifest", err)
 		return
 	}
 	h := w.Header()
@@ -85,23 +109,23 @@ func (r *Registry) putManifest(w http.ResponseWriter, req *http.Request, rt rout
 	paramTags := req.URL.Query()["tag"]
 	for _, t := range paramTags {
 		if !validTag(t) {
-			regError(w, http.StatusBadRequest, "TAG_INVALID", fmt.Sprintf("?tag=%q is not a tag", t))
+			regError(w, codeTagInvalid, fmt.Sprintf("?tag=%q is not a tag", t))
 			return
 		}
 	}
 	tags = append(tags, paramTags...)
 	body, err := io.ReadAll(io.LimitReader(req.Body, maxManifest+1))
 	if err != nil {
-		regError(w, http.StatusBadRequest, "MANIFEST_INVALID", "reading the manifest: "+err.Error())
+		regError(w, codeManifestInvalid, "reading the manifest: "+err.Error())
 		return
 	}
 	if len(body) > maxManifest {
-		regError(w, http.StatusRequestEntityTooLarge, "SIZE_INVALID", "the manifest is larger than 4 MiB")
+		regError(w, codeSizeInvalid, "the manifest is larger than 4 MiB, the most this registry accepts")
 		return
 	}
 	var m manifestFields
 	if err := json.Unmarshal(body, &m); err != nil {
-		regError(w, http.StatusBadRequest, "MANIFEST_INVALID", "the manifest is not JSON: "+err.Error())
+		regError(w, codeManifestInvalid, "the manifest is not JSON: "+err.Error())
 		return
 	}
 	alg := "sha256"
@@ -110,23 +134,30 @@ func (r *Registry) putManifest(w http.ResponseWriter, req *http.Request, rt rout
 	}
 	digest := digestOf(alg, body)
 	if isDigest && rt.ref != digest {
-		regError(w, http.StatusBadRequest, "DIGEST_INVALID", fmt.Sprintf("the manifest's digest is %s, not %s", digest, rt.ref))
+		regError(w, codeDigestInvalid, fmt.Sprintf("the manifest's digest is %s, not %s", digest, rt.ref))
 		return
 	}
 	info, msg := describeManifest(m, trimMediaType(req.Header.Get("Content-Type")), int64(len(body)))
 	if msg != "" {
-		regError(w, http.StatusBadRequest, "MANIFEST_INVALID", msg)
+		regError(w, codeManifestInvalid, msg)
 		return
 	}
 	info.PushedAt = r.now().UTC()
 	r.storeMu.Lock()
+	if missing := r.missingContent(rt.repo, m); missing != "" {
+		r.storeMu.Unlock()
+		regError(w, codeManifestBlobUnknown, fmt.Sprintf("the manifest refers to %s, which %s does not hold: push it first", missing, rt.repo))
+		return
+	}
 	err = r.writeObject("manifests", digest, body)
 	if err == nil {
-		err = r.state.putManifest(rt.repo, digest, info, tags)
+		if err = r.state.putManifest(rt.repo, digest, info, tags); err != nil {
+			r.removeUnused("manifests", []string{digest})
+		}
 	}
 	r.storeMu.Unlock()
 	if err != nil {
-		regError(w, http.StatusInternalServerError, "UNKNOWN", "storing the manifest: "+err.Error())
+		r.storageError(w, "storing the manifest", err)
 		return
 	}
 	h := w.Header()
@@ -188,10 +219,12 @@ func (r *Registry) deleteManifest(w http.ResponseWriter, rt route, isDigest bool
 		found, err = r.state.deleteTag(rt.repo, rt.ref)
 	}
 	switch {
+	case err != nil && isDigest:
+		r.storageError(w, "deleting the manifest", err)
 	case err != nil:
-		regError(w, http.StatusInternalServerError, "UNKNOWN", err.Error())
+		r.storageError(w, "deleting the tag", err)
 	case !found:
-		regError(w, http.StatusNotFound, "MANIFEST_UNKNOWN", fmt.Sprintf("manifest %s not found in %s", rt.ref, rt.repo))
+		regError(w, codeManifestUnknown, fmt.Sprintf("manifest %s not found in %s", rt.ref, rt.repo))
 	default:
 		w.Header().Set("Content-Length", "0")
 		w.WriteHeader(http.StatusAccepted)
@@ -213,11 +246,11 @@ type descriptor struct {
 func (r *Registry) serveReferrers(w http.ResponseWriter, req *http.Request, rt route) {
 	if req.Method != http.MethodGet && req.Method != http.MethodHead {
 		w.Header().Set("Allow", "GET, HEAD")
-		regError(w, http.StatusMethodNotAllowed, "UNSUPPORTED", "referrers are listed with GET")
+		regError(w, codeUnsupported, "referrers are listed with GET")
 		return
 	}
 	if !validDigest(rt.ref) {
-		regError(w, http.StatusBadRequest, "DIGEST_INVALID", fmt.Sprintf("%q is not a digest", rt.ref))
+		regError(w, codeDigestInvalid, fmt.Sprintf("%q is not a digest", rt.ref))
 		return
 	}
 	at := req.URL.Query().Get("artifactType")

@@ -143,7 +143,7 @@ func TestChunkedUploadResumes(t *testing.T) {
 	}
 	// The 416 carries its error as a body of the length it declares (a
 	// declared 0 left the JSON on the connection for the next request).
-	if r := f.call(t, "alice", "PATCH", loc, chunk(2000, 2999), blob[2000:]).want(t, "out-of-order chunk", http.StatusRequestedRangeNotSatisfiable); !bytes.Contains(r.body, []byte("BLOB_UPLOAD_INVALID")) {
+	if r := f.call(t, "alice", "PATCH", loc, chunk(2000, 2999), blob[2000:]).want(t, "out-of-order chunk", http.StatusRequestedRangeNotSatisfiable); !bytes.Contains(r.body, []byte("RANGE_INVALID")) {
 		t.Fatalf("the 416's body is %q, want the registry's error", r.body)
 	}
 	f.call(t, "alice", "PUT", loc+"?digest="+sha256Of(blob), chunk(2000, 2999), blob[2000:]).want(t, "out-of-order last chunk", http.StatusRequestedRangeNotSatisfiable)

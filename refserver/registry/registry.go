@@ -111,11 +111,27 @@ type Options struct {
 	// UploadTTL is how long an upload may sit untouched before it is
 	// dropped and its file deleted; default UploadTTL (an hour).
 	UploadTTL time.Duration
+	// MaxUploads bounds the uploads in progress one user may hold (each is
+	// a file kept until it completes or expires); default MaxUploads. A
+	// POST past it answers 429 TOOMANYREQUESTS.
+	MaxUploads int
+	// ChunkGrace and ChunkRate bound how long the body of a PATCH, PUT or
+	// POST carrying upload bytes may take: ChunkGrace plus the time to
+	// receive it at ChunkRate bytes a second (defaults 30 s and 64 KiB/s;
+	// 1 GiB may take 4.6 hours). A body slower than that is cut off with
+	// 400 BLOB_UPLOAD_INVALID and the upload kept as it was before it.
+	ChunkGrace time.Duration
+	ChunkRate  int64
 	// UserState tells whether a login exists and may sign in. When set,
 	// every registry request checks it, so a disabled or deleted account
 	// loses access at once (not when its token or cached credentials
 	// expire), and sharing with a login that does not exist is refused.
 	UserState func(login string) UserState
+	// AccountID is the id of the account holding login now, "" when none.
+	// When set, tokens carry the id of the account they were issued to
+	// and cached credentials remember it, and both stop working when the
+	// login's account is another one (deleted, and the name taken again).
+	AccountID func(login string) string
 }
 
 // UserState is what the account service says about a login.
@@ -134,8 +150,10 @@ type Registry struct {
 	state    *state
 	signer   *signer
 	accounts *accounts
+	verified verifiedTokens
 	uploads  *uploads
 	log      *log.Logger
+	disk     *disk
 	now      func() time.Time
 
 	// dir holds blobs, manifests and uploads: DataDir, or a temporary
@@ -171,6 +189,15 @@ func New(opts Options) (*Registry, error) {
 	if opts.UploadTTL <= 0 {
 		opts.UploadTTL = UploadTTL
 	}
+	if opts.MaxUploads <= 0 {
+		opts.MaxUploads = MaxUploads
+	}
+	if opts.ChunkGrace <= 0 {
+		opts.ChunkGrace = 30 * time.Second
+	}
+	if opts.ChunkRate <= 0 {
+		opts.ChunkRate = 64 << 10
+	}
 	if opts.BaseURL == nil {
 		opts.BaseURL = func() string { return "" }
 	}
@@ -181,8 +208,8 @@ func New(opts Options) (*Registry, error) {
 	if logw == nil {
 		logw = io.Discard
 	}
-	r := &Registry{opts: opts, now: time.Now, log: log.New(logw, "registry: ", log.LstdFlags), stop: make(chan struct{})}
-	r.accounts = newAccounts(opts.BaseURL, opts.HTTPClient, opts.CredentialTTL, func(login string) bool { return r.userState(login) == UserActive })
+	r := &Registry{opts: opts, now: time.Now, log: log.New(logw, "registry: ", log.LstdFlags), disk: &disk{}, stop: make(chan struct{})}
+	r.accounts = newAccounts(opts.BaseURL, opts.HTTPClient, opts.CredentialTTL, func(a account) bool { return r.current(a.Login, a.ID) })
 	var err error
 	if opts.DataDir != "" {
 		if err := os.MkdirAll(opts.DataDir, 0o700); err != nil {
@@ -199,11 +226,11 @@ func New(opts Options) (*Registry, error) {
 		r.removeTemp()
 		return nil, fmt.Errorf("registry signing key: %w", err)
 	}
-	if r.state, err = loadState(opts.DataDir); err != nil {
+	if r.state, err = loadState(opts.DataDir, r.disk); err != nil {
 		r.removeTemp()
 		return nil, fmt.Errorf("registry state: %w", err)
 	}
-	if r.uploads, err = newUploads(filepath.Join(r.dir, "uploads")); err != nil {
+	if r.uploads, err = newUploads(filepath.Join(r.dir, "uploads"), r.disk); err != nil {
 		r.removeTemp()
 		return nil, fmt.Errorf("registry uploads: %w", err)
 	}
@@ -305,6 +332,15 @@ func (r *Registry) Share(repo, user string) error {
 	return r.state.share(repo, user)
 }
 
+// current reports whether the account with id still holds login and may
+// sign in. Without Options.AccountID, any account holding login counts.
+func (r *Registry) current(login, id string) bool {
+	if r.userState(login) != UserActive {
+		return false
+	}
+	return r.opts.AccountID == nil || id != "" && r.opts.AccountID(login) == id
+}
+
 // userState is the login's state, UserActive when nobody can tell.
 func (r *Registry) userState(login string) UserState {
 	if r.opts.UserState == nil {
@@ -331,15 +367,6 @@ func (r *Registry) Unshare(repo, user string) error { return r.state.unshare(rep
 
 // SharedWith lists the users repo is shared with.
 func (r *Registry) SharedWith(repo string) []string { return r.state.shareList(repo) }
-
-// regError writes an error of the registry protocol.
-func regError(w http.ResponseWriter, status int, code, msg string) {
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(status)
-	json.NewEncoder(w).Encode(map[string]any{
-		"errors": []map[string]string{{"code": code, "message": msg}},
-	})
-}
 
 // apiError writes the service's error shape, {"error": "..."}.
 func apiError(w http.ResponseWriter, status int, msg string) {

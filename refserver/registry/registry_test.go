@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/forgehq/forge/refserver"
+	"github.com/forgehq/forge/refserver/refservertest"
 	"github.com/forgehq/forge/refserver/registry"
 	"github.com/google/go-containerregistry/pkg/authn"
 	"github.com/google/go-containerregistry/pkg/name"
@@ -50,14 +51,7 @@ type fixture struct {
 // test accounts.
 func newFixture(t *testing.T, dir string) *fixture {
 	t.Helper()
-	srv, err := refserver.New(refserver.Options{DataDir: dir, AdminPassword: "admin-password-1234"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := srv.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { srv.Close() })
+	srv := refservertest.Start(t, refservertest.DataDir(dir))
 	// Clients may hold connections they dialed and never used; the
 	// server's graceful close waits five seconds for such connections, so
 	// close them first (cleanups run last-registered first).

@@ -26,6 +26,10 @@ type state struct {
 	Repos  map[string]*repoState      `json:"repositories"`
 	Shares map[string]map[string]bool `json:"shares"`
 	dir    string
+	disk   *disk
+	// saved is state.json as last written: a change whose save fails is
+	// undone from it, so memory never shows what the disk does not hold.
+	saved []byte
 }
 
 type repoState struct {
@@ -54,22 +58,37 @@ func newState() *state {
 }
 
 // loadState reads state.json from dir (empty state when it does not exist).
-func loadState(dir string) (*state, error) {
+func loadState(dir string, d *disk) (*state, error) {
 	s := newState()
-	s.dir = dir
+	s.dir, s.disk = dir, d
 	if dir == "" {
 		return s, nil
 	}
 	data, err := os.ReadFile(filepath.Join(dir, "state.json"))
 	if errors.Is(err, os.ErrNotExist) {
-		return s, nil
+		s.saved, err = json.Marshal(s)
+		return s, err
 	}
 	if err != nil {
 		return nil, err
 	}
-	if err := json.Unmarshal(data, s); err != nil {
+	if err := s.decode(data); err != nil {
 		return nil, fmt.Errorf("%s: %w", filepath.Join(dir, "state.json"), err)
 	}
+	s.saved = data
+	return s, nil
+}
+
+// decode replaces the index, blob links and shares with data's.
+func (s *state) decode(data []byte) error {
+	var loaded struct {
+		Repos  map[string]*repoState      `json:"repositories"`
+		Shares map[string]map[string]bool `json:"shares"`
+	}
+	if err := json.Unmarshal(data, &loaded); err != nil {
+		return err
+	}
+	s.Repos, s.Shares = loaded.Repos, loaded.Shares
 	if s.Repos == nil {
 		s.Repos = map[string]*repoState{}
 	}
@@ -79,7 +98,7 @@ func loadState(dir string) (*state, error) {
 	for _, rs := range s.Repos {
 		rs.init()
 	}
-	return s, nil
+	return nil
 }
 
 func (rs *repoState) init() {
@@ -94,16 +113,26 @@ func (rs *repoState) init() {
 	}
 }
 
-// saveLocked writes state.json; the caller holds the write lock.
+// saveLocked makes a change the caller (holding the write lock) made in
+// memory durable by writing state.json. When the write fails the change is
+// undone, so what the registry shows is always what a restart would load:
+// a write is durable, then visible, or neither.
 func (s *state) saveLocked() error {
 	if s.dir == "" {
 		return nil
 	}
 	data, err := json.MarshalIndent(s, "", "  ")
+	if err == nil {
+		err = s.disk.writeAtomic(filepath.Join(s.dir, "state.json"), data, 0o600)
+	}
 	if err != nil {
+		if derr := s.decode(s.saved); derr != nil {
+			panic("registry: the last saved state does not decode: " + derr.Error())
+		}
 		return err
 	}
-	return writeFileAtomic(filepath.Join(s.dir, "state.json"), data, 0o600)
+	s.saved = data
+	return nil
 }
 
 func (s *state) repoLocked(name string) *repoState {

@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 )
 
 // Digests: sha256 (the canonical algorithm) and sha512, the two the OCI
@@ -98,6 +99,9 @@ func (r *Registry) install(tmp, kind, digest string) error {
 	if _, err := os.Stat(dst); err == nil {
 		return os.Remove(tmp)
 	}
+	if err := r.disk.fault("install", dst); err != nil {
+		return err
+	}
 	if err := os.MkdirAll(filepath.Dir(dst), 0o700); err != nil {
 		return err
 	}
@@ -124,7 +128,7 @@ func (r *Registry) writeObject(kind, digest string, data []byte) error {
 	if err := os.MkdirAll(filepath.Dir(dst), 0o700); err != nil {
 		return err
 	}
-	return writeFileAtomic(dst, data, 0o600)
+	return r.disk.writeAtomic(dst, data, 0o600)
 }
 
 // removeUnused deletes the files of digests no repository refers to any
@@ -139,4 +143,71 @@ func (r *Registry) removeUnused(kind string, digests []string) {
 			r.logf("removing %s %s: %v", kind, d, err)
 		}
 	}
+}
+
+// disk is the file layer the registry's writes go through. Its fail hook,
+// nil outside tests, plays a storage failure (a full disk) for the writes
+// it chooses, so tests can show that a failed write changes nothing.
+type disk struct {
+	fail atomic.Pointer[func(op, path string) error]
+}
+
+// fault is the hook's error for a write, nil when there is none.
+func (d *disk) fault(op, path string) error {
+	if d == nil {
+		return nil
+	}
+	fail := d.fail.Load()
+	if fail == nil {
+		return nil
+	}
+	if err := (*fail)(op, path); err != nil {
+		return &os.PathError{Op: op, Path: path, Err: err}
+	}
+	return nil
+}
+
+// writeAtomic writes a file through a temporary file, synced, and a
+// rename, so a crash never leaves it half-written and an acknowledged write
+// is on disk.
+func (d *disk) writeAtomic(path string, data []byte, mode os.FileMode) error {
+	if err := d.fault("write", path); err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".tmp-*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Chmod(mode); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Sync(); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
+}
+
+// storageFailure is what a client is told of a failed read or write of
+// the registry's files: the cause without the path, which is the
+// server's business (the full error goes to the log).
+func storageFailure(err error) string {
+	var pe *os.PathError
+	var le *os.LinkError
+	switch {
+	case errors.As(err, &pe):
+		return pe.Err.Error()
+	case errors.As(err, &le):
+		return le.Err.Error()
+	}
+	return "storage error"
 }

@@ -2,11 +2,14 @@ package registry
 
 import (
 	"crypto/rand"
+	"crypto/sha256"
 	"encoding/hex"
 	"errors"
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/golang-jwt/jwt/v5"
@@ -31,6 +34,9 @@ type claims struct {
 	IssuedAt  *jwt.NumericDate `json:"iat"`
 	ID        string           `json:"jti"`
 	Access    []access         `json:"access"`
+	// AccountID is the id of the account the token was issued to: the
+	// subject's login may pass to another account.
+	AccountID string `json:"uid,omitempty"`
 }
 
 func (c *claims) GetExpirationTime() (*jwt.NumericDate, error) { return c.ExpiresAt, nil }
@@ -88,8 +94,8 @@ func (sc scope) String() string {
 	return sc.Type + ":" + sc.Name + ":" + strings.Join(sc.Actions, ",")
 }
 
-// issue signs a token for user with the granted access.
-func (s *signer) issue(issuer, audience, user string, granted []access, ttl time.Duration, now time.Time) (string, error) {
+// issue signs a token for the account with the granted access.
+func (s *signer) issue(issuer, audience string, acct account, granted []access, ttl time.Duration, now time.Time) (string, error) {
 	jti := make([]byte, 16)
 	if _, err := rand.Read(jti); err != nil {
 		return "", err
@@ -99,7 +105,8 @@ func (s *signer) issue(issuer, audience, user string, granted []access, ttl time
 	}
 	c := &claims{
 		Issuer:    issuer,
-		Subject:   user,
+		Subject:   acct.Login,
+		AccountID: acct.ID,
 		Audience:  audience,
 		ExpiresAt: jwt.NewNumericDate(now.Add(ttl)),
 		// A little before now, so a registry whose clock is a second
@@ -130,6 +137,56 @@ func (s *signer) verify(raw, issuer, audience string) (*claims, error) {
 	_, err := p.ParseWithClaims(raw, c, func(*jwt.Token) (any, error) { return &s.key.PublicKey, nil })
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", errBadToken, err)
+	}
+	return c, nil
+}
+
+// verifiedTokens remembers the claims of tokens whose signature checked
+// out, until they expire: a client sends the same token with every request
+// of a push or a listing, and checking an ES256 signature each time was
+// most of a small request's cost. The key is a hash of the whole token, so
+// a remembered entry is only ever the answer for those exact bytes. What
+// changes under a token (the account, the policy) is still checked on
+// every request.
+type verifiedTokens struct {
+	mu     sync.Mutex
+	m      map[[32]byte]*claims
+	checks atomic.Int64 // signatures checked, for tests
+}
+
+// maxVerified bounds the remembered tokens: past it, expired ones go, and
+// when none has expired a new token is checked but not remembered.
+const maxVerified = 4096
+
+// get returns the claims of raw, checking it with verify unless it was
+// checked before and has not expired at now.
+func (v *verifiedTokens) get(raw string, now time.Time, verify func(string) (*claims, error)) (*claims, error) {
+	key := sha256.Sum256([]byte(raw))
+	v.mu.Lock()
+	c, ok := v.m[key]
+	v.mu.Unlock()
+	if ok && now.Before(c.ExpiresAt.Time) {
+		return c, nil
+	}
+	v.checks.Add(1)
+	c, err := verify(raw)
+	if err != nil {
+		return nil, err
+	}
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	if v.m == nil {
+		v.m = map[[32]byte]*claims{}
+	}
+	if len(v.m) >= maxVerified {
+		for k, e := range v.m {
+			if !now.Before(e.ExpiresAt.Time) {
+				delete(v.m, k)
+			}
+		}
+	}
+	if len(v.m) < maxVerified {
+		v.m[key] = c
 	}
 	return c, nil
 }

@@ -35,7 +35,7 @@ func (r *Registry) serveToken(w http.ResponseWriter, req *http.Request) {
 		service, rawScopes = q.Get("service"), q["scope"]
 	case http.MethodPost:
 		if err := req.ParseForm(); err != nil {
-			regError(w, http.StatusBadRequest, "UNSUPPORTED", "the token request is not a form: "+err.Error())
+			invalidTokenRequest(w, "the token request is not a form: "+err.Error())
 			return
 		}
 		if gt := req.PostForm.Get("grant_type"); gt != "password" {
@@ -47,12 +47,12 @@ func (r *Registry) serveToken(w http.ResponseWriter, req *http.Request) {
 		service, rawScopes = req.PostForm.Get("service"), req.PostForm["scope"]
 	default:
 		w.Header().Set("Allow", "GET, POST")
-		regError(w, http.StatusMethodNotAllowed, "UNSUPPORTED", "tokens are requested with GET or POST")
+		regError(w, codeUnsupported, "tokens are requested with GET or POST")
 		return
 	}
 	if !ok {
 		w.Header().Set("WWW-Authenticate", `Basic realm="forge registry token service"`)
-		regError(w, http.StatusUnauthorized, "UNAUTHORIZED", "the token service needs your account's username and password (HTTP basic credentials)")
+		regError(w, codeUnauthorized, "the token service needs your account's username and password (HTTP basic credentials)")
 		return
 	}
 	var asked []scope
@@ -60,7 +60,7 @@ func (r *Registry) serveToken(w http.ResponseWriter, req *http.Request) {
 		for _, s := range strings.Fields(raw) {
 			sc, err := parseScope(s)
 			if err != nil {
-				regError(w, http.StatusBadRequest, "UNSUPPORTED", err.Error())
+				invalidTokenRequest(w, err.Error())
 				return
 			}
 			asked = append(asked, sc)
@@ -70,22 +70,22 @@ func (r *Registry) serveToken(w http.ResponseWriter, req *http.Request) {
 	switch {
 	case errors.Is(err, errBadCredentials):
 		w.Header().Set("WWW-Authenticate", `Basic realm="forge registry token service"`)
-		regError(w, http.StatusUnauthorized, "UNAUTHORIZED", "wrong username or password")
+		regError(w, codeUnauthorized, "wrong username or password")
 		return
 	case errors.Is(err, errLockedOut):
-		regError(w, http.StatusTooManyRequests, "TOOMANYREQUESTS", err.Error())
+		regError(w, codeTooManyRequests, err.Error())
 		return
 	case err != nil:
-		regError(w, http.StatusBadGateway, "UNAVAILABLE", err.Error())
+		regError(w, codeUnavailable, err.Error())
 		return
 	}
 	if service == "" {
 		service = r.opts.Service
 	}
 	now := r.now()
-	tok, err := r.signer.issue(r.opts.Issuer, service, acct.Login, r.grant(acct, asked), r.opts.TokenTTL, now)
+	tok, err := r.signer.issue(r.opts.Issuer, service, acct, r.grant(acct, asked), r.opts.TokenTTL, now)
 	if err != nil {
-		regError(w, http.StatusInternalServerError, "UNKNOWN", "signing the token: "+err.Error())
+		regError(w, codeUnknown, "signing the token: "+err.Error())
 		return
 	}
 	writeJSON(w, http.StatusOK, tokenResponse{
@@ -94,4 +94,11 @@ func (r *Registry) serveToken(w http.ResponseWriter, req *http.Request) {
 		ExpiresIn:   int(r.opts.TokenTTL / time.Second),
 		IssuedAt:    now.UTC().Format(time.RFC3339),
 	})
+}
+
+// invalidTokenRequest answers a token request that cannot be read as
+// OAuth2 does (400 invalid_request): the registry protocol's codes are for
+// the registry.
+func invalidTokenRequest(w http.ResponseWriter, msg string) {
+	writeJSON(w, http.StatusBadRequest, map[string]string{"error": "invalid_request", "error_description": msg})
 }

@@ -1,6 +1,7 @@
 package registry
 
 import (
+	"maps"
 	"strings"
 	"testing"
 	"time"
@@ -15,7 +16,7 @@ func TestForgedTokens(t *testing.T) {
 		t.Fatal(err)
 	}
 	other, _ := newSigner()
-	tok, _ := other.issue("forge-token-service", "forge-registry", "alice", nil, time.Minute, time.Now())
+	tok, _ := other.issue("forge-token-service", "forge-registry", account{Login: "alice"}, nil, time.Minute, time.Now())
 	if _, err := s.verify(tok, "forge-token-service", "forge-registry"); err == nil {
 		t.Error("a token signed by another key verified")
 	}
@@ -24,7 +25,7 @@ func TestForgedTokens(t *testing.T) {
 	if _, err := s.verify(raw, "forge-token-service", "forge-registry"); err == nil {
 		t.Error("an unsigned token verified")
 	}
-	good, _ := s.issue("forge-token-service", "forge-registry", "alice", nil, time.Minute, time.Now())
+	good, _ := s.issue("forge-token-service", "forge-registry", account{Login: "alice"}, nil, time.Minute, time.Now())
 	if _, err := s.verify(good, "forge-token-service", "forge-registry"); err != nil {
 		t.Errorf("a good token: %v", err)
 	}
@@ -106,5 +107,20 @@ func TestLibtrustKeyID(t *testing.T) {
 		if len(g) != 4 || strings.ToUpper(g) != g {
 			t.Fatalf("kid %q: group %q", s.kid, g)
 		}
+	}
+}
+
+// One status per code, distribution's; a new code needs a row here.
+func TestCodeStatusTable(t *testing.T) {
+	want := map[errCode]int{
+		"BLOB_UNKNOWN": 404, "BLOB_UPLOAD_INVALID": 400, "BLOB_UPLOAD_UNKNOWN": 404,
+		"DIGEST_INVALID": 400, "MANIFEST_BLOB_UNKNOWN": 400, "MANIFEST_INVALID": 400,
+		"MANIFEST_UNKNOWN": 404, "NAME_INVALID": 400, "NAME_UNKNOWN": 404,
+		"SIZE_INVALID": 400, "TAG_INVALID": 400, "UNAUTHORIZED": 401, "DENIED": 403,
+		"UNSUPPORTED": 405, "TOOMANYREQUESTS": 429, "PAGINATION_NUMBER_INVALID": 400,
+		"RANGE_INVALID": 416, "NOT_FOUND": 404, "UNKNOWN": 500, "UNAVAILABLE": 503,
+	}
+	if !maps.Equal(codeStatus, want) {
+		t.Errorf("codeStatus = %v\nwant %v", codeStatus, want)
 	}
 }

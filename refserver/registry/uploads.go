@@ -21,6 +21,13 @@ import (
 // dropped and its file deleted.
 const UploadTTL = time.Hour
 
+// MaxUploads is how many uploads in progress one user may hold by default:
+// a client pushing an image in parallel needs a few.
+const MaxUploads = 64
+
+// errTooManyUploads is start's error when the user holds MaxUploads.
+var errTooManyUploads = errors.New("too many uploads in progress")
+
 // upload is a blob upload in progress: a file under uploads/ that grows
 // with each PATCH, and the sha256 of what it holds so far, so completing it
 // needs no second read. Its mutex serialises the requests of one upload.
@@ -28,7 +35,9 @@ type upload struct {
 	mu      sync.Mutex
 	id      string
 	repo    string
+	user    string
 	path    string
+	disk    *disk
 	size    int64
 	sha     hash.Hash
 	touched time.Time
@@ -37,12 +46,13 @@ type upload struct {
 
 // uploads are the uploads in progress, by id.
 type uploads struct {
-	mu  sync.Mutex
-	dir string
-	m   map[string]*upload
+	mu   sync.Mutex
+	dir  string
+	disk *disk
+	m    map[string]*upload
 }
 
-func newUploads(dir string) (*uploads, error) {
+func newUploads(dir string, d *disk) (*uploads, error) {
 	// Uploads do not survive a restart (clients start over); whatever an
 	// earlier run left is space to reclaim.
 	if err := os.RemoveAll(dir); err != nil {
@@ -51,22 +61,37 @@ func newUploads(dir string) (*uploads, error) {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, err
 	}
-	return &uploads{dir: dir, m: map[string]*upload{}}, nil
+	return &uploads{dir: dir, disk: d, m: map[string]*upload{}}, nil
 }
 
-func (us *uploads) start(repo string, now time.Time) (*upload, error) {
+// start opens an upload of repo for user, unless user holds max already.
+func (us *uploads) start(repo, user string, max int, now time.Time) (*upload, error) {
+	us.mu.Lock()
+	held := 0
+	for _, u := range us.m {
+		if u.user == user {
+			held++
+		}
+	}
+	us.mu.Unlock()
+	if held >= max {
+		return nil, fmt.Errorf("%w: %s holds %d, the most allowed; finish or cancel one (DELETE its URL), or wait for abandoned ones to expire", errTooManyUploads, user, held)
+	}
 	b := make([]byte, 16)
 	if _, err := rand.Read(b); err != nil {
 		return nil, err
 	}
 	id := hex.EncodeToString(b)
 	path := filepath.Join(us.dir, id)
+	if err := us.disk.fault("create", path); err != nil {
+		return nil, err
+	}
 	f, err := os.OpenFile(path, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
 	if err != nil {
 		return nil, err
 	}
 	f.Close()
-	u := &upload{id: id, repo: repo, path: path, sha: newHash("sha256"), touched: now}
+	u := &upload{id: id, repo: repo, user: user, path: path, disk: us.disk, sha: newHash("sha256"), touched: now}
 	us.mu.Lock()
 	us.m[id] = u
 	us.mu.Unlock()
@@ -136,20 +161,53 @@ func (us *uploads) count() int {
 
 var errShortBody = errors.New("the request body ended before its Content-Length")
 
-// appendFrom adds body to the upload, hashing as it writes. On an error the
-// upload is put back as it was, so a client may retry the chunk.
+// bodyError is a failure to read the client's chunk (it ended early, or
+// broke off), as opposed to a failure to store it.
+type bodyError struct{ err error }
+
+func (e *bodyError) Error() string { return e.err.Error() }
+func (e *bodyError) Unwrap() error { return e.err }
+
+// bodyReader marks its read errors as the client's.
+type bodyReader struct{ r io.Reader }
+
+func (b bodyReader) Read(p []byte) (int, error) {
+	n, err := b.r.Read(p)
+	if err != nil && err != io.EOF {
+		err = &bodyError{err}
+	}
+	return n, err
+}
+
+// appendFrom adds body to the upload, hashing as it writes. When the body
+// breaks off (a *bodyError, the client's doing) the bytes that arrived are
+// kept, for the client to resume after them; when storing fails (any other
+// error) the upload is put back as it was, so the client may send the chunk
+// again.
 func (u *upload) appendFrom(body io.Reader, want int64) error {
 	saved, err := u.sha.(encoding.BinaryMarshaler).MarshalBinary()
 	if err != nil {
+		return err
+	}
+	if err := u.disk.fault("append", u.path); err != nil {
 		return err
 	}
 	f, err := os.OpenFile(u.path, os.O_WRONLY|os.O_APPEND, 0)
 	if err != nil {
 		return err
 	}
-	n, err := io.Copy(io.MultiWriter(f, u.sha), body)
+	n, err := io.Copy(io.MultiWriter(f, u.sha), bodyReader{body})
 	if err == nil && want >= 0 && n != want {
-		err = errShortBody
+		err = &bodyError{errShortBody}
+	}
+	var be *bodyError
+	if errors.As(err, &be) {
+		// The client broke off (Ctrl-C, a lost connection, a body too
+		// slow): what arrived is kept, as distribution keeps it, and the
+		// upload's Range says where to resume.
+		f.Close()
+		u.size += n
+		return err
 	}
 	if err != nil {
 		f.Truncate(u.size)

@@ -3,10 +3,13 @@ package registry
 import (
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"net/url"
+	"os"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // routeKind is what a /v2/ path addresses.
@@ -109,12 +112,15 @@ func (r *Registry) authenticate(req *http.Request) (*principal, error) {
 	scheme, cred, _ := strings.Cut(h, " ")
 	switch {
 	case strings.EqualFold(scheme, "Bearer") && cred != "":
-		c, err := r.signer.verify(strings.TrimSpace(cred), r.opts.Issuer, r.opts.Service)
+		c, err := r.verified.get(strings.TrimSpace(cred), r.now(), func(raw string) (*claims, error) {
+			return r.signer.verify(raw, r.opts.Issuer, r.opts.Service)
+		})
 		if err != nil {
 			return nil, errTokenInvalid
 		}
-		if r.userState(c.Subject) != UserActive {
-			// Disabled or deleted since the token was issued.
+		if !r.current(c.Subject, c.AccountID) {
+			// Disabled or deleted since the token was issued, or the
+			// login is another account's now.
 			return nil, errTokenInvalid
 		}
 		return &principal{user: c.Subject, token: c}, nil
@@ -155,7 +161,7 @@ func (r *Registry) challenge(w http.ResponseWriter, req *http.Request, scope, er
 	}
 	w.Header().Set("WWW-Authenticate", v)
 	w.Header().Set("Docker-Distribution-API-Version", "registry/2.0")
-	regError(w, http.StatusUnauthorized, "UNAUTHORIZED", msg)
+	regError(w, codeUnauthorized, msg)
 }
 
 // authorize decides whether p may take action on the route: 401 asking for
@@ -180,7 +186,7 @@ func (r *Registry) authorize(w http.ResponseWriter, req *http.Request, p *princi
 		r.challenge(w, req, rt.scopeFor(action), "insufficient_scope", fmt.Sprintf("the token does not grant %s on %s", action, rt.repo))
 		return false
 	}
-	regError(w, http.StatusForbidden, "DENIED", denial(p.user, rt.repo, action))
+	regError(w, codeDenied, denial(p.user, rt.repo, action))
 	return false
 }
 
@@ -196,18 +202,24 @@ func denial(user, repo, action string) string {
 func (r *Registry) serveV2(w http.ResponseWriter, req *http.Request) {
 	w.Header().Set("Docker-Distribution-API-Version", "registry/2.0")
 	rt := parseRoute(req.URL.Path)
-	if rt.kind != routeBase && rt.kind != routeCatalog && rt.kind != routeUnknown && !validRepo(rt.repo) {
-		regError(w, http.StatusNotFound, "NAME_INVALID", fmt.Sprintf("invalid repository name %q", rt.repo))
+	if rt.kind == routeUnknown {
+		// Before authentication, as distribution's router does: the path
+		// names nothing, so there is nothing to deny.
+		regError(w, codeNotFound, fmt.Sprintf("%s is not a path of the registry protocol", req.URL.Path))
+		return
+	}
+	if rt.kind != routeBase && rt.kind != routeCatalog && !validRepo(rt.repo) {
+		regError(w, codeNameInvalid, fmt.Sprintf("invalid repository name %q", rt.repo))
 		return
 	}
 	action := rt.action(req.Method)
 	p, err := r.authenticate(req)
 	switch {
 	case errors.Is(err, errLoginUnavailable):
-		regError(w, http.StatusBadGateway, "UNAVAILABLE", err.Error())
+		regError(w, codeUnavailable, err.Error())
 		return
 	case errors.Is(err, errLockedOut):
-		regError(w, http.StatusTooManyRequests, "TOOMANYREQUESTS", err.Error())
+		regError(w, codeTooManyRequests, err.Error())
 		return
 	case errors.Is(err, errTokenInvalid):
 		r.challenge(w, req, rt.scopeFor(action), "invalid_token", err.Error())
@@ -232,10 +244,8 @@ func (r *Registry) serveV2(w http.ResponseWriter, req *http.Request) {
 		r.serveUpload(w, req, p, rt)
 	case routeReferrers:
 		r.serveReferrers(w, req, rt)
-	case routeBase:
-		writeJSON(w, http.StatusOK, map[string]any{})
 	default:
-		regError(w, http.StatusNotFound, "UNSUPPORTED", fmt.Sprintf("%s %s is not part of the registry protocol", req.Method, req.URL.Path))
+		writeJSON(w, http.StatusOK, map[string]any{})
 	}
 }
 
@@ -243,7 +253,7 @@ func (r *Registry) serveV2(w http.ResponseWriter, req *http.Request) {
 // the protocol's n/last pagination.
 func (r *Registry) serveCatalog(w http.ResponseWriter, req *http.Request, p *principal) {
 	if req.Method != http.MethodGet {
-		regError(w, http.StatusMethodNotAllowed, "UNSUPPORTED", "the catalog is read with GET")
+		regError(w, codeUnsupported, "the catalog is read with GET")
 		return
 	}
 	var names []string
@@ -262,12 +272,12 @@ func (r *Registry) serveCatalog(w http.ResponseWriter, req *http.Request, p *pri
 
 func (r *Registry) serveTags(w http.ResponseWriter, req *http.Request, rt route) {
 	if req.Method != http.MethodGet {
-		regError(w, http.StatusMethodNotAllowed, "UNSUPPORTED", "tags are listed with GET")
+		regError(w, codeUnsupported, "tags are listed with GET")
 		return
 	}
 	list, ok := r.state.tags(rt.repo)
 	if !ok {
-		regError(w, http.StatusNotFound, "NAME_UNKNOWN", fmt.Sprintf("repository %s not found", rt.repo))
+		regError(w, codeNameUnknown, fmt.Sprintf("repository %s not found", rt.repo))
 		return
 	}
 	names := make([]string, len(list))
@@ -299,7 +309,7 @@ func paginate(w http.ResponseWriter, req *http.Request, all []string) (page []st
 	if ns := q.Get("n"); ns != "" {
 		n, err := strconv.Atoi(ns)
 		if err != nil || n < 0 {
-			regError(w, http.StatusBadRequest, "PAGINATION_NUMBER_INVALID", fmt.Sprintf("n must be a number, not %q", ns))
+			regError(w, codePaginationNumberInvalid, fmt.Sprintf("n must be a number, not %q", ns))
 			return nil, "", false
 		}
 		if n < len(all) {
@@ -328,7 +338,7 @@ func (r *Registry) serveUpload(w http.ResponseWriter, req *http.Request, p *prin
 	}
 	u := r.uploads.get(rt.repo, rt.ref)
 	if u == nil {
-		regError(w, http.StatusNotFound, "BLOB_UPLOAD_UNKNOWN", fmt.Sprintf("upload %s of %s not found: it was completed, cancelled, or abandoned for %s; start again with POST /v2/%s/blobs/uploads/", rt.ref, rt.repo, r.opts.UploadTTL, rt.repo))
+		regError(w, codeBlobUploadUnknown, fmt.Sprintf("upload %s of %s not found: it was completed, cancelled, or abandoned for %s; start again with POST /v2/%s/blobs/uploads/", rt.ref, rt.repo, r.opts.UploadTTL, rt.repo))
 		return
 	}
 	defer func() {
@@ -356,7 +366,7 @@ func (r *Registry) serveUpload(w http.ResponseWriter, req *http.Request, p *prin
 		}
 	default:
 		w.Header().Set("Allow", "GET, PATCH, PUT, DELETE")
-		regError(w, http.StatusMethodNotAllowed, "UNSUPPORTED", "an upload is continued with PATCH, completed with PUT, read with GET and cancelled with DELETE")
+		regError(w, codeUnsupported, "an upload is continued with PATCH, completed with PUT, read with GET and cancelled with DELETE")
 	}
 }
 
@@ -365,7 +375,7 @@ func (r *Registry) serveUpload(w http.ResponseWriter, req *http.Request, p *prin
 func (r *Registry) startUpload(w http.ResponseWriter, req *http.Request, p *principal, rt route) {
 	if req.Method != http.MethodPost {
 		w.Header().Set("Allow", "POST")
-		regError(w, http.StatusMethodNotAllowed, "UNSUPPORTED", "an upload is started with POST")
+		regError(w, codeUnsupported, "an upload is started with POST")
 		return
 	}
 	q := req.URL.Query()
@@ -373,9 +383,13 @@ func (r *Registry) startUpload(w http.ResponseWriter, req *http.Request, p *prin
 		return
 	}
 	r.expireUploads()
-	u, err := r.uploads.start(rt.repo, r.now())
+	u, err := r.uploads.start(rt.repo, p.user, r.opts.MaxUploads, r.now())
+	if errors.Is(err, errTooManyUploads) {
+		regError(w, codeTooManyRequests, err.Error())
+		return
+	}
 	if err != nil {
-		regError(w, http.StatusInternalServerError, "UNKNOWN", "starting the upload: "+err.Error())
+		r.storageError(w, "starting the upload", err)
 		return
 	}
 	u.mu.Lock()
@@ -399,20 +413,25 @@ func (r *Registry) startUpload(w http.ResponseWriter, req *http.Request, p *prin
 func (r *Registry) appendChunk(w http.ResponseWriter, req *http.Request, u *upload) bool {
 	start, end, has, err := contentRange(req)
 	if err != nil {
-		regError(w, http.StatusBadRequest, "BLOB_UPLOAD_INVALID", err.Error())
+		regError(w, codeBlobUploadInvalid, err.Error())
 		return false
 	}
 	if has && (start != u.size || req.ContentLength >= 0 && req.ContentLength != end-start+1) {
 		u.progress(w)
-		regError(w, http.StatusRequestedRangeNotSatisfiable, "BLOB_UPLOAD_INVALID",
+		regError(w, codeRangeInvalid,
 			fmt.Sprintf("chunk %d-%d does not continue the upload, which holds %d bytes: send the chunk that starts at byte %d", start, end, u.size, u.size))
 		return false
 	}
 	if req.ContentLength == 0 {
 		return true
 	}
-	if err := u.appendFrom(req.Body, req.ContentLength); err != nil {
-		regError(w, http.StatusBadRequest, "BLOB_UPLOAD_INVALID", "reading the chunk: "+err.Error())
+	if err := u.appendFrom(r.paced(w, req), req.ContentLength); err != nil {
+		var be *bodyError
+		if errors.As(err, &be) {
+			regError(w, codeBlobUploadInvalid, "reading the chunk: "+be.Error())
+		} else {
+			r.storageError(w, "storing the chunk", err)
+		}
 		return false
 	}
 	return true
@@ -424,26 +443,30 @@ func (r *Registry) completeUpload(w http.ResponseWriter, u *upload, digest strin
 	alg, _, ok := parseDigest(digest)
 	if !ok {
 		r.uploads.drop(u)
-		regError(w, http.StatusBadRequest, "DIGEST_INVALID", fmt.Sprintf("complete the upload with ?digest=sha256:<64 hex digits> (or sha512:), not %q", digest))
+		regError(w, codeDigestInvalid, fmt.Sprintf("complete the upload with ?digest=sha256:<64 hex digits> (or sha512:), not %q", digest))
 		return
 	}
 	got, err := u.digest(alg)
 	if err == nil && got != digest {
 		r.uploads.drop(u)
-		regError(w, http.StatusBadRequest, "DIGEST_INVALID", fmt.Sprintf("the uploaded content's digest is %s, not %s", got, digest))
+		regError(w, codeDigestInvalid, fmt.Sprintf("the uploaded content's digest is %s, not %s", got, digest))
 		return
 	}
 	if err == nil {
 		r.storeMu.Lock()
 		err = r.install(u.path, "blobs", digest)
 		if err == nil {
-			err = r.state.linkBlob(u.repo, digest)
+			if err = r.state.linkBlob(u.repo, digest); err != nil {
+				// Not linked: the file goes unless another
+				// repository holds it.
+				r.removeUnused("blobs", []string{digest})
+			}
 		}
 		r.storeMu.Unlock()
 	}
 	r.uploads.drop(u)
 	if err != nil {
-		regError(w, http.StatusInternalServerError, "UNKNOWN", "storing the blob: "+err.Error())
+		r.storageError(w, "storing the blob", err)
 		return
 	}
 	h := w.Header()
@@ -478,7 +501,7 @@ func (r *Registry) mount(w http.ResponseWriter, p *principal, repo, digest, from
 			continue
 		}
 		if err := r.state.linkBlob(repo, digest); err != nil {
-			regError(w, http.StatusInternalServerError, "UNKNOWN", err.Error())
+			r.storageError(w, "mounting the blob", err)
 			return true
 		}
 		w.Header().Set("Location", "/v2/"+repo+"/blobs/"+digest)
@@ -488,4 +511,33 @@ func (r *Registry) mount(w http.ResponseWriter, p *principal, repo, digest, from
 		return true
 	}
 	return false
+}
+
+// paced is the request's body, cut off when it arrives slower than
+// ChunkGrace plus ChunkRate allow: a client trickling a byte at a time
+// holds a connection and an upload's lock for no more than that.
+func (r *Registry) paced(w http.ResponseWriter, req *http.Request) io.Reader {
+	return &pacedReader{r: req.Body, rc: http.NewResponseController(w), start: time.Now(), grace: r.opts.ChunkGrace, rate: r.opts.ChunkRate}
+}
+
+type pacedReader struct {
+	r     io.Reader
+	rc    *http.ResponseController
+	start time.Time
+	grace time.Duration
+	rate  int64
+	n     int64
+}
+
+// Read moves the connection's read deadline to when the bytes received so
+// far were due at the latest, plus the grace.
+func (p *pacedReader) Read(b []byte) (int, error) {
+	due := p.start.Add(p.grace + time.Duration(p.n*int64(time.Second)/p.rate))
+	p.rc.SetReadDeadline(due)
+	n, err := p.r.Read(b)
+	p.n += int64(n)
+	if err != nil && errors.Is(err, os.ErrDeadlineExceeded) {
+		err = fmt.Errorf("the body arrived slower than this registry accepts (%s, then %d KiB/s)", p.grace, p.rate>>10)
+	}
+	return n, err
 }

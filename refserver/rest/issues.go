@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/forgehq/forge/refserver/store"
 )
@@ -153,7 +154,7 @@ func checkTitle(title *string) error {
 	if title == nil || strings.TrimSpace(*title) == "" {
 		return errInvalid("field title is required")
 	}
-	if len(*title) > 256 {
+	if utf8.RuneCountInString(*title) > 256 {
 		return errInvalid("title must be at most 256 characters")
 	}
 	return nil

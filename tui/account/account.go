@@ -120,7 +120,7 @@ func (p *profile) lines() []string {
 	}
 	if set, err := p.ctx.Settings(); err == nil {
 		lines = append(lines,
-			row("Profile", text.OneLine(set.Profile)+st.Dim.Render(profileSource(set.ProfileSource)+" · P switches")),
+			row("Profile", text.OneLine(set.Profile)+st.Dim.Render(profileSource(p.ctx.Source)+" · P switches")),
 			row("Service", text.OneLine(set.BaseURL)),
 			row("Agent", orNone(st, config.Origin(set.AgentURL))),
 			row("Registry", orNone(st, config.Origin(set.RegistryURL))+registryUser(st, set)))
@@ -137,6 +137,8 @@ func profileSource(src config.Source) string {
 		return " (FORGE_PROFILE)"
 	case config.FromFile:
 		return " (the current profile)"
+	case common.FromSwitcher:
+		return " (chosen with P for this session)"
 	}
 	return ""
 }

@@ -49,7 +49,7 @@ func (v *View) attacher(repo client.RepoName) chat.AttachFunc {
 		if err != nil {
 			return nil, err
 		}
-		return agentctx.Build(cx, c, repo, ref, agentctx.Options{})
+		return agentctx.Build(cx, c, repo, ref, agentctx.Options{Redactor: ctx.Factory.Redactor()})
 	}
 }
 

@@ -65,16 +65,9 @@ type cutMsg struct {
 	ch          <-chan tea.Msg
 }
 
-type modelsMsg struct {
-	owner int
-	def   string
-}
-
-type usageMsg struct {
-	owner int
-	usage *chat.AgentUsage
-	err   error
-}
+// defaultModel is the service's default model, as it answers (a Result
+// of the chat's, among the program's requests in flight until it comes).
+type defaultModel string
 
 // View is the chat tab.
 type View struct {
@@ -141,11 +134,11 @@ func (v *View) Init() tea.Cmd {
 		return nil
 	}
 	v.restore()
-	c, ctx, owner := v.session.Client, v.ctx.Ctx, v.id
-	return tea.Batch(v.fetchUsage(), func() tea.Msg {
-		_, def, _ := c.Models(ctx)
-		return modelsMsg{owner: owner, def: def}
-	})
+	c, ctx := v.session.Client, v.ctx.Ctx
+	return tea.Batch(v.fetchUsage(), common.Fetch(v.ctx, v.id, 0, func() (defaultModel, error) {
+		_, def, err := c.Models(ctx)
+		return defaultModel(def), err
+	}))
 }
 
 // Refresh asks for the key's usage again.
@@ -155,11 +148,8 @@ func (v *View) fetchUsage() tea.Cmd {
 	if v.session == nil {
 		return nil
 	}
-	c, ctx, owner := v.session.Client, v.ctx.Ctx, v.id
-	return func() tea.Msg {
-		u, err := c.Usage(ctx)
-		return usageMsg{owner: owner, usage: u, err: err}
-	}
+	c, ctx := v.session.Client, v.ctx.Ctx
+	return common.Fetch(v.ctx, v.id, 0, func() (*chat.AgentUsage, error) { return c.Usage(ctx) })
 }
 
 // Update handles msg, then keeps what it changed of the conversation and
@@ -197,13 +187,13 @@ func (v *View) update(msg tea.Msg) tea.Cmd {
 		if msg.owner == v.id {
 			return v.attached(msg)
 		}
-	case modelsMsg:
-		if msg.owner == v.id {
-			v.defModel = msg.def
+	case common.Result[defaultModel]:
+		if msg.Owner == v.id {
+			v.defModel = string(msg.Value)
 		}
-	case usageMsg:
-		if msg.owner == v.id && msg.err == nil {
-			v.agentUsage = msg.usage
+	case common.Result[*chat.AgentUsage]:
+		if msg.Owner == v.id && msg.Err == nil {
+			v.agentUsage = msg.Value
 		}
 	case completeMsg:
 		if msg.owner == v.id && v.input.Value() == msg.line {
@@ -216,7 +206,7 @@ func (v *View) update(msg tea.Msg) tea.Cmd {
 	case tea.PasteMsg:
 		v.input.Update(msg)
 	case tea.MouseWheelMsg:
-		v.pager.Update(msg)
+		v.scroll(msg)
 	}
 	return nil
 }
@@ -231,7 +221,7 @@ func (v *View) key(msg tea.KeyPressMsg) tea.Cmd {
 			v.input.Focus()
 			return nil
 		}
-		v.pager.Update(msg)
+		v.scroll(msg)
 		return nil
 	}
 	v.choices = nil
@@ -255,13 +245,29 @@ func (v *View) key(msg tea.KeyPressMsg) tea.Cmd {
 		}
 		return func() tea.Msg { return common.SwitchTabMsg{Delta: d} }
 	case s == "pgup" || s == "pgdown":
-		v.pager.Update(msg)
+		v.scroll(msg)
 	case s == "up" && v.input.Value() == "" && len(v.sent) > 0:
 		v.input.SetValue(v.sent[len(v.sent)-1])
 	default:
 		v.input.Update(msg)
 	}
 	return nil
+}
+
+// scroll scrolls the conversation; back at its end, it follows new
+// output again.
+func (v *View) scroll(msg tea.Msg) {
+	v.pager.Update(msg)
+	if v.pager.AtBottom() {
+		v.pager.Follow = true
+	}
+}
+
+// Focus puts the focus in the input, as the tab comes into sight.
+func (v *View) Focus() {
+	if v.session != nil {
+		v.input.Focus()
+	}
 }
 
 // send sends the typed message, or runs it as a command.
@@ -275,6 +281,8 @@ func (v *View) send() tea.Cmd {
 	}
 	v.input.Reset()
 	v.sent = append(v.sent, line)
+	// What is sent, and its answer, are to be seen.
+	v.pager.Follow = true
 	if chat.IsCommand(line) {
 		// /with REF attaches from the current repository.
 		v.session.Attach = v.attacher(v.ctx.Repo)
@@ -331,7 +339,11 @@ func (v *View) turnDone(msg turnDoneMsg) tea.Cmd {
 	v.stream.Close()
 	v.stream = nil
 	if v.reply.Len() > 0 {
-		v.entries = append(v.entries, entry{"agent", v.reply.String()})
+		reply := v.reply.String()
+		if msg.err != nil || msg.usage.FinishReason == "quota" {
+			reply = closeCut(reply)
+		}
+		v.entries = append(v.entries, entry{"agent", reply})
 	}
 	v.stale = true
 	switch {
@@ -344,10 +356,15 @@ func (v *View) turnDone(msg turnDoneMsg) tea.Cmd {
 		return v.fetchUsage()
 	case errors.Is(msg.err, context.Canceled) && v.ctx.Ctx.Err() == nil:
 		v.entries = append(v.entries, entry{"note", "(reply interrupted; the part received stays in the conversation)"})
-		return nil
+		// The service counted what it sent: the usage shown follows.
+		return v.fetchUsage()
 	}
-	v.entries = append(v.entries, entry{"error", text.ErrorText(msg.err)})
-	return common.Error(msg.err)
+	v.entries = append(v.entries, entry{"error", errorSentence(msg.err)})
+	failed := common.Error(msg.err)
+	if sentence := errorSentence(msg.err); sentence != text.ErrorText(msg.err) {
+		failed = func() tea.Msg { return common.StatusMsg{Text: sentence, Err: true} }
+	}
+	return tea.Batch(failed, v.fetchUsage())
 }
 
 // command runs an in-session command through the session, as `forge
@@ -550,7 +567,11 @@ func (v *View) ShortHelp() []key.Binding {
 	if v.busy == "reply" {
 		return []key.Binding{common.Binding("esc/ctrl+c", "stop the reply", "esc"), common.Binding("pgup", "scroll", "pgup")}
 	}
-	return []key.Binding{v.keySend, v.keyNewline, v.keyLeave, common.Binding("tab", "next tab", "tab")}
+	tab := common.Binding("tab", "next tab", "tab")
+	if completes(v.input.Value()) {
+		tab = common.Binding("tab", "complete", "tab")
+	}
+	return []key.Binding{v.keySend, v.keyNewline, v.keyLeave, tab}
 }
 
 func (v *View) FullHelp() [][]key.Binding {
@@ -559,7 +580,8 @@ func (v *View) FullHelp() [][]key.Binding {
 		commands = append(commands, common.Binding(strings.TrimSpace(c.Name+" "+c.Args), c.Help, c.Name))
 	}
 	return [][]key.Binding{
-		{v.keySend, v.keyNewline, v.keyStop, v.keyFocus, common.Binding("↑", "recall the last message", "up"), common.Binding("pgup/pgdn", "scroll the conversation", "pgup", "pgdown")},
+		{v.keySend, v.keyNewline, v.keyStop, v.keyFocus, common.Binding("tab", "complete a /command, else next tab", "tab"),
+			common.Binding("↑", "recall the last message", "up"), common.Binding("pgup/pgdn", "scroll the conversation", "pgup", "pgdown")},
 		commands,
 	}
 }

@@ -3,6 +3,7 @@ package ci
 import (
 	"errors"
 	"fmt"
+	"strings"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
@@ -183,3 +184,15 @@ func statusOf(err error) int {
 
 // question is the question waiting for its answer, as a line.
 func (a *runActions) question(width int) string { return a.confirm.View(width) }
+
+// withQuestion puts the question, while one is asked, on the view's last
+// line: where every question of the program sits (closing an issue,
+// quitting).
+func (a *runActions) withQuestion(view string, width int) string {
+	if !a.asking() {
+		return view
+	}
+	lines := strings.Split(view, "\n")
+	lines[len(lines)-1] = a.question(width)
+	return strings.Join(lines, "\n")
+}

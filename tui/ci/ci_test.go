@@ -11,6 +11,7 @@ import (
 	"github.com/forgehq/forge/client"
 	"github.com/forgehq/forge/refserver"
 	"github.com/forgehq/forge/refserver/ci"
+	"github.com/forgehq/forge/refserver/refservertest"
 	"github.com/forgehq/forge/tui/common"
 	"github.com/forgehq/forge/tui/tuitest"
 )
@@ -92,14 +93,7 @@ func TestJobsAndLog(t *testing.T) {
 // server's log, following to its last line.
 func TestLogFollows(t *testing.T) {
 	t.Parallel()
-	srv, err := refserver.New(refserver.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := srv.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer srv.Close()
+	srv := refservertest.Start(t)
 	if _, err := srv.CreateUser("alice", "alice-password-1", ""); err != nil {
 		t.Fatal(err)
 	}

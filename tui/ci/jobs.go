@@ -154,7 +154,7 @@ func (j *Jobs) View() string {
 	if j.Done() && j.live() {
 		j.Redraw()
 	}
-	return j.List.View()
+	return j.actions.withQuestion(j.List.View(), j.Width())
 }
 
 // head is the run's title and what it ran on, and a blank line.
@@ -168,9 +168,6 @@ func (j *Jobs) head() string {
 	}
 	meta := st.Dim.Render(fmt.Sprintf("%s · %s on %s (%s) · %s", describe(r.Status, r.Conclusion), text.OneLine(r.Event),
 		text.OneLine(r.HeadBranch), sha, text.Since(r.CreatedAt.Time, j.ctx.Now())))
-	if j.actions.asking() {
-		return head + "\n" + meta + "\n" + j.actions.question(j.Width())
-	}
 	return head + "\n" + meta + "\n"
 }
 

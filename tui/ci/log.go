@@ -266,7 +266,12 @@ func (l *Log) ShortHelp() []key.Binding {
 	if l.search.active() {
 		return []key.Binding{keyNext(), common.Binding("esc", "clear the search", "esc"), k.Ask}
 	}
-	return []key.Binding{keySearch(), k.Ask, common.Binding("G", "follow new lines", "G", "end"), k.PageDown, k.Back}
+	// Only a live log has new lines to follow.
+	end := common.Binding("G", "follow new lines", "G", "end")
+	if finished(l.job.Status, l.job.Conclusion) {
+		end = common.Binding("G", "last line", "G", "end")
+	}
+	return []key.Binding{keySearch(), k.Ask, end, k.PageDown, k.Back}
 }
 
 func (l *Log) FullHelp() [][]key.Binding {

@@ -122,13 +122,10 @@ func (r *Runs) View() string {
 		// The spinner of running rows turns: redraw them.
 		r.Redraw()
 	}
-	return r.List.View()
+	return r.actions.withQuestion(r.List.View(), r.Width())
 }
 
 func (r *Runs) head() string {
-	if r.actions.asking() {
-		return r.actions.question(r.Width())
-	}
 	st := r.ctx.Styles
 	running := 0
 	for _, run := range r.Items() {

@@ -40,6 +40,13 @@ type Capturer interface {
 	Capturing() bool
 }
 
+// Focuser is a component with an input that takes the focus whenever its
+// tab comes into sight (the chat's message input): the first letters typed
+// there are text, never commands.
+type Focuser interface {
+	Focus()
+}
+
 // Backer is a component with levels of its own (a filter to clear, a
 // directory to leave, a dialog to dismiss): while CanGoBack, esc goes to
 // it rather than closing it.

@@ -3,6 +3,7 @@ package common
 import (
 	"context"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/forgehq/forge/chat"
@@ -31,6 +32,10 @@ type Context struct {
 	// the profile knows it ("" before login).
 	Profile string
 	User    string
+	// Source says how the profile was chosen: as forge started (flag,
+	// environment, configuration file, default), or with the profile
+	// switcher (FromSwitcher). A login keeps it.
+	Source config.Source
 
 	// Repo is the current repository (zero when none is chosen yet).
 	Repo client.RepoName
@@ -47,10 +52,17 @@ type Context struct {
 	Now func() time.Time
 	// Spinner is the spinner's current frame, drawn by loading views.
 	Spinner string
-	// Keep holds the profile's unsent drafts and chat across launches.
+	// Keep holds the account's unsent drafts and chat across launches,
+	// on this service (SetAccount).
 	Keep *Keep
+	// account is the login the Keep is for ("" while unknown), keptOn
+	// the service's origin.
+	account, keptOn string
 
 	ids int
+	// inflight counts the requests sent (Fetch) whose answer the program
+	// has not had yet.
+	inflight atomic.Int64
 
 	mu       sync.Mutex
 	rest     *client.Client
@@ -67,20 +79,54 @@ func NewContext(ctx context.Context, f *cmdutil.Factory, color bool) *Context {
 	c := &Context{Ctx: ctx, Factory: f, Color: color, Dark: true, Now: time.Now, Keys: NewKeyMap()}
 	c.Styles = NewStyles(color, true)
 	if s, err := f.Settings(); err == nil {
-		c.Profile, c.User = s.Profile, s.User
+		c.Profile, c.Source = s.Profile, s.ProfileSource
+		c.SetAccount(s.User)
+		AdoptProfileKeep(f.CacheDir(), s.Profile, s.BaseURL, c.Keep)
 		if c.User == "" {
 			c.User = s.RegistryUser
 		}
-		c.Keep = OpenKeep(f.CacheDir(), s.Profile, s.BaseURL)
+	}
+	if c.Keep == nil {
+		c.Keep = &Keep{}
 	}
 	return c
 }
+
+// Account is the login of the REST account the views work as; "" while
+// unknown (a token from FORGE_TOKEN, until the service says whose).
+func (c *Context) Account() string { return c.account }
+
+// SetAccount makes login the account the views work as, and opens its
+// keep; it reports whether the account (or the service) is another than
+// before: what the views hold is someone else's.
+func (c *Context) SetAccount(login string) (changed bool) {
+	origin := ""
+	if s, err := c.Settings(); err == nil {
+		origin = config.Origin(s.BaseURL)
+	}
+	if login != "" {
+		c.User = login
+	}
+	if login == c.account && origin == c.keptOn && c.Keep != nil {
+		return false
+	}
+	c.account, c.keptOn = login, origin
+	c.Keep = OpenKeep(c.Factory.CacheDir(), login, origin)
+	return true
+}
+
+// FromSwitcher is the Source of a profile chosen with P for the session.
+const FromSwitcher config.Source = "profile switcher"
 
 // SetTheme rebuilds the styles for colour and background.
 func (c *Context) SetTheme(color, dark bool) {
 	c.Color, c.Dark = color, dark
 	c.Styles = NewStyles(color, dark)
 }
+
+// InFlight reports whether a request of this context's views awaits its
+// answer: a frame drawn when none does shows all they asked for.
+func (c *Context) InFlight() bool { return c.inflight.Load() > 0 }
 
 // NewID returns an identifier no other component of this context has:
 // results of a component's commands carry it, so a component knows its

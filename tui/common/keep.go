@@ -18,7 +18,8 @@ import (
 // Keep holds what the user typed and has not sent — drafts of comments
 // and issues, the chat's conversation and input — so that a quit or a
 // crash loses none of it: each is a file of its own, mode 0600, in
-// CACHE/forge/tui/PROFILE-HASH/ (one directory per profile and service),
+// CACHE/forge/tui/HASH/ (one directory per account and service: another
+// account on the same profile starts clean),
 // replaced atomically (a temporary file renamed over it) every time it
 // changes, and read back when the view that holds it opens again.
 type Keep struct {
@@ -28,13 +29,31 @@ type Keep struct {
 	warned bool
 }
 
-// OpenKeep returns the keep of a profile on a service under cacheDir.
-func OpenKeep(cacheDir, profile, baseURL string) *Keep {
-	if cacheDir == "" {
+// OpenKeep returns the keep of an account (its login) on a service (its
+// origin) under cacheDir; without an account it keeps nothing.
+func OpenKeep(cacheDir, account, origin string) *Keep {
+	if cacheDir == "" || account == "" {
 		return &Keep{}
 	}
-	sum := sha256.Sum256([]byte(profile + "\n" + baseURL))
+	sum := sha256.Sum256([]byte("account\n" + account + "\n" + origin))
 	return &Keep{dir: filepath.Join(cacheDir, "tui", hex.EncodeToString(sum[:8]))}
+}
+
+// AdoptProfileKeep moves the keep an earlier forge kept per profile
+// (CACHE/forge/tui/HASH of the profile's name and base URL) to k, the
+// keep of the account the profile names, when k has none yet: drafts
+// kept before an upgrade come back to that account. Another account
+// never gets them (the profile names whose they are).
+func AdoptProfileKeep(cacheDir, profile, baseURL string, k *Keep) {
+	if cacheDir == "" || k == nil || k.dir == "" {
+		return
+	}
+	sum := sha256.Sum256([]byte(profile + "\n" + baseURL))
+	old := filepath.Join(cacheDir, "tui", hex.EncodeToString(sum[:8]))
+	if _, err := os.Stat(k.dir); !errors.Is(err, os.ErrNotExist) {
+		return
+	}
+	_ = os.Rename(old, k.dir) // nothing to adopt, or it stays where it was
 }
 
 // path is the file of the thing named; names are hashed, as they hold

@@ -1,6 +1,8 @@
 package common
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"os"
 	"path/filepath"
 	"strings"
@@ -62,5 +64,29 @@ func BenchmarkKeepSave(b *testing.B) {
 	draft := strings.Repeat("a draft of a comment ", 20)
 	for i := 0; i < b.N; i++ {
 		k.Save("comment\nalice/webapp#6", "the comment draft on alice/webapp#6", draft)
+	}
+}
+
+// TestAdoptProfileKeep: the keep an earlier forge kept per profile comes
+// to the account the profile names, once; a keep the account already has
+// is left alone.
+func TestAdoptProfileKeep(t *testing.T) {
+	dir := t.TempDir()
+	base := "http://127.0.0.1:1/api/v2"
+	sum := sha256.Sum256([]byte("default\n" + base))
+	old := &Keep{dir: filepath.Join(dir, "tui", hex.EncodeToString(sum[:8]))}
+	if err := old.Save("chat", "the chat conversation", "hello"); err != nil {
+		t.Fatal(err)
+	}
+	alice := OpenKeep(dir, "alice", "http://127.0.0.1:1")
+	AdoptProfileKeep(dir, "default", base, alice)
+	var got string
+	if !alice.Load("chat", &got) || got != "hello" {
+		t.Fatalf("the profile's keep was not adopted: %q", got)
+	}
+	carol := OpenKeep(dir, "carol", "http://127.0.0.1:1")
+	AdoptProfileKeep(dir, "default", base, carol)
+	if carol.Load("chat", &got) {
+		t.Error("a second account got the profile's keep")
 	}
 }

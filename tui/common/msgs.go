@@ -86,6 +86,10 @@ func Replace(old, new Component) tea.Cmd {
 	return func() tea.Msg { return ReplaceMsg{Old: old, New: new} }
 }
 
+// ClearStatus returns a command that takes the notice of the tab away
+// (what it said no longer holds: an error since put right).
+func ClearStatus() tea.Cmd { return func() tea.Msg { return StatusMsg{} } }
+
 // Status returns a command that shows a notice.
 func Status(text string) tea.Cmd { return func() tea.Msg { return StatusMsg{Text: text} } }
 
@@ -108,14 +112,31 @@ type Result[T any] struct {
 	Owner, Gen int
 	Value      T
 	Err        error
+
+	ctx *Context // whose request it was
+}
+
+// Answer is a Result of any type: the program counts them in (Context.
+// Answered) to know when no request is in flight.
+type Answer interface{ answers() *Context }
+
+func (r Result[T]) answers() *Context { return r.ctx }
+
+// Answered records that an answer reached the program: a request of msg's
+// context is no longer in flight. Other messages are no answers.
+func Answered(msg tea.Msg) {
+	if a, ok := msg.(Answer); ok && a.answers() != nil {
+		a.answers().inflight.Add(-1)
+	}
 }
 
 // Fetch returns a command that runs work and delivers its answer to owner
-// as request gen.
-func Fetch[T any](owner, gen int, work func() (T, error)) tea.Cmd {
+// as request gen; c counts the request in flight until the program has it.
+func Fetch[T any](c *Context, owner, gen int, work func() (T, error)) tea.Cmd {
+	c.inflight.Add(1)
 	return func() tea.Msg {
 		v, err := work()
-		return Result[T]{Owner: owner, Gen: gen, Value: v, Err: err}
+		return Result[T]{Owner: owner, Gen: gen, Value: v, Err: err, ctx: c}
 	}
 }
 
@@ -130,7 +151,7 @@ func LoadREST[T any](c *Context, l *Load, owner int, work func(context.Context, 
 		return nil
 	}
 	ctx := c.Ctx
-	return Fetch(owner, l.Start(), func() (T, error) { return work(ctx, rc) })
+	return Fetch(c, owner, l.Start(), func() (T, error) { return work(ctx, rc) })
 }
 
 // Take reports whether r is the answer to id's latest request, recording

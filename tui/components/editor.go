@@ -130,6 +130,11 @@ func (e *Editor) key(msg tea.KeyPressMsg) {
 		if e.multiline {
 			e.insert("\n")
 		}
+	case "tab":
+		// Indentation (Go, Makefiles) is typed as it is pasted.
+		if e.multiline {
+			e.insert("\t")
+		}
 	default:
 		if msg.Text != "" && msg.Mod&^(tea.ModShift|tea.ModCapsLock) == 0 {
 			e.insert(msg.Text)
@@ -284,7 +289,8 @@ func (e *Editor) insert(s string) {
 }
 
 // clean makes s fit for the editor: line breaks are \n (a space in one
-// line), a tab a space, and other control characters are dropped.
+// line), a tab stays in a multiline editor (a space in one line), and other
+// control characters are dropped.
 func clean(s string, multiline bool) string {
 	s = strings.ReplaceAll(s, "\r\n", "\n")
 	var b strings.Builder
@@ -296,6 +302,8 @@ func clean(s string, multiline bool) string {
 			} else {
 				b.WriteByte(' ')
 			}
+		case r == '\t' && multiline:
+			b.WriteByte('\t')
 		case r == '\t':
 			b.WriteByte(' ')
 		case r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0):
@@ -367,9 +375,16 @@ func (e *Editor) visual() ([]vrow, vpos) {
 	return rows, cur
 }
 
+// tabWidth is the cells a tab is drawn in (as spaces: a tab written to
+// the terminal would jump to its own tab stops).
+const tabWidth = 4
+
 // cellWidth is the cells a grapheme cluster takes (a lone combining mark
 // one, so that the cursor can sit on it).
 func cellWidth(g string) int {
+	if g == "\t" {
+		return tabWidth
+	}
 	if len(g) == 1 {
 		return 1
 	}
@@ -378,9 +393,15 @@ func cellWidth(g string) int {
 
 // View draws the editor: one line, or its height of soft-wrapped rows
 // scrolled to the cursor.
+//
+// Focus shows: the focused editor has the cursor and its prompt in colour,
+// another is drawn dim.
 func (e *Editor) View() string {
 	st := e.ctx.Styles
 	prompt := st.Prompt.Render(e.Prompt)
+	if !e.focused {
+		prompt = st.Dim.Render(e.Prompt)
+	}
 	pad := strings.Repeat(" ", ansi.StringWidth(e.Prompt))
 	if len(e.lines) == 1 && len(e.lines[0]) == 0 && e.Placeholder != "" {
 		ph := st.Placeholder.Render(e.Placeholder)
@@ -459,8 +480,12 @@ func (e *Editor) draw(seg []string, c int) string {
 		}
 		seg = masked
 	}
+	tabs := strings.NewReplacer("\t", strings.Repeat(" ", tabWidth))
+	if c < 0 && !e.focused {
+		return e.ctx.Styles.Dim.Render(tabs.Replace(strings.Join(seg, "")))
+	}
 	if c < 0 {
-		return strings.Join(seg, "")
+		return tabs.Replace(strings.Join(seg, ""))
 	}
 	cur := " "
 	after := ""
@@ -468,5 +493,8 @@ func (e *Editor) draw(seg []string, c int) string {
 		cur = seg[c]
 		after = strings.Join(seg[c+1:], "")
 	}
-	return strings.Join(seg[:c], "") + e.ctx.Styles.Cursor.Render(cur) + after
+	if cur == "\t" {
+		cur, after = " ", strings.Repeat(" ", tabWidth-1)+after
+	}
+	return tabs.Replace(strings.Join(seg[:c], "")) + e.ctx.Styles.Cursor.Render(cur) + tabs.Replace(after)
 }

@@ -137,7 +137,7 @@ func (l *List[T]) Refresh() tea.Cmd {
 		l.load.Fail(err)
 		return nil
 	}
-	return common.Fetch(l.id, l.load.Start(), work)
+	return common.Fetch(l.ctx, l.id, l.load.Start(), work)
 }
 
 func (l *List[T]) Update(msg tea.Msg) tea.Cmd {

@@ -62,7 +62,7 @@ func (m *Manifest) fetch() tea.Cmd {
 		return nil
 	}
 	ctx, ref := m.ctx.Ctx, m.ref()
-	return common.Fetch(m.id, m.load.Start(), func() (out manifest, err error) {
+	return common.Fetch(m.ctx, m.id, m.load.Start(), func() (out manifest, err error) {
 		r, err := reg.ParseReference(ref)
 		if err != nil {
 			return out, err

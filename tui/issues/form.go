@@ -3,6 +3,7 @@ package issues
 import (
 	"fmt"
 	"strings"
+	"unicode/utf8"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
@@ -31,20 +32,25 @@ type Form struct {
 	width   int
 	height  int
 
-	keySend, keyField, keyLeave key.Binding
+	keySend, keyField, keyTitle, keyLeave key.Binding
 }
+
+// maxTitle is the longest title, in characters, the reference service
+// takes (its README); a service with another limit says so when asked,
+// and the draft stays.
+const maxTitle = 256
 
 // NewForm returns an empty form for repo.
 func NewForm(ctx *common.Context, repo client.RepoName) *Form {
 	f := &Form{ctx: ctx, id: ctx.NewID(), repo: repo}
 	f.title = components.NewEditor(ctx, false)
 	f.title.Placeholder = "Title"
-	f.title.Limit = 256
 	f.body = components.NewEditor(ctx, true)
 	f.body.Placeholder = "Description (markdown, optional)"
 	f.title.Focus()
 	f.keySend = common.Binding("ctrl+s", "open the issue", "ctrl+s")
-	f.keyField = common.Binding("tab", "next field", "tab", "shift+tab")
+	f.keyField = common.Binding("tab", "description", "tab", "enter")
+	f.keyTitle = common.Binding("shift+tab", "title (tab types a tab)", "shift+tab")
 	f.keyLeave = common.Binding("esc/ctrl+c", "leave (draft kept)", "esc")
 	var d issueDraft
 	if ctx.Keep.Load(f.draftName(), &d) {
@@ -126,10 +132,10 @@ func (f *Form) key(msg tea.KeyPressMsg) tea.Cmd {
 		return f.send()
 	case key.Matches(msg, f.keyLeave):
 		return common.Close(f)
-	case msg.String() == "tab" || msg.String() == "shift+tab":
-		f.setFocus(1 - f.focus)
-	case msg.String() == "enter" && f.focus == 0:
+	case f.focus == 0 && key.Matches(msg, f.keyField, f.keyTitle):
 		f.setFocus(1)
+	case f.focus == 1 && key.Matches(msg, f.keyTitle):
+		f.setFocus(0)
 	default:
 		return f.edit(msg)
 	}
@@ -156,6 +162,10 @@ func (f *Form) send() tea.Cmd {
 		f.setFocus(0)
 		return common.Error(fmt.Errorf("an issue needs a title: type one first"))
 	}
+	if n := utf8.RuneCountInString(title); n > maxTitle {
+		f.setFocus(0)
+		return common.Error(fmt.Errorf("the title is %d characters; the service takes at most %d: shorten it (nothing was sent)", n, maxTitle))
+	}
 	if f.sending {
 		return nil
 	}
@@ -181,7 +191,7 @@ func (f *Form) SetSize(width, height int) {
 
 func (f *Form) View() string {
 	st := f.ctx.Styles
-	head := st.Bold.Render("New issue in "+f.repo.String()) + st.Dim.Render(" · tab switches fields · ctrl+s opens it · esc leaves (the draft is kept)")
+	head := st.Bold.Render("New issue in "+f.repo.String()) + st.Dim.Render(" · tab/shift+tab switch fields · ctrl+s opens it · esc leaves (the draft is kept)")
 	if f.sending {
 		head = st.Accent.Render(f.ctx.Spinner) + " Opening the issue…"
 	}
@@ -191,7 +201,11 @@ func (f *Form) View() string {
 		}
 		return st.Label.Render(s)
 	}
-	out := head + "\n\n" + label("Title", f.focus == 0) + "\n" + f.title.View() + "\n" + label("Description", f.focus == 1) + "\n" + f.body.View()
+	titleLabel := label("Title", f.focus == 0)
+	if n := utf8.RuneCountInString(strings.TrimSpace(f.title.Value())); n > maxTitle {
+		titleLabel += st.Error.Render(fmt.Sprintf(" · %d characters, at most %d", n, maxTitle))
+	}
+	out := head + "\n\n" + titleLabel + "\n" + f.title.View() + "\n" + label("Description", f.focus == 1) + "\n" + f.body.View()
 	return common.Pad(out, f.width, f.height)
 }
 
@@ -199,8 +213,11 @@ func (f *Form) Title() string   { return "New issue" }
 func (f *Form) Capturing() bool { return true }
 func (f *Form) Animating() bool { return f.sending }
 func (f *Form) ShortHelp() []key.Binding {
+	if f.focus == 1 {
+		return []key.Binding{f.keySend, f.keyTitle, f.keyLeave}
+	}
 	return []key.Binding{f.keySend, f.keyField, f.keyLeave}
 }
 func (f *Form) FullHelp() [][]key.Binding {
-	return [][]key.Binding{{f.keySend, f.keyField, f.keyLeave}}
+	return [][]key.Binding{{f.keySend, f.keyField, f.keyTitle, f.keyLeave}}
 }

@@ -5,6 +5,7 @@ package issues
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 
 	"charm.land/bubbles/v2/key"
@@ -137,7 +138,16 @@ func (l *List) changed(is *client.Issue) {
 		return
 	}
 	if fits && is.Title != "" {
-		l.SetItems(append([]*client.Issue{is}, issues...))
+		// Where a load would put it: the list is newest first, so a new
+		// issue goes on top and a reopened one back among its elders.
+		at := len(issues)
+		for i, old := range issues {
+			if old.Number < is.Number {
+				at = i
+				break
+			}
+		}
+		l.SetItems(slices.Insert(issues, at, is))
 	}
 }
 

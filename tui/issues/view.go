@@ -69,12 +69,12 @@ func NewView(ctx *common.Context, repo client.RepoName, is *client.Issue) *View 
 	v.keyReopen = common.Binding("o", "reopen issue", "o")
 	v.keySend = common.Binding("ctrl+s", "send comment", "ctrl+s", "alt+enter")
 	v.keyHide = common.Binding("esc/ctrl+c", "hide editor (draft kept)", "esc")
-	// A draft left by the last launch comes back in the open editor.
+	// A draft left by the last launch comes back in the editor, shown
+	// but without the focus: keys are the page's until c (the habitual c
+	// continues the draft rather than typing into it).
 	var draft string
 	if ctx.Keep.Load(v.draftName(), &draft) && draft != "" {
 		v.editor.SetValue(draft)
-		v.composing = true
-		v.editor.Focus()
 	}
 	return v
 }
@@ -285,7 +285,7 @@ func (v *View) SetSize(width, height int) {
 // layout shares the height between the page and, when open, the editor.
 func (v *View) layout() {
 	h := v.height
-	if v.composing {
+	if v.editorShown() {
 		h -= editorRows + 1
 	}
 	v.pager.SetSize(v.width, max(h, 1))
@@ -332,16 +332,25 @@ func (v *View) View() string {
 	if v.confirm.Active() {
 		return common.Pad(v.pager.View(), v.width, v.height-1) + "\n" + v.confirm.View(v.width)
 	}
-	if !v.composing {
+	if !v.editorShown() {
 		return common.Pad(v.pager.View(), v.width, v.height)
 	}
 	st := v.ctx.Styles
 	label := st.Bold.Render("Comment") + st.Dim.Render(" · ctrl+s sends · esc or ctrl+c hides (the draft is kept)")
-	if v.sending == "comment" {
+	switch {
+	case !v.composing:
+		label = st.Dim.Render("Comment draft (kept) · c continues it")
+	case v.sending == "comment":
 		label = st.Accent.Render(v.ctx.Spinner) + " Sending the comment…"
 	}
 	page := common.Pad(v.pager.View(), v.width, v.height-editorRows-1)
 	return common.Pad(page+"\n"+label+"\n"+v.editor.View(), v.width, v.height)
+}
+
+// editorShown: the editor is drawn while composing, and while it holds a
+// draft (dim, without the focus).
+func (v *View) editorShown() bool {
+	return v.composing || strings.TrimSpace(v.editor.Value()) != ""
 }
 
 func (v *View) Title() string {

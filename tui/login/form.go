@@ -79,6 +79,7 @@ type Form struct {
 	busy             string // what is in flight
 	cancel           context.CancelFunc
 	failed           string // the last refusal, shown in the form
+	armed            bool   // a field has had the keys (see arm)
 	width, height    int
 }
 
@@ -99,12 +100,22 @@ func New(ctx *common.Context, reason string) *Form {
 	f.code.Prompt = "Two-factor code  "
 	f.code.Placeholder = "the 6 digits your authenticator app shows"
 	f.code.Limit = 12
-	if ctx.User == "" {
+	if reason == "" {
+		f.arm()
+	}
+	return f
+}
+
+// arm puts the focus in the first field to type. A form that opened by
+// itself (the service refused the token) waits for enter first: keys
+// typed for the view below as it appeared must not go into the password.
+func (f *Form) arm() {
+	f.armed = true
+	if f.ctx.User == "" {
 		f.user.Focus()
 	} else {
 		f.pass.Focus()
 	}
-	return f
 }
 
 // Init starts nothing: the form waits for the password.
@@ -135,7 +146,7 @@ func (f *Form) Update(msg tea.Msg) tea.Cmd {
 	case tea.KeyPressMsg:
 		return f.key(msg)
 	case tea.PasteMsg:
-		if e := f.focused(); e != nil {
+		if e := f.focused(); e != nil && f.armed {
 			e.Update(msg)
 		}
 	}
@@ -148,6 +159,12 @@ func (f *Form) key(msg tea.KeyPressMsg) tea.Cmd {
 		return func() tea.Msg { return CloseMsg{} }
 	}
 	if f.busy != "" {
+		return nil
+	}
+	if !f.armed {
+		if msg.String() == "enter" {
+			f.arm()
+		}
 		return nil
 	}
 	switch msg.String() {
@@ -379,6 +396,8 @@ func (f *Form) View() string {
 		for _, l := range failed[:min(len(failed), 3)] {
 			lines = append(lines, st.Failure.Render(common.Fit(l, w)))
 		}
+	case !f.armed:
+		lines = append(lines, common.Fit(st.Prompt.Render("enter")+st.Dim.Render(" to type the password · esc closes"), w))
 	default:
 		lines = append(lines, common.Fit(st.Dim.Render("The new token replaces the one stored in the profile."), w))
 	}
@@ -392,6 +411,9 @@ func (f *Form) Animating() bool { return f.busy != "" }
 // KeyHelp lists the form's keys for the help line.
 func (f *Form) KeyHelp() []key.Binding {
 	send := common.Binding("enter", "log in", "enter")
+	if !f.armed {
+		return []key.Binding{common.Binding("enter", "type the password", "enter"), common.Binding("esc", "close", "esc")}
+	}
 	if f.step == stepCode {
 		send = common.Binding("enter", "send the code", "enter")
 	}

@@ -47,9 +47,12 @@ func (b *byName) start() {
 	b.input.Focus()
 }
 
+// stop hides the input, forgetting what was typed: the next o starts
+// afresh.
 func (b *byName) stop() {
 	b.active = false
 	b.input.Blur()
+	b.input.Reset()
 }
 
 // update takes a key while the input is shown; owner is the list's ID.
@@ -104,8 +107,8 @@ func (b *byName) answered(msg namedMsg, open func(*client.Repo) tea.Cmd) tea.Cmd
 		return common.Error(msg.err)
 	}
 	b.stop()
-	b.input.Reset()
-	return open(msg.repo)
+	// An earlier try's error no longer holds.
+	return tea.Batch(common.ClearStatus(), open(msg.repo))
 }
 
 // view is the input's line.

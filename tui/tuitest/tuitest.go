@@ -9,6 +9,7 @@ package tuitest
 
 import (
 	"context"
+	"github.com/forgehq/forge/client"
 	"io"
 	"strings"
 	"sync"
@@ -20,6 +21,7 @@ import (
 	"github.com/forgehq/forge/internal/cmdutil"
 	"github.com/forgehq/forge/internal/iostreams"
 	"github.com/forgehq/forge/refserver"
+	"github.com/forgehq/forge/refserver/refservertest"
 	"github.com/forgehq/forge/tui/common"
 	"github.com/google/go-containerregistry/pkg/authn"
 	"github.com/google/go-containerregistry/pkg/name"
@@ -34,7 +36,7 @@ import (
 // Now is the servers' clock: the demo's records are dated from it and the
 // views' relative times computed against it, so what they show is the
 // same on every run.
-var Now = time.Date(2026, 11, 20, 12, 0, 0, 0, time.UTC)
+var Now = refservertest.Now
 
 // Spinner is the one frame the spinner shows in tests.
 const Spinner = "⠿"
@@ -43,15 +45,7 @@ const Spinner = "⠿"
 // clock; CI runs hold still (a tick lasts an hour).
 func Server(t testing.TB) *refserver.Server {
 	t.Helper()
-	srv, err := refserver.New(refserver.Options{Demo: true, Now: func() time.Time { return Now }, CITick: time.Hour})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := srv.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { srv.Close() })
-	return srv
+	return refservertest.DemoWorld(t)
 }
 
 // Env is the environment of user working with srv: its REST token, the
@@ -59,21 +53,22 @@ func Server(t testing.TB) *refserver.Server {
 // and a configuration directory of its own.
 func Env(t testing.TB, srv *refserver.Server, user string) map[string]string {
 	t.Helper()
+	return refservertest.Env(t, srv, user)
+}
+
+// Client is a REST client of user's on srv: what the service holds, to
+// check what a view sent.
+func Client(t testing.TB, srv *refserver.Server, user string) *client.Client {
+	t.Helper()
 	tok, err := srv.Token(user)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return map[string]string{
-		"FORGE_CONFIG_DIR":   t.TempDir(),
-		"FORGE_BASE_URL":     srv.BaseURL(),
-		"FORGE_TOKEN":        tok,
-		"AGENT_URL":          srv.AgentURL(),
-		"AGENT_API_KEY":      srv.AgentKey(),
-		"FORGE_REGISTRY_URL": srv.URL(),
-		"FORGE_USERNAME":     user,
-		"FORGE_PASSWORD":     refserver.DemoPassword,
-		"HOME":               t.TempDir(),
+	c, err := client.New(srv.BaseURL(), tok)
+	if err != nil {
+		t.Fatal(err)
 	}
+	return c
 }
 
 // Factory is a Factory over env, with streams that are not a terminal.
@@ -90,6 +85,8 @@ func Context(t testing.TB, srv *refserver.Server, user string) *common.Context {
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
 	c := common.NewContext(ctx, Factory(Env(t, srv, user)), true)
+	// The token is user's, as the program learns from the service.
+	c.SetAccount(user)
 	c.Now = func() time.Time { return Now }
 	c.Spinner = Spinner
 	c.Width, c.Height = 80, 24

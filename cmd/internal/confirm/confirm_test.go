@@ -5,7 +5,6 @@ import (
 	"testing"
 
 	"github.com/forgehq/forge/internal/clitest"
-	"github.com/forgehq/forge/refserver"
 )
 
 const pubKey = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIH/HhCNXdLMskXbS9VcFSS+KnVqFTmyndCKwMk/7jBMb one@example\n"
@@ -14,9 +13,7 @@ func setup(t *testing.T) *clitest.Harness {
 	t.Helper()
 	h := clitest.New(t)
 	h.LoginAs("alice")
-	if _, err := h.Srv.CreateRepo("alice", "app", refserver.RepoOptions{AutoInit: true}); err != nil {
-		t.Fatal(err)
-	}
+	h.Repo("alice", "app")
 	return h
 }
 
@@ -30,7 +27,7 @@ func repoExists(h *clitest.Harness) bool {
 func TestTypedNameMustMatch(t *testing.T) {
 	h := setup(t)
 	for _, typed := range []string{"alice/APP", "alice/ap", "app", "y"} {
-		r := h.Run(clitest.Run{TTY: true, Answers: []string{typed}}, "repo", "delete", "alice/app")
+		r := h.Run(clitest.Run{TTY: true, Answers: []any{typed}}, "repo", "delete", "alice/app")
 		want := `"` + typed + `" does not match alice/app; nothing deleted.`
 		if r.Code != 1 || !strings.Contains(r.Err, want) {
 			t.Fatalf("typed %q: exit %d\n%s", typed, r.Code, r.Output())
@@ -39,7 +36,7 @@ func TestTypedNameMustMatch(t *testing.T) {
 			t.Fatalf("typed %q: the repository was deleted", typed)
 		}
 	}
-	r := h.Run(clitest.Run{TTY: true, Answers: []string{" alice/app "}}, "repo", "delete", "alice/app")
+	r := h.Run(clitest.Run{TTY: true, Answers: []any{" alice/app "}}, "repo", "delete", "alice/app")
 	if r.Code != 0 || repoExists(h) {
 		t.Fatalf("the right name (spaces around it) did not delete: exit %d\n%s", r.Code, r.Output())
 	}
@@ -52,7 +49,7 @@ func TestTypedNameAdminUser(t *testing.T) {
 		t.Fatal(err)
 	}
 	h.LoginAs("admin")
-	r := h.Run(clitest.Run{TTY: true, Answers: []string{"Bob"}}, "admin", "user", "delete", "bob")
+	r := h.Run(clitest.Run{TTY: true, Answers: []any{"Bob"}}, "admin", "user", "delete", "bob")
 	if r.Code != 1 || !strings.Contains(r.Err, `"Bob" does not match bob; nothing deleted.`) ||
 		len(r.Questions) != 1 || r.Questions[0] != "Type bob to confirm" {
 		t.Fatalf("exit %d, questions %q\n%s", r.Code, r.Questions, r.Output())
@@ -96,12 +93,12 @@ func TestYesNo(t *testing.T) {
 	}
 	id := strings.TrimSpace(h.Run(clitest.Run{}, "ssh-key", "list", "--jq", ".[0].id").Out)
 	for _, answer := range []string{"n", ""} {
-		r := h.Run(clitest.Run{TTY: true, Answers: []string{answer}}, "ssh-key", "delete", id)
+		r := h.Run(clitest.Run{TTY: true, Answers: []any{answer}}, "ssh-key", "delete", id)
 		if r.Code != 1 || !strings.Contains(r.Err, "Nothing deleted.") {
 			t.Fatalf("answer %q: exit %d\n%s", answer, r.Code, r.Output())
 		}
 	}
-	r := h.Run(clitest.Run{TTY: true, Answers: []string{"y"}}, "ssh-key", "delete", id)
+	r := h.Run(clitest.Run{TTY: true, Answers: []any{"y"}}, "ssh-key", "delete", id)
 	if r.Code != 0 || !strings.Contains(r.Err, "Deleted SSH key "+id) {
 		t.Fatalf("answer y: exit %d\n%s", r.Code, r.Output())
 	}

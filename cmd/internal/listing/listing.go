@@ -64,38 +64,29 @@ func (l *Flags) PerPage() client.ListOptions {
 	return client.ListOptions{PerPage: client.PageSize(l.Limit), Pages: &l.pages}
 }
 
-// Cut is the note for a terminal when the limit cut the list short:
+// cut is the note for a terminal when the limit cut the list short:
 // "Showing 30 of 123 open issues (-L 200 or --paginate for more)", the
 // total from the Link header's last page when the server sends one (one
 // more request), else "Showing the first 30 ...". It is "" when the list
-// was not cut. what names the records ("" for the noun given to Add).
-func (l *Flags) Cut(ctx context.Context, shown int, what string) string {
-	if !l.pages.More() {
+// was not cut. what names n records (nil: the noun given to Add); the
+// noun agrees with the number it follows. A list filtered by forge
+// (filtered) has no total: the server's counts what forge left out.
+func (l *Flags) cut(ctx context.Context, shown int, what func(n int) string, filtered bool) string {
+	if !l.pages.Confirm(ctx) {
 		return ""
 	}
-	if what == "" {
-		what = l.noun
+	if what == nil {
+		what = func(int) string { return l.noun }
 	}
-	if total, ok := l.pages.Total(ctx); ok && total > shown {
+	if total, ok := l.pages.Total(ctx); ok && total > shown && !filtered {
 		// -L that shows them all: the total, in hundreds past 100.
 		all := total
 		if all > 100 {
 			all = (total + 99) / 100 * 100
 		}
-		return fmt.Sprintf("Showing %d of %d %s (-L %d or --paginate for more)", shown, total, what, all)
+		return fmt.Sprintf("Showing %d of %d %s (-L %d or --paginate for more)", shown, total, what(total), all)
 	}
-	return fmt.Sprintf("Showing the first %d %s (-L %d or --paginate for more)", shown, what, 2*shown)
-}
-
-// NoteCut writes Cut's note on stderr, after the table, when stdout is a
-// terminal.
-func (l *Flags) NoteCut(ctx context.Context, ios *iostreams.IOStreams, shown int) {
-	if !ios.IsStdoutTTY() {
-		return
-	}
-	if note := l.Cut(ctx, shown, ""); note != "" {
-		fmt.Fprintln(ios.ErrOut, note)
-	}
+	return fmt.Sprintf("Showing the first %d %s (-L %d or --paginate for more)", shown, what(shown), 2*shown)
 }
 
 // Record is a record that keeps the JSON the server sent.
@@ -104,8 +95,27 @@ type Record interface{ RawJSON() json.RawMessage }
 // Drain reads seq up to the limit. With --json, --jq or --template it
 // writes the records' JSON as the server sent it (an empty list is []),
 // keeping only the text of each record as it streams by; otherwise it hands
-// each record to row. It returns how many records there were.
+// each record to row. It returns how many records there were. When forge
+// cannot tell whether the service holds more than it read, it says so on
+// stderr (piped too: a script must not take a partial list for whole).
 func Drain[T Record](ios *iostreams.IOStreams, l *Flags, seq iter.Seq2[T, error], row func(T)) (int, error) {
+	n, err := drain(ios, l, seq, row)
+	if err == nil {
+		NoteUnsure(ios, l.pages.Unsure(), n, l.noun)
+	}
+	return n, err
+}
+
+// NoteUnsure writes, when why is not "", that forge cannot tell whether
+// more than the n records it read exist, and why.
+func NoteUnsure(ios *iostreams.IOStreams, why string, n int, noun string) {
+	if why == "" {
+		return
+	}
+	fmt.Fprintf(ios.ErrOut, "forge: cannot tell if more %s exist past these %d: %s\n", noun, n, why)
+}
+
+func drain[T Record](ios *iostreams.IOStreams, l *Flags, seq iter.Seq2[T, error], row func(T)) (int, error) {
 	export := l.Exporter.Enabled()
 	var raw []json.RawMessage
 	if export {

@@ -10,6 +10,7 @@ import (
 	"github.com/forgehq/forge/internal/cmdutil"
 	"github.com/forgehq/forge/internal/iostreams"
 	"github.com/forgehq/forge/refserver"
+	"github.com/forgehq/forge/refserver/refservertest"
 	"github.com/spf13/cobra"
 )
 
@@ -17,17 +18,8 @@ import (
 // and returns a client logged in as alice.
 func issuesOn(t *testing.T, count int) *client.Client {
 	t.Helper()
-	srv, err := refserver.New(refserver.Options{AdminPassword: "admin-password-1234"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := srv.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { srv.Close() })
-	if _, err := srv.CreateUser("alice", "alice-password-1234", ""); err != nil {
-		t.Fatal(err)
-	}
+	srv := refservertest.Start(t)
+	tok := refservertest.User(t, srv, "alice", "")
 	if _, err := srv.CreateRepo("alice", "app", refserver.RepoOptions{}); err != nil {
 		t.Fatal(err)
 	}
@@ -35,10 +27,6 @@ func issuesOn(t *testing.T, count int) *client.Client {
 		if _, err := srv.CreateIssue("alice/app", "alice", fmt.Sprintf("Issue %d", i), ""); err != nil {
 			t.Fatal(err)
 		}
-	}
-	tok, err := srv.Token("alice")
-	if err != nil {
-		t.Fatal(err)
 	}
 	c, err := client.New(srv.BaseURL(), tok)
 	if err != nil {

@@ -12,11 +12,17 @@ import (
 )
 
 func TestParse(t *testing.T) {
-	if id, err := runid.Parse("12"); err != nil || id != 12 {
-		t.Fatalf("Parse(12) = %d, %v", id, err)
+	var repo string
+	if id, err := runid.Parse("12", &repo); err != nil || id != 12 || repo != "" {
+		t.Fatalf("Parse(12) = %d, %v, repo %q", id, err, repo)
 	}
-	for _, arg := range []string{"abc", "0", "-3", "12abc", "#12", "", "1\x1b[2J"} {
-		_, err := runid.Parse(arg)
+	// A run's web address, as its html_url gives it, names the repository.
+	if id, err := runid.Parse("http://127.0.0.1:8080/alice/demo/actions/runs/57", &repo); err != nil || id != 57 || repo != "127.0.0.1:8080/alice/demo" {
+		t.Fatalf("Parse(URL) = %d, %v, repo %q", id, err, repo)
+	}
+	for _, arg := range []string{"abc", "0", "-3", "12abc", "#12", "", "1\x1b[2J", "http://h/alice/demo/issues/3", "https://h/actions/runs/3"} {
+		repo := ""
+		_, err := runid.Parse(arg, &repo)
 		if err == nil {
 			t.Errorf("Parse(%q) accepted", arg)
 			continue
@@ -36,9 +42,7 @@ func TestParse(t *testing.T) {
 func TestRunCommandsShareIt(t *testing.T) {
 	h := clitest.New(t)
 	h.LoginAs("alice")
-	if _, err := h.Srv.CreateRepo("alice", "demo", refserver.RepoOptions{AutoInit: true}); err != nil {
-		t.Fatal(err)
-	}
+	h.Repo("alice", "demo")
 	run, err := h.Srv.CreateRun("alice/demo", refserver.RunSeed{Status: "completed"})
 	if err != nil {
 		t.Fatal(err)

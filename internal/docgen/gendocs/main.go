@@ -1,5 +1,6 @@
 // Command gendocs regenerates forge's man pages and markdown command
-// reference under docs/ from the command tree:
+// reference under docs/ from the command tree (forge-server's, so `serve` and
+// `demo` are documented with their flags as forge users type them):
 //
 //	go run ./internal/docgen/gendocs [-dir docs]
 package main
@@ -9,7 +10,7 @@ import (
 	"fmt"
 	"os"
 
-	"github.com/forgehq/forge/cmd"
+	"github.com/forgehq/forge/cmd/withserver"
 	"github.com/forgehq/forge/internal/cmdutil"
 	"github.com/forgehq/forge/internal/docgen"
 	"github.com/forgehq/forge/internal/iostreams"
@@ -21,7 +22,7 @@ func main() {
 	// No environment and no terminal: the pages must not depend on the
 	// machine they are made on.
 	ios, _, _, _ := iostreams.Test()
-	root := cmd.NewRootCmd(cmdutil.New(ios, func(string) string { return "" }))
+	root := withserver.NewRootCmd(cmdutil.New(ios, func(string) string { return "" }))
 	if err := docgen.Generate(root, *dir); err != nil {
 		fmt.Fprintf(os.Stderr, "gendocs: %v\n", err)
 		os.Exit(1)

@@ -1,4 +1,4 @@
-package agentctx
+package redact
 
 import (
 	"fmt"
@@ -6,7 +6,8 @@ import (
 )
 
 // BenchmarkRedact500Lines: redacting a failed job's fetched tail (500
-// lines, one in ten holding something to mask) before it is sent.
+// lines, one in ten holding something to mask) before it is sent, with
+// the three secrets a profile holds.
 func BenchmarkRedact500Lines(b *testing.B) {
 	lines := make([]string, 500)
 	for i := range lines {
@@ -15,10 +16,11 @@ func BenchmarkRedact500Lines(b *testing.B) {
 			lines[i] = "2026-01-02T03:04:05.000Z git fetch https://ci:fgt_Q1w2E3r4T5y6U7i8O9p0@git.example.com/a/b.git"
 		}
 	}
+	r := New("fgt_AbCdEf0123456789AbCdEf0123456789AbCdEf01", "agk_0123456789abcdef0123456789abcdef", "registry-password-1")
 	b.ReportAllocs()
 	for b.Loop() {
 		for _, l := range lines {
-			Redact(l)
+			r.Text(l)
 		}
 	}
 }

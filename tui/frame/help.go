@@ -1,4 +1,4 @@
-package tui
+package frame
 
 import (
 	"strings"
@@ -9,21 +9,21 @@ import (
 	"github.com/forgehq/forge/tui/common"
 )
 
-// helpBox is the help overlay: every key of the view in sight, from its
-// key map, and the keys that work everywhere. Columns that do not fit side
-// by side go below one another, so no key is ever left out.
-func (a *App) helpBox() string {
-	st := a.ctx.Styles
-	groups := append([][]key.Binding{}, a.top().FullHelp()...)
-	groups = append(groups, a.ctx.Keys.Global())
+// HelpBox is the help overlay: every key of the view in sight (title),
+// from its key map (groups), and the keys that work everywhere. Columns
+// that do not fit side by side go below one another, so no key is ever
+// left out.
+func HelpBox(ctx *common.Context, title string, groups [][]key.Binding) string {
+	st := ctx.Styles
+	groups = append(append([][]key.Binding{}, groups...), ctx.Keys.Global())
 	var blocks []string
 	seen := map[key.Help]bool{}
 	for _, g := range groups {
-		if b := helpColumn(a.ctx, unseen(g, seen)); b != "" {
+		if b := helpColumn(ctx, unseen(g, seen)); b != "" {
 			blocks = append(blocks, b)
 		}
 	}
-	inner := max(a.ctx.Width-4, 10)
+	inner := max(ctx.Width-4, 10)
 	var rows []string
 	var row []string
 	rowWidth := 0
@@ -43,12 +43,12 @@ func (a *App) helpBox() string {
 	if len(row) > 0 {
 		rows = append(rows, lipgloss.JoinHorizontal(lipgloss.Top, row...))
 	}
-	title := st.BoxTitle.Render("Keys: "+a.top().Title()) + st.Dim.Render(" · any key closes")
-	body := title + "\n\n" + strings.Join(rows, "\n\n")
+	body := st.BoxTitle.Render("Keys: "+title) + st.Dim.Render(" · any key closes") +
+		"\n\n" + strings.Join(rows, "\n\n")
 	// The box never outgrows the terminal: it is cut, lines and rows.
 	lines := strings.Split(body, "\n")
-	if max(a.ctx.Height-2, 1) < len(lines) {
-		lines = lines[:max(a.ctx.Height-2, 1)]
+	if max(ctx.Height-2, 1) < len(lines) {
+		lines = lines[:max(ctx.Height-2, 1)]
 	}
 	for i, l := range lines {
 		if ansi.StringWidth(l) > inner {

@@ -1,0 +1,74 @@
+package browse_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/forgehq/forge/client"
+	"github.com/forgehq/forge/cmd/browse"
+	"github.com/forgehq/forge/internal/clitest"
+	"github.com/forgehq/forge/internal/cmdutil"
+	"github.com/forgehq/forge/internal/iostreams"
+	"github.com/forgehq/forge/refserver"
+)
+
+// The runF seam: the command only reads its flags and arguments into
+// Options.
+func TestFlagsIntoOptions(t *testing.T) {
+	ios, _, _, _ := iostreams.Test()
+	var got *browse.Options
+	cmd := browse.NewCmd(cmdutil.New(ios, func(string) string { return "" }), func(_ context.Context, o *browse.Options) error {
+		got = o
+		return nil
+	})
+	cmd.SetArgs([]string{"README.md", "-R", "alice/demo", "-n"})
+	if err := cmd.Execute(); err != nil {
+		t.Fatal(err)
+	}
+	if got == nil || got.Target != "README.md" || got.RepoFlag != "alice/demo" || !got.NoBrowser {
+		t.Fatalf("options %+v", got)
+	}
+}
+
+// Run built directly from the dependencies it uses: a client of the
+// reference server and an Open that records the address.
+func TestRunWithItsOwnDependencies(t *testing.T) {
+	h := clitest.New(t)
+	h.LoginAs("alice")
+	if _, err := h.Srv.CreateRepo("alice", "demo", refserver.RepoOptions{AutoInit: true}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := h.Srv.CreateIssue("alice/demo", "alice", "First", ""); err != nil {
+		t.Fatal(err)
+	}
+	c, err := client.New(h.Srv.BaseURL(), h.Env["FORGE_TOKEN"])
+	if err != nil {
+		t.Fatal(err)
+	}
+	ios, _, out, _ := iostreams.Test()
+	var opened []string
+	opts := &browse.Options{
+		IO: ios,
+		Client: func(context.Context, string) (*client.Client, client.RepoName, error) {
+			return c, client.RepoName{Owner: "alice", Name: "demo"}, nil
+		},
+		Open: func(u string) error { opened = append(opened, u); return nil },
+	}
+	for _, target := range []string{"", "1", "README.md"} {
+		opts.Target = target
+		if err := browse.Run(context.Background(), opts); err != nil {
+			t.Fatalf("browse %q: %v", target, err)
+		}
+	}
+	want := []string{"/alice/demo", "/alice/demo/issues/1", "/alice/demo/blob/main/README.md"}
+	for i, w := range want {
+		if i >= len(opened) || !strings.HasSuffix(opened[i], w) {
+			t.Errorf("opened %q, want ...%s", opened, w)
+		}
+	}
+	opts.Target, opts.NoBrowser = "1", true
+	if err := browse.Run(context.Background(), opts); err != nil || !strings.HasSuffix(strings.TrimSpace(out.String()), "/alice/demo/issues/1") || len(opened) != 3 {
+		t.Errorf("--no-browser: %v, stdout %q, opened %q", err, out, opened)
+	}
+}

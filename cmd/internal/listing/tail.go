@@ -1,0 +1,98 @@
+package listing
+
+import (
+	"context"
+	"fmt"
+	"iter"
+
+	"github.com/forgehq/forge/client"
+	"github.com/forgehq/forge/internal/cmdutil"
+	"github.com/forgehq/forge/internal/iostreams"
+	"github.com/forgehq/forge/internal/output"
+)
+
+// Tail is what a list command does once it has its records: drain them
+// into the table (or the JSON export), say so on a terminal when there
+// are none, render, and note a list the limit cut short.
+type Tail struct {
+	IO    *iostreams.IOStreams
+	Flags *Flags
+	Table *output.Table
+	// Empty is said on stderr, on a terminal, when there is no record
+	// ("" for nothing).
+	Empty string
+	// Head, when set, is a heading printed on a terminal above the table
+	// instead of the note under it; it is given the number of rows shown
+	// and Cut's note ("" when the list was not cut).
+	Head func(shown int, cut string) string
+	// What names the records in the cut note by their number (nil: the
+	// noun given to Flags.Add).
+	What func(n int) string
+	// Filtered says forge filters the records (listing.Filter): the
+	// server's total is not the list's.
+	Filtered bool
+}
+
+// Show drains seq through row into the tail's table and prints it.
+func Show[T Record](ctx context.Context, tl Tail, seq iter.Seq2[T, error], row func(T)) error {
+	ios, l := tl.IO, tl.Flags
+	n, err := Drain(ios, l, seq, row)
+	if err != nil || l.Exporter.Enabled() {
+		return err
+	}
+	tty := ios.IsStdoutTTY()
+	if n == 0 {
+		if tty && tl.Empty != "" {
+			fmt.Fprintln(ios.ErrOut, tl.Empty)
+		}
+		return nil
+	}
+	if !tty {
+		return tl.Table.Render()
+	}
+	cut := l.cut(ctx, n, tl.What, tl.Filtered)
+	if tl.Head != nil {
+		fmt.Fprintf(ios.Out, "%s\n\n", tl.Head(n, cut))
+		return tl.Table.Render()
+	}
+	if err := tl.Table.Render(); err != nil {
+		return err
+	}
+	if cut != "" {
+		fmt.Fprintln(ios.ErrOut, cut)
+	}
+	return nil
+}
+
+// Filter keeps the records of seq that keep accepts: a filter the service
+// does not offer, applied as the pages come (the limit counts what is
+// kept).
+func Filter[T any](seq iter.Seq2[T, error], keep func(T) bool) iter.Seq2[T, error] {
+	return func(yield func(T, error) bool) {
+		for rec, err := range seq {
+			if err == nil && !keep(rec) {
+				continue
+			}
+			if !yield(rec, err) {
+				return
+			}
+		}
+	}
+}
+
+// RepoClient checks the flags, then gives the repository's client: the
+// order every list command needs (a usage error before any request).
+func (l *Flags) RepoClient(ctx context.Context, f *cmdutil.Factory, repoFlag string) (*client.Client, client.RepoName, error) {
+	if err := l.Validate(); err != nil {
+		return nil, client.RepoName{}, err
+	}
+	return f.RepoClient(ctx, repoFlag)
+}
+
+// REST is RepoClient for the lists that are not a repository's.
+func (l *Flags) REST(f *cmdutil.Factory) (*client.Client, error) {
+	if err := l.Validate(); err != nil {
+		return nil, err
+	}
+	return f.REST()
+}

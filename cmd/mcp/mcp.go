@@ -1,0 +1,22 @@
+// Package mcp implements `forge mcp`: the hosting service as Model Context
+// Protocol tools for AI coding assistants (internal/mcpserver), and the
+// snippets that connect an assistant to them.
+package mcp
+
+import (
+	"github.com/forgehq/forge/internal/cmdutil"
+	"github.com/spf13/cobra"
+)
+
+// NewCmd returns `forge mcp` and its subcommands.
+func NewCmd(f *cmdutil.Factory) *cobra.Command {
+	cmd := cmdutil.Group(&cobra.Command{
+		Use:   "mcp <command>",
+		Short: "Serve the hosting service to AI coding assistants (Model Context Protocol)",
+		Example: `  forge mcp config --client claude
+  forge mcp serve --toolsets issues,actions
+  forge mcp tools`,
+	})
+	cmd.AddCommand(newServeCmd(f), newConfigCmd(f), newToolsCmd(f))
+	return cmd
+}

@@ -1,0 +1,36 @@
+package mcp
+
+import (
+	"github.com/forgehq/forge/internal/cmdutil"
+	"github.com/forgehq/forge/internal/mcptools"
+	"github.com/forgehq/forge/internal/output"
+	"github.com/spf13/cobra"
+)
+
+// newToolsCmd returns `forge mcp tools`: what `forge mcp serve` can offer.
+func newToolsCmd(f *cmdutil.Factory) *cobra.Command {
+	return &cobra.Command{
+		Use:   "tools",
+		Short: "List the tools `forge mcp serve` offers, by toolset",
+		Long: `List every tool of ` + "`forge mcp serve`" + ` with its toolset. Tools marked write
+change something on the service and are offered only with --allow-write.`,
+		Example: `  forge mcp tools`,
+		Args:    cmdutil.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			ios := f.IOStreams
+			t := output.NewTable(ios, "TOOLSET", "TOOL", "ACCESS", "DESCRIPTION")
+			for _, ti := range mcptools.All {
+				access := "read"
+				if ti.Write {
+					access = "write"
+				}
+				t.Add(ti.Toolset)
+				t.Add(ti.Name)
+				t.Add(access)
+				t.Add(ti.Description)
+				t.EndRow()
+			}
+			return t.Render()
+		},
+	}
+}

@@ -1,0 +1,167 @@
+package pr
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/forgehq/forge/client"
+	"github.com/forgehq/forge/internal/cmdutil"
+	"github.com/forgehq/forge/internal/output"
+	"github.com/spf13/cobra"
+)
+
+// checkScan is how many of the repository's latest runs are searched for
+// the head commit's: the service cannot filter runs by commit.
+const checkScan = 200
+
+type checksOptions struct {
+	gitOptions
+	exporter *output.Exporter
+}
+
+func newChecksCmd(f *cmdutil.Factory) *cobra.Command {
+	opts := &checksOptions{gitOptions: gitOptions{f: f}}
+	cmd := prArg(&cobra.Command{
+		Use:   "checks {NUMBER | URL}",
+		Short: "Show the CI runs of a pull request's head commit",
+		Long: `Show the workflow runs of the pull request's head commit (its head sha),
+found among the repository's latest 200 runs: the service cannot list runs
+by commit. On a terminal a table; piped, one line each: status,
+conclusion, workflow, ID and elapsed time.
+
+Exits 1 when a run finished without success, so a script can tell.`,
+		Example: `  forge pr checks 3
+  forge pr checks 3 --json id,status,conclusion`,
+	}, &opts.gitOptions, func(ctx context.Context, _ *gitOptions) error { return runChecks(ctx, opts) })
+	opts.exporter = output.AddJSONFlags(cmd, "id", "name", "status", "conclusion", "head_sha", "html_url", "created_at", "updated_at")
+	return cmd
+}
+
+func runChecks(ctx context.Context, opts *checksOptions) error {
+	if err := opts.exporter.Validate(); err != nil {
+		return err
+	}
+	c, name, p, err := opts.pull(ctx)
+	if err != nil {
+		return err
+	}
+	runs, err := headRuns(ctx, c, name, p)
+	if err != nil {
+		return err
+	}
+	ios := opts.f.IOStreams
+	if opts.exporter.Enabled() {
+		raw := make([]any, 0, len(runs))
+		for _, r := range runs {
+			raw = append(raw, r.RawJSON())
+		}
+		if err := opts.exporter.Write(ios, raw); err != nil {
+			return err
+		}
+	} else if len(runs) == 0 {
+		fmt.Fprintf(ios.ErrOut, "No CI runs for the head of pull request #%d (%s)\n", p.Number, short(p.Head.SHA))
+	} else {
+		tty := ios.IsStdoutTTY()
+		t := output.NewTable(ios, "STATUS", "WORKFLOW", "ID", "ELAPSED")
+		if !tty {
+			t = output.NewTable(ios, "STATUS", "CONCLUSION", "WORKFLOW", "ID", "ELAPSED")
+		}
+		t.KeepWhole("ID")
+		now := time.Now()
+		for _, r := range runs {
+			if w := runWord(r); tty {
+				t.Add(w, checkColor(w))
+			} else {
+				t.Add(r.Status)
+				t.Add(r.Conclusion)
+			}
+			t.Add(r.Name, output.Bold)
+			t.Add(fmt.Sprint(r.ID), output.Cyan)
+			end := r.UpdatedAt.Time
+			if r.Status != "completed" {
+				end = now
+			}
+			t.Add(end.Sub(r.CreatedAt.Time).Round(time.Second).String())
+			t.EndRow()
+		}
+		if err := t.Render(); err != nil {
+			return err
+		}
+	}
+	for _, r := range runs {
+		if r.Status == "completed" && r.Conclusion != "success" {
+			return cmdutil.ErrSilent
+		}
+	}
+	return nil
+}
+
+// headRuns are the runs of the pull request's head commit, newest first.
+func headRuns(ctx context.Context, c *client.Client, repo client.RepoName, p *client.PullRequest) ([]*client.WorkflowRun, error) {
+	if p.Head.SHA == "" {
+		return nil, nil
+	}
+	seq := c.Actions.ListRuns(ctx, repo, client.RunListOptions{ListOptions: client.ListOptions{PerPage: 100}})
+	var out []*client.WorkflowRun
+	n := 0
+	for r, err := range seq {
+		if err != nil {
+			return nil, err
+		}
+		if strings.EqualFold(r.HeadSHA, p.Head.SHA) {
+			out = append(out, r)
+		}
+		if n++; n >= checkScan {
+			break
+		}
+	}
+	return out, nil
+}
+
+// runWord is a run's state in one word: its conclusion once completed.
+func runWord(r *client.WorkflowRun) string {
+	if r.Status == "completed" && r.Conclusion != "" {
+		return r.Conclusion
+	}
+	return r.Status
+}
+
+func checkColor(word string) output.Color {
+	switch word {
+	case "success":
+		return output.Green
+	case "failure", "cancelled", "timed_out":
+		return output.Red
+	}
+	return output.Yellow
+}
+
+// checksSummary is the runs counted by state: "2 success, 1 failure".
+func checksSummary(runs []*client.WorkflowRun) string {
+	if len(runs) == 0 {
+		return "none"
+	}
+	counts := map[string]int{}
+	var order []string
+	for _, r := range runs {
+		w := runWord(r)
+		if counts[w] == 0 {
+			order = append(order, w)
+		}
+		counts[w]++
+	}
+	parts := make([]string, len(order))
+	for i, w := range order {
+		parts[i] = fmt.Sprintf("%d %s", counts[w], w)
+	}
+	return strings.Join(parts, ", ")
+}
+
+func short(sha string) string {
+	if len(sha) > 7 {
+		return sha[:7]
+	}
+	return sha
+}

@@ -1,0 +1,194 @@
+package mcpserver
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/forgehq/forge/client"
+)
+
+// Issue is an issue as the tools show it; Body and Comments only in
+// issue_view.
+type Issue struct {
+	Number    int64     `json:"number"`
+	Title     string    `json:"title"`
+	State     string    `json:"state"`
+	Author    string    `json:"author"`
+	CreatedAt string    `json:"created_at,omitempty"`
+	Comments  int64     `json:"comments"`
+	URL       string    `json:"url,omitempty"`
+	Body      string    `json:"body,omitempty" mcp:"paged"`
+	Thread    []Comment `json:"comments_list,omitempty"`
+	Note      string    `json:"note,omitempty"`
+}
+
+// Comment is one comment of an issue.
+type Comment struct {
+	Author    string `json:"author"`
+	CreatedAt string `json:"created_at,omitempty"`
+	Body      string `json:"body" mcp:"paged"`
+}
+
+// IssueList is a page of issues.
+type IssueList struct {
+	Issues []Issue `json:"issues"`
+	Note   string  `json:"note,omitempty"`
+}
+
+// ListIssuesIn filters a repository's issues.
+type ListIssuesIn struct {
+	RepoArg
+	State  string `json:"state,omitempty" jsonschema:"open, closed or all (default open)"`
+	Author string `json:"author,omitempty" jsonschema:"only issues opened by this login"`
+	Search string `json:"search,omitempty" jsonschema:"only issues whose title holds this text (any case)"`
+	Paging
+}
+
+// IssueIn names an issue.
+type IssueIn struct {
+	RepoArg
+	Number int64 `json:"number" jsonschema:"the issue's number"`
+}
+
+// ViewIssueIn names an issue and a page of its comments.
+type ViewIssueIn struct {
+	IssueIn
+	Page int `json:"page,omitempty" jsonschema:"page of the comments (10 a page), from 1"`
+}
+
+// CreateIssueIn is a new issue.
+type CreateIssueIn struct {
+	RepoArg
+	Title string `json:"title" jsonschema:"the issue's title"`
+	Body  string `json:"body,omitempty" jsonschema:"the issue's text, markdown"`
+}
+
+// CommentIn is a new comment.
+type CommentIn struct {
+	IssueIn
+	Body string `json:"body" jsonschema:"the comment, markdown"`
+}
+
+func issueTools() []toolDef {
+	return []toolDef{
+		handle("issues_list", listIssues),
+		handle("issue_view", viewIssue),
+		handle("issue_create", createIssue),
+		handle("issue_comment", commentIssue),
+		handle("issue_close", func(ctx context.Context, s *Server, in IssueIn) (Issue, error) {
+			return setIssueState(ctx, s, in, "closed")
+		}),
+		handle("issue_reopen", func(ctx context.Context, s *Server, in IssueIn) (Issue, error) {
+			return setIssueState(ctx, s, in, "open")
+		}),
+	}
+}
+
+func issueOf(is *client.Issue) Issue {
+	return Issue{Number: is.Number, Title: is.Title, State: is.State, Author: is.User.Login,
+		CreatedAt: when(is.CreatedAt), Comments: is.Comments, URL: is.HTMLURL}
+}
+
+func listIssues(ctx context.Context, s *Server, in ListIssuesIn) (IssueList, error) {
+	c, name, err := s.repo(ctx, in.RepoArg)
+	if err != nil {
+		return IssueList{}, err
+	}
+	seq := c.Issues.List(ctx, name, client.IssueListOptions{ListOptions: client.ListOptions{PerPage: MaxPerPage}, State: in.State})
+	search := strings.ToLower(in.Search)
+	scanned := 0
+	filtered := func(yield func(*client.Issue, error) bool) {
+		for is, err := range seq {
+			if scanned++; scanned > MaxScan {
+				return
+			}
+			if err == nil && (in.Author != "" && !strings.EqualFold(is.User.Login, in.Author) ||
+				search != "" && !strings.Contains(strings.ToLower(is.Title), search)) {
+				continue
+			}
+			if !yield(is, err) {
+				return
+			}
+		}
+	}
+	iss, note, err := pageOf(filtered, in.Paging)
+	if scanned > MaxScan {
+		note = fmt.Sprintf("searched the first %d issues only; narrow the list with state", MaxScan)
+	}
+	out := IssueList{Issues: []Issue{}, Note: note}
+	for _, is := range iss {
+		out.Issues = append(out.Issues, issueOf(is))
+	}
+	return out, err
+}
+
+func viewIssue(ctx context.Context, s *Server, in ViewIssueIn) (Issue, error) {
+	c, name, err := s.repo(ctx, in.RepoArg)
+	if err != nil {
+		return Issue{}, err
+	}
+	is, err := c.Issues.Get(ctx, name, in.Number)
+	if err != nil {
+		return Issue{}, err
+	}
+	trusted, err := s.trusted(ctx, c, name)
+	if err != nil {
+		return Issue{}, err
+	}
+	out := issueOf(is)
+	out.Body = trusted.body(is.User.Login, is.Body, TextPage)
+	page := max(in.Page, 1)
+	first := (page - 1) * CommentsPerPage
+	out.Thread = []Comment{}
+	for i := first; i < len(is.CommentsList) && i < first+CommentsPerPage; i++ {
+		cm := is.CommentsList[i]
+		out.Thread = append(out.Thread, Comment{Author: cm.User.Login, CreatedAt: when(cm.CreatedAt), Body: trusted.body(cm.User.Login, cm.Body, CommentBytes)})
+	}
+	if n := len(is.CommentsList); first+CommentsPerPage < n {
+		out.Note = fmt.Sprintf("truncated: comments %d-%d of %d shown; ask with page %d for more", first+1, first+CommentsPerPage, n, page+1)
+	}
+	return out, nil
+}
+
+func createIssue(ctx context.Context, s *Server, in CreateIssueIn) (Issue, error) {
+	c, name, err := s.repo(ctx, in.RepoArg)
+	if err != nil {
+		return Issue{}, err
+	}
+	if strings.TrimSpace(in.Title) == "" {
+		return Issue{}, fmt.Errorf("an issue needs a title")
+	}
+	is, err := c.Issues.Create(ctx, name, client.IssueCreate{Title: in.Title, Body: in.Body})
+	if err != nil {
+		return Issue{}, err
+	}
+	return issueOf(is), nil
+}
+
+func commentIssue(ctx context.Context, s *Server, in CommentIn) (Comment, error) {
+	c, name, err := s.repo(ctx, in.RepoArg)
+	if err != nil {
+		return Comment{}, err
+	}
+	if strings.TrimSpace(in.Body) == "" {
+		return Comment{}, fmt.Errorf("a comment needs a body")
+	}
+	cm, err := c.Issues.Comment(ctx, name, in.Number, in.Body)
+	if err != nil {
+		return Comment{}, err
+	}
+	return Comment{Author: cm.User.Login, CreatedAt: when(cm.CreatedAt), Body: cutBytes(cm.Body, CommentBytes)}, nil
+}
+
+func setIssueState(ctx context.Context, s *Server, in IssueIn, state string) (Issue, error) {
+	c, name, err := s.repo(ctx, in.RepoArg)
+	if err != nil {
+		return Issue{}, err
+	}
+	is, err := c.Issues.SetState(ctx, name, in.Number, state)
+	if err != nil {
+		return Issue{}, err
+	}
+	return issueOf(is), nil
+}

@@ -1,0 +1,164 @@
+package mcpserver
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/forgehq/forge/regclient"
+	"github.com/google/go-containerregistry/pkg/name"
+)
+
+// RegistryRepos is a page of the registry's repositories.
+type RegistryRepos struct {
+	Repositories []string `json:"repositories"`
+	Note         string   `json:"note,omitempty"`
+}
+
+// TagsIn names a registry repository and a page of its tags.
+type TagsIn struct {
+	Repository string `json:"repository" jsonschema:"the image repository: USER/NAME on the profile's registry, or HOST/PATH"`
+	Paging
+}
+
+// ImageTag is a tag with its image's digest and size.
+type ImageTag struct {
+	Name      string `json:"name"`
+	Digest    string `json:"digest,omitempty"`
+	ImageSize int64  `json:"image_size,omitempty"`
+	Platforms int    `json:"platforms,omitempty"`
+	UpdatedAt string `json:"updated_at,omitempty"`
+}
+
+// TagList is a page of a repository's tags.
+type TagList struct {
+	Repository string     `json:"repository"`
+	Tags       []ImageTag `json:"tags"`
+	Note       string     `json:"note,omitempty"`
+}
+
+// ImageIn names an image.
+type ImageIn struct {
+	Reference string `json:"reference" jsonschema:"the image: USER/NAME:TAG or USER/NAME@sha256:... (or with a HOST/ in front)"`
+}
+
+// Image is an image's manifest, summed up (the manifest itself as text,
+// cut as every string is).
+type Image struct {
+	regclient.Inspection
+	Manifest string `json:"manifest"`
+}
+
+// Deleted says what image_tag_delete did.
+type Deleted struct {
+	Deleted string `json:"deleted"`
+}
+
+func registryTools() []toolDef {
+	return []toolDef{
+		handle("registry_repositories", registryRepos),
+		handle("image_tags", imageTags),
+		handle("image_manifest", imageManifest),
+		handle("image_tag_delete", deleteTag),
+	}
+}
+
+func registryRepos(ctx context.Context, s *Server, in Paging) (RegistryRepos, error) {
+	c, err := s.opts.Backend.Registry()
+	if err != nil {
+		return RegistryRepos{}, err
+	}
+	names, err := c.Catalog(ctx)
+	if err != nil {
+		return RegistryRepos{}, err
+	}
+	page, note, err := pageOf(withNoError(names), in)
+	return RegistryRepos{Repositories: page, Note: note}, err
+}
+
+func imageTags(ctx context.Context, s *Server, in TagsIn) (TagList, error) {
+	c, err := s.opts.Backend.Registry()
+	if err != nil {
+		return TagList{}, err
+	}
+	repo, err := c.ParseRepository(in.Repository)
+	if err != nil {
+		return TagList{}, err
+	}
+	tags, _, err := c.Tags(ctx, repo)
+	if err != nil {
+		return TagList{}, err
+	}
+	page, note, err := pageOf(withNoError(tags), in.Paging)
+	if err != nil {
+		return TagList{}, err
+	}
+	if err := c.Sizes(ctx, repo, page); err != nil {
+		return TagList{}, err
+	}
+	out := TagList{Repository: repo.String(), Tags: []ImageTag{}, Note: note}
+	for _, t := range page {
+		it := ImageTag{Name: t.Name, Digest: t.Digest, ImageSize: t.ImageSize, Platforms: t.Platforms}
+		if !t.UpdatedAt.IsZero() {
+			it.UpdatedAt = t.UpdatedAt.UTC().Format("2006-01-02T15:04:05Z")
+		}
+		out.Tags = append(out.Tags, it)
+	}
+	return out, nil
+}
+
+func imageManifest(ctx context.Context, s *Server, in ImageIn) (Image, error) {
+	c, err := s.opts.Backend.Registry()
+	if err != nil {
+		return Image{}, err
+	}
+	ref, err := c.ParseReference(in.Reference)
+	if err != nil {
+		return Image{}, err
+	}
+	desc, err := c.Descriptor(ctx, ref)
+	if err != nil {
+		return Image{}, err
+	}
+	insp, err := regclient.Inspect(ctx, ref.Name(), desc)
+	if err != nil {
+		return Image{}, err
+	}
+	return Image{Inspection: *insp, Manifest: string(insp.Manifest)}, nil
+}
+
+func deleteTag(ctx context.Context, s *Server, in ImageIn) (Deleted, error) {
+	c, err := s.opts.Backend.Registry()
+	if err != nil {
+		return Deleted{}, err
+	}
+	ref, err := c.ParseReference(in.Reference)
+	if err != nil {
+		return Deleted{}, err
+	}
+	tag, ok := ref.(name.Tag)
+	if !ok {
+		return Deleted{}, fmt.Errorf("%s is not a tag: image_tag_delete deletes a tag (USER/NAME:TAG)", ref)
+	}
+	if err := c.CheckWrite(ref.Context(), "delete"); err != nil {
+		return Deleted{}, err
+	}
+	deleted, err := c.DeleteTag(ctx, tag)
+	if err != nil {
+		return Deleted{}, err
+	}
+	if !deleted {
+		return Deleted{}, fmt.Errorf("the registry deletes no tag alone, only the manifest with every tag naming it: use `forge image delete %s` in a terminal", tag)
+	}
+	return Deleted{Deleted: tag.String()}, nil
+}
+
+// withNoError is a slice as the sequence pageOf reads.
+func withNoError[T any](s []T) func(func(T, error) bool) {
+	return func(yield func(T, error) bool) {
+		for _, v := range s {
+			if !yield(v, nil) {
+				return
+			}
+		}
+	}
+}

@@ -1,0 +1,214 @@
+package mcpserver
+
+import (
+	"context"
+	"fmt"
+	"unicode/utf8"
+
+	"github.com/forgehq/forge/client"
+	"github.com/forgehq/forge/internal/text"
+)
+
+// RepoArg names the repository a tool works on.
+type RepoArg struct {
+	Repo string `json:"repo,omitempty" jsonschema:"the repository as OWNER/REPO; default: the one forge was started for (FORGE_REPO or the git remote)"`
+}
+
+// Repo is a repository as the tools show it.
+type Repo struct {
+	FullName      string `json:"full_name"`
+	Description   string `json:"description,omitempty"`
+	Private       bool   `json:"private"`
+	DefaultBranch string `json:"default_branch,omitempty"`
+	URL           string `json:"url,omitempty"`
+	CloneURL      string `json:"clone_url,omitempty"`
+	UpdatedAt     string `json:"updated_at,omitempty"`
+	// CanWrite is whether the caller may push (nil: not reported).
+	CanWrite *bool `json:"can_write,omitempty"`
+}
+
+func repoOf(r *client.Repo) Repo {
+	out := Repo{FullName: r.FullName, Description: r.Description, Private: r.Private, DefaultBranch: r.DefaultBranch,
+		URL: r.HTMLURL, CloneURL: r.CloneURL, UpdatedAt: when(r.UpdatedAt)}
+	if r.Permissions != nil {
+		w := r.Permissions.Push || r.Permissions.Admin
+		out.CanWrite = &w
+	}
+	return out
+}
+
+func when(t client.Time) string {
+	if t.IsZero() {
+		return ""
+	}
+	return t.UTC().Format("2006-01-02T15:04:05Z")
+}
+
+// RepoList is a page of repositories.
+type RepoList struct {
+	Repos []Repo `json:"repos"`
+	Note  string `json:"note,omitempty"`
+}
+
+// ContentsIn asks for a file or directory.
+type ContentsIn struct {
+	RepoArg
+	Path string `json:"path,omitempty" jsonschema:"the file or directory, from the top (default: the top directory)"`
+	Ref  string `json:"ref,omitempty" jsonschema:"branch, tag or commit (default: the default branch)"`
+	Page int    `json:"page,omitempty" jsonschema:"page of a long file, from 1"`
+}
+
+// Contents is a file's text (a page of it) or a directory's entries.
+type Contents struct {
+	Path    string  `json:"path"`
+	Type    string  `json:"type"` // file or dir
+	Size    int64   `json:"size,omitempty"`
+	Text    string  `json:"text,omitempty" mcp:"paged"`
+	Entries []Entry `json:"entries,omitempty"`
+	Note    string  `json:"note,omitempty"`
+}
+
+// Entry is one entry of a directory.
+type Entry struct {
+	Name string `json:"name"`
+	Type string `json:"type"`
+	Size int64  `json:"size,omitempty"`
+}
+
+// Commit is one commit.
+type Commit struct {
+	SHA     string `json:"sha"`
+	Message string `json:"message"`
+	Author  string `json:"author"`
+	Date    string `json:"date,omitempty"`
+}
+
+// CommitList is a page of commits.
+type CommitList struct {
+	Commits []Commit `json:"commits"`
+	Note    string   `json:"note,omitempty"`
+}
+
+// Collaborator is a user with access to a repository.
+type Collaborator struct {
+	Login      string `json:"login"`
+	Permission string `json:"permission"`
+}
+
+// CollaboratorList is a page of collaborators.
+type CollaboratorList struct {
+	Collaborators []Collaborator `json:"collaborators"`
+	Note          string         `json:"note,omitempty"`
+}
+
+// ListReposIn asks for a page of the caller's repositories.
+type ListReposIn struct{ Paging }
+
+// RepoPagingIn is a repository and a page.
+type RepoPagingIn struct {
+	RepoArg
+	Paging
+}
+
+func repoTools() []toolDef {
+	return []toolDef{
+		handle("repos_list", listRepos),
+		handle("repo_view", viewRepo),
+		handle("repo_contents", contents),
+		handle("repo_commits", commits),
+		handle("repo_collaborators", collaborators),
+	}
+}
+
+func (s *Server) repo(ctx context.Context, in RepoArg) (*client.Client, client.RepoName, error) {
+	name, err := s.opts.Backend.Repo(ctx, in.Repo)
+	if err != nil {
+		return nil, name, err
+	}
+	c, err := s.opts.Backend.REST()
+	return c, name, err
+}
+
+func listRepos(ctx context.Context, s *Server, in ListReposIn) (RepoList, error) {
+	c, err := s.opts.Backend.REST()
+	if err != nil {
+		return RepoList{}, err
+	}
+	rs, note, err := pageOf(c.Repos.List(ctx, client.ListOptions{PerPage: MaxPerPage}), in.Paging)
+	out := RepoList{Repos: []Repo{}, Note: note}
+	for _, r := range rs {
+		out.Repos = append(out.Repos, repoOf(r))
+	}
+	return out, err
+}
+
+func viewRepo(ctx context.Context, s *Server, in RepoArg) (Repo, error) {
+	c, name, err := s.repo(ctx, in)
+	if err != nil {
+		return Repo{}, err
+	}
+	r, err := c.Repos.Get(ctx, name)
+	if err != nil {
+		return Repo{}, err
+	}
+	return repoOf(r), nil
+}
+
+func contents(ctx context.Context, s *Server, in ContentsIn) (Contents, error) {
+	c, name, err := s.repo(ctx, in.RepoArg)
+	if err != nil {
+		return Contents{}, err
+	}
+	file, dir, err := c.Repos.Contents(ctx, name, in.Path, client.ContentsOptions{Ref: in.Ref})
+	if err != nil {
+		return Contents{}, err
+	}
+	if file == nil {
+		out := Contents{Path: in.Path, Type: "dir", Entries: []Entry{}}
+		for _, e := range dir {
+			out.Entries = append(out.Entries, Entry{Name: e.Name, Type: e.Type, Size: e.Size})
+		}
+		return out, nil
+	}
+	b, err := file.Decoded()
+	if err != nil {
+		return Contents{}, err
+	}
+	out := Contents{Path: file.Path, Type: "file", Size: int64(len(b))}
+	if !utf8.Valid(b) {
+		out.Note = fmt.Sprintf("%s is not a text file (%d bytes); its content is not shown", file.Path, len(b))
+		return out, nil
+	}
+	out.Text, out.Note = textPage(text.ForModel(string(b)), in.Page)
+	return out, nil
+}
+
+func commits(ctx context.Context, s *Server, in RepoPagingIn) (CommitList, error) {
+	c, name, err := s.repo(ctx, in.RepoArg)
+	if err != nil {
+		return CommitList{}, err
+	}
+	cs, note, err := pageOf(c.Repos.Commits(ctx, name, client.ListOptions{PerPage: MaxPerPage}), in.Paging)
+	out := CommitList{Commits: []Commit{}, Note: note}
+	for _, cm := range cs {
+		author := cm.Author.Login
+		if author == "" {
+			author = cm.Commit.Author.Name
+		}
+		out.Commits = append(out.Commits, Commit{SHA: cm.SHA, Message: cm.Commit.Message, Author: author, Date: when(cm.Commit.Author.Date)})
+	}
+	return out, err
+}
+
+func collaborators(ctx context.Context, s *Server, in RepoPagingIn) (CollaboratorList, error) {
+	c, name, err := s.repo(ctx, in.RepoArg)
+	if err != nil {
+		return CollaboratorList{}, err
+	}
+	cs, note, err := pageOf(c.Repos.Collaborators(ctx, name, client.ListOptions{PerPage: MaxPerPage}), in.Paging)
+	out := CollaboratorList{Collaborators: []Collaborator{}, Note: note}
+	for _, cm := range cs {
+		out.Collaborators = append(out.Collaborators, Collaborator{Login: cm.Login, Permission: cm.Permission})
+	}
+	return out, err
+}

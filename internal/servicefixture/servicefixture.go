@@ -1,0 +1,539 @@
+// Package servicefixture is a small imitation of the hosting service for
+// tests only: it keeps the spec but makes, one switch at a time, the other
+// choices the spec leaves open (how lists page, which filters it honours,
+// how the 2FA login is signalled, the field names of the records the spec
+// does not show), and can be hostile (control and bidi characters in every
+// string field). Tests drive forge's commands against it to prove that
+// forge reads every such service right; the reference server (refserver)
+// stays the one full implementation.
+package servicefixture
+
+import (
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+)
+
+// Paging is how the fixture pages a list.
+type Paging int
+
+const (
+	// LinkAbsolute: GitHub's Link header, absolute targets, quoted rel,
+	// page + per_page (default 30).
+	LinkAbsolute Paging = iota
+	// LinkRelative: Link with relative targets and a bare rel=next.
+	LinkRelative
+	// PagePerPage: page + per_page (default 30), no Link, no total.
+	PagePerPage
+	// PageLimit: page + limit (default 20, at most 50), X-Total-Count, no
+	// Link (Gitea without its Link header).
+	PageLimit
+	// Cursor: an opaque cursor in Link rel=next, limit (default 20).
+	Cursor
+	// NoPaging: the whole list in one answer.
+	NoPaging
+	// FixedPages: pages of 20 whatever is asked, page numbers honoured,
+	// no Link and no total.
+	FixedPages
+	// FirstPageOnly: the first 20 records whatever is asked (page, size
+	// and cursor ignored), no Link and no total: forge cannot tell.
+	FirstPageOnly
+)
+
+// Style names the records' fields.
+type Style int
+
+const (
+	// GitHub's names, as the reference server uses.
+	GitHub Style = iota
+	// Alt: Gitea's and GitLab's names (title, commit_sha, trigger_user,
+	// author, source_branch, is_prerelease, an invite's status and
+	// inviter), jobs with only a status and no name.
+	Alt
+)
+
+// Options are the fixture's choices.
+type Options struct {
+	Paging Paging
+	// IgnoreFilters answers every list unfiltered (state, status, ...).
+	IgnoreFilters bool
+	Style         Style
+	// TwoFA403: a login of a user with 2FA gives a token refused with
+	// 403 {"error": "two-factor verification required"} until POST
+	// /me/2fa/verify. LoginFlag, when set, is the login answer's field
+	// saying so (true), e.g. "mfa_required"; "" sends none.
+	TwoFA403  bool
+	LoginFlag string
+	// NoMeState answers GET /me/state with 404, before any token check
+	// (a service without it): a pending token shows only when used.
+	NoMeState bool
+	// Hostile appends escape, C1 and bidi characters to every string
+	// field of every record.
+	Hostile bool
+	// Issues, Repos, Users: how many of each (defaults 120, 45, 55).
+	Issues, Repos, Users int
+}
+
+// Hostile is what Options.Hostile appends to every string: a terminal
+// title, a screen clear, a C1 CSI, OSC 52 (clipboard), a hyperlink and a
+// bidi override.
+const Hostile = "\x1b]0;pwned\x07\x1b[2J\u009b31m\x1b]52;c;cHduZWQ=\x07\x1b]8;;http://evil\x1b\\x\u202e"
+
+// Credentials of the fixture's one user.
+const (
+	Login    = "alice"
+	Password = "alice-password-123"
+	Code     = "123456" // the TOTP code verify accepts
+)
+
+// Server is a running fixture.
+type Server struct {
+	*httptest.Server
+	opts Options
+	// BaseURL is the REST API's base URL; Token a valid token of alice.
+	BaseURL, Token string
+
+	mu       sync.Mutex
+	pending  map[string]bool // tokens waiting for verify
+	verified int
+	tokens   int
+}
+
+// New starts a fixture, stopped when the test ends.
+func New(t testing.TB, o Options) *Server {
+	if o.Issues == 0 {
+		o.Issues = 120
+	}
+	if o.Repos == 0 {
+		o.Repos = 45
+	}
+	if o.Users == 0 {
+		o.Users = 55
+	}
+	s := &Server{opts: o, pending: map[string]bool{}, Token: "plain-token-of-alice"}
+	s.Server = httptest.NewServer(http.HandlerFunc(s.serve))
+	s.BaseURL = s.URL + "/api/v2"
+	t.Cleanup(s.Close)
+	return s
+}
+
+// Verified is how many verify calls succeeded.
+func (s *Server) Verified() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.verified
+}
+
+func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
+	path := strings.TrimSuffix(r.URL.Path, "/")
+	if path == "/api/v2/auth/login" && r.Method == http.MethodPost {
+		s.login(w, r)
+		return
+	}
+	if path == "/api/v1/usage" {
+		// A timestamp without a zone, as some services write them.
+		s.json(w, 200, map[string]any{"tier": s.str("pro"), "quota_tokens": 1000000, "used_tokens": 10, "remaining": 999990, "period_resets": "2026-12-01T00:00:00"})
+		return
+	}
+	if path == "/api/v1/chat/stream" {
+		s.stream(w)
+		return
+	}
+	if path == "/api/v2/me/state" && s.opts.NoMeState {
+		s.json(w, 404, map[string]any{"error": "not found"})
+		return
+	}
+	tok := strings.TrimSpace(r.Header.Get("Authorization"))
+	tok = tok[strings.LastIndexByte(tok, ' ')+1:]
+	s.mu.Lock()
+	pending, known := s.pending[tok]
+	s.mu.Unlock()
+	if tok != s.Token && !known {
+		s.json(w, 401, map[string]any{"error": "bad credentials"})
+		return
+	}
+	if path == "/api/v2/me/2fa/verify" && r.Method == http.MethodPost {
+		s.verify(w, r, tok)
+		return
+	}
+	if pending {
+		s.json(w, 403, map[string]any{"error": "two-factor verification required"})
+		return
+	}
+	s.route(w, r, path)
+}
+
+// stream answers a chat with a short reply, as Server-Sent Events.
+func (s *Server) stream(w http.ResponseWriter) {
+	w.Header().Set("Content-Type", "text/event-stream")
+	delta, _ := json.Marshal(s.str("The job failed."))
+	fmt.Fprintf(w, "event: delta\ndata: %s\n\nevent: usage\ndata: {\"prompt_tokens\":10,\"completion_tokens\":3,\"total_tokens\":13}\n\nevent: done\ndata: {}\n\n", delta)
+}
+
+func (s *Server) login(w http.ResponseWriter, r *http.Request) {
+	var in struct{ Username, Password string }
+	json.NewDecoder(r.Body).Decode(&in)
+	if in.Username != Login || in.Password != Password {
+		s.json(w, 401, map[string]any{"error": "invalid username or password"})
+		return
+	}
+	out := map[string]any{"user": map[string]any{"login": Login, "email": "alice@example.com", "is_admin": true}}
+	tok := s.Token
+	if s.opts.TwoFA403 {
+		s.mu.Lock()
+		s.tokens++
+		tok = fmt.Sprintf("pending-token-%d", s.tokens)
+		s.pending[tok] = true
+		s.mu.Unlock()
+		if s.opts.LoginFlag != "" {
+			out[s.opts.LoginFlag] = true
+		}
+	}
+	out["token"] = tok
+	s.json(w, 200, out)
+}
+
+func (s *Server) verify(w http.ResponseWriter, r *http.Request, tok string) {
+	var in struct{ Code string }
+	json.NewDecoder(r.Body).Decode(&in)
+	if in.Code != Code {
+		s.json(w, 401, map[string]any{"error": "invalid two-factor code"})
+		return
+	}
+	s.mu.Lock()
+	if s.pending[tok] {
+		s.pending[tok] = false
+		s.verified++
+	}
+	s.mu.Unlock()
+	s.json(w, 200, map[string]any{"ok": true})
+}
+
+func (s *Server) route(w http.ResponseWriter, r *http.Request, path string) {
+	const repo = "/api/v2/repos/alice/app"
+	q := r.URL.Query()
+	switch {
+	case path == "/api/v2/me" || path == "/api/v2/user":
+		s.json(w, 200, s.user(Login, 1))
+	case path == "/api/v2/me/state":
+		s.json(w, 200, map[string]any{"role": s.str("site_admin"), "twofa_enabled": false, "ssh_key_added": true, "invited_by": s.str("root"), "activated_at": "2026-01-02T03:04:05Z"})
+	case path == "/api/v2/me/keys":
+		s.list(w, r, []map[string]any{{"id": 1, "title": s.str("laptop"), "key": s.str("ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIOMqqnkVzrm0SdG6UOoqKLsabgH5C9okWi0dh2l9GKJl"), "fingerprint": s.str("SHA256:abc"), "created_at": "2026-01-02T03:04:05Z"}})
+	case path == "/api/v2/repos" && r.Method == http.MethodPost:
+		s.json(w, 201, s.repo(2))
+	case path == "/api/v2/repos":
+		s.list(w, r, s.repos())
+	case path == repo:
+		s.json(w, 200, s.repo(1))
+	case path == repo+"/issues" && r.Method == http.MethodPost:
+		s.json(w, 201, s.issue(s.opts.Issues+1))
+	case path == repo+"/issues":
+		s.list(w, r, s.filter(s.issues(), "state", q.Get("state")))
+	case strings.HasPrefix(path, repo+"/issues/"):
+		id, sub, _ := strings.Cut(strings.TrimPrefix(path, repo+"/issues/"), "/")
+		n, _ := strconv.Atoi(id)
+		switch sub {
+		case "comments":
+			s.json(w, 201, map[string]any{"id": 9, "body": s.str("a comment"), "user": s.user(Login, 1), "html_url": s.str(s.URL + "/c/9"), "created_at": "2026-01-02T03:04:05Z"})
+		case "state":
+			s.json(w, 200, s.issue(n))
+		default:
+			s.json(w, 200, s.issue(n))
+		}
+	case path == repo+"/pulls":
+		s.list(w, r, s.pulls(q.Get("state")))
+	case strings.HasPrefix(path, repo+"/pulls/"):
+		n, _ := strconv.Atoi(strings.TrimPrefix(path, repo+"/pulls/"))
+		for _, p := range s.pulls("all") {
+			if p["id"] == 500+n {
+				s.json(w, 200, p)
+				return
+			}
+		}
+		s.json(w, 404, map[string]any{"error": "not found"})
+	case path == repo+"/contents":
+		s.json(w, 200, []map[string]any{{"name": s.str("README.md"), "type": "file", "path": s.str("README.md"), "size": 40}, {"name": s.str("src"), "type": "dir", "path": s.str("src")}})
+	case strings.HasPrefix(path, repo+"/contents/"):
+		body := "# App\n\nHello " + s.str("world") + "\n"
+		s.json(w, 200, map[string]any{"name": s.str("README.md"), "type": "file", "path": s.str("README.md"), "size": len(body), "encoding": "base64", "content": base64.StdEncoding.EncodeToString([]byte(body))})
+	case path == repo+"/commits":
+		s.list(w, r, []map[string]any{{"sha": s.str("0123456789abcdef0123456789abcdef01234567"), "html_url": s.str(s.URL + "/c"),
+			"commit": map[string]any{"message": s.str("first commit\n\nbody"), "author": map[string]any{"name": s.str("Alice"), "email": s.str("a@example.com"), "date": "2026-01-02T03:04:05Z"}},
+			"author": s.user(Login, 1)}})
+	case path == repo+"/collaborators":
+		s.list(w, r, []map[string]any{{"login": s.str("bob"), "permission": s.str("write"), "permissions": map[string]any{"push": true}}})
+	case path == repo+"/releases":
+		s.list(w, r, s.releases())
+	case path == repo+"/actions/runs":
+		s.list(w, r, s.runs(q.Get("status")))
+	case strings.HasPrefix(path, repo+"/actions/runs/"):
+		rest := strings.TrimPrefix(path, repo+"/actions/runs/")
+		id, sub, _ := strings.Cut(rest, "/")
+		n, _ := strconv.Atoi(id)
+		if sub == "jobs" {
+			s.list(w, r, s.jobs(n))
+			return
+		}
+		s.json(w, 200, s.run(n))
+	case strings.HasPrefix(path, repo+"/actions/jobs/") && strings.HasSuffix(path, "/logs"):
+		w.Header().Set("Content-Type", "text/plain")
+		fmt.Fprintf(w, "\x1b[32m==> Test\x1b[0m\ngo test ./...\n\x1b[31mFAIL\x1b[0m example.com/app %s\n##[error]Process completed with exit code 1.\n", s.str(""))
+	case path == "/api/v2/admin/users":
+		s.list(w, r, s.users())
+	case path == "/api/v2/admin/invites" && r.Method == http.MethodPost:
+		s.json(w, 201, map[string]any{"id": 803, "username": s.str("dave"), "email": s.str("d@example.com"), "status": s.str("pending")})
+	case path == "/api/v2/admin/invites":
+		s.list(w, r, s.invites())
+	default:
+		s.json(w, 404, map[string]any{"error": "not found"})
+	}
+}
+
+// json writes v, hostile strings and all.
+func (s *Server) json(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	json.NewEncoder(w).Encode(v)
+}
+
+// str is a string field's value: as given, or hostile.
+func (s *Server) str(v string) string {
+	if s.opts.Hostile {
+		return v + Hostile
+	}
+	return v
+}
+
+// filter keeps the records whose field equals want ("" or "all": all),
+// unless the fixture ignores filters.
+func (s *Server) filter(recs []map[string]any, field, want string) []map[string]any {
+	if s.opts.IgnoreFilters || want == "" || want == "all" {
+		return recs
+	}
+	var out []map[string]any
+	for _, r := range recs {
+		if fmt.Sprint(r[field]) == s.str(want) {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// list writes one page of recs in the fixture's paging style.
+func (s *Server) list(w http.ResponseWriter, r *http.Request, recs []map[string]any) {
+	q := r.URL.Query()
+	num := func(k string, def int) int {
+		if n, err := strconv.Atoi(q.Get(k)); err == nil && n > 0 {
+			return n
+		}
+		return def
+	}
+	page := num("page", 1)
+	var lo, per int
+	switch s.opts.Paging {
+	case NoPaging:
+		s.json(w, 200, recs)
+		return
+	case FirstPageOnly:
+		s.json(w, 200, recs[:min(20, len(recs))])
+		return
+	case LinkAbsolute, LinkRelative, PagePerPage:
+		per = min(num("per_page", 30), 100)
+	case PageLimit:
+		per = min(num("limit", 20), 50)
+		w.Header().Set("X-Total-Count", strconv.Itoa(len(recs)))
+	case FixedPages:
+		per = 20
+	case Cursor:
+		per = min(num("limit", 20), 100)
+		page = 1
+		if c := q.Get("cursor"); c != "" {
+			b, _ := base64.RawURLEncoding.DecodeString(c)
+			n, _ := strconv.Atoi(strings.TrimPrefix(string(b), "after:"))
+			page = n/per + 1
+		}
+	}
+	lo = min((page-1)*per, len(recs))
+	hi := min(lo+per, len(recs))
+	if hi < len(recs) {
+		next := url.Values{}
+		for k, v := range q {
+			next[k] = v
+		}
+		switch s.opts.Paging {
+		case LinkAbsolute:
+			last := url.Values{}
+			for k, v := range next {
+				last[k] = v
+			}
+			next.Set("page", strconv.Itoa(page+1))
+			last.Set("page", strconv.Itoa((len(recs)+per-1)/per))
+			w.Header().Set("Link", fmt.Sprintf(`<%s%s?%s>; rel="next", <%s%s?%s>; rel="last"`, s.URL, r.URL.Path, next.Encode(), s.URL, r.URL.Path, last.Encode()))
+		case LinkRelative:
+			next.Set("page", strconv.Itoa(page+1))
+			w.Header().Set("Link", fmt.Sprintf(`<%s?%s>; rel=next`, r.URL.Path, next.Encode()))
+		case Cursor:
+			next.Del("page")
+			next.Set("cursor", base64.RawURLEncoding.EncodeToString([]byte("after:"+strconv.Itoa(hi))))
+			w.Header().Set("Link", fmt.Sprintf(`<%s?%s>; rel=next`, r.URL.Path, next.Encode()))
+		}
+	}
+	s.json(w, 200, recs[lo:hi])
+}
+
+func (s *Server) user(login string, id int) map[string]any {
+	u := map[string]any{"id": id, "login": s.str(login), "email": s.str(login + "@example.com"), "is_admin": id == 1, "full_name": s.str(strings.ToUpper(login[:1]) + login[1:])}
+	if s.opts.Style == Alt {
+		u["username"] = u["login"]
+	}
+	return u
+}
+
+func (s *Server) users() []map[string]any {
+	out := []map[string]any{s.user(Login, 1)}
+	for i := 2; i <= s.opts.Users; i++ {
+		out = append(out, s.user(fmt.Sprintf("user%03d", i), i))
+	}
+	return out
+}
+
+func (s *Server) repo(i int) map[string]any {
+	name := "app"
+	if i > 1 {
+		name = fmt.Sprintf("repo%03d", i)
+	}
+	return map[string]any{"id": i, "name": s.str(name), "full_name": s.str("alice/" + name), "owner": s.user(Login, 1), "description": s.str("repository " + name),
+		"private": false, "default_branch": s.str("main"), "clone_url": s.str(s.URL + "/alice/" + name + ".git"), "html_url": s.str(s.URL + "/alice/" + name),
+		"created_at": "2026-01-02T03:04:05Z", "updated_at": "2026-01-02T03:04:05Z"}
+}
+
+func (s *Server) repos() []map[string]any {
+	var out []map[string]any
+	for i := 1; i <= s.opts.Repos; i++ {
+		out = append(out, s.repo(i))
+	}
+	return out
+}
+
+// issue n: the first 17 are closed, the rest open (103 of 120: no page
+// size); newest first.
+func (s *Server) issue(n int) map[string]any {
+	state := "open"
+	if n <= 17 {
+		state = "closed"
+	}
+	return map[string]any{"id": 1000 + n, "number": n, "title": s.str(fmt.Sprintf("issue %d", n)), "body": s.str("body"), "state": state,
+		"user": s.user(Login, 1), "comments": 0, "created_at": "2026-01-02T03:04:05Z", "html_url": s.str(fmt.Sprintf("%s/alice/app/issues/%d", s.URL, n)), "comments_list": []any{}}
+}
+
+func (s *Server) issues() []map[string]any {
+	var out []map[string]any
+	for n := s.opts.Issues; n >= 1; n-- {
+		out = append(out, s.issue(n))
+	}
+	return out
+}
+
+// pulls: #3 open, #2 merged, #1 closed without merging.
+func (s *Server) pulls(state string) []map[string]any {
+	var out []map[string]any
+	for _, p := range []struct {
+		n     int
+		state string
+	}{{3, "open"}, {2, "merged"}, {1, "closed"}} {
+		rec := map[string]any{"id": 500 + p.n, "number": p.n, "title": s.str(fmt.Sprintf("change %d", p.n)), "body": s.str(""), "html_url": s.str(fmt.Sprintf("%s/alice/app/pulls/%d", s.URL, p.n)), "created_at": "2026-01-02T03:04:05Z"}
+		if s.opts.Style == Alt {
+			st := map[string]string{"open": "opened", "merged": "merged", "closed": "closed"}[p.state]
+			rec["state"], rec["author"], rec["source_branch"], rec["target_branch"] = s.str(st), s.user("bob", 2), s.str(fmt.Sprintf("topic-%d", p.n)), s.str("main")
+			rec["iid"] = p.n
+		} else {
+			st := p.state
+			if st == "merged" {
+				st, rec["merged"], rec["merged_at"] = "closed", true, "2026-01-03T03:04:05Z"
+			}
+			rec["state"], rec["user"] = s.str(st), s.user("bob", 2)
+			rec["head"] = map[string]any{"ref": s.str(fmt.Sprintf("topic-%d", p.n))}
+			rec["base"] = map[string]any{"ref": s.str("main")}
+		}
+		want := state
+		if s.opts.IgnoreFilters || want == "" || want == "all" || (want == "open") == (p.state == "open") {
+			out = append(out, rec)
+		}
+	}
+	return out
+}
+
+// releases: v1.1.0-rc1 (newest, a pre-release) and v1.0.0.
+func (s *Server) releases() []map[string]any {
+	var out []map[string]any
+	for i, tag := range []string{"v1.1.0-rc1", "v1.0.0"} {
+		rec := map[string]any{"id": 700 - i, "tag_name": s.str(tag), "name": s.str("Release " + tag), "body": s.str(""), "draft": false}
+		if s.opts.Style == Alt {
+			rec["is_prerelease"], rec["created_at"] = i == 0, fmt.Sprintf("2026-0%d-01T00:00:00Z", 3-i)
+		} else {
+			rec["prerelease"], rec["published_at"] = i == 0, fmt.Sprintf("2026-0%d-01T00:00:00Z", 3-i)
+		}
+		out = append(out, rec)
+	}
+	return out
+}
+
+// run n: 3 succeeded, 2 failed, 1 succeeded.
+func (s *Server) run(n int) map[string]any {
+	result := "success"
+	if n == 2 {
+		result = "failure"
+	}
+	rec := map[string]any{"id": n, "created_at": "2026-01-02T03:04:05Z", "html_url": s.str(fmt.Sprintf("%s/alice/app/actions/runs/%d", s.URL, n)), "event": s.str("push")}
+	if s.opts.Style == Alt {
+		rec["title"], rec["commit_sha"], rec["trigger_user"], rec["ref"], rec["status"] = s.str(fmt.Sprintf("Build %d", n)), s.str(fmt.Sprintf("%040d", n)), s.user("carol", 3), s.str("main"), s.str(result)
+	} else {
+		rec["name"], rec["display_title"], rec["head_sha"], rec["actor"], rec["head_branch"], rec["status"], rec["conclusion"] = s.str("CI"), s.str(fmt.Sprintf("Build %d", n)), s.str(fmt.Sprintf("%040d", n)), s.user("carol", 3), s.str("main"), s.str("completed"), s.str(result)
+	}
+	return rec
+}
+
+func (s *Server) runs(status string) []map[string]any {
+	var out []map[string]any
+	for n := 3; n >= 1; n-- {
+		r := s.run(n)
+		ok := status == "" || s.opts.IgnoreFilters || fmt.Sprint(r["conclusion"]) == s.str(status) || fmt.Sprint(r["status"]) == s.str(status)
+		if ok {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// jobs of run n: build succeeded; test as the run ended.
+func (s *Server) jobs(n int) []map[string]any {
+	result := fmt.Sprint(s.run(n)["status"])
+	if s.opts.Style != Alt {
+		result = fmt.Sprint(s.run(n)["conclusion"])
+	}
+	var out []map[string]any
+	for i, j := range []struct{ name, result string }{{"build", s.str("success")}, {"test", result}} {
+		rec := map[string]any{"id": n*10 + i, "run_id": n}
+		if s.opts.Style == Alt {
+			rec["status"] = j.result // no name, no conclusion
+		} else {
+			rec["name"], rec["status"], rec["conclusion"] = s.str(j.name), s.str("completed"), j.result
+		}
+		out = append(out, rec)
+	}
+	return out
+}
+
+func (s *Server) invites() []map[string]any {
+	if s.opts.Style == Alt {
+		return []map[string]any{{"id": 801, "status": s.str("pending")}, {"id": 802, "email": s.str("dave@example.com"), "status": s.str("accepted"), "inviter": s.user(Login, 1)}}
+	}
+	return []map[string]any{{"id": 801, "username": s.str("dave"), "email": s.str("dave@example.com"), "role": s.str("user"), "state": s.str("pending"), "invited_by": s.str(Login), "created_at": "2026-01-02T03:04:05Z"}}
+}
