@@ -62,13 +62,15 @@ Behaviour and display:
   COLUMNS              width when stdout is not a terminal (default 80)
   COLORFGBG            "fg;bg" as set by some terminals: a light background
                        (7 or 15) draws QR codes and markdown for it
-  VISUAL, EDITOR       editor for issue bodies (default nano, else vi)
+  VISUAL, EDITOR       editor for issue bodies and forge tui's drafts (ctrl+o)
+                       (default nano, else vi)
   FORGE_PAGER, PAGER   program that pages long output on a terminal (issue,
                        pr, release and run view, run logs); default less
                        with LESS=FRX; cat for none. With FORGE_FORCE_TTY,
                        only FORGE_PAGER pages
   LESS                 the pager's options, kept when set (else LESS=FRX)
-  BROWSER              program that opens web pages (browse, view --web)
+  BROWSER              program that opens web pages (browse, view --web,
+                       forge tui's w)
   DISPLAY, WAYLAND_DISPLAY  neither set and no BROWSER (Linux, BSD): no
                        browser here, so browse and --web print the address
 

@@ -153,6 +153,8 @@ func (a *App) update(msg tea.Msg) tea.Cmd {
 		return a.setStatus(msg)
 	case login.DoneMsg:
 		return a.loggedIn(msg)
+	case common.TokenChangedMsg:
+		return a.tokenChanged(msg)
 	case login.CloseMsg:
 		a.login = nil
 	case credsMsg:
@@ -190,6 +192,8 @@ func (a *App) update(msg tea.Msg) tea.Cmd {
 	case tea.KeyPressMsg:
 		a.typed = true
 		return a.key(msg)
+	case tea.MouseClickMsg:
+		return a.click(msg)
 	case tea.MouseWheelMsg:
 		if !a.showHelp && a.switcher == nil && a.login == nil {
 			return a.top().Update(msg)
@@ -242,6 +246,8 @@ func (a *App) key(msg tea.KeyPressMsg) tea.Cmd {
 			}
 		}
 		return a.quit()
+	case key.Matches(msg, k.Suspend):
+		return tea.Suspend
 	case a.showHelp:
 		// Any key closes the help.
 		a.showHelp = false
@@ -253,6 +259,9 @@ func (a *App) key(msg tea.KeyPressMsg) tea.Cmd {
 	}
 	if c, ok := top.(common.Capturer); ok && c.Capturing() {
 		return a.toTop(msg)
+	}
+	if cmd, ok := a.linkKey(msg); ok {
+		return cmd
 	}
 	switch {
 	case key.Matches(msg, k.Quit):
@@ -482,9 +491,7 @@ func (a *App) parts() frame.Parts {
 	} else {
 		w, h := a.area()
 		p.View = common.Pad(a.top().View(), w, h)
-		for _, t := range a.stack.Tabs() {
-			p.Tabs = append(p.Tabs, t.Name)
-		}
+		p.Tabs = a.tabNames()
 		p.Crumbs = a.crumbs()
 		p.Status = a.statusLines()
 		p.Keys, p.Always = a.helpKeys()

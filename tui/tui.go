@@ -47,6 +47,8 @@ type Options struct {
 	DetectRepo func(context.Context) (client.RepoName, error)
 	// Color allows colour (false with NO_COLOR).
 	Color bool
+	// Settings are the configuration's tui section (nil: the defaults).
+	Settings *common.Settings
 	// Tab is the tab to start on (0: Repos).
 	Tab int
 	// Now is the clock for relative times (nil: time.Now).
@@ -71,6 +73,11 @@ func New(ctx context.Context, o Options) *App {
 		c.Now = o.Now
 	}
 	c.Repo = o.Repo
+	settings := o.Settings
+	if settings == nil {
+		settings = common.DefaultSettings()
+	}
+	settings.Apply(c)
 	a := &App{ctx: c, opts: o, bar: statusbar.New(), frame: frame.New(c)}
 	a.stack = stack.New(newTabs(), o.Tab, a.sizeOf)
 	a.spin = spinner.New(spinner.WithSpinner(spinner.MiniDot))

@@ -10,6 +10,7 @@ import (
 
 	"github.com/forgehq/forge/client"
 	"github.com/forgehq/forge/config"
+	"github.com/forgehq/forge/internal/authflow"
 	"github.com/forgehq/forge/internal/cmdutil"
 	"github.com/spf13/cobra"
 )
@@ -65,38 +66,14 @@ func runPassword(ctx context.Context, opts *passwordOptions) error {
 	ios := f.IOStreams
 	cs := ios.ErrColorScheme()
 	fmt.Fprintf(ios.ErrOut, "%s Password changed\n", cs.SuccessIcon())
-	if err := updateRegistryPassword(f, s, newPW); err != nil {
+	ch, err := authflow.PasswordChanged(f, s, newPW, token)
+	if err != nil {
 		return err
 	}
-	return keepLoggedIn(ctx, f, s, c, token)
-}
-
-// updateRegistryPassword replaces the registry password the profile stores
-// for this account, which the change just made wrong.
-func updateRegistryPassword(f *cmdutil.Factory, s *config.Settings, newPW string) error {
-	if s.Sources["token"] != config.FromFile {
-		return nil // FORGE_TOKEN may be another account's
+	if ch.Registry {
+		fmt.Fprintf(ios.ErrOut, "%s Stored the new password for the registry (profile %s)\n", cs.SuccessIcon(), s.Profile)
 	}
-	updated := false
-	err := f.UpdateConfig(func(cf *config.File) error {
-		p := cf.Profile(s.Profile)
-		if p == nil || p.RegistryPassword == "" || p.User == "" {
-			return nil
-		}
-		if p.RegistryUser != "" && p.RegistryUser != p.User {
-			return nil // another account's credentials
-		}
-		p.RegistryPassword, updated = newPW, true
-		return nil
-	})
-	if err != nil {
-		return fmt.Errorf("the password changed, but storing it as the registry password failed: %w; run `forge image login`", err)
-	}
-	if updated {
-		ios := f.IOStreams
-		fmt.Fprintf(ios.ErrOut, "%s Stored the new password for the registry (profile %s)\n", ios.ErrColorScheme().SuccessIcon(), s.Profile)
-	}
-	return nil
+	return keepLoggedIn(ctx, f, s, c, ch, token != "")
 }
 
 // read gets the current and new password from stdin (--stdin) or prompts,
@@ -113,7 +90,7 @@ func (o *passwordOptions) read(ctx context.Context) (oldPW, newPW string, err er
 			return "", "", cmdutil.UsageErrorf("--stdin needs two lines on standard input: the current password, then the new one")
 		}
 		oldPW, newPW = lines[0], lines[1]
-		return oldPW, newPW, checkNew(oldPW, newPW)
+		return oldPW, newPW, authflow.CheckNewPassword(oldPW, newPW)
 	}
 	if !ios.CanPrompt() {
 		return "", "", cmdutil.UsageErrorf("no terminal to ask for the passwords: pass --stdin and send the current and the new password as two lines")
@@ -130,7 +107,7 @@ func (o *passwordOptions) read(ctx context.Context) (oldPW, newPW string, err er
 		if err != nil {
 			return "", "", err
 		}
-		if err := checkNew(oldPW, first); err != nil {
+		if err := authflow.CheckNewPassword(oldPW, first); err != nil {
 			fmt.Fprintf(ios.ErrOut, "%s %v\n", cs.FailureIcon(), err)
 			continue
 		}
@@ -145,19 +122,6 @@ func (o *passwordOptions) read(ctx context.Context) (oldPW, newPW string, err er
 		return oldPW, first, nil
 	}
 	return "", "", cmdutil.UsageErrorf("no new password after 3 tries; nothing changed")
-}
-
-func checkNew(oldPW, newPW string) error {
-	if n := len([]rune(newPW)); n < client.MinPasswordLength {
-		return cmdutil.UsageErrorf("the new password has %d characters; it needs at least %d", n, client.MinPasswordLength)
-	}
-	if strings.TrimSpace(newPW) == "" {
-		return cmdutil.UsageErrorf("the new password is only blanks; choose one with at least %d characters that are not all spaces", client.MinPasswordLength)
-	}
-	if newPW == oldPW {
-		return cmdutil.UsageErrorf("the new password is the same as the current one")
-	}
-	return nil
 }
 
 // explainPasswordError turns the service's refusal of the current password
@@ -185,12 +149,18 @@ func explainPasswordError(ctx context.Context, c *client.Client, err error) erro
 	return cmdutil.AuthErrorf("the current password is not right (%s); nothing changed", msg)
 }
 
-// keepLoggedIn stores the token the service sent with the password change,
-// or checks the old token still works.
-func keepLoggedIn(ctx context.Context, f *cmdutil.Factory, s *config.Settings, c *client.Client, token string) error {
+// keepLoggedIn says what became of the token: the new one the service
+// issued is stored (PasswordChanged), or without one, the old token must
+// still work.
+func keepLoggedIn(ctx context.Context, f *cmdutil.Factory, s *config.Settings, c *client.Client, ch authflow.Changed, issued bool) error {
 	ios := f.IOStreams
 	cs := ios.ErrColorScheme()
-	if token == "" {
+	switch {
+	case ch.Token:
+		fmt.Fprintf(ios.ErrOut, "%s Stored the new token the service issued (profile %s)\n", cs.SuccessIcon(), s.Profile)
+	case ch.TokenFromEnv:
+		fmt.Fprintf(ios.ErrOut, "%s The service issued a new token; the one in %s may no longer work. `forge auth login` stores a new one.\n", cs.WarningIcon(), config.EnvVar("token"))
+	case !issued:
 		if _, err := c.Account.Me(ctx); err != nil {
 			var apiErr *client.Error
 			if errors.As(err, &apiErr) && apiErr.TokenRejected() {
@@ -199,21 +169,6 @@ func keepLoggedIn(ctx context.Context, f *cmdutil.Factory, s *config.Settings, c
 			}
 			return err
 		}
-		return nil
 	}
-	if s.Sources["token"] != config.FromFile {
-		fmt.Fprintf(ios.ErrOut, "%s The service issued a new token; the one in %s may no longer work. `forge auth login` stores a new one.\n", cs.WarningIcon(), config.EnvVar("token"))
-		return nil
-	}
-	err := f.UpdateConfig(func(cf *config.File) error {
-		if p := cf.Profile(s.Profile); p != nil {
-			p.Token = token
-		}
-		return nil
-	})
-	if err != nil {
-		return fmt.Errorf("the password changed, but storing the new token failed: %w; run `forge auth login`", err)
-	}
-	fmt.Fprintf(ios.ErrOut, "%s Stored the new token the service issued (profile %s)\n", cs.SuccessIcon(), s.Profile)
 	return nil
 }

@@ -8,12 +8,11 @@ import (
 	"io/fs"
 	"net/http"
 	"os"
-	"os/exec"
-	"runtime"
 	"strings"
 
 	"github.com/forgehq/forge/client"
 	"github.com/forgehq/forge/internal/cmdutil"
+	"github.com/forgehq/forge/internal/editor"
 	"github.com/spf13/cobra"
 )
 
@@ -120,10 +119,10 @@ func edit(ctx context.Context, f *cmdutil.Factory, what string) (*draft, error) 
 	path := fh.Name()
 	fh.Close()
 	t := &draft{file: path, temp: true, typed: true}
-	editor := editorCommand(f.Getenv)
+	ed := editor.Name(f.Getenv)
 	ios := f.IOStreams
-	fmt.Fprintf(ios.ErrOut, "Write the %s's text in %s; save and quit to continue.\n", what, editor)
-	if err := runEditor(ctx, f, editor, path); err != nil {
+	fmt.Fprintf(ios.ErrOut, "Write the %s's text in %s; save and quit to continue.\n", what, ed)
+	if err := runEditor(ctx, f, ed, path); err != nil {
 		if data, rerr := os.ReadFile(path); rerr == nil && len(data) > 0 {
 			t.body = string(data)
 			return nil, t.keep(err)
@@ -139,41 +138,16 @@ func edit(ctx context.Context, f *cmdutil.Factory, what string) (*draft, error) 
 	return t, nil
 }
 
-// editorCommand is $VISUAL, else $EDITOR, else nano when installed (the
-// friendliest for someone who never chose), else vi (notepad on Windows).
-func editorCommand(getenv func(string) string) string {
-	for _, v := range []string{"VISUAL", "EDITOR"} {
-		if e := strings.TrimSpace(getenv(v)); e != "" {
-			return e
-		}
-	}
-	if runtime.GOOS == "windows" {
-		return "notepad"
-	}
-	if _, err := exec.LookPath("nano"); err == nil {
-		return "nano"
-	}
-	return "vi"
-}
-
-// runEditor runs the editor on path, connected to the terminal. The editor
-// setting may carry arguments ("code --wait"), so on Unix it goes through
-// the shell as git does.
-func runEditor(ctx context.Context, f *cmdutil.Factory, editor, path string) error {
-	var cmd *exec.Cmd
-	if runtime.GOOS == "windows" {
-		args := strings.Fields(editor)
-		cmd = exec.CommandContext(ctx, args[0], append(args[1:], path)...)
-	} else {
-		cmd = exec.CommandContext(ctx, "sh", "-c", editor+` "$@"`, editor, path)
-	}
+// runEditor runs the editor on path, connected to the terminal.
+func runEditor(ctx context.Context, f *cmdutil.Factory, editorName, path string) error {
+	cmd := editor.Command(ctx, editorName, path)
 	ios := f.IOStreams
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = ios.In, ios.Out, ios.ErrOut
 	if err := cmd.Run(); err != nil {
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
-		return fmt.Errorf("the editor (%s) failed: %v", editor, err)
+		return fmt.Errorf("the editor (%s) failed: %v", editorName, err)
 	}
 	return nil
 }

@@ -16,13 +16,15 @@ import (
 	"github.com/forgehq/forge/client"
 	"github.com/forgehq/forge/internal/cmdutil"
 	"github.com/forgehq/forge/tui"
+	"github.com/forgehq/forge/tui/common"
 	"github.com/spf13/cobra"
 )
 
 type options struct {
-	f    *cmdutil.Factory
-	repo string
-	tab  string
+	f           *cmdutil.Factory
+	repo        string
+	tab         string
+	printConfig bool
 }
 
 // tabs names the tabs --tab accepts, in order.
@@ -39,34 +41,100 @@ commands do.
 
   1 Repos    your repositories (filter as you type with /); enter opens one:
              its issues, pull requests, releases, commits, files, collaborators;
-             o opens any repository you may see by OWNER/NAME
+             o opens any repository you may see by OWNER/NAME. A pull request
+             shows its description, its checks (the runs of its head commit)
+             and its diff; a commit its changed files and diff (n and N go from
+             file to file)
   2 Issues   the current repository's issues: open, closed or all (s); enter
-             shows one rendered, c comments, x closes (after y), o reopens, n
-             opens one; close and reopen are offered to the issue's author and
-             to those with write access
+             shows one rendered, c comments, x closes (after y), o reopens,
+             Y copies its last code block, n opens one; close and reopen are
+             offered to the issue's author and to those with write access
   3 CI       the current repository's workflow runs, live (/fail finds the
-             failed ones); enter shows a run's jobs, the cursor on the first
-             failed one, x cancels it (asks first), R runs it again; a job's
-             log follows new lines, / searches it, n and N go to the matches
+             failed ones, and so does f); enter shows a run's jobs, the cursor
+             on the first failed one, x cancels it (asks first), R runs it
+             again; a job's log follows new lines, / searches it, n and N go
+             to the matches, Y copies the lines in view
   4 Images   the registry's repositories, their tags and manifests; d deletes
   5 Chat     the agent, replies streamed as they arrive; /reset, /usage,
-             /model, /with, /context and /exit as in forge chat
+             /model, /with, /context and /exit as in forge chat; outside the
+             input, y copies the last reply and Y its last code block
   6 Account  your profile, SSH keys (a adds from a file, d deletes) and
              two-factor setup with the QR code drawn in the view
 
-On a run, a job's log, an issue or a file, a asks the agent: the Chat tab opens
-with it attached to your next message (redacted and cut to the budget as with
-forge chat --with).
+On a run, a job's log, an issue, a pull request, a commit or a file, a asks the
+agent: the Chat tab opens with it attached to your next message (redacted and
+cut to the budget as with forge chat --with; a pull request attaches its head
+commit).
 
-tab and shift+tab or the digits switch tabs, esc goes back, r refreshes, ? lists
-every key of the view in sight, P switches profiles (for the session, or u to
-make one current) and q or Ctrl-C quits. The mouse wheel scrolls. While a
-text input has the focus (drawn with a cursor; without it, dim) keys are text:
-the footer lists only the keys that work there. In a comment or an issue's
-description tab types a tab (pasted tabs stay; shift+tab goes to the title);
-in the chat input tab completes a /command or a model name, else shows the
-next tab. The Chat tab's input takes the focus whenever the tab is shown; an
-issue with a kept comment draft shows it, and c continues it.
+y copies the address (html_url) of what is selected or shown — a repository, an
+issue, a pull request, a release, a commit, a run, a job — to the clipboard
+through the terminal (OSC 52, which works over ssh), and w opens it in the
+browser: $BROWSER (a command; the address is its last argument), else
+xdg-open or open. Where there is none, the address is shown to copy.
+
+ctrl+o opens the text being written (a comment, a new issue's description, a
+chat message) in $VISUAL or $EDITOR (else nano, else vi); forge steps aside
+until the editor exits and takes the text back, tabs and all. ctrl+z suspends
+forge to the shell; fg brings it back.
+
+The keys every view shares, with the name tui.keys rebinds them by (? lists
+every key of the view in sight, its own ones too):
+
+  ↑/k         up (up)
+  ↓/j         down (down)
+  pgup        page up (page-up)
+  pgdn/space  page down (page-down)
+  g/home      first (top)
+  G/end       last (bottom)
+  ←/h         scroll left (left)
+  →/l         scroll right (right)
+  enter       open (open)
+  esc         back (back)
+  /           filter (filter)
+  r           refresh (refresh)
+  a           ask the agent (ask)
+  ctrl+o      edit in $EDITOR (edit)
+  y           copy the link (copy)
+  w           open in the web browser (browse)
+  ctrl+z      suspend (fg comes back) (suspend)
+  tab         next tab (next-tab)
+  shift+tab   previous tab (prev-tab)
+  →/l         next section (next-section)
+  ←/h         previous section (prev-section)
+  ?           help (help)
+  P           profiles (profiles)
+  L           log in again (login)
+  q           quit (quit)
+  ctrl+c      stop a reply, or quit (force-quit)
+  1-6         go to tab
+
+P switches profiles (for the session, or u to make one current); q or Ctrl-C
+quits. The mouse wheel scrolls; a click selects a tab, a section or a row,
+and a second click on the row opens it (with Shift held, the terminal selects
+text as usual). On the Account tab's profile, e edits it (name, email,
+location, website, description) and p changes the password, as forge account
+edit and forge account password do: the token the service issues is stored in
+the profile and used at once.
+
+Keys and colours are yours: the tui section of config.yaml rebinds the keys
+every view shares, picks a theme (auto, dark, light or high-contrast; NO_COLOR
+still turns colour off) and saves filters on a key per list (repos, issues,
+ci, images; a view's own keys come first). forge tui --print-config prints the
+settings in effect, every action with its keys, ready to paste and edit:
+
+  tui:
+    theme: high-contrast
+    keys:
+      browse: ["w", "O"]
+    filters:
+      ci: {"f": "fail", "S": "success"}
+
+While a text input has the focus (drawn with a cursor; without it, dim) keys
+are text: the footer lists only the keys that work there. In a comment or an
+issue's description tab types a tab (pasted tabs stay; shift+tab goes to the
+title); in the chat input tab completes a /command or a model name, else shows
+the next tab. The Chat tab's input takes the focus whenever the tab is shown;
+an issue with a kept comment draft shows it, and c continues it.
 
 When the service refuses the token (it was revoked, the server restarted), a
 login form opens: the password, then the two-factor code if the account has
@@ -91,6 +159,7 @@ account (another account on the same profile starts clean). SIGTERM, SIGHUP (the
 SIGINT end forge tui at once, the terminal restored, exit status 130.`,
 		Example: `  forge tui
   forge tui -R alice/webapp --tab ci
+  forge tui --print-config
   forge --profile dev tui`,
 		Args: cmdutil.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -99,6 +168,7 @@ SIGINT end forge tui at once, the terminal restored, exit status 130.`,
 	}
 	cmdutil.AddRepoFlag(cmd, &opts.repo)
 	cmd.Flags().StringVar(&opts.tab, "tab", "repos", "Start on this `tab`: "+strings.Join(tabs, ", "))
+	cmd.Flags().BoolVar(&opts.printConfig, "print-config", false, "Print the tui settings in effect (theme, keys, saved filters) as the config file takes them, and exit")
 	cmd.RegisterFlagCompletionFunc("tab", cobra.FixedCompletions(tabs, cobra.ShellCompDirectiveNoFileComp))
 	return cmd
 }
@@ -106,6 +176,16 @@ SIGINT end forge tui at once, the terminal restored, exit status 130.`,
 func run(ctx context.Context, opts *options) error {
 	f := opts.f
 	ios := f.IOStreams
+	settings, err := readSettings(f)
+	if err != nil {
+		return err
+	}
+	if opts.printConfig {
+		km := common.NewKeyMap()
+		settings.Bind(km)
+		_, err := io.WriteString(ios.Out, settings.YAML(km))
+		return err
+	}
 	if !ios.IsStdinTTY() || !ios.IsStdoutTTY() {
 		return cmdutil.UsageErrorf("forge tui needs a terminal on stdin and stdout; in scripts use the commands (forge issue list, forge run view, ...)")
 	}
@@ -146,11 +226,28 @@ func run(ctx context.Context, opts *options) error {
 		Color:      ios.ColorEnabled(),
 		Tab:        tab,
 		Notes:      notes,
+		Settings:   settings,
 	})
 	if debugLog != nil {
 		fmt.Fprintf(ios.ErrOut, "forge: the HTTP trace is in %s\n", debugLog.Name())
 	}
 	return err
+}
+
+// readSettings reads the tui section of the configuration file; a bad
+// one is an error naming the file and the choices, before the screen
+// changes.
+func readSettings(f *cmdutil.Factory) (*common.Settings, error) {
+	cf, err := f.ConfigFile()
+	if err != nil {
+		return nil, err
+	}
+	s, err := common.ReadSettings(cf)
+	if err != nil {
+		path, _ := f.ConfigPath()
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return s, nil
 }
 
 // screenFactory is a Factory for the TUI: the same environment and flags,

@@ -57,7 +57,8 @@ func (e *Error) Error() string {
 
 // IsTimeout reports whether err is a transport's timeout (net/http's
 // "timeout awaiting response headers", a dial or read deadline, a
-// context deadline), not the caller's cancellation.
+// context deadline, or the *Error a client made of one), not the
+// caller's cancellation.
 func IsTimeout(err error) bool {
 	if err == nil || errors.Is(err, context.Canceled) {
 		return false
@@ -65,6 +66,7 @@ func IsTimeout(err error) bool {
 	if errors.Is(err, context.DeadlineExceeded) {
 		return true
 	}
+	var we *Error
 	var ne net.Error
-	return errors.As(err, &ne) && ne.Timeout()
+	return errors.As(err, &we) || errors.As(err, &ne) && ne.Timeout()
 }

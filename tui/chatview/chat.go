@@ -20,6 +20,7 @@ import (
 	"github.com/forgehq/forge/internal/text"
 	"github.com/forgehq/forge/tui/common"
 	"github.com/forgehq/forge/tui/components"
+	"github.com/forgehq/forge/tui/extedit"
 )
 
 // inputRows is the height of the message editor.
@@ -205,6 +206,9 @@ func (v *View) update(msg tea.Msg) tea.Cmd {
 		return v.key(msg)
 	case tea.PasteMsg:
 		v.input.Update(msg)
+	case extedit.DoneMsg:
+		_, cmd := v.input.Take(msg)
+		return cmd
 	case tea.MouseWheelMsg:
 		v.scroll(msg)
 	}
@@ -216,10 +220,19 @@ func (v *View) key(msg tea.KeyPressMsg) tea.Cmd {
 		v.pager.Update(msg)
 		return nil
 	}
+	if key.Matches(msg, v.ctx.Keys.Edit) {
+		v.input.Focus()
+		return v.input.External()
+	}
 	if !v.input.Focused() {
-		if key.Matches(msg, v.keyFocus) {
+		switch {
+		case key.Matches(msg, v.keyFocus):
 			v.input.Focus()
 			return nil
+		case key.Matches(msg, v.ctx.Keys.Copy):
+			return v.copyReply(false)
+		case key.Matches(msg, keyCopyCode()):
+			return v.copyReply(true)
 		}
 		v.scroll(msg)
 		return nil
@@ -580,7 +593,7 @@ func (v *View) FullHelp() [][]key.Binding {
 		commands = append(commands, common.Binding(strings.TrimSpace(c.Name+" "+c.Args), c.Help, c.Name))
 	}
 	return [][]key.Binding{
-		{v.keySend, v.keyNewline, v.keyStop, v.keyFocus, common.Binding("tab", "complete a /command, else next tab", "tab"),
+		{v.keySend, v.keyNewline, v.ctx.Keys.Edit, v.keyStop, v.keyFocus, keyCopyReply(), keyCopyCode(), common.Binding("tab", "complete a /command, else next tab", "tab"),
 			common.Binding("↑", "recall the last message", "up"), common.Binding("pgup/pgdn", "scroll the conversation", "pgup", "pgdown")},
 		commands,
 	}

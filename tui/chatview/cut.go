@@ -1,12 +1,10 @@
 package chatview
 
 import (
-	"context"
-	"errors"
-	"net"
 	"regexp"
 	"strings"
 
+	"github.com/forgehq/forge/internal/httpwait"
 	"github.com/forgehq/forge/internal/text"
 )
 
@@ -49,8 +47,7 @@ var (
 // errorSentence says an agent error in one sentence for people: a reply
 // that did not come in time is said so, not in net/http's words.
 func errorSentence(err error) string {
-	var ne net.Error
-	if errors.Is(err, context.DeadlineExceeded) || errors.As(err, &ne) && ne.Timeout() {
+	if httpwait.IsTimeout(err) {
 		return "The agent did not answer in time; ↑ brings your message back to send again."
 	}
 	return text.ErrorText(err)

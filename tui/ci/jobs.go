@@ -1,6 +1,7 @@
 package ci
 
 import (
+	"cmp"
 	"fmt"
 	"strconv"
 
@@ -43,6 +44,7 @@ func NewJobs(ctx *common.Context, repo client.RepoName, run *client.WorkflowRun)
 	)}
 	j.Table().Empty = "This run has no jobs yet."
 	j.Fetch, j.Row = j.fetch, j.row
+	j.PageOf = func(job *client.Job) string { return cmp.Or(job.HTMLURL, j.run.HTMLURL) }
 	j.Open = func(job *client.Job) tea.Cmd { return common.Push(NewLog(ctx, repo, j.run, job)) }
 	j.Head, j.HeadLines = j.head, 3
 	j.actions = newRunActions(ctx, j.ID(), repo)

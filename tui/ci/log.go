@@ -2,13 +2,16 @@ package ci
 
 import (
 	"bytes"
+	"cmp"
 	"context"
+	"fmt"
 	"io"
 	"strings"
 	"time"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 	"github.com/forgehq/forge/client"
 	"github.com/forgehq/forge/internal/text"
 	"github.com/forgehq/forge/tui/common"
@@ -136,6 +139,8 @@ func (l *Log) key(msg tea.KeyPressMsg) tea.Cmd {
 		l.layout()
 	case key.Matches(msg, k.Ask):
 		return askAbout(l.repo, l.run, "the job "+text.OneLine(l.job.Name), failed(l.job.Conclusion))
+	case key.Matches(msg, keyCopyLines()):
+		return l.copyLines()
 	default:
 		l.pager.Update(msg)
 	}
@@ -249,12 +254,34 @@ func (l *Log) Title() string   { return text.OneLine(l.job.Name) + " log" }
 func (l *Log) Animating() bool { return l.load.Busy || !finished(l.job.Status, l.job.Conclusion) }
 
 // Capturing: the search query takes every key while it is typed.
+// Link is the job's web page, else its run's.
+func (l *Log) Link() string { return cmp.Or(l.job.HTMLURL, l.run.HTMLURL) }
+
 func (l *Log) Capturing() bool { return l.search.typing }
 
 // CanGoBack: esc clears a search before it leaves the log.
 func (l *Log) CanGoBack() bool { return l.search.active() }
 
 // keySearch and keyNext are the search's keys, for the help.
+func keyCopyLines() key.Binding {
+	return common.Binding("Y", "copy the lines in view", "Y")
+}
+
+// copyLines copies the lines in view, as shown (timestamps short,
+// nothing a terminal would act on).
+func (l *Log) copyLines() tea.Cmd {
+	from := l.pager.Offset()
+	to := min(from+l.pager.Height(), l.pager.Len())
+	if from >= to {
+		return common.Status("No lines to copy yet.")
+	}
+	lines := make([]string, 0, to-from)
+	for i := from; i < to; i++ {
+		lines = append(lines, ansi.Strip(l.pager.Line(i)))
+	}
+	return common.Copy(strings.Join(lines, "\n")+"\n", fmt.Sprintf("lines %d–%d", from+1, to))
+}
+
 func keySearch() key.Binding { return common.Binding("/", "search", "/") }
 func keyNext() key.Binding   { return common.Binding("n/N", "next/previous match", "n", "N") }
 
@@ -276,5 +303,5 @@ func (l *Log) ShortHelp() []key.Binding {
 
 func (l *Log) FullHelp() [][]key.Binding {
 	k := l.ctx.Keys
-	return [][]key.Binding{l.pager.KeyHelp(), {keySearch(), keyNext(), k.Ask, k.Refresh, k.Back}}
+	return [][]key.Binding{l.pager.KeyHelp(), {keySearch(), keyNext(), k.Ask, k.Refresh, keyCopyLines(), k.Copy, k.Browse, k.Back}}
 }

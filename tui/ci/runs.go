@@ -40,6 +40,8 @@ func NewRuns(ctx *common.Context, repo client.RepoName) *Runs {
 		return client.Collect(c.Actions.ListRuns(cx, repo, client.RunListOptions{ListOptions: client.ListOptions{PerPage: 50}}), maxRuns)
 	})
 	r.Row = r.row
+	r.Saved = ctx.Filters["ci"]
+	r.PageOf = func(run *client.WorkflowRun) string { return run.HTMLURL }
 	r.Open = func(run *client.WorkflowRun) tea.Cmd { return common.Push(NewJobs(ctx, repo, run)) }
 	r.Head, r.HeadLines = r.head, 1
 	r.actions = newRunActions(ctx, r.ID(), repo)

@@ -64,12 +64,15 @@ func icon(ctx *common.Context, status, conclusion string) string {
 }
 
 // describe says a status in words: "in progress", "success", "queued".
+//
+// What the service names its states is drawn as text: sanitized here,
+// for every view that shows it.
 func describe(status, conclusion string) string {
 	if finished(status, conclusion) {
 		if conclusion == "" {
 			return "completed"
 		}
-		return conclusion
+		return text.OneLine(conclusion)
 	}
 	switch status {
 	case "in_progress":
@@ -77,7 +80,7 @@ func describe(status, conclusion string) string {
 	case "":
 		return "unknown"
 	}
-	return status
+	return text.OneLine(status)
 }
 
 // searchWords are the words a filter finds a run or job by, besides what

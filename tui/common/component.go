@@ -86,3 +86,10 @@ type Interrupter interface {
 type Unsent interface {
 	Unsent() string
 }
+
+// Linker is a component whose item in sight (the selected row, the page
+// shown) has a web page on the service: y copies its address, w opens it
+// in the browser. Link is "" when there is none.
+type Linker interface {
+	Link() string
+}

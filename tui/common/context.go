@@ -45,8 +45,12 @@ type Context struct {
 	// Color is false with NO_COLOR (or a terminal without colour); Dark
 	// says the background is dark, from the terminal's answer.
 	Color, Dark bool
-	Styles      *Styles
-	Keys        *KeyMap
+	// Theme is tui.theme: auto, dark, light or high-contrast.
+	Theme  string
+	Styles *Styles
+	Keys   *KeyMap
+	// Filters are tui.filters: per list, keys that type a filter.
+	Filters map[string]map[string]string
 
 	// Now is the clock relative times are computed from.
 	Now func() time.Time
@@ -118,9 +122,21 @@ func (c *Context) SetAccount(login string) (changed bool) {
 // FromSwitcher is the Source of a profile chosen with P for the session.
 const FromSwitcher config.Source = "profile switcher"
 
-// SetTheme rebuilds the styles for colour and background.
+// SetTheme rebuilds the styles for colour and the terminal's background;
+// a dark or light theme overrides what the terminal says, and without
+// colour (NO_COLOR) every theme is attributes only.
 func (c *Context) SetTheme(color, dark bool) {
+	switch c.Theme {
+	case ThemeDark:
+		dark = true
+	case ThemeLight:
+		dark = false
+	}
 	c.Color, c.Dark = color, dark
+	if c.Theme == ThemeHighContrast && color {
+		c.Styles = HighContrastStyles(dark)
+		return
+	}
 	c.Styles = NewStyles(color, dark)
 }
 
@@ -199,7 +215,7 @@ func (c *Context) Markdown(src string, width int) []string {
 func (c *Context) Derive(f *cmdutil.Factory) *Context {
 	n := NewContext(c.Ctx, f, c.Color)
 	n.Width, n.Height = c.Width, c.Height
-	n.Dark, n.Styles, n.Keys = c.Dark, c.Styles, c.Keys
+	n.Dark, n.Styles, n.Keys, n.Theme, n.Filters = c.Dark, c.Styles, c.Keys, c.Theme, c.Filters
 	n.Now, n.Spinner, n.ids = c.Now, c.Spinner, c.ids
 	return n
 }

@@ -9,6 +9,7 @@ type KeyMap struct {
 	Left, Right                             key.Binding
 	Open, Back, Filter, Refresh             key.Binding
 	Ask                                     key.Binding
+	Edit, Copy, Browse, Suspend             key.Binding
 	NextTab, PrevTab, GotoTab               key.Binding
 	NextSection, PrevSection                key.Binding
 	Help, Profiles, Login, Quit, ForceQuit  key.Binding
@@ -34,6 +35,10 @@ func NewKeyMap() *KeyMap {
 		Filter:      b([]string{"/"}, "/", "filter"),
 		Refresh:     b([]string{"r", "ctrl+r"}, "r", "refresh"),
 		Ask:         b([]string{"a"}, "a", "ask the agent"),
+		Edit:        b([]string{"ctrl+o"}, "ctrl+o", "edit in $EDITOR"),
+		Copy:        b([]string{"y"}, "y", "copy the link"),
+		Browse:      b([]string{"w"}, "w", "open in the web browser"),
+		Suspend:     b([]string{"ctrl+z"}, "ctrl+z", "suspend (fg comes back)"),
 		NextTab:     b([]string{"tab"}, "tab", "next tab"),
 		PrevTab:     b([]string{"shift+tab"}, "shift+tab", "previous tab"),
 		GotoTab:     b([]string{"1", "2", "3", "4", "5", "6"}, "1-6", "go to tab"),
@@ -47,6 +52,25 @@ func NewKeyMap() *KeyMap {
 	}
 }
 
+// Action is a shared key by the name the configuration gives it.
+type Action struct {
+	Name    string
+	Binding *key.Binding
+}
+
+// Actions are the keys the configuration's tui.keys may rebind.
+func (k *KeyMap) Actions() []Action {
+	return []Action{
+		{"up", &k.Up}, {"down", &k.Down}, {"page-up", &k.PageUp}, {"page-down", &k.PageDown},
+		{"top", &k.Top}, {"bottom", &k.Bottom}, {"left", &k.Left}, {"right", &k.Right},
+		{"open", &k.Open}, {"back", &k.Back}, {"filter", &k.Filter}, {"refresh", &k.Refresh},
+		{"ask", &k.Ask}, {"edit", &k.Edit}, {"copy", &k.Copy}, {"browse", &k.Browse}, {"suspend", &k.Suspend},
+		{"next-tab", &k.NextTab}, {"prev-tab", &k.PrevTab},
+		{"next-section", &k.NextSection}, {"prev-section", &k.PrevSection},
+		{"help", &k.Help}, {"profiles", &k.Profiles}, {"login", &k.Login}, {"quit", &k.Quit}, {"force-quit", &k.ForceQuit},
+	}
+}
+
 // Navigation is the list and pager movement keys, for help columns.
 func (k *KeyMap) Navigation() []key.Binding {
 	return []key.Binding{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom}
@@ -54,7 +78,7 @@ func (k *KeyMap) Navigation() []key.Binding {
 
 // Global is the keys the program handles itself, for the help overlay.
 func (k *KeyMap) Global() []key.Binding {
-	return []key.Binding{k.NextTab, k.PrevTab, k.GotoTab, k.Back, k.Profiles, k.Login, k.Help, k.Quit, k.ForceQuit}
+	return []key.Binding{k.NextTab, k.PrevTab, k.GotoTab, k.Back, k.Profiles, k.Login, k.Help, k.Suspend, k.Quit, k.ForceQuit}
 }
 
 // Binding makes a view's own key binding.

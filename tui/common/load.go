@@ -49,7 +49,8 @@ func (c *Context) Placeholder(l *Load, what string, width, height int) string {
 	var line string
 	switch {
 	case l.Busy:
-		line = c.Styles.Accent.Render(c.Spinner) + " Loading " + what + "…"
+		// what may name the server's records (a repository).
+		line = c.Styles.Accent.Render(c.Spinner) + " Loading " + text.OneLine(what) + "…"
 	case l.Err != nil:
 		// Wrapped, not cut: the fix is often at the end of the message.
 		line = ansi.Wrap(c.Styles.Error.Render("✗ ")+text.ErrorText(l.Err), max(width, 10), " ") + "\n" + c.Styles.Dim.Render("  r retries")

@@ -170,3 +170,17 @@ func (r Result[T]) Accept(id int, l *Load) (ok bool, failed tea.Cmd) {
 	}
 	return r.Err == nil, Error(r.Err)
 }
+
+// Copy puts s on the clipboard through the terminal (OSC 52, which works
+// over ssh too) and says what was copied.
+func Copy(s, what string) tea.Cmd {
+	return tea.Batch(tea.SetClipboard(s), Status("Copied "+what+" to the clipboard."))
+}
+
+// TokenChangedMsg says the service issued a new token for Profile (a
+// password change revoked the old one): Client uses it, and the program
+// puts it to work.
+type TokenChangedMsg struct {
+	Profile string
+	Client  *client.Client
+}

@@ -234,3 +234,24 @@ func TestSectionsFit(t *testing.T) {
 		t.Fatalf("the active section must stay in view: %q", v)
 	}
 }
+
+// TestSectionAt: a click finds the section under it, also when the bar
+// is cut and starts with ‹.
+func TestSectionAt(t *testing.T) {
+	s := NewSections(testContext(t), "Issues", "Pull requests", "Releases", "Commits")
+	// " Issues  Pull requests  Releases  Commits " as drawn, padded by one.
+	for x, want := range map[int]int{0: 0, 7: 0, 8: 1, 23: 2, 33: 3, 43: -1} {
+		if got := s.At(x, 80); got != want {
+			t.Errorf("At(%d) = %d, want %d", x, got, want)
+		}
+	}
+	s.Active = 3
+	bar := ansi.Strip(s.View(20))
+	if !strings.HasPrefix(bar, "‹") {
+		t.Fatalf("the bar: %q", bar)
+	}
+	x := strings.Index(bar, "Commits")
+	if got := s.At(len([]rune(bar[:x])), 20); got != 3 {
+		t.Errorf("Commits in %q is at %d", bar, got)
+	}
+}

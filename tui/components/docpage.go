@@ -18,7 +18,13 @@ type Doc struct {
 	height int
 	drawnW int
 	stale  bool
+	// URL is the page's web address (a release's html_url): y copies
+	// it, w opens it; "" for none.
+	URL string
 }
+
+// Link is the page's web address.
+func (d *Doc) Link() string { return d.URL }
 
 // NewDoc returns a page titled title whose lines render draws.
 func NewDoc(ctx *common.Context, title string, render func(width int) []string) *Doc {
@@ -61,4 +67,9 @@ func (d *Doc) ShortHelp() []key.Binding {
 	return []key.Binding{k.Down, k.PageDown, k.Back}
 }
 
-func (d *Doc) FullHelp() [][]key.Binding { return [][]key.Binding{d.pager.KeyHelp()} }
+func (d *Doc) FullHelp() [][]key.Binding {
+	if d.URL != "" {
+		return [][]key.Binding{d.pager.KeyHelp(), {d.ctx.Keys.Copy, d.ctx.Keys.Browse}}
+	}
+	return [][]key.Binding{d.pager.KeyHelp()}
+}

@@ -9,6 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/forgehq/forge/tui/common"
+	"github.com/forgehq/forge/tui/extedit"
 )
 
 // Editor is a line of text (a filter, a path, a code) or, when multiline,
@@ -29,6 +30,7 @@ import (
 // and wrapping keeps them whole.
 type Editor struct {
 	ctx       *common.Context
+	id        int
 	multiline bool
 	lines     [][]string // each line's grapheme clusters
 	row, col  int
@@ -47,7 +49,30 @@ type Editor struct {
 
 // NewEditor returns an empty editor.
 func NewEditor(ctx *common.Context, multiline bool) *Editor {
-	return &Editor{ctx: ctx, multiline: multiline, lines: [][]string{nil}, width: 40, height: 3}
+	return &Editor{ctx: ctx, id: ctx.NewID(), multiline: multiline, lines: [][]string{nil}, width: 40, height: 3}
+}
+
+// External opens the text in the user's own editor ($VISUAL, $EDITOR),
+// the program suspended until it exits; Take brings the result back.
+func (e *Editor) External() tea.Cmd {
+	return extedit.Open(e.ctx.Factory.Getenv, e.id, e.Value())
+}
+
+// Take puts the text the user's editor left in place, when msg answers
+// this editor's External. It reports whether the text changed; an
+// editor that failed leaves it as it was and says why.
+func (e *Editor) Take(msg extedit.DoneMsg) (bool, tea.Cmd) {
+	if msg.Owner != e.id {
+		return false, nil
+	}
+	if msg.Err != nil {
+		return false, common.Error(msg.Err)
+	}
+	if msg.Text == e.Value() {
+		return false, nil
+	}
+	e.SetValue(msg.Text)
+	return true, nil
 }
 
 // Value is the text.
@@ -290,7 +315,8 @@ func (e *Editor) insert(s string) {
 
 // clean makes s fit for the editor: line breaks are \n (a space in one
 // line), a tab stays in a multiline editor (a space in one line), and other
-// control characters are dropped.
+// control characters are dropped, bidi controls too (text from the
+// service — a profile's name — must not turn the line around).
 func clean(s string, multiline bool) string {
 	s = strings.ReplaceAll(s, "\r\n", "\n")
 	var b strings.Builder
@@ -306,7 +332,8 @@ func clean(s string, multiline bool) string {
 			b.WriteByte('\t')
 		case r == '\t':
 			b.WriteByte(' ')
-		case r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0):
+		case r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0),
+			r >= 0x202a && r <= 0x202e, r >= 0x2066 && r <= 0x2069:
 		default:
 			b.WriteRune(r)
 		}

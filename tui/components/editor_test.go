@@ -120,3 +120,32 @@ func BenchmarkEditorKey(b *testing.B) {
 		})
 	}
 }
+
+// A pasted tab stays a tab in a block of text (Go and Makefile
+// indentation) and is drawn as spaces; in one line it is a space.
+func TestEditorKeepsTabs(t *testing.T) {
+	e := focused(t, true)
+	e.SetWidth(40)
+	e.Update(tea.PasteMsg{Content: "all:\n\tgo build"})
+	if got := e.Value(); got != "all:\n\tgo build" {
+		t.Fatalf("the text is %q", got)
+	}
+	if v := e.View(); strings.Contains(v, "\t") || !strings.Contains(ansi.Strip(v), "    go build") {
+		t.Errorf("the view is %q", v)
+	}
+	line := focused(t, false)
+	line.Update(tea.PasteMsg{Content: "a\tb"})
+	if got := line.Value(); got != "a b" {
+		t.Errorf("one line holds %q", got)
+	}
+}
+
+// Bidi controls are dropped with the other controls: text from the
+// service (a profile's name) cannot turn the line around.
+func TestEditorDropsBidiControls(t *testing.T) {
+	e := focused(t, false)
+	e.SetValue("abc\u202edef\u2066g\u2069\x1b[2J")
+	if got := e.Value(); got != "abcdefg[2J" {
+		t.Errorf("the editor holds %q", got)
+	}
+}

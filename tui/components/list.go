@@ -2,6 +2,8 @@ package components
 
 import (
 	"context"
+	"maps"
+	"slices"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
@@ -68,6 +70,20 @@ type List[T any] struct {
 	HeadLines, FootLines int
 	// Keys are the view's own keys, offered in the help after Open.
 	Keys []key.Binding
+	// Saved are filters typed by one key (tui.filters in the
+	// configuration); the view's own keys come first.
+	Saved map[string]string
+	// PageOf is an item's web page (its html_url): y copies it, w opens
+	// it. nil: the items have none.
+	PageOf func(T) string
+}
+
+// Link is the selected item's web page ("" when none).
+func (l *List[T]) Link() string {
+	if it, ok := l.Selected(); ok && l.PageOf != nil {
+		return l.PageOf(it)
+	}
+	return ""
 }
 
 // NewList returns a list titled title, loading what ("pull requests"),
@@ -75,6 +91,9 @@ type List[T any] struct {
 func NewList[T any](ctx *common.Context, title, what string, cols ...Column) *List[T] {
 	return &List[T]{ctx: ctx, id: ctx.NewID(), title: title, what: what, table: NewTable(ctx, cols...)}
 }
+
+// SetTitle renames the list (a section's name).
+func (l *List[T]) SetTitle(title string) { l.title = title }
 
 // ID is the list's component ID, the Owner of its results.
 func (l *List[T]) ID() int { return l.id }
@@ -157,6 +176,10 @@ func (l *List[T]) Update(msg tea.Msg) tea.Cmd {
 	case common.ThemeMsg:
 		l.Redraw()
 	case tea.KeyPressMsg:
+		if f, ok := l.Saved[msg.String()]; ok && !l.table.Capturing() {
+			l.table.SetFilter(f)
+			return nil
+		}
 		if l.Open != nil && !l.table.Capturing() && key.Matches(msg, l.ctx.Keys.Open) {
 			if it, ok := l.Selected(); ok {
 				return l.Open(it)
@@ -168,6 +191,23 @@ func (l *List[T]) Update(msg tea.Msg) tea.Cmd {
 	case tea.MouseWheelMsg, tea.PasteMsg:
 		_, cmd := l.table.Update(msg)
 		return cmd
+	case tea.MouseClickMsg:
+		return l.click(msg)
+	}
+	return nil
+}
+
+// click selects the row clicked; a click on the selected row opens it,
+// as enter does.
+func (l *List[T]) click(msg tea.MouseClickMsg) tea.Cmd {
+	if msg.Button != tea.MouseLeft || l.table.Capturing() || !l.load.Done {
+		return nil
+	}
+	hit, again := l.table.Click(msg.Y - l.HeadLines)
+	if hit && again && l.Open != nil {
+		if it, ok := l.Selected(); ok {
+			return l.Open(it)
+		}
 	}
 	return nil
 }
@@ -233,5 +273,11 @@ func (l *List[T]) FullHelp() [][]key.Binding {
 		own = append(own, k.Open)
 	}
 	own = append(append(own, l.Keys...), k.Refresh)
+	if l.PageOf != nil {
+		own = append(own, k.Copy, k.Browse)
+	}
+	for _, f := range slices.Sorted(maps.Keys(l.Saved)) {
+		own = append(own, common.FilterBinding(f, l.Saved[f]))
+	}
 	return [][]key.Binding{l.table.KeyHelp(), own}
 }

@@ -28,8 +28,19 @@ func (s *Sections) Prev() { s.Active = (s.Active + len(s.Names) - 1) % len(s.Nam
 // View draws the bar in width cells; when the names do not fit, the
 // active one and its neighbours are kept.
 func (s *Sections) View(width int) string {
+	parts, first := s.parts(width)
+	line := strings.Join(parts, "")
+	if first > 0 {
+		line = s.ctx.Styles.Dim.Render("‹") + line
+	}
+	return common.Fit(line, width)
+}
+
+// parts are the names drawn side by side from the first that lets the
+// active one show in width cells (after a ‹ when first > 0).
+func (s *Sections) parts(width int) (parts []string, first int) {
 	st := s.ctx.Styles
-	parts := make([]string, len(s.Names))
+	parts = make([]string, len(s.Names))
 	for i, n := range s.Names {
 		if i == s.Active {
 			parts[i] = st.SectionOn.Render(n)
@@ -37,15 +48,22 @@ func (s *Sections) View(width int) string {
 			parts[i] = st.Section.Render(n)
 		}
 	}
-	first := 0
 	for first < s.Active && widthOf(parts[first:]) > width {
 		first++
 	}
-	line := strings.Join(parts[first:], "")
+	return parts[first:], first
+}
+
+// At is the section whose name is drawn at column x, or -1.
+func (s *Sections) At(x, width int) int {
+	parts, first := s.parts(width)
 	if first > 0 {
-		line = st.Dim.Render("‹") + line
+		x-- // the ‹
 	}
-	return common.Fit(line, width)
+	if i := common.PartAt(parts, x); i >= 0 {
+		return first + i
+	}
+	return -1
 }
 
 func widthOf(parts []string) int {

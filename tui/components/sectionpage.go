@@ -54,6 +54,14 @@ func (p *SectionPage) start() tea.Cmd {
 	return p.children[i].Init()
 }
 
+// Link is the web page of what the active section has selected.
+func (p *SectionPage) Link() string {
+	if l, ok := p.Active().(common.Linker); ok {
+		return l.Link()
+	}
+	return ""
+}
+
 // Refresh reloads the active section.
 func (p *SectionPage) Refresh() tea.Cmd {
 	if r, ok := p.Active().(common.Refresher); ok {
@@ -78,6 +86,8 @@ func (p *SectionPage) Update(msg tea.Msg) tea.Cmd {
 		return p.Active().Update(msg)
 	case tea.MouseWheelMsg, tea.PasteMsg:
 		return p.Active().Update(msg)
+	case tea.MouseClickMsg:
+		return p.click(msg)
 	}
 	var cmds []tea.Cmd
 	for i, c := range p.children {
@@ -145,4 +155,22 @@ func (p *SectionPage) ShortHelp() []key.Binding {
 func (p *SectionPage) FullHelp() [][]key.Binding {
 	k := p.ctx.Keys
 	return append(p.Active().FullHelp(), []key.Binding{k.NextSection, k.PrevSection, k.Back})
+}
+
+// click: on the section bar, shows the section clicked; below it, the
+// section gets the click where it draws.
+func (p *SectionPage) click(msg tea.MouseClickMsg) tea.Cmd {
+	if f, ok := p.Active().(common.Fullscreen); ok && f.Fullscreen() {
+		return p.Active().Update(msg)
+	}
+	switch {
+	case msg.Y == 1 && !p.Capturing():
+		if i := p.sections.At(msg.X, p.width); i >= 0 {
+			return p.Show(i)
+		}
+	case msg.Y >= 2:
+		msg.Y -= 2
+		return p.Active().Update(msg)
+	}
+	return nil
 }

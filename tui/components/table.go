@@ -223,6 +223,20 @@ func (t *Table) clamp() {
 	}
 }
 
+// Click puts the cursor on the row drawn at line y of the table (0 is
+// the header). It reports whether y held a row, and whether the cursor
+// was on it already (a second click opens it).
+func (t *Table) Click(y int) (hit, again bool) {
+	i := t.offset + y - 1
+	if y < 1 || i >= min(t.offset+t.bodyHeight(), len(t.shown)) {
+		return false, false
+	}
+	again = i == t.cursor
+	t.cursor = i
+	t.clamp()
+	return true, again
+}
+
 // Move moves the cursor by n rows.
 func (t *Table) Move(n int) {
 	t.cursor += n

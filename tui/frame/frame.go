@@ -97,14 +97,7 @@ func overlay(frame, box string, w, h int) string {
 // tabBar draws the tabs, the account and the profile. When the names do
 // not fit, the other tabs shrink to their numbers.
 func (f *Frame) tabBar(names []string, active int) string {
-	// Narrower: without the logo, then the other tabs as their numbers
-	// (with the logo again if it fits).
-	var left string
-	for _, c := range []struct{ logo, short bool }{{true, false}, {false, false}, {true, true}, {false, true}} {
-		if left = f.tabs(names, active, c.logo, c.short); ansi.StringWidth(left) <= f.ctx.Width {
-			break
-		}
-	}
+	left := f.tabs(names, active, f.tabFit(names, active))
 	st := f.ctx.Styles
 	who := f.ctx.Profile
 	if f.ctx.User != "" {
@@ -118,24 +111,44 @@ func (f *Frame) tabBar(names []string, active int) string {
 	return left + strings.Repeat(" ", gap) + right
 }
 
-func (f *Frame) tabs(names []string, active int, logo, short bool) string {
+// tabFit is how the tabs fit the width: narrower, without the logo,
+// then the other tabs as their numbers (with the logo again if it fits).
+func (f *Frame) tabFit(names []string, active int) (fit tabFit) {
+	for _, fit = range []tabFit{{true, false}, {false, false}, {true, true}, {false, true}} {
+		if ansi.StringWidth(f.tabs(names, active, fit)) <= f.ctx.Width {
+			break
+		}
+	}
+	return fit
+}
+
+// tabFit says whether the logo is drawn and the other tabs shortened.
+type tabFit struct{ logo, short bool }
+
+func (f *Frame) tabs(names []string, active int, fit tabFit) string {
+	return strings.Join(f.tabParts(names, active, fit), "")
+}
+
+// tabParts are the logo ("" without it), then each tab as drawn side by
+// side.
+func (f *Frame) tabParts(names []string, active int, fit tabFit) []string {
 	st := f.ctx.Styles
-	var b strings.Builder
-	if logo {
-		b.WriteString(st.Logo.Render(" forge "))
+	parts := []string{""}
+	if fit.logo {
+		parts[0] = st.Logo.Render(" forge ")
 	}
 	for i, name := range names {
 		label := string(rune('1'+i)) + " " + name
 		switch {
 		case i == active:
-			b.WriteString(st.ActiveTab.Render(label))
-		case short:
-			b.WriteString(st.Tab.Render(string(rune('1' + i))))
+			parts = append(parts, st.ActiveTab.Render(label))
+		case fit.short:
+			parts = append(parts, st.Tab.Render(string(rune('1'+i))))
 		default:
-			b.WriteString(st.Tab.Render(label))
+			parts = append(parts, st.Tab.Render(label))
 		}
 	}
-	return b.String()
+	return parts
 }
 
 // crumbs draws the path to the view in sight. A long path is cut from

@@ -25,6 +25,7 @@ func NewCatalog(ctx *common.Context) *Catalog {
 	c.Fetch = c.fetch
 	c.Row = func(r string) components.Row { return components.Row{Key: r, Cells: []string{text.OneLine(r)}} }
 	c.Open = func(r string) tea.Cmd { return common.Push(NewTags(ctx, r)) }
+	c.Saved = ctx.Filters["images"]
 	c.Head, c.HeadLines = c.head, 1
 	return c
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/forgehq/forge/client"
 	"github.com/forgehq/forge/tui/common"
 	"github.com/forgehq/forge/tui/components"
+	"github.com/forgehq/forge/tui/extedit"
 )
 
 type createdMsg struct {
@@ -122,6 +123,12 @@ func (f *Form) Update(msg tea.Msg) tea.Cmd {
 		return f.key(msg)
 	case tea.PasteMsg:
 		return f.edit(msg)
+	case extedit.DoneMsg:
+		changed, cmd := f.body.Take(msg)
+		if changed {
+			cmd = tea.Batch(cmd, f.saveDraft())
+		}
+		return cmd
 	}
 	return nil
 }
@@ -132,6 +139,10 @@ func (f *Form) key(msg tea.KeyPressMsg) tea.Cmd {
 		return f.send()
 	case key.Matches(msg, f.keyLeave):
 		return common.Close(f)
+	case key.Matches(msg, f.ctx.Keys.Edit):
+		// The description is the long text: it is the one edited.
+		f.setFocus(1)
+		return f.body.External()
 	case f.focus == 0 && key.Matches(msg, f.keyField, f.keyTitle):
 		f.setFocus(1)
 	case f.focus == 1 && key.Matches(msg, f.keyTitle):
@@ -214,10 +225,10 @@ func (f *Form) Capturing() bool { return true }
 func (f *Form) Animating() bool { return f.sending }
 func (f *Form) ShortHelp() []key.Binding {
 	if f.focus == 1 {
-		return []key.Binding{f.keySend, f.keyTitle, f.keyLeave}
+		return []key.Binding{f.keySend, f.keyTitle, f.ctx.Keys.Edit, f.keyLeave}
 	}
-	return []key.Binding{f.keySend, f.keyField, f.keyLeave}
+	return []key.Binding{f.keySend, f.keyField, f.ctx.Keys.Edit, f.keyLeave}
 }
 func (f *Form) FullHelp() [][]key.Binding {
-	return [][]key.Binding{{f.keySend, f.keyField, f.keyTitle, f.keyLeave}}
+	return [][]key.Binding{{f.keySend, f.keyField, f.keyTitle, f.ctx.Keys.Edit, f.keyLeave}}
 }

@@ -2,6 +2,7 @@ package issues
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -234,4 +235,23 @@ func TestFormCreates(t *testing.T) {
 	if f.title.Value() != "Half typed" {
 		t.Errorf("draft %q", f.title.Value())
 	}
+}
+
+// TestCopyCodeBlock: Y copies the issue's last code block, as the
+// terminal's clipboard gets it (OSC 52), and says so.
+func TestCopyCodeBlock(t *testing.T) {
+	t.Parallel()
+	srv := tuitest.Server(t)
+	ctx := tuitest.Context(t, srv, "alice")
+	d := tuitest.Drive(t, NewView(ctx, webapp, &client.Issue{Number: 1, Title: "Server crashes on empty request body"}), 80, 20)
+	d.UntilView("panic: runtime error")
+	d.Key("Y")
+	d.Until("the code block copied", func() bool {
+		return d.Seen(func(m tea.Msg) bool {
+			return fmt.Sprint(m) == "panic: runtime error: invalid memory address\n"
+		}) && d.Seen(func(m tea.Msg) bool {
+			s, ok := m.(common.StatusMsg)
+			return ok && s.Text == "Copied the code block to the clipboard."
+		})
+	})
 }

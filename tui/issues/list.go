@@ -47,6 +47,8 @@ func NewList(ctx *common.Context, repo client.RepoName) *List {
 	l.keyState = common.Binding("s", "state: open/closed/all", "s")
 	l.keyNew = common.Binding("n", "new issue", "n")
 	l.Fetch, l.Row, l.Open = l.fetch, l.row, l.open
+	l.PageOf = func(is *client.Issue) string { return is.HTMLURL }
+	l.Saved = ctx.Filters["issues"]
 	l.Head, l.HeadLines = l.head, 1
 	l.Keys = []key.Binding{l.keyNew, l.keyState}
 	return l

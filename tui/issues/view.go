@@ -11,6 +11,7 @@ import (
 	"github.com/forgehq/forge/internal/text"
 	"github.com/forgehq/forge/tui/common"
 	"github.com/forgehq/forge/tui/components"
+	"github.com/forgehq/forge/tui/extedit"
 )
 
 type commentMsg struct {
@@ -126,6 +127,12 @@ func (v *View) Update(msg tea.Msg) tea.Cmd {
 		}
 	case commentMsg:
 		return v.commented(msg)
+	case extedit.DoneMsg:
+		changed, cmd := v.editor.Take(msg)
+		if changed {
+			cmd = tea.Batch(cmd, v.saveDraft(v.editor.Value()))
+		}
+		return cmd
 	case stateMsg:
 		return v.stateChanged(msg)
 	case common.ThemeMsg:
@@ -146,6 +153,10 @@ func (v *View) key(msg tea.KeyPressMsg) tea.Cmd {
 	if v.confirm.Active() {
 		return v.confirm.Update(msg)
 	}
+	if key.Matches(msg, v.ctx.Keys.Edit) {
+		v.compose()
+		return v.editor.External()
+	}
 	if v.composing {
 		switch {
 		case key.Matches(msg, v.keySend):
@@ -161,13 +172,13 @@ func (v *View) key(msg tea.KeyPressMsg) tea.Cmd {
 	}
 	switch {
 	case key.Matches(msg, v.keyComment):
-		v.composing = true
-		v.editor.Focus()
-		v.layout()
+		v.compose()
 	case key.Matches(msg, v.keyClose), key.Matches(msg, v.keyReopen):
 		return v.askState(key.Matches(msg, v.keyClose))
 	case key.Matches(msg, v.ctx.Keys.Ask):
 		return common.AskAgent(v.repo, fmt.Sprintf("issue:%d", v.issue.Number), "")
+	case key.Matches(msg, keyCopyCode):
+		return v.copyCode()
 	default:
 		v.pager.Update(msg)
 	}
@@ -357,12 +368,15 @@ func (v *View) Title() string {
 	return fmt.Sprintf("#%d %s", v.issue.Number, text.OneLine(v.issue.Title))
 }
 
+// Link is the issue's web page.
+func (v *View) Link() string { return v.issue.HTMLURL }
+
 func (v *View) Capturing() bool { return v.composing || v.confirm.Active() }
 func (v *View) Animating() bool { return v.load.Busy || v.sending != "" }
 
 func (v *View) ShortHelp() []key.Binding {
 	if v.composing {
-		return []key.Binding{v.keySend, v.keyHide}
+		return []key.Binding{v.keySend, v.ctx.Keys.Edit, v.keyHide}
 	}
 	if v.confirm.Active() {
 		return []key.Binding{common.Binding("y", "close it", "y"), common.Binding("n/esc", "keep it open", "n")}
@@ -387,7 +401,7 @@ func (v *View) stateKeys(closeKey key.Binding) []key.Binding {
 
 func (v *View) FullHelp() [][]key.Binding {
 	k := v.ctx.Keys
-	return [][]key.Binding{v.pager.KeyHelp(), append([]key.Binding{v.keyComment, v.keySend, v.keyHide}, append(v.stateKeys(v.keyClose), k.Ask, k.Refresh)...)}
+	return [][]key.Binding{v.pager.KeyHelp(), append([]key.Binding{v.keyComment, v.keySend, k.Edit, v.keyHide}, append(v.stateKeys(v.keyClose), k.Ask, k.Refresh, k.Copy, keyCopyCode, k.Browse)...)}
 }
 
 // draftName names the comment draft in the keep.
@@ -412,6 +426,13 @@ func (v *View) saveDraft(draft string) tea.Cmd {
 		d = draft
 	}
 	return common.Error(v.ctx.Keep.Save(v.draftName(), v.draftWhat(), d))
+}
+
+// compose shows the comment editor with the keys.
+func (v *View) compose() {
+	v.composing = true
+	v.editor.Focus()
+	v.layout()
 }
 
 // hide hides the editor; the draft stays.
@@ -441,4 +462,23 @@ func (v *View) Unsent() string {
 
 func (v *View) draftWhat() string {
 	return fmt.Sprintf("the comment draft on %s#%d", v.repo, v.issue.Number)
+}
+
+// keyCopyCode copies the issue's last code block.
+var keyCopyCode = common.Binding("Y", "copy the last code block", "Y")
+
+// copyCode copies the last fenced code block of the issue — the latest
+// comment's that has one, else the body's — cleaned for the terminal it
+// will be pasted into.
+func (v *View) copyCode() tea.Cmd {
+	texts := []string{v.issue.Body}
+	for _, c := range v.issue.CommentsList {
+		texts = append(texts, c.Body)
+	}
+	for i := len(texts) - 1; i >= 0; i-- {
+		if block, ok := common.LastCodeBlock(texts[i]); ok {
+			return common.Copy(text.Sanitize(block), "the code block")
+		}
+	}
+	return common.Status("This issue has no code block.")
 }

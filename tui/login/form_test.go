@@ -23,12 +23,16 @@ import (
 var mockKeyring sync.Once
 
 // form opens the login form for user of srv, as the TUI does when the
-// service refuses the token.
+// service refuses the token, and arms it as a person does with enter.
 func form(t *testing.T, srv *refserver.Server, user string) (*tuitest.Driver, *common.Context) {
 	t.Helper()
 	mockKeyring.Do(keyring.MockInit)
 	ctx := tuitest.Context(t, srv, user)
-	return tuitest.Drive(t, component{login.New(ctx, "HTTP 401: the token was revoked")}, 80, 24), ctx
+	d := tuitest.Drive(t, component{login.New(ctx, "HTTP 401: the token was revoked")}, 80, 24)
+	// A form the service's refusal opened waits for enter before it
+	// takes keys (keys typed as it appears stay out of the password).
+	d.Key("enter")
+	return d, ctx
 }
 
 // component lets tuitest drive the form, which the App shows as an

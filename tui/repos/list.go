@@ -42,6 +42,8 @@ func NewList(ctx *common.Context) *List {
 	})
 	l.Row = l.row
 	l.Open = l.open
+	l.PageOf = func(r *client.Repo) string { return r.HTMLURL }
+	l.Saved = ctx.Filters["repos"]
 	l.Head, l.HeadLines = l.head, 1
 	l.Keys = []key.Binding{l.byName.key}
 	return l

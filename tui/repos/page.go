@@ -23,7 +23,7 @@ func NewPage(ctx *common.Context, r *client.Repo) *components.SectionPage {
 		}
 		return head
 	}
-	return components.NewSectionPage(ctx, name.String(), header,
+	return components.NewSectionPage(ctx, text.OneLine(name.String()), header,
 		issues.NewList(ctx, name),
 		newPulls(ctx, name),
 		newReleases(ctx, name),

@@ -11,8 +11,10 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/forgehq/forge/client"
 	"github.com/forgehq/forge/internal/text"
+	"github.com/forgehq/forge/tui/commits"
 	"github.com/forgehq/forge/tui/common"
 	"github.com/forgehq/forge/tui/components"
+	"github.com/forgehq/forge/tui/pulls"
 )
 
 // newPulls is the pull requests section.
@@ -29,43 +31,12 @@ func newPulls(ctx *common.Context, repo client.RepoName) *section[client.PullReq
 	})
 	s.Row = func(p *client.PullRequest) components.Row {
 		return components.Row{Key: strconv.FormatInt(p.Number, 10), Cells: []string{
-			"#" + strconv.FormatInt(p.Number, 10), text.OneLine(p.Title), pullState(ctx, p),
+			"#" + strconv.FormatInt(p.Number, 10), text.OneLine(p.Title), pulls.State(ctx, p),
 			text.OneLine(p.Head.Ref) + " → " + text.OneLine(p.Base.Ref), text.OneLine(p.User.Login)}}
 	}
-	s.Open = func(p *client.PullRequest) tea.Cmd {
-		return common.Push(components.NewDoc(ctx, fmt.Sprintf("#%d %s", p.Number, text.OneLine(p.Title)), func(w int) []string {
-			return pullLines(ctx, p, w)
-		}))
-	}
+	s.PageOf = func(p *client.PullRequest) string { return p.HTMLURL }
+	s.Open = func(p *client.PullRequest) tea.Cmd { return common.Push(pulls.NewPage(ctx, repo, p)) }
 	return s
-}
-
-// pullState is open, draft, merged or closed, coloured.
-func pullState(ctx *common.Context, p *client.PullRequest) string {
-	st := ctx.Styles
-	switch {
-	case p.Merged || !p.MergedAt.IsZero() || p.State == "merged":
-		return st.Accent.Render("merged")
-	case p.State == "closed":
-		return st.Failure.Render("closed")
-	case p.Draft:
-		return st.Dim.Render("draft")
-	}
-	return st.Success.Render("open")
-}
-
-func pullLines(ctx *common.Context, p *client.PullRequest, w int) []string {
-	st := ctx.Styles
-	lines := []string{
-		st.Bold.Render(text.OneLine(p.Title)) + st.Dim.Render(fmt.Sprintf(" #%d", p.Number)),
-		pullState(ctx, p) + st.Dim.Render(fmt.Sprintf(" · %s wants to merge %s into %s · opened %s",
-			text.OneLine(p.User.Login), text.OneLine(p.Head.Ref), text.OneLine(p.Base.Ref), text.Since(p.CreatedAt.Time, ctx.Now()))),
-		"",
-	}
-	if strings.TrimSpace(p.Body) == "" {
-		return append(lines, st.Dim.Render("No description."))
-	}
-	return append(lines, ctx.Markdown(p.Body, w)...)
 }
 
 // newReleases is the releases section.
@@ -85,8 +56,11 @@ func newReleases(ctx *common.Context, repo client.RepoName) *section[client.Rele
 			st.Bold.Render(text.OneLine(r.TagName)), text.OneLine(r.Name), releaseKind(ctx, r),
 			st.Dim.Render(text.Since(releaseTime(r), ctx.Now()))}}
 	}
+	s.PageOf = func(r *client.Release) string { return r.HTMLURL }
 	s.Open = func(r *client.Release) tea.Cmd {
-		return common.Push(components.NewDoc(ctx, text.OneLine(r.TagName), func(w int) []string { return releaseLines(ctx, r, w) }))
+		doc := components.NewDoc(ctx, text.OneLine(r.TagName), func(w int) []string { return releaseLines(ctx, r, w) })
+		doc.URL = r.HTMLURL
+		return common.Push(doc)
 	}
 	return s
 }
@@ -144,6 +118,7 @@ func newCommits(ctx *common.Context, repo client.RepoName) *section[client.Commi
 	s.Fetch = collect(ctx, repo, func(ctx context.Context, c *client.Client, repo client.RepoName) iter.Seq2[*client.Commit, error] {
 		return c.Repos.Commits(ctx, repo, client.ListOptions{PerPage: 100})
 	})
+	s.PageOf = func(cm *client.Commit) string { return cm.HTMLURL }
 	s.Row = func(cm *client.Commit) components.Row {
 		st := ctx.Styles
 		subject, _, _ := strings.Cut(cm.Commit.Message, "\n")
@@ -151,22 +126,7 @@ func newCommits(ctx *common.Context, repo client.RepoName) *section[client.Commi
 			st.Accent.Render(short(cm.SHA, 7)), text.OneLine(subject), text.OneLine(cm.Commit.Author.Name),
 			st.Dim.Render(text.Since(cm.Commit.Author.Date.Time, ctx.Now()))}}
 	}
-	s.Open = func(cm *client.Commit) tea.Cmd {
-		return common.Push(components.NewDoc(ctx, short(cm.SHA, 7), func(w int) []string {
-			st := ctx.Styles
-			a := cm.Commit.Author
-			lines := []string{
-				st.Accent.Render("commit " + cm.SHA),
-				st.Dim.Render(fmt.Sprintf("Author: %s <%s>", text.OneLine(a.Name), text.OneLine(a.Email))),
-				st.Dim.Render("Date:   " + a.Date.UTC().Format("2006-01-02 15:04:05 UTC")),
-				"",
-			}
-			for _, l := range strings.Split(strings.TrimRight(cm.Commit.Message, "\n"), "\n") {
-				lines = append(lines, "    "+text.OneLine(l))
-			}
-			return lines
-		}))
-	}
+	s.Open = func(cm *client.Commit) tea.Cmd { return common.Push(commits.NewView(ctx, repo, cm)) }
 	return s
 }
 

@@ -1,0 +1,186 @@
+// Package pulls is the page of one pull request: its description, its
+// checks (the workflow runs of its head commit) and its diff (what its
+// commits changed since they left the base branch).
+package pulls
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"github.com/forgehq/forge/client"
+	"github.com/forgehq/forge/internal/text"
+	"github.com/forgehq/forge/tui/ci"
+	"github.com/forgehq/forge/tui/common"
+	"github.com/forgehq/forge/tui/components"
+	"github.com/forgehq/forge/tui/diff"
+)
+
+// Bounds on the history read to find where a pull request's commits
+// begin.
+const (
+	maxBaseCommits = 1000
+	maxOwnCommits  = 100
+)
+
+// Page is a pull request's page: a SectionPage whose a asks the agent
+// about the pull request (its head commit attached) where the section
+// has no question of its own.
+type Page struct {
+	*components.SectionPage
+	ctx  *common.Context
+	repo client.RepoName
+	pr   *client.PullRequest
+}
+
+// NewPage returns the page of pr in repo.
+func NewPage(ctx *common.Context, repo client.RepoName, pr *client.PullRequest) *Page {
+	header := func() string {
+		st := ctx.Styles
+		return State(ctx, pr) + st.Dim.Render(fmt.Sprintf(" · %s wants to merge %s into %s", text.OneLine(pr.User.Login), text.OneLine(pr.Head.Ref), text.OneLine(pr.Base.Ref)))
+	}
+	desc := components.NewDoc(ctx, "Description", func(w int) []string { return Lines(ctx, pr, w) })
+	changes := diff.NewPage(ctx, "Diff", func(cx context.Context, c *client.Client) (*diff.Change, error) {
+		return read(cx, c, repo, pr)
+	})
+	changes.URL = pr.HTMLURL
+	title := fmt.Sprintf("#%d %s", pr.Number, text.OneLine(pr.Title))
+	return &Page{SectionPage: components.NewSectionPage(ctx, title, header, desc, ci.NewChecks(ctx, repo, pr.Head.SHA), changes),
+		ctx: ctx, repo: repo, pr: pr}
+}
+
+func (p *Page) Update(msg tea.Msg) tea.Cmd {
+	if k, ok := msg.(tea.KeyPressMsg); ok && key.Matches(k, p.ctx.Keys.Ask) && !p.Capturing() {
+		if _, runs := p.Active().(*ci.Runs); !runs {
+			return p.ask()
+		}
+	}
+	return p.SectionPage.Update(msg)
+}
+
+// ask attaches the head commit (its message and changed files) and
+// names the pull request in the message, ready to be finished.
+func (p *Page) ask() tea.Cmd {
+	prompt := fmt.Sprintf("About pull request #%d %q (%s into %s): ", p.pr.Number, text.OneLine(p.pr.Title), text.OneLine(p.pr.Head.Ref), text.OneLine(p.pr.Base.Ref))
+	return common.AskAgent(p.repo, "commit:"+p.pr.Head.SHA, prompt)
+}
+
+// Link is the pull request's page, or the selected run's on Checks.
+func (p *Page) Link() string {
+	if l := p.SectionPage.Link(); l != "" {
+		return l
+	}
+	return p.pr.HTMLURL
+}
+
+func (p *Page) ShortHelp() []key.Binding {
+	if _, runs := p.Active().(*ci.Runs); runs {
+		return p.SectionPage.ShortHelp()
+	}
+	return append([]key.Binding{p.ctx.Keys.Ask}, p.SectionPage.ShortHelp()...)
+}
+
+func (p *Page) FullHelp() [][]key.Binding {
+	k := p.ctx.Keys
+	return append(p.SectionPage.FullHelp(), []key.Binding{k.Ask, k.NextSection, k.PrevSection, k.Copy, k.Browse})
+}
+
+// State is open, draft, merged or closed, coloured.
+func State(ctx *common.Context, p *client.PullRequest) string {
+	st := ctx.Styles
+	switch {
+	case p.Merged || !p.MergedAt.IsZero() || p.State == "merged":
+		return st.Accent.Render("merged")
+	case p.State == "closed":
+		return st.Failure.Render("closed")
+	case p.Draft:
+		return st.Dim.Render("draft")
+	}
+	return st.Success.Render("open")
+}
+
+// Lines is the description: title, state, branches, the body rendered.
+func Lines(ctx *common.Context, p *client.PullRequest, w int) []string {
+	st := ctx.Styles
+	lines := []string{
+		st.Bold.Render(text.OneLine(p.Title)) + st.Dim.Render(fmt.Sprintf(" #%d", p.Number)),
+		State(ctx, p) + st.Dim.Render(fmt.Sprintf(" · %s wants to merge %s into %s · opened %s",
+			text.OneLine(p.User.Login), text.OneLine(p.Head.Ref), text.OneLine(p.Base.Ref), text.Since(p.CreatedAt.Time, ctx.Now()))),
+		"",
+	}
+	if strings.TrimSpace(p.Body) == "" {
+		return append(lines, st.Dim.Render("No description."))
+	}
+	return append(lines, ctx.Markdown(p.Body, w)...)
+}
+
+// read finds the pull request's own commits — its head's history up to
+// the first commit the base has — and diffs what they changed, from
+// that commit to the head.
+func read(ctx context.Context, c *client.Client, repo client.RepoName, pr *client.PullRequest) (*diff.Change, error) {
+	head := cmp.Or(pr.Head.SHA, pr.Head.Ref)
+	base := map[string]bool{}
+	for cm, err := range c.Repos.CommitsFrom(ctx, repo, cmp.Or(pr.Base.SHA, pr.Base.Ref), client.ListOptions{PerPage: 100}) {
+		if err != nil {
+			return nil, err
+		}
+		if base[cm.SHA] = true; len(base) >= maxBaseCommits {
+			break
+		}
+	}
+	var own []string
+	from := ""
+	for cm, err := range c.Repos.CommitsFrom(ctx, repo, head, client.ListOptions{PerPage: 100}) {
+		if err != nil {
+			return nil, err
+		}
+		if base[cm.SHA] {
+			from = cm.SHA
+			break
+		}
+		if own = append(own, cm.SHA); len(own) >= maxOwnCommits {
+			return nil, fmt.Errorf("more than %d commits since the base branch: see them with git", maxOwnCommits)
+		}
+	}
+	files, err := touched(ctx, c, repo, own)
+	if err != nil {
+		return nil, err
+	}
+	diffs, err := diff.Read(ctx, c, repo, from, head, files)
+	return &diff.Change{Files: files, Diffs: diffs}, err
+}
+
+// touched is the files the commits (newest first) changed, oldest
+// change first; a file added and then removed again is not listed.
+func touched(ctx context.Context, c *client.Client, repo client.RepoName, commits []string) ([]client.CommitFile, error) {
+	var files []client.CommitFile
+	at := map[string]int{}
+	for i := len(commits) - 1; i >= 0; i-- {
+		d, err := c.Repos.Commit(ctx, repo, commits[i])
+		if err != nil {
+			return nil, err
+		}
+		for _, f := range d.Files {
+			j, seen := at[f.Filename]
+			switch {
+			case !seen:
+				at[f.Filename] = len(files)
+				files = append(files, client.CommitFile{Filename: f.Filename, Status: f.Status})
+			case files[j].Status == "added" && f.Status == "removed":
+				files[j].Status = "" // gone again
+			case f.Status == "removed" || files[j].Status != "added":
+				files[j].Status = f.Status
+			}
+		}
+	}
+	kept := files[:0]
+	for _, f := range files {
+		if f.Status != "" {
+			kept = append(kept, f)
+		}
+	}
+	return kept, nil
+}
