@@ -98,7 +98,8 @@ type Options struct {
 	// (scheme://host[:port], as behind a proxy): every URL in an answer
 	// (Link, clone_url, html_url, the registry's token realm) and the
 	// printed settings are built from it, never from a request's Host
-	// header. Default: the listen address, http://ADDR.
+	// header. Default: the listen address, http://ADDR. A server served
+	// through Handler, without Start, has no other address than this.
 	PublicURL string
 	// Log receives the server's few messages (what was dropped from a
 	// torn journal); nil is standard error.
