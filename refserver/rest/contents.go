@@ -71,11 +71,7 @@ func (a *API) getContents(w http.ResponseWriter, r *http.Request, s *session) er
 	if IsRaw(r) {
 		return a.getRaw(w, r, s)
 	}
-	x, err := a.repoAccess(r, s)
-	if err != nil {
-		return err
-	}
-	g, err := a.gitRepo(x)
+	x, g, err := a.repoGit(r, s)
 	if err != nil {
 		return err
 	}
@@ -120,11 +116,7 @@ func (a *API) getContents(w http.ResponseWriter, r *http.Request, s *session) er
 // past 1 MiB) and sent from there once the lock is released, so memory
 // does not grow with the file and a slow reader holds up no push.
 func (a *API) getRaw(w http.ResponseWriter, r *http.Request, s *session) error {
-	x, err := a.repoAccess(r, s)
-	if err != nil {
-		return err
-	}
-	g, err := a.gitRepo(x)
+	x, g, err := a.repoGit(r, s)
 	if err != nil {
 		return err
 	}
@@ -151,6 +143,17 @@ func (a *API) getRaw(w http.ResponseWriter, r *http.Request, s *session) error {
 	w.WriteHeader(http.StatusOK)
 	io.Copy(w, rd)
 	return nil
+}
+
+// repoGit is the repository of the request, if the caller may see it,
+// and its git data.
+func (a *API) repoGit(r *http.Request, s *session) (access, *gitstore.Repo, error) {
+	x, err := a.repoAccess(r, s)
+	if err != nil {
+		return access{}, nil, err
+	}
+	g, err := a.gitRepo(x)
+	return x, g, err
 }
 
 // pathAt names a path and the ref it was read at, for errors.
@@ -208,11 +211,7 @@ const maxLog = 10000
 // listCommits: GET /repos/{owner}/{repo}/commits?sha=&path= lists the
 // latest commits, newest first. An empty repository has none.
 func (a *API) listCommits(w http.ResponseWriter, r *http.Request, s *session) error {
-	x, err := a.repoAccess(r, s)
-	if err != nil {
-		return err
-	}
-	g, err := a.gitRepo(x)
+	x, g, err := a.repoGit(r, s)
 	if err != nil {
 		return err
 	}
@@ -252,11 +251,7 @@ func (a *API) commitView(r *http.Request, x access, sha, msg, an, ae string, ad 
 
 // getCommit: GET /repos/{owner}/{repo}/commits/{sha} (a hash or a ref).
 func (a *API) getCommit(w http.ResponseWriter, r *http.Request, s *session) error {
-	x, err := a.repoAccess(r, s)
-	if err != nil {
-		return err
-	}
-	g, err := a.gitRepo(x)
+	x, g, err := a.repoGit(r, s)
 	if err != nil {
 		return err
 	}
@@ -281,11 +276,7 @@ func (a *API) getCommit(w http.ResponseWriter, r *http.Request, s *session) erro
 
 // listBranches: GET /repos/{owner}/{repo}/branches.
 func (a *API) listBranches(w http.ResponseWriter, r *http.Request, s *session) error {
-	x, err := a.repoAccess(r, s)
-	if err != nil {
-		return err
-	}
-	g, err := a.gitRepo(x)
+	_, g, err := a.repoGit(r, s)
 	if err != nil {
 		return err
 	}
