@@ -3,6 +3,7 @@ package refserver_test
 import (
 	"bufio"
 	"context"
+	"crypto/rand"
 	"encoding/base64"
 	"fmt"
 	"io"
@@ -64,21 +65,20 @@ func pkt(s string) string { return fmt.Sprintf("%04x%s", len(s)+4, s) }
 
 // TestNoRepositoryLockAcrossTheNetwork: a clone whose client never reads
 // its answer, and a push whose client stops sending mid-pack, hold no lock
-// on the repository: a push and reads of it succeed meanwhile.
+// on the repository: a push and reads of it succeed meanwhile. Then the
+// transfer deadlines cut both.
 func TestNoRepositoryLockAcrossTheNetwork(t *testing.T) {
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("git is not installed")
 	}
 	t.Parallel()
-	s := refservertest.Start(t)
+	s := refservertest.Start(t, func(o *refserver.Options) { o.TransferTimeout = 5 * time.Second })
 	alice := mustUser(t, s, "alice", "alice-password-123", "")
 	want(t, call(t, s, "POST", "/repos", alice, map[string]any{"name": "big", "auto_init": true}), 201)
 	// 16 MiB that do not compress: a pack larger than the socket
 	// buffers, so the server blocks writing it.
 	big := make([]byte, 16<<20)
-	for i := range big {
-		big[i] = byte(i*7919 + i>>8*31 + i>>16*131)
-	}
+	rand.Read(big)
 	if _, err := s.CommitFiles("alice/big", "", map[string]string{"big.bin": base64.StdEncoding.EncodeToString(big)}, "Big"); err != nil {
 		t.Fatal(err)
 	}
@@ -133,6 +133,12 @@ func TestNoRepositoryLockAcrossTheNetwork(t *testing.T) {
 		}
 	}
 	git(t.TempDir(), "clone", "-q", "--depth", "1", "--branch", "side", u.String(), "c")
+
+	// The stalled clone's answer may take 10 s (twice the transfer
+	// deadline), the stalled push's body 5 s: then the server closes both
+	// connections, and holds none.
+	hc.CloseIdleConnections()
+	waitFor(t, "the stalled clone and push to be cut at their deadlines", func() bool { open, _ := s.Conns(); return open == 0 })
 }
 
 // TestSlowBodiesDoNotExhaustTheServer: clients that promise a large body
