@@ -52,10 +52,15 @@ func srv2Cmd(ts *testscript.TestScript, neg bool, args []string) {
 		refuse := fs.Int("beyond-spec", 0, "")
 		nextOnly := fs.Bool("next-link-only", false, "")
 		ts.Check(fs.Parse(args[1:]))
-		srv := refservertest.New(scriptTB{ts.Defer, func(a ...any) { ts.Fatalf("%s", fmt.Sprint(a...)) }},
-			refservertest.CITick(50*time.Millisecond), func(o *refserver.Options) { o.AdminPassword = "admin-password-5678" })
 		ln, err := net.Listen("tcp", "127.0.0.1:0")
 		ts.Check(err)
+		// Served through Handler, not Start: the server learns its
+		// address from PublicURL.
+		srv := refservertest.New(scriptTB{ts.Defer, func(a ...any) { ts.Fatalf("%s", fmt.Sprint(a...)) }},
+			refservertest.CITick(50*time.Millisecond), func(o *refserver.Options) {
+				o.AdminPassword = "admin-password-5678"
+				o.PublicURL = "http://" + ln.Addr().String()
+			})
 		h := srv.Handler()
 		if *refuse != 0 {
 			h = specOnly(h, *refuse)

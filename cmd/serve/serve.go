@@ -34,6 +34,11 @@ type Options struct {
 	AgentKey      string
 	AgentDelay    time.Duration
 	RateLimit     float64
+	PublicURL     string
+	MaxConns      int
+	MaxPerAddr    int
+	RequestTO     time.Duration
+	TransferTO    time.Duration
 	// ready, when set, is called with the server once it listens (tests).
 	ready func(*refserver.Server)
 }
@@ -64,6 +69,29 @@ starts print it again). --demo seeds a small
 world of users, repositories, issues, pull requests, releases and CI runs
 into an empty server; every demo account's password is ` + refserver.DemoPassword + `.
 
+Limits, so that slow or greedy clients cannot take the server from its
+users (each one tested, and documented in refserver/README.md):
+  - connections: at most --max-conns open at once (default 4096, lowered
+    to ulimit -n less 128 when that is smaller), at most --max-conns-per-addr from one IP address
+    (default 256); one past either gets 503 and is closed at once
+  - deadlines: a request's headers must arrive within 10 s; its body
+    within --request-timeout of them (default 30 s, else 408) and its whole
+    answer within twice that; transfers (git clone/fetch/push, the
+    registry's /v2/, raw file downloads, agent streams) get
+    --transfer-timeout (default 10m) for each instead
+  - bodies: REST and agent requests at most 1 MiB (413); a git push at
+    most 2 GiB, read whole before the repository is locked
+  - contents: a file's content inline (base64 in JSON) up to 1 MiB; a
+    larger file is a 403 naming the raw download,
+    GET /api/v2/repos/OWNER/REPO/raw/PATH (or Accept:
+    application/vnd.forge.raw), which streams any size in constant memory
+  - no repository lock is held while a client is slow: answers are made
+    into a spool (memory, then a temporary file past 1 MiB) and sent after
+
+Behind a proxy or on another host name, give --public-url: every URL in
+answers (Link, clone_url, html_url, the registry's token realm) and the
+printed settings use it, never the Host header a client sent.
+
 refserver/README.md documents every endpoint, with curl examples.`,
 		Example: companion.Serve.Example,
 		Args:    cmdutil.NoArgs,
@@ -81,6 +109,11 @@ refserver/README.md documents every endpoint, with curl examples.`,
 	fl.DurationVar(&opts.CITick, "ci-tick", time.Second, "How long a CI run takes per log line (`duration`)")
 	fl.StringVar(&opts.AgentKey, "agent-key", "", "Agent API `key` to accept, starting agk_ (default: generated, and kept in --data)")
 	fl.Float64Var(&opts.RateLimit, "rate-limit", 0, "Allow each token `N` requests per second, answering 429 with Retry-After past it (0: no limit)")
+	fl.StringVar(&opts.PublicURL, "public-url", "", "`URL` clients reach the server at, as https://forge.example.com behind a proxy; every URL in answers and the printed settings use it, never a request's Host (default: http://ADDR)")
+	fl.IntVar(&opts.MaxConns, "max-conns", refserver.DefaultMaxConns, "At most `N` connections open at once (-1: no bound)")
+	fl.IntVar(&opts.MaxPerAddr, "max-conns-per-addr", refserver.DefaultMaxConnsPerAddr, "At most `N` connections open at once from one client IP address (-1: no bound)")
+	fl.DurationVar(&opts.RequestTO, "request-timeout", refserver.DefaultRequestTimeout, "How long a request's body may take to arrive (408 past it); its answer gets twice that")
+	fl.DurationVar(&opts.TransferTO, "transfer-timeout", refserver.DefaultTransferTimeout, "The same for transfers: git, the registry, raw files, agent streams")
 	fl.DurationVar(&opts.AgentDelay, "agent-delay", 20*time.Millisecond, "Pause before each chunk of a streamed agent reply (`duration`; 0: full speed)")
 	return cmd
 }
@@ -97,11 +130,34 @@ func (o *Options) validate() error {
 			return cmdutil.UsageErrorf("--agent-key: %v", err)
 		}
 	}
+	for _, n := range []struct {
+		flag string
+		v    int
+	}{{"--max-conns", o.MaxConns}, {"--max-conns-per-addr", o.MaxPerAddr}} {
+		if n.v < -1 {
+			return cmdutil.UsageErrorf("%s must be positive (or -1 for no bound), as in %s 256", n.flag, n.flag)
+		}
+	}
+	for _, d := range []struct {
+		flag string
+		v    time.Duration
+	}{{"--request-timeout", o.RequestTO}, {"--transfer-timeout", o.TransferTO}} {
+		if d.v < 0 {
+			return cmdutil.UsageErrorf("%s must be positive, as in %s 30s", d.flag, d.flag)
+		}
+	}
 	if o.RateLimit < 0 {
 		return cmdutil.UsageErrorf("--rate-limit must not be negative, as in --rate-limit 10 (0: no limit)")
 	}
 	if o.AgentDelay < 0 {
 		return cmdutil.UsageErrorf("--agent-delay must not be negative, as in --agent-delay 20ms")
+	}
+	if o.PublicURL != "" {
+		u, err := refserver.CheckPublicURL(o.PublicURL)
+		if err != nil {
+			return cmdutil.UsageErrorf("--public-url: %v", err)
+		}
+		o.PublicURL = u
 	}
 	host, _, err := net.SplitHostPort(o.Addr)
 	if err != nil {
@@ -131,7 +187,8 @@ func runServe(ctx context.Context, o *Options) error {
 	}
 	srv, err := refserver.New(refserver.Options{Addr: o.Addr, DataDir: o.DataDir, AdminUser: o.AdminUser,
 		AdminPassword: o.AdminPassword, Demo: o.Demo, CITick: o.CITick, AgentKey: o.AgentKey, AgentDelay: o.AgentDelay,
-		RateLimit: o.RateLimit, Log: o.f.IOStreams.ErrOut})
+		RateLimit: o.RateLimit, PublicURL: o.PublicURL, Log: o.f.IOStreams.ErrOut,
+		MaxConns: o.MaxConns, MaxConnsPerAddr: o.MaxPerAddr, RequestTimeout: o.RequestTO, TransferTimeout: o.TransferTO})
 	if err != nil {
 		return err
 	}
@@ -157,6 +214,9 @@ func runServe(ctx context.Context, o *Options) error {
 	}
 	fmt.Fprint(o.f.IOStreams.Out, lines)
 	fmt.Fprintf(errOut, "forge: serving %s (REST API at %s); Ctrl-C stops\n", srv.URL(), srv.BaseURL())
+	if srv.PublicURL() != srv.URL() {
+		fmt.Fprintf(errOut, "forge: public URL %s\n", srv.PublicURL())
+	}
 	fmt.Fprintln(errOut, admin)
 	if o.Demo {
 		users := make([]string, len(refserver.DemoUsers))

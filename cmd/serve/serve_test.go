@@ -104,6 +104,22 @@ func TestServeBadInput(t *testing.T) {
 	if err := runServe(ctx, &Options{f: f, Addr: "nonsense", CITick: time.Second}); !errors.As(err, &usage) {
 		t.Errorf("bad --addr: %v", err)
 	}
+	if err := runServe(ctx, &Options{f: f, Addr: "127.0.0.1:0", PublicURL: "forge.example.com", CITick: time.Second}); !errors.As(err, &usage) ||
+		!strings.Contains(err.Error(), "--public-url") {
+		t.Errorf("--public-url without a scheme: %v", err)
+	}
+	if err := runServe(ctx, &Options{f: f, Addr: "127.0.0.1:0", MaxPerAddr: -5, CITick: time.Second}); !errors.As(err, &usage) ||
+		!strings.Contains(err.Error(), "--max-conns-per-addr") {
+		t.Errorf("--max-conns-per-addr -5: %v", err)
+	}
+	if err := runServe(ctx, &Options{f: f, Addr: "127.0.0.1:0", RequestTO: -time.Second, CITick: time.Second}); !errors.As(err, &usage) ||
+		!strings.Contains(err.Error(), "--request-timeout") {
+		t.Errorf("--request-timeout -1s: %v", err)
+	}
+	o := &Options{f: f, Addr: "127.0.0.1:0", PublicURL: "https://forge.example.com/", CITick: time.Second}
+	if err := o.validate(); err != nil || o.PublicURL != "https://forge.example.com" {
+		t.Errorf("--public-url https://forge.example.com/: %v, kept as %q", err, o.PublicURL)
+	}
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)

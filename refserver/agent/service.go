@@ -63,6 +63,10 @@ type Service struct {
 	now          func() time.Time
 	delay        atomic.Int64 // time.Duration before each streamed chunk
 	handler      http.Handler
+	// changes counts changes of usage, tier or quota; onUsage is told
+	// of them (see persist.go).
+	changes atomic.Int64
+	onUsage func()
 }
 
 type account struct {
@@ -83,9 +87,6 @@ func New() *Service {
 	s.handler = s.routes()
 	return s
 }
-
-// ServeHTTP serves the agent API under /api/v1/.
-func (s *Service) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.handler.ServeHTTP(w, r) }
 
 // CreateKey makes a new key of the given tier and returns it.
 func (s *Service) CreateKey(tier string) (string, error) {
@@ -215,13 +216,17 @@ func (s *Service) model(name string) (Model, string, bool) {
 }
 
 func (s *Service) update(key string, fn func(*account)) error {
+	before := s.changes.Load()
 	s.mu.Lock()
-	defer s.mu.Unlock()
 	a := s.accountLocked(key)
 	if a == nil {
+		s.mu.Unlock()
 		return fmt.Errorf("unknown agent key")
 	}
 	fn(a)
+	s.changes.Add(1)
+	s.mu.Unlock()
+	s.notifyUsage(before)
 	return nil
 }
 
@@ -275,6 +280,7 @@ func (s *Service) chargePrompt(key string, prompt int) error {
 		return &quotaError{fmt.Sprintf("token quota too low: this message and its history need %d tokens but only %d remain this period (tier %s); it resets at %s", prompt, remaining, a.tier, resets), wait}
 	}
 	a.used += prompt
+	s.changes.Add(1)
 	return nil
 }
 
@@ -289,6 +295,7 @@ func (s *Service) chargeCompletion(key string, n int) int {
 	}
 	n = min(n, max(a.quota-a.used, 0))
 	a.used += n
+	s.changes.Add(1)
 	return n
 }
 
@@ -298,6 +305,7 @@ func (s *Service) refund(key string, n int) {
 	defer s.mu.Unlock()
 	if a := s.keys[key]; a != nil {
 		a.used = max(a.used-n, 0)
+		s.changes.Add(1)
 	}
 }
 

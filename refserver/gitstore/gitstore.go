@@ -74,7 +74,7 @@ func (s *Store) Init(id int64, branch string) error {
 		if err := os.MkdirAll(dir, 0o700); err != nil {
 			return err
 		}
-		fst := filesystem.NewStorage(osfs.New(dir), cache.NewObjectLRUDefault())
+		fst := newDiskStorage(dir)
 		if err := fst.Init(); err != nil {
 			return err
 		}
@@ -108,9 +108,18 @@ func (s *Store) Open(id int64) (*Repo, error) {
 	if _, err := os.Stat(dir); err != nil {
 		return nil, ErrNotFound
 	}
-	repo := &Repo{st: filesystem.NewStorage(osfs.New(dir), cache.NewObjectLRUDefault()), dir: dir}
+	repo := &Repo{st: newDiskStorage(dir), dir: dir}
 	s.repos[id] = repo
 	return repo, nil
+}
+
+// largeObject is the size past which a blob read from a pack streams
+// instead of being inflated into memory whole.
+const largeObject = 1 << 20
+
+func newDiskStorage(dir string) *filesystem.Storage {
+	return filesystem.NewStorageWithOptions(osfs.New(dir), cache.NewObjectLRUDefault(),
+		filesystem.Options{LargeObjectThreshold: largeObject})
 }
 
 // Remove deletes repository id.

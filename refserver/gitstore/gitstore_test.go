@@ -59,7 +59,7 @@ func TestEmpty(t *testing.T) {
 	}
 	// HEAD ("") of an empty repository is ErrEmpty; a branch not there
 	// is ErrNotFound.
-	if _, _, err := r.Contents("", ""); !errors.Is(err, gitstore.ErrEmpty) {
+	if _, _, err := r.Contents("", "", 1<<20); !errors.Is(err, gitstore.ErrEmpty) {
 		t.Errorf("Contents of an empty repository: %v", err)
 	}
 	if _, err := r.Log("", "", 10); !errors.Is(err, gitstore.ErrEmpty) {
@@ -77,7 +77,7 @@ func TestContents(t *testing.T) {
 	_, r := repo(t, "")
 	first, second := twoCommits(t, r)
 	names := func(ref, p string) string {
-		entries, _, err := r.Contents(ref, p)
+		entries, _, err := r.Contents(ref, p, 1<<20)
 		if err != nil {
 			t.Fatalf("Contents(%s, %q): %v", ref, p, err)
 		}
@@ -93,12 +93,12 @@ func TestContents(t *testing.T) {
 	if got, want := names(first, "/dir/"), "dir/b.txt:file:4"; got != want {
 		t.Errorf("dir at the first commit: %q, want %q", got, want)
 	}
-	_, f, err := r.Contents(first[:7], "a.txt")
+	_, f, err := r.Contents(first[:7], "a.txt", 1<<20)
 	if err != nil || string(f.Content) != "one\ntwo\n" || f.Name != "a.txt" {
 		t.Errorf("a.txt at %s: %+v %v", first[:7], f, err)
 	}
 	for _, c := range [][2]string{{"main", "dir/b.txt"}, {"main", "nope"}, {"no-branch", ""}, {second, "a.txt/x"}} {
-		if _, _, err := r.Contents(c[0], c[1]); !errors.Is(err, gitstore.ErrNotFound) {
+		if _, _, err := r.Contents(c[0], c[1], 1<<20); !errors.Is(err, gitstore.ErrNotFound) {
 			t.Errorf("Contents(%s, %s): %v, want ErrNotFound", c[0], c[1], err)
 		}
 	}
@@ -209,7 +209,7 @@ func TestBranchesAndTags(t *testing.T) {
 	if err := r.EnsureTag("v1", "main"); err != nil {
 		t.Fatal(err)
 	}
-	if _, f, err := r.Contents("v1", "dir/b.txt"); err != nil || string(f.Content) != "bee\n" {
+	if _, f, err := r.Contents("v1", "dir/b.txt", 1<<20); err != nil || string(f.Content) != "bee\n" {
 		t.Errorf("v1 moved or is missing: %v", err)
 	}
 	if got := fmt.Sprint(r.Branches()); got != fmt.Sprintf("[[main %s] [old %s]]", second, first) {
@@ -222,7 +222,7 @@ func TestBranchesAndTags(t *testing.T) {
 	if err := r.SetHead("old"); err != nil {
 		t.Fatal(err)
 	}
-	if _, _, err := r.Contents("", "old.txt"); err != nil {
+	if _, _, err := r.Contents("", "old.txt", 1<<20); err != nil {
 		t.Errorf("HEAD after SetHead(old): %v", err)
 	}
 }

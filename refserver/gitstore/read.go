@@ -1,6 +1,7 @@
 package gitstore
 
 import (
+	"bytes"
 	"errors"
 	"io"
 	"path"
@@ -19,7 +20,8 @@ type Entry struct {
 	Size                  int64
 }
 
-// File is a file with its content.
+// File is a file with its content, which Contents leaves out (nil) past
+// its inline limit.
 type File struct {
 	Entry
 	Content []byte
@@ -100,8 +102,10 @@ func (r *Repo) Head(branch string) string {
 	return rf.Hash().String()
 }
 
-// Contents reads p at ref: a directory's entries, or a file.
-func (r *Repo) Contents(ref, p string) ([]Entry, *File, error) {
+// Contents reads p at ref: a directory's entries, or a file, with its
+// content when it is at most maxInline bytes (the size is known without
+// reading the content).
+func (r *Repo) Contents(ref, p string, maxInline int64) ([]Entry, *File, error) {
 	r.mu.RLock()
 	defer r.mu.RUnlock()
 	c, err := r.resolve(ref)
@@ -119,7 +123,7 @@ func (r *Repo) Contents(ref, p string) ([]Entry, *File, error) {
 			return nil, nil, ErrNotFound
 		}
 		if e.Mode != filemode.Dir {
-			f, err := r.file(p, e)
+			f, err := r.file(p, e, maxInline)
 			return nil, f, err
 		}
 		if tree, err = tree.Tree(p); err != nil {
@@ -151,24 +155,67 @@ func typeOf(m filemode.FileMode) string {
 	return "file"
 }
 
-func (r *Repo) file(p string, e *object.TreeEntry) (*File, error) {
+func (r *Repo) file(p string, e *object.TreeEntry, maxInline int64) (*File, error) {
+	f := &File{Entry: Entry{Name: e.Name, Path: p, Type: typeOf(e.Mode), SHA: e.Hash.String()}}
 	if e.Mode == filemode.Submodule {
-		return &File{Entry: Entry{Name: e.Name, Path: p, Type: "submodule", SHA: e.Hash.String()}}, nil
+		return f, nil
 	}
-	b, err := object.GetBlob(r.st, e.Hash)
+	size, err := r.st.EncodedObjectSize(e.Hash)
 	if err != nil {
 		return nil, err
+	}
+	f.Size = size
+	if size > maxInline {
+		return f, nil
+	}
+	var buf bytes.Buffer
+	if err := r.copyBlob(&buf, e.Hash); err != nil {
+		return nil, err
+	}
+	f.Content = buf.Bytes()
+	return f, nil
+}
+
+// copyBlob copies a blob's content to w; a large blob streams from its
+// pack (see LargeObjectThreshold in gitstore.go).
+func (r *Repo) copyBlob(w io.Writer, h plumbing.Hash) error {
+	b, err := object.GetBlob(r.st, h)
+	if err != nil {
+		return err
 	}
 	rd, err := b.Reader()
 	if err != nil {
-		return nil, err
+		return err
 	}
 	defer rd.Close()
-	data, err := io.ReadAll(rd)
+	_, err = io.Copy(w, rd)
+	return err
+}
+
+// ReadFile copies the content of file p at ref to out, under the read
+// lock: give it a Spool and send that once it returns, so that no lock is
+// held while the client reads. A directory is ErrNotFound.
+func (r *Repo) ReadFile(ref, p string, out io.Writer) (Entry, error) {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	c, err := r.resolve(ref)
 	if err != nil {
-		return nil, err
+		return Entry{}, err
 	}
-	return &File{Entry: Entry{Name: e.Name, Path: p, Type: typeOf(e.Mode), SHA: e.Hash.String(), Size: b.Size}, Content: data}, nil
+	tree, err := c.Tree()
+	if err != nil {
+		return Entry{}, err
+	}
+	p = strings.Trim(path.Clean("/"+p), "/")
+	e, err := tree.FindEntry(p)
+	if err != nil || p == "" || e.Mode == filemode.Dir || e.Mode == filemode.Submodule {
+		return Entry{}, ErrNotFound
+	}
+	en := Entry{Name: e.Name, Path: p, Type: typeOf(e.Mode), SHA: e.Hash.String()}
+	if err := r.copyBlob(out, e.Hash); err != nil {
+		return Entry{}, err
+	}
+	return en, nil
 }
 
 // CommitInfo is one commit of the history.

@@ -94,9 +94,12 @@ type Options struct {
 	// TokenTTL is how long a token lives; default five minutes.
 	TokenTTL time.Duration
 	// Realm is the token endpoint's URL in challenges; default
-	// {scheme}://{the request's host}/token, so it is always on the
-	// registry's own host and port, as clients require.
+	// {PublicURL()}/token.
 	Realm string
+	// PublicURL returns the origin clients reach the server at (forge
+	// serve --public-url); the realm is built from it, never from the
+	// request's Host header. Nil falls back to {scheme}://{Host}.
+	PublicURL func() string
 	// CredentialTTL is how long a successful login check is remembered;
 	// default 30 seconds, negative to check every time.
 	CredentialTTL time.Duration

@@ -142,6 +142,9 @@ func (r *Registry) authenticate(req *http.Request) (*principal, error) {
 // where to get a token and for what.
 func (r *Registry) challenge(w http.ResponseWriter, req *http.Request, scope, errCode, msg string) {
 	realm := r.opts.Realm
+	if realm == "" && r.opts.PublicURL != nil {
+		realm = r.opts.PublicURL() + "/token"
+	}
 	if realm == "" {
 		proto := "http"
 		if req.TLS != nil {

@@ -35,6 +35,9 @@ type Config struct {
 	CITick time.Duration
 	// OnPush, when set, is called after a push updated a repository.
 	OnPush func(repo store.Repo)
+	// PublicURL returns the server's public origin (scheme://host:port),
+	// from which every URL in a response is built.
+	PublicURL func() string
 	// OnUserDeleted, when set, is called when an account has been
 	// deleted, before the request is answered (the registry deletes the
 	// user's images and shares).
@@ -73,6 +76,9 @@ func New(cfg Config) *API {
 	}
 	if cfg.CITick == 0 {
 		cfg.CITick = time.Second
+	}
+	if cfg.PublicURL == nil {
+		cfg.PublicURL = func() string { return "http://localhost" }
 	}
 	a := &API{cfg: cfg, st: cfg.Store, git: cfg.Git, mux: http.NewServeMux(),
 		logins: newLockout(cfg.LockoutThreshold, cfg.LockoutWindow, cfg.LockoutDuration),
@@ -115,7 +121,7 @@ func (a *API) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		w = &jsonMuxError{ResponseWriter: w, method: r.Method, path: r.URL.Path}
 	}
 	// ServeHTTP, not the handler found above: it sets the path values.
-	a.mux.ServeHTTP(w, r)
+	a.mux.ServeHTTP(w, a.withOrigin(r))
 }
 
 type jsonMuxError struct {

@@ -87,17 +87,19 @@ func (a *API) login(w http.ResponseWriter, r *http.Request) {
 	}
 	name := strings.ToLower(strings.TrimSpace(*in.Username))
 	now := a.cfg.Now()
-	if wait := a.logins.lockedFor(name, now); wait > 0 {
-		writeError(w, errTooMany(wait, fmt.Sprintf("too many failed logins for %q", name)))
-		return
-	}
 	u, found := a.st.UserByLogin(name)
 	hash := dummyHash()
 	if found {
 		hash = u.PasswordHash
 	}
-	if !store.PasswordMatches(hash, *in.Password) || !found {
-		a.logins.fail(name, now)
+	wait, ok := a.logins.attempt(name, now, func() bool {
+		return store.PasswordMatches(hash, *in.Password) && found
+	})
+	if wait > 0 {
+		writeError(w, errTooMany(wait, fmt.Sprintf("too many failed logins for %q", name)))
+		return
+	}
+	if !ok {
 		writeError(w, errUnauthorized("incorrect username or password"))
 		return
 	}
@@ -105,7 +107,6 @@ func (a *API) login(w http.ResponseWriter, r *http.Request) {
 		writeError(w, errForbidden("account %s is disabled; ask an administrator to enable it", u.Login))
 		return
 	}
-	a.logins.clear(name)
 	if u.ActivatedAt == nil {
 		if err := a.st.MarkActivated(u.ID); err != nil {
 			writeError(w, err)

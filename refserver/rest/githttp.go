@@ -1,9 +1,11 @@
 package rest
 
 import (
+	"bufio"
 	"bytes"
 	"compress/gzip"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -145,6 +147,19 @@ var gitEndpoint = sync.OnceValue(func() *transport.Endpoint {
 })
 
 func (a *API) advertise(w http.ResponseWriter, r *http.Request, g *gitstore.Repo, service string) {
+	b, err := advertisement(r.Context(), g, service)
+	if err != nil {
+		gitHTTPError(w, http.StatusInternalServerError, err.Error())
+		return
+	}
+	// Written after the lock is released: a client that does not read
+	// must not hold up a push.
+	w.Header().Set("Content-Type", "application/x-"+service+"-advertisement")
+	w.Write(b)
+}
+
+// advertisement encodes the refs advertisement under the read lock.
+func advertisement(ctx context.Context, g *gitstore.Repo, service string) ([]byte, error) {
 	g.RLock()
 	defer g.RUnlock()
 	srv := server.NewServer(fixedLoader{g.Storer()})
@@ -153,17 +168,16 @@ func (a *API) advertise(w http.ResponseWriter, r *http.Request, g *gitstore.Repo
 	if service == "git-upload-pack" {
 		var sess transport.UploadPackSession
 		if sess, err = srv.NewUploadPackSession(gitEndpoint(), nil); err == nil {
-			ar, err = sess.AdvertisedReferencesContext(r.Context())
+			ar, err = sess.AdvertisedReferencesContext(ctx)
 		}
 	} else {
 		var sess transport.ReceivePackSession
 		if sess, err = srv.NewReceivePackSession(gitEndpoint(), nil); err == nil {
-			ar, err = sess.AdvertisedReferencesContext(r.Context())
+			ar, err = sess.AdvertisedReferencesContext(ctx)
 		}
 	}
 	if err != nil {
-		gitHTTPError(w, http.StatusInternalServerError, err.Error())
-		return
+		return nil, err
 	}
 	if service == "git-upload-pack" {
 		// Served by shallowUploadPack, not by go-git.
@@ -173,11 +187,9 @@ func (a *API) advertise(w http.ResponseWriter, r *http.Request, g *gitstore.Repo
 	ar.Prefix = [][]byte{[]byte("# service=" + service), pktline.Flush}
 	var buf bytes.Buffer
 	if err := ar.Encode(&buf); err != nil {
-		gitHTTPError(w, http.StatusInternalServerError, err.Error())
-		return
+		return nil, err
 	}
-	w.Header().Set("Content-Type", "application/x-"+service+"-advertisement")
-	w.Write(buf.Bytes())
+	return buf.Bytes(), nil
 }
 
 // Limits of one upload-pack request (clone, fetch), after git's own: git
@@ -250,6 +262,36 @@ func (a *API) uploadPack(w http.ResponseWriter, r *http.Request, g *gitstore.Rep
 		gitHTTPError(w, http.StatusBadRequest, err.Error())
 		return
 	}
+	// The answer is made under the read lock into a spool, and sent
+	// after the lock is released: a clone that never reads its answer
+	// must not hold up pushes (and, behind them, every reader).
+	var out gitstore.Spool
+	defer out.Close()
+	if err := a.packInto(ctx, &out, g, req, depth, done, negotiating); err != nil {
+		gitHTTPError(w, http.StatusBadRequest, err.Error())
+		return
+	}
+	if ctx.Err() != nil {
+		return
+	}
+	sendSpool(w, &out, "application/x-git-upload-pack-result")
+}
+
+// sendSpool answers 200 with what out holds.
+func sendSpool(w http.ResponseWriter, out *gitstore.Spool, contentType string) {
+	rd, err := out.Reader()
+	if err != nil {
+		gitHTTPError(w, http.StatusInternalServerError, "reading the spooled answer failed")
+		return
+	}
+	w.Header().Set("Content-Type", contentType)
+	w.Header().Set("Content-Length", strconv.FormatInt(out.Size(), 10))
+	io.Copy(w, rd)
+}
+
+// packInto writes one round's answer of a fetch to out, under the read
+// lock.
+func (a *API) packInto(ctx context.Context, out io.Writer, g *gitstore.Repo, req *packp.UploadPackRequest, depth int, done, negotiating bool) error {
 	g.RLock()
 	defer g.RUnlock()
 	st := g.Storer()
@@ -258,42 +300,34 @@ func (a *API) uploadPack(w http.ResponseWriter, r *http.Request, g *gitstore.Rep
 	known := req.Haves[:0]
 	for i, h := range req.Haves {
 		if i%1024 == 0 && ctx.Err() != nil {
-			return
+			return ctx.Err()
 		}
 		if st.HasEncodedObject(h) == nil {
 			known = append(known, h)
 		}
 	}
 	req.Haves = known
-	w.Header().Set("Content-Type", "application/x-git-upload-pack-result")
 	if depth > 0 || len(req.Shallows) > 0 || req.Capabilities.Supports(capability.Shallow) {
-		a.shallowUploadPack(w, r, g, req, depth, done, negotiating)
-		return
+		return a.shallowUploadPack(ctx, out, g, req, depth, done, negotiating)
 	}
 	if !done {
-		var buf bytes.Buffer
-		e := pktline.NewEncoder(&buf)
+		e := pktline.NewEncoder(out)
 		if len(known) > 0 {
-			e.Encodef("ACK %s\n", known[0])
-		} else {
-			e.Encodef("NAK\n")
+			return e.Encodef("ACK %s\n", known[0])
 		}
-		w.Write(buf.Bytes())
-		return
+		return e.Encodef("NAK\n")
 	}
 	srv := server.NewServer(fixedLoader{st})
 	sess, err := srv.NewUploadPackSession(gitEndpoint(), nil)
 	if err != nil {
-		gitHTTPError(w, http.StatusInternalServerError, err.Error())
-		return
+		return err
 	}
 	resp, err := sess.UploadPack(ctx, req)
 	if err != nil {
-		gitHTTPError(w, http.StatusBadRequest, err.Error())
-		return
+		return err
 	}
 	resp.ServerResponse.ACKs = known[:min(1, len(known))]
-	resp.Encode(w)
+	return resp.Encode(out)
 }
 
 // readHaves reads "have" lines up to a flush or "done", at most maxHaves;
@@ -321,13 +355,43 @@ func readHaves(r io.Reader, h *packp.UploadHaves) (done, negotiating bool, err e
 	return false, negotiating, sc.Err()
 }
 
+// maxPush bounds a push's request body (git's pack included), as read
+// into its spool before the repository is locked.
+const maxPush = 2 << 30
+
 func (a *API) receivePack(w http.ResponseWriter, r *http.Request, g *gitstore.Repo, x access, s *session) {
-	body, err := requestBody(r)
+	raw, err := requestBody(r)
 	if err != nil {
 		gitHTTPError(w, http.StatusBadRequest, err.Error())
 		return
 	}
-	body, shallow, err := stripShallow(body)
+	// The whole request is read before the repository is locked: a push
+	// that stalls mid-way must not hold up every reader.
+	var in gitstore.Spool
+	defer in.Close()
+	if _, err := io.Copy(&in, io.LimitReader(raw, maxPush+1)); err != nil {
+		gitHTTPError(w, bodyErrorStatus(err), "reading the push: "+bodyErrorText(err))
+		return
+	}
+	if in.Size() > maxPush {
+		gitHTTPError(w, http.StatusRequestEntityTooLarge, fmt.Sprintf("push over %d GiB: push in parts", maxPush>>30))
+		return
+	}
+	spooled, err := in.Reader()
+	if err != nil {
+		gitHTTPError(w, http.StatusInternalServerError, "reading the spooled push failed")
+		return
+	}
+	br := bufio.NewReader(spooled)
+	if isProbe(br) {
+		// Before a push larger than http.postBuffer git sends a lone
+		// flush to learn whether the server takes requests at all;
+		// receive-pack reads no command from it and answers nothing.
+		w.Header().Set("Content-Type", "application/x-git-receive-pack-result")
+		w.WriteHeader(http.StatusOK)
+		return
+	}
+	body, shallow, err := stripShallow(br)
 	if err != nil {
 		gitHTTPError(w, http.StatusBadRequest, "malformed receive-pack request: "+err.Error())
 		return
@@ -337,37 +401,52 @@ func (a *API) receivePack(w http.ResponseWriter, r *http.Request, g *gitstore.Re
 		gitHTTPError(w, http.StatusBadRequest, "malformed receive-pack request: "+err.Error())
 		return
 	}
+	report, status, perr := receiveLocked(r.Context(), g, req, shallow)
+	if status != 0 {
+		gitHTTPError(w, status, perr.Error())
+		return
+	}
+	var out bytes.Buffer
+	if report != nil {
+		report.Encode(&out)
+	}
+	if perr == nil {
+		a.afterPush(x, g, s, req.Commands)
+	}
+	w.Header().Set("Content-Type", "application/x-git-receive-pack-result")
+	w.Write(out.Bytes())
+}
+
+// receiveLocked applies a spooled push under the write lock; a status
+// other than 0 is an answer to give instead of the report.
+func receiveLocked(ctx context.Context, g *gitstore.Repo, req *packp.ReferenceUpdateRequest, shallow []plumbing.Hash) (*packp.ReportStatus, int, error) {
 	g.Lock()
+	defer g.Unlock()
 	for _, h := range shallow {
 		// Its parents would be missing here, as git's own server
 		// refuses by default (receive.shallowUpdate).
 		if g.Storer().HasEncodedObject(h) != nil {
-			g.Unlock()
-			gitHTTPError(w, http.StatusBadRequest, "pushing from a shallow clone whose boundary commit "+h.String()+
+			return nil, http.StatusBadRequest, errors.New("pushing from a shallow clone whose boundary commit " + h.String() +
 				" this repository lacks: run git fetch --unshallow first")
-			return
 		}
 	}
 	srv := server.NewServer(fixedLoader{g.Storer()})
 	sess, err := srv.NewReceivePackSession(gitEndpoint(), nil)
 	if err != nil {
-		g.Unlock()
-		gitHTTPError(w, http.StatusInternalServerError, err.Error())
-		return
+		return nil, http.StatusInternalServerError, err
 	}
-	report, perr := sess.ReceivePack(r.Context(), req)
+	report, perr := sess.ReceivePack(ctx, req)
 	if perr == nil {
 		perr = g.Sync()
 	}
-	g.Unlock()
-	w.Header().Set("Content-Type", "application/x-git-receive-pack-result")
-	if report != nil {
-		report.Encode(w)
-	}
-	if perr != nil {
-		return
-	}
-	a.afterPush(x, g, s, req.Commands)
+	return report, 0, perr
+}
+
+// isProbe reports whether the request is git's probe: a flush-pkt and
+// nothing after it.
+func isProbe(br *bufio.Reader) bool {
+	p, err := br.Peek(5)
+	return len(p) == 4 && string(p) == "0000" && err == io.EOF
 }
 
 // stripShallow takes the "shallow" lines a push from a shallow clone

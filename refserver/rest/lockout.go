@@ -33,25 +33,12 @@ func newLockout(threshold int, window, duration time.Duration) *lockout {
 	return &lockout{threshold: threshold, window: window, duration: duration, m: map[string]*failures{}}
 }
 
-// lockedFor reports how long key stays locked out.
-func (l *lockout) lockedFor(key string, now time.Time) time.Duration {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.lockedForLocked(key, now)
-}
-
 func (l *lockout) lockedForLocked(key string, now time.Time) time.Duration {
 	f := l.m[key]
 	if f == nil || !now.Before(f.locked) {
 		return 0
 	}
 	return f.locked.Sub(now)
-}
-
-func (l *lockout) fail(key string, now time.Time) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	l.failLocked(key, now)
 }
 
 func (l *lockout) failLocked(key string, now time.Time) {
@@ -70,22 +57,36 @@ func (l *lockout) failLocked(key string, now time.Time) {
 	}
 }
 
-// attempt checks one try of key under the lock, so that concurrent tries
-// cannot all slip in before the count locks the key: it answers how long
-// key is locked (and does not call try), or calls try and counts a failure
-// when try reports one. A success resets the count.
-func (l *lockout) attempt(key string, now time.Time, try func() bool) (wait time.Duration, ok bool) {
+// reserve checks and counts one try of key in one step: it answers how
+// long key is locked, or counts the try as a failure up front and returns
+// done, to call with the try's outcome (a success resets the count). So
+// however many tries arrive at once, at most threshold of them are checked
+// before the key locks, and the check itself (a bcrypt comparison) runs
+// outside the lock.
+func (l *lockout) reserve(key string, now time.Time) (wait time.Duration, done func(ok bool)) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if wait := l.lockedForLocked(key, now); wait > 0 {
+		return wait, nil
+	}
+	l.failLocked(key, now)
+	return 0, func(ok bool) {
+		if ok {
+			l.clear(key)
+		}
+	}
+}
+
+// attempt reserves a try of key and runs it: it answers how long key is
+// locked (and does not call try), or whether try succeeded.
+func (l *lockout) attempt(key string, now time.Time, try func() bool) (wait time.Duration, ok bool) {
+	wait, done := l.reserve(key, now)
+	if wait > 0 {
 		return wait, false
 	}
-	if !try() {
-		l.failLocked(key, now)
-		return 0, false
-	}
-	delete(l.m, key)
-	return 0, true
+	ok = try()
+	done(ok)
+	return 0, ok
 }
 
 // maxTracked bounds the keys with failures kept in memory: past it,

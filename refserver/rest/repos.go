@@ -3,7 +3,7 @@ package rest
 import (
 	"errors"
 	"net/http"
-	"strings"
+	"net/url"
 	"time"
 
 	"github.com/forgehq/forge/refserver/gitstore"
@@ -18,6 +18,7 @@ func (a *API) repoRoutes() {
 	a.handle("DELETE /repos/{owner}/{repo}", a.deleteRepo)
 	a.handle("GET /repos/{owner}/{repo}/contents", a.getContents)
 	a.handle("GET /repos/{owner}/{repo}/contents/{path...}", a.getContents)
+	a.handle("GET /repos/{owner}/{repo}/raw/{path...}", a.getRaw)
 	a.handle("GET /repos/{owner}/{repo}/commits", a.listCommits)
 	a.handle("GET /repos/{owner}/{repo}/commits/{sha}", a.getCommit)
 	a.handle("GET /repos/{owner}/{repo}/branches", a.listBranches)
@@ -66,9 +67,9 @@ type repoJSON struct {
 func (a *API) repoView(r *http.Request, x access) repoJSON {
 	repo := x.repo
 	o := origin(r)
-	host := r.Host
-	if i := strings.LastIndexByte(host, ':'); i > 0 && !strings.HasSuffix(host, "]") {
-		host = host[:i]
+	host := o
+	if u, err := url.Parse(o); err == nil {
+		host = u.Hostname()
 	}
 	vis := "public"
 	if repo.Private {

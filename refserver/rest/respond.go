@@ -2,12 +2,16 @@ package rest
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
+	"net"
 	"net/http"
 	"net/url"
+	"os"
 	"strconv"
 	"strings"
 
@@ -49,9 +53,17 @@ func writeRawJSON(w http.ResponseWriter, b []byte) {
 
 // writeError answers with err's status and message in the Error shape.
 func writeError(w http.ResponseWriter, err error) {
+	if store.StatusOf(err) == http.StatusInternalServerError && store.IsDiskFull(err) {
+		err = store.StorageError(err) // a full disk is a 507
+	}
 	status := store.StatusOf(err)
 	msg := err.Error()
 	if status == http.StatusInternalServerError {
+		// The cause, not the file: no answer carries a filesystem path.
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			msg = pe.Op + ": " + pe.Err.Error()
+		}
 		msg = "internal error: " + msg
 	}
 	setRetryAfter(w, err)
@@ -84,7 +96,7 @@ func decode(w http.ResponseWriter, r *http.Request, v any) error {
 		if errors.As(err, &tooBig) {
 			return &store.Error{Status: http.StatusRequestEntityTooLarge, Msg: fmt.Sprintf("request body over %d bytes", maxBody)}
 		}
-		return errInvalid("reading request body: %v", err)
+		return &store.Error{Status: bodyErrorStatus(err), Msg: "reading request body: " + bodyErrorText(err)}
 	}
 	body = bytes.TrimSpace(body)
 	if len(body) == 0 {
@@ -101,6 +113,28 @@ func decode(w http.ResponseWriter, r *http.Request, v any) error {
 		return errInvalid("malformed JSON: unexpected data after the object")
 	}
 	return nil
+}
+
+// bodyErrorStatus is the status of a failed body read: 408 when the
+// server's body-read deadline passed, else 400.
+func bodyErrorStatus(err error) int {
+	if errors.Is(err, os.ErrDeadlineExceeded) {
+		return http.StatusRequestTimeout
+	}
+	return http.StatusBadRequest
+}
+
+// bodyErrorText says why a body read failed, without the connection's
+// addresses.
+func bodyErrorText(err error) string {
+	if errors.Is(err, os.ErrDeadlineExceeded) {
+		return "the body did not arrive before the server's deadline (see forge serve --help)"
+	}
+	var op *net.OpError
+	if errors.As(err, &op) {
+		return op.Err.Error()
+	}
+	return err.Error()
 }
 
 func jsonError(err error) error {
@@ -193,8 +227,8 @@ func pageBounds(w http.ResponseWriter, r *http.Request, total int) (lo, hi int, 
 	link := func(p int, rel string) {
 		q.Set("page", strconv.Itoa(p))
 		q.Set("per_page", strconv.Itoa(per))
-		u := url.URL{Scheme: scheme(r), Host: r.Host, Path: r.URL.Path, RawQuery: q.Encode()}
-		links = append(links, fmt.Sprintf("<%s>; rel=%q", u.String(), rel))
+		u := url.URL{Path: r.URL.Path, RawQuery: q.Encode()}
+		links = append(links, fmt.Sprintf("<%s%s>; rel=%q", origin(r), u.String(), rel))
 	}
 	if page < last {
 		link(page+1, "next")
@@ -223,13 +257,18 @@ func queryInt(q url.Values, name string, def int) (int, error) {
 	return n, nil
 }
 
-func scheme(r *http.Request) string {
-	if r.TLS != nil {
-		return "https"
-	}
-	return "http"
+// originKey keys the server's public origin in a request's context.
+type originKey struct{}
+
+// withOrigin gives r the server's public origin (Config.PublicURL).
+func (a *API) withOrigin(r *http.Request) *http.Request {
+	return r.WithContext(context.WithValue(r.Context(), originKey{}, a.cfg.PublicURL()))
 }
 
-// origin is the server's origin as the client reached it, for the URLs in
-// responses.
-func origin(r *http.Request) string { return scheme(r) + "://" + r.Host }
+// origin is the server's public origin, for the URLs in responses: the
+// address it was told it is reached at, never the request's Host header,
+// which any client may set.
+func origin(r *http.Request) string {
+	o, _ := r.Context().Value(originKey{}).(string)
+	return o
+}

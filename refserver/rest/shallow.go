@@ -2,8 +2,8 @@ package rest
 
 import (
 	"bytes"
+	"context"
 	"io"
-	"net/http"
 
 	"github.com/forgehq/forge/refserver/gitstore"
 	"github.com/go-git/go-git/v5/plumbing/format/packfile"
@@ -32,12 +32,11 @@ func commitDepth(d packp.Depth) (int, error) {
 // depth was asked for (the boundary after this fetch), then, in a round
 // with haves, ACK or NAK, and after "done" the pack. Callers hold the read
 // lock, and req.Haves holds only commits the repository has.
-func (a *API) shallowUploadPack(w http.ResponseWriter, r *http.Request, g *gitstore.Repo, req *packp.UploadPackRequest, depth int, done, negotiating bool) {
+func (a *API) shallowUploadPack(ctx context.Context, w io.Writer, g *gitstore.Repo, req *packp.UploadPackRequest, depth int, done, negotiating bool) error {
 	relative := req.Capabilities.Supports(capability.DeepenRelative)
-	plan, err := g.PlanFetch(r.Context(), req.Wants, req.Haves, req.Shallows, depth, relative, done)
+	plan, err := g.PlanFetch(ctx, req.Wants, req.Haves, req.Shallows, depth, relative, done)
 	if err != nil {
-		gitHTTPError(w, http.StatusBadRequest, err.Error())
-		return
+		return err
 	}
 	if !done {
 		var buf bytes.Buffer
@@ -52,8 +51,8 @@ func (a *API) shallowUploadPack(w http.ResponseWriter, r *http.Request, g *gitst
 				e.Encodef("NAK\n")
 			}
 		}
-		w.Write(buf.Bytes())
-		return
+		_, err := w.Write(buf.Bytes())
+		return err
 	}
 	pr, pw := io.Pipe()
 	encoded := make(chan struct{})
@@ -68,5 +67,5 @@ func (a *API) shallowUploadPack(w http.ResponseWriter, r *http.Request, g *gitst
 	resp := packp.NewUploadPackResponseWithPackfile(req, pr)
 	resp.ShallowUpdate = packp.ShallowUpdate{Shallows: plan.Shallows, Unshallows: plan.Unshallows}
 	resp.ServerResponse.ACKs = req.Haves[:min(1, len(req.Haves))]
-	resp.Encode(w)
+	return resp.Encode(w)
 }

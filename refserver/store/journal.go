@@ -39,8 +39,46 @@ type change struct {
 
 type journal struct {
 	dir  string
-	f    *os.File
-	size int64
+	f    journalFile
+	size int64 // bytes of whole lines: where the next line starts
+	// broken is set when a failed append could not be undone (the file
+	// may end in part of a line): no update is accepted after it, so
+	// nothing is ever written after garbage. A restart drops the torn
+	// line.
+	broken error
+	// fault, when set, makes writes fail as a full disk would (tests).
+	fault func(op string) error
+}
+
+// journalFile is what the journal needs of its file; faultyFile
+// implements it over an *os.File to simulate a failing disk.
+type journalFile interface {
+	io.Writer
+	Sync() error
+	Truncate(size int64) error
+	Close() error
+}
+
+// faultyFile fails as the fault function says: a failed write first
+// writes half of its bytes, as a disk that fills mid-line does.
+type faultyFile struct {
+	*os.File
+	fault func(op string) error
+}
+
+func (f faultyFile) Write(p []byte) (int, error) {
+	if err := f.fault("write"); err != nil {
+		n, _ := f.File.Write(p[:len(p)/2])
+		return n, err
+	}
+	return f.File.Write(p)
+}
+
+func (f faultyFile) Sync() error {
+	if err := f.fault("sync"); err != nil {
+		return err
+	}
+	return f.File.Sync()
 }
 
 // openJournal loads the snapshot and replays the journal; dropped
@@ -49,25 +87,9 @@ func openJournal(dir string) (j *journal, d *data, dropped string, err error) {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, nil, "", err
 	}
-	d = newData()
-	b, err := os.ReadFile(filepath.Join(dir, snapshotName))
-	switch {
-	case errors.Is(err, os.ErrNotExist):
-	case err != nil:
-		return nil, nil, "", err
-	default:
-		if err := json.Unmarshal(b, d); err != nil {
-			return nil, nil, "", fmt.Errorf("%s: %w", filepath.Join(dir, snapshotName), err)
-		}
-		d.fill()
-	}
-	jpath := filepath.Join(dir, journalName)
-	torn, err := replay(jpath, d)
+	d, dropped, err = load(dir)
 	if err != nil {
 		return nil, nil, "", err
-	}
-	if torn > 0 {
-		dropped = fmt.Sprintf("%s: dropped its torn last line (%d bytes without a newline: an update cut off by a crash, never acknowledged)", jpath, torn)
 	}
 	j = &journal{dir: dir}
 	// Start every run from a fresh snapshot and an empty journal.
@@ -75,6 +97,31 @@ func openJournal(dir string) (j *journal, d *data, dropped string, err error) {
 		return nil, nil, "", err
 	}
 	return j, d, dropped, nil
+}
+
+// load reads the snapshot and replays the journal over it.
+func load(dir string) (d *data, dropped string, err error) {
+	d = newData()
+	b, err := os.ReadFile(filepath.Join(dir, snapshotName))
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+	case err != nil:
+		return nil, "", err
+	default:
+		if err := json.Unmarshal(b, d); err != nil {
+			return nil, "", fmt.Errorf("%s: %w", filepath.Join(dir, snapshotName), err)
+		}
+		d.fill()
+	}
+	jpath := filepath.Join(dir, journalName)
+	torn, err := replay(jpath, d)
+	if err != nil {
+		return nil, "", err
+	}
+	if torn > 0 {
+		dropped = fmt.Sprintf("%s: dropped its torn last line (%d bytes without a newline: an update cut off by a crash, never acknowledged)", jpath, torn)
+	}
+	return d, dropped, nil
 }
 
 // fill replaces maps a snapshot left null.
@@ -190,8 +237,16 @@ func applyTo[T any](m map[int64]*T, c change) error {
 	return nil
 }
 
-// append writes one update's changes as a line and fsyncs it.
+// append writes one update's changes as a line and fsyncs it. When that
+// fails it truncates the file back to the previous line, so the journal
+// holds exactly the updates acknowledged; if even that fails, the journal
+// is broken and takes no more updates. A compaction that fails after the
+// line is synced is harmless (the journal keeps the update) and is tried
+// again at the next update.
 func (j *journal) append(changes []change, d *data) error {
+	if j.broken != nil {
+		return j.broken
+	}
 	for i := range changes {
 		if changes[i].Del {
 			continue
@@ -207,38 +262,72 @@ func (j *journal) append(changes []change, d *data) error {
 		return err
 	}
 	line = append(line, '\n')
-	if _, err := j.f.Write(line); err != nil {
-		return err
+	_, err = j.f.Write(line)
+	if err == nil {
+		err = j.f.Sync()
 	}
-	if err := j.f.Sync(); err != nil {
+	if err != nil {
+		if terr := j.f.Truncate(j.size); terr != nil {
+			j.broken = fmt.Errorf("the journal could not be repaired after a failed write (%w); restart the server", terr)
+		}
 		return err
 	}
 	j.size += int64(len(line))
 	if j.size > compactAt {
-		return j.compact(d)
+		j.compact(d)
 	}
 	return nil
 }
 
 // compact writes d as the snapshot (temp file, fsync, rename, fsync of the
-// directory) and starts an empty journal.
+// directory) and empties the journal. On failure the journal is left as
+// it was (replaying it over the new snapshot is harmless).
 func (j *journal) compact(d *data) error {
 	b, err := json.Marshal(d)
 	if err != nil {
 		return err
 	}
+	if err := j.check("snapshot"); err != nil {
+		return err
+	}
 	if err := writeFileAtomic(filepath.Join(j.dir, snapshotName), b); err != nil {
 		return err
 	}
-	if j.f != nil {
-		j.f.Close()
+	if j.f == nil {
+		f, err := os.OpenFile(filepath.Join(j.dir, journalName), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+		if err != nil {
+			return err
+		}
+		j.f = f
 	}
-	f, err := os.OpenFile(filepath.Join(j.dir, journalName), os.O_CREATE|os.O_TRUNC|os.O_WRONLY|os.O_APPEND, 0o600)
-	if err != nil {
+	if err := j.f.Truncate(0); err != nil {
 		return err
 	}
-	j.f, j.size = f, 0
+	j.size = 0
 	return syncDir(j.dir)
+}
+
+// check asks the fault function, if any, whether op fails.
+func (j *journal) check(op string) error {
+	if j.fault == nil {
+		return nil
+	}
+	return j.fault(op)
+}
+
+// setFault makes the journal's writes (and snapshots) fail whenever fault
+// returns an error.
+func (j *journal) setFault(fault func(op string) error) {
+	j.fault = fault
+	if f, ok := j.f.(*os.File); ok && fault != nil {
+		j.f = faultyFile{File: f, fault: fault}
+	} else if ff, ok := j.f.(faultyFile); ok {
+		ff.fault = fault
+		j.f = ff
+		if fault == nil {
+			j.f = ff.File
+		}
+	}
 }
 
 func (j *journal) close() error {

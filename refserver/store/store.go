@@ -13,10 +13,12 @@ package store
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"net/http"
 	"sort"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 )
 
@@ -236,7 +238,10 @@ func (t *tx) del(kind string, id int64) {
 
 // update runs fn under the write lock and journals what it changed. fn
 // must check everything that can fail before it changes anything, so an
-// error leaves the state as it was.
+// error leaves the state as it was. The change becomes visible (the lock
+// is released) only once it is durable: when the journal cannot be
+// written, memory is reloaded from the disk, which still holds the state
+// before fn, and the error is a StorageError.
 func (s *Store) update(fn func(t *tx) error) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -247,5 +252,47 @@ func (s *Store) update(fn func(t *tx) error) error {
 	if s.journal == nil || len(t.changes) == 0 {
 		return nil
 	}
-	return s.journal.append(t.changes, s.d)
+	err := s.journal.append(t.changes, s.d)
+	if err == nil {
+		return nil
+	}
+	if d, _, lerr := load(s.journal.dir); lerr == nil {
+		s.d = d
+		s.reindex()
+	} else {
+		s.journal.broken = fmt.Errorf("the state could not be reloaded after a failed write (%w); restart the server", lerr)
+	}
+	return StorageError(err)
+}
+
+// StorageError is the answer to a write the disk refused: a 507 for a
+// full disk, else a 500, saying nothing was changed and naming the cause
+// but not the file (no answer carries a filesystem path).
+func StorageError(err error) error {
+	status := http.StatusInternalServerError
+	if IsDiskFull(err) {
+		status = http.StatusInsufficientStorage
+	}
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		err = pe.Err
+	}
+	return &Error{Status: status, Msg: "the server could not save the change (" + err.Error() + "); nothing was changed, retry later"}
+}
+
+// IsDiskFull reports whether err is a full disk or an exhausted quota.
+func IsDiskFull(err error) bool {
+	return errors.Is(err, syscall.ENOSPC) || errors.Is(err, syscall.EDQUOT)
+}
+
+// SetWriteFault makes every later journal write, sync and snapshot fail
+// whenever fault returns an error (as a full disk would; a failed write
+// first writes half its bytes), and none when fault is nil: for tests of
+// what a failing disk does. It does nothing to an in-memory store.
+func (s *Store) SetWriteFault(fault func(op string) error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.journal != nil {
+		s.journal.setFault(fault)
+	}
 }

@@ -39,9 +39,6 @@ func Hostile(t testing.TB, srv *refserver.Server) string {
 	}
 	p := &httputil.ReverseProxy{Rewrite: func(r *httputil.ProxyRequest) {
 		r.SetURL(target)
-		// The service builds addresses (the registry's realm) from Host:
-		// they must name the proxy.
-		r.Out.Host = r.In.Host
 		u := r.Out.URL
 		// A client that drops empty path segments sends the marker's
 		// "//" as "/".
@@ -62,14 +59,29 @@ func Hostile(t testing.TB, srv *refserver.Server) string {
 		r.Out.Header.Del("Range")
 		r.Out.Header.Del("Accept-Encoding")
 	}}
-	p.ModifyResponse = hostileBody
+	var self string // the proxy's address, once it listens
+	// The service builds the addresses it sends (the registry's realm,
+	// Link, clone_url...) from its public URL, srv.URL(): they must name
+	// the proxy, as a proxy in front of a server without --public-url
+	// would make them.
+	rebase := func(b []byte) []byte { return bytes.ReplaceAll(b, []byte(srv.URL()), []byte(self)) }
+	p.ModifyResponse = func(resp *http.Response) error {
+		for _, h := range []string{"Www-Authenticate", "Link", "Location"} {
+			if v := resp.Header.Get(h); v != "" {
+				resp.Header.Set(h, string(rebase([]byte(v))))
+			}
+		}
+		return hostileBody(resp, rebase)
+	}
 	p.FlushInterval = -1
-	s := httptest.NewServer(p)
+	s := httptest.NewUnstartedServer(p)
+	self = "http://" + s.Listener.Addr().String()
+	s.Start()
 	t.Cleanup(s.Close)
 	return s.URL
 }
 
-func hostileBody(resp *http.Response) error {
+func hostileBody(resp *http.Response, rebase func([]byte) []byte) error {
 	markChallenge(resp.Header)
 	path := resp.Request.URL.Path
 	if resp.StatusCode < 400 && (strings.Contains(path, "/manifests/") || strings.Contains(path, "/blobs/") || strings.HasSuffix(path, "/token")) {
@@ -83,7 +95,7 @@ func hostileBody(resp *http.Response) error {
 	ct := resp.Header.Get("Content-Type")
 	switch {
 	case strings.Contains(ct, "json"):
-		body = markJSON(body)
+		body = markJSON(rebase(body))
 	case strings.Contains(ct, "event-stream"):
 		body = markEvents(body)
 	case strings.HasPrefix(ct, "text/"):

@@ -1,0 +1,28 @@
+#!/bin/sh
+# A full disk under forge serve --data: mount a 2 MiB tmpfs at $MNT (as root:
+# mkdir -p /tmp/fdisk && mount -t tmpfs -o size=2m tmpfs /tmp/fdisk), then
+#   MNT=/tmp/fdisk FORGE=./forge bash bench/hold/fulldisk.sh
+# Writes until the disk refuses one, then checks that what is listed, and
+# what a restart loads, is exactly what was acknowledged.
+set -u; MNT=${MNT:?mount a small tmpfs and set MNT}
+D=$MNT/data; rm -rf "$MNT"/data "$MNT"/filler; B=http://127.0.0.1:${PORT:-18931}/api/v2
+${FORGE:-forge} serve --data $D --addr 127.0.0.1:${PORT:-18931} --admin-password admin-password-1234 >/dev/null 2>$MNT.serve.err & P=$!
+for i in $(seq 50); do curl -s $B/me >/dev/null 2>&1 && break; sleep 0.1; done
+T=$(curl -s -X POST $B/auth/login -d '{"username":"admin","password":"admin-password-1234"}' | sed -n 's/.*"token": *"\([^"]*\)".*/\1/p')
+H="Authorization: token $T"
+curl -s -H "$H" -X POST $B/repos -d '{"name":"app","auto_init":true}' -o /dev/null -w 'create repo: %{http_code}\n'
+curl -s -H "$H" -X POST $B/repos/admin/app/issues -d '{"title":"First"}' -o /dev/null -w 'issue 1: %{http_code}\n'
+dd if=/dev/zero of=$MNT/filler bs=4k 2>/dev/null; df -h $MNT | tail -1
+n=1; while :; do c=$(curl -s -H "$H" -X POST $B/repos/admin/app/issues -d '{"title":"More"}' -o $MNT.last.json -w '%{http_code}'); [ "$c" = 201 ] || break; n=$((n+1)); done
+echo "issues acknowledged: $n; then $c: $(tr -d '\n' <$MNT.last.json)"
+curl -s -H "$H" -X POST $B/repos/admin/app/issues/1/comments -d '{"body":"c"}' -w ' <- comment: %{http_code}' | tr -d '\n'; echo
+curl -s -H "$H" -X POST $B/repos -d '{"name":"other"}' -w ' <- repo: %{http_code}' | tr -d '\n'; echo
+curl -s -H "$H" "$B/repos/admin/app/issues?state=all" | grep -c '"title"' | sed 's/^/issues listed while full: /'
+rm $MNT/filler
+kill -INT $P; wait $P
+${FORGE:-forge} serve --data $D --addr 127.0.0.1:${PORT:-18931} --admin-password admin-password-1234 >/dev/null 2>>$MNT.serve.err & P=$!
+for i in $(seq 50); do curl -s $B/me >/dev/null 2>&1 && break; sleep 0.1; done
+curl -s -H "$H" "$B/repos/admin/app/issues?state=all" | grep -c '"title"' | sed 's/^/issues after restart: /'
+curl -s -H "$H" "$B/repos/admin/app/issues/1/comments" | grep -c '"body"' | sed 's/^/comments after restart: /'
+curl -s -H "$H" "$B/repos" | grep -c '"full_name"' | sed 's/^/repos after restart: /'
+kill -INT $P; wait $P

@@ -1,0 +1,75 @@
+package gitstore
+
+import (
+	"bytes"
+	"io"
+	"os"
+)
+
+// spoolMemory is how much a Spool keeps in memory before it moves to a
+// temporary file.
+const spoolMemory = 1 << 20
+
+// Spool holds bytes produced under a repository's lock (a pack, a file's
+// content) or read from a client before taking it (a push), so that no
+// lock is ever held while the network is slow: up to 1 MiB in memory,
+// beyond that in an unlinked temporary file. Write, then Reader, then
+// Close.
+type Spool struct {
+	buf  bytes.Buffer
+	f    *os.File
+	size int64
+}
+
+// Write appends p.
+func (s *Spool) Write(p []byte) (int, error) {
+	if s.f == nil && s.buf.Len()+len(p) > spoolMemory {
+		f, err := os.CreateTemp("", "forge-spool-*")
+		if err != nil {
+			return 0, err
+		}
+		// Unlinked at once where the system allows it: nothing is left
+		// behind, even by a crash.
+		os.Remove(f.Name())
+		s.f = f
+		if _, err := f.Write(s.buf.Bytes()); err != nil {
+			return 0, err
+		}
+		s.buf = bytes.Buffer{}
+	}
+	var n int
+	var err error
+	if s.f != nil {
+		n, err = s.f.Write(p)
+	} else {
+		n, err = s.buf.Write(p)
+	}
+	s.size += int64(n)
+	return n, err
+}
+
+// Size is the number of bytes written.
+func (s *Spool) Size() int64 { return s.size }
+
+// Reader reads what was written, from the start.
+func (s *Spool) Reader() (io.Reader, error) {
+	if s.f == nil {
+		return bytes.NewReader(s.buf.Bytes()), nil
+	}
+	if _, err := s.f.Seek(0, io.SeekStart); err != nil {
+		return nil, err
+	}
+	return s.f, nil
+}
+
+// Close releases the memory or the file.
+func (s *Spool) Close() error {
+	s.buf = bytes.Buffer{}
+	if s.f == nil {
+		return nil
+	}
+	err := s.f.Close()
+	os.Remove(s.f.Name())
+	s.f = nil
+	return err
+}
