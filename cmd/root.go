@@ -126,8 +126,8 @@ func watchInterrupt(ctx context.Context, cancel context.CancelFunc) {
 
 // NewRootCmd builds the whole command tree. Building it reads nothing and
 // connects nowhere. Its `serve` and `demo` run the forge-server companion
-// (package companion), which links the reference server that forge does
-// not.
+// and `mcp serve` the forge-mcp one (package companion), which link the
+// reference server and the MCP SDK that forge does not.
 func NewRootCmd(f *cmdutil.Factory) *cobra.Command {
 	root := &cobra.Command{
 		Use:   "forge <command> <subcommand> [flags]",
