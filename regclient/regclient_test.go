@@ -887,7 +887,9 @@ func TestPushResumesInterruptedLayer(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Sent != 1 || res.Bytes <= 0 || res.Bytes >= size {
+	// The rest only: none when every byte had arrived before the push
+	// stopped (TestPushCompletesAnArrivedLayer pins that case).
+	if res.Sent != 1 || res.Bytes < 0 || res.Bytes >= size {
 		t.Fatalf("the second push sent %d layers, %d bytes of the %d-byte layer (resumed at %d): want the rest only", res.Sent, res.Bytes, size, resumedFrom)
 	}
 	got, err := remote.Image(ref, remote.WithAuth(&authn.Basic{Username: "alice", Password: passwords["alice"]}), remote.WithTransport(e.transport))
@@ -907,6 +909,62 @@ func TestPushResumesInterruptedLayer(t *testing.T) {
 	if err != nil || gd != wd || n != size {
 		t.Fatalf("the resumed layer: %d bytes, digest %s (want %s): %v", n, gd, wd, err)
 	}
+}
+
+// TestPushCompletesAnArrivedLayer: a push stopped after the layer's last
+// byte reached the registry but before the PUT that completes the upload
+// (Ctrl-C at that moment, or a fast loopback taking in all that was in
+// flight) completes it on the next push, sending no byte again.
+func TestPushCompletesAnArrivedLayer(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	cache := t.TempDir()
+	ctx, cancel := context.WithCancel(context.Background())
+	stopAtPut := &stopAtCompletion{inner: e.transport, cancel: cancel}
+	c, err := regclient.New(regclient.Options{RegistryURL: e.srv.URL(), Username: "alice", Password: passwords["alice"], Transport: stopAtPut, Service: true, CacheDir: cache})
+	if err != nil {
+		t.Fatal(err)
+	}
+	img := randomImage(t, 1<<20, 1)
+	src := openTarball(t, e.dir, img)
+	ref := mustRef(t, c, "arrived:1")
+	if _, err := c.Push(ctx, src, ref, regclient.PushOptions{Jobs: 1, Progress: func(regclient.LayerEvent) {}}); !errors.Is(err, context.Canceled) {
+		t.Fatalf("push stopped at the completing PUT: %v", err)
+	}
+	res, err := c.Push(context.Background(), src, ref, regclient.PushOptions{Progress: func(regclient.LayerEvent) {}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Sent != 1 || res.Bytes != 0 {
+		t.Fatalf("the second push sent %d layers, %d bytes: want the layer completed with no byte sent again", res.Sent, res.Bytes)
+	}
+	got, err := remote.Image(ref, remote.WithAuth(&authn.Basic{Username: "alice", Password: passwords["alice"]}), remote.WithTransport(e.transport))
+	if err != nil {
+		t.Fatal(err)
+	}
+	gl, _ := got.Layers()
+	wl, _ := img.Layers()
+	gd, _ := gl[0].Digest()
+	wd, _ := wl[0].Digest()
+	if gd != wd {
+		t.Fatalf("the completed layer is %s, want %s", gd, wd)
+	}
+}
+
+// stopAtCompletion stops the push (cancels its context) at the first PUT
+// that would complete a blob upload, without sending it.
+type stopAtCompletion struct {
+	inner   http.RoundTripper
+	cancel  context.CancelFunc
+	stopped atomic.Bool
+}
+
+func (s *stopAtCompletion) RoundTrip(req *http.Request) (*http.Response, error) {
+	if req.Method == http.MethodPut && strings.Contains(req.URL.Path, "/blobs/uploads/") && s.stopped.CompareAndSwap(false, true) {
+		s.cancel()
+		return nil, context.Canceled
+	}
+	return s.inner.RoundTrip(req)
 }
 
 // waitForUploadBytes waits until the registry has taken in the bytes of

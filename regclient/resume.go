@@ -69,8 +69,18 @@ func (c *Client) resume(ctx context.Context, repo name.Repository, l *trackedLay
 		return false, 0, err
 	}
 	offset, ok, err := uploadOffset(ctx, client, location)
-	if err != nil || !ok || offset >= l.size {
+	if err != nil || !ok || offset > l.size {
 		return false, 0, err
+	}
+	if offset == l.size {
+		// Every byte arrived before the push stopped (what was in flight
+		// when Ctrl-C came): only the completing PUT is missing.
+		u, err := url.Parse(location)
+		if err != nil {
+			return false, 0, nil
+		}
+		done, err := completeUpload(ctx, client, u, key)
+		return done, 0, err
 	}
 	rc, err := l.Layer.Compressed()
 	if err != nil {
@@ -98,19 +108,27 @@ func (c *Client) resume(ctx context.Context, repo name.Repository, l *trackedLay
 	if resp.StatusCode != http.StatusAccepted && resp.StatusCode != http.StatusNoContent || lerr != nil {
 		return false, 0, nil
 	}
-	q := next.Query()
-	q.Set("digest", key)
-	next.RawQuery = q.Encode()
-	req, err = http.NewRequestWithContext(ctx, http.MethodPut, next.String(), nil)
+	done, err = completeUpload(ctx, client, next, key)
+	return done, l.size - offset, err
+}
+
+// completeUpload completes the upload at loc as the blob digest: the PUT
+// that closes a chunked upload. done is false when the registry refuses.
+func completeUpload(ctx context.Context, client *http.Client, loc *url.URL, digest string) (done bool, err error) {
+	q := loc.Query()
+	q.Set("digest", digest)
+	put := *loc
+	put.RawQuery = q.Encode()
+	req, err := http.NewRequestWithContext(ctx, http.MethodPut, put.String(), nil)
 	if err != nil {
-		return false, 0, err
+		return false, err
 	}
-	resp, err = client.Do(req)
+	resp, err := client.Do(req)
 	if err != nil {
-		return false, 0, ctxErr(ctx, err)
+		return false, ctxErr(ctx, err)
 	}
 	resp.Body.Close()
-	return resp.StatusCode == http.StatusCreated, l.size - offset, nil
+	return resp.StatusCode == http.StatusCreated, nil
 }
 
 // uploadOffset asks where an upload's bytes end: ok is false when the
