@@ -41,12 +41,14 @@ import (
 	"time"
 
 	"github.com/forgehq/forge/internal/build"
+	"github.com/forgehq/forge/internal/httpwait"
 	"github.com/forgehq/forge/internal/origin"
 )
 
 // DefaultTimeout bounds one attempt of a request: connecting, sending, and
-// reading the whole response.
-const DefaultTimeout = 30 * time.Second
+// reading the whole response. It is httpwait's default, the one wait forge
+// uses on all three interfaces.
+const DefaultTimeout = httpwait.Default
 
 // Client talks to one deployment of the REST API as one user.
 type Client struct {
