@@ -74,18 +74,10 @@ func (s *AdminService) CreateInvite(ctx context.Context, in InviteCreate) (*Invi
 	if err != nil {
 		return nil, err
 	}
-	if inv.Username == "" {
-		inv.Username = in.Username
-	}
-	if inv.Email == "" {
-		inv.Email = in.Email
-	}
-	if inv.FullName == "" {
-		inv.FullName = in.FullName
-	}
-	if inv.Role == "" {
-		inv.Role = in.Role
-	}
+	fill(&inv.Username, in.Username)
+	fill(&inv.Email, in.Email)
+	fill(&inv.FullName, in.FullName)
+	fill(&inv.Role, in.Role)
 	return inv, nil
 }
 
