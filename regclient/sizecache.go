@@ -1,5 +1,7 @@
 package regclient
 
+import "strings"
+
 // sizeCache remembers what Sizes computed from a manifest, by the
 // manifest's digest: the content a digest names never changes, so the
 // entry holds for ever and for every registry. Files are
@@ -43,12 +45,7 @@ func (c sizeCache) put(ms *manifestSize) {
 // splitDigest splits "sha256:<hex>" (or sha512), refusing anything that
 // could be more than a file name.
 func splitDigest(d string) (alg, hex string, ok bool) {
-	for i := 0; i < len(d); i++ {
-		if d[i] == ':' {
-			alg, hex = d[:i], d[i+1:]
-			break
-		}
-	}
+	alg, hex, _ = strings.Cut(d, ":")
 	if (alg != "sha256" || len(hex) != 64) && (alg != "sha512" || len(hex) != 128) {
 		return "", "", false
 	}
