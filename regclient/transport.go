@@ -143,21 +143,7 @@ func challengeParam(challenge, param string) string {
 // insufficientScope parses a Bearer challenge and reports whether it says
 // error="insufficient_scope", with its scope parameter.
 func insufficientScope(challenge string) (scope string, ok bool) {
-	kind, params, _ := strings.Cut(strings.TrimSpace(challenge), " ")
-	if !strings.EqualFold(kind, "Bearer") {
-		return "", false
-	}
-	for _, p := range splitParams(params) {
-		k, v, _ := strings.Cut(p, "=")
-		v = strings.Trim(strings.TrimSpace(v), `"`)
-		switch strings.ToLower(strings.TrimSpace(k)) {
-		case "error":
-			ok = v == "insufficient_scope"
-		case "scope":
-			scope = v
-		}
-	}
-	return scope, ok
+	return challengeParam(challenge, "scope"), challengeParam(challenge, "error") == "insufficient_scope"
 }
 
 // splitParams splits a challenge's comma-separated parameters, leaving
