@@ -353,14 +353,15 @@ func writeJQValue(w io.Writer, r any, indent string) error {
 }
 
 func runTemplate(out io.Writer, tty, color bool, src string, v any) error {
-	t, tbl := newTemplate(src, color, &tplTable{tty: tty})
-	if t.err != nil {
-		return cmdutil.UsageErrorf("bad --template: %v", t.err)
+	tbl := &tplTable{tty: tty}
+	t, err := newTemplate(src, color, tbl)
+	if err != nil {
+		return cmdutil.UsageErrorf("bad --template: %v", err)
 	}
 	if err := t.Execute(out, v); err != nil {
 		return fmt.Errorf("template: %v", err)
 	}
 	// Rows never rendered are printed at the end, as gh does.
-	_, err := io.WriteString(out, tbl.render())
+	_, err = io.WriteString(out, tbl.render())
 	return err
 }

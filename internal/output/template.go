@@ -27,21 +27,11 @@ import (
 // The topic `forge help formatting` lists them for users: keep the two
 // together.
 func parseTemplate(src string, color bool) (*template.Template, error) {
-	t, _ := newTemplate(src, color, nil)
-	return t.Template, t.err
+	return newTemplate(src, color, &tplTable{})
 }
 
-// tmpl is a parsed template and its table of tablerow rows.
-type tmpl struct {
-	*template.Template
-	err   error
-	table *tplTable
-}
-
-func newTemplate(src string, color bool, tbl *tplTable) (*tmpl, *tplTable) {
-	if tbl == nil {
-		tbl = &tplTable{}
-	}
+// newTemplate parses src with its tablerow rows going to tbl.
+func newTemplate(src string, color bool, tbl *tplTable) (*template.Template, error) {
 	cs := iostreams.NewColorScheme(color)
 	funcs := template.FuncMap{
 		"tablerow": func(cells ...any) string {
@@ -99,8 +89,7 @@ func newTemplate(src string, color bool, tbl *tplTable) (*tmpl, *tplTable) {
 			return cs.Named(name, fmt.Sprint(v))
 		},
 	}
-	t, err := template.New("template").Funcs(funcs).Parse(src)
-	return &tmpl{Template: t, err: err, table: tbl}, tbl
+	return template.New("template").Funcs(funcs).Parse(src)
 }
 
 // tplTable holds a template's tablerow rows until tablerender (or the end
