@@ -41,13 +41,13 @@ type Item struct {
 }
 
 type options struct {
-	f        *cmdutil.Factory
+	cmdutil.Deps
 	exporter *output.Exporter
 }
 
 // NewCmd returns `forge status`.
 func NewCmd(f *cmdutil.Factory) *cobra.Command {
-	opts := &options{f: f}
+	opts := &options{Deps: f.Deps()}
 	cmd := &cobra.Command{
 		Use:   "status",
 		Short: "Your open issues, recent failed runs and new comments, across your repositories",
@@ -75,7 +75,7 @@ func run(ctx context.Context, opts *options) error {
 	if err := opts.exporter.Validate(); err != nil {
 		return err
 	}
-	c, err := opts.f.REST()
+	c, err := opts.REST()
 	if err != nil {
 		return err
 	}
@@ -91,7 +91,7 @@ func run(ctx context.Context, opts *options) error {
 	if err != nil {
 		return err
 	}
-	ios := opts.f.IOStreams
+	ios := opts.IO
 	if opts.exporter.Enabled() {
 		return opts.exporter.Write(ios, items)
 	}
