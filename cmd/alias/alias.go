@@ -7,11 +7,12 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
-	"sort"
+	"slices"
 	"strings"
 
 	"github.com/forgehq/forge/config"
@@ -111,7 +112,7 @@ func newListCmd(f *cmdutil.Factory) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			names := sorted(all)
+			names := slices.Sorted(maps.Keys(all))
 			if exporter.Enabled() {
 				recs := []map[string]string{}
 				for _, n := range names {
@@ -148,7 +149,7 @@ func newDeleteCmd(f *cmdutil.Factory) *cobra.Command {
 		Args:    cmdutil.ExactArgs(1, "an alias NAME"),
 		ValidArgsFunction: func(cmd *cobra.Command, args []string, _ string) ([]string, cobra.ShellCompDirective) {
 			all, _, _ := load(f.Getenv)
-			return sorted(all), cobra.ShellCompDirectiveNoFileComp
+			return slices.Sorted(maps.Keys(all)), cobra.ShellCompDirectiveNoFileComp
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			all, path, err := load(f.Getenv)
@@ -198,15 +199,6 @@ func save(path string, all map[string]string) error {
 		return err
 	}
 	return atomicfile.Write(path, b)
-}
-
-func sorted(all map[string]string) []string {
-	names := make([]string, 0, len(all))
-	for n := range all {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	return names
 }
 
 // Expand turns args whose first word is an alias into what it stands

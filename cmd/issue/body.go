@@ -44,6 +44,9 @@ func (b *bodyFlags) add(cmd *cobra.Command, whose string) {
 	cmd.Flags().StringVarP(&b.file, "body-file", "F", "", "Read the text from `file` (- for standard input)")
 }
 
+// given reports whether --body or --body-file was passed.
+func (b bodyFlags) given() bool { return b.bodySet || b.file != "" }
+
 // read gets the text from --body, --body-file (- is stdin) or, on a
 // terminal, the editor. Without any of them and no terminal it returns an
 // empty text: the caller decides whether that is allowed.

@@ -51,7 +51,7 @@ refuses it, the text you typed is kept in a file whose path forge prints.`,
 func runComment(ctx context.Context, opts *commentOptions) error {
 	ios := opts.IO
 	b := opts.body
-	if !b.bodySet && b.file == "" && !ios.CanPrompt() {
+	if !b.given() && !ios.CanPrompt() {
 		return cmdutil.UsageErrorf("missing --body: pass --body TEXT or --body-file FILE (forge opens an editor only on a terminal)")
 	}
 	if b.bodySet && b.file != "" {

@@ -64,7 +64,7 @@ func runEdit(ctx context.Context, opts *editOptions) error {
 	if err := opts.exporter.Validate(); err != nil {
 		return err
 	}
-	if !opts.titleSet && !opts.body.bodySet && opts.body.file == "" {
+	if !opts.titleSet && !opts.body.given() {
 		return cmdutil.UsageErrorf("nothing to change: pass --title, --body or --body-file")
 	}
 	var e client.IssueEdit
@@ -80,7 +80,7 @@ func runEdit(ctx context.Context, opts *editOptions) error {
 		return err
 	}
 	var body *draft
-	if opts.body.bodySet || opts.body.file != "" {
+	if opts.body.given() {
 		if body, err = opts.body.read(ctx, opts.Deps, "issue"); err != nil {
 			return err
 		}

@@ -74,7 +74,7 @@ func runConfig(opts *configOptions) error {
 	}
 	e := serverEntry{Command: exe, Args: []string{"mcp", "serve"}}
 	if len(opts.toolsets) > 0 {
-		e.Args = append(e.Args, "--toolsets", joinComma(opts.toolsets))
+		e.Args = append(e.Args, "--toolsets", strings.Join(opts.toolsets, ","))
 	}
 	if opts.allowWrite {
 		e.Args = append(e.Args, "--allow-write")
@@ -113,5 +113,3 @@ func runConfig(opts *configOptions) error {
 	fmt.Fprintf(ios.ErrOut, "%s (merge it with the servers already there).\n", where)
 	return nil
 }
-
-func joinComma(s []string) string { return strings.Join(s, ",") }

@@ -16,6 +16,7 @@ import (
 	"github.com/forgehq/forge/internal/output"
 	"github.com/forgehq/forge/internal/text"
 	"github.com/spf13/cobra"
+	"golang.org/x/sync/errgroup"
 )
 
 // Bounds on the work one status does: the service has no search, so
@@ -40,13 +41,13 @@ type Item struct {
 }
 
 type options struct {
-	f        *cmdutil.Factory
+	cmdutil.Deps
 	exporter *output.Exporter
 }
 
 // NewCmd returns `forge status`.
 func NewCmd(f *cmdutil.Factory) *cobra.Command {
-	opts := &options{f: f}
+	opts := &options{Deps: f.Deps()}
 	cmd := &cobra.Command{
 		Use:   "status",
 		Short: "Your open issues, recent failed runs and new comments, across your repositories",
@@ -74,7 +75,7 @@ func run(ctx context.Context, opts *options) error {
 	if err := opts.exporter.Validate(); err != nil {
 		return err
 	}
-	c, err := opts.f.REST()
+	c, err := opts.REST()
 	if err != nil {
 		return err
 	}
@@ -90,7 +91,7 @@ func run(ctx context.Context, opts *options) error {
 	if err != nil {
 		return err
 	}
-	ios := opts.f.IOStreams
+	ios := opts.IO
 	if opts.exporter.Enabled() {
 		return opts.exporter.Write(ios, items)
 	}
@@ -115,31 +116,15 @@ func run(ctx context.Context, opts *options) error {
 // the caller's most recently updated open issues.
 func gather(ctx context.Context, c *client.Client, me string, repos []*client.Repo, since time.Time) ([]Item, error) {
 	var (
-		mu     sync.Mutex
-		items  []Item
-		mine   []issueRef
-		first  error
-		wg     sync.WaitGroup
-		tokens = make(chan struct{}, parallel)
+		mu    sync.Mutex
+		items []Item
+		mine  []issueRef
+		g     errgroup.Group
 	)
-	do := func(fn func() error) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			tokens <- struct{}{}
-			defer func() { <-tokens }()
-			if err := fn(); err != nil {
-				mu.Lock()
-				if first == nil {
-					first = err
-				}
-				mu.Unlock()
-			}
-		}()
-	}
+	g.SetLimit(parallel)
 	for _, r := range repos {
 		name := r.RepoName()
-		do(func() error {
+		g.Go(func() error {
 			list, err := client.Collect(c.Issues.List(ctx, name, client.IssueListOptions{ListOptions: client.ListOptions{PerPage: perRepo}, State: "open"}), perRepo)
 			mu.Lock()
 			defer mu.Unlock()
@@ -154,7 +139,7 @@ func gather(ctx context.Context, c *client.Client, me string, repos []*client.Re
 			}
 			return err
 		})
-		do(func() error {
+		g.Go(func() error {
 			runs, err := client.Collect(c.Actions.ListRuns(ctx, name, client.RunListOptions{ListOptions: client.ListOptions{PerPage: perRepo}}), perRepo)
 			mu.Lock()
 			defer mu.Unlock()
@@ -170,13 +155,12 @@ func gather(ctx context.Context, c *client.Client, me string, repos []*client.Re
 			return err
 		})
 	}
-	wg.Wait()
-	if first != nil {
-		return nil, first
+	if err := g.Wait(); err != nil {
+		return nil, err
 	}
 	sort.Slice(mine, func(i, j int) bool { return mine[i].updated.After(mine[j].updated) })
 	for _, ref := range mine[:min(len(mine), maxComments)] {
-		do(func() error {
+		g.Go(func() error {
 			is, err := c.Issues.Get(ctx, ref.repo, ref.number)
 			if err != nil {
 				return err
@@ -191,9 +175,8 @@ func gather(ctx context.Context, c *client.Client, me string, repos []*client.Re
 			return nil
 		})
 	}
-	wg.Wait()
-	if first != nil {
-		return nil, first
+	if err := g.Wait(); err != nil {
+		return nil, err
 	}
 	order := map[string]int{"issue": 0, "run": 1, "comment": 2}
 	sort.SliceStable(items, func(i, j int) bool {
