@@ -19,6 +19,14 @@ import (
 	"github.com/forgehq/forge/refserver/refservertest"
 )
 
+// needGit skips the test where the git binary is missing.
+func needGit(t *testing.T) {
+	t.Helper()
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git is not installed")
+	}
+}
+
 // gitCmd runs the real git in dir with a clean, non-interactive setup.
 func gitCmd(t *testing.T, dir string, args ...string) (string, error) {
 	t.Helper()
@@ -45,9 +53,7 @@ func mustGit(t *testing.T, dir string, args ...string) string {
 // server: clone, push (updating contents, commits and starting a run),
 // fetch, a new branch, and the permission rules.
 func TestGitOverHTTP(t *testing.T) {
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git is not installed")
-	}
+	needGit(t)
 	t.Parallel()
 	s := refservertest.Start(t)
 	alice := mustUser(t, s, "alice", "alice-password-123", "")
@@ -147,9 +153,7 @@ func TestGitOverHTTP(t *testing.T) {
 // other than main, becomes its default branch; in memory and on disk,
 // where the pushed data survives a restart.
 func TestGitPushToEmpty(t *testing.T) {
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git is not installed")
-	}
+	needGit(t)
 	t.Parallel()
 	t.Run("memory", func(t *testing.T) { t.Parallel(); testPushToEmpty(t, "") })
 	t.Run("disk", func(t *testing.T) { t.Parallel(); testPushToEmpty(t, t.TempDir()) })
@@ -279,9 +283,7 @@ func TestGitUploadPackBombIsRefused(t *testing.T) {
 // the shallow clone, --deepen, --unshallow, each leaving a repository
 // git fsck accepts; --shallow-since is refused with a message.
 func TestGitShallowClone(t *testing.T) {
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git is not installed")
-	}
+	needGit(t)
 	t.Parallel()
 	s := refservertest.Start(t)
 	alice := mustUser(t, s, "alice", "alice-password-123", "")

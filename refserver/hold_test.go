@@ -8,7 +8,6 @@ import (
 	"net/http"
 	"net/url"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -22,9 +21,7 @@ import (
 // the stock git client: past http.postBuffer (1 MiB) git first sends a
 // 4-byte "0000" probe POST and stops unless it gets a 200.
 func TestGitPushLargerThanPostBuffer(t *testing.T) {
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git is not installed")
-	}
+	needGit(t)
 	t.Parallel()
 	s := refservertest.Start(t)
 	alice := mustUser(t, s, "alice", "alice-password-123", "")

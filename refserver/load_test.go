@@ -68,9 +68,7 @@ func pkt(s string) string { return fmt.Sprintf("%04x%s", len(s)+4, s) }
 // on the repository: a push and reads of it succeed meanwhile. Then the
 // transfer deadlines cut both.
 func TestNoRepositoryLockAcrossTheNetwork(t *testing.T) {
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git is not installed")
-	}
+	needGit(t)
 	t.Parallel()
 	s := refservertest.Start(t, func(o *refserver.Options) { o.TransferTimeout = 5 * time.Second })
 	alice := mustUser(t, s, "alice", "alice-password-123", "")
@@ -197,9 +195,7 @@ func TestSlowBodiesDoNotExhaustTheServer(t *testing.T) {
 // allocated by the whole process (server and client) stay far below the
 // file's size. Not parallel, so other tests' allocations do not count.
 func TestLargeFileReadsStream(t *testing.T) {
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git is not installed")
-	}
+	needGit(t)
 	const size = 64 << 20
 	s := refservertest.Start(t, func(o *refserver.Options) { o.DataDir = t.TempDir() })
 	alice := mustUser(t, s, "alice", "alice-password-123", "")

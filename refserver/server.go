@@ -312,7 +312,7 @@ func (s *Server) ensureAdmin() error {
 		return err
 	}
 	if generated && pwFile != "" {
-		return store.WriteFileAtomic(pwFile, []byte(pw+"\n"))
+		return store.WriteFileAtomic(pwFile, []byte(pw+"\n"), 0o600)
 	}
 	return nil
 }
@@ -362,7 +362,7 @@ func (s *Server) addAgentKey() error {
 		}
 		s.agentKey = key
 		if keyFile != "" {
-			return store.WriteFileAtomic(keyFile, []byte(key+"\n"))
+			return store.WriteFileAtomic(keyFile, []byte(key+"\n"), 0o600)
 		}
 		return nil
 	}
@@ -396,7 +396,7 @@ func (s *Server) keepAgentUsage() error {
 		defer mu.Unlock()
 		b, err := s.agent.SaveUsage()
 		if err == nil {
-			err = store.WriteFileAtomic(path, b)
+			err = store.WriteFileAtomic(path, b, 0o600)
 		}
 		if err != nil {
 			fmt.Fprintf(s.opts.Log, "forge: warning: keeping the agent usage: %v\n", err)

@@ -18,6 +18,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/forgehq/forge/refserver/store"
 )
 
 // signer is the token service's key: an ECDSA P-256 key (tokens are ES256
@@ -58,10 +60,10 @@ func loadOrCreateSigner(dir string) (*signer, error) {
 		return nil, err
 	}
 	keyPEM = pem.EncodeToMemory(&pem.Block{Type: "EC PRIVATE KEY", Bytes: der})
-	if err := (*disk)(nil).writeAtomic(keyPath, keyPEM, 0o600); err != nil {
+	if err := store.WriteFileAtomic(keyPath, keyPEM, 0o600); err != nil {
 		return nil, err
 	}
-	if err := (*disk)(nil).writeAtomic(certPath, s.certPEM, 0o644); err != nil {
+	if err := store.WriteFileAtomic(certPath, s.certPEM, 0o644); err != nil {
 		return nil, err
 	}
 	return s, nil

@@ -11,6 +11,8 @@ import (
 	"path/filepath"
 	"strings"
 	"sync/atomic"
+
+	"github.com/forgehq/forge/refserver/store"
 )
 
 // Digests: sha256 (the canonical algorithm) and sha512, the two the OCI
@@ -167,34 +169,13 @@ func (d *disk) fault(op, path string) error {
 	return nil
 }
 
-// writeAtomic writes a file through a temporary file, synced, and a
-// rename, so a crash never leaves it half-written and an acknowledged write
-// is on disk.
+// writeAtomic is store.WriteFileAtomic (temporary file, synced, renamed)
+// behind the fail hook.
 func (d *disk) writeAtomic(path string, data []byte, mode os.FileMode) error {
 	if err := d.fault("write", path); err != nil {
 		return err
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".tmp-*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Chmod(mode); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
+	return store.WriteFileAtomic(path, data, mode)
 }
 
 // storageFailure is what a client is told of a failed read or write of

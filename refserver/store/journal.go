@@ -2,7 +2,6 @@ package store
 
 import (
 	"bufio"
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -290,7 +289,7 @@ func (j *journal) compact(d *data) error {
 	if err := j.check("snapshot"); err != nil {
 		return err
 	}
-	if err := writeFileAtomic(filepath.Join(j.dir, snapshotName), b); err != nil {
+	if err := WriteFileAtomic(filepath.Join(j.dir, snapshotName), b, 0o600); err != nil {
 		return err
 	}
 	if j.f == nil {
@@ -337,23 +336,21 @@ func (j *journal) close() error {
 	return j.f.Close()
 }
 
-// WriteFileAtomic replaces path with b: a reader sees the old content or
-// the new, never a mix, and after it returns the new content survives a
-// crash.
-func WriteFileAtomic(path string, b []byte) error { return writeFileAtomic(path, b) }
-
-func writeFileAtomic(path string, b []byte) error {
+// WriteFileAtomic replaces path with b, made with mode: a reader sees the
+// old content or the new, never a mix, and after it returns the new
+// content survives a crash.
+func WriteFileAtomic(path string, b []byte, mode os.FileMode) error {
 	dir := filepath.Dir(path)
 	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp*")
 	if err != nil {
 		return err
 	}
 	defer os.Remove(f.Name())
-	if _, err := io.Copy(f, bytes.NewReader(b)); err != nil {
+	if _, err := f.Write(b); err != nil {
 		f.Close()
 		return err
 	}
-	if err := f.Chmod(0o600); err != nil {
+	if err := f.Chmod(mode); err != nil {
 		f.Close()
 		return err
 	}
