@@ -9,6 +9,8 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -47,6 +49,50 @@ func TestUploadSessionsBounded(t *testing.T) {
 	f.call(t, "bob", "POST", "/v2/bob/app/blobs/uploads/", nil, nil).want(t, "bob's POST", http.StatusAccepted)
 	f.call(t, "alice", "DELETE", locs[0], nil, nil).want(t, "cancel", http.StatusNoContent)
 	f.call(t, "alice", "POST", "/v2/alice/app/blobs/uploads/", nil, nil).want(t, "POST after a cancel", http.StatusAccepted)
+}
+
+// A burst of POSTs from one user starts no more uploads than the bound:
+// counting the user's uploads and adding the new one are one step.
+func TestUploadSessionsBoundedUnderABurst(t *testing.T) {
+	t.Parallel()
+	f := limitedRegistry(t, newFixture(t, ""), registry.Options{MaxUploads: 3})
+	// Each upload's file is held at its creation until a fourth POST is
+	// creating one too (or 2 s pass): a count made apart from the adding
+	// lets the fourth through.
+	var creating atomic.Int64
+	fourth := make(chan struct{})
+	f.reg.FailWrites(func(op, path string) error {
+		if op == "create" {
+			if creating.Add(1) == 4 {
+				close(fourth)
+			}
+			select {
+			case <-fourth:
+			case <-time.After(2 * time.Second):
+			}
+		}
+		return nil
+	})
+	var accepted atomic.Int64
+	var wg sync.WaitGroup
+	for range 40 {
+		wg.Go(func() {
+			req, _ := http.NewRequest(http.MethodPost, f.url+"/v2/alice/app/blobs/uploads/", nil)
+			req.Header.Set("Authorization", "Basic "+basic("alice"))
+			resp, err := http.DefaultClient.Do(req)
+			if err != nil {
+				return
+			}
+			resp.Body.Close()
+			if resp.StatusCode == http.StatusAccepted {
+				accepted.Add(1)
+			}
+		})
+	}
+	wg.Wait()
+	if n := accepted.Load(); n != 3 {
+		t.Fatalf("a burst of 40 POSTs started %d uploads, want the bound, 3", n)
+	}
 }
 
 // A chunk trickling in slower than ChunkGrace and ChunkRate allow is cut

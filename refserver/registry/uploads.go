@@ -65,37 +65,50 @@ func newUploads(dir string, d *disk) (*uploads, error) {
 }
 
 // start opens an upload of repo for user, unless user holds max already.
+// Counting the user's uploads and adding the new one are one step, so a
+// burst of POSTs cannot pass the bound; the file is created after, outside
+// the lock, and the upload forgotten again if that fails.
 func (us *uploads) start(repo, user string, max int, now time.Time) (*upload, error) {
-	us.mu.Lock()
-	held := 0
-	for _, u := range us.m {
-		if u.user == user {
-			held++
-		}
-	}
-	us.mu.Unlock()
-	if held >= max {
-		return nil, fmt.Errorf("%w: %s holds %d, the most allowed; finish or cancel one (DELETE its URL), or wait for abandoned ones to expire", errTooManyUploads, user, held)
-	}
 	b := make([]byte, 16)
 	if _, err := rand.Read(b); err != nil {
 		return nil, err
 	}
 	id := hex.EncodeToString(b)
 	path := filepath.Join(us.dir, id)
-	if err := us.disk.fault("create", path); err != nil {
+	u := &upload{id: id, repo: repo, user: user, path: path, disk: us.disk, sha: newHash("sha256"), touched: now}
+	us.mu.Lock()
+	held := 0
+	for _, o := range us.m {
+		if o.user == user {
+			held++
+		}
+	}
+	if held < max {
+		us.m[id] = u
+	}
+	us.mu.Unlock()
+	if held >= max {
+		return nil, fmt.Errorf("%w: %s holds %d, the most allowed; finish or cancel one (DELETE its URL), or wait for abandoned ones to expire", errTooManyUploads, user, held)
+	}
+	if err := us.create(path); err != nil {
+		us.mu.Lock()
+		delete(us.m, id)
+		us.mu.Unlock()
 		return nil, err
+	}
+	return u, nil
+}
+
+// create makes an upload's empty file.
+func (us *uploads) create(path string) error {
+	if err := us.disk.fault("create", path); err != nil {
+		return err
 	}
 	f, err := os.OpenFile(path, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
 	if err != nil {
-		return nil, err
+		return err
 	}
-	f.Close()
-	u := &upload{id: id, repo: repo, user: user, path: path, disk: us.disk, sha: newHash("sha256"), touched: now}
-	us.mu.Lock()
-	us.m[id] = u
-	us.mu.Unlock()
-	return u, nil
+	return f.Close()
 }
 
 // get finds an upload of repo and locks it; nil when there is none.
