@@ -3,11 +3,8 @@ package tui
 import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/forgehq/forge/tui/common"
+	"github.com/forgehq/forge/tui/frame"
 )
-
-// rowsAbove are the frame's rows above the view: the tab bar and the
-// breadcrumb.
-const rowsAbove = 2
 
 // click handles a mouse click: on the tab bar it switches to the tab
 // clicked; in the view's area the view gets it, its rows counted from
@@ -26,8 +23,8 @@ func (a *App) click(msg tea.MouseClickMsg) tea.Cmd {
 		if i := a.frame.TabAt(a.tabNames(), a.stack.Active(), msg.X); i >= 0 {
 			return a.switchTab(common.SwitchTabMsg{Tab: i})
 		}
-	case msg.Y >= rowsAbove && msg.Y < rowsAbove+h:
-		msg.Y -= rowsAbove
+	case msg.Y >= frame.Above && msg.Y < frame.Above+h:
+		msg.Y -= frame.Above
 		return a.toTop(msg)
 	}
 	return nil

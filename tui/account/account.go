@@ -83,9 +83,9 @@ func (p *profile) Update(msg tea.Msg) tea.Cmd {
 		return p.fetch()
 	case tea.KeyPressMsg:
 		switch {
-		case key.Matches(msg, keyEdit) && p.me != nil:
+		case key.Matches(msg, keyEdit()) && p.me != nil:
 			return common.Push(newProfileForm(p.ctx, p.me))
-		case key.Matches(msg, keyPassword):
+		case key.Matches(msg, keyPassword()):
 			return common.Push(newPasswordForm(p.ctx))
 		}
 		p.pager.Update(msg)
@@ -181,18 +181,16 @@ func (p *profile) View() string {
 func (p *profile) Title() string   { return "Profile" }
 func (p *profile) Animating() bool { return p.load.Busy }
 
-// The profile's own keys.
-var (
-	keyEdit     = common.Binding("e", "edit profile", "e")
-	keyPassword = common.Binding("p", "new password", "p")
-)
+// The profile's own keys, built when asked for (never at package init).
+func keyEdit() key.Binding     { return common.Binding("e", "edit profile", "e") }
+func keyPassword() key.Binding { return common.Binding("p", "new password", "p") }
 
 func (p *profile) ShortHelp() []key.Binding {
 	k := p.ctx.Keys
-	return []key.Binding{keyEdit, keyPassword, k.Refresh, k.Profiles}
+	return []key.Binding{keyEdit(), keyPassword(), k.Refresh, k.Profiles}
 }
 
 func (p *profile) FullHelp() [][]key.Binding {
 	k := p.ctx.Keys
-	return [][]key.Binding{{k.Up, k.Down, keyEdit, keyPassword, k.Refresh, k.Profiles}}
+	return [][]key.Binding{{k.Up, k.Down, keyEdit(), keyPassword(), k.Refresh, k.Profiles}}
 }

@@ -372,9 +372,10 @@ func (v *View) turnDone(msg turnDoneMsg) tea.Cmd {
 		// The service counted what it sent: the usage shown follows.
 		return v.fetchUsage()
 	}
-	v.entries = append(v.entries, entry{"error", errorSentence(msg.err)})
+	sentence := errorSentence(msg.err)
+	v.entries = append(v.entries, entry{"error", sentence})
 	failed := common.Error(msg.err)
-	if sentence := errorSentence(msg.err); sentence != text.ErrorText(msg.err) {
+	if sentence != text.ErrorText(msg.err) {
 		failed = func() tea.Msg { return common.StatusMsg{Text: sentence, Err: true} }
 	}
 	return tea.Batch(failed, v.fetchUsage())

@@ -3,6 +3,7 @@ package chatview
 import (
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/forgehq/forge/internal/httpwait"
 	"github.com/forgehq/forge/internal/text"
@@ -18,6 +19,7 @@ func closeCut(s string) string {
 		return s + "\n```"
 	}
 	// Code spans are left as they are; list bullets are no marks.
+	bullets, spans := cutMarks()
 	inline := spans.ReplaceAllString(bullets.ReplaceAllString(s, ""), "")
 	var tail string
 	if strings.Count(inline, "`")%2 == 1 {
@@ -39,10 +41,11 @@ func closeCut(s string) string {
 	return s + tail
 }
 
-var (
-	bullets = regexp.MustCompile(`(?m)^\s*\* `)
-	spans   = regexp.MustCompile("`[^`]*`")
-)
+// cutMarks are closeCut's list bullets and code spans, compiled on the
+// first cut reply rather than at start-up.
+var cutMarks = sync.OnceValues(func() (bullets, spans *regexp.Regexp) {
+	return regexp.MustCompile(`(?m)^\s*\* `), regexp.MustCompile("`[^`]*`")
+})
 
 // errorSentence says an agent error in one sentence for people: a reply
 // that did not come in time is said so, not in net/http's words.

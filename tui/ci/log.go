@@ -253,16 +253,16 @@ func (l *Log) View() string {
 func (l *Log) Title() string   { return text.OneLine(l.job.Name) + " log" }
 func (l *Log) Animating() bool { return l.load.Busy || !finished(l.job.Status, l.job.Conclusion) }
 
-// Capturing: the search query takes every key while it is typed.
 // Link is the job's web page, else its run's.
 func (l *Log) Link() string { return cmp.Or(l.job.HTMLURL, l.run.HTMLURL) }
 
+// Capturing: the search query takes every key while it is typed.
 func (l *Log) Capturing() bool { return l.search.typing }
 
 // CanGoBack: esc clears a search before it leaves the log.
 func (l *Log) CanGoBack() bool { return l.search.active() }
 
-// keySearch and keyNext are the search's keys, for the help.
+// keyCopyLines copies the lines in view.
 func keyCopyLines() key.Binding {
 	return common.Binding("Y", "copy the lines in view", "Y")
 }
@@ -282,6 +282,7 @@ func (l *Log) copyLines() tea.Cmd {
 	return common.Copy(strings.Join(lines, "\n")+"\n", fmt.Sprintf("lines %d–%d", from+1, to))
 }
 
+// keySearch and keyNext are the search's keys, for the help.
 func keySearch() key.Binding { return common.Binding("/", "search", "/") }
 func keyNext() key.Binding   { return common.Binding("n/N", "next/previous match", "n", "N") }
 

@@ -35,8 +35,14 @@ func OpenKeep(cacheDir, account, origin string) *Keep {
 	if cacheDir == "" || account == "" {
 		return &Keep{}
 	}
-	sum := sha256.Sum256([]byte("account\n" + account + "\n" + origin))
-	return &Keep{dir: filepath.Join(cacheDir, "tui", hex.EncodeToString(sum[:8]))}
+	return &Keep{dir: keepDir(cacheDir, "account\n"+account+"\n"+origin)}
+}
+
+// keepDir is the directory under cacheDir of the keep whose owner is
+// named by who; the name is hashed, as it holds logins and addresses.
+func keepDir(cacheDir, who string) string {
+	sum := sha256.Sum256([]byte(who))
+	return filepath.Join(cacheDir, "tui", hex.EncodeToString(sum[:8]))
 }
 
 // AdoptProfileKeep moves the keep an earlier forge kept per profile
@@ -48,8 +54,7 @@ func AdoptProfileKeep(cacheDir, profile, baseURL string, k *Keep) {
 	if cacheDir == "" || k == nil || k.dir == "" {
 		return
 	}
-	sum := sha256.Sum256([]byte(profile + "\n" + baseURL))
-	old := filepath.Join(cacheDir, "tui", hex.EncodeToString(sum[:8]))
+	old := keepDir(cacheDir, profile+"\n"+baseURL)
 	if _, err := os.Stat(k.dir); !errors.Is(err, os.ErrNotExist) {
 		return
 	}

@@ -18,9 +18,7 @@ type KeyMap struct {
 // NewKeyMap returns the default keys. It is built when the TUI starts,
 // never at package initialisation.
 func NewKeyMap() *KeyMap {
-	b := func(keys []string, k, desc string) key.Binding {
-		return key.NewBinding(key.WithKeys(keys...), key.WithHelp(k, desc))
-	}
+	b := func(keys []string, k, desc string) key.Binding { return Binding(k, desc, keys...) }
 	return &KeyMap{
 		Up:          b([]string{"up", "k"}, "↑/k", "up"),
 		Down:        b([]string{"down", "j"}, "↓/j", "down"),

@@ -163,10 +163,6 @@ func quoteKeys(keys []string) string {
 	return strings.Join(q, ", ")
 }
 
-// SavedFilters are a list's saved filters as key bindings, for its keys
-// and help.
-func (c *Context) SavedFilters(list string) map[string]string { return c.Filters[list] }
-
 // FilterBinding is the help entry of a saved filter.
 func FilterBinding(k, filter string) key.Binding {
 	return Binding(k, "filter: "+filter, k)

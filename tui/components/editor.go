@@ -402,9 +402,12 @@ func (e *Editor) visual() ([]vrow, vpos) {
 	return rows, cur
 }
 
-// tabWidth is the cells a tab is drawn in (as spaces: a tab written to
-// the terminal would jump to its own tab stops).
-const tabWidth = 4
+// tabSpaces is how a tab is drawn (as spaces: a tab written to the
+// terminal would jump to its own tab stops); tabWidth the cells it takes.
+const (
+	tabSpaces = "    "
+	tabWidth  = len(tabSpaces)
+)
 
 // cellWidth is the cells a grapheme cluster takes (a lone combining mark
 // one, so that the cursor can sit on it).
@@ -507,12 +510,11 @@ func (e *Editor) draw(seg []string, c int) string {
 		}
 		seg = masked
 	}
-	tabs := strings.NewReplacer("\t", strings.Repeat(" ", tabWidth))
 	if c < 0 && !e.focused {
-		return e.ctx.Styles.Dim.Render(tabs.Replace(strings.Join(seg, "")))
+		return e.ctx.Styles.Dim.Render(untab(strings.Join(seg, "")))
 	}
 	if c < 0 {
-		return tabs.Replace(strings.Join(seg, ""))
+		return untab(strings.Join(seg, ""))
 	}
 	cur := " "
 	after := ""
@@ -523,5 +525,8 @@ func (e *Editor) draw(seg []string, c int) string {
 	if cur == "\t" {
 		cur, after = " ", strings.Repeat(" ", tabWidth-1)+after
 	}
-	return tabs.Replace(strings.Join(seg[:c], "")) + e.ctx.Styles.Cursor.Render(cur) + tabs.Replace(after)
+	return untab(strings.Join(seg[:c], "")) + e.ctx.Styles.Cursor.Render(cur) + untab(after)
 }
+
+// untab draws s's tabs as tabWidth spaces.
+func untab(s string) string { return strings.ReplaceAll(s, "\t", tabSpaces) }

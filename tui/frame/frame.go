@@ -17,9 +17,13 @@ import (
 	"github.com/forgehq/forge/tui/common"
 )
 
-// Chrome is the rows drawn around the view: the tab bar and breadcrumb
-// above it, the status and help lines below.
-const Chrome = 4
+// Above is the rows drawn above the view: the tab bar and breadcrumb.
+// Chrome is the rows drawn around it: those, and the status and help
+// lines below.
+const (
+	Above  = 2
+	Chrome = Above + 2
+)
 
 // Frame draws; it holds the help line's model, styled from the theme.
 type Frame struct {

@@ -177,7 +177,7 @@ func (v *View) key(msg tea.KeyPressMsg) tea.Cmd {
 		return v.askState(key.Matches(msg, v.keyClose))
 	case key.Matches(msg, v.ctx.Keys.Ask):
 		return common.AskAgent(v.repo, fmt.Sprintf("issue:%d", v.issue.Number), "")
-	case key.Matches(msg, keyCopyCode):
+	case key.Matches(msg, keyCopyCode()):
 		return v.copyCode()
 	default:
 		v.pager.Update(msg)
@@ -401,7 +401,7 @@ func (v *View) stateKeys(closeKey key.Binding) []key.Binding {
 
 func (v *View) FullHelp() [][]key.Binding {
 	k := v.ctx.Keys
-	return [][]key.Binding{v.pager.KeyHelp(), append([]key.Binding{v.keyComment, v.keySend, k.Edit, v.keyHide}, append(v.stateKeys(v.keyClose), k.Ask, k.Refresh, k.Copy, keyCopyCode, k.Browse)...)}
+	return [][]key.Binding{v.pager.KeyHelp(), append([]key.Binding{v.keyComment, v.keySend, k.Edit, v.keyHide}, append(v.stateKeys(v.keyClose), k.Ask, k.Refresh, k.Copy, keyCopyCode(), k.Browse)...)}
 }
 
 // draftName names the comment draft in the keep.
@@ -464,8 +464,9 @@ func (v *View) draftWhat() string {
 	return fmt.Sprintf("the comment draft on %s#%d", v.repo, v.issue.Number)
 }
 
-// keyCopyCode copies the issue's last code block.
-var keyCopyCode = common.Binding("Y", "copy the last code block", "Y")
+// keyCopyCode copies the issue's last code block; built when asked for,
+// never at package init.
+func keyCopyCode() key.Binding { return common.Binding("Y", "copy the last code block", "Y") }
 
 // copyCode copies the last fenced code block of the issue — the latest
 // comment's that has one, else the body's — cleaned for the terminal it

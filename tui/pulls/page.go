@@ -40,7 +40,7 @@ type Page struct {
 func NewPage(ctx *common.Context, repo client.RepoName, pr *client.PullRequest) *Page {
 	header := func() string {
 		st := ctx.Styles
-		return State(ctx, pr) + st.Dim.Render(fmt.Sprintf(" · %s wants to merge %s into %s", text.OneLine(pr.User.Login), text.OneLine(pr.Head.Ref), text.OneLine(pr.Base.Ref)))
+		return State(ctx, pr) + st.Dim.Render(" · "+wants(pr))
 	}
 	desc := components.NewDoc(ctx, "Description", func(w int) []string { return Lines(ctx, pr, w) })
 	changes := diff.NewPage(ctx, "Diff", func(cx context.Context, c *client.Client) (*diff.Change, error) {
@@ -102,13 +102,17 @@ func State(ctx *common.Context, p *client.PullRequest) string {
 	return st.Success.Render("open")
 }
 
+// wants says who wants to merge which branch into which.
+func wants(p *client.PullRequest) string {
+	return fmt.Sprintf("%s wants to merge %s into %s", text.OneLine(p.User.Login), text.OneLine(p.Head.Ref), text.OneLine(p.Base.Ref))
+}
+
 // Lines is the description: title, state, branches, the body rendered.
 func Lines(ctx *common.Context, p *client.PullRequest, w int) []string {
 	st := ctx.Styles
 	lines := []string{
 		st.Bold.Render(text.OneLine(p.Title)) + st.Dim.Render(fmt.Sprintf(" #%d", p.Number)),
-		State(ctx, p) + st.Dim.Render(fmt.Sprintf(" · %s wants to merge %s into %s · opened %s",
-			text.OneLine(p.User.Login), text.OneLine(p.Head.Ref), text.OneLine(p.Base.Ref), text.Since(p.CreatedAt.Time, ctx.Now()))),
+		State(ctx, p) + st.Dim.Render(" · "+wants(p)+" · opened "+text.Since(p.CreatedAt.Time, ctx.Now())),
 		"",
 	}
 	if strings.TrimSpace(p.Body) == "" {

@@ -5,6 +5,8 @@
 package stack
 
 import (
+	"slices"
+
 	tea "charm.land/bubbletea/v2"
 	"github.com/forgehq/forge/tui/common"
 )
@@ -121,30 +123,35 @@ func (s *Stack) Pop() {
 // Close removes c and what was opened above it, in whatever tab; a root
 // stays.
 func (s *Stack) Close(c common.Component) {
-	for _, t := range s.tabs {
-		for i, x := range t.views {
-			if x == c && i > 0 {
-				t.views = t.views[:i]
-				s.size(t.Top())
-				return
-			}
-		}
+	if n, i := s.find(c); n >= 0 && i > 0 {
+		t := s.tabs[n]
+		t.views = t.views[:i]
+		s.size(t.Top())
 	}
 }
 
 // Replace puts c in old's place, in whatever tab old is, closing what
 // was above it; tab is old's tab, -1 when old is open nowhere.
 func (s *Stack) Replace(old, c common.Component) (tab int, init tea.Cmd) {
+	n, i := s.find(old)
+	if n < 0 {
+		return -1, nil
+	}
+	t := s.tabs[n]
+	t.views = append(t.views[:i], c)
+	s.size(c)
+	return n, c.Init()
+}
+
+// find is the tab c is open in and its place there; -1, -1 when c is
+// open nowhere.
+func (s *Stack) find(c common.Component) (tab, i int) {
 	for n, t := range s.tabs {
-		for i, x := range t.views {
-			if x == old {
-				t.views = append(t.views[:i], c)
-				s.size(c)
-				return n, c.Init()
-			}
+		if i := slices.Index(t.views, c); i >= 0 {
+			return n, i
 		}
 	}
-	return -1, nil
+	return -1, -1
 }
 
 // ResetPerRepo closes every per-repository tab (another repository was
