@@ -72,9 +72,8 @@ func Read(ctx context.Context, c *client.Client, repo client.RepoName, from, to 
 
 // count counts the added and removed lines of a unified diff.
 func count(unified string) (added, removed int) {
-	for _, l := range strings.Split(unified, "\n") {
+	for _, l := range hunks(unified) {
 		switch {
-		case strings.HasPrefix(l, "+++ "), strings.HasPrefix(l, "--- "):
 		case strings.HasPrefix(l, "+"):
 			added++
 		case strings.HasPrefix(l, "-"):
@@ -82,6 +81,17 @@ func count(unified string) (added, removed int) {
 		}
 	}
 	return added, removed
+}
+
+// hunks is a unified diff's lines after its two header lines ("--- a/…",
+// "+++ b/…"): only those are headers. A removed line whose text starts
+// "-- " (an SQL or Lua comment) reads "--- " too, and is a change.
+func hunks(unified string) []string {
+	lines := text.Lines(unified)
+	if len(lines) >= 2 && strings.HasPrefix(lines[0], "--- ") && strings.HasPrefix(lines[1], "+++ ") {
+		return lines[2:]
+	}
+	return lines
 }
 
 // skipped says why a file is not diffed.
@@ -128,10 +138,7 @@ func Lines(ctx *common.Context, files []File) (lines []string, starts []int) {
 			head += st.Dim.Render(" · " + f.Note)
 		}
 		lines = append(lines, head)
-		for _, l := range text.Lines(f.Unified) {
-			if strings.HasPrefix(l, "--- ") || strings.HasPrefix(l, "+++ ") {
-				continue // the header says which file
-			}
+		for _, l := range hunks(f.Unified) { // the header says which file
 			l = clean(l)
 			switch {
 			case strings.HasPrefix(l, "@@"):

@@ -84,3 +84,16 @@ func TestUnifiedHunks(t *testing.T) {
 		t.Errorf("a new file: %q", got)
 	}
 }
+
+// A removed line reading "-- gone" (an SQL or Lua comment) is "--- gone"
+// in the diff: a change, counted and drawn, not a file header.
+func TestDashedLinesAreChanges(t *testing.T) {
+	u := unified("a/q.sql", "b/q.sql", "select 1;\n-- gone\n", "select 1;\n++ new\n")
+	if added, removed := count(u); added != 1 || removed != 1 {
+		t.Errorf("counted +%d -%d in\n%s", added, removed, u)
+	}
+	body := strings.Join(hunks(u), "\n")
+	if !strings.Contains(body, "--- gone") || !strings.Contains(body, "+++ new") || strings.Contains(body, "q.sql") {
+		t.Errorf("the hunks of\n%s\nare\n%s", u, body)
+	}
+}
