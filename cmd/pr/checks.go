@@ -9,6 +9,7 @@ import (
 	"github.com/forgehq/forge/client"
 	"github.com/forgehq/forge/internal/cmdutil"
 	"github.com/forgehq/forge/internal/output"
+	"github.com/forgehq/forge/internal/text"
 	"github.com/spf13/cobra"
 )
 
@@ -64,7 +65,7 @@ func runChecks(ctx context.Context, opts *checksOptions) error {
 			return err
 		}
 	} else if len(runs) == 0 {
-		fmt.Fprintf(ios.ErrOut, "No CI runs for the head of pull request #%d (%s)\n", p.Number, short(p.Head.SHA))
+		fmt.Fprintf(ios.ErrOut, "No CI runs for the head of pull request #%d (%s)\n", p.Number, text.OneLine(text.ShortSHA(p.Head.SHA)))
 	} else {
 		tty := ios.IsStdoutTTY()
 		t := output.NewTable(ios, "STATUS", "WORKFLOW", "ID", "ELAPSED")
@@ -160,11 +161,4 @@ func checksSummary(runs []*client.WorkflowRun) string {
 		parts[i] = fmt.Sprintf("%d %s", counts[w], w)
 	}
 	return strings.Join(parts, ", ")
-}
-
-func short(sha string) string {
-	if len(sha) > 7 {
-		return sha[:7]
-	}
-	return sha
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/forgehq/forge/cmd/internal/listing"
 	"github.com/forgehq/forge/internal/cmdutil"
 	"github.com/forgehq/forge/internal/output"
+	"github.com/forgehq/forge/internal/text"
 	"github.com/spf13/cobra"
 )
 
@@ -55,8 +56,8 @@ func runCommits(ctx context.Context, opts *commitsOptions) error {
 	t.KeepWhole("SHA")
 	return listing.Show(ctx, listing.Tail{IO: ios, Flags: &opts.list, Table: t, Empty: fmt.Sprintf("No commits in %s yet.", name)}, c.Repos.Commits(ctx, name, opts.list.PerPage()), func(cm *client.Commit) {
 		sha := cm.SHA
-		if tty && len(sha) > 7 {
-			sha = sha[:7]
+		if tty {
+			sha = text.ShortSHA(sha)
 		}
 		subject, _, _ := strings.Cut(cm.Commit.Message, "\n")
 		t.Add(sha, output.Yellow)

@@ -171,14 +171,6 @@ func fetchRun(ctx context.Context, c *client.Client, repo client.RepoName, id in
 	return run, jobs, nil
 }
 
-// shortSHA is the first seven characters of a commit hash.
-func shortSHA(sha string) string {
-	if len(sha) > 7 {
-		return sha[:7]
-	}
-	return sha
-}
-
 // joinNonEmpty joins the non-empty parts with sep.
 func joinNonEmpty(sep string, parts ...string) string {
 	var keep []string

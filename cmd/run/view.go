@@ -193,7 +193,7 @@ func renderRun(cs *iostreams.ColorScheme, run *client.WorkflowRun, jobs []*clien
 			trigger += " " + output.FormatTime(run.CreatedAt.Time, true)
 		}
 	}
-	lines = append(lines, text.OneLine(joinNonEmpty(" · ", trigger, shortSHA(run.HeadSHA), stateText(run.Status, run.Conclusion, runElapsed(run, now)))))
+	lines = append(lines, text.OneLine(joinNonEmpty(" · ", trigger, text.ShortSHA(run.HeadSHA), stateText(run.Status, run.Conclusion, runElapsed(run, now)))))
 	lines = append(lines, "", cs.Bold("JOBS"))
 	if len(jobs) == 0 {
 		lines = append(lines, cs.Gray("(no jobs yet)"))

@@ -48,6 +48,16 @@ func Bytes(n int64) string {
 	return fmt.Sprintf("%.1f %ciB", float64(n)/float64(div), "KMGTP"[exp])
 }
 
+// ShortSHA is a commit hash's first seven characters, as git abbreviates
+// it; the server's bytes as they are (callers drawing it on a terminal
+// pass it through OneLine, as any server text).
+func ShortSHA(sha string) string {
+	if len(sha) > 7 {
+		return sha[:7]
+	}
+	return sha
+}
+
 // ShortDigest is "sha256:" and the first 12 hex digits, for tables and
 // views on a terminal; piped output keeps whole digests.
 func ShortDigest(d string) string {

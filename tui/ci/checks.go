@@ -14,7 +14,7 @@ import (
 func NewChecks(ctx *common.Context, repo client.RepoName, sha string) *Runs {
 	r := NewRuns(ctx, repo)
 	r.SetTitle("Checks")
-	r.Table().Empty = "No workflow runs for the head commit " + text.OneLine(sha[:min(len(sha), 7)]) + "."
+	r.Table().Empty = "No workflow runs for the head commit " + text.OneLine(text.ShortSHA(sha)) + "."
 	all := r.Fetch
 	r.Fetch = func() (components.Work[*client.WorkflowRun], error) {
 		work, err := all()

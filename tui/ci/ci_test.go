@@ -336,3 +336,19 @@ func TestSearchHolds(t *testing.T) {
 		}
 	}
 }
+
+// A run's head SHA is server text: its first seven bytes are drawn made
+// safe, as every other string of the header (an escape sequence there
+// reached the terminal).
+func TestRunHeadSHAIsMadeSafe(t *testing.T) {
+	ctx := tuitest.Context(t, tuitest.Server(t), "alice")
+	run := &client.WorkflowRun{ID: 7, Name: "CI", Status: "completed", Conclusion: "success", HeadBranch: "main", Event: "push",
+		HeadSHA: "\x1b]0;x\a" + strings.Repeat("a", 40)}
+	head := NewJobs(ctx, client.RepoName{Owner: "alice", Name: "webapp"}, run).head()
+	if strings.ContainsAny(head, "\a") || strings.Contains(head, "\x1b]") {
+		t.Errorf("the run's head draws the server's escape: %q", head)
+	}
+	if !strings.Contains(head, "^[]0;x") {
+		t.Errorf("the SHA's bytes are not shown made visible: %q", head)
+	}
+}

@@ -164,10 +164,7 @@ func (j *Jobs) head() string {
 	st := j.ctx.Styles
 	r := j.run
 	head := icon(j.ctx, r.Status, r.Conclusion) + " " + st.Bold.Render(runTitle(r)) + st.Dim.Render(fmt.Sprintf(" · run %d", r.ID))
-	sha := r.HeadSHA
-	if len(sha) > 7 {
-		sha = sha[:7]
-	}
+	sha := text.OneLine(text.ShortSHA(r.HeadSHA))
 	meta := st.Dim.Render(fmt.Sprintf("%s · %s on %s (%s) · %s", describe(r.Status, r.Conclusion), text.OneLine(r.Event),
 		text.OneLine(r.HeadBranch), sha, text.Since(r.CreatedAt.Time, j.ctx.Now())))
 	return head + "\n" + meta + "\n"

@@ -19,7 +19,7 @@ import (
 // lists the files; both sides of each come from the contents endpoint).
 func NewView(ctx *common.Context, repo client.RepoName, cm *client.Commit) *diff.Page {
 	sha := cm.SHA
-	p := diff.NewPage(ctx, "commit "+text.OneLine(sha[:min(len(sha), 7)]), func(cx context.Context, c *client.Client) (*diff.Change, error) {
+	p := diff.NewPage(ctx, "commit "+text.OneLine(text.ShortSHA(sha)), func(cx context.Context, c *client.Client) (*diff.Change, error) {
 		d, err := c.Repos.Commit(cx, repo, sha)
 		if err != nil {
 			return nil, err

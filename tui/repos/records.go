@@ -123,17 +123,10 @@ func newCommits(ctx *common.Context, repo client.RepoName) *section[client.Commi
 		st := ctx.Styles
 		subject, _, _ := strings.Cut(cm.Commit.Message, "\n")
 		return components.Row{Key: cm.SHA, Cells: []string{
-			st.Accent.Render(short(cm.SHA, 7)), text.OneLine(subject), text.OneLine(cm.Commit.Author.Name),
+			st.Accent.Render(text.OneLine(text.ShortSHA(cm.SHA))), text.OneLine(subject), text.OneLine(cm.Commit.Author.Name),
 			st.Dim.Render(text.Since(cm.Commit.Author.Date.Time, ctx.Now()))}}
 	}
 	s.Open = func(cm *client.Commit) tea.Cmd { return common.Push(commits.NewView(ctx, repo, cm)) }
-	return s
-}
-
-func short(s string, n int) string {
-	if len(s) > n {
-		return s[:n]
-	}
 	return s
 }
 
