@@ -84,7 +84,7 @@ type Client struct {
 	// passwordEnv and noPasswordHint: Options.
 	passwordEnv    string
 	noPasswordHint string
-	sizes          sizeCache
+	sizes          *sizeCache
 	uploads        uploadCache
 
 	// lister serves Tags and Sizes: one Puller keeps one connection

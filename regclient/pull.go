@@ -3,7 +3,6 @@ package regclient
 import (
 	"bufio"
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -15,8 +14,6 @@ import (
 
 	"github.com/google/go-containerregistry/pkg/name"
 	v1 "github.com/google/go-containerregistry/pkg/v1"
-	"github.com/google/go-containerregistry/pkg/v1/empty"
-	"github.com/google/go-containerregistry/pkg/v1/layout"
 	"github.com/google/go-containerregistry/pkg/v1/remote"
 	"github.com/google/go-containerregistry/pkg/v1/tarball"
 )
@@ -49,9 +46,10 @@ type PullResult struct {
 }
 
 // Pull writes ref to dest (a file, "-" for out, or a layout directory),
-// streaming blobs to disk: memory does not grow with the image. A tarball
-// is written to a temporary file and renamed, so an interrupted pull
-// leaves nothing half-written.
+// streaming blobs to disk: memory does not grow with the image. Into a
+// file or a layout, pullJobs blobs arrive at once. A tarball is written
+// to a temporary file and renamed, so an interrupted pull leaves nothing
+// half-written.
 func (c *Client) Pull(ctx context.Context, ref name.Reference, dest string, out io.Writer, o PullOptions) (*PullResult, error) {
 	if o.Format == "" {
 		o.Format = FormatTarball
@@ -112,7 +110,7 @@ func (c *Client) Pull(ctx context.Context, ref name.Reference, dest string, out 
 			err = bw.Flush()
 		}
 	default:
-		err = writeFileAtomic(dest, func(w io.Writer) error { return tarball.Write(ref, img, w) })
+		err = writeFileAtomic(dest, func(f *os.File) error { return writeTarballFile(f, ref, img) })
 	}
 	res.Bytes = counter.done.Load()
 	if err != nil {
@@ -175,50 +173,17 @@ func platformString(p *v1.Platform) string {
 	return p.String()
 }
 
-// writeLayout adds the image or index to an OCI layout at dir, creating
-// it, and names it after the tag.
-func writeLayout(dir string, ref name.Reference, img v1.Image, idx v1.ImageIndex) error {
-	p, err := openOrCreateLayout(dir)
-	if err != nil {
-		return err
-	}
-	var opts []layout.Option
-	if tag, ok := ref.(name.Tag); ok {
-		opts = append(opts, layout.WithAnnotations(map[string]string{
-			"org.opencontainers.image.ref.name": tag.TagStr(),
-			"io.forge.image.name":               tag.Name(),
-		}))
-	}
-	if idx != nil {
-		return p.AppendIndex(idx, opts...)
-	}
-	return p.AppendImage(img, opts...)
-}
-
-func openOrCreateLayout(dir string) (layout.Path, error) {
-	if _, err := os.Stat(filepath.Join(dir, "index.json")); err == nil {
-		return layout.FromPath(dir)
-	}
-	entries, err := os.ReadDir(dir)
-	if err == nil && len(entries) > 0 {
-		return "", fmt.Errorf("%s is a directory that is not empty and not an OCI layout: name a new or empty directory", dir)
-	}
-	if err != nil && !errors.Is(err, os.ErrNotExist) {
-		return "", err
-	}
-	return layout.Write(dir, empty.Index)
-}
-
-// tarWriteSize is the size of a tarball's writes. The buffer joins tar's
-// headers to the data that follows; 32 KiB (tar's and io.Copy's piece)
-// stays in the CPU's cache on both sides of the copy into the kernel.
-// 1 MiB writes took twice the system time of 32 KiB ones on a 1 GiB pull
-// (2.5–2.9 s against 1.0–1.2 s; bench/README.md): fewer calls, each far
-// dearer.
+// tarWriteSize is the size of the writes of a tarball sent to stdout,
+// which go-containerregistry's tarball.Write writes in order (a pipe has
+// no offsets to place layers at; a file gets writeTarballFile). The
+// buffer joins tar's headers to the data that follows. On that path,
+// reading 32 KiB at a time, 1 MiB writes took twice the system time of
+// 32 KiB ones on a 1 GiB pull (2.5–2.9 s against 1.0–1.2 s;
+// bench/README.md).
 const tarWriteSize = 32 << 10
 
 // writeFileAtomic writes path through a temporary file beside it.
-func writeFileAtomic(path string, write func(io.Writer) error) error {
+func writeFileAtomic(path string, write func(*os.File) error) error {
 	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
 		return fmt.Errorf("%s is a directory: name a file for the tarball, or use --format oci", path)
 	}
@@ -227,12 +192,7 @@ func writeFileAtomic(path string, write func(io.Writer) error) error {
 		return err
 	}
 	defer os.Remove(tmp.Name())
-	bw := bufio.NewWriterSize(tmp, tarWriteSize)
-	err = write(bw)
-	if err == nil {
-		err = bw.Flush()
-	}
-	if err != nil {
+	if err := write(tmp); err != nil {
 		tmp.Close()
 		return err
 	}

@@ -1,15 +1,24 @@
 package regclient
 
-import "strings"
+import (
+	"strings"
+	"sync"
+)
 
 // sizeCache remembers what Sizes computed from a manifest, by the
 // manifest's digest: the content a digest names never changes, so the
 // entry holds for ever and for every registry. Files are
-// DIR/<algorithm>-<hex>.json. An empty dir remembers nothing.
-type sizeCache struct{ files jsonDir }
+// DIR/<algorithm>-<hex>.json. An empty dir remembers nothing. What a run
+// read or wrote is also kept in memory: a listing's tags mostly name a
+// few digests (301 tags of one image read one file, not 301).
+type sizeCache struct {
+	files jsonDir
+	mu    sync.Mutex
+	held  map[string]*manifestSize // by digest; nil: no file
+}
 
-func newSizeCache(cacheDir string) sizeCache {
-	return sizeCache{cacheSubdir(cacheDir, "manifest-sizes")}
+func newSizeCache(cacheDir string) *sizeCache {
+	return &sizeCache{files: cacheSubdir(cacheDir, "manifest-sizes"), held: map[string]*manifestSize{}}
 }
 
 type sizeEntry struct {
@@ -26,17 +35,33 @@ func sizeFile(digest string) (string, bool) {
 }
 
 // get returns the remembered size of the manifest with digest.
-func (c sizeCache) get(digest string) (*manifestSize, bool) {
+func (c *sizeCache) get(digest string) (*manifestSize, bool) {
+	c.mu.Lock()
+	ms, held := c.held[digest]
+	c.mu.Unlock()
+	if !held {
+		ms = c.read(digest)
+		c.mu.Lock()
+		c.held[digest] = ms
+		c.mu.Unlock()
+	}
+	return ms, ms != nil
+}
+
+func (c *sizeCache) read(digest string) *manifestSize {
 	name, ok := sizeFile(digest)
 	var e sizeEntry
 	if !ok || !c.files.read(name, &e) || e.MediaType == "" {
-		return nil, false
+		return nil
 	}
-	return &manifestSize{digest: digest, mediaType: e.MediaType, size: e.Size, platforms: e.Platforms}, true
+	return &manifestSize{digest: digest, mediaType: e.MediaType, size: e.Size, platforms: e.Platforms}
 }
 
 // put remembers a size; failing to is harmless (the next listing asks).
-func (c sizeCache) put(ms *manifestSize) {
+func (c *sizeCache) put(ms *manifestSize) {
+	c.mu.Lock()
+	c.held[ms.digest] = ms
+	c.mu.Unlock()
 	if name, ok := sizeFile(ms.digest); ok {
 		c.files.write(name, sizeEntry{MediaType: ms.mediaType, Size: ms.size, Platforms: ms.platforms})
 	}

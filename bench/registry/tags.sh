@@ -46,10 +46,12 @@ export FORGE_PROFILE=bench
 echo "load before: $(uptime | sed 's/.*load/load/')"
 "$FORGE" image tags tags >/dev/null # warm the cache
 FORGE_REGISTRY_URL=http://$DIST_ADDR "$FORGE" image tags admin/tags >/dev/null
+FORGE_REGISTRY_URL=http://$BENCH_ADDR "$FORGE" image tags admin/tags >/dev/null
 hyperfine -N -w 3 -r "${RUNS:-30}" \
   -n "crane ls (own)" "$crane ls --insecure $BENCH_ADDR/admin/tags" \
   -n "forge image tags (own)" "$FORGE image tags tags" \
   -n "forge image tags --json name (own)" "$FORGE image tags tags --json name" \
+  -n "forge image tags (reference registry as a foreign one)" "env FORGE_REGISTRY_URL=http://$BENCH_ADDR $FORGE image tags admin/tags" \
   -n "crane ls (docker-registry)" "$crane ls --insecure $DIST_ADDR/admin/tags" \
   -n "headfloor (docker-registry)" "$BENCH_DIR/headfloor http://$DIST_ADDR/v2/admin/tags" \
   -n "forge image tags (docker-registry)" "env FORGE_REGISTRY_URL=http://$DIST_ADDR $FORGE image tags admin/tags" \

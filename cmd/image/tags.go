@@ -70,7 +70,9 @@ func runTags(ctx context.Context, opts *tagsOptions) error {
 		if err := c.Sizes(ctx, repo, tags); err != nil {
 			return err
 		}
-		raw = withSizes(raw, tags)
+		if opts.exporter.Enabled() {
+			raw = withSizes(raw, tags)
+		}
 	}
 	if opts.exporter.Enabled() {
 		if raw == nil {
