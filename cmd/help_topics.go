@@ -125,8 +125,9 @@ Template helpers, besides Go's own (index, len, printf, range, if ...):
   json VALUE            VALUE as compact JSON
   join SEP LIST         elements of LIST joined by SEP
   pluck FIELD LIST      FIELD of each object in LIST
-  timeago TIME          an ISO 8601 time as "3 minutes ago"
-  timefmt LAYOUT TIME   TIME in a Go time layout ("2006-01-02")
+  timeago TIME          TIME as "3 minutes ago"
+  timefmt LAYOUT TIME   TIME in a Go time layout ("2006-01-02"), in the
+                        zone it was sent in
   truncate N TEXT       TEXT cut to N columns, ending in "…"
   color NAME TEXT       TEXT in red, green, yellow, cyan, magenta, gray or
                         bold, when colour is on
@@ -134,6 +135,11 @@ Template helpers, besides Go's own (index, len, printf, range, if ...):
                         tab-separated when piped
   tablerender           print the table's rows so far (the rows left are
                         printed at the end of the template)
+
+A TIME is read as the tables read it: RFC 3339 / ISO 8601
+(2026-12-01T08:30:00Z), without a zone (read as UTC), with a space for
+the T, with or without fractional seconds, a date alone, or Unix seconds
+or milliseconds. A value that is none of these prints nothing.
 
 On a terminal, text from the service is made safe before a template sees
 it; piped, it is the exact data.

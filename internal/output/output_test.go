@@ -255,3 +255,40 @@ func TestTableNarrowTerminal(t *testing.T) {
 		t.Errorf("the short ID column was cut: %q", out.String())
 	}
 }
+
+// The template helpers read every form internal/timestamp reads, as the
+// tables do: a zoneless time from a service broke timeago while the same
+// record showed fine in a table.
+func TestTemplateTimes(t *testing.T) {
+	for _, in := range []string{
+		`"2026-11-22T10:30:00Z"`, `"2026-11-22T10:30:00.123456+00:00"`, // RFC 3339, read before too
+		`"2026-11-22T10:30:00"`, `"2026-11-22 10:30:00"`, `"2026-11-22T10:30:00.000000"`,
+		`"2026-11-22 10:30:00 +0000 UTC"`, `"2026-11-22T10:30:00+0000"`, `1795343400`, `1795343400000`,
+	} {
+		e, err := exporterFor("--template", `{{timeago .t}}|{{timefmt "2006-01-02 15:04 MST" .t}}`)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ios, _, out, _ := iostreams.Test()
+		if err := e.Write(ios, []byte(`{"t":`+in+`}`)); err != nil {
+			t.Fatal(err)
+		}
+		if want := "about 1 hour ago|2026-11-22 10:30 UTC"; out.String() != want {
+			t.Errorf("%s: got %q, want %q", in, out.String(), want)
+		}
+	}
+	// timefmt keeps the zone the service sent, as it did.
+	e, _ := exporterFor("--template", `{{timefmt "15:04 -0700" .t}}`)
+	ios, _, out, _ := iostreams.Test()
+	if err := e.Write(ios, []byte(`{"t":"2026-11-22T11:30:00+01:00"}`)); err != nil || out.String() != "11:30 +0100" {
+		t.Errorf("zone: got %q, %v", out.String(), err)
+	}
+	// What no reader reads is empty, not an error: a template only displays.
+	for _, in := range []string{`"soon"`, `null`, `""`} {
+		e, _ := exporterFor("--template", `[{{timeago .t}}|{{timefmt "2006" .t}}]`)
+		ios, _, out, _ := iostreams.Test()
+		if err := e.Write(ios, []byte(`{"t":`+in+`}`)); err != nil || out.String() != "[|]" {
+			t.Errorf("%s: got %q, %v", in, out.String(), err)
+		}
+	}
+}

@@ -5,11 +5,13 @@ import (
 	"fmt"
 	"strings"
 	"text/template"
+	"time"
 
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/forgehq/forge/internal/iostreams"
 	"github.com/forgehq/forge/internal/text"
+	"github.com/forgehq/forge/internal/timestamp"
 )
 
 // parseTemplate parses a --template with forge's helper functions:
@@ -24,7 +26,8 @@ import (
 //	tablerow CELLS...     add a row to a table (aligned on a terminal, tab-separated piped)
 //	tablerender           print the rows added so far (done at the end if left out)
 //
-// The topic `forge help formatting` lists them for users: keep the two
+// A TIME is read as the tables read the same field (templateTime). The
+// topic `forge help formatting` lists them for users: keep the two
 // together.
 func parseTemplate(src string, color bool) (*template.Template, error) {
 	return newTemplate(src, color, &tplTable{})
@@ -64,15 +67,15 @@ func newTemplate(src string, color bool, tbl *tplTable) (*template.Template, err
 			return out
 		},
 		"timeago": func(v any) string {
-			t := ParseTime(fmt.Sprint(v))
-			if t.IsZero() {
+			t, ok := templateTime(v)
+			if !ok {
 				return ""
 			}
 			return text.Ago(now().Sub(t), t)
 		},
 		"timefmt": func(layout string, v any) string {
-			t := ParseTime(fmt.Sprint(v))
-			if t.IsZero() {
+			t, ok := templateTime(v)
+			if !ok {
 				return ""
 			}
 			return t.Format(layout)
@@ -90,6 +93,19 @@ func newTemplate(src string, color bool, tbl *tplTable) (*template.Template, err
 		},
 	}
 	return template.New("template").Funcs(funcs).Parse(src)
+}
+
+// templateTime reads a timeago or timefmt argument as the tables read the
+// same field (internal/timestamp's forms: RFC 3339, zoneless, a space for
+// the T, a date alone, Unix seconds or milliseconds). What it cannot read
+// is no time: a template only displays, so it prints nothing rather than
+// failing. The JSON is decoded with UseNumber, so a Unix time arrives
+// as its digits.
+func templateTime(v any) (time.Time, bool) {
+	if v == nil {
+		return time.Time{}, false
+	}
+	return timestamp.Parse(fmt.Sprint(v))
 }
 
 // tplTable holds a template's tablerow rows until tablerender (or the end

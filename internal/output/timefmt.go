@@ -20,14 +20,3 @@ func FormatTime(t time.Time, tty bool) string {
 	}
 	return text.Ago(now().Sub(t), t)
 }
-
-// ParseTime reads an ISO 8601 timestamp as the service sends it; an empty
-// or unreadable value is the zero time, so a tolerant reader never fails on
-// a field it only displays.
-func ParseTime(s string) time.Time {
-	t, err := time.Parse(time.RFC3339Nano, s)
-	if err != nil {
-		return time.Time{}
-	}
-	return t
-}
