@@ -32,7 +32,9 @@ func newChecksCmd(f *cmdutil.Factory, runF func(context.Context, *checksOptions)
 		Short: "Show the CI runs of a pull request's head commit",
 		Long: `Show the workflow runs of the pull request's head commit (its head sha),
 found among the repository's latest 200 runs: the service cannot list runs
-by commit. On a terminal a table; piped, one line each: status,
+by commit. On a terminal a table, each run's state marked as forge run list
+marks it (✓ success, ✗ failed, ⊘ cancelled, - skipped, * running, • waiting);
+piped, one line each: status,
 conclusion, workflow, ID and elapsed time.
 
 Exits 1 when a run finished without success, so a script can tell.`,
@@ -75,19 +77,15 @@ func runChecks(ctx context.Context, opts *checksOptions) error {
 		t.KeepWhole("ID")
 		now := time.Now()
 		for _, r := range runs {
-			if w := runWord(r); tty {
-				t.Add(w, checkColor(w))
+			if tty {
+				output.StateCell(t, r.State())
 			} else {
 				t.Add(r.Status)
 				t.Add(r.Conclusion)
 			}
 			t.Add(r.Name, output.Bold)
 			t.Add(fmt.Sprint(r.ID), output.Cyan)
-			end := r.UpdatedAt.Time
-			if r.Status != "completed" {
-				end = now
-			}
-			t.Add(end.Sub(r.CreatedAt.Time).Round(time.Second).String())
+			t.Add(output.FormatElapsed(r.Elapsed(now)))
 			t.EndRow()
 		}
 		if err := t.Render(); err != nil {
@@ -124,24 +122,6 @@ func headRuns(ctx context.Context, c *client.Client, repo client.RepoName, p *cl
 	return out, nil
 }
 
-// runWord is a run's state in one word: its conclusion once completed.
-func runWord(r *client.WorkflowRun) string {
-	if r.Status == "completed" && r.Conclusion != "" {
-		return r.Conclusion
-	}
-	return r.Status
-}
-
-func checkColor(word string) output.Color {
-	switch word {
-	case "success":
-		return output.Green
-	case "failure", "cancelled", "timed_out":
-		return output.Red
-	}
-	return output.Yellow
-}
-
 // checksSummary is the runs counted by state: "2 success, 1 failure".
 func checksSummary(runs []*client.WorkflowRun) string {
 	if len(runs) == 0 {
@@ -150,7 +130,7 @@ func checksSummary(runs []*client.WorkflowRun) string {
 	counts := map[string]int{}
 	var order []string
 	for _, r := range runs {
-		w := runWord(r)
+		w := r.State().Word
 		if counts[w] == 0 {
 			order = append(order, w)
 		}

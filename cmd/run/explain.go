@@ -104,7 +104,7 @@ func runExplain(ctx context.Context, opts *explainOptions) error {
 		return err
 	}
 	ios := opts.IO
-	if outcome(run.Status, run.Conclusion) == "success" {
+	if run.State().Word == "success" {
 		fmt.Fprintf(ios.ErrOut, "Run %s succeeded; there is no failure to explain.\n", runTitle(run))
 		return nil
 	}
@@ -116,8 +116,8 @@ func runExplain(ctx context.Context, opts *explainOptions) error {
 
 // explainRun asks the agent why run failed and streams the answer to out.
 func explainRun(ctx context.Context, ios *iostreams.IOStreams, o *agentOptions, c *client.Client, repo client.RepoName, run *client.WorkflowRun, jobs []*client.Job, out io.Writer) error {
-	if !done(run.Status, run.Conclusion) && !anyFailed(jobs) {
-		return fmt.Errorf("run %s is still %s and no job has failed yet; wait for it with `forge run watch %d --exit-status`", runTitle(run), outcome(run.Status, run.Conclusion), run.ID)
+	if !client.Done(run.Status, run.Conclusion) && !anyFailed(jobs) {
+		return fmt.Errorf("run %s is still %s and no job has failed yet; wait for it with `forge run watch %d --exit-status`", runTitle(run), run.State().Word, run.ID)
 	}
 	agent, err := o.agent()
 	if err != nil {

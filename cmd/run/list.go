@@ -9,7 +9,6 @@ import (
 	"github.com/forgehq/forge/client"
 	"github.com/forgehq/forge/cmd/internal/listing"
 	"github.com/forgehq/forge/internal/cmdutil"
-	"github.com/forgehq/forge/internal/iostreams"
 	"github.com/forgehq/forge/internal/output"
 	"github.com/spf13/cobra"
 )
@@ -35,8 +34,9 @@ func newListCmd(f *cmdutil.Factory, runF func(context.Context, *listOptions) err
 		Use:     "list",
 		Aliases: []string{"ls"},
 		Short:   "List a repository's recent workflow runs",
-		Long: `List workflow runs, newest first. On a terminal: a table with a status mark,
-relative ages and durations. Piped: tab-separated fields status, conclusion,
+		Long: `List workflow runs, newest first. On a terminal: a table with a status mark
+(✓ success, ✗ failed, ⊘ cancelled, - skipped, * running, • waiting, as in
+forge pr checks), relative ages and durations. Piped: tab-separated fields status, conclusion,
 title, workflow, branch, event, ID, elapsed and creation time (ISO 8601).`,
 		Example: `  forge run list
   forge run list -R alice/demo --limit 5
@@ -73,7 +73,6 @@ func runList(ctx context.Context, opts *listOptions) error {
 	ios := opts.IO
 	tty := ios.IsStdoutTTY()
 	now := time.Now()
-	plain := iostreams.NewColorScheme(false) // the table colours the whole cell
 	var t *output.Table
 	if tty {
 		t = output.NewTable(ios, "STATUS", "TITLE", "WORKFLOW", "BRANCH", "EVENT", "ID", "ELAPSED", "AGE")
@@ -83,7 +82,7 @@ func runList(ctx context.Context, opts *listOptions) error {
 	t.KeepWhole("ID")
 	return listing.Show(ctx, listing.Tail{IO: ios, Flags: &opts.list, Table: t, Filtered: opts.workflow != "" || opts.commit != "" || opts.user != "", Empty: fmt.Sprintf("No workflow runs in %s.", repo)}, runs, func(r *client.WorkflowRun) {
 		if tty {
-			t.Add(symbol(plain, r.Status, r.Conclusion)+" "+outcome(r.Status, r.Conclusion), tableColor(r.Status, r.Conclusion))
+			output.StateCell(t, r.State())
 		} else {
 			t.Add(r.Status)
 			t.Add(r.Conclusion)
@@ -97,7 +96,7 @@ func runList(ctx context.Context, opts *listOptions) error {
 		t.Add(r.HeadBranch, output.Cyan)
 		t.Add(r.Event)
 		t.Add(fmt.Sprint(r.ID), output.Cyan)
-		t.Add(runElapsed(r, now))
+		t.Add(output.FormatElapsed(r.Elapsed(now)))
 		t.AddTime(r.CreatedAt.Time)
 		t.EndRow()
 	})

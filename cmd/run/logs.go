@@ -74,7 +74,7 @@ func runLogs(ctx context.Context, opts *logsOptions) error {
 // name, after a warning when a job is still running.
 func printLogs(ctx context.Context, ios *iostreams.IOStreams, c *client.Client, repo client.RepoName, runID int64, jobs []*client.Job) error {
 	for _, j := range jobs {
-		if !done(j.Status, j.Conclusion) {
+		if !client.Done(j.Status, j.Conclusion) {
 			fmt.Fprintf(ios.ErrOut, "%s run %d is still in progress; these are its logs so far (follow it with `forge run watch %d`)\n",
 				ios.ErrColorScheme().WarningIcon(), runID, runID)
 			break

@@ -8,12 +8,9 @@ import (
 	"fmt"
 	"strings"
 	"sync"
-	"time"
 
 	"github.com/forgehq/forge/client"
 	"github.com/forgehq/forge/internal/cmdutil"
-	"github.com/forgehq/forge/internal/iostreams"
-	"github.com/forgehq/forge/internal/output"
 	"github.com/spf13/cobra"
 )
 
@@ -37,105 +34,6 @@ the profile's host.`,
 // whatever else the service sends.
 var runFields = []string{"id", "name", "display_title", "run_number", "event", "status", "conclusion",
 	"head_branch", "head_sha", "html_url", "actor", "created_at", "updated_at", "run_started_at"}
-
-// done reports whether a run or job with this status and conclusion has
-// finished. GitHub puts a conclusion in status for some states; a tolerant
-// reader treats those as completed with that conclusion.
-func done(status, conclusion string) bool {
-	if conclusion != "" {
-		return true
-	}
-	switch status {
-	case "completed", "success", "failure", "cancelled", "skipped", "timed_out", "neutral", "stale", "action_required", "startup_failure":
-		return true
-	}
-	return false
-}
-
-// outcome is the word that describes a state: the conclusion once there is
-// one, else the status.
-func outcome(status, conclusion string) string {
-	if conclusion != "" {
-		return conclusion
-	}
-	if status == "" {
-		return "unknown"
-	}
-	return status
-}
-
-// symbol is the one-character mark of a state, as gh draws it: ✓ success,
-// X failure, - cancelled or skipped, * still going.
-func symbol(cs *iostreams.ColorScheme, status, conclusion string) string {
-	if !done(status, conclusion) {
-		return cs.Yellow("*")
-	}
-	switch outcome(status, conclusion) {
-	case "success":
-		return cs.Green("✓")
-	case "cancelled", "skipped", "neutral", "stale":
-		return cs.Gray("-")
-	}
-	return cs.Red("X")
-}
-
-// tableColor is symbol's colour for a table cell.
-func tableColor(status, conclusion string) output.Color {
-	if !done(status, conclusion) {
-		return output.Yellow
-	}
-	switch outcome(status, conclusion) {
-	case "success":
-		return output.Green
-	case "cancelled", "skipped", "neutral", "stale":
-		return output.Gray
-	}
-	return output.Red
-}
-
-// elapsed is how long something ran: from its start to its end, or to now
-// while it runs; 0 when it has not started.
-func elapsed(started, ended time.Time, finished bool, now time.Time) time.Duration {
-	if started.IsZero() {
-		return 0
-	}
-	end := now
-	if finished {
-		if ended.IsZero() {
-			return 0
-		}
-		end = ended
-	}
-	if d := end.Sub(started); d > 0 {
-		return d.Round(time.Second)
-	}
-	return 0
-}
-
-// runElapsed is a run's duration: run_started_at (or created_at) to
-// updated_at once completed, to now while it runs, nothing while queued.
-func runElapsed(r *client.WorkflowRun, now time.Time) string {
-	start := r.RunStartedAt.Time
-	if start.IsZero() {
-		if r.Status == "queued" || r.Status == "waiting" || r.Status == "pending" || r.Status == "requested" {
-			return ""
-		}
-		start = r.CreatedAt.Time
-	}
-	d := elapsed(start, r.UpdatedAt.Time, done(r.Status, r.Conclusion), now)
-	if d == 0 && !done(r.Status, r.Conclusion) {
-		return ""
-	}
-	return d.String()
-}
-
-// jobElapsed is a job's duration, "" before it starts.
-func jobElapsed(j *client.Job, now time.Time) string {
-	if j.StartedAt.IsZero() {
-		return ""
-	}
-	return elapsed(j.StartedAt.Time, j.CompletedAt.Time, done(j.Status, j.Conclusion), now).String()
-}
 
 // runTitle names a run for messages: its workflow and number, e.g.
 // "CI (12)".

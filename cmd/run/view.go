@@ -138,7 +138,7 @@ func runView(ctx context.Context, opts *viewOptions) error {
 
 // exit is --exit-status: 1 when the run finished without success.
 func (opts *viewOptions) exit(run *client.WorkflowRun) error {
-	if opts.exitStatus && done(run.Status, run.Conclusion) && outcome(run.Status, run.Conclusion) != "success" {
+	if opts.exitStatus && client.Done(run.Status, run.Conclusion) && run.State().Word != "success" {
 		return &cmdutil.ExitError{Code: cmdutil.ExitFailure}
 	}
 	return nil
@@ -147,7 +147,7 @@ func (opts *viewOptions) exit(run *client.WorkflowRun) error {
 // explainAfter is --explain: after a run that failed, a blank line and
 // the agent's answer.
 func explainAfter(ctx context.Context, ios *iostreams.IOStreams, o *agentOptions, c *client.Client, repo client.RepoName, run *client.WorkflowRun, jobs []*client.Job) error {
-	if !done(run.Status, run.Conclusion) || outcome(run.Status, run.Conclusion) == "success" {
+	if !client.Done(run.Status, run.Conclusion) || run.State().Word == "success" {
 		return nil
 	}
 	fmt.Fprintln(ios.Out)
@@ -177,7 +177,7 @@ func withJobs(run *client.WorkflowRun, jobs []*client.Job) (map[string]json.RawM
 // (none of them ends in a newline), the server's words sanitized; run
 // watch redraws the same lines.
 func renderRun(cs *iostreams.ColorScheme, run *client.WorkflowRun, jobs []*client.Job, now time.Time) []string {
-	header := symbol(cs, run.Status, run.Conclusion) + " " + cs.Bold(text.OneLine(joinNonEmpty(" ", run.HeadBranch, run.Name))) +
+	header := output.StateMark(cs, run.State()) + " " + cs.Bold(text.OneLine(joinNonEmpty(" ", run.HeadBranch, run.Name))) +
 		" · " + cs.Cyan(fmt.Sprint(run.ID))
 	lines := []string{header}
 	if run.DisplayTitle != "" && run.DisplayTitle != run.Name {
@@ -193,24 +193,24 @@ func renderRun(cs *iostreams.ColorScheme, run *client.WorkflowRun, jobs []*clien
 			trigger += " " + output.FormatTime(run.CreatedAt.Time, true)
 		}
 	}
-	lines = append(lines, text.OneLine(joinNonEmpty(" · ", trigger, text.ShortSHA(run.HeadSHA), stateText(run.Status, run.Conclusion, runElapsed(run, now)))))
+	lines = append(lines, text.OneLine(joinNonEmpty(" · ", trigger, text.ShortSHA(run.HeadSHA), stateText(run.Status, run.Conclusion, output.FormatElapsed(run.Elapsed(now))))))
 	lines = append(lines, "", cs.Bold("JOBS"))
 	if len(jobs) == 0 {
 		lines = append(lines, cs.Gray("(no jobs yet)"))
 	}
 	for _, j := range jobs {
-		line := symbol(cs, j.Status, j.Conclusion) + " " + cs.Bold(text.OneLine(j.Name))
-		if d := jobElapsed(j, now); d != "" {
+		line := output.StateMark(cs, j.State()) + " " + cs.Bold(text.OneLine(j.Name))
+		if d := output.FormatElapsed(j.Elapsed(now)); d != "" {
 			line += " in " + d
 		}
-		if !done(j.Status, j.Conclusion) {
-			line += " " + cs.Gray("("+text.OneLine(outcome(j.Status, j.Conclusion))+")")
+		if !client.Done(j.Status, j.Conclusion) {
+			line += " " + cs.Gray("("+text.OneLine(j.State().Word)+")")
 		}
 		line += cs.Gray(fmt.Sprintf(" (ID %d)", j.ID))
 		lines = append(lines, line)
 		if showSteps(j) {
 			for _, s := range j.Steps {
-				lines = append(lines, "  "+symbol(cs, s.Status, s.Conclusion)+" "+text.OneLine(s.Name))
+				lines = append(lines, "  "+output.StateMark(cs, s.State())+" "+text.OneLine(s.Name))
 			}
 		}
 	}
@@ -220,24 +220,20 @@ func renderRun(cs *iostreams.ColorScheme, run *client.WorkflowRun, jobs []*clien
 // showSteps: a job's steps are worth showing while it runs and when it
 // failed, to point at the step to look at.
 func showSteps(j *client.Job) bool {
-	if !done(j.Status, j.Conclusion) {
+	if !client.Done(j.Status, j.Conclusion) {
 		return j.Status == "in_progress"
 	}
-	switch outcome(j.Status, j.Conclusion) {
-	case "success", "skipped", "cancelled", "neutral":
-		return false
-	}
-	return true
+	return j.State().Tone == client.Bad
 }
 
 // stateText says where a run is: "success in 11s", "in_progress for 4s",
 // "queued".
 func stateText(status, conclusion, took string) string {
-	word := outcome(status, conclusion)
+	word := client.State(status, conclusion).Word
 	switch {
 	case took == "":
 		return word
-	case done(status, conclusion):
+	case client.Done(status, conclusion):
 		return word + " in " + took
 	}
 	return word + " for " + took
@@ -264,7 +260,7 @@ func writePlain(w io.Writer, run *client.WorkflowRun, jobs []*client.Job) error 
 	field("url", run.HTMLURL)
 	now := time.Now()
 	for _, j := range jobs {
-		fmt.Fprintf(&b, "job:\t%d\t%s\t%s\t%s\t%s\n", j.ID, text.Flatten(j.Name), j.Status, j.Conclusion, jobElapsed(j, now))
+		fmt.Fprintf(&b, "job:\t%d\t%s\t%s\t%s\t%s\n", j.ID, text.Flatten(j.Name), j.Status, j.Conclusion, output.FormatElapsed(j.Elapsed(now)))
 	}
 	_, err := io.WriteString(w, b.String())
 	return err

@@ -13,6 +13,7 @@ import (
 	"github.com/forgehq/forge/client"
 	"github.com/forgehq/forge/cmd/internal/runid"
 	"github.com/forgehq/forge/internal/cmdutil"
+	"github.com/forgehq/forge/internal/output"
 	"github.com/forgehq/forge/internal/text"
 	"github.com/spf13/cobra"
 )
@@ -111,11 +112,11 @@ func runWatch(ctx context.Context, opts *watchOptions) error {
 		return err
 	}
 	switch {
-	case done(run.Status, run.Conclusion):
+	case client.Done(run.Status, run.Conclusion):
 		// Nothing to follow: show where it ended, like view.
 		if ios.IsStdoutTTY() {
 			fmt.Fprintln(ios.Out, strings.Join(renderRun(ios.ColorScheme(), run, jobs, time.Now()), "\n"))
-			fmt.Fprintf(ios.ErrOut, "Run %s has already completed with %q.\n", runTitle(run), outcome(run.Status, run.Conclusion))
+			fmt.Fprintf(ios.ErrOut, "Run %s has already completed with %q.\n", runTitle(run), run.State().Word)
 		} else {
 			newChanges().write(ios.Out, run, jobs)
 		}
@@ -128,7 +129,7 @@ func runWatch(ctx context.Context, opts *watchOptions) error {
 			return err
 		}
 	}
-	if opts.exitStatus && outcome(run.Status, run.Conclusion) != "success" {
+	if opts.exitStatus && run.State().Word != "success" {
 		if opts.explain {
 			// jobs may be from before the run completed: read them again.
 			if run, jobs, err = fetchRun(ctx, c, repo, opts.id); err != nil {
@@ -236,7 +237,7 @@ func (w *watcher) plain(out, errOut io.Writer, run *client.WorkflowRun, jobs []*
 	seen := newChanges()
 	for {
 		seen.write(out, run, jobs)
-		if done(run.Status, run.Conclusion) {
+		if client.Done(run.Status, run.Conclusion) {
 			return run, nil
 		}
 		if err := w.wait(); err != nil {
@@ -275,7 +276,7 @@ func (w *watcher) onTerminal(opts *watchOptions, run *client.WorkflowRun, jobs [
 	refreshing := cs.Gray(fmt.Sprintf("Refreshing run status every %s. Press Ctrl+C to quit.", w.interval))
 	head := refreshing
 	frame := func() []string { return append([]string{head, ""}, renderRun(cs, run, jobs, time.Now())...) }
-	for !done(run.Status, run.Conclusion) {
+	for !client.Done(run.Status, run.Conclusion) {
 		scr.draw(frame())
 		t := time.NewTimer(w.interval)
 	waiting:
@@ -304,7 +305,7 @@ func (w *watcher) onTerminal(opts *watchOptions, run *client.WorkflowRun, jobs [
 	}
 	scr.leave()
 	fmt.Fprintln(ios.Out, strings.Join(renderRun(cs, run, jobs, time.Now()), "\n"))
-	fmt.Fprintf(ios.Out, "\n%s Run %s completed with %q\n", symbol(cs, run.Status, run.Conclusion), runTitle(run), outcome(run.Status, run.Conclusion))
+	fmt.Fprintf(ios.Out, "\n%s Run %s completed with %q\n", output.StateMark(cs, run.State()), runTitle(run), run.State().Word)
 	return run, nil
 }
 
@@ -328,7 +329,7 @@ func (seen changes) write(out io.Writer, run *client.WorkflowRun, jobs []*client
 	runLine := func() {
 		line("run", fmt.Sprintf("run %d %s", run.ID, text.Flatten(run.Name)), stateWords(run.Status, run.Conclusion))
 	}
-	finished := done(run.Status, run.Conclusion)
+	finished := client.Done(run.Status, run.Conclusion)
 	if !finished {
 		runLine()
 	}
@@ -344,7 +345,7 @@ func (seen changes) write(out io.Writer, run *client.WorkflowRun, jobs []*client
 // stateWords is "in_progress", or "completed (success)" once concluded.
 func stateWords(status, conclusion string) string {
 	if conclusion == "" {
-		return outcome(status, "")
+		return client.State(status, "").Word
 	}
 	if status == "" {
 		status = "completed"

@@ -100,7 +100,7 @@ func (j *Jobs) Update(msg tea.Msg) tea.Cmd {
 			return cmd
 		}
 		if key.Matches(msg, j.ctx.Keys.Ask) {
-			return askAbout(j.repo, j.run, "this run", failed(j.run.Conclusion))
+			return askAbout(j.repo, j.run, "this run", client.Broke(j.run.Conclusion))
 		}
 	}
 	return j.List.Update(msg)
@@ -125,7 +125,7 @@ func (j *Jobs) placeCursor() {
 		return
 	}
 	j.placed = true
-	j.SelectFirst(func(job *client.Job) bool { return failed(job.Conclusion) })
+	j.SelectFirst(func(job *client.Job) bool { return client.Broke(job.Conclusion) })
 }
 
 func (j *Jobs) live() bool { return !finished(j.run.Status, j.run.Conclusion) }

@@ -138,7 +138,7 @@ func (l *Log) key(msg tea.KeyPressMsg) tea.Cmd {
 		l.search.clear()
 		l.layout()
 	case key.Matches(msg, k.Ask):
-		return askAbout(l.repo, l.run, "the job "+text.OneLine(l.job.Name), failed(l.job.Conclusion))
+		return askAbout(l.repo, l.run, "the job "+text.OneLine(l.job.Name), client.Broke(l.job.Conclusion))
 	case key.Matches(msg, keyCopyLines()):
 		return l.copyLines()
 	default:

@@ -77,7 +77,7 @@ func (r *Runs) Update(msg tea.Msg) tea.Cmd {
 			return cmd
 		}
 		if key.Matches(msg, r.ctx.Keys.Ask) && run != nil {
-			return askAbout(r.repo, run, "this run", failed(run.Conclusion))
+			return askAbout(r.repo, run, "this run", client.Broke(run.Conclusion))
 		}
 	}
 	return r.List.Update(msg)

@@ -40,27 +40,23 @@ func finished(status, conclusion string) bool {
 	return status == "completed" || (status == "" && conclusion != "")
 }
 
-// icon draws a status: the spinner while running.
+// icon draws a status as every interface does (client.State), in the
+// TUI's styles; a running one is the spinner.
 func icon(ctx *common.Context, status, conclusion string) string {
 	st := ctx.Styles
-	if !finished(status, conclusion) {
+	s := client.State(status, conclusion)
+	switch s.Tone {
+	case client.Pending:
 		if status == "in_progress" {
 			return st.Accent.Render(ctx.Spinner)
 		}
-		return st.Warning.Render("•")
+		return st.Warning.Render(s.Mark)
+	case client.Good:
+		return st.Success.Render(s.Mark)
+	case client.Bad:
+		return st.Failure.Render(s.Mark)
 	}
-	if failed(conclusion) {
-		return st.Failure.Render("✗")
-	}
-	switch conclusion {
-	case "success":
-		return st.Success.Render("✓")
-	case "cancelled":
-		return st.Dim.Render("⊘")
-	case "skipped", "neutral":
-		return st.Dim.Render("-")
-	}
-	return st.Dim.Render("?")
+	return st.Dim.Render(s.Mark)
 }
 
 // describe says a status in words: "in progress", "success", "queued".
@@ -88,15 +84,6 @@ func describe(status, conclusion string) string {
 // the service names it ("in_progress").
 func searchWords(status, conclusion string) string {
 	return describe(status, conclusion) + " " + status + " " + conclusion
-}
-
-// failed reports whether a run or job ended in failure (drawn ✗).
-func failed(conclusion string) bool {
-	switch conclusion {
-	case "failure", "timed_out", "startup_failure":
-		return true
-	}
-	return false
 }
 
 // duration says how long something ran: "42s", "3m 05s"; while it runs,
