@@ -73,7 +73,7 @@ func (a *runActions) keysFor(run *client.WorkflowRun) []key.Binding {
 	if run == nil || !a.perms.MayWrite() {
 		return nil
 	}
-	if finished(run.Status, run.Conclusion) {
+	if client.Done(run.Status, run.Conclusion) {
 		return []key.Binding{a.keyRerun}
 	}
 	return a.keys()
@@ -100,7 +100,7 @@ func (a *runActions) key(msg tea.KeyPressMsg, run *client.WorkflowRun) (ok bool,
 		return true, common.Status("Wait: the " + a.busy + " is still being sent.")
 	case rerun:
 		return true, a.send("rerun", run)
-	case finished(run.Status, run.Conclusion):
+	case client.Done(run.Status, run.Conclusion):
 		return true, common.Status(fmt.Sprintf("Run %d has finished (%s): nothing to cancel; R runs it again.", run.ID, describe(run.Status, run.Conclusion)))
 	}
 	owner := a.owner

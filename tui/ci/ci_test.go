@@ -132,7 +132,7 @@ func TestLogFollows(t *testing.T) {
 		if n > first && first > 0 {
 			grew = true
 		}
-		return finished(log.job.Status, log.job.Conclusion) && !log.load.Busy && log.load.Done
+		return client.Done(log.job.Status, log.job.Conclusion) && !log.load.Busy && log.load.Done
 	})
 	if !grew {
 		t.Error("the log never grew while the job ran")

@@ -128,7 +128,7 @@ func (j *Jobs) placeCursor() {
 	j.SelectFirst(func(job *client.Job) bool { return client.Broke(job.Conclusion) })
 }
 
-func (j *Jobs) live() bool { return !finished(j.run.Status, j.run.Conclusion) }
+func (j *Jobs) live() bool { return !client.Done(j.run.Status, j.run.Conclusion) }
 
 // step names the job's current step (or the failed one).
 func step(job *client.Job) string {

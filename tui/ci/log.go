@@ -203,7 +203,7 @@ func (l *Log) schedule(now bool) tea.Cmd {
 	if now {
 		return l.fetch()
 	}
-	return pollAgain(l.id, &l.poll, logEvery, !finished(l.job.Status, l.job.Conclusion) || l.load.Err != nil)
+	return pollAgain(l.id, &l.poll, logEvery, !client.Done(l.job.Status, l.job.Conclusion) || l.load.Err != nil)
 }
 
 func (l *Log) SetSize(width, height int) {
@@ -234,7 +234,7 @@ func (l *Log) View() string {
 	head := icon(l.ctx, l.job.Status, l.job.Conclusion) + " " + st.Bold.Render(text.OneLine(l.job.Name)) +
 		st.Dim.Render(" · "+describe(l.job.Status, l.job.Conclusion)+started+" · lines "+l.pager.Position())
 	switch {
-	case finished(l.job.Status, l.job.Conclusion):
+	case client.Done(l.job.Status, l.job.Conclusion):
 	case l.pager.Follow:
 		head += st.Accent.Render(" · following")
 	default:
@@ -251,7 +251,7 @@ func (l *Log) View() string {
 }
 
 func (l *Log) Title() string   { return text.OneLine(l.job.Name) + " log" }
-func (l *Log) Animating() bool { return l.load.Busy || !finished(l.job.Status, l.job.Conclusion) }
+func (l *Log) Animating() bool { return l.load.Busy || !client.Done(l.job.Status, l.job.Conclusion) }
 
 // Link is the job's web page, else its run's.
 func (l *Log) Link() string { return cmp.Or(l.job.HTMLURL, l.run.HTMLURL) }
@@ -296,7 +296,7 @@ func (l *Log) ShortHelp() []key.Binding {
 	}
 	// Only a live log has new lines to follow.
 	end := common.Binding("G", "follow new lines", "G", "end")
-	if finished(l.job.Status, l.job.Conclusion) {
+	if client.Done(l.job.Status, l.job.Conclusion) {
 		end = common.Binding("G", "last line", "G", "end")
 	}
 	return []key.Binding{keySearch(), k.Ask, end, k.PageDown, k.Back}

@@ -97,7 +97,7 @@ func (r *Runs) CanGoBack() bool { return r.actions.asking() || r.List.CanGoBack(
 
 func (r *Runs) live() bool {
 	for _, run := range r.Items() {
-		if !finished(run.Status, run.Conclusion) {
+		if !client.Done(run.Status, run.Conclusion) {
 			return true
 		}
 	}
@@ -131,7 +131,7 @@ func (r *Runs) head() string {
 	st := r.ctx.Styles
 	running := 0
 	for _, run := range r.Items() {
-		if !finished(run.Status, run.Conclusion) {
+		if !client.Done(run.Status, run.Conclusion) {
 			running++
 		}
 	}

@@ -35,11 +35,6 @@ func pollAgain(owner int, gen *int, every time.Duration, again bool) tea.Cmd {
 	return tea.Tick(every, func(time.Time) tea.Msg { return pollMsg{owner: owner, gen: g} })
 }
 
-// finished reports whether a run or job is over.
-func finished(status, conclusion string) bool {
-	return status == "completed" || (status == "" && conclusion != "")
-}
-
 // icon draws a status as every interface does (client.State), in the
 // TUI's styles; a running one is the spinner.
 func icon(ctx *common.Context, status, conclusion string) string {
@@ -59,24 +54,16 @@ func icon(ctx *common.Context, status, conclusion string) string {
 	return st.Dim.Render(s.Mark)
 }
 
-// describe says a status in words: "in progress", "success", "queued".
+// describe says a status in words: client.State's word ("success",
+// "queued"), but "in progress" with a space.
 //
 // What the service names its states is drawn as text: sanitized here,
 // for every view that shows it.
 func describe(status, conclusion string) string {
-	if finished(status, conclusion) {
-		if conclusion == "" {
-			return "completed"
-		}
-		return text.OneLine(conclusion)
+	if w := client.State(status, conclusion).Word; w != "in_progress" {
+		return text.OneLine(w)
 	}
-	switch status {
-	case "in_progress":
-		return "in progress"
-	case "":
-		return "unknown"
-	}
-	return text.OneLine(status)
+	return "in progress"
 }
 
 // searchWords are the words a filter finds a run or job by, besides what
