@@ -20,8 +20,8 @@ import (
 )
 
 // Page is a pull request's page: a SectionPage whose a asks the agent
-// about the pull request (its head commit attached) where the section
-// has no question of its own.
+// about the pull request (attached as pull:N: its fields, body and diff)
+// where the section has no question of its own.
 type Page struct {
 	*components.SectionPage
 	ctx  *common.Context
@@ -54,11 +54,11 @@ func (p *Page) Update(msg tea.Msg) tea.Cmd {
 	return p.SectionPage.Update(msg)
 }
 
-// ask attaches the head commit (its message and changed files) and
-// names the pull request in the message, ready to be finished.
+// ask attaches the pull request (its fields, body and diff) and names
+// it in the message, ready to be finished.
 func (p *Page) ask() tea.Cmd {
 	prompt := fmt.Sprintf("About pull request #%d %q (%s into %s): ", p.pr.Number, text.OneLine(p.pr.Title), text.OneLine(p.pr.Head.Ref), text.OneLine(p.pr.Base.Ref))
-	return common.AskAgent(p.repo, "commit:"+p.pr.Head.SHA, prompt)
+	return common.AskAgent(p.repo, fmt.Sprintf("pull:%d", p.pr.Number), prompt)
 }
 
 // Link is the pull request's page, or the selected run's on Checks.
