@@ -23,15 +23,8 @@ func pull(ctx context.Context, c *client.Client, repo client.RepoName, n int64) 
 	if err != nil {
 		return nil, fmt.Errorf("the diff: %w", err)
 	}
-	head := []string{
-		fmt.Sprintf("state: %s; opened by %s%s", pullState(pr), pr.User.Login, date(pr.CreatedAt)),
-		fmt.Sprintf("branches: %s ← %s (base ← head)", pr.Base.Ref, pr.Head.Ref),
-		"",
-	}
-	a := &chat.Attachment{
-		Title:    fmt.Sprintf("Pull request #%d in %s: %s", pr.Number, repo, pr.Title),
-		Sections: []*chat.Section{{Lines: append(head, lines(pr.Body)...)}},
-	}
+	a := described(fmt.Sprintf("Pull request #%d in %s: %s", pr.Number, repo, pr.Title), pullState(pr), pr.User.Login, pr.CreatedAt, pr.Body,
+		fmt.Sprintf("branches: %s ← %s (base ← head)", pr.Base.Ref, pr.Head.Ref))
 	added, removed := 0, 0
 	var dl []string
 	for _, d := range diffs {
