@@ -15,8 +15,7 @@ import (
 )
 
 // cloneRemote is the git remote of the working tree here that points at
-// repo: pr checkout and pr diff work through it, with git's own
-// credentials (forge auth setup-git).
+// repo: pr checkout and pr diff work through it.
 func cloneRemote(ctx context.Context, repo client.RepoName) (string, error) {
 	dir, err := os.Getwd()
 	if err != nil {
@@ -37,10 +36,11 @@ func cloneRemote(ctx context.Context, repo client.RepoName) (string, error) {
 	return "", cmdutil.UsageErrorf("no git remote here points at %s: run it in a clone of it (forge repo clone %s)", repo, repo)
 }
 
-// git runs git with the command's streams; a failure is git's own message
-// (already on stderr) and exit 1.
-func git(ctx context.Context, ios *iostreams.IOStreams, args ...string) error {
-	cmd := exec.CommandContext(ctx, "git", args...)
+// git runs git with the command's streams, with forge's login for the
+// service (cmdutil.Deps.Git); a failure is git's own message (already on
+// stderr) and exit 1.
+func git(ctx context.Context, g gitremote.Git, ios *iostreams.IOStreams, args ...string) error {
+	cmd := g.Command(ctx, args...)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = ios.In, ios.Out, ios.ErrOut
 	if err := cmd.Run(); err != nil {
 		if ctx.Err() != nil {
@@ -53,21 +53,25 @@ func git(ctx context.Context, ios *iostreams.IOStreams, args ...string) error {
 
 // fetchSides fetches the pull request's head and base branches from
 // remote into its remote-tracking refs and returns their names.
-func fetchSides(ctx context.Context, ios *iostreams.IOStreams, remote string, p *client.PullRequest) (head, base string, err error) {
+func fetchSides(ctx context.Context, g gitremote.Git, ios *iostreams.IOStreams, remote string, p *client.PullRequest) (head, base string, err error) {
 	if p.Head.Ref == "" || p.Base.Ref == "" {
 		return "", "", fmt.Errorf("the service gave no head or base branch for pull request #%d", p.Number)
 	}
 	head, base = remote+"/"+p.Head.Ref, remote+"/"+p.Base.Ref
-	err = git(ctx, ios, "fetch", "--quiet", remote,
+	err = git(ctx, g, ios, "fetch", "--quiet", remote,
 		"+refs/heads/"+p.Head.Ref+":refs/remotes/"+head,
 		"+refs/heads/"+p.Base.Ref+":refs/remotes/"+base)
 	if err != nil && ctx.Err() == nil {
-		err = fmt.Errorf("%w; if git could not log in, run `forge auth setup-git` once", err)
+		hint := "check `forge auth status`" // forge offered its token for the service's host
+		if g.Origin == "" {
+			hint = "run `forge auth login`"
+		}
+		err = fmt.Errorf("%w; if git could not log in, %s", err, hint)
 	}
 	return head, base, err
 }
 
 // branchExists reports whether the local branch name exists.
-func branchExists(ctx context.Context, name string) bool {
-	return exec.CommandContext(ctx, "git", "show-ref", "--verify", "--quiet", "refs/heads/"+name).Run() == nil
+func branchExists(ctx context.Context, g gitremote.Git, name string) bool {
+	return g.Command(ctx, "show-ref", "--verify", "--quiet", "refs/heads/"+name).Run() == nil
 }

@@ -1,0 +1,28 @@
+package cmdutil
+
+import (
+	"github.com/forgehq/forge/config"
+	"github.com/forgehq/forge/internal/gitremote"
+)
+
+// Git is how this command runs git against the service: with the
+// profile's token for the base URL's origin, through forge's credential
+// helper pinned to the profile this command uses (see gitremote.Git).
+// Without a token, git keeps its own credentials for that origin too.
+func (d Deps) Git() (gitremote.Git, error) {
+	s, err := d.Settings()
+	if err != nil {
+		return gitremote.Git{}, err
+	}
+	g := gitremote.Git{NoPrompt: !d.IO.CanPrompt()}
+	if s.Token == "" {
+		return g, nil
+	}
+	g.Origin = config.Origin(s.BaseURL)
+	// A profile named by --profile, FORGE_PROFILE or -R's host is named to
+	// the helper too; otherwise it resolves the same profile itself.
+	if s.ProfileSource == config.FromFlag || s.ProfileSource == config.FromEnv {
+		g.Profile = s.Profile
+	}
+	return g, nil
+}
