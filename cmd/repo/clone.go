@@ -38,8 +38,8 @@ Over HTTPS forge hands git your forge token for this one clone, through
 forge's own credential helper (forge auth git-credential) given on git's
 command line in place of git's helpers, for the service's own host only:
 the token never appears in arguments, the environment or the clone's
-configuration, and no helper of yours is asked to store it. For later fetches and pushes, run ` + "`forge auth setup-git`" + `
-once.`,
+configuration, and no helper of yours is asked to store it. For later
+fetches and pushes, run ` + "`forge auth setup-git`" + ` once.`,
 		Example: `  forge repo clone alice/demo
   forge repo clone alice/demo work/demo -- --depth 1
   forge repo clone demo --ssh`,

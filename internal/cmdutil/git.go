@@ -14,7 +14,10 @@ func (d Deps) Git() (gitremote.Git, error) {
 	if err != nil {
 		return gitremote.Git{}, err
 	}
-	g := gitremote.Git{NoPrompt: !d.IO.CanPrompt()}
+	// git asks for a password on the terminal itself (/dev/tty), not on
+	// forge's stdout: `forge pr diff 3 | git apply` may still ask, a job
+	// whose input is no terminal fails instead of waiting.
+	g := gitremote.Git{NoPrompt: !d.IO.IsStdinTTY()}
 	if s.Token == "" {
 		return g, nil
 	}
