@@ -94,8 +94,8 @@ than loopback (127.0.0.1, ::1, localhost) is refused unless --listen-any
 is given. Behind a proxy or on another host name, give --public-url: every
 URL in answers (Link, clone_url, html_url, the registry's token realm) and
 the printed settings use it, never the Host header a client sent. On every
-interface (--listen-any --addr 0.0.0.0:8080) without it they name the
-listen address, which only this machine can use.
+interface (--listen-any --addr 0.0.0.0:8080) without it they name
+127.0.0.1, which serves this machine only.
 
 refserver/README.md documents every endpoint, with curl examples.`,
 		Example: companion.Serve.Example,
