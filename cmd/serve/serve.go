@@ -15,6 +15,7 @@ import (
 
 	"github.com/forgehq/forge/cmd/companion"
 	"github.com/forgehq/forge/internal/cmdutil"
+	"github.com/forgehq/forge/internal/origin"
 	"github.com/forgehq/forge/refserver"
 	"github.com/forgehq/forge/refserver/agent"
 	"github.com/forgehq/forge/refserver/store"
@@ -169,22 +170,13 @@ func (o *Options) validate() error {
 	if err != nil {
 		return cmdutil.UsageErrorf("--addr %q: want HOST:PORT, as in 127.0.0.1:8080", o.Addr)
 	}
-	if !loopback(host) {
+	if !origin.IsLoopback(host) {
 		if !o.ListenAny {
 			return cmdutil.UsageErrorf("--addr %s is not a loopback address: other machines could reach the reference server, which is meant for tests and demos on this one; use 127.0.0.1:PORT, or pass --listen-any", o.Addr)
 		}
 		fmt.Fprintf(o.f.IOStreams.ErrOut, "forge: listening on %s, which other machines may reach (--listen-any)\n", o.Addr)
 	}
 	return nil
-}
-
-// loopback reports whether host (of HOST:PORT) is this machine only.
-func loopback(host string) bool {
-	if strings.EqualFold(host, "localhost") {
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
 }
 
 // unspecified reports whether host (of HOST:PORT) is every interface:
