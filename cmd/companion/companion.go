@@ -76,10 +76,17 @@ func NewCmd(f *cmdutil.Factory, c Command) *cobra.Command {
 	cmd.ValidArgsFunction = func(_ *cobra.Command, args []string, toComplete string) ([]cobra.Completion, cobra.ShellCompDirective) {
 		return complete(f, append(append([]string{c.Name}, args...), toComplete))
 	}
-	// `forge help serve` is forge-server's `serve --help`.
+	// `forge help serve` is forge-server's `serve --help`, exit code
+	// included: a help function returns nothing, so forge ends here as it
+	// does when the companion replaces it, and a script asking for help
+	// from a forge without forge-server sees exit 1, not 0.
 	cmd.SetHelpFunc(func(cmd *cobra.Command, _ []string) {
-		if err := Exec(f, Binary, []string{c.Name, "--help"}); err != nil {
+		err := Exec(f, Binary, []string{c.Name, "--help"})
+		if cmdutil.ShouldPrint(err) {
 			fmt.Fprintf(f.IOStreams.ErrOut, "forge: %s\n", err)
+		}
+		if err != nil {
+			os.Exit(cmdutil.ExitCode(err))
 		}
 	})
 	return cmd

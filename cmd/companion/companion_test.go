@@ -156,17 +156,20 @@ func TestComplete(t *testing.T) {
 }
 
 // TestNoCompanion: forge without forge-server, outside a clone, says
-// where it looked and how to get it, and exits 1.
+// where it looked and how to get it, and exits 1 — for the commands and
+// for their help.
 func TestNoCompanion(t *testing.T) {
 	t.Parallel()
 	dir := install(t, false)
-	var stderr bytes.Buffer
-	c := forge(t, dir, "serve")
-	c.Stderr = &stderr
-	err := c.Run()
 	want := "forge: forge-server is not installed beside forge (in " + dir + ") nor on the PATH: install a release or package of forge, which ships both, or from a clone run `go build -o " + filepath.Join(dir, "forge-server") + " ./cmd/forge-server`\n"
-	if code := c.ProcessState.ExitCode(); code != 1 || stderr.String() != want {
-		t.Errorf("exit %d (%v), stderr:\n%s\nwant:\n%s", code, err, stderr.String(), want)
+	for _, args := range [][]string{{"serve"}, {"demo"}, {"serve", "--help"}, {"help", "serve"}, {"help", "demo"}} {
+		var stdout, stderr bytes.Buffer
+		c := forge(t, dir, args...)
+		c.Stdout, c.Stderr = &stdout, &stderr
+		err := c.Run()
+		if code := c.ProcessState.ExitCode(); code != 1 || stderr.String() != want || stdout.Len() != 0 {
+			t.Errorf("forge %s: exit %d (%v), stdout %q, stderr:\n%s\nwant:\n%s", strings.Join(args, " "), code, err, stdout.String(), stderr.String(), want)
+		}
 	}
 }
 
