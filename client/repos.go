@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"unicode/utf8"
 )
 
 // RepoName names a repository: OWNER/NAME.
@@ -343,14 +344,50 @@ func (s *ReposService) ReadFile(ctx context.Context, repo RepoName, path string,
 		return nil, nil, false, fmt.Errorf("%s is %w", path, ErrDirectory)
 	}
 	defer f.Close()
-	data, err = io.ReadAll(io.LimitReader(f, max+1))
+	data, cut, err = f.ReadAtMost(max)
 	if err != nil {
 		return nil, nil, false, fmt.Errorf("reading %s: %w", path, err)
+	}
+	return f, data, cut, nil
+}
+
+// ReadAtMost reads the file's first max bytes, never more; cut says it
+// has more.
+func (f *File) ReadAtMost(max int64) (data []byte, cut bool, err error) {
+	data, err = io.ReadAll(io.LimitReader(f, max+1))
+	if err != nil {
+		return nil, false, err
 	}
 	if cut = int64(len(data)) > max; cut {
 		data = data[:max]
 	}
-	return f, data, cut, nil
+	return data, cut, nil
+}
+
+// BinaryHead is how much of a file Binary judges, as git does.
+const BinaryHead = 8000
+
+// Binary guesses as git does whether a file is binary from its first
+// BinaryHead bytes: a NUL byte, or bytes that are not UTF-8. whole says b
+// is the whole file; otherwise a character cut in two at the end of what
+// was read does not count.
+func Binary(b []byte, whole bool) bool {
+	if len(b) > BinaryHead {
+		b, whole = b[:BinaryHead], false
+	}
+	if bytes.IndexByte(b, 0) >= 0 {
+		return true
+	}
+	if !whole {
+		i := len(b) - 1
+		for i > 0 && len(b)-i < utf8.UTFMax && !utf8.RuneStart(b[i]) {
+			i--
+		}
+		if i >= 0 && !utf8.FullRune(b[i:]) {
+			b = b[:i]
+		}
+	}
+	return !utf8.Valid(b)
 }
 
 // Commits iterates over a repository's latest commits.

@@ -1,13 +1,11 @@
 package repo
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/forgehq/forge/client"
 	"github.com/forgehq/forge/internal/cmdutil"
@@ -145,10 +143,6 @@ func sizeNote(size int64) string {
 	return fmt.Sprintf(" (%d bytes)", size)
 }
 
-// binaryHead is how much of a file decides whether it is binary, as git
-// decides.
-const binaryHead = 8000
-
 // printFile streams a file's bytes to stdout unchanged, whatever its
 // size; a terminal gets only text, sanitized as it goes.
 func printFile(opts *contentsOptions, file *client.File) error {
@@ -157,13 +151,13 @@ func printFile(opts *contentsOptions, file *client.File) error {
 		_, err := io.Copy(ios.Out, file)
 		return err
 	}
-	head := make([]byte, binaryHead)
+	head := make([]byte, client.BinaryHead)
 	n, err := io.ReadFull(file, head)
 	if err != nil && err != io.EOF && err != io.ErrUnexpectedEOF {
 		return err
 	}
 	head = head[:n]
-	if isBinary(head, n < binaryHead) {
+	if client.Binary(head, n < client.BinaryHead) {
 		p := text.OneLine(filePath(opts, file))
 		return fmt.Errorf("%s is a binary file%s; save it with `forge repo contents %s > FILE`", p, sizeNote(file.Size), p)
 	}
@@ -175,23 +169,4 @@ func printFile(opts *contentsOptions, file *client.File) error {
 		return err
 	}
 	return w.Flush()
-}
-
-// isBinary guesses as git does from a file's first bytes (all of it when
-// whole): a NUL byte, or text that is not UTF-8. The head of a longer
-// file may end inside a character, which does not count.
-func isBinary(head []byte, whole bool) bool {
-	if bytes.IndexByte(head, 0) >= 0 {
-		return true
-	}
-	if !whole {
-		i := len(head) - 1
-		for i > 0 && len(head)-i < utf8.UTFMax && !utf8.RuneStart(head[i]) {
-			i--
-		}
-		if i >= 0 && !utf8.FullRune(head[i:]) {
-			head = head[:i]
-		}
-	}
-	return !utf8.Valid(head)
 }
