@@ -232,6 +232,27 @@ func (s *ReposService) Contents(ctx context.Context, repo RepoName, path string,
 	return file, nil, err
 }
 
+// Stat finds path's entry (type, size, html_url) in its directory's
+// listing, without reading a file's content: a file of any size has one.
+// It is nil, with no error, when the directory has no such entry.
+func (s *ReposService) Stat(ctx context.Context, repo RepoName, path string, opts ContentsOptions) (*Content, error) {
+	path = strings.Trim(path, "/")
+	parent, name := "", path
+	if i := strings.LastIndexByte(path, '/'); i >= 0 {
+		parent, name = path[:i], path[i+1:]
+	}
+	_, dir, err := s.Contents(ctx, repo, parent, opts)
+	if err != nil {
+		return nil, err
+	}
+	for _, e := range dir {
+		if e.Name == name {
+			return e, nil
+		}
+	}
+	return nil, nil
+}
+
 // contentsPath is the contents endpoint of path at opts.Ref, each
 // segment escaped.
 func contentsPath(repo RepoName, path string, opts ContentsOptions) string {

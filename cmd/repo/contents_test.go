@@ -147,3 +147,24 @@ func TestContentsStreamsInConstantMemory(t *testing.T) {
 		t.Fatalf("printing a %d MiB file allocated %d MiB: it is held in memory", size>>20, alloc>>20)
 	}
 }
+
+// TestViewShowsTheStartOfABigReadme: a README past the inline limit is
+// read raw, its first MiB shown with a note saying so. On main the 403
+// made it "no README" on a terminal and nothing piped.
+func TestViewShowsTheStartOfABigReadme(t *testing.T) {
+	h := setup(t)
+	big := "# Big\n\n" + strings.Repeat("Some words in a paragraph.\n", 3<<20/27)
+	if _, err := h.Srv.CommitFiles("alice/app", "", map[string]string{"README.md": big}, "A big README"); err != nil {
+		t.Fatal(err)
+	}
+	note := "The README is 3.0 MiB; its first 1.0 MiB is shown: `forge repo contents README.md -R alice/app` prints it whole."
+	r := h.Run(clitest.Run{}, "repo", "view", "alice/app")
+	_, readme, _ := strings.Cut(r.Out, "--\n")
+	if r.Code != 0 || !strings.HasPrefix(readme, "# Big\n\nSome words") || len(readme) < 1<<19 || len(readme) > 1<<20+4096 || r.Err != note+"\n" {
+		t.Fatalf("piped: exit %d, README of %d bytes\n%.300s\n[stderr]\n%s", r.Code, len(readme), r.Out, r.Err)
+	}
+	r = h.Run(clitest.Run{TTY: true}, "repo", "view", "alice/app")
+	if r.Code != 0 || !strings.Contains(r.Out, "Some words") || !strings.Contains(strings.Join(strings.Fields(r.Out), " "), note) {
+		t.Fatalf("terminal: exit %d\n%.300s\n...\n%s", r.Code, r.Out, r.Out[max(0, len(r.Out)-500):])
+	}
+}
