@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"iter"
+	"mime"
 	"net/http"
 	"net/url"
 	"strings"
@@ -292,10 +293,24 @@ type RawFile struct {
 // held in memory; the client's timeout covers waiting for the headers
 // only, the token goes only to the service's origin and redirects are
 // followed as for every request.
+//
+// A service that ignores the media type answers the JSON object again
+// (Gitea does): after an answer labelled application/json forge asks
+// .../raw/PATH (the reference server's and Gitea's raw download) and
+// takes that when it succeeds, else the first answer (a JSON file may be
+// labelled so).
 func (s *ReposService) Raw(ctx context.Context, repo RepoName, path string, opts ContentsOptions) (*RawFile, error) {
-	resp, err := s.c.stream(ctx, contentsPath(repo, path, opts), http.Header{"Accept": {rawAccept}})
+	accept := http.Header{"Accept": {rawAccept}}
+	resp, err := s.c.stream(ctx, contentsPath(repo, path, opts), accept)
 	if err != nil {
 		return nil, err
+	}
+	if mt, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type")); mt == "application/json" {
+		p := strings.Replace(contentsPath(repo, path, opts), repo.path("contents"), repo.path("raw"), 1)
+		if other, err := s.c.stream(ctx, p, accept); err == nil {
+			resp.Body.Close()
+			resp = other
+		}
 	}
 	return &RawFile{ReadCloser: resp.Body, Size: resp.ContentLength}, nil
 }

@@ -3,7 +3,10 @@ package servicefixture_test
 import (
 	"context"
 	"crypto/sha256"
+	"net/http"
+	"net/http/httptest"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/forgehq/forge/client"
@@ -16,6 +19,7 @@ import (
 var bigStyles = map[string]servicefixture.BigFiles{
 	"empty content": servicefixture.EmptyContent,
 	"403":           servicefixture.Refused,
+	"null content":  servicefixture.NullContent,
 }
 
 // TestBigFilesTheWayGitHubSendsThem: a service that answers a file past
@@ -23,8 +27,10 @@ var bigStyles = map[string]servicefixture.BigFiles{
 // (encoding "none"), or a 403 in GitHub's words — and gives the bytes
 // only for GitHub's raw media type. forge prints them exactly piped,
 // refuses binary and sanitizes text on a terminal, gives --json's one
-// line, and shows a real 403 as it came. On main the empty content
-// printed nothing with exit 0 and the 403 was the error.
+// line, and shows a real 403 as it came. A service that ignores the raw
+// media type (Gitea: content null, the bytes at .../raw/PATH) too. On
+// main the empty content printed nothing with exit 0 and the 403 was the
+// error.
 func TestBigFilesTheWayGitHubSendsThem(t *testing.T) {
 	for name, style := range bigStyles {
 		t.Run(name, func(t *testing.T) {
@@ -82,9 +88,39 @@ func TestBigFilesElsewhere(t *testing.T) {
 				t.Errorf("attach: %v, want %q", err, want)
 			}
 			r := h.Run(clitest.Run{}, "browse", "-n", "big.bin")
-			if r.Code != 0 || r.Out != s.URL+"/alice/app/blob/main/big.bin\n" {
+			if r.Code != 0 || r.Out != s.URL+"/alice/app/blob/main/big.bin\n" { // from the listing
 				t.Errorf("browse: exit %d\n%s", r.Code, r.Output())
 			}
 		})
+	}
+}
+
+// TestRawReadRedirectedElsewhere: a service that answers the raw read
+// with a redirect to a storage host of another origin (as GitHub may):
+// forge follows it without the token and prints the bytes.
+func TestRawReadRedirectedElsewhere(t *testing.T) {
+	var auth atomic.Value
+	auth.Store("unset")
+	storage := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		auth.Store(r.Header.Get("Authorization"))
+		w.Write(servicefixture.BigFile("big.bin"))
+	}))
+	t.Cleanup(storage.Close)
+	fix := servicefixture.New(t, servicefixture.Options{BigFiles: servicefixture.Refused})
+	service := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if strings.Contains(r.Header.Get("Accept"), "raw") {
+			http.Redirect(w, r, storage.URL+"/blob/big.bin", http.StatusFound)
+			return
+		}
+		fix.Config.Handler.ServeHTTP(w, r)
+	}))
+	t.Cleanup(service.Close)
+	h := clitest.Against(t, service.URL+"/api/v2", fix.Token)
+	r := h.Run(clitest.Run{}, "repo", "contents", "big.bin", "-R", "alice/app")
+	if r.Code != 0 || sha256.Sum256([]byte(r.Out)) != sha256.Sum256(servicefixture.BigFile("big.bin")) {
+		t.Fatalf("exit %d, %d bytes\n%s", r.Code, len(r.Out), r.Err)
+	}
+	if a := auth.Load(); a != "" {
+		t.Fatalf("the storage host got Authorization %q", a)
 	}
 }

@@ -63,7 +63,7 @@ const (
 // past its inline limit (GitHub's 1 MB): alice/app then holds big.bin
 // and big.txt (BigFile), and denied.txt, which every read refuses (403).
 // The raw read answers only GitHub's media type,
-// application/vnd.github.raw, in Accept.
+// application/vnd.github.raw, in Accept (but NullContent's).
 type BigFiles int
 
 const (
@@ -77,6 +77,10 @@ const (
 	// returns blobs up to 1 MB in size…"). The raw answer is chunked,
 	// without a Content-Length.
 	Refused
+	// NullContent: Gitea's way: the file object with content and
+	// encoding null, the raw media type ignored (the same JSON again),
+	// the bytes at GET .../raw/PATH.
+	NullContent
 )
 
 // BigFile is the content of a big file of the fixture (BigFiles):
@@ -305,6 +309,9 @@ func (s *Server) route(w http.ResponseWriter, r *http.Request, path string) {
 	case path == repo+"/contents":
 		s.json(w, 200, s.top())
 	case s.opts.BigFiles != NoBigFiles && s.bigFile(w, r, strings.TrimPrefix(path, repo+"/contents/")):
+	case s.opts.BigFiles == NullContent && strings.HasPrefix(path, repo+"/raw/big."):
+		w.Header().Set("Content-Type", "application/octet-stream")
+		w.Write(BigFile(strings.TrimPrefix(path, repo+"/raw/")))
 	case strings.HasPrefix(path, repo+"/contents/"):
 		body := "# App\n\nHello " + s.str("world") + "\n"
 		s.json(w, 200, map[string]any{"name": s.str("README.md"), "type": "file", "path": s.str("README.md"), "size": len(body), "encoding": "base64", "content": base64.StdEncoding.EncodeToString([]byte(body))})
@@ -368,6 +375,11 @@ func (s *Server) bigFile(w http.ResponseWriter, r *http.Request, name string) bo
 		return true
 	}
 	b := BigFile(name)
+	if s.opts.BigFiles == NullContent {
+		s.json(w, 200, map[string]any{"name": name, "type": "file", "path": name, "size": len(b), "encoding": nil, "content": nil,
+			"html_url": s.URL + "/alice/app/src/branch/main/" + name})
+		return true
+	}
 	if strings.Contains(r.Header.Get("Accept"), "application/vnd.github.raw") {
 		w.Header().Set("Content-Type", "application/vnd.github.raw")
 		if s.opts.BigFiles == EmptyContent {
