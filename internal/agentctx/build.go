@@ -24,14 +24,7 @@ func issue(ctx context.Context, c *client.Client, repo client.RepoName, n int64)
 	if err != nil {
 		return nil, err
 	}
-	head := []string{
-		fmt.Sprintf("state: %s; opened by %s%s", is.State, is.User.Login, date(is.CreatedAt)),
-		"",
-	}
-	a := &chat.Attachment{
-		Title:    fmt.Sprintf("Issue #%d in %s: %s", is.Number, repo, is.Title),
-		Sections: []*chat.Section{{Lines: append(head, lines(is.Body)...)}},
-	}
+	a := described(fmt.Sprintf("Issue #%d in %s: %s", is.Number, repo, is.Title), is.State, is.User.Login, is.CreatedAt, is.Body)
 	if len(is.CommentsList) > 0 {
 		var cl []string
 		for _, cm := range is.CommentsList {
@@ -42,6 +35,14 @@ func issue(ctx context.Context, c *client.Client, repo client.RepoName, n int64)
 		a.Sections = append(a.Sections, &chat.Section{Title: text.Count(len(is.CommentsList), "comment"), Lines: cl})
 	}
 	return a, nil
+}
+
+// described is the attachment of an issue or a pull request: under its
+// title, its state and author, the lines of more, then its body.
+func described(title, state, author string, created client.Time, body string, more ...string) *chat.Attachment {
+	head := append([]string{fmt.Sprintf("state: %s; opened by %s%s", state, author, date(created))}, more...)
+	head = append(head, "")
+	return &chat.Attachment{Title: title, Sections: []*chat.Section{{Lines: append(head, lines(body)...)}}}
 }
 
 func date(t client.Time) string {

@@ -89,8 +89,8 @@ type ServeOptions struct {
 	Repo string
 	// Toolsets and Tools select what is offered (nil: every toolset).
 	Toolsets, Tools []string
-	// AllowWrite offers the write tools; Lockdown withholds the bodies
-	// of authors without write access.
+	// AllowWrite offers the write tools; Lockdown withholds the titles
+	// and bodies of authors without write access.
 	AllowWrite, Lockdown bool
 	// HTTPAddr serves streamable HTTP there instead of stdio; ListenAny
 	// allows an address other than loopback.
