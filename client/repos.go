@@ -349,7 +349,7 @@ func (s *ReposService) OpenFile(ctx context.Context, repo RepoName, path string,
 		if rerr != nil {
 			return nil, nil, err
 		}
-		return &File{ReadCloser: raw, Size: raw.Size, Raw: true}, nil, nil
+		return &File{ReadCloser: readError{raw, path}, Size: raw.Size, Raw: true}, nil, nil
 	case err != nil:
 		return nil, nil, err
 	case file == nil:
@@ -359,13 +359,28 @@ func (s *ReposService) OpenFile(ctx context.Context, repo RepoName, path string,
 		if err != nil {
 			return nil, nil, fmt.Errorf("the service sent %s (%d bytes) without its content, and reading it raw failed: %w", file.Path, file.Size, err)
 		}
-		return &File{ReadCloser: raw, Entry: file, Size: file.Size, Raw: true}, nil, nil
+		return &File{ReadCloser: readError{raw, path}, Entry: file, Size: file.Size, Raw: true}, nil, nil
 	}
 	b, err := file.Decoded()
 	if err != nil {
 		return nil, nil, err
 	}
 	return &File{ReadCloser: io.NopCloser(bytes.NewReader(b)), Entry: file, Size: int64(len(b))}, nil, nil
+}
+
+// readError names the file in a failure of its raw stream (a connection
+// lost halfway), which would otherwise say only "unexpected EOF".
+type readError struct {
+	io.ReadCloser
+	path string
+}
+
+func (r readError) Read(p []byte) (int, error) {
+	n, err := r.ReadCloser.Read(p)
+	if err != nil && err != io.EOF {
+		err = fmt.Errorf("reading %s from the service: %w; the file came cut short", strings.Trim(r.path, "/"), err)
+	}
+	return n, err
 }
 
 // ReadFile reads the first max bytes of the file at path through
@@ -382,7 +397,7 @@ func (s *ReposService) ReadFile(ctx context.Context, repo RepoName, path string,
 	defer f.Close()
 	data, cut, err = f.ReadAtMost(max)
 	if err != nil {
-		return nil, nil, false, fmt.Errorf("reading %s: %w", path, err)
+		return nil, nil, false, err
 	}
 	return f, data, cut, nil
 }

@@ -223,7 +223,7 @@ func file(ctx context.Context, c *client.Client, repo client.RepoName, path, rev
 	}
 	data, cut, err := f.ReadAtMost(maxFile)
 	if err != nil {
-		return nil, fmt.Errorf("reading %s: %w", path, err)
+		return nil, err
 	}
 	if cut { // the service did not say how large
 		return nil, fmt.Errorf("%s is over %d bytes; forge attaches files of up to %d", path, maxFile, maxFile)

@@ -124,3 +124,23 @@ func TestRawReadRedirectedElsewhere(t *testing.T) {
 		t.Fatalf("the storage host got Authorization %q", a)
 	}
 }
+
+// TestRawReadCutShort: a raw answer that stops before its Content-Length
+// (a connection lost halfway) fails with one line naming the file.
+func TestRawReadCutShort(t *testing.T) {
+	fix := servicefixture.New(t, servicefixture.Options{BigFiles: servicefixture.EmptyContent})
+	service := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if strings.Contains(r.Header.Get("Accept"), "raw") {
+			w.Header().Set("Content-Length", "3145728")
+			w.Write(servicefixture.BigFile("big.bin")[:1<<20])
+			panic(http.ErrAbortHandler) // the connection drops
+		}
+		fix.Config.Handler.ServeHTTP(w, r)
+	}))
+	t.Cleanup(service.Close)
+	h := clitest.Against(t, service.URL+"/api/v2", fix.Token)
+	r := h.Run(clitest.Run{}, "repo", "contents", "big.bin", "-R", "alice/app")
+	if r.Code != 1 || r.Err != "forge: reading big.bin from the service: unexpected EOF; the file came cut short\n" {
+		t.Fatalf("exit %d, %d bytes\n%s", r.Code, len(r.Out), r.Err)
+	}
+}
