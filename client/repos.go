@@ -384,7 +384,7 @@ func (r readError) Read(p []byte) (int, error) {
 }
 
 // ReadFile reads the first max bytes of the file at path through
-// OpenFile, never more, and cut says the file has more. A directory is
+// OpenFile (ReadAtMost), and cut says the file has more. A directory is
 // an error wrapping ErrDirectory.
 func (s *ReposService) ReadFile(ctx context.Context, repo RepoName, path string, opts ContentsOptions, max int64) (f *File, data []byte, cut bool, err error) {
 	f, _, err = s.OpenFile(ctx, repo, path, opts)
@@ -402,8 +402,8 @@ func (s *ReposService) ReadFile(ctx context.Context, repo RepoName, path string,
 	return f, data, cut, nil
 }
 
-// ReadAtMost reads the file's first max bytes, never more; cut says it
-// has more.
+// ReadAtMost reads the file's first max bytes; cut says it has more
+// (one byte past max is read to tell).
 func (f *File) ReadAtMost(max int64) (data []byte, cut bool, err error) {
 	data, err = io.ReadAll(io.LimitReader(f, max+1))
 	if err != nil {
