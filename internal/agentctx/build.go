@@ -206,48 +206,27 @@ func logTail(ctx context.Context, c *client.Client, repo client.RepoName, jobID 
 // context, it is a dump.
 const maxFile = 1 << 20
 
-// fileSize finds a file's size in its directory's listing.
-func fileSize(ctx context.Context, c *client.Client, repo client.RepoName, p, rev string) (int64, bool) {
-	dir, name := "", p
-	if i := strings.LastIndexByte(p, '/'); i >= 0 {
-		dir, name = p[:i], p[i+1:]
-	}
-	_, entries, err := c.Repos.Contents(ctx, repo, dir, client.ContentsOptions{Ref: rev})
-	if err != nil {
-		return 0, false
-	}
-	for _, e := range entries {
-		if e.Name == name {
-			return e.Size, true
-		}
-	}
-	return 0, false
-}
-
 // file: a text file of the repository at a revision.
 func file(ctx context.Context, c *client.Client, repo client.RepoName, path, rev string) (*chat.Attachment, error) {
-	f, _, err := c.Repos.Contents(ctx, repo, path, client.ContentsOptions{Ref: rev})
-	var ce *client.Error
-	if errors.As(err, &ce) && ce.StatusCode == http.StatusForbidden {
-		// A service refuses files over its inline limit (the reference
-		// server's is 1 MiB, GitHub's too): say forge's own limit when the
-		// listing shows the file is past it.
-		if size, ok := fileSize(ctx, c, repo, path, rev); ok && size > maxFile {
-			return nil, fmt.Errorf("%s is %d bytes; forge attaches files of up to %d", path, size, maxFile)
-		}
-	}
+	// Past the service's inline limit the file is read raw, and only as
+	// far as forge's own limit.
+	f, _, err := c.Repos.OpenFile(ctx, repo, path, client.ContentsOptions{Ref: rev})
 	if err != nil {
 		return nil, err
 	}
 	if f == nil {
 		return nil, fmt.Errorf("%s is a directory; attach one of its files (`forge repo contents` lists them)", path)
 	}
-	data, err := f.Decoded()
+	defer f.Close()
+	if f.Size > maxFile {
+		return nil, fmt.Errorf("%s is %d bytes; forge attaches files of up to %d", path, f.Size, maxFile)
+	}
+	data, cut, err := f.ReadAtMost(maxFile)
 	if err != nil {
 		return nil, err
 	}
-	if len(data) > maxFile {
-		return nil, fmt.Errorf("%s is %d bytes; forge attaches files of up to %d", path, len(data), maxFile)
+	if cut { // the service did not say how large
+		return nil, fmt.Errorf("%s is over %d bytes; forge attaches files of up to %d", path, maxFile, maxFile)
 	}
 	if bytes.IndexByte(data, 0) >= 0 || !utf8.Valid(data) {
 		return nil, fmt.Errorf("%s is not a text file", path)

@@ -101,7 +101,7 @@ func (s skipped) Error() string { return string(s) }
 
 // side is a file's text at rev: "" where it does not exist.
 func side(ctx context.Context, c *client.Client, repo client.RepoName, path, rev string) (string, error) {
-	f, _, err := c.Repos.Contents(ctx, repo, path, client.ContentsOptions{Ref: rev})
+	f, _, err := c.Repos.OpenFile(ctx, repo, path, client.ContentsOptions{Ref: rev})
 	var apiErr *client.Error
 	if errors.As(err, &apiErr) && apiErr.StatusCode == http.StatusNotFound {
 		return "", nil
@@ -112,12 +112,19 @@ func side(ctx context.Context, c *client.Client, repo client.RepoName, path, rev
 	if f == nil {
 		return "", skipped("a directory")
 	}
+	defer f.Close()
+	tooBig := skipped(fmt.Sprintf("not diffed: larger than %s", text.Bytes(MaxBytes)))
 	if f.Size > MaxBytes {
-		return "", skipped(fmt.Sprintf("not diffed: larger than %s", text.Bytes(MaxBytes)))
+		return "", tooBig
 	}
-	b, err := f.Decoded()
+	// A file past the service's inline limit is read raw, no further
+	// than MaxBytes.
+	b, cut, err := f.ReadAtMost(MaxBytes)
 	if err != nil {
 		return "", err
+	}
+	if cut {
+		return "", tooBig
 	}
 	if !utf8.Valid(b) || strings.IndexByte(string(b), 0) >= 0 {
 		return "", skipped("binary file")
