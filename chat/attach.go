@@ -33,7 +33,7 @@ func (s *Section) shown() []string {
 
 // Attachment is context sent to the agent with a message.
 type Attachment struct {
-	Ref      string // as typed: "issue:12", "run:57", "file:go.mod@v1", "commit:abc123"
+	Ref      string // as typed: "issue:12", "pull:3", "run:57", "file:go.mod@v1", "commit:abc123"
 	Title    string
 	Sections []*Section
 }

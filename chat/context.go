@@ -17,7 +17,7 @@ const DefaultContextLimit = 16_000
 const ReplyReserve = 1_000
 
 // ContextRefForms names the REFs /with accepts, for messages.
-const ContextRefForms = "issue:NUMBER, run:ID, file:PATH[@REF] or commit:SHA"
+const ContextRefForms = "issue:NUMBER, pull:NUMBER, run:ID, file:PATH[@REF] or commit:SHA"
 
 // attached is an attachment and, once sent, the tokens it cost.
 type attached struct {

@@ -4,11 +4,15 @@ import (
 	"bytes"
 	"context"
 	"encoding/base64"
+	"errors"
 	"fmt"
+	"io"
 	"iter"
+	"mime"
 	"net/http"
 	"net/url"
 	"strings"
+	"unicode/utf8"
 )
 
 // RepoName names a repository: OWNER/NAME.
@@ -112,6 +116,15 @@ type Content struct {
 	DownloadURL string `json:"download_url"`
 }
 
+// Inline reports whether a file object carries the file's content. A
+// service that will not inline a large file may still answer with the
+// object, its content left out: GitHub's encoding "none", or an empty
+// content for a file whose size is not 0. Its bytes are then read with
+// ReposService.Raw.
+func (c *Content) Inline() bool {
+	return !strings.EqualFold(c.Encoding, "none") && (c.Content != "" || c.Size <= 0)
+}
+
 // Decoded returns the file's bytes, decoding base64 when the server used
 // it.
 func (c *Content) Decoded() ([]byte, error) {
@@ -197,21 +210,7 @@ type ContentsOptions struct {
 // content) or a directory (dir set, one entry each). An empty path is the
 // top directory.
 func (s *ReposService) Contents(ctx context.Context, repo RepoName, path string, opts ContentsOptions) (file *Content, dir []*Content, err error) {
-	var segs []string
-	for _, p := range strings.Split(strings.Trim(path, "/"), "/") {
-		if p != "" {
-			segs = append(segs, url.PathEscape(p))
-		}
-	}
-	p := repo.path("contents")
-	if len(segs) > 0 {
-		p += "/" + strings.Join(segs, "/")
-	}
-	q := url.Values{}
-	if opts.Ref != "" {
-		q.Set("ref", opts.Ref)
-	}
-	p = withQuery(p, q)
+	p := contentsPath(repo, path, opts)
 	var raw []byte
 	if _, err := s.c.Get(ctx, p, &raw); err != nil {
 		return nil, nil, err
@@ -232,6 +231,214 @@ func (s *ReposService) Contents(ctx context.Context, repo RepoName, path string,
 	}
 	file, err = decodeOne[Content](s.c, http.MethodGet, p, raw)
 	return file, nil, err
+}
+
+// Stat finds path's entry (type, size, html_url) in its directory's
+// listing, without reading a file's content: a file of any size has one.
+// It is nil, with no error, when the directory has no such entry.
+func (s *ReposService) Stat(ctx context.Context, repo RepoName, path string, opts ContentsOptions) (*Content, error) {
+	path = strings.Trim(path, "/")
+	parent, name := "", path
+	if i := strings.LastIndexByte(path, '/'); i >= 0 {
+		parent, name = path[:i], path[i+1:]
+	}
+	_, dir, err := s.Contents(ctx, repo, parent, opts)
+	if err != nil {
+		return nil, err
+	}
+	for _, e := range dir {
+		if e.Name == name {
+			return e, nil
+		}
+	}
+	return nil, nil
+}
+
+// contentsPath is the contents endpoint of path at opts.Ref, each
+// segment escaped.
+func contentsPath(repo RepoName, path string, opts ContentsOptions) string {
+	var segs []string
+	for _, p := range strings.Split(strings.Trim(path, "/"), "/") {
+		if p != "" {
+			segs = append(segs, url.PathEscape(p))
+		}
+	}
+	p := repo.path("contents")
+	if len(segs) > 0 {
+		p += "/" + strings.Join(segs, "/")
+	}
+	q := url.Values{}
+	if opts.Ref != "" {
+		q.Set("ref", opts.Ref)
+	}
+	return withQuery(p, q)
+}
+
+// rawAccept asks the contents endpoint for a file's bytes instead of the
+// JSON object: the service's media type, and GitHub's.
+const rawAccept = "application/vnd.forge.raw, application/vnd.github.raw"
+
+// RawFile is a file's bytes as a raw read streams them; the caller closes
+// it.
+type RawFile struct {
+	io.ReadCloser
+	// Size is the file's length as the answer's Content-Length says, or
+	// -1 when it does not.
+	Size int64
+}
+
+// Raw streams a file's bytes, whatever their size: the contents endpoint
+// asked for the raw media type (the service offers the same bytes at
+// .../raw/PATH; the contents URL is the one GitHub shares). Nothing is
+// held in memory; the client's timeout covers waiting for the headers
+// only, the token goes only to the service's origin and redirects are
+// followed as for every request.
+//
+// A service that ignores the media type answers the JSON object again
+// (Gitea does): after an answer labelled application/json forge asks
+// .../raw/PATH (the reference server's and Gitea's raw download) and
+// takes that when it succeeds, else the first answer (a JSON file may be
+// labelled so).
+func (s *ReposService) Raw(ctx context.Context, repo RepoName, path string, opts ContentsOptions) (*RawFile, error) {
+	accept := http.Header{"Accept": {rawAccept}}
+	resp, err := s.c.stream(ctx, contentsPath(repo, path, opts), accept)
+	if err != nil {
+		return nil, err
+	}
+	if mt, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type")); mt == "application/json" {
+		p := strings.Replace(contentsPath(repo, path, opts), repo.path("contents"), repo.path("raw"), 1)
+		if other, err := s.c.stream(ctx, p, accept); err == nil {
+			resp.Body.Close()
+			resp = other
+		}
+	}
+	return &RawFile{ReadCloser: resp.Body, Size: resp.ContentLength}, nil
+}
+
+// ErrDirectory is what ReadFile answers for a directory.
+var ErrDirectory = errors.New("a directory, not a file")
+
+// File is a file opened by OpenFile; the caller closes it.
+type File struct {
+	io.ReadCloser
+	// Entry is the contents endpoint's file object (path, size, html_url),
+	// nil when the service refused to answer it (a 403).
+	Entry *Content
+	// Size is the whole file's length, or -1 when the service did not
+	// say.
+	Size int64
+	// Raw says the bytes come from a raw read: the service would not send
+	// them inline.
+	Raw bool
+}
+
+// OpenFile opens the file at path, whatever its size: a directory gives
+// its entries instead. The bytes are the contents endpoint's inline
+// content when the service sent it, else a raw read (Raw): after a 403
+// (the reference server's answer past its 1 MiB inline limit, GitHub's
+// past 1 MB; any wording, since a service need not say why), or for a
+// file object without its content. When the raw read after a 403 fails
+// too, the error is the 403: it was the first answer, and may be a real
+// refusal.
+func (s *ReposService) OpenFile(ctx context.Context, repo RepoName, path string, opts ContentsOptions) (*File, []*Content, error) {
+	file, dir, err := s.Contents(ctx, repo, path, opts)
+	var apiErr *Error
+	switch {
+	case errors.As(err, &apiErr) && apiErr.StatusCode == http.StatusForbidden:
+		raw, rerr := s.Raw(ctx, repo, path, opts)
+		if rerr != nil {
+			return nil, nil, err
+		}
+		return &File{ReadCloser: readError{raw, path}, Size: raw.Size, Raw: true}, nil, nil
+	case err != nil:
+		return nil, nil, err
+	case file == nil:
+		return nil, dir, nil
+	case !file.Inline():
+		raw, err := s.Raw(ctx, repo, path, opts)
+		if err != nil {
+			return nil, nil, fmt.Errorf("the service sent %s (%d bytes) without its content, and reading it raw failed: %w", file.Path, file.Size, err)
+		}
+		return &File{ReadCloser: readError{raw, path}, Entry: file, Size: file.Size, Raw: true}, nil, nil
+	}
+	b, err := file.Decoded()
+	if err != nil {
+		return nil, nil, err
+	}
+	return &File{ReadCloser: io.NopCloser(bytes.NewReader(b)), Entry: file, Size: int64(len(b))}, nil, nil
+}
+
+// readError names the file in a failure of its raw stream (a connection
+// lost halfway), which would otherwise say only "unexpected EOF".
+type readError struct {
+	io.ReadCloser
+	path string
+}
+
+func (r readError) Read(p []byte) (int, error) {
+	n, err := r.ReadCloser.Read(p)
+	if err != nil && err != io.EOF {
+		err = fmt.Errorf("reading %s from the service: %w; the file came cut short", strings.Trim(r.path, "/"), err)
+	}
+	return n, err
+}
+
+// ReadFile reads the first max bytes of the file at path through
+// OpenFile (ReadAtMost), and cut says the file has more. A directory is
+// an error wrapping ErrDirectory.
+func (s *ReposService) ReadFile(ctx context.Context, repo RepoName, path string, opts ContentsOptions, max int64) (f *File, data []byte, cut bool, err error) {
+	f, _, err = s.OpenFile(ctx, repo, path, opts)
+	if err != nil {
+		return nil, nil, false, err
+	}
+	if f == nil {
+		return nil, nil, false, fmt.Errorf("%s is %w", path, ErrDirectory)
+	}
+	defer f.Close()
+	data, cut, err = f.ReadAtMost(max)
+	if err != nil {
+		return nil, nil, false, err
+	}
+	return f, data, cut, nil
+}
+
+// ReadAtMost reads the file's first max bytes; cut says it has more
+// (one byte past max is read to tell).
+func (f *File) ReadAtMost(max int64) (data []byte, cut bool, err error) {
+	data, err = io.ReadAll(io.LimitReader(f, max+1))
+	if err != nil {
+		return nil, false, err
+	}
+	if cut = int64(len(data)) > max; cut {
+		data = data[:max]
+	}
+	return data, cut, nil
+}
+
+// BinaryHead is how much of a file Binary judges, as git does.
+const BinaryHead = 8000
+
+// Binary guesses as git does whether a file is binary from its first
+// BinaryHead bytes: a NUL byte, or bytes that are not UTF-8. whole says b
+// is the whole file; otherwise a character cut in two at the end of what
+// was read does not count.
+func Binary(b []byte, whole bool) bool {
+	if len(b) > BinaryHead {
+		b, whole = b[:BinaryHead], false
+	}
+	if bytes.IndexByte(b, 0) >= 0 {
+		return true
+	}
+	if !whole {
+		i := len(b) - 1
+		for i > 0 && len(b)-i < utf8.UTFMax && !utf8.RuneStart(b[i]) {
+			i--
+		}
+		if i >= 0 && !utf8.FullRune(b[i:]) {
+			b = b[:i]
+		}
+	}
+	return !utf8.Valid(b)
 }
 
 // Commits iterates over a repository's latest commits.

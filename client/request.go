@@ -90,12 +90,18 @@ func (c *Client) do(ctx context.Context, method, path string, in, out any, anony
 // covers waiting for the headers only. Failures before the headers are
 // retried like any GET.
 func (c *Client) Stream(ctx context.Context, path string) (*http.Response, error) {
+	return c.stream(ctx, path, nil)
+}
+
+// stream is Stream with header's values replacing the defaults (the
+// raw read's Accept).
+func (c *Client) stream(ctx context.Context, path string, header http.Header) (*http.Response, error) {
 	u, err := c.resolve(path)
 	if err != nil {
 		return nil, err
 	}
 	for attempt := 0; ; attempt++ {
-		resp, err := c.streamAttempt(ctx, http.MethodGet, u, nil, nil, false)
+		resp, err := c.streamAttempt(ctx, http.MethodGet, u, nil, header, false)
 		if err == nil {
 			return resp, nil
 		}

@@ -78,7 +78,7 @@ forge mcp serve (flags win):
   FORGE_MCP_TOOLSETS   comma list of the toolsets offered (--toolsets)
   FORGE_MCP_TOOLS      comma list of the tools offered (--tools)
   FORGE_MCP_ALLOW_WRITE  1: offer the write tools (--allow-write)
-  FORGE_MCP_LOCKDOWN   1: withhold bodies by users without write access (--lockdown)
+  FORGE_MCP_LOCKDOWN   1: withhold titles and bodies by users without write access (--lockdown)
   FORGE_MCP_TOKEN      the bearer token --http requires (default: generated)
 
 forge's HTTP connections also honour HTTPS_PROXY, HTTP_PROXY and NO_PROXY,

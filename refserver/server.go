@@ -424,7 +424,7 @@ func (s *Server) Start() error {
 	if err != nil {
 		return err
 	}
-	s.url = "http://" + ln.Addr().String()
+	s.url = "http://" + dialAddr(ln.Addr().(*net.TCPAddr))
 	s.conns = connlimit.New(ln, connBound(s.opts.MaxConns, openFileLimit()), s.opts.MaxConnsPerAddr)
 	s.listener = s.conns
 	s.http = &http.Server{Handler: s.deadlines(s.handler), ReadHeaderTimeout: HeaderTimeout, IdleTimeout: 2 * time.Minute,
@@ -436,6 +436,18 @@ func (s *Server) Start() error {
 		}
 	}()
 	return nil
+}
+
+// dialAddr is where a client on this machine reaches a listener at addr:
+// loopback in place of every interface (0.0.0.0, ::, which Go listens on
+// for both), an address no client should dial — Windows refuses it, and
+// forge's client takes it for another machine's and warns of plain http.
+func dialAddr(addr *net.TCPAddr) string {
+	ip := addr.IP
+	if ip.IsUnspecified() {
+		ip = net.IPv4(127, 0, 0, 1)
+	}
+	return net.JoinHostPort(ip.String(), strconv.Itoa(addr.Port))
 }
 
 // fdReserve is how many open files connBound keeps for the rest of the
@@ -494,7 +506,8 @@ func (s *Server) Conns() (open int, refused int64) {
 	return s.conns.Open(), s.conns.Refused()
 }
 
-// URL is the server's origin, http://127.0.0.1:PORT.
+// URL is the server's origin, http://127.0.0.1:PORT (a loopback address
+// also when it listens on every interface).
 func (s *Server) URL() string { return s.url }
 
 // BaseURL is the REST API's base URL, {URL}/api/v2.

@@ -81,20 +81,12 @@ func (w *layoutWriter) image(img v1.Image) error {
 	if err != nil {
 		return err
 	}
-	layers, err := img.Layers()
+	layers, err := layersOf(img)
 	if err != nil {
 		return err
 	}
 	for _, l := range layers {
-		d, err := l.Digest()
-		if err != nil {
-			return err
-		}
-		size, err := l.Size()
-		if err != nil {
-			return err
-		}
-		w.fetch(d, size, l)
+		w.fetch(l.digest, l.size, l.Layer)
 	}
 	// The config is read only when the layout lacks it.
 	if !w.seen[m.Config.Digest] && !w.holds(m.Config.Digest, m.Config.Size) {
@@ -104,16 +96,7 @@ func (w *layoutWriter) image(img v1.Image) error {
 		}
 		w.keep(m.Config.Digest, cfg)
 	}
-	d, err := img.Digest()
-	if err != nil {
-		return err
-	}
-	raw, err := img.RawManifest()
-	if err != nil {
-		return err
-	}
-	w.keep(d, raw)
-	return nil
+	return w.keepManifest(img)
 }
 
 // index walks an index as layout.WriteIndex does: child indexes and
@@ -155,16 +138,23 @@ func (w *layoutWriter) index(ii v1.ImageIndex) error {
 			w.fetch(desc.Digest, desc.Size, l)
 		}
 	}
-	d, err := ii.Digest()
+	return w.keepManifest(ii)
+}
+
+// keepManifest keeps an image's or index's own manifest.
+func (w *layoutWriter) keepManifest(x interface {
+	Digest() (v1.Hash, error)
+	RawManifest() ([]byte, error)
+}) error {
+	d, err := x.Digest()
 	if err != nil {
 		return err
 	}
-	raw, err := ii.RawManifest()
-	if err != nil {
-		return err
+	raw, err := x.RawManifest()
+	if err == nil {
+		w.keep(d, raw)
 	}
-	w.keep(d, raw)
-	return nil
+	return err
 }
 
 // fetch starts copying a layer into the layout, unless this pull has

@@ -10,7 +10,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync/atomic"
 	"testing"
 
 	"github.com/forgehq/forge/regclient"
@@ -88,7 +87,7 @@ func TestPulledLayoutIsLayoutAppend(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	count := &blobGets{inner: e.transport}
+	count := &getCounter{inner: e.transport, part: "/blobs/"}
 	c, err := regclient.New(regclient.Options{RegistryURL: e.srv.URL(), Username: "alice", Password: passwords["alice"], Transport: count, Service: true})
 	if err != nil {
 		t.Fatal(err)
@@ -175,19 +174,6 @@ func TestPullCutShortLeavesNothing(t *testing.T) {
 			t.Errorf("index.json names the image a failed pull did not finish: %s", data)
 		}
 	}
-}
-
-// blobGets counts the blob GETs it carries.
-type blobGets struct {
-	inner http.RoundTripper
-	n     atomic.Int64
-}
-
-func (b *blobGets) RoundTrip(req *http.Request) (*http.Response, error) {
-	if req.Method == http.MethodGet && strings.Contains(req.URL.Path, "/blobs/") {
-		b.n.Add(1)
-	}
-	return b.inner.RoundTrip(req)
 }
 
 // cutBlob ends the body of one blob with an error after its first bytes,

@@ -760,17 +760,19 @@ func TestPullFullDiskNamesLocalFile(t *testing.T) {
 	}
 }
 
-// countingTransport counts manifest GETs.
-type manifestCounter struct {
+// getCounter counts the GETs it carries whose path holds part
+// ("/manifests/", "/blobs/").
+type getCounter struct {
 	inner http.RoundTripper
+	part  string
 	n     atomic.Int64
 }
 
-func (m *manifestCounter) RoundTrip(req *http.Request) (*http.Response, error) {
-	if req.Method == http.MethodGet && strings.Contains(req.URL.Path, "/manifests/") {
-		m.n.Add(1)
+func (g *getCounter) RoundTrip(req *http.Request) (*http.Response, error) {
+	if req.Method == http.MethodGet && strings.Contains(req.URL.Path, g.part) {
+		g.n.Add(1)
 	}
-	return m.inner.RoundTrip(req)
+	return g.inner.RoundTrip(req)
 }
 
 // Sizes reads each distinct digest once, however many tags name it and
@@ -791,7 +793,7 @@ func TestSizesReadEachDigestOnce(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	count := &manifestCounter{inner: e.transport}
+	count := &getCounter{inner: e.transport, part: "/manifests/"}
 	cache := t.TempDir()
 	c, err := regclient.New(regclient.Options{RegistryURL: e.srv.URL(), Username: "alice", Password: passwords["alice"], Transport: count, Service: true, CacheDir: cache})
 	if err != nil {

@@ -90,7 +90,7 @@ func planTarball(ref name.Reference, img v1.Image) ([]tarFile, int64, error) {
 	if err != nil {
 		return nil, 0, err
 	}
-	layers, err := img.Layers()
+	layers, err := layersOf(img)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -98,17 +98,9 @@ func planTarball(ref name.Reference, img v1.Image) ([]tarFile, int64, error) {
 	p.add(cfgName.String(), int64(len(cfg)), cfg, nil)
 	seen := map[v1.Hash]bool{}
 	for i, l := range layers {
-		d, err := l.Digest()
-		if err != nil {
-			return nil, 0, err
-		}
-		n, err := l.Size()
-		if err != nil {
-			return nil, 0, err
-		}
-		if !seen[d] {
-			seen[d] = true
-			p.add(m[0].Layers[i], n, nil, l)
+		if !seen[l.digest] {
+			seen[l.digest] = true
+			p.add(m[0].Layers[i], l.size, nil, l.Layer)
 		}
 	}
 	p.add("manifest.json", int64(len(mb)), mb, nil)
@@ -133,6 +125,32 @@ func (p *tarPlan) add(name string, size int64, data []byte, layer v1.Layer) {
 	}
 	p.entries = append(p.entries, tarFile{off: p.end, hdr: hdr.Bytes(), size: size, data: data, layer: layer})
 	p.end += int64(hdr.Len()) + (size+blockSize-1)/blockSize*blockSize
+}
+
+// sizedLayer is a layer with its digest and size, as its manifest gives
+// them.
+type sizedLayer struct {
+	v1.Layer
+	digest v1.Hash
+	size   int64
+}
+
+func layersOf(img v1.Image) ([]sizedLayer, error) {
+	layers, err := img.Layers()
+	if err != nil {
+		return nil, err
+	}
+	out := make([]sizedLayer, len(layers))
+	for i, l := range layers {
+		out[i].Layer = l
+		if out[i].digest, err = l.Digest(); err != nil {
+			return nil, err
+		}
+		if out[i].size, err = l.Size(); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
 }
 
 // copyLayerAt fetches a layer into f at off. go-containerregistry checks

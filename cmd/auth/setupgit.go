@@ -4,12 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"os/exec"
 	"strings"
 
 	"github.com/forgehq/forge/config"
 	"github.com/forgehq/forge/internal/cmdutil"
+	"github.com/forgehq/forge/internal/gitremote"
 	"github.com/spf13/cobra"
 )
 
@@ -59,7 +59,7 @@ func runSetupGit(ctx context.Context, f *cmdutil.Factory) error {
 	if s.ProfileSource == config.FromFlag || s.ProfileSource == config.FromEnv {
 		pinned = s.Profile
 	}
-	helper := "!" + helperCommand(pinned)
+	helper := "!" + gitremote.HelperCommand(pinned)
 	key := "credential." + origin + ".helper"
 	for _, args := range [][]string{
 		{"config", "--global", "--replace-all", key, ""},
@@ -76,33 +76,4 @@ func runSetupGit(ctx context.Context, f *cmdutil.Factory) error {
 		fmt.Fprintf(ios.ErrOut, "%s profile %q is not logged in yet: %s\n", ios.ErrColorScheme().WarningIcon(), s.Profile, cmdutil.LoginHint(s))
 	}
 	return nil
-}
-
-// helperCommand is how git's shell should start forge: by this
-// executable's absolute path, quoted (a bare "forge" fails wherever forge
-// is not on PATH), or "forge" when the path cannot be found.
-func helperCommand(profile string) string {
-	cmd := "forge"
-	if exe, err := os.Executable(); err == nil {
-		cmd = shellQuote(exe)
-	}
-	if profile != "" {
-		cmd += " --profile " + shellQuote(profile)
-	}
-	return cmd + " auth git-credential"
-}
-
-// shellQuote quotes s for sh when it holds anything but safe characters.
-func shellQuote(s string) string {
-	safe := s != ""
-	for _, r := range s {
-		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_./=:@+,", r)) {
-			safe = false
-			break
-		}
-	}
-	if safe {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }

@@ -112,14 +112,17 @@ func find(ctx context.Context, c *client.Client, repo client.RepoName, target st
 		}
 		return "", perr
 	}
-	file, _, err := c.Repos.Contents(ctx, repo, strings.Trim(target, "/"), client.ContentsOptions{})
-	if client.IsNotFound(err) {
+	// The entry in its directory's listing has the address: reading the
+	// file itself would fetch its content, refused past the service's
+	// inline limit.
+	file, err := c.Repos.Stat(ctx, repo, target, client.ContentsOptions{})
+	if client.IsNotFound(err) || err == nil && file == nil {
 		return "", fmt.Errorf("no file %s in %s: give an issue or pull request NUMBER or a file's PATH", text.OneLine(target), repo)
 	}
 	if err != nil {
 		return "", err
 	}
-	if file == nil || file.HTMLURL == "" {
+	if file.Type == "dir" || file.HTMLURL == "" {
 		return "", errors.New(text.OneLine(target) + " is a directory, or the service gave no web address for it: forge browse opens files, issues, pull requests and the repository")
 	}
 	return file.HTMLURL, nil

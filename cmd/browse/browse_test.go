@@ -42,6 +42,11 @@ func TestRunWithItsOwnDependencies(t *testing.T) {
 	if _, err := h.Srv.CreateIssue("alice/demo", "alice", "First", ""); err != nil {
 		t.Fatal(err)
 	}
+	// A file past the service's inline limit (refused inline with a 403
+	// on main, which browse showed) has a page too.
+	if _, err := h.Srv.CommitFiles("alice/demo", "", map[string]string{"docs/big.bin": strings.Repeat("\x00", 2<<20)}, "big"); err != nil {
+		t.Fatal(err)
+	}
 	c, err := client.New(h.Srv.BaseURL(), h.Env["FORGE_TOKEN"])
 	if err != nil {
 		t.Fatal(err)
@@ -55,20 +60,20 @@ func TestRunWithItsOwnDependencies(t *testing.T) {
 		},
 		Open: func(u string) error { opened = append(opened, u); return nil },
 	}
-	for _, target := range []string{"", "1", "README.md"} {
+	for _, target := range []string{"", "1", "README.md", "docs/big.bin"} {
 		opts.Target = target
 		if err := browse.Run(context.Background(), opts); err != nil {
 			t.Fatalf("browse %q: %v", target, err)
 		}
 	}
-	want := []string{"/alice/demo", "/alice/demo/issues/1", "/alice/demo/blob/main/README.md"}
+	want := []string{"/alice/demo", "/alice/demo/issues/1", "/alice/demo/blob/main/README.md", "/alice/demo/blob/main/docs/big.bin"}
 	for i, w := range want {
 		if i >= len(opened) || !strings.HasSuffix(opened[i], w) {
 			t.Errorf("opened %q, want ...%s", opened, w)
 		}
 	}
 	opts.Target, opts.NoBrowser = "1", true
-	if err := browse.Run(context.Background(), opts); err != nil || !strings.HasSuffix(strings.TrimSpace(out.String()), "/alice/demo/issues/1") || len(opened) != 3 {
+	if err := browse.Run(context.Background(), opts); err != nil || !strings.HasSuffix(strings.TrimSpace(out.String()), "/alice/demo/issues/1") || len(opened) != 4 {
 		t.Errorf("--no-browser: %v, stdout %q, opened %q", err, out, opened)
 	}
 }

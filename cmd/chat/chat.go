@@ -65,7 +65,8 @@ A message that starts with / is typed with //.
 
 --with REF (repeatable) and /with REF attach what the service holds to the
 next message, so the agent knows what you are looking at: issue:12 (title,
-body, comments), run:57 (the run, its jobs and the last 500 lines of each
+body, comments), pull:3 (title, state, author, base ← head, body and the
+diff of what its commits changed), run:57 (the run, its jobs and the last 500 lines of each
 failed job's log), file:PATH[@REF] (a text file of up to 1 MiB, at a
 branch, tag or commit), commit:SHA (its message and the changed files the
 service shows).

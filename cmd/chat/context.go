@@ -22,12 +22,12 @@ type contextOptions struct {
 
 func addContextFlags(cmd *cobra.Command, o *contextOptions) {
 	fl := cmd.Flags()
-	fl.StringArrayVar(&o.with, "with", nil, "Attach `REF` to the first message: issue:N, run:ID, file:PATH[@REF], commit:SHA (repeatable)")
+	fl.StringArrayVar(&o.with, "with", nil, "Attach `REF` to the first message: issue:N, pull:N, run:ID, file:PATH[@REF], commit:SHA (repeatable)")
 	o.limit.Add(cmd, "the context attached to one message")
 	fl.BoolVar(&o.noRedact, "no-redact", false, "Send attached context as it is, without masking secrets (the ones forge holds, tokens, Authorization headers, passwords)")
 	cmdutil.AddRepoFlag(cmd, &o.repo)
 	cmd.RegisterFlagCompletionFunc("with", func(*cobra.Command, []string, string) ([]cobra.Completion, cobra.ShellCompDirective) {
-		return []cobra.Completion{"issue:", "run:", "file:", "commit:"}, cobra.ShellCompDirectiveNoSpace | cobra.ShellCompDirectiveNoFileComp
+		return []cobra.Completion{"issue:", "pull:", "run:", "file:", "commit:"}, cobra.ShellCompDirectiveNoSpace | cobra.ShellCompDirectiveNoFileComp
 	})
 }
 

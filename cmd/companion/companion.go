@@ -20,9 +20,11 @@
 package companion
 
 import (
+	"bufio"
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -74,10 +76,17 @@ func NewCmd(f *cmdutil.Factory, c Command) *cobra.Command {
 	cmd.ValidArgsFunction = func(_ *cobra.Command, args []string, toComplete string) ([]cobra.Completion, cobra.ShellCompDirective) {
 		return complete(f, append(append([]string{c.Name}, args...), toComplete))
 	}
-	// `forge help serve` is forge-server's `serve --help`.
+	// `forge help serve` is forge-server's `serve --help`, exit code
+	// included: a help function returns nothing, so forge ends here as it
+	// does when the companion replaces it, and a script asking for help
+	// from a forge without forge-server sees exit 1, not 0.
 	cmd.SetHelpFunc(func(cmd *cobra.Command, _ []string) {
-		if err := Exec(f, Binary, []string{c.Name, "--help"}); err != nil {
+		err := Exec(f, Binary, []string{c.Name, "--help"})
+		if cmdutil.ShouldPrint(err) {
 			fmt.Fprintf(f.IOStreams.ErrOut, "forge: %s\n", err)
+		}
+		if err != nil {
+			os.Exit(cmdutil.ExitCode(err))
 		}
 	})
 	return cmd
@@ -171,8 +180,9 @@ func ModuleRoot(binary string) string {
 }
 
 // build builds binary (file name) from the clone at root into forge's
-// cache directory; go build leaves a binary that is up to date alone, so
-// only the first run (or one after a change) waits for it.
+// cache directory. go build leaves a binary that is up to date alone, so
+// only the first run (or one after a change) waits for it, and only then
+// does forge say it is building (see watch).
 func build(f *cmdutil.Factory, root, binary, name string) (string, error) {
 	cache := f.CacheDir()
 	if cache == "" {
@@ -182,16 +192,57 @@ func build(f *cmdutil.Factory, root, binary, name string) (string, error) {
 		}
 	}
 	out := filepath.Join(cache, "companion", name)
-	fmt.Fprintf(f.IOStreams.ErrOut, "forge: building %s from the clone at %s (go build ./cmd/%s)\n", binary, root, binary)
-	gobuild := exec.Command("go", "build", "-o", out, "./cmd/"+binary)
+	gobuild := exec.Command("go", "build", "-x", "-o", out, "./cmd/"+binary)
 	gobuild.Dir = root
-	gobuild.Stdout, gobuild.Stderr = f.IOStreams.ErrOut, f.IOStreams.ErrOut
-	if err := gobuild.Run(); err != nil {
+	steps, err := gobuild.StderrPipe()
+	if err != nil {
+		return "", err
+	}
+	if err := gobuild.Start(); err != nil {
 		var missing *exec.Error
 		if errors.As(err, &missing) {
 			return "", fmt.Errorf("building %s from the clone at %s needs go on the PATH: %w", binary, root, err)
 		}
 		return "", fmt.Errorf("building %s from the clone at %s: %w", binary, root, err)
 	}
-	return out, nil
+	watch(steps, func() {
+		fmt.Fprintf(f.IOStreams.ErrOut, "forge: building %s from the clone at %s (go build ./cmd/%s)\n", binary, root, binary)
+	})
+	if gobuild.Wait() == nil {
+		return out, nil
+	}
+	// -x's steps bury go's errors: build again without it, on forge's
+	// stderr (what did build is cached), for the errors alone.
+	again := exec.Command("go", "build", "-o", out, "./cmd/"+binary)
+	again.Dir = root
+	again.Stdout, again.Stderr = f.IOStreams.ErrOut, f.IOStreams.ErrOut
+	if again.Run() == nil {
+		return out, nil
+	}
+	return "", fmt.Errorf("go build ./cmd/%s failed in the clone at %s (its errors are above): fix them, or run forge outside the clone to use an installed %s", binary, root, binary)
+}
+
+// watch reads go build -x's steps and calls building once, at the first
+// step that is work. go build is the one judge of whether the binary is up
+// to date (its cache key covers the toolchain, the flags and every file of
+// every package), and with -x it prints each step it runs, and for a
+// binary it leaves alone at most its work directory (WORK=DIR, whether a
+// step will need it or not) and `touch OUT`; so the notice appears when the
+// build has work and never otherwise, whatever the machine's speed. A timer
+// would announce an up-to-date build on a busy machine, and asking first
+// (go list) would load every package twice. Should go print other lines
+// for an up-to-date binary one day, the notice only comes back.
+func watch(steps io.Reader, building func()) {
+	r := bufio.NewReader(steps)
+	for {
+		line, err := r.ReadString('\n')
+		if line != "" && !strings.HasPrefix(line, "WORK=") && !strings.HasPrefix(line, "touch ") {
+			building()
+			break
+		}
+		if err != nil {
+			return
+		}
+	}
+	_, _ = io.Copy(io.Discard, r)
 }

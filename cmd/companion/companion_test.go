@@ -156,17 +156,20 @@ func TestComplete(t *testing.T) {
 }
 
 // TestNoCompanion: forge without forge-server, outside a clone, says
-// where it looked and how to get it, and exits 1.
+// where it looked and how to get it, and exits 1 — for the commands and
+// for their help.
 func TestNoCompanion(t *testing.T) {
 	t.Parallel()
 	dir := install(t, false)
-	var stderr bytes.Buffer
-	c := forge(t, dir, "serve")
-	c.Stderr = &stderr
-	err := c.Run()
 	want := "forge: forge-server is not installed beside forge (in " + dir + ") nor on the PATH: install a release or package of forge, which ships both, or from a clone run `go build -o " + filepath.Join(dir, "forge-server") + " ./cmd/forge-server`\n"
-	if code := c.ProcessState.ExitCode(); code != 1 || stderr.String() != want {
-		t.Errorf("exit %d (%v), stderr:\n%s\nwant:\n%s", code, err, stderr.String(), want)
+	for _, args := range [][]string{{"serve"}, {"demo"}, {"serve", "--help"}, {"help", "serve"}, {"help", "demo"}} {
+		var stdout, stderr bytes.Buffer
+		c := forge(t, dir, args...)
+		c.Stdout, c.Stderr = &stdout, &stderr
+		err := c.Run()
+		if code := c.ProcessState.ExitCode(); code != 1 || stderr.String() != want || stdout.Len() != 0 {
+			t.Errorf("forge %s: exit %d (%v), stdout %q, stderr:\n%s\nwant:\n%s", strings.Join(args, " "), code, err, stdout.String(), stderr.String(), want)
+		}
 	}
 }
 
@@ -174,15 +177,63 @@ func TestNoCompanion(t *testing.T) {
 // demo`), forge builds that clone's forge-server and runs it with the
 // arguments, its output and exit code passing through. The clone here
 // is a module of that path whose forge-server only echoes
-// (companiontest.Clone).
+// (companiontest.Clone). forge says it is building only when go build has
+// work: the second run, with the binary up to date, says nothing, so a
+// script's stderr stays quiet too; stdout is the companion's alone both
+// times.
 func TestFromClone(t *testing.T) {
 	t.Parallel()
 	dir := install(t, false)
 	clone := companiontest.Clone(t, companion.Binary)
-	c := forge(t, dir, "demo", "--flag", "x y")
-	c.Dir = filepath.Join(clone, "cmd")
-	var stdout, stderr bytes.Buffer
-	c.Stdout, c.Stderr = &stdout, &stderr
+	first := forge(t, dir, "demo", "--flag", "x y")
+	first.Dir = filepath.Join(clone, "cmd")
+	notice := "forge: building forge-server from the clone at " + clone + " (go build ./cmd/forge-server)\n"
+	for _, want := range []string{notice, ""} {
+		// The same cache directory (XDG_CACHE_HOME) both times.
+		c := exec.Command(first.Path, first.Args[1:]...)
+		c.Dir, c.Env = first.Dir, first.Env
+		code, stdout, stderr := runBuild(t, c)
+		if code != 3 || stdout != "the clone's forge-server: demo --flag x y\n" || stderr != want {
+			t.Errorf("exit %d, stdout %q, stderr %q, want %q", code, stdout, stderr, want)
+		}
+	}
+}
+
+// TestFromBrokenClone: when the clone's forge-server does not build, forge
+// shows go's errors alone (not go build -x's steps) and says what to do,
+// exit 1.
+func TestFromBrokenClone(t *testing.T) {
+	t.Parallel()
+	dir := install(t, false)
+	clone := companiontest.Clone(t, companion.Binary)
+	main := filepath.Join(clone, "cmd", companion.Binary, "main.go")
+	if err := os.WriteFile(main, []byte("package main\n\nfunc main() { undefinedName() }\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c := forge(t, dir, "serve", "--env-file", "forge.env")
+	c.Dir = clone
+	code, stdout, stderr := runBuild(t, c)
+	want := "forge: go build ./cmd/forge-server failed in the clone at " + clone + " (its errors are above): fix them, or run forge outside the clone to use an installed forge-server\n"
+	if code != 1 || stdout != "" || !strings.HasPrefix(stderr, "forge: building forge-server from the clone at "+clone) ||
+		!strings.Contains(stderr, "undefined: undefinedName") || strings.Contains(stderr, "WORK=") || !strings.HasSuffix(stderr, want) {
+		t.Errorf("exit %d, stdout %q, stderr:\n%s", code, stdout, stderr)
+	}
+}
+
+// runBuild runs c, a forge that builds a companion, and returns its exit
+// code and output; a build that never ends fails the test. The build
+// shares the go tool's cache with the test (it is safe for concurrent
+// use), so that only the clone's own package is compiled, not the
+// standard library again.
+func runBuild(t *testing.T, c *exec.Cmd) (code int, stdout, stderr string) {
+	t.Helper()
+	cache, err := exec.Command("go", "env", "GOCACHE").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.Env = append(c.Env, "GOCACHE="+strings.TrimSpace(string(cache)))
+	var out, errOut bytes.Buffer
+	c.Stdout, c.Stderr = &out, &errOut
 	done := make(chan error, 1)
 	if err := c.Start(); err != nil {
 		t.Fatal(err)
@@ -194,10 +245,5 @@ func TestFromClone(t *testing.T) {
 		c.Process.Kill()
 		t.Fatal("go build of the clone's forge-server never ended")
 	}
-	if code := c.ProcessState.ExitCode(); code != 3 || stdout.String() != "the clone's forge-server: demo --flag x y\n" {
-		t.Errorf("exit %d, stdout %q, stderr:\n%s", code, stdout.String(), stderr.String())
-	}
-	if want := "forge: building forge-server from the clone at " + clone + " (go build ./cmd/forge-server)\n"; stderr.String() != want {
-		t.Errorf("stderr %q, want %q", stderr.String(), want)
-	}
+	return c.ProcessState.ExitCode(), out.String(), errOut.String()
 }

@@ -169,6 +169,7 @@ func srvRepoCmd(ts *testscript.TestScript, srv *refserver.Server, sub string, fs
 		fs.StringVar(&p.Author, "author", "", "")
 		fs.StringVar(&p.Head, "head", "", "")
 		fs.StringVar(&p.Base, "base", "", "")
+		fs.StringVar(&p.Body, "body", "", "")
 		fs.StringVar(&p.State, "state", "", "")
 		fs.BoolVar(&p.Draft, "draft", false, "")
 		need(2, 2)

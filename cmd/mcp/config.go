@@ -52,7 +52,7 @@ FORGE_PROFILE).`,
 	fl.StringVar(&opts.client, "client", "", "The assistant: `claude`, vscode or cursor")
 	fl.StringSliceVar(&opts.toolsets, "toolsets", nil, "Offer only these `toolsets`")
 	fl.BoolVar(&opts.allowWrite, "allow-write", false, "Let the assistant change things (issues, image tags)")
-	fl.BoolVar(&opts.lockdown, "lockdown", false, "Withhold bodies by users without write access")
+	fl.BoolVar(&opts.lockdown, "lockdown", false, "Withhold titles and bodies by users without write access")
 	return cmd
 }
 

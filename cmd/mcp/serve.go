@@ -44,9 +44,11 @@ comment on, close and reopen issues; delete an image tag) are not even listed
 without it. --toolsets and --tools narrow what is offered (` + "`forge mcp tools`" + `
 lists them). Every string from the service is cleaned before the model sees
 it (terminal escapes, invisible and bidi characters, HTML comments and hidden
-markup) and every secret forge holds is masked; --lockdown withholds issue,
-comment and pull request bodies by users without write access to the
-repository. Results are bounded (about 64 KiB): a long one ends with a note
+markup) and every secret forge holds is masked; --lockdown withholds what
+users without write access to the repository wrote: the titles and bodies of
+issues and pull requests, comments, release names and notes, a run's title
+and branch, a fork's branch name (a marker names the author; numbers, states,
+authors and dates stay). Results are bounded (about 64 KiB): a long one ends with a note
 saying which page to ask for next.
 
 Environment: FORGE_MCP_TOOLSETS, FORGE_MCP_TOOLS (comma lists),
@@ -71,7 +73,7 @@ FORGE_MCP_ALLOW_WRITE=1, FORGE_MCP_LOCKDOWN=1, FORGE_MCP_TOKEN; flags win.`,
 	fl.StringSliceVar(&opts.o.Toolsets, "toolsets", nil, "Offer only these `toolsets` ("+strings.Join(mcptools.Toolsets, ", ")+", all)")
 	fl.StringSliceVar(&opts.o.Tools, "tools", nil, "Offer only these `tools` by name (see `forge mcp tools`)")
 	fl.BoolVar(&opts.o.AllowWrite, "allow-write", false, "Offer the tools that change something on the service")
-	fl.BoolVar(&opts.o.Lockdown, "lockdown", false, "Withhold bodies by users without write access to the repository")
+	fl.BoolVar(&opts.o.Lockdown, "lockdown", false, "Withhold titles and bodies by users without write access to the repository")
 	fl.StringVar(&opts.o.HTTPAddr, "http", "", "Serve streamable HTTP on `ADDR` (host:port; port 0 picks one) instead of stdio")
 	fl.BoolVar(&opts.o.ListenAny, "listen-any", false, "Allow --http on an address other than loopback")
 	return cmd

@@ -6,8 +6,8 @@ import (
 	"strings"
 
 	"github.com/forgehq/forge/client"
-
 	"github.com/forgehq/forge/internal/cmdutil"
+	"github.com/forgehq/forge/internal/gitremote"
 	"github.com/spf13/cobra"
 )
 
@@ -42,8 +42,10 @@ func newCheckoutCmd(f *cmdutil.Factory, runF func(context.Context, *gitOptions) 
 		Short:   "Check out a pull request's branch in this clone",
 		Long: `Fetch the pull request's head branch from the git remote here that points at
 the repository, and check it out: a new local branch of the same name that
-tracks it, or the existing one, fast-forwarded. git uses its own
-credentials (forge auth setup-git).`,
+tracks it, or the existing one, fast-forwarded. For the service's own host,
+git uses forge's login for this one command (through forge's credential
+helper, given on git's command line: nothing is written to git's
+configuration); for another host, git's own credentials.`,
 		Example: `  forge pr checkout 3
   forge pr checkout http://forge.example.com/alice/demo/pull/3`,
 	}, &gitOptions{Deps: f.Deps()}, runF)
@@ -61,33 +63,36 @@ func (opts *gitOptions) pull(ctx context.Context) (*client.Client, client.RepoNa
 
 // fetched reads the pull request and fetches its two branches into the
 // clone here; it returns the remote-tracking refs of head and base.
-func (opts *gitOptions) fetched(ctx context.Context) (p *client.PullRequest, head, base string, err error) {
+func (opts *gitOptions) fetched(ctx context.Context) (g gitremote.Git, p *client.PullRequest, head, base string, err error) {
 	_, name, p, err := opts.pull(ctx)
 	if err != nil {
-		return nil, "", "", err
+		return g, nil, "", "", err
 	}
 	remote, err := cloneRemote(ctx, name)
 	if err != nil {
-		return nil, "", "", err
+		return g, nil, "", "", err
 	}
-	head, base, err = fetchSides(ctx, opts.IO, remote, p)
-	return p, head, base, err
+	if g, err = opts.Git(); err != nil {
+		return g, nil, "", "", err
+	}
+	head, base, err = fetchSides(ctx, g, opts.IO, remote, p)
+	return g, p, head, base, err
 }
 
 func runCheckout(ctx context.Context, opts *gitOptions) error {
-	p, head, _, err := opts.fetched(ctx)
+	g, p, head, _, err := opts.fetched(ctx)
 	if err != nil {
 		return err
 	}
 	branch := p.Head.Ref
-	if branchExists(ctx, branch) {
-		if err := git(ctx, opts.IO, "checkout", "--quiet", branch); err != nil {
+	if branchExists(ctx, g, branch) {
+		if err := git(ctx, g, opts.IO, "checkout", "--quiet", branch); err != nil {
 			return err
 		}
-		if err := git(ctx, opts.IO, "merge", "--quiet", "--ff-only", head); err != nil {
+		if err := git(ctx, g, opts.IO, "merge", "--quiet", "--ff-only", head); err != nil {
 			return err
 		}
-	} else if err := git(ctx, opts.IO, "checkout", "--quiet", "-b", branch, "--track", head); err != nil {
+	} else if err := git(ctx, g, opts.IO, "checkout", "--quiet", "-b", branch, "--track", head); err != nil {
 		return err
 	}
 	ios := opts.IO
@@ -105,15 +110,15 @@ func newDiffCmd(f *cmdutil.Factory, runF func(context.Context, *gitOptions) erro
 		Long: `Show what the pull request changes: git diff from where its head branched
 off the base branch to its head (base...head), after fetching both from the
 git remote here that points at the repository. The service has no diff
-endpoint; git does the work, with its own credentials (forge auth
-setup-git). Coloured on a terminal, through the pager.`,
+endpoint; git does the work, with forge's login for the service's host, as
+in pr checkout. Coloured on a terminal, through the pager.`,
 		Example: `  forge pr diff 3
   forge pr diff 3 | git apply`,
 	}, &gitOptions{Deps: f.Deps()}, runF)
 }
 
 func runDiff(ctx context.Context, opts *gitOptions) error {
-	_, head, base, err := opts.fetched(ctx)
+	g, _, head, base, err := opts.fetched(ctx)
 	if err != nil {
 		return err
 	}
@@ -123,5 +128,5 @@ func runDiff(ctx context.Context, opts *gitOptions) error {
 		color = "--color=always"
 	}
 	defer ios.StartPager()()
-	return git(ctx, opts.IO, "diff", color, base+"..."+head)
+	return git(ctx, g, opts.IO, "diff", color, base+"..."+head)
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/url"
 	"os"
 	"os/exec"
 	"strings"
@@ -12,35 +13,36 @@ import (
 	"github.com/forgehq/forge/internal/cmdutil"
 	"github.com/forgehq/forge/internal/gitremote"
 	"github.com/forgehq/forge/internal/iostreams"
+	"github.com/forgehq/forge/internal/origin"
 )
 
 // cloneRemote is the git remote of the working tree here that points at
-// repo: pr checkout and pr diff work through it, with git's own
-// credentials (forge auth setup-git).
-func cloneRemote(ctx context.Context, repo client.RepoName) (string, error) {
+// repo: pr checkout and pr diff work through it.
+func cloneRemote(ctx context.Context, repo client.RepoName) (gitremote.Remote, error) {
 	dir, err := os.Getwd()
 	if err != nil {
-		return "", err
+		return gitremote.Remote{}, err
 	}
 	if _, err := exec.LookPath("git"); err != nil {
-		return "", errors.New("git is not installed: install git (https://git-scm.com)")
+		return gitremote.Remote{}, errors.New("git is not installed: install git (https://git-scm.com)")
 	}
 	remotes, err := gitremote.Remotes(ctx, dir)
 	if errors.Is(err, gitremote.ErrNoGit) {
-		return "", cmdutil.UsageErrorf("not in a git repository: run it in a clone of %s (forge repo clone %s)", repo, repo)
+		return gitremote.Remote{}, cmdutil.UsageErrorf("not in a git repository: run it in a clone of %s (forge repo clone %s)", repo, repo)
 	}
 	for _, rm := range remotes {
 		if _, r, ok := gitremote.ParseURL(rm.URL); ok && strings.EqualFold(r.Owner, repo.Owner) && strings.EqualFold(r.Name, repo.Name) {
-			return rm.Name, nil
+			return rm, nil
 		}
 	}
-	return "", cmdutil.UsageErrorf("no git remote here points at %s: run it in a clone of it (forge repo clone %s)", repo, repo)
+	return gitremote.Remote{}, cmdutil.UsageErrorf("no git remote here points at %s: run it in a clone of it (forge repo clone %s)", repo, repo)
 }
 
-// git runs git with the command's streams; a failure is git's own message
-// (already on stderr) and exit 1.
-func git(ctx context.Context, ios *iostreams.IOStreams, args ...string) error {
-	cmd := exec.CommandContext(ctx, "git", args...)
+// git runs git with the command's streams, with forge's login for the
+// service (cmdutil.Deps.Git); a failure is git's own message (already on
+// stderr) and exit 1.
+func git(ctx context.Context, g gitremote.Git, ios *iostreams.IOStreams, args ...string) error {
+	cmd := g.Command(ctx, args...)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = ios.In, ios.Out, ios.ErrOut
 	if err := cmd.Run(); err != nil {
 		if ctx.Err() != nil {
@@ -53,21 +55,35 @@ func git(ctx context.Context, ios *iostreams.IOStreams, args ...string) error {
 
 // fetchSides fetches the pull request's head and base branches from
 // remote into its remote-tracking refs and returns their names.
-func fetchSides(ctx context.Context, ios *iostreams.IOStreams, remote string, p *client.PullRequest) (head, base string, err error) {
+func fetchSides(ctx context.Context, g gitremote.Git, ios *iostreams.IOStreams, remote gitremote.Remote, p *client.PullRequest) (head, base string, err error) {
 	if p.Head.Ref == "" || p.Base.Ref == "" {
 		return "", "", fmt.Errorf("the service gave no head or base branch for pull request #%d", p.Number)
 	}
-	head, base = remote+"/"+p.Head.Ref, remote+"/"+p.Base.Ref
-	err = git(ctx, ios, "fetch", "--quiet", remote,
+	head, base = remote.Name+"/"+p.Head.Ref, remote.Name+"/"+p.Base.Ref
+	err = git(ctx, g, ios, "fetch", "--quiet", remote.Name,
 		"+refs/heads/"+p.Head.Ref+":refs/remotes/"+head,
 		"+refs/heads/"+p.Base.Ref+":refs/remotes/"+base)
 	if err != nil && ctx.Err() == nil {
-		err = fmt.Errorf("%w; if git could not log in, run `forge auth setup-git` once", err)
+		err = fmt.Errorf("%w; %s", err, loginHint(g, remote))
 	}
 	return head, base, err
 }
 
+// loginHint says where to look when git could not fetch from remote:
+// forge gives git its token only for the service's own origin.
+func loginHint(g gitremote.Git, remote gitremote.Remote) string {
+	u, err := url.Parse(remote.URL)
+	switch {
+	case err == nil && g.Origin != "" && origin.Of(u) != "" && origin.Of(u) != origin.OfString(g.Origin):
+		return fmt.Sprintf("remote %s is on %s, not on the service's host: git used its own credentials there", remote.Name, u.Host)
+	case g.Origin == "":
+		return "if git could not log in, run `forge auth login`"
+	default:
+		return "if git could not log in, check `forge auth status`"
+	}
+}
+
 // branchExists reports whether the local branch name exists.
-func branchExists(ctx context.Context, name string) bool {
-	return exec.CommandContext(ctx, "git", "show-ref", "--verify", "--quiet", "refs/heads/"+name).Run() == nil
+func branchExists(ctx context.Context, g gitremote.Git, name string) bool {
+	return g.Command(ctx, "show-ref", "--verify", "--quiet", "refs/heads/"+name).Run() == nil
 }

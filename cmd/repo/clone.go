@@ -5,11 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
-	"os"
 	"os/exec"
 	"strings"
 
-	"github.com/forgehq/forge/client"
 	"github.com/forgehq/forge/completions"
 	"github.com/forgehq/forge/internal/cmdutil"
 	"github.com/forgehq/forge/internal/gitremote"
@@ -36,11 +34,12 @@ func newCloneCmd(f *cmdutil.Factory, runF func(context.Context, *cloneOptions) e
 ssh_url with --ssh) into DIR (default: the repository's name). A bare NAME
 is your own repository. Flags after "--" go to git clone.
 
-Over HTTPS forge hands git your forge token for this one clone, through a
-credential helper given on git's command line and only for the service's
-own host: the token never appears in arguments or in the clone's
-configuration. For later fetches and pushes, run ` + "`forge auth setup-git`" + `
-once.`,
+Over HTTPS forge hands git your forge token for this one clone, through
+forge's own credential helper (forge auth git-credential) given on git's
+command line in place of git's helpers, for the service's own host only:
+the token never appears in arguments, the environment or the clone's
+configuration, and no helper of yours is asked to store it. For later
+fetches and pushes, run ` + "`forge auth setup-git`" + ` once.`,
 		Example: `  forge repo clone alice/demo
   forge repo clone alice/demo work/demo -- --depth 1
   forge repo clone demo --ssh`,
@@ -97,9 +96,12 @@ func runClone(ctx context.Context, opts *cloneOptions) error {
 	if remote == "" {
 		return fmt.Errorf("the service gave no clone address for %s", name)
 	}
-	args, env, err := opts.gitCommand(ctx, c, remote)
+	g, err := opts.Git()
 	if err != nil {
 		return err
+	}
+	if opts.ssh {
+		g.Origin = "" // ssh asks no credential helper
 	}
 	ios := opts.IO
 	// The clone uses forge's token for this one git process; fetch and
@@ -110,9 +112,8 @@ func runClone(ctx context.Context, opts *cloneOptions) error {
 		!gitremote.UsesForge(ctx, u.Scheme+"://"+u.Host) {
 		hint = fmt.Sprintf("%s git fetch and push in the clone will ask for a password: run `forge auth setup-git` once to let git use forge's login for %s\n", ios.ErrColorScheme().WarningIcon(), u.Host)
 	}
-	git := exec.CommandContext(ctx, "git", args...)
+	git := g.Command(ctx, opts.cloneArgs(remote)...)
 	git.Stdin, git.Stdout, git.Stderr = ios.In, ios.Out, ios.ErrOut
-	git.Env = env
 	if err := git.Run(); err != nil {
 		if ctx.Err() != nil {
 			return ctx.Err()
@@ -137,41 +138,16 @@ func quiet(gitArgs []string) bool {
 	return false
 }
 
-// gitCommand builds git's arguments and environment. Over HTTPS to the
-// service's own origin, a credential helper scoped to that origin answers
-// with the login and the token, which travel in the environment of the
-// git process only.
-func (opts *cloneOptions) gitCommand(ctx context.Context, c *client.Client, remote string) (args, env []string, err error) {
-	env = os.Environ()
-	if !opts.IO.CanPrompt() {
-		env = append(env, "GIT_TERMINAL_PROMPT=0") // a CI job must fail, not wait for a password
-	}
-	if !opts.ssh && sameOrigin(remote, c.BaseURL()) {
-		s, err := opts.Settings()
-		if err != nil {
-			return nil, nil, err
-		}
-		me, err := c.Account.Me(ctx)
-		if err != nil {
-			return nil, nil, err
-		}
-		u, _ := url.Parse(remote)
-		origin := u.Scheme + "://" + u.Host
-		args = append(args, "-c", "credential."+origin+".helper="+credentialHelper)
-		env = append(env, "FORGE_CLONE_USERNAME="+me.Login, "FORGE_CLONE_TOKEN="+s.Token)
-	}
-	args = append(args, "clone")
-	args = append(args, opts.gitArgs...)
+// cloneArgs are git's arguments: clone, the user's git flags, the
+// address and the directory.
+func (opts *cloneOptions) cloneArgs(remote string) []string {
+	args := append([]string{"clone"}, opts.gitArgs...)
 	args = append(args, "--", remote)
 	if opts.dir != "" {
 		args = append(args, opts.dir)
 	}
-	return args, env, nil
+	return args
 }
-
-// credentialHelper is a git credential helper in shell that answers "get"
-// from the environment forge sets for this one git process.
-const credentialHelper = `!f() { test "$1" = get || exit 0; echo "username=$FORGE_CLONE_USERNAME"; echo "password=$FORGE_CLONE_TOKEN"; }; f`
 
 // sameOrigin reports whether a clone address is on the REST API's scheme
 // and host, the only place forge's token may go.

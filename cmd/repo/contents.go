@@ -1,12 +1,11 @@
 package repo
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
 	"io"
-	"unicode/utf8"
+	"strings"
 
 	"github.com/forgehq/forge/client"
 	"github.com/forgehq/forge/internal/cmdutil"
@@ -37,7 +36,14 @@ func newContentsCmd(f *cmdutil.Factory, runF func(context.Context, *contentsOpti
 table, piped one "name<TAB>type<TAB>size" line each. For a file, print its
 content exactly, bytes as stored, so binary files can be redirected:
 ` + "`forge repo contents logo.png > logo.png`" + `. On a terminal forge refuses
-to print a binary file and says how to save it.
+to print a binary file (judged on its first 8000 bytes, as git does) and
+says how to save it.
+
+A file of any size is printed: past the service's limit of inline content
+(1 MiB on the reference server) forge streams the raw bytes, never holding
+the whole file in memory. With --json such a file is an error, since the
+service sends no content to put in the object: print it without --json, or
+redirect it to a file.
 
 --ref reads at a branch, tag or commit instead of the default branch.`,
 		Example: `  forge repo contents -R alice/demo
@@ -66,14 +72,17 @@ func runContents(ctx context.Context, opts *contentsOptions) error {
 	if err != nil {
 		return err
 	}
-	file, dir, err := c.Repos.Contents(ctx, name, opts.path, client.ContentsOptions{Ref: opts.ref})
+	file, dir, err := c.Repos.OpenFile(ctx, name, opts.path, client.ContentsOptions{Ref: opts.ref})
 	if err != nil {
 		return err
+	}
+	if file != nil {
+		defer file.Close()
 	}
 	ios := opts.IO
 	if opts.exporter.Enabled() {
 		if file != nil {
-			return opts.exporter.Write(ios, file.RawJSON())
+			return exportFile(opts, file)
 		}
 		raw := make([]json.RawMessage, 0, len(dir))
 		for _, e := range dir {
@@ -106,28 +115,58 @@ func runContents(ctx context.Context, opts *contentsOptions) error {
 	return t.Render()
 }
 
-// printFile writes a file's bytes to stdout unchanged; a terminal gets
-// only text, sanitized.
-func printFile(opts *contentsOptions, file *client.Content) error {
-	b, err := file.Decoded()
-	if err != nil {
-		return err
+// exportFile writes the file object as JSON. A file the service would
+// not inline has no content to put there: forge says how to get it
+// rather than print an object without it.
+func exportFile(opts *contentsOptions, file *client.File) error {
+	if file.Raw {
+		p := text.OneLine(filePath(opts, file))
+		return fmt.Errorf("%s is too large for the service to send inline%s, so --json has no content for it: print it without --json, or save it with `forge repo contents %s > FILE`",
+			p, sizeNote(file.Size), p)
 	}
-	ios := opts.IO
-	if ios.IsStdoutTTY() && isBinary(b) {
-		return fmt.Errorf("%s is a binary file (%d bytes); save it with `forge repo contents %s > FILE`", file.Path, len(b), file.Path)
-	}
-	if ios.IsStdoutTTY() {
-		_, err = io.WriteString(ios.Out, text.Sanitize(string(b)))
-		return err
-	}
-	_, err = ios.Out.Write(b)
-	return err
+	return opts.exporter.Write(opts.IO, file.Entry.RawJSON())
 }
 
-// isBinary guesses as git does: a NUL byte in the first 8000 bytes, or
-// text that is not UTF-8.
-func isBinary(b []byte) bool {
-	head := b[:min(len(b), 8000)]
-	return bytes.IndexByte(head, 0) >= 0 || !utf8.Valid(head) && !utf8.Valid(b)
+// filePath is the file's path as the service names it, or as given.
+func filePath(opts *contentsOptions, file *client.File) string {
+	if file.Entry != nil && file.Entry.Path != "" {
+		return file.Entry.Path
+	}
+	return strings.Trim(opts.path, "/")
+}
+
+// sizeNote is " (N bytes)", or "" when the size is not known.
+func sizeNote(size int64) string {
+	if size < 0 {
+		return ""
+	}
+	return fmt.Sprintf(" (%d bytes)", size)
+}
+
+// printFile streams a file's bytes to stdout unchanged, whatever its
+// size; a terminal gets only text, sanitized as it goes.
+func printFile(opts *contentsOptions, file *client.File) error {
+	ios := opts.IO
+	if !ios.IsStdoutTTY() {
+		_, err := io.Copy(ios.Out, file)
+		return err
+	}
+	head := make([]byte, client.BinaryHead)
+	n, err := io.ReadFull(file, head)
+	if err != nil && err != io.EOF && err != io.ErrUnexpectedEOF {
+		return err
+	}
+	head = head[:n]
+	if client.Binary(head, n < client.BinaryHead) {
+		p := text.OneLine(filePath(opts, file))
+		return fmt.Errorf("%s is a binary file%s; save it with `forge repo contents %s > FILE`", p, sizeNote(file.Size), p)
+	}
+	w := text.NewWriter(ios.Out)
+	if _, err := w.Write(head); err != nil {
+		return err
+	}
+	if _, err := io.Copy(w, file); err != nil {
+		return err
+	}
+	return w.Flush()
 }

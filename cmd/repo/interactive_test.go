@@ -76,13 +76,15 @@ func TestContentsIsBinarySafe(t *testing.T) {
 	}
 }
 
-// TestCloneGivesTheTokenOnlyThroughTheEnvironment runs clone with a
-// stand-in git that records what it was given.
-func TestCloneGivesTheTokenOnlyThroughTheEnvironment(t *testing.T) {
+// TestCloneHandsGitForgesHelperOnly runs clone with a stand-in git that
+// records what it was given: forge's credential helper, for the service's
+// origin only, after an entry that resets git's own; no token in the
+// arguments or the environment.
+func TestCloneHandsGitForgesHelperOnly(t *testing.T) {
 	h := setup(t)
 	bin := t.TempDir()
 	record := filepath.Join(bin, "record")
-	fake := "#!/bin/sh\n{ for a in \"$@\"; do echo \"arg:$a\"; done; echo \"user:$FORGE_CLONE_USERNAME\"; echo \"token:$FORGE_CLONE_TOKEN\"; echo \"prompt:$GIT_TERMINAL_PROMPT\"; } > " + record + "\n"
+	fake := "#!/bin/sh\n{ for a in \"$@\"; do echo \"arg:$a\"; done; echo \"prompt:$GIT_TERMINAL_PROMPT\"; env | sed 's/^/env:/'; } > " + record + "\n"
 	if err := os.WriteFile(filepath.Join(bin, "git"), []byte(fake), 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -95,16 +97,25 @@ func TestCloneGivesTheTokenOnlyThroughTheEnvironment(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	lines := strings.Split(strings.TrimSpace(string(got)), "\n")
+	if strings.Contains(string(got), h.Env["FORGE_TOKEN"]) {
+		t.Fatalf("git was given the token:\n%s", got)
+	}
+	var lines []string
+	for _, l := range strings.Split(strings.TrimSpace(string(got)), "\n") {
+		if !strings.HasPrefix(l, "env:") {
+			lines = append(lines, l)
+		}
+	}
 	origin := strings.TrimSuffix(h.Srv.URL(), "/")
+	self, _ := os.Executable()
 	want := []string{
-		"arg:-c",
-		"arg:credential." + origin + ".helper=" + `!f() { test "$1" = get || exit 0; echo "username=$FORGE_CLONE_USERNAME"; echo "password=$FORGE_CLONE_TOKEN"; }; f`,
+		"arg:-c", "arg:credential." + origin + ".helper=",
+		"arg:-c", "arg:credential." + origin + ".helper=!" + self + " auth git-credential",
 		"arg:clone", "arg:--depth", "arg:1", "arg:--", "arg:" + origin + "/alice/app.git", "arg:work",
-		"user:alice", "token:" + h.Env["FORGE_TOKEN"], "prompt:0",
+		"prompt:0",
 	}
 	if strings.Join(lines, "\n") != strings.Join(want, "\n") {
-		t.Fatalf("git got:\n%s\nwant:\n%s", got, strings.Join(want, "\n"))
+		t.Fatalf("git got:\n%s\nwant:\n%s", strings.Join(lines, "\n"), strings.Join(want, "\n"))
 	}
 	// Over SSH no token is handed out at all.
 	r = h.Run(clitest.Run{}, "repo", "clone", "alice/app", "--ssh")
@@ -112,7 +123,7 @@ func TestCloneGivesTheTokenOnlyThroughTheEnvironment(t *testing.T) {
 		t.Fatalf("exit %d\n%s", r.Code, r.Output())
 	}
 	got, _ = os.ReadFile(record)
-	if !strings.Contains(string(got), "arg:git@127.0.0.1:alice/app.git\n") || !strings.Contains(string(got), "token:\n") || strings.Contains(string(got), "credential.") {
+	if !strings.Contains(string(got), "arg:git@127.0.0.1:alice/app.git\n") || strings.Contains(string(got), "credential.") {
 		t.Fatalf("git got:\n%s", got)
 	}
 	// A failing git is reported after its own message, exit 1.

@@ -80,43 +80,64 @@ func runView(ctx context.Context, opts *viewOptions) error {
 	case opts.web:
 		return browser.Open(opts.IO, opts.Getenv, r.HTMLURL)
 	}
-	readme, readmeName, err := findReadme(ctx, c, name)
+	rd, err := findReadme(ctx, c, name)
 	if err != nil {
 		return err
 	}
 	if !ios.IsStdoutTTY() {
-		return printRepoRaw(opts, r, readme)
+		if rd.cut != "" {
+			fmt.Fprintln(ios.ErrOut, rd.cut)
+		}
+		return printRepoRaw(opts, r, rd.text)
 	}
-	return printRepo(opts, r, readme, readmeName)
+	return printRepo(opts, r, rd)
+}
+
+// maxReadme is how much of a README forge reads: a longer one is shown
+// in part, and says so.
+const maxReadme = 1 << 20
+
+// readme is what findReadme found.
+type readme struct {
+	text, name string
+	// cut, when the README is longer than maxReadme, says so and how to
+	// read it whole.
+	cut string
 }
 
 // findReadme reads the repository's README (README.md, README, readme.txt,
-// ... in the top directory), or "" when it has none or is empty. Only a
-// cancelled context is an error: the README is a courtesy.
-func findReadme(ctx context.Context, c *client.Client, name client.RepoName) (string, string, error) {
+// ... in the top directory), its first maxReadme bytes; its text is ""
+// when it has none or is empty. Only a cancelled context is an error: the
+// README is a courtesy.
+func findReadme(ctx context.Context, c *client.Client, name client.RepoName) (readme, error) {
 	_, dir, err := c.Repos.Contents(ctx, name, "", client.ContentsOptions{})
 	if err != nil {
-		return "", "", ctx.Err()
+		return readme{}, ctx.Err()
 	}
 	for _, e := range dir {
 		base := strings.TrimSuffix(strings.ToLower(e.Name), path.Ext(e.Name))
 		if base != "readme" || e.Type != "file" && e.Type != "" {
 			continue
 		}
-		file, _, err := c.Repos.Contents(ctx, name, e.Path, client.ContentsOptions{})
-		if err != nil || file == nil {
-			return "", "", ctx.Err()
-		}
-		b, err := file.Decoded()
+		f, b, cut, err := c.Repos.ReadFile(ctx, name, e.Path, client.ContentsOptions{}, maxReadme)
 		if err != nil {
-			return "", "", nil
+			return readme{}, ctx.Err()
 		}
-		return string(b), e.Name, nil
+		rd := readme{text: string(b), name: e.Name}
+		if cut {
+			size := "more than " + text.Bytes(maxReadme)
+			if f.Size >= 0 {
+				size = text.Bytes(f.Size)
+			}
+			rd.cut = fmt.Sprintf("The README is %s; its first %s is shown: `forge repo contents %s -R %s` prints it whole.",
+				size, text.Bytes(maxReadme), text.OneLine(e.Path), name)
+		}
+		return rd, nil
 	}
-	return "", "", nil
+	return readme{}, nil
 }
 
-func printRepo(opts *viewOptions, r *client.Repo, readme, readmeName string) error {
+func printRepo(opts *viewOptions, r *client.Repo, rd readme) error {
 	ios := opts.IO
 	cs := ios.ColorScheme()
 	var b strings.Builder
@@ -137,15 +158,18 @@ func printRepo(opts *viewOptions, r *client.Repo, readme, readmeName string) err
 	row("updated", output.FormatTime(r.UpdatedAt.Time, true))
 	b.WriteByte('\n')
 	switch {
-	case readme == "":
+	case rd.text == "":
 		b.WriteString(cs.Gray("This repository has no README.") + "\n\n")
-	case isMarkdown(readmeName):
-		b.WriteString(markdown.ForStdout(ios, readme) + "\n")
+	case isMarkdown(rd.name):
+		b.WriteString(markdown.ForStdout(ios, rd.text) + "\n")
 	default:
-		for _, line := range strings.Split(strings.TrimRight(readme, "\n"), "\n") {
+		for _, line := range strings.Split(strings.TrimRight(rd.text, "\n"), "\n") {
 			b.WriteString(text.OneLine(line) + "\n")
 		}
 		b.WriteByte('\n')
+	}
+	if rd.cut != "" {
+		b.WriteString(cs.Gray(rd.cut) + "\n\n")
 	}
 	b.WriteString(cs.Gray("View this repository on the web: "+text.OneLine(r.HTMLURL)) + "\n")
 	_, err := fmt.Fprint(ios.Out, b.String())

@@ -15,6 +15,7 @@ import (
 
 	"github.com/forgehq/forge/cmd/companion"
 	"github.com/forgehq/forge/internal/cmdutil"
+	"github.com/forgehq/forge/internal/origin"
 	"github.com/forgehq/forge/refserver"
 	"github.com/forgehq/forge/refserver/agent"
 	"github.com/forgehq/forge/refserver/store"
@@ -25,6 +26,7 @@ import (
 type Options struct {
 	f             *cmdutil.Factory
 	Addr          string
+	ListenAny     bool
 	DataDir       string
 	AdminUser     string
 	AdminPassword string
@@ -51,7 +53,7 @@ func NewCmd(f *cmdutil.Factory) *cobra.Command {
 		Short: companion.Serve.Short,
 		Long: `Run forge's reference server in the foreground until Ctrl-C: the REST API
 under /api/v2, the agent chat API under /api/v1 and the container registry
-under /v2/, all on one loopback address.
+under /v2/, all on one loopback address (--listen-any allows another).
 
 Once it listens, serve prints shell-sourceable settings on stdout — what
 every user of the server needs: FORGE_BASE_URL, AGENT_URL, AGENT_API_KEY
@@ -88,9 +90,13 @@ users (each one tested, and documented in refserver/README.md):
   - no repository lock is held while a client is slow: answers are made
     into a spool (memory, then a temporary file past 1 MiB) and sent after
 
-Behind a proxy or on another host name, give --public-url: every URL in
-answers (Link, clone_url, html_url, the registry's token realm) and the
-printed settings use it, never the Host header a client sent.
+The server is meant for tests and demos on this machine: an --addr other
+than loopback (127.0.0.1, ::1, localhost) is refused unless --listen-any
+is given. Behind a proxy or on another host name, give --public-url: every
+URL in answers (Link, clone_url, html_url, the registry's token realm) and
+the printed settings use it, never the Host header a client sent. On every
+interface (--listen-any --addr 0.0.0.0:8080) without it they name
+127.0.0.1, which serves this machine only.
 
 refserver/README.md documents every endpoint, with curl examples.`,
 		Example: companion.Serve.Example,
@@ -101,11 +107,12 @@ refserver/README.md documents every endpoint, with curl examples.`,
 	}
 	fl := cmd.Flags()
 	fl.StringVar(&opts.Addr, "addr", "127.0.0.1:8080", "Listen `address` (port 0 picks a free port)")
-	fl.StringVar(&opts.DataDir, "data", "", "Keep all state in `DIR` across restarts (default: in memory)")
+	fl.BoolVar(&opts.ListenAny, "listen-any", false, "Allow --addr on an address other than loopback, which other machines may reach")
+	cmdutil.PathFlag(cmd, &opts.DataDir, "data", "", "", "Keep all state in `DIR` across restarts (default: in memory)")
 	fl.StringVar(&opts.AdminUser, "admin-user", "admin", "Login `name` of the site_admin account")
 	fl.StringVar(&opts.AdminPassword, "admin-password", "", "`Password` of the site_admin account, at least 12 characters (default: generated)")
 	fl.BoolVar(&opts.Demo, "demo", false, "Seed an empty server with demo users, repositories, issues, pull requests, releases and CI runs")
-	fl.StringVar(&opts.EnvFile, "env-file", "", "Also write the settings to `FILE` (mode 0600)")
+	cmdutil.PathFlag(cmd, &opts.EnvFile, "env-file", "", "", "Also write the settings to `FILE` (mode 0600)")
 	fl.DurationVar(&opts.CITick, "ci-tick", time.Second, "How long a CI run takes per log line (`duration`)")
 	fl.StringVar(&opts.AgentKey, "agent-key", "", "Agent API `key` to accept, starting agk_ (default: generated, and kept in --data)")
 	fl.Float64Var(&opts.RateLimit, "rate-limit", 0, "Allow each token `N` requests per second, answering 429 with Retry-After past it (0: no limit)")
@@ -163,10 +170,21 @@ func (o *Options) validate() error {
 	if err != nil {
 		return cmdutil.UsageErrorf("--addr %q: want HOST:PORT, as in 127.0.0.1:8080", o.Addr)
 	}
-	if ip := net.ParseIP(host); host != "localhost" && (ip == nil || !ip.IsLoopback()) {
-		fmt.Fprintf(o.f.IOStreams.ErrOut, "forge: warning: listening on %s, which other machines may reach; the reference server is meant for tests and demos on loopback\n", o.Addr)
+	if !origin.IsLoopback(host) {
+		if !o.ListenAny {
+			return cmdutil.UsageErrorf("--addr %s is not a loopback address: other machines could reach the reference server, which is meant for tests and demos on this one; use 127.0.0.1:PORT, or pass --listen-any", o.Addr)
+		}
+		fmt.Fprintf(o.f.IOStreams.ErrOut, "forge: listening on %s, which other machines may reach (--listen-any)\n", o.Addr)
 	}
 	return nil
+}
+
+// unspecified reports whether host (of HOST:PORT) is every interface:
+// "", 0.0.0.0 or ::. A client cannot reach the server at that address
+// from another machine, so URLs built from it need --public-url there.
+func unspecified(host string) bool {
+	ip := net.ParseIP(host)
+	return host == "" || ip != nil && ip.IsUnspecified()
 }
 
 func runServe(ctx context.Context, o *Options) error {
@@ -216,6 +234,8 @@ func runServe(ctx context.Context, o *Options) error {
 	fmt.Fprintf(errOut, "forge: serving %s (REST API at %s); Ctrl-C stops\n", srv.URL(), srv.BaseURL())
 	if srv.PublicURL() != srv.URL() {
 		fmt.Fprintf(errOut, "forge: public URL %s\n", srv.PublicURL())
+	} else if host, _, _ := net.SplitHostPort(o.Addr); unspecified(host) {
+		fmt.Fprintf(errOut, "forge: the settings and the URLs in answers name %s, which only this machine reaches; for other machines pass --public-url http://HOST:PORT naming this one\n", srv.URL())
 	}
 	fmt.Fprintln(errOut, admin)
 	if o.Demo {

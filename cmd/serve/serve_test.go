@@ -132,9 +132,97 @@ func TestServeBadInput(t *testing.T) {
 	if errOut.Len() != 0 {
 		t.Errorf("stderr %q", errOut.String())
 	}
-	// A non-loopback address gets a warning.
-	if err := (&Options{f: f, Addr: "0.0.0.0:0", CITick: time.Second}).validate(); err != nil || !strings.Contains(errOut.String(), "warning") {
-		t.Errorf("0.0.0.0: %v, stderr %q", err, errOut.String())
+	// An address beyond loopback needs --listen-any; loopback ones do not.
+	for _, addr := range []string{"0.0.0.0:0", ":8080", "[::]:0", "192.0.2.1:8080", "example.com:80"} {
+		err := (&Options{f: f, Addr: addr, CITick: time.Second}).validate()
+		if want := "--addr " + addr + " is not a loopback address: "; !errors.As(err, &usage) || !strings.HasPrefix(err.Error(), want) ||
+			!strings.HasSuffix(err.Error(), "use 127.0.0.1:PORT, or pass --listen-any") {
+			t.Errorf("--addr %s without --listen-any: %v", addr, err)
+		}
+	}
+	for _, addr := range []string{"127.0.0.1:0", "127.9.9.9:0", "[::1]:0", "localhost:0", "LocalHost:0"} {
+		if err := (&Options{f: f, Addr: addr, CITick: time.Second}).validate(); err != nil {
+			t.Errorf("--addr %s: %v", addr, err)
+		}
+	}
+	if errOut.Len() != 0 {
+		t.Errorf("stderr %q", errOut.String())
+	}
+}
+
+// TestServeListenAny: with --listen-any, serve listens on every interface
+// for --addr 0.0.0.0:0 and answers there: at the printed settings, which
+// name loopback (an address this machine's clients dial without forge
+// warning of plain http to another machine), at another loopback address
+// a 127.0.0.1 listener would not take, and at this machine's other IPv4
+// addresses. It says so, and that the settings are this machine's only
+// until --public-url names one for others.
+func TestServeListenAny(t *testing.T) {
+	ios, _, out, errOut := iostreams.Test()
+	f := cmdutil.New(ios, func(string) string { return "" })
+	srv, stop := serving(t, &Options{f: f, Addr: "0.0.0.0:0", ListenAny: true, AdminUser: "admin",
+		AdminPassword: "a-long-admin-password", CITick: time.Second})
+	defer stop()
+	host, port, err := net.SplitHostPort(strings.TrimPrefix(srv.URL(), "http://"))
+	if err != nil || host != "127.0.0.1" {
+		t.Fatalf("URL %s (%v), want http://127.0.0.1:PORT", srv.URL(), err)
+	}
+	if want := "FORGE_BASE_URL=http://127.0.0.1:" + port + "/api/v2\n"; !strings.HasPrefix(out.String(), want) {
+		t.Errorf("stdout %q, want it to start %q", out.String(), want)
+	}
+	for _, want := range []string{
+		"forge: listening on 0.0.0.0:0, which other machines may reach (--listen-any)\n",
+		"forge: the settings and the URLs in answers name " + srv.URL() + ", which only this machine reaches; for other machines pass --public-url http://HOST:PORT naming this one\n",
+	} {
+		if !strings.Contains(errOut.String(), want) {
+			t.Errorf("stderr lacks %q:\n%s", want, errOut.String())
+		}
+	}
+	login(t, srv.BaseURL(), "admin", "a-long-admin-password")
+	hosts := []string{"127.0.0.2"}
+	addrs, _ := net.InterfaceAddrs()
+	for _, a := range addrs {
+		if ip, ok := a.(*net.IPNet); ok && ip.IP.To4() != nil && !ip.IP.IsLoopback() {
+			hosts = append(hosts, ip.IP.String())
+		}
+	}
+	t.Logf("reached at %s", hosts)
+	for _, h := range hosts {
+		login(t, "http://"+net.JoinHostPort(h, port)+"/api/v2", "admin", "a-long-admin-password")
+	}
+}
+
+// TestServeListenAnyPublicURL: with --public-url the settings name it,
+// and nothing warns that they name the listen address.
+func TestServeListenAnyPublicURL(t *testing.T) {
+	ios, _, out, errOut := iostreams.Test()
+	f := cmdutil.New(ios, func(string) string { return "" })
+	srv, stop := serving(t, &Options{f: f, Addr: "0.0.0.0:0", ListenAny: true, PublicURL: "https://forge.example.com/",
+		AdminUser: "admin", AdminPassword: "a-long-admin-password", CITick: time.Second})
+	defer stop()
+	if want := "FORGE_BASE_URL=https://forge.example.com/api/v2\n"; !strings.HasPrefix(out.String(), want) {
+		t.Errorf("stdout %q, want it to start %q", out.String(), want)
+	}
+	if !strings.Contains(errOut.String(), "forge: public URL https://forge.example.com\n") || strings.Contains(errOut.String(), "only this machine") {
+		t.Errorf("stderr:\n%s", errOut.String())
+	}
+	_, port, _ := net.SplitHostPort(strings.TrimPrefix(srv.URL(), "http://"))
+	login(t, "http://127.0.0.1:"+port+"/api/v2", "admin", "a-long-admin-password")
+}
+
+// login logs in at the REST API at base and fails the test unless that
+// succeeds: the server answers there.
+func login(t *testing.T, base, user, password string) {
+	t.Helper()
+	res, err := http.Post(base+"/auth/login", "application/json",
+		strings.NewReader(`{"username":"`+user+`","password":"`+password+`"}`))
+	if err != nil {
+		t.Errorf("login at %s: %v", base, err)
+		return
+	}
+	res.Body.Close()
+	if res.StatusCode != 200 {
+		t.Errorf("login at %s: %d", base, res.StatusCode)
 	}
 }
 

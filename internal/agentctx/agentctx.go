@@ -1,6 +1,7 @@
 // Package agentctx makes the context forge attaches to a chat with the
 // agent out of what the hosting service holds: an issue with its comments,
-// a CI run with the log tails of its failed jobs, a file, a commit. One
+// a pull request with its diff, a CI run with the log tails of its failed
+// jobs, a file, a commit. One
 // function, Build, turns a REF into a chat.Attachment; `forge chat --with`,
 // `/with`, `forge run explain` and the TUI all call it. Every attachment's
 // text loses its ANSI escape sequences and passes through the Redactor
@@ -27,8 +28,8 @@ const Forms = chat.ContextRefForms
 
 // Ref is a parsed REF.
 type Ref struct {
-	Kind string // issue, run, file or commit
-	N    int64  // issue number or run ID
+	Kind string // issue, pull, run, file or commit
+	N    int64  // issue or pull request number, or run ID
 	Path string // file
 	Rev  string // file: the branch, tag or commit after @ ("" for the default branch)
 	SHA  string // commit
@@ -42,7 +43,8 @@ func (e *RefError) Error() string {
 	return fmt.Sprintf("bad context REF %q: %s; use %s", e.Ref, e.Why, Forms)
 }
 
-// ParseRef reads "issue:12", "run:57", "file:PATH[@REF]" or "commit:SHA".
+// ParseRef reads "issue:12", "pull:3", "run:57", "file:PATH[@REF]" or
+// "commit:SHA".
 func ParseRef(s string) (Ref, error) {
 	kind, arg, ok := strings.Cut(strings.TrimSpace(s), ":")
 	kind = strings.ToLower(kind)
@@ -51,7 +53,7 @@ func ParseRef(s string) (Ref, error) {
 		return r, &RefError{s, "want KIND:VALUE"}
 	}
 	switch kind {
-	case "issue", "run":
+	case "issue", "pull", "run":
 		n, err := strconv.ParseInt(strings.TrimPrefix(arg, "#"), 10, 64)
 		if err != nil || n <= 0 {
 			return r, &RefError{s, kind + " takes a positive number"}
@@ -109,6 +111,8 @@ func Build(ctx context.Context, c *client.Client, repo client.RepoName, ref stri
 	switch r.Kind {
 	case "issue":
 		a, err = issue(ctx, c, repo, r.N)
+	case "pull":
+		a, err = pull(ctx, c, repo, r.N)
 	case "run":
 		a, err = run(ctx, c, repo, r.N, opts)
 	case "file":

@@ -24,14 +24,7 @@ func issue(ctx context.Context, c *client.Client, repo client.RepoName, n int64)
 	if err != nil {
 		return nil, err
 	}
-	head := []string{
-		fmt.Sprintf("state: %s; opened by %s%s", is.State, is.User.Login, date(is.CreatedAt)),
-		"",
-	}
-	a := &chat.Attachment{
-		Title:    fmt.Sprintf("Issue #%d in %s: %s", is.Number, repo, is.Title),
-		Sections: []*chat.Section{{Lines: append(head, lines(is.Body)...)}},
-	}
+	a := described(fmt.Sprintf("Issue #%d in %s: %s", is.Number, repo, is.Title), is.State, is.User.Login, is.CreatedAt, is.Body)
 	if len(is.CommentsList) > 0 {
 		var cl []string
 		for _, cm := range is.CommentsList {
@@ -42,6 +35,14 @@ func issue(ctx context.Context, c *client.Client, repo client.RepoName, n int64)
 		a.Sections = append(a.Sections, &chat.Section{Title: text.Count(len(is.CommentsList), "comment"), Lines: cl})
 	}
 	return a, nil
+}
+
+// described is the attachment of an issue or a pull request: under its
+// title, its state and author, the lines of more, then its body.
+func described(title, state, author string, created client.Time, body string, more ...string) *chat.Attachment {
+	head := append([]string{fmt.Sprintf("state: %s; opened by %s%s", state, author, date(created))}, more...)
+	head = append(head, "")
+	return &chat.Attachment{Title: title, Sections: []*chat.Section{{Lines: append(head, lines(body)...)}}}
 }
 
 func date(t client.Time) string {
@@ -205,48 +206,27 @@ func logTail(ctx context.Context, c *client.Client, repo client.RepoName, jobID 
 // context, it is a dump.
 const maxFile = 1 << 20
 
-// fileSize finds a file's size in its directory's listing.
-func fileSize(ctx context.Context, c *client.Client, repo client.RepoName, p, rev string) (int64, bool) {
-	dir, name := "", p
-	if i := strings.LastIndexByte(p, '/'); i >= 0 {
-		dir, name = p[:i], p[i+1:]
-	}
-	_, entries, err := c.Repos.Contents(ctx, repo, dir, client.ContentsOptions{Ref: rev})
-	if err != nil {
-		return 0, false
-	}
-	for _, e := range entries {
-		if e.Name == name {
-			return e.Size, true
-		}
-	}
-	return 0, false
-}
-
 // file: a text file of the repository at a revision.
 func file(ctx context.Context, c *client.Client, repo client.RepoName, path, rev string) (*chat.Attachment, error) {
-	f, _, err := c.Repos.Contents(ctx, repo, path, client.ContentsOptions{Ref: rev})
-	var ce *client.Error
-	if errors.As(err, &ce) && ce.StatusCode == http.StatusForbidden {
-		// A service refuses files over its inline limit (the reference
-		// server's is 1 MiB, GitHub's too): say forge's own limit when the
-		// listing shows the file is past it.
-		if size, ok := fileSize(ctx, c, repo, path, rev); ok && size > maxFile {
-			return nil, fmt.Errorf("%s is %d bytes; forge attaches files of up to %d", path, size, maxFile)
-		}
-	}
+	// Past the service's inline limit the file is read raw, and only as
+	// far as forge's own limit.
+	f, _, err := c.Repos.OpenFile(ctx, repo, path, client.ContentsOptions{Ref: rev})
 	if err != nil {
 		return nil, err
 	}
 	if f == nil {
 		return nil, fmt.Errorf("%s is a directory; attach one of its files (`forge repo contents` lists them)", path)
 	}
-	data, err := f.Decoded()
+	defer f.Close()
+	if f.Size > maxFile {
+		return nil, fmt.Errorf("%s is %d bytes; forge attaches files of up to %d", path, f.Size, maxFile)
+	}
+	data, cut, err := f.ReadAtMost(maxFile)
 	if err != nil {
 		return nil, err
 	}
-	if len(data) > maxFile {
-		return nil, fmt.Errorf("%s is %d bytes; forge attaches files of up to %d", path, len(data), maxFile)
+	if cut { // the service did not say how large
+		return nil, fmt.Errorf("%s is over %d bytes; forge attaches files of up to %d", path, maxFile, maxFile)
 	}
 	if bytes.IndexByte(data, 0) >= 0 || !utf8.Valid(data) {
 		return nil, fmt.Errorf("%s is not a text file", path)

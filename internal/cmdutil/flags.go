@@ -20,7 +20,8 @@ func FlagError(err error) error {
 		return err
 	}
 	fl := iv.GetFlag()
-	if _, ok := fl.Value.(*enumValue); ok {
+	switch fl.Value.(type) {
+	case *enumValue, *pathValue:
 		return UsageErrorf("--%s %v", fl.Name, errors.Unwrap(iv))
 	}
 	var takes string
@@ -69,6 +70,30 @@ func EnumFlag(cmd *cobra.Command, p *string, name, shorthand, def string, allowe
 	*p = def
 	cmd.Flags().VarP(&enumValue{p: p, allowed: allowed}, name, shorthand, usage+": "+orList(allowed))
 	_ = cmd.RegisterFlagCompletionFunc(name, cobra.FixedCompletions(allowed, cobra.ShellCompDirectiveNoFileComp))
+}
+
+// pathValue is a string flag that names a file or directory.
+type pathValue struct{ p *string }
+
+func (v *pathValue) String() string { return *v.p }
+func (v *pathValue) Type() string   { return "string" }
+func (v *pathValue) Set(s string) error {
+	if strings.HasPrefix(s, "-") {
+		return fmt.Errorf("takes a path, not %q: put the path after it (a name that starts with \"-\" as ./%s)", s, s)
+	}
+	*v.p = s
+	return nil
+}
+
+// PathFlag registers a string flag that names a file or directory. A
+// value that starts with "-" is a usage error, checked while parsing:
+// pflag gives a flag without "=" the next argument whatever it is, so in
+// `--env-file --help` the value is another flag the user meant, and
+// taking it would write a file named --help. A file whose name starts
+// with "-" is still reachable as ./-NAME, as the error says.
+func PathFlag(cmd *cobra.Command, p *string, name, shorthand, def, usage string) {
+	*p = def
+	cmd.Flags().VarP(&pathValue{p: p}, name, shorthand, usage)
 }
 
 // orList writes choices as "a, b or c".

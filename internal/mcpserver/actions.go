@@ -110,9 +110,11 @@ func actionTools() []toolDef {
 	}
 }
 
-func runOf(r *client.WorkflowRun) Run {
-	return Run{ID: r.ID, Workflow: r.Name, Title: r.DisplayTitle, Number: r.RunNumber, Event: r.Event, Status: r.Status,
-		Conclusion: r.Conclusion, Branch: r.HeadBranch, Commit: r.HeadSHA, Actor: r.Actor.Login, CreatedAt: when(r.CreatedAt), URL: r.HTMLURL}
+// runOf is a run as t lets the model see it: its title and branch are
+// withheld under lockdown when its actor may not write.
+func (t trust) runOf(r *client.WorkflowRun) Run {
+	return Run{ID: r.ID, Workflow: r.Name, Title: t.title(r.Actor.Login, r.DisplayTitle), Number: r.RunNumber, Event: r.Event, Status: r.Status,
+		Conclusion: r.Conclusion, Branch: t.line("branch", r.Actor.Login, r.HeadBranch), Commit: r.HeadSHA, Actor: r.Actor.Login, CreatedAt: when(r.CreatedAt), URL: r.HTMLURL}
 }
 
 func jobOf(j *client.Job) Job {
@@ -129,8 +131,11 @@ func listRuns(ctx context.Context, s *Server, in ListRunsIn) (RunList, error) {
 		return RunList{}, err
 	}
 	rs, note, err := pageOf(c.Actions.ListRuns(ctx, name, client.RunListOptions{ListOptions: client.ListOptions{PerPage: MaxPerPage}, Branch: in.Branch, Status: in.Status}), in.Paging)
-	out := RunList{Runs: each(rs, runOf), Note: note}
-	return out, err
+	if err != nil {
+		return RunList{}, err
+	}
+	trusted, err := s.trusted(ctx, c, name)
+	return RunList{Runs: each(rs, trusted.runOf), Note: note}, err
 }
 
 func viewRun(ctx context.Context, s *Server, in RunIn) (Run, error) {
@@ -142,8 +147,12 @@ func viewRun(ctx context.Context, s *Server, in RunIn) (Run, error) {
 	if err != nil {
 		return Run{}, err
 	}
+	trusted, err := s.trusted(ctx, c, name)
+	if err != nil {
+		return Run{}, err
+	}
 	jobs, err := runJobs(ctx, s, in)
-	out := runOf(r)
+	out := trusted.runOf(r)
 	out.Jobs, out.Note = jobs.Jobs, jobs.Note
 	return out, err
 }
@@ -219,7 +228,22 @@ func explainRun(ctx context.Context, s *Server, in RunIn) (Explanation, error) {
 	if err != nil {
 		return Explanation{}, err
 	}
-	a, err := agentctx.Build(ctx, c, name, fmt.Sprintf("run:%d", in.RunID), agentctx.Options{Redactor: s.opts.Redactor})
+	r, err := c.Actions.GetRun(ctx, name, in.RunID)
+	if err != nil {
+		return Explanation{}, err
+	}
+	trusted, err := s.trusted(ctx, c, name)
+	if err != nil {
+		return Explanation{}, err
+	}
+	jobs, err := client.Collect(c.Actions.ListJobs(ctx, name, in.RunID, client.ListOptions{PerPage: MaxPerPage}), 0)
+	if err != nil {
+		return Explanation{}, err
+	}
+	shown := *r // the run as lockdown lets the model see it
+	shown.DisplayTitle = trusted.title(r.Actor.Login, r.DisplayTitle)
+	shown.HeadBranch = trusted.line("branch", r.Actor.Login, r.HeadBranch)
+	a, err := agentctx.Run(ctx, c, name, &shown, jobs, agentctx.Options{Redactor: s.opts.Redactor})
 	if err != nil {
 		return Explanation{}, err
 	}

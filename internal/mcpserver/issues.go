@@ -85,8 +85,10 @@ func issueTools() []toolDef {
 	}
 }
 
-func issueOf(is *client.Issue) Issue {
-	return Issue{Number: is.Number, Title: is.Title, State: is.State, Author: is.User.Login,
+// issueOf is an issue as t lets the model see it (its title withheld
+// under lockdown when its author may not write).
+func (t trust) issueOf(is *client.Issue) Issue {
+	return Issue{Number: is.Number, Title: t.title(is.User.Login, is.Title), State: is.State, Author: is.User.Login,
 		CreatedAt: when(is.CreatedAt), Comments: is.Comments, URL: is.HTMLURL}
 }
 
@@ -113,11 +115,14 @@ func listIssues(ctx context.Context, s *Server, in ListIssuesIn) (IssueList, err
 		}
 	}
 	iss, note, err := pageOf(filtered, in.Paging)
+	if err != nil {
+		return IssueList{}, err
+	}
 	if scanned > MaxScan {
 		note = fmt.Sprintf("searched the first %d issues only; narrow the list with state", MaxScan)
 	}
-	out := IssueList{Issues: each(iss, issueOf), Note: note}
-	return out, err
+	trusted, err := s.trusted(ctx, c, name)
+	return IssueList{Issues: each(iss, trusted.issueOf), Note: note}, err
 }
 
 func viewIssue(ctx context.Context, s *Server, in ViewIssueIn) (Issue, error) {
@@ -133,7 +138,7 @@ func viewIssue(ctx context.Context, s *Server, in ViewIssueIn) (Issue, error) {
 	if err != nil {
 		return Issue{}, err
 	}
-	out := issueOf(is)
+	out := trusted.issueOf(is)
 	out.Body = trusted.body(is.User.Login, is.Body, TextPage)
 	page := max(in.Page, 1)
 	first := (page - 1) * CommentsPerPage
@@ -160,7 +165,7 @@ func createIssue(ctx context.Context, s *Server, in CreateIssueIn) (Issue, error
 	if err != nil {
 		return Issue{}, err
 	}
-	return issueOf(is), nil
+	return trust{}.issueOf(is), nil // the title the model itself just wrote
 }
 
 func commentIssue(ctx context.Context, s *Server, in CommentIn) (Comment, error) {
@@ -187,5 +192,6 @@ func setIssueState(ctx context.Context, s *Server, in IssueIn, state string) (Is
 	if err != nil {
 		return Issue{}, err
 	}
-	return issueOf(is), nil
+	trusted, err := s.trusted(ctx, c, name)
+	return trusted.issueOf(is), err
 }

@@ -81,8 +81,10 @@ func releaseTools() []toolDef {
 	}
 }
 
-func pullOf(p *client.PullRequest) Pull {
-	return Pull{Number: p.Number, Title: p.Title, State: p.State, Author: p.User.Login, Head: p.Head.Ref, Base: p.Base.Ref,
+// pullOf is a pull request as t lets the model see it.
+func (t trust) pullOf(p *client.PullRequest) Pull {
+	return Pull{Number: p.Number, Title: t.title(p.User.Login, p.Title), State: p.State, Author: p.User.Login,
+		Head: t.head(p.User.Login, p.Head), Base: p.Base.Ref,
 		Draft: p.Draft, Merged: p.Merged, CreatedAt: when(p.CreatedAt), URL: p.HTMLURL}
 }
 
@@ -92,8 +94,11 @@ func listPulls(ctx context.Context, s *Server, in ListPullsIn) (PullList, error)
 		return PullList{}, err
 	}
 	ps, note, err := pageOf(c.Pulls.List(ctx, name, client.PullListOptions{ListOptions: client.ListOptions{PerPage: MaxPerPage}, State: in.State}), in.Paging)
-	out := PullList{Pulls: each(ps, pullOf), Note: note}
-	return out, err
+	if err != nil {
+		return PullList{}, err
+	}
+	trusted, err := s.trusted(ctx, c, name)
+	return PullList{Pulls: each(ps, trusted.pullOf), Note: note}, err
 }
 
 func viewPull(ctx context.Context, s *Server, in IssueIn) (Pull, error) {
@@ -109,13 +114,14 @@ func viewPull(ctx context.Context, s *Server, in IssueIn) (Pull, error) {
 	if err != nil {
 		return Pull{}, err
 	}
-	out := pullOf(p)
+	out := trusted.pullOf(p)
 	out.Body = trusted.body(p.User.Login, p.Body, TextPage)
 	return out, nil
 }
 
-func releaseOf(r *client.Release) Release {
-	return Release{Tag: r.TagName, Name: r.Name, Draft: r.Draft, Prerelease: r.Prerelease, Author: r.Author.Login,
+// releaseOf is a release as t lets the model see it.
+func (t trust) releaseOf(r *client.Release) Release {
+	return Release{Tag: r.TagName, Name: t.line("name", r.Author.Login, r.Name), Draft: r.Draft, Prerelease: r.Prerelease, Author: r.Author.Login,
 		PublishedAt: when(r.PublishedAt), URL: r.HTMLURL}
 }
 
@@ -125,14 +131,21 @@ func listReleases(ctx context.Context, s *Server, in RepoPagingIn) (ReleaseList,
 		return ReleaseList{}, err
 	}
 	rs, note, err := pageOf(c.Releases.List(ctx, name, client.ListOptions{PerPage: MaxPerPage}), in.Paging)
-	out := ReleaseList{Releases: each(rs, releaseOf), Note: note}
-	return out, err
+	if err != nil {
+		return ReleaseList{}, err
+	}
+	trusted, err := s.trusted(ctx, c, name)
+	return ReleaseList{Releases: each(rs, trusted.releaseOf), Note: note}, err
 }
 
 // viewRelease finds the release through the list: the spec has no
 // by-tag endpoint.
 func viewRelease(ctx context.Context, s *Server, in ReleaseIn) (Release, error) {
 	c, name, err := s.repo(ctx, in.RepoArg)
+	if err != nil {
+		return Release{}, err
+	}
+	trusted, err := s.trusted(ctx, c, name)
 	if err != nil {
 		return Release{}, err
 	}
@@ -143,8 +156,8 @@ func viewRelease(ctx context.Context, s *Server, in ReleaseIn) (Release, error) 
 		if r.TagName != in.Tag {
 			continue
 		}
-		out := releaseOf(r)
-		out.Body = trust{}.body("", r.Body, TextPage)
+		out := trusted.releaseOf(r)
+		out.Body = trusted.body(r.Author.Login, r.Body, TextPage)
 		for _, a := range r.Assets {
 			out.Assets = append(out.Assets, Asset{Name: a.Name, Size: a.Size, URL: a.BrowserDownloadURL})
 		}

@@ -3,7 +3,7 @@ package mcpserver
 import (
 	"context"
 	"fmt"
-	"unicode/utf8"
+	"strings"
 
 	"github.com/forgehq/forge/client"
 	"github.com/forgehq/forge/internal/text"
@@ -151,12 +151,17 @@ func viewRepo(ctx context.Context, s *Server, in RepoArg) (Repo, error) {
 	return repoOf(r), nil
 }
 
+// MaxFile is how much of a file repo_contents reads: its pages cover
+// the first MiB (the service's inline limit), and the note says when the
+// file goes on.
+const MaxFile = 1 << 20
+
 func contents(ctx context.Context, s *Server, in ContentsIn) (Contents, error) {
 	c, name, err := s.repo(ctx, in.RepoArg)
 	if err != nil {
 		return Contents{}, err
 	}
-	file, dir, err := c.Repos.Contents(ctx, name, in.Path, client.ContentsOptions{Ref: in.Ref})
+	file, dir, err := c.Repos.OpenFile(ctx, name, in.Path, client.ContentsOptions{Ref: in.Ref})
 	if err != nil {
 		return Contents{}, err
 	}
@@ -167,17 +172,38 @@ func contents(ctx context.Context, s *Server, in ContentsIn) (Contents, error) {
 		}
 		return out, nil
 	}
-	b, err := file.Decoded()
+	defer file.Close()
+	b, cut, err := file.ReadAtMost(MaxFile)
 	if err != nil {
 		return Contents{}, err
 	}
-	out := Contents{Path: file.Path, Type: "file", Size: int64(len(b))}
-	if !utf8.Valid(b) {
-		out.Note = fmt.Sprintf("%s is not a text file (%d bytes); its content is not shown", file.Path, len(b))
+	p := in.Path
+	if file.Entry != nil && file.Entry.Path != "" {
+		p = file.Entry.Path
+	}
+	out := Contents{Path: p, Type: "file", Size: file.Size}
+	if out.Size < 0 {
+		out.Size = 0 // not known: the service did not say
+	}
+	if client.Binary(b, !cut) {
+		out.Note = fmt.Sprintf("%s is not a text file (%s); its content is not shown", p, sizeOf(file.Size, len(b)))
 		return out, nil
 	}
 	out.Text, out.Note = textPage(text.ForModel(string(b)), in.Page)
+	if cut {
+		more := fmt.Sprintf("the file is %s; the pages cover its first %d bytes only", sizeOf(file.Size, len(b)), MaxFile)
+		out.Note = strings.TrimPrefix(out.Note+"; "+more, "; ")
+	}
 	return out, nil
+}
+
+// sizeOf says a file's size: size bytes, or more than read when the
+// service did not say.
+func sizeOf(size int64, read int) string {
+	if size < 0 {
+		return fmt.Sprintf("more than %d bytes", read)
+	}
+	return fmt.Sprintf("%d bytes", size)
 }
 
 // commitOf is a commit as the tools show it: by its author's login, or

@@ -46,8 +46,9 @@ type Options struct {
 	// AllowWrite offers the tools that change something; without it they
 	// are not even listed.
 	AllowWrite bool
-	// Lockdown hides issue and comment bodies of authors without write
-	// access to the repository.
+	// Lockdown withholds the titles and bodies of issues, pull requests,
+	// comments, releases and runs by authors without write access to the
+	// repository (see trust).
 	Lockdown bool
 	// Redactor masks secrets in text (the secrets forge holds, by value,
 	// and the service's token forms): Factory.Redactor. nil masks the
@@ -97,7 +98,7 @@ func instructions(opts Options) string {
 		s += " This server is read-only."
 	}
 	if opts.Lockdown {
-		s += " Lockdown: bodies by authors without write access to the repository are withheld."
+		s += " Lockdown: titles, bodies and branch names by authors without write access to the repository are withheld."
 	}
 	return s
 }

@@ -25,7 +25,7 @@ var All = []Tool{
 	{Name: "repo_view", Toolset: "repos",
 		Description: "Show a repository: description, default branch, visibility, whether the user may write."},
 	{Name: "repo_contents", Toolset: "repos",
-		Description: "Read a file (its text, in pages of 24 KiB) or list a directory of a repository."},
+		Description: "Read a file (its text, in pages of 24 KiB, up to its first 1 MiB) or list a directory of a repository."},
 	{Name: "repo_commits", Toolset: "repos",
 		Description: "List a repository's commits, newest first."},
 	{Name: "repo_collaborators", Toolset: "repos",
@@ -89,8 +89,8 @@ type ServeOptions struct {
 	Repo string
 	// Toolsets and Tools select what is offered (nil: every toolset).
 	Toolsets, Tools []string
-	// AllowWrite offers the write tools; Lockdown withholds the bodies
-	// of authors without write access.
+	// AllowWrite offers the write tools; Lockdown withholds the titles
+	// and bodies of authors without write access.
 	AllowWrite, Lockdown bool
 	// HTTPAddr serves streamable HTTP there instead of stdio; ListenAny
 	// allows an address other than loopback.

@@ -128,7 +128,7 @@ func SameHost(a, b string) bool {
 	}
 	ha, pa := splitHostPort(a)
 	hb, pb := splitHostPort(b)
-	return pa == pb && isLoopback(ha) && isLoopback(hb)
+	return pa == pb && IsLoopback(ha) && IsLoopback(hb)
 }
 
 // splitHostPort splits host[:port], IPv6 literals in brackets.
@@ -139,7 +139,9 @@ func splitHostPort(s string) (host, port string) {
 	return strings.Trim(s, "[]"), ""
 }
 
-func isLoopback(host string) bool {
+// IsLoopback reports whether host (without a port) is this machine only:
+// localhost or a loopback IP address.
+func IsLoopback(host string) bool {
 	if strings.EqualFold(host, "localhost") {
 		return true
 	}

@@ -59,6 +59,51 @@ const (
 	Alt
 )
 
+// BigFiles is how the fixture answers the contents endpoint for a file
+// past its inline limit (GitHub's 1 MB): alice/app then holds big.bin
+// and big.txt (BigFile), and denied.txt, which every read refuses (403).
+// The raw read answers only GitHub's media type,
+// application/vnd.github.raw, in Accept (but NullContent's).
+type BigFiles int
+
+const (
+	// NoBigFiles: alice/app has no big file.
+	NoBigFiles BigFiles = iota
+	// EmptyContent: GitHub's file object for a file of 1 to 100 MB with
+	// the object media type: content "" and encoding "none", its size
+	// set. The raw answer has a Content-Length.
+	EmptyContent
+	// Refused: GitHub's 403 for the default media type ("This API
+	// returns blobs up to 1 MB in size…"). The raw answer is chunked,
+	// without a Content-Length.
+	Refused
+	// NullContent: Gitea's way: the file object with content and
+	// encoding null, the raw media type ignored (the same JSON again),
+	// the bytes at GET .../raw/PATH.
+	NullContent
+)
+
+// BigFile is the content of a big file of the fixture (BigFiles):
+// big.bin, 3 MiB of every byte value; big.txt, 3 MiB of lines of text
+// with a screen clear past the first MiB.
+func BigFile(name string) []byte {
+	const size = 3 << 20
+	b := make([]byte, 0, size+64)
+	if name == "big.bin" {
+		for i := 0; len(b) < size; i++ {
+			b = append(b, byte(i*7))
+		}
+		return b
+	}
+	for i := 0; len(b) < size; i++ {
+		b = fmt.Appendf(b, "line %d of a big text file\n", i)
+		if i == 50000 {
+			b = append(b, "\x1b[2Jcleared\n"...)
+		}
+	}
+	return b[:size]
+}
+
 // Options are the fixture's choices.
 type Options struct {
 	Paging Paging
@@ -77,6 +122,9 @@ type Options struct {
 	// Hostile appends escape, C1 and bidi characters to every string
 	// field of every record.
 	Hostile bool
+	// BigFiles adds files past the inline limit to alice/app, answered
+	// as it says.
+	BigFiles BigFiles
 	// Issues, Repos, Users: how many of each (defaults 120, 45, 55).
 	Issues, Repos, Users int
 }
@@ -259,7 +307,11 @@ func (s *Server) route(w http.ResponseWriter, r *http.Request, path string) {
 		}
 		s.json(w, 404, map[string]any{"error": "not found"})
 	case path == repo+"/contents":
-		s.json(w, 200, []map[string]any{{"name": s.str("README.md"), "type": "file", "path": s.str("README.md"), "size": 40}, {"name": s.str("src"), "type": "dir", "path": s.str("src")}})
+		s.json(w, 200, s.top())
+	case s.opts.BigFiles != NoBigFiles && s.bigFile(w, r, strings.TrimPrefix(path, repo+"/contents/")):
+	case s.opts.BigFiles == NullContent && strings.HasPrefix(path, repo+"/raw/big."):
+		w.Header().Set("Content-Type", "application/octet-stream")
+		w.Write(BigFile(strings.TrimPrefix(path, repo+"/raw/")))
 	case strings.HasPrefix(path, repo+"/contents/"):
 		body := "# App\n\nHello " + s.str("world") + "\n"
 		s.json(w, 200, map[string]any{"name": s.str("README.md"), "type": "file", "path": s.str("README.md"), "size": len(body), "encoding": "base64", "content": base64.StdEncoding.EncodeToString([]byte(body))})
@@ -294,6 +346,61 @@ func (s *Server) route(w http.ResponseWriter, r *http.Request, path string) {
 	default:
 		s.json(w, 404, map[string]any{"error": "not found"})
 	}
+}
+
+// top is the listing of alice/app's top directory.
+func (s *Server) top() []map[string]any {
+	out := []map[string]any{{"name": s.str("README.md"), "type": "file", "path": s.str("README.md"), "size": 40}, {"name": s.str("src"), "type": "dir", "path": s.str("src")}}
+	if s.opts.BigFiles != NoBigFiles {
+		for _, name := range []string{"big.bin", "big.txt", "denied.txt"} {
+			size := 10
+			if name != "denied.txt" {
+				size = len(BigFile(name))
+			}
+			out = append(out, map[string]any{"name": name, "type": "file", "path": name, "size": size,
+				"html_url": s.URL + "/alice/app/blob/main/" + name})
+		}
+	}
+	return out
+}
+
+// bigFile answers for a big file, as Options.BigFiles says, and reports
+// whether name is one.
+func (s *Server) bigFile(w http.ResponseWriter, r *http.Request, name string) bool {
+	if name != "big.bin" && name != "big.txt" && name != "denied.txt" {
+		return false
+	}
+	if name == "denied.txt" {
+		s.json(w, 403, map[string]any{"message": "Resource not accessible by integration", "documentation_url": "https://docs.github.com/rest"})
+		return true
+	}
+	b := BigFile(name)
+	if s.opts.BigFiles == NullContent {
+		s.json(w, 200, map[string]any{"name": name, "type": "file", "path": name, "size": len(b), "encoding": nil, "content": nil,
+			"html_url": s.URL + "/alice/app/src/branch/main/" + name})
+		return true
+	}
+	if strings.Contains(r.Header.Get("Accept"), "application/vnd.github.raw") {
+		w.Header().Set("Content-Type", "application/vnd.github.raw")
+		if s.opts.BigFiles == EmptyContent {
+			w.Header().Set("Content-Length", strconv.Itoa(len(b)))
+		}
+		w.WriteHeader(200)
+		for len(b) > 0 { // in pieces, as a stream
+			n := min(len(b), 64<<10)
+			w.Write(b[:n])
+			b = b[n:]
+		}
+		return true
+	}
+	if s.opts.BigFiles == Refused {
+		s.json(w, 403, map[string]any{"message": "This API returns blobs up to 1 MB in size. The requested blob is too large to fetch via the API, but you can use the Git Data API to request blobs up to 100 MB in size.",
+			"errors": []map[string]any{{"resource": "Blob", "field": "data", "code": "too_large"}}, "documentation_url": "https://docs.github.com/rest/repos/contents#get-repository-content"})
+		return true
+	}
+	s.json(w, 200, map[string]any{"name": name, "type": "file", "path": name, "size": len(b), "encoding": "none", "content": "",
+		"html_url": s.URL + "/alice/app/blob/main/" + name})
+	return true
 }
 
 // json writes v, hostile strings and all.

@@ -9,6 +9,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/forgehq/forge/client"
+	"github.com/forgehq/forge/internal/changes"
 	"github.com/forgehq/forge/internal/text"
 	"github.com/forgehq/forge/tui/common"
 	"github.com/forgehq/forge/tui/diff"
@@ -28,7 +29,7 @@ func NewView(ctx *common.Context, repo client.RepoName, cm *client.Commit) *diff
 		if len(d.Parents) > 0 {
 			parent = d.Parents[0].SHA
 		}
-		diffs, err := diff.Read(cx, c, repo, parent, d.SHA, d.Files)
+		diffs, err := changes.Read(cx, c, repo, parent, d.SHA, d.Files)
 		return &diff.Change{Files: d.Files, Diffs: diffs, Commit: d}, err
 	})
 	p.Head = func(ch *diff.Change) []string {

@@ -53,7 +53,7 @@ type SwitchTabMsg struct {
 	Back  bool
 }
 
-// AskAgentMsg opens the chat tab with Ref (issue:12, run:57,
+// AskAgentMsg opens the chat tab with Ref (issue:12, pull:3, run:57,
 // file:PATH — agentctx's REF forms) of Repo attached to the next message;
 // Prompt, when the input is empty, is put there as a question to send or
 // edit.

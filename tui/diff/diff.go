@@ -1,135 +1,21 @@
-// Package diff shows what a commit or a pull request changed: it reads
-// both sides of each changed file through the service's contents
-// endpoint and draws their unified diff, coloured, every line cleaned of
-// anything a terminal would act on.
+// Package diff shows what a commit or a pull request changed (read by
+// internal/changes): the changed files and their unified diff, coloured,
+// every line cleaned of anything a terminal would act on.
 package diff
 
 import (
-	"context"
-	"errors"
-	"fmt"
-	"net/http"
 	"strings"
-	"unicode/utf8"
 
-	"github.com/forgehq/forge/client"
+	"github.com/forgehq/forge/internal/changes"
 	"github.com/forgehq/forge/internal/text"
 	"github.com/forgehq/forge/tui/common"
 )
-
-// Bounds on what one page diffs: a change that touches more is shown in
-// part, and says so.
-const (
-	MaxFiles = 100
-	MaxBytes = 1 << 20 // a side of a file larger than this is not diffed
-)
-
-// File is one changed file's diff: Unified is "" for a file not diffed
-// (binary, too large), and Note says why.
-type File struct {
-	Path    string
-	Status  string
-	Unified string
-	Note    string
-	// Added and Removed count the diff's lines.
-	Added, Removed int
-}
-
-// Read diffs paths between the revisions from and to; from "" is the
-// empty tree (a root commit). Beyond MaxFiles, files are listed
-// without their diff.
-func Read(ctx context.Context, c *client.Client, repo client.RepoName, from, to string, changed []client.CommitFile) ([]File, error) {
-	out := make([]File, 0, len(changed))
-	for i, f := range changed {
-		d := File{Path: f.Filename, Status: f.Status}
-		if i >= MaxFiles {
-			d.Note = fmt.Sprintf("not diffed: only the first %d files are", MaxFiles)
-			out = append(out, d)
-			continue
-		}
-		var old, cur string
-		var err error
-		if from != "" && f.Status != "added" {
-			old, err = side(ctx, c, repo, f.Filename, from)
-		}
-		if err == nil && f.Status != "removed" {
-			cur, err = side(ctx, c, repo, f.Filename, to)
-		}
-		var skip skipped
-		switch {
-		case errors.As(err, &skip):
-			d.Note = string(skip)
-		case err != nil:
-			return nil, err
-		default:
-			d.Unified = unified("a/"+f.Filename, "b/"+f.Filename, old, cur)
-			d.Added, d.Removed = count(d.Unified)
-		}
-		out = append(out, d)
-	}
-	return out, nil
-}
-
-// count counts the added and removed lines of a unified diff.
-func count(unified string) (added, removed int) {
-	for _, l := range hunks(unified) {
-		switch {
-		case strings.HasPrefix(l, "+"):
-			added++
-		case strings.HasPrefix(l, "-"):
-			removed++
-		}
-	}
-	return added, removed
-}
-
-// hunks is a unified diff's lines after its two header lines ("--- a/…",
-// "+++ b/…"): only those are headers. A removed line whose text starts
-// "-- " (an SQL or Lua comment) reads "--- " too, and is a change.
-func hunks(unified string) []string {
-	lines := text.Lines(unified)
-	if len(lines) >= 2 && strings.HasPrefix(lines[0], "--- ") && strings.HasPrefix(lines[1], "+++ ") {
-		return lines[2:]
-	}
-	return lines
-}
-
-// skipped says why a file is not diffed.
-type skipped string
-
-func (s skipped) Error() string { return string(s) }
-
-// side is a file's text at rev: "" where it does not exist.
-func side(ctx context.Context, c *client.Client, repo client.RepoName, path, rev string) (string, error) {
-	f, _, err := c.Repos.Contents(ctx, repo, path, client.ContentsOptions{Ref: rev})
-	var apiErr *client.Error
-	if errors.As(err, &apiErr) && apiErr.StatusCode == http.StatusNotFound {
-		return "", nil
-	}
-	if err != nil {
-		return "", err
-	}
-	if f == nil {
-		return "", skipped("a directory")
-	}
-	if f.Size > MaxBytes {
-		return "", skipped(fmt.Sprintf("not diffed: larger than %s", text.Bytes(MaxBytes)))
-	}
-	b, err := f.Decoded()
-	if err != nil {
-		return "", err
-	}
-	if !utf8.Valid(b) || strings.IndexByte(string(b), 0) >= 0 {
-		return "", skipped("binary file")
-	}
-	return string(b), nil
-}
 
 // Lines draws files: a header per file, then its diff, added lines in
 // green, removed in red, hunk heads in the accent colour. Tabs are
 // expanded; every line is cleaned for the terminal. starts holds the
 // index of each file's header, for jumping between files.
-func Lines(ctx *common.Context, files []File) (lines []string, starts []int) {
+func Lines(ctx *common.Context, files []changes.File) (lines []string, starts []int) {
 	st := ctx.Styles
 	for _, f := range files {
 		starts = append(starts, len(lines))
@@ -138,7 +24,7 @@ func Lines(ctx *common.Context, files []File) (lines []string, starts []int) {
 			head += st.Dim.Render(" · " + f.Note)
 		}
 		lines = append(lines, head)
-		for _, l := range hunks(f.Unified) { // the header says which file
+		for _, l := range changes.Hunks(f.Unified) { // the header says which file
 			l = clean(l)
 			switch {
 			case strings.HasPrefix(l, "@@"):

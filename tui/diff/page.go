@@ -8,6 +8,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"github.com/forgehq/forge/client"
+	"github.com/forgehq/forge/internal/changes"
 	"github.com/forgehq/forge/internal/text"
 	"github.com/forgehq/forge/tui/common"
 	"github.com/forgehq/forge/tui/components"
@@ -17,7 +18,7 @@ import (
 // service lists them, and their diffs.
 type Change struct {
 	Files []client.CommitFile
-	Diffs []File
+	Diffs []changes.File
 	// Commit is the commit read, for a commit's page.
 	Commit *client.CommitDetail
 }

@@ -4,7 +4,6 @@
 package pulls
 
 import (
-	"cmp"
 	"context"
 	"fmt"
 	"strings"
@@ -12,6 +11,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"github.com/forgehq/forge/client"
+	"github.com/forgehq/forge/internal/changes"
 	"github.com/forgehq/forge/internal/text"
 	"github.com/forgehq/forge/tui/ci"
 	"github.com/forgehq/forge/tui/common"
@@ -19,16 +19,9 @@ import (
 	"github.com/forgehq/forge/tui/diff"
 )
 
-// Bounds on the history read to find where a pull request's commits
-// begin.
-const (
-	maxBaseCommits = 1000
-	maxOwnCommits  = 100
-)
-
 // Page is a pull request's page: a SectionPage whose a asks the agent
-// about the pull request (its head commit attached) where the section
-// has no question of its own.
+// about the pull request (attached as pull:N: its fields, body and diff)
+// where the section has no question of its own.
 type Page struct {
 	*components.SectionPage
 	ctx  *common.Context
@@ -61,11 +54,11 @@ func (p *Page) Update(msg tea.Msg) tea.Cmd {
 	return p.SectionPage.Update(msg)
 }
 
-// ask attaches the head commit (its message and changed files) and
-// names the pull request in the message, ready to be finished.
+// ask attaches the pull request (its fields, body and diff) and names
+// it in the message, ready to be finished.
 func (p *Page) ask() tea.Cmd {
 	prompt := fmt.Sprintf("About pull request #%d %q (%s into %s): ", p.pr.Number, text.OneLine(p.pr.Title), text.OneLine(p.pr.Head.Ref), text.OneLine(p.pr.Base.Ref))
-	return common.AskAgent(p.repo, "commit:"+p.pr.Head.SHA, prompt)
+	return common.AskAgent(p.repo, fmt.Sprintf("pull:%d", p.pr.Number), prompt)
 }
 
 // Link is the pull request's page, or the selected run's on Checks.
@@ -121,70 +114,8 @@ func Lines(ctx *common.Context, p *client.PullRequest, w int) []string {
 	return append(lines, ctx.Markdown(p.Body, w)...)
 }
 
-// read finds the pull request's own commits — its head's history up to
-// the first commit the base has — and diffs what they changed, from
-// that commit to the head.
+// read is what the pull request changed.
 func read(ctx context.Context, c *client.Client, repo client.RepoName, pr *client.PullRequest) (*diff.Change, error) {
-	head := cmp.Or(pr.Head.SHA, pr.Head.Ref)
-	base := map[string]bool{}
-	for cm, err := range c.Repos.CommitsFrom(ctx, repo, cmp.Or(pr.Base.SHA, pr.Base.Ref), client.ListOptions{PerPage: 100}) {
-		if err != nil {
-			return nil, err
-		}
-		if base[cm.SHA] = true; len(base) >= maxBaseCommits {
-			break
-		}
-	}
-	var own []string
-	from := ""
-	for cm, err := range c.Repos.CommitsFrom(ctx, repo, head, client.ListOptions{PerPage: 100}) {
-		if err != nil {
-			return nil, err
-		}
-		if base[cm.SHA] {
-			from = cm.SHA
-			break
-		}
-		if own = append(own, cm.SHA); len(own) >= maxOwnCommits {
-			return nil, fmt.Errorf("more than %d commits since the base branch: see them with git", maxOwnCommits)
-		}
-	}
-	files, err := touched(ctx, c, repo, own)
-	if err != nil {
-		return nil, err
-	}
-	diffs, err := diff.Read(ctx, c, repo, from, head, files)
+	files, diffs, err := changes.Pull(ctx, c, repo, pr)
 	return &diff.Change{Files: files, Diffs: diffs}, err
-}
-
-// touched is the files the commits (newest first) changed, oldest
-// change first; a file added and then removed again is not listed.
-func touched(ctx context.Context, c *client.Client, repo client.RepoName, commits []string) ([]client.CommitFile, error) {
-	var files []client.CommitFile
-	at := map[string]int{}
-	for i := len(commits) - 1; i >= 0; i-- {
-		d, err := c.Repos.Commit(ctx, repo, commits[i])
-		if err != nil {
-			return nil, err
-		}
-		for _, f := range d.Files {
-			j, seen := at[f.Filename]
-			switch {
-			case !seen:
-				at[f.Filename] = len(files)
-				files = append(files, client.CommitFile{Filename: f.Filename, Status: f.Status})
-			case files[j].Status == "added" && f.Status == "removed":
-				files[j].Status = "" // gone again
-			case f.Status == "removed" || files[j].Status != "added":
-				files[j].Status = f.Status
-			}
-		}
-	}
-	kept := files[:0]
-	for _, f := range files {
-		if f.Status != "" {
-			kept = append(kept, f)
-		}
-	}
-	return kept, nil
 }

@@ -44,7 +44,7 @@ func TestPullRequestPage(t *testing.T) {
 	d.Until("a question about the pull request", func() bool {
 		return d.Seen(func(m tea.Msg) bool {
 			a, ok := m.(common.AskAgentMsg)
-			return ok && strings.HasPrefix(a.Ref, "commit:") && strings.Contains(a.Prompt, "pull request #3")
+			return ok && a.Ref == "pull:3" && a.Repo == tuitest.Webapp && strings.Contains(a.Prompt, "pull request #3")
 		})
 	})
 }

@@ -1,12 +1,10 @@
 package repos
 
 import (
-	"bytes"
 	"context"
 	"path"
 	"sort"
 	"strings"
-	"unicode/utf8"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
@@ -189,6 +187,10 @@ func (f *files) FullHelp() [][]key.Binding {
 	return [][]key.Binding{f.table.KeyHelp(), {k.Open, f.keyUp, k.Refresh}}
 }
 
+// maxView is how much of a file the view reads: a larger one shows its
+// first MiB and says so.
+const maxView = 1 << 20
+
 // fileView previews a file: markdown rendered, text with line numbers,
 // binary files described.
 type fileView struct {
@@ -198,6 +200,8 @@ type fileView struct {
 	entry  *client.Content
 	load   common.Load
 	data   []byte
+	size   int64 // the whole file's, -1 when the service did not say
+	cut    bool  // data is the first maxView bytes only
 	pager  *components.Pager
 	width  int
 	height int
@@ -214,29 +218,29 @@ func (v *fileView) Refresh() tea.Cmd { return v.fetch() }
 
 func (v *fileView) fetch() tea.Cmd {
 	repo, p := v.repo, v.entry.Path
-	return common.LoadREST(v.ctx, &v.load, v.id, func(ctx context.Context, c *client.Client) ([]byte, error) {
-		file, _, err := c.Repos.Contents(ctx, repo, p, client.ContentsOptions{})
+	return common.LoadREST(v.ctx, &v.load, v.id, func(ctx context.Context, c *client.Client) (fileRead, error) {
+		f, data, cut, err := c.Repos.ReadFile(ctx, repo, p, client.ContentsOptions{}, maxView)
 		if err != nil {
-			return nil, err
+			return fileRead{}, err
 		}
-		if file == nil {
-			return nil, errNotFile(p)
-		}
-		return file.Decoded()
+		return fileRead{data: data, size: f.Size, cut: cut}, nil
 	})
 }
 
-type errNotFile string
-
-func (e errNotFile) Error() string { return string(e) + " is a directory, not a file" }
+// fileRead is what the view read of a file.
+type fileRead struct {
+	data []byte
+	size int64
+	cut  bool
+}
 
 func (v *fileView) Update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
-	case common.Result[[]byte]:
+	case common.Result[fileRead]:
 		if ok, failed := msg.Accept(v.id, &v.load); !ok {
 			return failed
 		}
-		v.data, v.stale = msg.Value, true
+		v.data, v.size, v.cut, v.stale = msg.Value.data, msg.Value.size, msg.Value.cut, true
 	case common.ThemeMsg:
 		v.stale = true
 	case tea.KeyPressMsg:
@@ -253,33 +257,43 @@ func (v *fileView) Update(msg tea.Msg) tea.Cmd {
 func (v *fileView) render() []string {
 	st := v.ctx.Styles
 	v.pager.Numbers, v.pager.Sideways = false, false
+	save := "  forge repo contents " + text.OneLine(v.entry.Path) + " -R " + v.repo.String() + " > FILE"
 	switch {
-	case isBinary(v.data):
-		return []string{st.Dim.Render("A binary file of " + text.Bytes(int64(len(v.data))) + ": save it with"),
-			"  forge repo contents " + v.entry.Path + " -R " + v.repo.String() + " > FILE"}
+	case client.Binary(v.data, !v.cut):
+		return []string{st.Dim.Render("A binary file of " + v.sizeText() + ": save it with"), save}
 	case len(v.data) == 0:
 		return []string{st.Dim.Render("An empty file.")}
-	case isMarkdown(v.entry.Name):
-		return v.ctx.Markdown(string(v.data), v.width)
 	}
-	v.pager.Numbers, v.pager.Sideways = true, true
-	lines := strings.Split(strings.TrimSuffix(string(v.data), "\n"), "\n")
-	for i, l := range lines {
-		lines[i] = text.LogLine(l)
+	var lines []string
+	if isMarkdown(v.entry.Name) {
+		lines = v.ctx.Markdown(string(v.data), v.width)
+	} else {
+		v.pager.Numbers, v.pager.Sideways = true, true
+		lines = strings.Split(strings.TrimSuffix(string(v.data), "\n"), "\n")
+		for i, l := range lines {
+			lines[i] = text.LogLine(l)
+		}
+	}
+	if v.cut {
+		lines = append(lines, st.Dim.Render("… the first "+text.Bytes(maxView)+" of "+v.sizeText()+" is shown; save the whole file with"), save)
 	}
 	return lines
+}
+
+// sizeText is the whole file's size, as far as it is known.
+func (v *fileView) sizeText() string {
+	switch {
+	case v.size >= 0:
+		return text.Bytes(v.size)
+	case v.cut:
+		return "more than " + text.Bytes(maxView)
+	}
+	return text.Bytes(int64(len(v.data)))
 }
 
 func isMarkdown(name string) bool {
 	ext := strings.ToLower(path.Ext(name))
 	return ext == ".md" || ext == ".markdown"
-}
-
-// isBinary guesses as git does: a NUL byte in the first 8000 bytes, or
-// text that is not UTF-8.
-func isBinary(b []byte) bool {
-	head := b[:min(len(b), 8000)]
-	return bytes.IndexByte(head, 0) >= 0 || !utf8.Valid(b)
 }
 
 func (v *fileView) SetSize(width, height int) {
@@ -296,7 +310,7 @@ func (v *fileView) View() string {
 		v.drawnW, v.stale = v.width, false
 	}
 	st := v.ctx.Styles
-	head := st.Bold.Render(text.OneLine(v.entry.Path)) + st.Dim.Render(" · "+text.Bytes(int64(len(v.data)))+" · "+v.pager.Position())
+	head := st.Bold.Render(text.OneLine(v.entry.Path)) + st.Dim.Render(" · "+v.sizeText()+" · "+v.pager.Position())
 	return common.Pad(head+"\n"+v.pager.View(), v.width, v.height)
 }
 

@@ -1,4 +1,4 @@
-package diff
+package changes
 
 import (
 	"math/rand/v2"
@@ -92,7 +92,7 @@ func TestDashedLinesAreChanges(t *testing.T) {
 	if added, removed := count(u); added != 1 || removed != 1 {
 		t.Errorf("counted +%d -%d in\n%s", added, removed, u)
 	}
-	body := strings.Join(hunks(u), "\n")
+	body := strings.Join(Hunks(u), "\n")
 	if !strings.Contains(body, "--- gone") || !strings.Contains(body, "+++ new") || strings.Contains(body, "q.sql") {
 		t.Errorf("the hunks of\n%s\nare\n%s", u, body)
 	}

@@ -1,0 +1,84 @@
+package changes
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+
+	"github.com/forgehq/forge/client"
+)
+
+// Bounds on the history read to find where a pull request's commits
+// begin.
+const (
+	maxBaseCommits = 1000
+	maxOwnCommits  = 100
+)
+
+// Pull finds the pull request's own commits — its head's history up to
+// the first commit the base has — and diffs what they changed, from
+// that commit to the head: the changed files, and their diffs.
+func Pull(ctx context.Context, c *client.Client, repo client.RepoName, pr *client.PullRequest) ([]client.CommitFile, []File, error) {
+	head := cmp.Or(pr.Head.SHA, pr.Head.Ref)
+	base := map[string]bool{}
+	for cm, err := range c.Repos.CommitsFrom(ctx, repo, cmp.Or(pr.Base.SHA, pr.Base.Ref), client.ListOptions{PerPage: 100}) {
+		if err != nil {
+			return nil, nil, err
+		}
+		if base[cm.SHA] = true; len(base) >= maxBaseCommits {
+			break
+		}
+	}
+	var own []string
+	from := ""
+	for cm, err := range c.Repos.CommitsFrom(ctx, repo, head, client.ListOptions{PerPage: 100}) {
+		if err != nil {
+			return nil, nil, err
+		}
+		if base[cm.SHA] {
+			from = cm.SHA
+			break
+		}
+		if own = append(own, cm.SHA); len(own) >= maxOwnCommits {
+			return nil, nil, fmt.Errorf("more than %d commits since the base branch: see them with git", maxOwnCommits)
+		}
+	}
+	files, err := touched(ctx, c, repo, own)
+	if err != nil {
+		return nil, nil, err
+	}
+	diffs, err := Read(ctx, c, repo, from, head, files)
+	return files, diffs, err
+}
+
+// touched is the files the commits (newest first) changed, oldest
+// change first; a file added and then removed again is not listed.
+func touched(ctx context.Context, c *client.Client, repo client.RepoName, commits []string) ([]client.CommitFile, error) {
+	var files []client.CommitFile
+	at := map[string]int{}
+	for i := len(commits) - 1; i >= 0; i-- {
+		d, err := c.Repos.Commit(ctx, repo, commits[i])
+		if err != nil {
+			return nil, err
+		}
+		for _, f := range d.Files {
+			j, seen := at[f.Filename]
+			switch {
+			case !seen:
+				at[f.Filename] = len(files)
+				files = append(files, client.CommitFile{Filename: f.Filename, Status: f.Status})
+			case files[j].Status == "added" && f.Status == "removed":
+				files[j].Status = "" // gone again
+			case f.Status == "removed" || files[j].Status != "added":
+				files[j].Status = f.Status
+			}
+		}
+	}
+	kept := files[:0]
+	for _, f := range files {
+		if f.Status != "" {
+			kept = append(kept, f)
+		}
+	}
+	return kept, nil
+}

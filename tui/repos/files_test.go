@@ -1,0 +1,36 @@
+package repos
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/forgehq/forge/client"
+	"github.com/forgehq/forge/tui/tuitest"
+)
+
+// TestFileViewPastTheInlineLimit: a file the reference server refuses
+// inline (403 past 1 MiB) shows its first MiB and says what it left out;
+// a large binary file is described. On main the view showed the 403.
+func TestFileViewPastTheInlineLimit(t *testing.T) {
+	t.Parallel()
+	srv := tuitest.Server(t)
+	line := "a line of text\n"
+	big := "first line\n" + strings.Repeat(line, 3<<20/len(line)) // 3.0 MiB
+	bin := strings.Repeat("\x00\xff", 1<<20)                      // 2.0 MiB
+	if _, err := srv.CommitFiles("alice/webapp", "", map[string]string{"big.txt": big, "big.bin": bin}, "Add big files"); err != nil {
+		t.Fatal(err)
+	}
+	ctx := tuitest.Context(t, srv, "alice")
+	repo := client.RepoName{Owner: "alice", Name: "webapp"}
+
+	d := tuitest.Drive(t, newFileView(ctx, repo, &client.Content{Name: "big.txt", Path: "big.txt"}), 100, 20)
+	d.UntilView("big.txt · 3.0 MiB", "1 first line", "2 a line of text")
+	d.Key("G")
+	v := d.UntilView("… the first 1.0 MiB of 3.0 MiB is shown; save the whole file with", "forge repo contents big.txt -R alice/webapp > FILE")
+	if strings.Contains(v, "HTTP 403") {
+		t.Fatalf("the view shows the refusal:\n%s", v)
+	}
+
+	d = tuitest.Drive(t, newFileView(ctx, repo, &client.Content{Name: "big.bin", Path: "big.bin"}), 100, 20)
+	d.UntilView("A binary file of 2.0 MiB: save it with", "forge repo contents big.bin -R alice/webapp > FILE")
+}
