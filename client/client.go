@@ -34,7 +34,6 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
-	"net"
 	"net/http"
 	"net/url"
 	"strings"
@@ -181,14 +180,10 @@ func (c *Client) say(msg string) {
 	}
 }
 
-// isLoopback reports whether host names this machine: localhost, or an
-// address in 127.0.0.0/8 or ::1.
+// isLoopback reports whether host names this machine: origin.IsLoopback's
+// names, and any name under .localhost (RFC 6761 keeps it on loopback).
 func isLoopback(host string) bool {
-	if strings.EqualFold(host, "localhost") || strings.HasSuffix(strings.ToLower(host), ".localhost") {
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
+	return origin.IsLoopback(host) || strings.HasSuffix(strings.ToLower(host), ".localhost")
 }
 
 // sameOrigin reports whether u is on the configured origin, the only

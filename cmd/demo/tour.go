@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/forgehq/forge/internal/cmdutil"
+	"github.com/forgehq/forge/internal/text"
 	"github.com/forgehq/forge/refserver"
 	"github.com/pquerna/otp/totp"
 )
@@ -95,22 +96,13 @@ func shellLine(s step) string {
 	words := make([]string, 0, len(s.args)+1)
 	words = append(words, "forge")
 	for _, a := range s.args {
-		words = append(words, shellQuote(a))
+		words = append(words, text.ShellQuote(a))
 	}
 	line := strings.Join(words, " ")
 	if s.stdin != "" {
-		line = "echo " + shellQuote(strings.TrimSuffix(s.stdin, "\n")) + " | " + line
+		line = "echo " + text.ShellQuote(strings.TrimSuffix(s.stdin, "\n")) + " | " + line
 	}
 	return line
-}
-
-func shellQuote(s string) string {
-	if s != "" && strings.IndexFunc(s, func(r rune) bool {
-		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_./:=@,+%", r))
-	}) < 0 {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 // walk is the tour itself.

@@ -16,6 +16,7 @@ import (
 	"github.com/forgehq/forge/cmd/companion"
 	"github.com/forgehq/forge/internal/cmdutil"
 	"github.com/forgehq/forge/internal/origin"
+	"github.com/forgehq/forge/internal/text"
 	"github.com/forgehq/forge/refserver"
 	"github.com/forgehq/forge/refserver/agent"
 	"github.com/forgehq/forge/refserver/store"
@@ -281,16 +282,9 @@ func (o *Options) adminLogin(srv *refserver.Server) (string, error) {
 func envLines(env [][2]string) string {
 	var b strings.Builder
 	for _, kv := range env {
-		fmt.Fprintf(&b, "%s=%s\n", kv[0], shellQuote(kv[1]))
+		fmt.Fprintf(&b, "%s=%s\n", kv[0], text.ShellQuote(kv[1]))
 	}
 	return b.String()
-}
-
-func shellQuote(v string) string {
-	if v != "" && strings.Trim(v, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./:@,+=%") == "" {
-		return v
-	}
-	return "'" + strings.ReplaceAll(v, "'", `'\''`) + "'"
 }
 
 // writeEnvFile writes the lines atomically with mode 0600: they hold the

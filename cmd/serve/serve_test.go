@@ -226,20 +226,6 @@ func login(t *testing.T, base, user, password string) {
 	}
 }
 
-func TestShellQuote(t *testing.T) {
-	for in, want := range map[string]string{
-		"http://127.0.0.1:8080/api/v2": "http://127.0.0.1:8080/api/v2",
-		"a b":                          "'a b'",
-		"it's":                         `'it'\''s'`,
-		"":                             "''",
-		"$HOME":                        "'$HOME'",
-	} {
-		if got := shellQuote(in); got != want {
-			t.Errorf("shellQuote(%q) = %s, want %s", in, got, want)
-		}
-	}
-}
-
 // TestServeDataDirLocked: a second forge serve on the same --data refuses
 // to start instead of corrupting the first one's journal.
 func TestServeDataDirLocked(t *testing.T) {

@@ -4,7 +4,8 @@ import (
 	"context"
 	"os"
 	"os/exec"
-	"strings"
+
+	"github.com/forgehq/forge/internal/text"
 )
 
 // Git runs the git binary for one forge command against the service, with
@@ -61,25 +62,10 @@ func (g Git) Command(ctx context.Context, args ...string) *exec.Cmd {
 func HelperCommand(profile string) string {
 	cmd := "forge"
 	if exe, err := os.Executable(); err == nil {
-		cmd = shellQuote(exe)
+		cmd = text.ShellQuote(exe)
 	}
 	if profile != "" {
-		cmd += " --profile " + shellQuote(profile)
+		cmd += " --profile " + text.ShellQuote(profile)
 	}
 	return cmd + " auth git-credential"
-}
-
-// shellQuote quotes s for sh when it holds anything but safe characters.
-func shellQuote(s string) string {
-	safe := s != ""
-	for _, r := range s {
-		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_./=:@+,", r)) {
-			safe = false
-			break
-		}
-	}
-	if safe {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }

@@ -8,21 +8,9 @@ import (
 	"slices"
 	"strings"
 	"testing"
-)
 
-func TestShellQuote(t *testing.T) {
-	for in, want := range map[string]string{
-		"/usr/local/bin/forge": "/usr/local/bin/forge",
-		"/opt/my tools/forge":  "'/opt/my tools/forge'",
-		"it's":                 `'it'\''s'`,
-		"":                     "''",
-		"$HOME/forge":          "'$HOME/forge'",
-	} {
-		if got := shellQuote(in); got != want {
-			t.Errorf("shellQuote(%q) = %s, want %s", in, got, want)
-		}
-	}
-}
+	"github.com/forgehq/forge/internal/text"
+)
 
 func TestCommandArgs(t *testing.T) {
 	self, err := os.Executable()
@@ -33,7 +21,7 @@ func TestCommandArgs(t *testing.T) {
 	cmd := g.Command(context.Background(), "fetch", "origin")
 	want := []string{"git",
 		"-c", "credential.https://forge.example.com.helper=",
-		"-c", "credential.https://forge.example.com.helper=!" + shellQuote(self) + " --profile 'my work' auth git-credential",
+		"-c", "credential.https://forge.example.com.helper=!" + text.ShellQuote(self) + " --profile 'my work' auth git-credential",
 		"fetch", "origin"}
 	if !slices.Equal(cmd.Args, want) {
 		t.Errorf("args\n%q\nwant\n%q", cmd.Args, want)

@@ -10,13 +10,13 @@ import (
 	"io"
 	"net"
 	"net/http"
-	"strings"
 	"time"
 
 	"github.com/forgehq/forge/client"
 	"github.com/forgehq/forge/internal/build"
 	"github.com/forgehq/forge/internal/cmdutil"
 	"github.com/forgehq/forge/internal/mcptools"
+	"github.com/forgehq/forge/internal/origin"
 	"github.com/forgehq/forge/regclient"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -105,7 +105,7 @@ func serveHTTP(ctx context.Context, f *cmdutil.Factory, opts mcptools.ServeOptio
 	if err != nil {
 		return cmdutil.UsageErrorf("--http %q: %v; give host:port, as 127.0.0.1:8765", opts.HTTPAddr, err)
 	}
-	if !opts.ListenAny && !loopback(host) {
+	if !opts.ListenAny && !origin.IsLoopback(host) {
 		return cmdutil.UsageErrorf("--http %s is not a loopback address: anyone who can reach it could try the token; use 127.0.0.1:PORT, or pass --listen-any", opts.HTTPAddr)
 	}
 	token := f.Getenv("FORGE_MCP_TOKEN")
@@ -135,14 +135,6 @@ func serveHTTP(ctx context.Context, f *cmdutil.Factory, opts mcptools.ServeOptio
 		_ = srv.Shutdown(sctx)
 		return context.Canceled
 	}
-}
-
-func loopback(host string) bool {
-	if strings.EqualFold(host, "localhost") {
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
 }
 
 // bearer refuses requests without the token (compared in constant time).

@@ -94,3 +94,19 @@ func TestFlatten(t *testing.T) {
 		}
 	}
 }
+
+func TestShellQuote(t *testing.T) {
+	for in, want := range map[string]string{
+		"/usr/local/bin/forge":         "/usr/local/bin/forge",
+		"http://127.0.0.1:8080/api/v2": "http://127.0.0.1:8080/api/v2",
+		"/opt/my tools/forge":          "'/opt/my tools/forge'",
+		"it's":                         `'it'\''s'`,
+		"":                             "''",
+		"$HOME/forge":                  "'$HOME/forge'",
+		"a;rm -rf ~":                   "'a;rm -rf ~'",
+	} {
+		if got := ShellQuote(in); got != want {
+			t.Errorf("ShellQuote(%q) = %s, want %s", in, got, want)
+		}
+	}
+}

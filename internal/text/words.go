@@ -66,3 +66,12 @@ func ShortDigest(d string) string {
 	}
 	return d
 }
+
+// ShellQuote quotes s as one word for a POSIX shell: as it is when it
+// holds only characters no shell treats specially, else in single quotes.
+func ShellQuote(s string) string {
+	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./:@,+=%") == "" {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
