@@ -22,13 +22,13 @@ import (
 // an index's images one after another), never asks for a blob the layout
 // already holds, and writes every file under a temporary name first: a
 // pull that fails leaves no blob half-written, and index.json names the
-// image only once all of it is there.
-func writeLayout(dir string, ref name.Reference, img v1.Image, idx v1.ImageIndex) error {
+// image only once all of it is there. A blob that fails calls stop.
+func writeLayout(dir string, ref name.Reference, img v1.Image, idx v1.ImageIndex, stop func()) error {
 	p, err := openOrCreateLayout(dir)
 	if err != nil {
 		return err
 	}
-	w := &layoutWriter{dir: dir, seen: map[v1.Hash]bool{}}
+	w := &layoutWriter{dir: dir, seen: map[v1.Hash]bool{}, stop: stop}
 	w.g.SetLimit(pullJobs)
 	var desc *v1.Descriptor
 	if idx != nil {
@@ -66,6 +66,7 @@ func writeLayout(dir string, ref name.Reference, img v1.Image, idx v1.ImageIndex
 // and manifests) kept in memory to write last.
 type layoutWriter struct {
 	dir   string
+	stop  func()
 	g     errgroup.Group
 	seen  map[v1.Hash]bool
 	small []smallBlob
@@ -164,7 +165,7 @@ func (w *layoutWriter) fetch(d v1.Hash, size int64, l v1.Layer) {
 		return
 	}
 	w.seen[d] = true
-	w.g.Go(func() error {
+	w.g.Go(stopping(w.stop, func() error {
 		return w.put(d, size, func(f io.Writer) error {
 			rc, err := l.Compressed()
 			if err != nil {
@@ -177,7 +178,7 @@ func (w *layoutWriter) fetch(d v1.Hash, size int64, l v1.Layer) {
 			}
 			return err
 		})
-	})
+	}))
 }
 
 func (w *layoutWriter) keep(d v1.Hash, data []byte) {

@@ -60,6 +60,9 @@ func (c *Client) Pull(ctx context.Context, ref name.Reference, dest string, out 
 	if o.Format == FormatOCI && dest == "-" {
 		return nil, fmt.Errorf("an OCI layout is a directory and cannot go to stdout: name a directory, or use --format tarball")
 	}
+	// A blob that fails stops the others of the pull at once.
+	ctx, stop := context.WithCancel(ctx)
+	defer stop()
 	counter := &byteCounter{report: o.Progress}
 	opts := c.options(ctx, remote.WithTransport(&countingTransport{base: c.transport, counter: counter}))
 	desc, err := remote.Get(ref, opts...)
@@ -103,14 +106,14 @@ func (c *Client) Pull(ctx context.Context, ref name.Reference, dest string, out 
 	}
 	switch {
 	case o.Format == FormatOCI:
-		err = writeLayout(dest, ref, img, idx)
+		err = writeLayout(dest, ref, img, idx, stop)
 	case dest == "-":
 		bw := bufio.NewWriterSize(out, tarWriteSize)
 		if err = tarball.Write(ref, img, bw); err == nil {
 			err = bw.Flush()
 		}
 	default:
-		err = writeFileAtomic(dest, func(f *os.File) error { return writeTarballFile(f, ref, img) })
+		err = writeFileAtomic(dest, func(f *os.File) error { return writeTarballFile(f, ref, img, stop) })
 	}
 	res.Bytes = counter.done.Load()
 	if err != nil {

@@ -10,7 +10,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/forgehq/forge/regclient"
 	"github.com/google/go-containerregistry/pkg/authn"
@@ -174,6 +176,62 @@ func TestPullCutShortLeavesNothing(t *testing.T) {
 			t.Errorf("index.json names the image a failed pull did not finish: %s", data)
 		}
 	}
+}
+
+// A layer that fails stops the pull's other downloads at once: the
+// registry's other layers stall until their requests are cancelled, in a
+// tarball and in a layout pull.
+func TestPullStopsTheOtherLayersWhenOneFails(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	ref, served, _ := pushedImage(t, e)
+	ls, _ := served.Layers()
+	cut := digestOf(t, ls[1])
+	stall := &stallBlobs{cutBlob: cutBlob{inner: e.transport, digest: cut.String()}, stalled: map[string]bool{}}
+	for _, l := range ls {
+		if d := digestOf(t, l); d != cut {
+			stall.stalled["/blobs/"+d.String()] = true
+		}
+	}
+	c, err := regclient.New(regclient.Options{RegistryURL: e.srv.URL(), Username: "alice", Password: passwords["alice"], Transport: stall, Service: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, format := range []string{regclient.FormatTarball, regclient.FormatOCI} {
+		dest := filepath.Join(e.dir, "stop-"+format)
+		if _, err := c.Pull(context.Background(), ref, dest, nil, regclient.PullOptions{Format: format}); err == nil {
+			t.Fatalf("%s: a pull whose layer was cut short succeeded", format)
+		}
+	}
+	// A stalled download either was cancelled or never started; none
+	// waited its stall out.
+	if n := stall.waited.Load(); n != 0 {
+		t.Errorf("%d stalled layer downloads went on after another layer failed", n)
+	}
+}
+
+// stallBlobs is cutBlob that also holds the bodies of the stalled blobs
+// until their request is cancelled, or for 20 seconds (counted).
+type stallBlobs struct {
+	cutBlob
+	stalled map[string]bool
+	waited  atomic.Int64
+}
+
+func (s *stallBlobs) RoundTrip(req *http.Request) (*http.Response, error) {
+	resp, err := s.cutBlob.RoundTrip(req)
+	for suffix := range s.stalled {
+		if err == nil && req.Method == http.MethodGet && strings.HasSuffix(req.URL.Path, suffix) {
+			select {
+			case <-req.Context().Done():
+				resp.Body.Close()
+				return nil, req.Context().Err()
+			case <-time.After(20 * time.Second):
+				s.waited.Add(1)
+			}
+		}
+	}
+	return resp, err
 }
 
 // cutBlob ends the body of one blob with an error after its first bytes,

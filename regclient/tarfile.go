@@ -41,8 +41,8 @@ type tarFile struct {
 // the file. A tar's layout follows from its files' sizes, and the
 // manifest gives every layer's size, so each layer's offset is known
 // before any of it arrives: no layer waits for the one before it, and
-// none is copied twice.
-func writeTarballFile(f *os.File, ref name.Reference, img v1.Image) error {
+// none is copied twice. A layer that fails calls stop.
+func writeTarballFile(f *os.File, ref name.Reference, img v1.Image, stop func()) error {
 	entries, size, err := planTarball(ref, img)
 	if err != nil {
 		return err
@@ -65,7 +65,7 @@ func writeTarballFile(f *os.File, ref name.Reference, img v1.Image) error {
 			}
 			continue
 		}
-		g.Go(func() error { return copyLayerAt(f, dataOff, e.size, e.layer) })
+		g.Go(stopping(stop, func() error { return copyLayerAt(f, dataOff, e.size, e.layer) }))
 	}
 	return g.Wait()
 }
@@ -125,6 +125,19 @@ func (p *tarPlan) add(name string, size int64, data []byte, layer v1.Layer) {
 	}
 	p.entries = append(p.entries, tarFile{off: p.end, hdr: hdr.Bytes(), size: size, data: data, layer: layer})
 	p.end += int64(hdr.Len()) + (size+blockSize-1)/blockSize*blockSize
+}
+
+// stopping runs f and calls stop when it fails: the other blobs of a pull
+// that cannot complete stop downloading at once, rather than arriving
+// whole to be thrown away.
+func stopping(stop func(), f func() error) func() error {
+	return func() error {
+		err := f()
+		if err != nil {
+			stop()
+		}
+		return err
+	}
 }
 
 // sizedLayer is a layer with its digest and size, as its manifest gives
