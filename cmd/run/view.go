@@ -99,7 +99,7 @@ func runView(ctx context.Context, opts *viewOptions) error {
 	if opts.logFailed {
 		var failed []*client.Job
 		for _, j := range jobs {
-			if j.Conclusion == "failure" || j.Status == "failure" {
+			if client.Broke(j.Conclusion) { // not a job someone cancelled
 				failed = append(failed, j)
 			}
 		}
