@@ -605,7 +605,7 @@ func (s *Server) releases() []map[string]any {
 	return out
 }
 
-// run n: 3 succeeded, 2 failed, 1 succeeded.
+// run n: 3 succeeded, 2 failed, 1 succeeded (or as Options.Conclusions say).
 func (s *Server) run(n int) map[string]any {
 	result, created, sha := "success", "2026-01-02T03:04:05Z", fmt.Sprintf("%040d", n)
 	if n == 2 {
