@@ -188,6 +188,34 @@ func (p *PullRequest) fix() {
 // Open reports whether the pull request is open.
 func (p *PullRequest) Open() bool { return strings.EqualFold(p.State, "open") }
 
+// IsMerged reports whether the pull request was merged: GitHub's merged
+// flag or merged_at, or a state of merged (GitLab).
+func (p *PullRequest) IsMerged() bool {
+	return p.Merged || !p.MergedAt.IsZero() || strings.EqualFold(p.State, "merged")
+}
+
+// StateWord is what a person calls the pull request's state, the same in
+// forge pr, the TUI and an agent's context: open, draft, merged or closed
+// (merged and draft are flags on top of the service's open and closed;
+// a draft that was closed is closed). A state forge does not know is the
+// service's word in lower case, "unknown" when there is none; the caller
+// makes it safe.
+func (p *PullRequest) StateWord() string {
+	switch {
+	case p.IsMerged():
+		return "merged"
+	case strings.EqualFold(p.State, "closed"):
+		return "closed"
+	case p.Draft:
+		return "draft"
+	case p.Open():
+		return "open"
+	case p.State == "":
+		return "unknown"
+	}
+	return strings.ToLower(p.State)
+}
+
 // fix reads is_prerelease (Gitea), upcoming_release (GitLab) and the
 // dates of other services; a release that says nothing of being a
 // pre-release is one when its tag has a semantic-version pre-release part

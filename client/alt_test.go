@@ -72,3 +72,34 @@ func TestPagerReadsEachStyle(t *testing.T) {
 		t.Errorf("repeated page: next %q, use %v, unsure %q", got, use, p.Unsure())
 	}
 }
+
+// A pull request's state word is one rule for forge pr, the TUI and an
+// agent's context: merged and draft on top of open and closed, in any
+// case the service writes them.
+func TestPullStateWord(t *testing.T) {
+	for _, c := range []struct {
+		json, want string
+	}{
+		{`{"state":"open"}`, "open"},
+		{`{"state":"OPEN"}`, "open"},
+		{`{"state":"open","draft":true}`, "draft"},
+		{`{"state":"Open","draft":true}`, "draft"},
+		{`{"state":"closed"}`, "closed"},
+		{`{"state":"Closed","draft":true}`, "closed"},
+		{`{"state":"closed","merged":true}`, "merged"},
+		{`{"state":"closed","merged_at":"2026-01-03T03:04:05Z"}`, "merged"},
+		{`{"state":"merged"}`, "merged"},     // GitLab
+		{`{"state":"opened"}`, "open"},       // GitLab
+		{`{"state":"locked"}`, "closed"},     // Gitea
+		{`{"state":"DECLINED"}`, "declined"}, // a word forge does not know
+		{`{}`, "unknown"},
+	} {
+		p, err := decodeNew[PullRequest]([]byte(c.json))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := p.StateWord(); got != c.want {
+			t.Errorf("%s: %q, want %q", c.json, got, c.want)
+		}
+	}
+}

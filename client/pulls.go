@@ -70,7 +70,7 @@ func (s *PullsService) List(ctx context.Context, repo RepoName, opts PullListOpt
 		case "open":
 			return p.Open()
 		case "merged":
-			return p.Merged || !p.MergedAt.IsZero()
+			return p.IsMerged()
 		}
 		return !p.Open()
 	})

@@ -37,7 +37,9 @@ marks it (✓ success, ✗ failed, ⊘ cancelled, - skipped, * running, • wait
 piped, one line each: status,
 conclusion, workflow, ID and elapsed time.
 
-Exits 1 when a run finished without success, so a script can tell.`,
+Exits 1 when a run failed (failure, timed_out, cancelled, ...), so a
+script can tell; skipped and neutral runs, and runs still going, do not
+count.`,
 		Example: `  forge pr checks 3
   forge pr checks 3 --json id,status,conclusion`,
 	}, &opts.gitOptions, func(ctx context.Context, _ *gitOptions) error { return runF(ctx, opts) })
@@ -93,7 +95,7 @@ func runChecks(ctx context.Context, opts *checksOptions) error {
 		}
 	}
 	for _, r := range runs {
-		if r.Status == "completed" && r.Conclusion != "success" {
+		if r.Failed() {
 			return cmdutil.ErrSilent
 		}
 	}

@@ -56,7 +56,7 @@ func runList(ctx context.Context, opts *listOptions) error {
 	t.KeepWhole("ID")
 	pulls := c.Pulls.List(ctx, name, client.PullListOptions{ListOptions: opts.list.PerPage(), State: opts.state})
 	return listing.Show(ctx, listing.Tail{IO: ios, Flags: &opts.list, Table: t, Empty: fmt.Sprintf("No %s pull requests in %s", stateWord(opts.state), name)}, pulls, func(p *client.PullRequest) {
-		st := displayState(p)
+		st := p.StateWord()
 		num := fmt.Sprint(p.Number)
 		if tty {
 			num = "#" + num

@@ -2,9 +2,6 @@
 package pr
 
 import (
-	"strings"
-
-	"github.com/forgehq/forge/client"
 	"github.com/forgehq/forge/internal/cmdutil"
 	"github.com/forgehq/forge/internal/output"
 	"github.com/spf13/cobra"
@@ -30,18 +27,6 @@ through git in a clone of the repository.`,
 	})
 	cmd.AddCommand(newListCmd(f, nil), newViewCmd(f, nil), newCheckoutCmd(f, nil), newDiffCmd(f, nil), newChecksCmd(f, nil))
 	return cmd
-}
-
-// displayState is what a person calls the pull request's state: merged and
-// draft are flags on top of open and closed.
-func displayState(p *client.PullRequest) string {
-	switch {
-	case p.Merged || !p.MergedAt.IsZero():
-		return "merged"
-	case p.Draft && p.State == "open":
-		return "draft"
-	}
-	return strings.ToLower(p.State)
 }
 
 func stateColor(state string) output.Color {

@@ -103,7 +103,7 @@ func runView(ctx context.Context, opts *viewOptions) error {
 func render(opts *viewOptions, p *client.PullRequest) string {
 	ios := opts.IO
 	cs := ios.ColorScheme()
-	st := displayState(p)
+	st := p.StateWord()
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s %s\n", cs.Bold(text.OneLine(p.Title)), cs.Gray(fmt.Sprintf("#%d", p.Number)))
 	label := text.Capitalize(text.OneLine(st))
@@ -163,7 +163,7 @@ func plain(opts *viewOptions, p *client.PullRequest) string {
 	var b strings.Builder
 	row := func(k, v string) { fmt.Fprintf(&b, "%s:\t%s\n", k, v) }
 	row("title", p.Title)
-	row("state", displayState(p))
+	row("state", p.StateWord())
 	row("author", p.User.Login)
 	row("number", fmt.Sprint(p.Number))
 	row("head", p.Head.Ref)

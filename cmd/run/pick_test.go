@@ -36,7 +36,7 @@ func TestViewPicksARunOnATerminal(t *testing.T) {
 	if len(res.Questions) != 2 || !strings.Contains(res.Questions[0], "Which one? [1-2]") {
 		t.Errorf("questions %q", res.Questions)
 	}
-	if !strings.Contains(res.Err, "  1  "+strconv.FormatInt(ids[1], 10)+"  success") || !strings.Contains(res.Err, "Type a number from 1 to 2") {
+	if !strings.Contains(res.Err, "  1  "+strconv.FormatInt(ids[1], 10)+"  ✓ success ") || !strings.Contains(res.Err, "Type a number from 1 to 2") {
 		t.Errorf("stderr:\n%s", res.Err)
 	}
 }

@@ -26,7 +26,7 @@ type viewOptions struct {
 	explain  bool
 	web      bool
 	// logFailed prints the failed jobs' logs instead of the summary;
-	// exitStatus exits 1 when the run finished without success.
+	// exitStatus exits 1 when the run failed (client.Failed).
 	logFailed, exitStatus bool
 	agent                 agentOptions
 }
@@ -49,8 +49,9 @@ With --explain, when the run has failed forge then asks the agent why, as
 forge run explain does, and streams the answer after the run.
 
 --log-failed prints the logs of the failed jobs instead (as forge run logs
-does). --exit-status exits 1 when the run finished without success, so a
-script can tell.
+does). --exit-status exits 1 when the run failed (failure, timed_out,
+cancelled, ...), so a script can tell; a skipped or neutral run, or one
+still going, exits 0.
 
 Without an ID on a terminal, forge offers the recent runs to choose from.`,
 		Example: `  forge run view 12
@@ -67,7 +68,7 @@ Without an ID on a terminal, forge offers the recent runs to choose from.`,
 	opts.exporter = output.AddJSONFlags(cmd, append(runFields, "jobs")...)
 	cmd.Flags().BoolVarP(&opts.web, "web", "w", false, "Open the run in the browser")
 	cmd.Flags().BoolVar(&opts.logFailed, "log-failed", false, "Print the logs of the failed jobs (as forge run logs does)")
-	cmd.Flags().BoolVar(&opts.exitStatus, "exit-status", false, "Exit with status 1 when the run finished without success")
+	cmd.Flags().BoolVar(&opts.exitStatus, "exit-status", false, "Exit with status 1 when the run failed (cancelled too; not skipped or neutral)")
 	cmd.Flags().BoolVar(&opts.explain, "explain", false, "When the run has failed, ask the agent why (see forge run explain)")
 	addAgentFlags(cmd, f, &opts.agent)
 	return cmd
@@ -98,7 +99,7 @@ func runView(ctx context.Context, opts *viewOptions) error {
 	if opts.logFailed {
 		var failed []*client.Job
 		for _, j := range jobs {
-			if j.Conclusion == "failure" || j.Status == "failure" {
+			if client.Broke(j.Conclusion) { // not a job someone cancelled
 				failed = append(failed, j)
 			}
 		}
@@ -136,9 +137,9 @@ func runView(ctx context.Context, opts *viewOptions) error {
 	return opts.exit(run)
 }
 
-// exit is --exit-status: 1 when the run finished without success.
+// exit is --exit-status: 1 when the run failed.
 func (opts *viewOptions) exit(run *client.WorkflowRun) error {
-	if opts.exitStatus && client.Done(run.Status, run.Conclusion) && run.State().Word != "success" {
+	if opts.exitStatus && run.Failed() {
 		return &cmdutil.ExitError{Code: cmdutil.ExitFailure}
 	}
 	return nil

@@ -38,6 +38,8 @@ type Item struct {
 	Who    string    `json:"who,omitempty"`
 	When   time.Time `json:"when"`
 	URL    string    `json:"url"`
+	// state is a run's, marked and worded as forge run list shows it.
+	state client.RunState
 }
 
 type options struct {
@@ -53,7 +55,8 @@ func NewCmd(f *cmdutil.Factory) *cobra.Command {
 		Short: "Your open issues, recent failed runs and new comments, across your repositories",
 		Long: `One screen to start the day with, as gh status has: across your 10 most
 recently updated repositories, the open issues you opened, the runs that
-failed in the last 7 days, and the comments others left on your open
+failed in the last 7 days (failure, timed_out, startup_failure, ...; not
+the runs someone cancelled), and the comments others left on your open
 issues in the last 7 days.
 
 The service has no search: forge reads each repository's latest 30 issues
@@ -144,12 +147,12 @@ func gather(ctx context.Context, c *client.Client, me string, repos []*client.Re
 			mu.Lock()
 			defer mu.Unlock()
 			for _, r := range runs {
-				if r.Status == "completed" && r.Conclusion == "failure" && r.CreatedAt.After(since) {
+				if client.Broke(r.Conclusion) && r.CreatedAt.After(since) {
 					title := r.DisplayTitle
 					if title == "" {
 						title = r.Name
 					}
-					items = append(items, Item{Kind: "run", Repo: name.String(), Number: r.ID, Title: title, Who: r.HeadBranch, When: r.UpdatedAt.Time, URL: r.HTMLURL})
+					items = append(items, Item{Kind: "run", Repo: name.String(), Number: r.ID, Title: title, Who: r.HeadBranch, When: r.UpdatedAt.Time, URL: r.HTMLURL, state: r.State()})
 				}
 			}
 			return err
@@ -219,7 +222,8 @@ func render(ios *iostreams.IOStreams, items []Item, repos int) string {
 			case "issue":
 				line = fmt.Sprintf("%s  %s", cs.Cyan(text.OneLine(ref)), text.OneLine(it.Title))
 			case "run":
-				line = fmt.Sprintf("%s  %s %s", cs.Red("X "+text.OneLine(it.Repo)), text.OneLine(it.Title), cs.Gray(fmt.Sprintf("(run %d, %s)", it.Number, text.OneLine(it.Who))))
+				line = fmt.Sprintf("%s %s  %s %s", output.StateMark(cs, it.state), cs.Red(text.OneLine(it.Repo)), text.OneLine(it.Title),
+					cs.Gray(fmt.Sprintf("(run %d, %s, %s)", it.Number, text.OneLine(it.Who), text.OneLine(it.state.Word))))
 			case "comment":
 				line = fmt.Sprintf("%s  %s on %s", cs.Cyan(text.OneLine(ref)), cs.Bold(text.OneLine(it.Who)), text.OneLine(it.Title))
 			}

@@ -92,7 +92,7 @@ func runAttachment(ctx context.Context, c *client.Client, repo client.RepoName, 
 	}
 	var failed []*client.Job
 	for _, j := range jobs {
-		line := fmt.Sprintf("job %s (ID %d): %s", j.Name, j.ID, outcome(j.Status, j.Conclusion))
+		line := fmt.Sprintf("job %s (ID %d): %s", j.Name, j.ID, j.State().Word)
 		for _, s := range j.Steps {
 			if client.Failed(s.Conclusion) {
 				line += fmt.Sprintf("; failed step %d: %s", s.Number, s.Name)
@@ -123,13 +123,6 @@ func runAttachment(ctx context.Context, c *client.Client, repo client.RepoName, 
 		a.Sections = append(a.Sections, &chat.Section{Title: title, Lines: tail, KeepTail: true})
 	}
 	return a, nil
-}
-
-func outcome(status, conclusion string) string {
-	if conclusion != "" {
-		return conclusion
-	}
-	return status
 }
 
 // runLabel is " (CI #12)": the run's workflow and number, as far as the

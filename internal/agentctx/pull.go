@@ -23,7 +23,7 @@ func pull(ctx context.Context, c *client.Client, repo client.RepoName, n int64) 
 	if err != nil {
 		return nil, fmt.Errorf("the diff: %w", err)
 	}
-	a := described(fmt.Sprintf("Pull request #%d in %s: %s", pr.Number, repo, pr.Title), pullState(pr), pr.User.Login, pr.CreatedAt, pr.Body,
+	a := described(fmt.Sprintf("Pull request #%d in %s: %s", pr.Number, repo, pr.Title), pr.StateWord(), pr.User.Login, pr.CreatedAt, pr.Body,
 		fmt.Sprintf("branches: %s ← %s (base ← head)", pr.Base.Ref, pr.Head.Ref))
 	added, removed := 0, 0
 	var dl []string
@@ -44,17 +44,4 @@ func pull(ctx context.Context, c *client.Client, repo client.RepoName, n int64) 
 		Lines: dl,
 	})
 	return a, nil
-}
-
-// pullState is open, draft, merged or closed.
-func pullState(p *client.PullRequest) string {
-	switch {
-	case p.Merged || !p.MergedAt.IsZero() || p.State == "merged":
-		return "merged"
-	case p.State == "closed":
-		return "closed"
-	case p.Draft:
-		return "draft"
-	}
-	return p.State
 }

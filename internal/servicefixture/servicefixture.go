@@ -19,6 +19,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 )
 
 // Paging is how the fixture pages a list.
@@ -127,7 +128,16 @@ type Options struct {
 	BigFiles BigFiles
 	// Issues, Repos, Users: how many of each (defaults 120, 45, 55).
 	Issues, Repos, Users int
+	// Conclusions, when set, replace the three runs of alice/app: run n
+	// (from 1) concluded with the n-th, in the service's own words
+	// (GitHub's timed_out, neutral, skipped, startup_failure, ...). They
+	// were created an hour ago (recent for forge status), all on
+	// HeadSHA, the head commit of pull request 3.
+	Conclusions []string
 }
+
+// HeadSHA is the commit of the runs of Options.Conclusions.
+const HeadSHA = "c0ffee0000000000000000000000000000c0ffee"
 
 // Hostile is what Options.Hostile appends to every string: a terminal
 // title, a screen clear, a C1 CSI, OSC 52 (clipboard), a hyperlink and a
@@ -567,6 +577,9 @@ func (s *Server) pulls(state string) []map[string]any {
 			}
 			rec["state"], rec["user"] = s.str(st), s.user("bob", 2)
 			rec["head"] = map[string]any{"ref": s.str(fmt.Sprintf("topic-%d", p.n))}
+			if p.n == 3 && len(s.opts.Conclusions) > 0 {
+				rec["head"].(map[string]any)["sha"] = s.str(HeadSHA)
+			}
 			rec["base"] = map[string]any{"ref": s.str("main")}
 		}
 		want := state
@@ -592,24 +605,34 @@ func (s *Server) releases() []map[string]any {
 	return out
 }
 
-// run n: 3 succeeded, 2 failed, 1 succeeded.
+// run n: 3 succeeded, 2 failed, 1 succeeded (or as Options.Conclusions say).
 func (s *Server) run(n int) map[string]any {
-	result := "success"
+	result, created, sha := "success", "2026-01-02T03:04:05Z", fmt.Sprintf("%040d", n)
 	if n == 2 {
 		result = "failure"
 	}
-	rec := map[string]any{"id": n, "created_at": "2026-01-02T03:04:05Z", "html_url": s.str(fmt.Sprintf("%s/alice/app/actions/runs/%d", s.URL, n)), "event": s.str("push")}
+	if c := s.opts.Conclusions; len(c) > 0 {
+		created, sha = time.Now().Add(-time.Hour).UTC().Format(time.RFC3339), HeadSHA
+		if n >= 1 && n <= len(c) {
+			result = c[n-1]
+		}
+	}
+	rec := map[string]any{"id": n, "created_at": created, "html_url": s.str(fmt.Sprintf("%s/alice/app/actions/runs/%d", s.URL, n)), "event": s.str("push")}
 	if s.opts.Style == Alt {
-		rec["title"], rec["commit_sha"], rec["trigger_user"], rec["ref"], rec["status"] = s.str(fmt.Sprintf("Build %d", n)), s.str(fmt.Sprintf("%040d", n)), s.user("carol", 3), s.str("main"), s.str(result)
+		rec["title"], rec["commit_sha"], rec["trigger_user"], rec["ref"], rec["status"] = s.str(fmt.Sprintf("Build %d", n)), s.str(sha), s.user("carol", 3), s.str("main"), s.str(result)
 	} else {
-		rec["name"], rec["display_title"], rec["head_sha"], rec["actor"], rec["head_branch"], rec["status"], rec["conclusion"] = s.str("CI"), s.str(fmt.Sprintf("Build %d", n)), s.str(fmt.Sprintf("%040d", n)), s.user("carol", 3), s.str("main"), s.str("completed"), s.str(result)
+		rec["name"], rec["display_title"], rec["head_sha"], rec["actor"], rec["head_branch"], rec["status"], rec["conclusion"] = s.str("CI"), s.str(fmt.Sprintf("Build %d", n)), s.str(sha), s.user("carol", 3), s.str("main"), s.str("completed"), s.str(result)
 	}
 	return rec
 }
 
 func (s *Server) runs(status string) []map[string]any {
 	var out []map[string]any
-	for n := 3; n >= 1; n-- {
+	count := 3
+	if len(s.opts.Conclusions) > 0 {
+		count = len(s.opts.Conclusions)
+	}
+	for n := count; n >= 1; n-- {
 		r := s.run(n)
 		ok := status == "" || s.opts.IgnoreFilters || fmt.Sprint(r["conclusion"]) == s.str(status) || fmt.Sprint(r["status"]) == s.str(status)
 		if ok {

@@ -81,18 +81,19 @@ func (p *Page) FullHelp() [][]key.Binding {
 	return append(p.SectionPage.FullHelp(), []key.Binding{k.Ask, k.NextSection, k.PrevSection, k.Copy, k.Browse})
 }
 
-// State is open, draft, merged or closed, coloured.
+// State is the pull request's client.StateWord, coloured.
 func State(ctx *common.Context, p *client.PullRequest) string {
 	st := ctx.Styles
-	switch {
-	case p.Merged || !p.MergedAt.IsZero() || p.State == "merged":
-		return st.Accent.Render("merged")
-	case p.State == "closed":
-		return st.Failure.Render("closed")
-	case p.Draft:
-		return st.Dim.Render("draft")
+	w := p.StateWord()
+	switch w {
+	case "merged":
+		return st.Accent.Render(w)
+	case "closed":
+		return st.Failure.Render(w)
+	case "open":
+		return st.Success.Render(w)
 	}
-	return st.Success.Render("open")
+	return st.Dim.Render(text.OneLine(w)) // draft, or the service's own word
 }
 
 // wants says who wants to merge which branch into which.

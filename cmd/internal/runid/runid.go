@@ -65,11 +65,8 @@ func choose(ctx context.Context, f *cmdutil.Factory, repo string, noWay error) (
 			if title == "" {
 				title = r.Name
 			}
-			state := r.Status
-			if r.Conclusion != "" {
-				state = r.Conclusion
-			}
-			return fmt.Sprintf("%d  %-11s %s (%s)", r.ID, state, title, r.HeadBranch)
+			st := r.State() // marked and worded as forge run list shows it
+			return fmt.Sprintf("%d  %s %-11s %s (%s)", r.ID, st.Mark, st.Word, title, r.HeadBranch)
 		},
 		func(r *client.WorkflowRun) int64 { return r.ID })
 }

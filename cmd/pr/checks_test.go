@@ -1,0 +1,36 @@
+package pr_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/forgehq/forge/internal/clitest"
+	"github.com/forgehq/forge/internal/servicefixture"
+)
+
+// pr checks exits 1 when a run failed, as forge counts failure
+// (client.Failed): timed_out and cancelled do, skipped and neutral do not.
+// The service here concludes runs with GitHub's other words.
+func TestChecksExitWhenARunFailed(t *testing.T) {
+	for _, c := range []struct {
+		conclusions []string
+		code        int
+	}{
+		{[]string{"success", "skipped", "neutral"}, 0},
+		{[]string{"skipped", "timed_out"}, 1},
+		{[]string{"success", "cancelled"}, 1},
+		{[]string{"startup_failure"}, 1},
+	} {
+		s := servicefixture.New(t, servicefixture.Options{Conclusions: c.conclusions})
+		h := clitest.Against(t, s.BaseURL, s.Token)
+		r := h.Run(clitest.Run{}, "pr", "checks", "3", "-R", "alice/app")
+		if r.Code != c.code {
+			t.Errorf("runs %v: exit %d, want %d\n%s", c.conclusions, r.Code, c.code, r.Output())
+		}
+		for _, w := range c.conclusions { // each run listed, with its conclusion
+			if !strings.Contains(r.Out, "completed\t"+w+"\tCI\t") {
+				t.Errorf("runs %v: no %s run in\n%s", c.conclusions, w, r.Out)
+			}
+		}
+	}
+}

@@ -1,0 +1,46 @@
+package run_test
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/forgehq/forge/internal/clitest"
+	"github.com/forgehq/forge/internal/servicefixture"
+)
+
+// run view --exit-status exits 1 when the run failed, as forge counts
+// failure (client.Failed): timed_out, startup_failure and cancelled do,
+// skipped and neutral do not. The service here concludes runs with
+// GitHub's other words.
+func TestViewExitStatusFollowsFailed(t *testing.T) {
+	conclusions := []string{"success", "skipped", "neutral", "timed_out", "startup_failure", "cancelled", "failure"}
+	want := []int{0, 0, 0, 1, 1, 1, 1}
+	s := servicefixture.New(t, servicefixture.Options{Conclusions: conclusions})
+	h := clitest.Against(t, s.BaseURL, s.Token)
+	for i, c := range conclusions {
+		id := fmt.Sprint(i + 1)
+		if r := h.Run(clitest.Run{}, "run", "view", id, "-R", "alice/app", "--exit-status"); r.Code != want[i] {
+			t.Errorf("run %s, %s: exit %d, want %d\n%s", id, c, r.Code, want[i], r.Output())
+		}
+		// Without the flag, the run is shown and forge exits 0.
+		if r := h.Run(clitest.Run{}, "run", "view", id, "-R", "alice/app"); r.Code != 0 {
+			t.Errorf("run %s, %s, without --exit-status: exit %d\n%s", id, c, r.Code, r.Output())
+		}
+	}
+}
+
+// run view --log-failed prints the log of a job that broke in any way
+// (client.Broke: timed_out too), not of one that was cancelled.
+func TestViewLogFailedReadsBroke(t *testing.T) {
+	s := servicefixture.New(t, servicefixture.Options{Conclusions: []string{"timed_out", "cancelled"}})
+	h := clitest.Against(t, s.BaseURL, s.Token)
+	r := h.Run(clitest.Run{}, "run", "view", "1", "-R", "alice/app", "--log-failed")
+	if r.Code != 0 || !strings.Contains(r.Out, "test\tgo test ./...") {
+		t.Errorf("timed_out job: exit %d, no log\n%s", r.Code, r.Output())
+	}
+	r = h.Run(clitest.Run{}, "run", "view", "2", "-R", "alice/app", "--log-failed")
+	if r.Code != 0 || r.Out != "" || !strings.Contains(r.Err, "No failed jobs in run 2 (completed (cancelled))") {
+		t.Errorf("cancelled job: exit %d\n%s", r.Code, r.Output())
+	}
+}
