@@ -40,6 +40,9 @@ func writeLayout(dir string, ref name.Reference, img v1.Image, idx v1.ImageIndex
 			desc, err = partial.Descriptor(img)
 		}
 	}
+	if err != nil {
+		stop() // the blobs started end before the pull returns
+	}
 	if werr := w.g.Wait(); err == nil {
 		err = werr
 	}

@@ -55,19 +55,22 @@ func writeTarballFile(f *os.File, ref name.Reference, img v1.Image, stop func())
 	g := new(errgroup.Group)
 	g.SetLimit(pullJobs)
 	for _, e := range entries {
-		if _, err := f.WriteAt(e.hdr, e.off); err != nil {
-			return err
-		}
 		dataOff := e.off + int64(len(e.hdr))
-		if e.layer == nil {
-			if _, err := f.WriteAt(e.data, dataOff); err != nil {
-				return err
-			}
-			continue
+		if _, err = f.WriteAt(e.hdr, e.off); err == nil && e.layer == nil {
+			_, err = f.WriteAt(e.data, dataOff)
 		}
-		g.Go(stopping(stop, func() error { return copyLayerAt(f, dataOff, e.size, e.layer) }))
+		if err != nil {
+			stop() // the layers started end before f is closed
+			break
+		}
+		if e.layer != nil {
+			g.Go(stopping(stop, func() error { return copyLayerAt(f, dataOff, e.size, e.layer) }))
+		}
 	}
-	return g.Wait()
+	if werr := g.Wait(); err == nil {
+		err = werr
+	}
+	return err
 }
 
 // planTarball lays out the tarball of img: tarball.Write's files in its
