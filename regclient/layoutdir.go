@@ -22,7 +22,7 @@ import (
 // an index's images one after another), never asks for a blob the layout
 // already holds, and writes every file under a temporary name first: a
 // pull that fails leaves no blob half-written, and index.json names the
-// image only once all of it is there. A blob that fails calls stop.
+// image only once all of it is there. Anything that fails calls stop.
 func writeLayout(dir string, ref name.Reference, img v1.Image, idx v1.ImageIndex, stop func()) error {
 	p, err := openOrCreateLayout(dir)
 	if err != nil {
@@ -39,6 +39,9 @@ func writeLayout(dir string, ref name.Reference, img v1.Image, idx v1.ImageIndex
 		if err = w.image(img); err == nil {
 			desc, err = partial.Descriptor(img)
 		}
+	}
+	if err != nil {
+		stop() // a manifest or config that fails ends the pull as a blob does
 	}
 	if werr := w.g.Wait(); err == nil {
 		err = werr

@@ -210,6 +210,65 @@ func TestPullStopsTheOtherLayersWhenOneFails(t *testing.T) {
 	}
 }
 
+// An index whose second image cannot be read stops the first image's
+// downloads at once too: a failure outside a blob ends the pull as a
+// blob's does.
+func TestPullStopsTheLayersWhenAManifestFails(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	_, idx, imgs := twoPlatformLayout(t, e.dir)
+	ref := mustRef(t, e.as(t, "alice"), "multi:1")
+	opts := []remote.Option{remote.WithAuth(&authn.Basic{Username: "alice", Password: passwords["alice"]}), remote.WithTransport(e.transport)}
+	if err := remote.WriteIndex(ref, idx, opts...); err != nil {
+		t.Fatal(err)
+	}
+	im, err := idx.IndexManifest()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The cut digest is no blob's: only the stalls and the refused
+	// manifest apply.
+	stall := &stallBlobs{cutBlob: cutBlob{inner: e.transport, digest: "none"}, stalled: map[string]bool{}}
+	for _, img := range imgs {
+		ls, _ := img.Layers()
+		for _, l := range ls {
+			stall.stalled["/blobs/"+digestOf(t, l).String()] = true
+		}
+	}
+	refuse := &refuseManifest{inner: stall, path: "/manifests/" + im.Manifests[1].Digest.String()}
+	c, err := regclient.New(regclient.Options{RegistryURL: e.srv.URL(), Username: "alice", Password: passwords["alice"], Transport: refuse, Service: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Pull(context.Background(), ref, filepath.Join(e.dir, "layout"), nil, regclient.PullOptions{Format: regclient.FormatOCI}); err == nil {
+		t.Fatal("a layout pull whose second manifest was refused succeeded")
+	}
+	if refuse.n.Load() == 0 {
+		t.Fatal("the second image's manifest was never asked for")
+	}
+	if n := stall.waited.Load(); n != 0 {
+		t.Errorf("%d stalled layer downloads went on after a manifest failed", n)
+	}
+}
+
+// refuseManifest answers 404 to the GETs of the manifest at path.
+type refuseManifest struct {
+	inner http.RoundTripper
+	path  string
+	n     atomic.Int64
+}
+
+func (r *refuseManifest) RoundTrip(req *http.Request) (*http.Response, error) {
+	if req.Method == http.MethodGet && strings.HasSuffix(req.URL.Path, r.path) {
+		r.n.Add(1)
+		body := `{"errors":[{"code":"MANIFEST_UNKNOWN","message":"manifest unknown"}]}`
+		return &http.Response{StatusCode: http.StatusNotFound, Status: "404 Not Found", Proto: "HTTP/1.1", ProtoMajor: 1, ProtoMinor: 1,
+			Header: http.Header{"Content-Type": {"application/json"}}, Body: io.NopCloser(strings.NewReader(body)),
+			ContentLength: int64(len(body)), Request: req}, nil
+	}
+	return r.inner.RoundTrip(req)
+}
+
 // stallBlobs is cutBlob that also holds the bodies of the stalled blobs
 // until their request is cancelled, or for 20 seconds (counted).
 type stallBlobs struct {
