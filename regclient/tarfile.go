@@ -52,20 +52,24 @@ func writeTarballFile(f *os.File, ref name.Reference, img v1.Image, stop func())
 	if err := f.Truncate(size); err != nil {
 		return err
 	}
-	g := new(errgroup.Group)
-	g.SetLimit(pullJobs)
+	// The headers and the small files first: a write that fails then
+	// returns before any layer's download has started.
 	for _, e := range entries {
 		if _, err := f.WriteAt(e.hdr, e.off); err != nil {
 			return err
 		}
-		dataOff := e.off + int64(len(e.hdr))
 		if e.layer == nil {
-			if _, err := f.WriteAt(e.data, dataOff); err != nil {
+			if _, err := f.WriteAt(e.data, e.off+int64(len(e.hdr))); err != nil {
 				return err
 			}
-			continue
 		}
-		g.Go(stopping(stop, func() error { return copyLayerAt(f, dataOff, e.size, e.layer) }))
+	}
+	g := new(errgroup.Group)
+	g.SetLimit(pullJobs)
+	for _, e := range entries {
+		if e.layer != nil {
+			g.Go(stopping(stop, func() error { return copyLayerAt(f, e.off+int64(len(e.hdr)), e.size, e.layer) }))
+		}
 	}
 	return g.Wait()
 }
