@@ -169,18 +169,7 @@ func (w *layoutWriter) fetch(d v1.Hash, size int64, l v1.Layer) {
 	}
 	w.seen[d] = true
 	w.g.Go(stopping(w.stop, func() error {
-		return w.put(d, size, func(f io.Writer) error {
-			rc, err := l.Compressed()
-			if err != nil {
-				return err
-			}
-			defer rc.Close()
-			n, err := io.CopyBuffer(f, io.LimitReader(rc, size), make([]byte, copyBufSize))
-			if err == nil && n != size {
-				err = fmt.Errorf("blob %s: the registry sent %d bytes, its descriptor says %d", d, n, size)
-			}
-			return err
-		})
+		return w.put(d, size, func(f io.Writer) error { return copyBlob(f, d, size, l) })
 	}))
 }
 

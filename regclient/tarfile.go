@@ -33,7 +33,7 @@ type tarFile struct {
 	hdr   []byte
 	size  int64
 	data  []byte
-	layer v1.Layer
+	layer *sizedLayer
 }
 
 // writeTarballFile writes img to f as tarball.Write would, byte for byte,
@@ -68,7 +68,9 @@ func writeTarballFile(f *os.File, ref name.Reference, img v1.Image, stop func())
 	g.SetLimit(pullJobs)
 	for _, e := range entries {
 		if e.layer != nil {
-			g.Go(stopping(stop, func() error { return copyLayerAt(f, e.off+int64(len(e.hdr)), e.size, e.layer) }))
+			g.Go(stopping(stop, func() error {
+				return copyBlob(io.NewOffsetWriter(f, e.off+int64(len(e.hdr))), e.layer.digest, e.size, e.layer)
+			}))
 		}
 	}
 	return g.Wait()
@@ -104,7 +106,7 @@ func planTarball(ref name.Reference, img v1.Image) ([]tarFile, int64, error) {
 	for i, l := range layers {
 		if !seen[l.digest] {
 			seen[l.digest] = true
-			p.add(m[0].Layers[i], l.size, nil, l.Layer)
+			p.add(m[0].Layers[i], l.size, nil, &layers[i])
 		}
 	}
 	p.add("manifest.json", int64(len(mb)), mb, nil)
@@ -120,7 +122,7 @@ type tarPlan struct {
 	err     error
 }
 
-func (p *tarPlan) add(name string, size int64, data []byte, layer v1.Layer) {
+func (p *tarPlan) add(name string, size int64, data []byte, layer *sizedLayer) {
 	var hdr bytes.Buffer
 	// tarball.Write's header; tar.Writer writes it out at once.
 	err := tar.NewWriter(&hdr).WriteHeader(&tar.Header{Mode: 0o644, Typeflag: tar.TypeReg, Size: size, Name: name})
@@ -170,20 +172,19 @@ func layersOf(img v1.Image) ([]sizedLayer, error) {
 	return out, nil
 }
 
-// copyLayerAt fetches a layer into f at off. go-containerregistry checks
-// its digest and size as it is read; forge writes no more than size bytes
-// whatever arrives, so a layer never overwrites the file after it.
-func copyLayerAt(f *os.File, off, size int64, l v1.Layer) error {
+// copyBlob fetches blob d, size bytes as its descriptor says, into dst.
+// go-containerregistry checks its digest and size as it is read; forge
+// writes no more than size bytes whatever arrives, so a layer written at
+// its offset in a tarball never overwrites the file after it.
+func copyBlob(dst io.Writer, d v1.Hash, size int64, l v1.Layer) error {
 	rc, err := l.Compressed()
 	if err != nil {
 		return err
 	}
 	defer rc.Close()
-	buf := make([]byte, copyBufSize)
-	n, err := io.CopyBuffer(io.NewOffsetWriter(f, off), io.LimitReader(rc, size), buf)
+	n, err := io.CopyBuffer(dst, io.LimitReader(rc, size), make([]byte, copyBufSize))
 	if err == nil && n != size {
-		d, _ := l.Digest()
-		err = fmt.Errorf("layer %s: the registry sent %d bytes, its manifest says %d", d, n, size)
+		err = fmt.Errorf("blob %s: the registry sent %d bytes, its descriptor says %d", d, n, size)
 	}
 	return err
 }
