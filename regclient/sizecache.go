@@ -42,7 +42,12 @@ func (c *sizeCache) get(digest string) (*manifestSize, bool) {
 	if !held {
 		ms = c.read(digest)
 		c.mu.Lock()
-		c.held[digest] = ms
+		// A put while the file was read holds the newer answer.
+		if put, ok := c.held[digest]; ok {
+			ms = put
+		} else {
+			c.held[digest] = ms
+		}
 		c.mu.Unlock()
 	}
 	return ms, ms != nil
