@@ -198,24 +198,9 @@ func (w *layoutWriter) put(d v1.Hash, size int64, write func(io.Writer) error) e
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
-	tmp, err := os.CreateTemp(dir, ".forge-pull-*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
 	// The plain Writer keeps io.CopyBuffer to forge's piece size (an
 	// *os.File would copy through its own).
-	err = write(struct{ io.Writer }{tmp})
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Chmod(tmp.Name(), 0o644)
-	}
-	if err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), filepath.Join(dir, d.Hex))
+	return writeFileAtomic(filepath.Join(dir, d.Hex), func(f *os.File) error { return write(struct{ io.Writer }{f}) })
 }
 
 func openOrCreateLayout(dir string) (layout.Path, error) {

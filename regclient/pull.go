@@ -113,6 +113,10 @@ func (c *Client) Pull(ctx context.Context, ref name.Reference, dest string, out 
 			err = bw.Flush()
 		}
 	default:
+		if fi, serr := os.Stat(dest); serr == nil && fi.IsDir() {
+			err = fmt.Errorf("%s is a directory: name a file for the tarball, or use --format oci", dest)
+			break
+		}
 		err = writeFileAtomic(dest, func(f *os.File) error { return writeTarballFile(f, ref, img, stop) })
 	}
 	res.Bytes = counter.done.Load()
@@ -185,11 +189,9 @@ func platformString(p *v1.Platform) string {
 // bench/README.md).
 const tarWriteSize = 32 << 10
 
-// writeFileAtomic writes path through a temporary file beside it.
+// writeFileAtomic writes path (mode 0644) through a temporary file
+// beside it, renamed once whole: a write that fails leaves nothing.
 func writeFileAtomic(path string, write func(*os.File) error) error {
-	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
-		return fmt.Errorf("%s is a directory: name a file for the tarball, or use --format oci", path)
-	}
 	tmp, err := os.CreateTemp(filepath.Dir(path), ".forge-pull-*")
 	if err != nil {
 		return err

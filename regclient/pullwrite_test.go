@@ -139,6 +139,23 @@ func TestPulledLayoutIsLayoutAppend(t *testing.T) {
 	}
 }
 
+// A tarball pull into a directory names the fix and leaves the
+// directory as it was.
+func TestPullTarballIntoADirectory(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	ref, _, _ := pushedImage(t, e)
+	_, err := e.as(t, "alice").Pull(context.Background(), ref, e.dir, nil, regclient.PullOptions{})
+	if err == nil || !strings.Contains(err.Error(), "is a directory: name a file for the tarball, or use --format oci") {
+		t.Fatalf("a tarball pull into a directory: %v", err)
+	}
+	for p := range treeOf(t, e.dir) {
+		if strings.Contains(p, ".forge-pull-") {
+			t.Errorf("the failed pull left %s", p)
+		}
+	}
+}
+
 // A pull cut short in the middle of a layer leaves no tarball, no blob of
 // that layer, no temporary file, and an index.json that does not name the
 // image.
