@@ -23,7 +23,7 @@ import (
 // already holds, and writes every file under a temporary name first: a
 // pull that fails leaves no blob half-written, and index.json names the
 // image only once all of it is there. Anything that fails calls stop.
-func writeLayout(dir string, ref name.Reference, img v1.Image, idx v1.ImageIndex, stop func()) error {
+func writeLayout(dir string, ref name.Reference, img v1.Image, idx v1.ImageIndex, stop func(error)) error {
 	p, err := openOrCreateLayout(dir)
 	if err != nil {
 		return err
@@ -41,7 +41,7 @@ func writeLayout(dir string, ref name.Reference, img v1.Image, idx v1.ImageIndex
 		}
 	}
 	if err != nil {
-		stop() // a manifest or config that fails ends the pull as a blob does
+		stop(err) // a manifest or config that fails ends the pull as a blob does
 	}
 	if werr := w.g.Wait(); err == nil {
 		err = werr
@@ -69,7 +69,7 @@ func writeLayout(dir string, ref name.Reference, img v1.Image, idx v1.ImageIndex
 // and manifests) kept in memory to write last.
 type layoutWriter struct {
 	dir   string
-	stop  func()
+	stop  func(error)
 	g     errgroup.Group
 	seen  map[v1.Hash]bool
 	small []smallBlob

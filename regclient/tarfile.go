@@ -42,7 +42,7 @@ type tarFile struct {
 // manifest gives every layer's size, so each layer's offset is known
 // before any of it arrives: no layer waits for the one before it, and
 // none is copied twice. A layer that fails calls stop.
-func writeTarballFile(f *os.File, ref name.Reference, img v1.Image, stop func()) error {
+func writeTarballFile(f *os.File, ref name.Reference, img v1.Image, stop func(error)) error {
 	entries, size, err := planTarball(ref, img)
 	if err != nil {
 		return err
@@ -133,14 +133,14 @@ func (p *tarPlan) add(name string, size int64, data []byte, layer *sizedLayer) {
 	p.end += int64(hdr.Len()) + (size+blockSize-1)/blockSize*blockSize
 }
 
-// stopping runs f and calls stop when it fails: the other blobs of a pull
-// that cannot complete stop downloading at once, rather than arriving
-// whole to be thrown away.
-func stopping(stop func(), f func() error) func() error {
+// stopping runs f and calls stop with its error when it fails: the other
+// blobs of a pull that cannot complete stop downloading at once, rather
+// than arriving whole to be thrown away.
+func stopping(stop func(error), f func() error) func() error {
 	return func() error {
 		err := f()
 		if err != nil {
-			stop()
+			stop(err)
 		}
 		return err
 	}
