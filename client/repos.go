@@ -342,9 +342,8 @@ type File struct {
 // refusal.
 func (s *ReposService) OpenFile(ctx context.Context, repo RepoName, path string, opts ContentsOptions) (*File, []*Content, error) {
 	file, dir, err := s.Contents(ctx, repo, path, opts)
-	var apiErr *Error
 	switch {
-	case errors.As(err, &apiErr) && apiErr.StatusCode == http.StatusForbidden:
+	case HasStatus(err, http.StatusForbidden):
 		raw, rerr := s.Raw(ctx, repo, path, opts)
 		if rerr != nil {
 			return nil, nil, err

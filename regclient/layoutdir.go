@@ -22,8 +22,8 @@ import (
 // an index's images one after another), never asks for a blob the layout
 // already holds, and writes every file under a temporary name first: a
 // pull that fails leaves no blob half-written, and index.json names the
-// image only once all of it is there. A blob that fails calls stop.
-func writeLayout(dir string, ref name.Reference, img v1.Image, idx v1.ImageIndex, stop func()) error {
+// image only once all of it is there. Anything that fails calls stop.
+func writeLayout(dir string, ref name.Reference, img v1.Image, idx v1.ImageIndex, stop func(error)) error {
 	p, err := openOrCreateLayout(dir)
 	if err != nil {
 		return err
@@ -41,7 +41,7 @@ func writeLayout(dir string, ref name.Reference, img v1.Image, idx v1.ImageIndex
 		}
 	}
 	if err != nil {
-		stop() // the blobs started end before the pull returns
+		stop(err) // a manifest or config that fails ends the pull as a blob does
 	}
 	if werr := w.g.Wait(); err == nil {
 		err = werr
@@ -69,7 +69,7 @@ func writeLayout(dir string, ref name.Reference, img v1.Image, idx v1.ImageIndex
 // and manifests) kept in memory to write last.
 type layoutWriter struct {
 	dir   string
-	stop  func()
+	stop  func(error)
 	g     errgroup.Group
 	seen  map[v1.Hash]bool
 	small []smallBlob
@@ -169,18 +169,7 @@ func (w *layoutWriter) fetch(d v1.Hash, size int64, l v1.Layer) {
 	}
 	w.seen[d] = true
 	w.g.Go(stopping(w.stop, func() error {
-		return w.put(d, size, func(f io.Writer) error {
-			rc, err := l.Compressed()
-			if err != nil {
-				return err
-			}
-			defer rc.Close()
-			n, err := io.CopyBuffer(f, io.LimitReader(rc, size), make([]byte, copyBufSize))
-			if err == nil && n != size {
-				err = fmt.Errorf("blob %s: the registry sent %d bytes, its descriptor says %d", d, n, size)
-			}
-			return err
-		})
+		return w.put(d, size, func(f io.Writer) error { return copyBlob(f, d, size, l) })
 	}))
 }
 
@@ -209,24 +198,9 @@ func (w *layoutWriter) put(d v1.Hash, size int64, write func(io.Writer) error) e
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
-	tmp, err := os.CreateTemp(dir, ".forge-pull-*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
 	// The plain Writer keeps io.CopyBuffer to forge's piece size (an
 	// *os.File would copy through its own).
-	err = write(struct{ io.Writer }{tmp})
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Chmod(tmp.Name(), 0o644)
-	}
-	if err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), filepath.Join(dir, d.Hex))
+	return writeFileAtomic(filepath.Join(dir, d.Hex), func(f *os.File) error { return write(struct{ io.Writer }{f}) })
 }
 
 func openOrCreateLayout(dir string) (layout.Path, error) {

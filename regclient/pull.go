@@ -60,9 +60,12 @@ func (c *Client) Pull(ctx context.Context, ref name.Reference, dest string, out 
 	if o.Format == FormatOCI && dest == "-" {
 		return nil, fmt.Errorf("an OCI layout is a directory and cannot go to stdout: name a directory, or use --format tarball")
 	}
-	// A blob that fails stops the others of the pull at once.
-	ctx, stop := context.WithCancel(ctx)
-	defer stop()
+	// A blob that fails stops the others of the pull at once, and is the
+	// pull's error: not the cancellation it caused them, which may reach
+	// the errgroup first and reads as an interrupt (exit 130).
+	parent := ctx
+	ctx, stop := context.WithCancelCause(ctx)
+	defer stop(nil)
 	counter := &byteCounter{report: o.Progress}
 	opts := c.options(ctx, remote.WithTransport(&countingTransport{base: c.transport, counter: counter}))
 	desc, err := remote.Get(ref, opts...)
@@ -113,9 +116,16 @@ func (c *Client) Pull(ctx context.Context, ref name.Reference, dest string, out 
 			err = bw.Flush()
 		}
 	default:
+		if fi, serr := os.Stat(dest); serr == nil && fi.IsDir() {
+			err = fmt.Errorf("%s is a directory: name a file for the tarball, or use --format oci", dest)
+			break
+		}
 		err = writeFileAtomic(dest, func(f *os.File) error { return writeTarballFile(f, ref, img, stop) })
 	}
 	res.Bytes = counter.done.Load()
+	if cause := context.Cause(ctx); err != nil && cause != nil && parent.Err() == nil {
+		err = cause
+	}
 	if err != nil {
 		return nil, c.wrapLocal(err, ref.String(), dest)
 	}
@@ -185,11 +195,9 @@ func platformString(p *v1.Platform) string {
 // bench/README.md).
 const tarWriteSize = 32 << 10
 
-// writeFileAtomic writes path through a temporary file beside it.
+// writeFileAtomic writes path (mode 0644) through a temporary file
+// beside it, renamed once whole: a write that fails leaves nothing.
 func writeFileAtomic(path string, write func(*os.File) error) error {
-	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
-		return fmt.Errorf("%s is a directory: name a file for the tarball, or use --format oci", path)
-	}
 	tmp, err := os.CreateTemp(filepath.Dir(path), ".forge-pull-*")
 	if err != nil {
 		return err

@@ -139,6 +139,23 @@ func TestPulledLayoutIsLayoutAppend(t *testing.T) {
 	}
 }
 
+// A tarball pull into a directory names the fix and leaves the
+// directory as it was.
+func TestPullTarballIntoADirectory(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	ref, _, _ := pushedImage(t, e)
+	_, err := e.as(t, "alice").Pull(context.Background(), ref, e.dir, nil, regclient.PullOptions{})
+	if err == nil || !strings.Contains(err.Error(), "is a directory: name a file for the tarball, or use --format oci") {
+		t.Fatalf("a tarball pull into a directory: %v", err)
+	}
+	for p := range treeOf(t, e.dir) {
+		if strings.Contains(p, ".forge-pull-") {
+			t.Errorf("the failed pull left %s", p)
+		}
+	}
+}
+
 // A pull cut short in the middle of a layer leaves no tarball, no blob of
 // that layer, no temporary file, and an index.json that does not name the
 // image.
@@ -180,7 +197,7 @@ func TestPullCutShortLeavesNothing(t *testing.T) {
 
 // A layer that fails stops the pull's other downloads at once: the
 // registry's other layers stall until their requests are cancelled, in a
-// tarball and in a layout pull.
+// tarball and in a layout pull. The pull's error is the layer's.
 func TestPullStopsTheOtherLayersWhenOneFails(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
@@ -199,8 +216,14 @@ func TestPullStopsTheOtherLayersWhenOneFails(t *testing.T) {
 	}
 	for _, format := range []string{regclient.FormatTarball, regclient.FormatOCI} {
 		dest := filepath.Join(e.dir, "stop-"+format)
-		if _, err := c.Pull(context.Background(), ref, dest, nil, regclient.PullOptions{Format: format}); err == nil {
+		_, err := c.Pull(context.Background(), ref, dest, nil, regclient.PullOptions{Format: format})
+		if err == nil {
 			t.Fatalf("%s: a pull whose layer was cut short succeeded", format)
+		}
+		// The layer that failed is the error, not the cancellation of the
+		// others it caused (which an interrupt would look like).
+		if errors.Is(err, context.Canceled) || !strings.Contains(err.Error(), "connection reset by peer") {
+			t.Errorf("%s: the pull failed with %v, not the cut layer's error", format, err)
 		}
 	}
 	// A stalled download either was cancelled or never started; none
@@ -208,6 +231,64 @@ func TestPullStopsTheOtherLayersWhenOneFails(t *testing.T) {
 	if n := stall.waited.Load(); n != 0 {
 		t.Errorf("%d stalled layer downloads went on after another layer failed", n)
 	}
+}
+
+// An index whose second image cannot be read stops the first image's
+// downloads at once too: a failure outside a blob ends the pull as a
+// blob's does.
+func TestPullStopsTheLayersWhenAManifestFails(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	_, idx, imgs := twoPlatformLayout(t, e.dir)
+	ref := mustRef(t, e.as(t, "alice"), "multi:1")
+	opts := []remote.Option{remote.WithAuth(&authn.Basic{Username: "alice", Password: passwords["alice"]}), remote.WithTransport(e.transport)}
+	if err := remote.WriteIndex(ref, idx, opts...); err != nil {
+		t.Fatal(err)
+	}
+	im, err := idx.IndexManifest()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The cut digest is no blob's: only the stalls and the refused
+	// manifest apply.
+	stall := &stallBlobs{cutBlob: cutBlob{inner: e.transport, digest: "none"}, stalled: map[string]bool{}}
+	for _, img := range imgs {
+		ls, _ := img.Layers()
+		for _, l := range ls {
+			stall.stalled["/blobs/"+digestOf(t, l).String()] = true
+		}
+	}
+	second := "/manifests/" + im.Manifests[1].Digest.String()
+	asked := &getCounter{inner: &refuseManifest{inner: stall, path: second}, part: second}
+	c, err := regclient.New(regclient.Options{RegistryURL: e.srv.URL(), Username: "alice", Password: passwords["alice"], Transport: asked, Service: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Pull(context.Background(), ref, filepath.Join(e.dir, "layout"), nil, regclient.PullOptions{Format: regclient.FormatOCI}); err == nil {
+		t.Fatal("a layout pull whose second manifest was refused succeeded")
+	}
+	if asked.n.Load() == 0 {
+		t.Fatal("the second image's manifest was never asked for")
+	}
+	if n := stall.waited.Load(); n != 0 {
+		t.Errorf("%d stalled layer downloads went on after a manifest failed", n)
+	}
+}
+
+// refuseManifest answers 404 to the GETs of the manifest at path.
+type refuseManifest struct {
+	inner http.RoundTripper
+	path  string
+}
+
+func (r *refuseManifest) RoundTrip(req *http.Request) (*http.Response, error) {
+	if req.Method == http.MethodGet && strings.HasSuffix(req.URL.Path, r.path) {
+		body := `{"errors":[{"code":"MANIFEST_UNKNOWN","message":"manifest unknown"}]}`
+		return &http.Response{StatusCode: http.StatusNotFound, Status: "404 Not Found", Proto: "HTTP/1.1", ProtoMajor: 1, ProtoMinor: 1,
+			Header: http.Header{"Content-Type": {"application/json"}}, Body: io.NopCloser(strings.NewReader(body)),
+			ContentLength: int64(len(body)), Request: req}, nil
+	}
+	return r.inner.RoundTrip(req)
 }
 
 // stallBlobs is cutBlob that also holds the bodies of the stalled blobs

@@ -8,7 +8,7 @@ import (
 // sizeCache remembers what Sizes computed from a manifest, by the
 // manifest's digest: the content a digest names never changes, so the
 // entry holds for ever and for every registry. Files are
-// DIR/<algorithm>-<hex>.json. An empty dir remembers nothing. What a run
+// DIR/<algorithm>-<hex>.json; an empty dir keeps none. What a run
 // read or wrote is also kept in memory: a listing's tags mostly name a
 // few digests (301 tags of one image read one file, not 301).
 type sizeCache struct {
@@ -42,7 +42,12 @@ func (c *sizeCache) get(digest string) (*manifestSize, bool) {
 	if !held {
 		ms = c.read(digest)
 		c.mu.Lock()
-		c.held[digest] = ms
+		// A put while the file was read holds the newer answer.
+		if put, ok := c.held[digest]; ok {
+			ms = put
+		} else {
+			c.held[digest] = ms
+		}
 		c.mu.Unlock()
 	}
 	return ms, ms != nil

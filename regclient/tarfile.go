@@ -33,7 +33,7 @@ type tarFile struct {
 	hdr   []byte
 	size  int64
 	data  []byte
-	layer v1.Layer
+	layer *sizedLayer
 }
 
 // writeTarballFile writes img to f as tarball.Write would, byte for byte,
@@ -42,7 +42,7 @@ type tarFile struct {
 // manifest gives every layer's size, so each layer's offset is known
 // before any of it arrives: no layer waits for the one before it, and
 // none is copied twice. A layer that fails calls stop.
-func writeTarballFile(f *os.File, ref name.Reference, img v1.Image, stop func()) error {
+func writeTarballFile(f *os.File, ref name.Reference, img v1.Image, stop func(error)) error {
 	entries, size, err := planTarball(ref, img)
 	if err != nil {
 		return err
@@ -52,25 +52,28 @@ func writeTarballFile(f *os.File, ref name.Reference, img v1.Image, stop func())
 	if err := f.Truncate(size); err != nil {
 		return err
 	}
+	// The headers and the small files first: a write that fails then
+	// returns before any layer's download has started.
+	for _, e := range entries {
+		if _, err := f.WriteAt(e.hdr, e.off); err != nil {
+			return err
+		}
+		if e.layer == nil {
+			if _, err := f.WriteAt(e.data, e.off+int64(len(e.hdr))); err != nil {
+				return err
+			}
+		}
+	}
 	g := new(errgroup.Group)
 	g.SetLimit(pullJobs)
 	for _, e := range entries {
-		dataOff := e.off + int64(len(e.hdr))
-		if _, err = f.WriteAt(e.hdr, e.off); err == nil && e.layer == nil {
-			_, err = f.WriteAt(e.data, dataOff)
-		}
-		if err != nil {
-			stop() // the layers started end before f is closed
-			break
-		}
 		if e.layer != nil {
-			g.Go(stopping(stop, func() error { return copyLayerAt(f, dataOff, e.size, e.layer) }))
+			g.Go(stopping(stop, func() error {
+				return copyBlob(io.NewOffsetWriter(f, e.off+int64(len(e.hdr))), e.layer.digest, e.size, e.layer)
+			}))
 		}
 	}
-	if werr := g.Wait(); err == nil {
-		err = werr
-	}
-	return err
+	return g.Wait()
 }
 
 // planTarball lays out the tarball of img: tarball.Write's files in its
@@ -103,7 +106,7 @@ func planTarball(ref name.Reference, img v1.Image) ([]tarFile, int64, error) {
 	for i, l := range layers {
 		if !seen[l.digest] {
 			seen[l.digest] = true
-			p.add(m[0].Layers[i], l.size, nil, l.Layer)
+			p.add(m[0].Layers[i], l.size, nil, &layers[i])
 		}
 	}
 	p.add("manifest.json", int64(len(mb)), mb, nil)
@@ -119,7 +122,7 @@ type tarPlan struct {
 	err     error
 }
 
-func (p *tarPlan) add(name string, size int64, data []byte, layer v1.Layer) {
+func (p *tarPlan) add(name string, size int64, data []byte, layer *sizedLayer) {
 	var hdr bytes.Buffer
 	// tarball.Write's header; tar.Writer writes it out at once.
 	err := tar.NewWriter(&hdr).WriteHeader(&tar.Header{Mode: 0o644, Typeflag: tar.TypeReg, Size: size, Name: name})
@@ -130,14 +133,14 @@ func (p *tarPlan) add(name string, size int64, data []byte, layer v1.Layer) {
 	p.end += int64(hdr.Len()) + (size+blockSize-1)/blockSize*blockSize
 }
 
-// stopping runs f and calls stop when it fails: the other blobs of a pull
-// that cannot complete stop downloading at once, rather than arriving
-// whole to be thrown away.
-func stopping(stop func(), f func() error) func() error {
+// stopping runs f and calls stop with its error when it fails: the other
+// blobs of a pull that cannot complete stop downloading at once, rather
+// than arriving whole to be thrown away.
+func stopping(stop func(error), f func() error) func() error {
 	return func() error {
 		err := f()
 		if err != nil {
-			stop()
+			stop(err)
 		}
 		return err
 	}
@@ -169,20 +172,19 @@ func layersOf(img v1.Image) ([]sizedLayer, error) {
 	return out, nil
 }
 
-// copyLayerAt fetches a layer into f at off. go-containerregistry checks
-// its digest and size as it is read; forge writes no more than size bytes
-// whatever arrives, so a layer never overwrites the file after it.
-func copyLayerAt(f *os.File, off, size int64, l v1.Layer) error {
+// copyBlob fetches blob d, size bytes as its descriptor says, into dst.
+// go-containerregistry checks its digest and size as it is read; forge
+// writes no more than size bytes whatever arrives, so a layer written at
+// its offset in a tarball never overwrites the file after it.
+func copyBlob(dst io.Writer, d v1.Hash, size int64, l v1.Layer) error {
 	rc, err := l.Compressed()
 	if err != nil {
 		return err
 	}
 	defer rc.Close()
-	buf := make([]byte, copyBufSize)
-	n, err := io.CopyBuffer(io.NewOffsetWriter(f, off), io.LimitReader(rc, size), buf)
+	n, err := io.CopyBuffer(dst, io.LimitReader(rc, size), make([]byte, copyBufSize))
 	if err == nil && n != size {
-		d, _ := l.Digest()
-		err = fmt.Errorf("layer %s: the registry sent %d bytes, its manifest says %d", d, n, size)
+		err = fmt.Errorf("blob %s: the registry sent %d bytes, its descriptor says %d", d, n, size)
 	}
 	return err
 }

@@ -9,7 +9,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net/http"
 	"strings"
 	"unicode/utf8"
 
@@ -102,8 +101,7 @@ func (s skipped) Error() string { return string(s) }
 // side is a file's text at rev: "" where it does not exist.
 func side(ctx context.Context, c *client.Client, repo client.RepoName, path, rev string) (string, error) {
 	f, _, err := c.Repos.OpenFile(ctx, repo, path, client.ContentsOptions{Ref: rev})
-	var apiErr *client.Error
-	if errors.As(err, &apiErr) && apiErr.StatusCode == http.StatusNotFound {
+	if client.IsNotFound(err) {
 		return "", nil
 	}
 	if err != nil {

@@ -52,7 +52,8 @@ func Pull(ctx context.Context, c *client.Client, repo client.RepoName, pr *clien
 }
 
 // touched is the files the commits (newest first) changed, oldest
-// change first; a file added and then removed again is not listed.
+// change first; a file added and then removed again is not listed, and
+// one removed and then added again is modified.
 func touched(ctx context.Context, c *client.Client, repo client.RepoName, commits []string) ([]client.CommitFile, error) {
 	var files []client.CommitFile
 	at := map[string]int{}
@@ -69,6 +70,8 @@ func touched(ctx context.Context, c *client.Client, repo client.RepoName, commit
 				files = append(files, client.CommitFile{Filename: f.Filename, Status: f.Status})
 			case files[j].Status == "added" && f.Status == "removed":
 				files[j].Status = "" // gone again
+			case files[j].Status == "removed" && f.Status == "added":
+				files[j].Status = "modified" // back: the base has it
 			case f.Status == "removed" || files[j].Status != "added":
 				files[j].Status = f.Status
 			}

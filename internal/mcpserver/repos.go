@@ -151,10 +151,10 @@ func viewRepo(ctx context.Context, s *Server, in RepoArg) (Repo, error) {
 	return repoOf(r), nil
 }
 
-// MaxFile is how much of a file repo_contents reads: its pages cover
+// maxFile is how much of a file repo_contents reads: its pages cover
 // the first MiB (the service's inline limit), and the note says when the
 // file goes on.
-const MaxFile = 1 << 20
+const maxFile = 1 << 20
 
 func contents(ctx context.Context, s *Server, in ContentsIn) (Contents, error) {
 	c, name, err := s.repo(ctx, in.RepoArg)
@@ -173,7 +173,7 @@ func contents(ctx context.Context, s *Server, in ContentsIn) (Contents, error) {
 		return out, nil
 	}
 	defer file.Close()
-	b, cut, err := file.ReadAtMost(MaxFile)
+	b, cut, err := file.ReadAtMost(maxFile)
 	if err != nil {
 		return Contents{}, err
 	}
@@ -191,7 +191,7 @@ func contents(ctx context.Context, s *Server, in ContentsIn) (Contents, error) {
 	}
 	out.Text, out.Note = textPage(text.ForModel(string(b)), in.Page)
 	if cut {
-		more := fmt.Sprintf("the file is %s; the pages cover its first %d bytes only", sizeOf(file.Size, len(b)), MaxFile)
+		more := fmt.Sprintf("the file is %s; the pages cover its first %d bytes only", sizeOf(file.Size, len(b)), maxFile)
 		out.Note = strings.TrimPrefix(out.Note+"; "+more, "; ")
 	}
 	return out, nil

@@ -19,9 +19,6 @@ var toneColors = map[client.Tone]struct {
 	client.Muted:   {Gray, "gray"},
 }
 
-// StateColor is a state's colour as a table cell's.
-func StateColor(s client.RunState) Color { return toneColors[s.Tone].cell }
-
 // StateMark is a state's mark in its colour, for lines drawn with cs.
 func StateMark(cs *iostreams.ColorScheme, s client.RunState) string {
 	return cs.Named(toneColors[s.Tone].name, s.Mark)
@@ -29,7 +26,7 @@ func StateMark(cs *iostreams.ColorScheme, s client.RunState) string {
 
 // StateCell adds a state to a table's row: "✗ failure" in its colour.
 func StateCell(t *Table, s client.RunState) {
-	t.Add(s.Mark+" "+s.Word, StateColor(s))
+	t.Add(s.Mark+" "+s.Word, toneColors[s.Tone].cell)
 }
 
 // FormatElapsed is how long a run or job took (WorkflowRun.Elapsed,
