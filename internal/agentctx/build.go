@@ -90,7 +90,7 @@ func runAttachment(ctx context.Context, c *client.Client, repo client.RepoName, 
 		fmt.Sprintf("branch: %s; commit: %s; event: %s; actor: %s", r.HeadBranch, r.HeadSHA, r.Event, r.Actor.Login),
 		"state: " + state,
 	}
-	var failed []*client.Job
+	var broke, failed []*client.Job
 	for _, j := range jobs {
 		line := fmt.Sprintf("job %s (ID %d): %s", j.Name, j.ID, j.State().Word)
 		for _, s := range j.Steps {
@@ -99,9 +99,17 @@ func runAttachment(ctx context.Context, c *client.Client, repo client.RepoName, 
 			}
 		}
 		meta = append(meta, line)
-		if j.Failed() {
+		if client.Broke(j.Conclusion) {
+			broke = append(broke, j)
+		} else if j.Failed() {
 			failed = append(failed, j)
 		}
+	}
+	// The logs of the jobs that broke: the jobs cancelled because one
+	// failed (a fail-fast matrix) say only that they were stopped, and
+	// would take the budget. A run that was only cancelled gets those.
+	if len(broke) > 0 {
+		failed = broke
 	}
 	a := &chat.Attachment{
 		Title:    fmt.Sprintf("CI run %d%s on %s: %s", r.ID, runLabel(r), r.HeadBranch, state),

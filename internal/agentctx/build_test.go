@@ -9,6 +9,7 @@ import (
 
 	"github.com/forgehq/forge/client"
 	"github.com/forgehq/forge/internal/agentctx"
+	"github.com/forgehq/forge/internal/servicefixture"
 	"github.com/forgehq/forge/refserver"
 	"github.com/forgehq/forge/refserver/ci"
 	"github.com/forgehq/forge/refserver/refservertest"
@@ -84,5 +85,33 @@ func TestRunKeepsTheEndOfLongLogs(t *testing.T) {
 	}
 	if want := fmt.Sprintf("line %d", 1200-96); !strings.HasSuffix(log.Lines[0], want) {
 		t.Errorf("the tail starts at %q, want line %q", log.Lines[0], want)
+	}
+}
+
+// A fail-fast matrix: one job failed and the others were cancelled
+// because of it. The log attached is the failed job's; the cancelled ones
+// are listed, not attached.
+func TestRunAttachesTheLogOfTheJobThatBroke(t *testing.T) {
+	s := servicefixture.New(t, servicefixture.Options{JobConclusions: []string{"cancelled", "failure", "cancelled"}})
+	c, err := client.New(s.BaseURL, s.Token)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := agentctx.Build(context.Background(), c, client.RepoName{Owner: servicefixture.Login, Name: "app"}, "run:2", agentctx.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var logs []string
+	for _, sec := range a.Sections[1:] {
+		logs = append(logs, sec.Title)
+	}
+	if len(logs) != 1 || !strings.HasPrefix(logs[0], "job test (2) (failure)") {
+		t.Errorf("log sections %q, want the failed job's only", logs)
+	}
+	meta := strings.Join(a.Sections[0].Lines, "\n")
+	for _, want := range []string{"job test (1) (ID 20): cancelled", "job test (3) (ID 22): cancelled"} {
+		if !strings.Contains(meta, want) {
+			t.Errorf("the metadata lacks %q:\n%s", want, meta)
+		}
 	}
 }

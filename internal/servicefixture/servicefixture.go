@@ -134,6 +134,10 @@ type Options struct {
 	// were created an hour ago (recent for forge status), all on
 	// HeadSHA, the head commit of pull request 3.
 	Conclusions []string
+	// JobConclusions, when set, replace each run's two jobs: job n (from
+	// 1, named "test (n)") concluded with the n-th, as a fail-fast matrix
+	// ends: one failure, the others cancelled.
+	JobConclusions []string
 }
 
 // HeadSHA is the commit of the runs of Options.Conclusions.
@@ -648,8 +652,15 @@ func (s *Server) jobs(n int) []map[string]any {
 	if s.opts.Style != Alt {
 		result = fmt.Sprint(s.run(n)["conclusion"])
 	}
+	plan := []struct{ name, result string }{{"build", s.str("success")}, {"test", result}}
+	if c := s.opts.JobConclusions; len(c) > 0 {
+		plan = plan[:0]
+		for i, r := range c {
+			plan = append(plan, struct{ name, result string }{fmt.Sprintf("test (%d)", i+1), r})
+		}
+	}
 	var out []map[string]any
-	for i, j := range []struct{ name, result string }{{"build", s.str("success")}, {"test", result}} {
+	for i, j := range plan {
 		rec := map[string]any{"id": n*10 + i, "run_id": n}
 		if s.opts.Style == Alt {
 			rec["status"] = j.result // no name, no conclusion
