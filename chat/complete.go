@@ -10,7 +10,7 @@ import (
 // the whole line as it would read. Other text (a message) has none.
 func (s *Session) Complete(ctx context.Context, line string) []string {
 	if rest, ok := strings.CutPrefix(line, "/with "); ok && !strings.Contains(rest, ":") {
-		return withPrefix([]string{"issue:", "pull:", "run:", "file:", "commit:"}, strings.TrimLeft(rest, " "), "/with ")
+		return withPrefix(ContextRefKinds, strings.TrimLeft(rest, " "), "/with ")
 	}
 	if rest, ok := strings.CutPrefix(line, "/model "); ok {
 		names, _, err := s.Models(ctx)

@@ -19,6 +19,10 @@ const ReplyReserve = 1_000
 // ContextRefForms names the REFs /with accepts, for messages.
 const ContextRefForms = "issue:NUMBER, pull:NUMBER, run:ID, file:PATH[@REF] or commit:SHA"
 
+// ContextRefKinds are the REFs' kinds, as Tab completes them (/with, and
+// forge chat --with in the shell).
+var ContextRefKinds = []string{"issue:", "pull:", "run:", "file:", "commit:"}
+
 // attached is an attachment and, once sent, the tokens it cost.
 type attached struct {
 	*Attachment

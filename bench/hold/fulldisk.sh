@@ -12,9 +12,19 @@ if [ -z "${MNT:-}" ]; then
   mount -t tmpfs -o size=2m tmpfs "$MNT" || { echo "cannot mount a tmpfs here (root needed)"; exit 1; }
   trap 'umount "$MNT"; rm -rf "$MNT" "$MNT".*' EXIT
 fi
+# up waits for the server to answer (up to a minute on a busy machine, as
+# .ci/run waits), or says that it did not start and exits 1.
+up() {
+  for _ in $(seq 600); do
+    curl -s $B/me >/dev/null 2>&1 && return
+    kill -0 $P 2>/dev/null || break
+    sleep 0.1
+  done
+  echo "FAILED: forge serve did not start:"; cat $MNT.serve.err; kill $P 2>/dev/null; wait $P; exit 1
+}
 D=$MNT/data; rm -rf "$MNT"/data "$MNT"/filler; B=http://127.0.0.1:${PORT:-18931}/api/v2
 ${FORGE:-forge} serve --data $D --addr 127.0.0.1:${PORT:-18931} --admin-password admin-password-1234 >/dev/null 2>$MNT.serve.err & P=$!
-for i in $(seq 50); do curl -s $B/me >/dev/null 2>&1 && break; sleep 0.1; done
+up
 T=$(curl -s -X POST $B/auth/login -d '{"username":"admin","password":"admin-password-1234"}' | sed -n 's/.*"token": *"\([^"]*\)".*/\1/p')
 H="Authorization: token $T"
 curl -s -H "$H" -X POST $B/repos -d '{"name":"app","auto_init":true}' -o /dev/null -w 'create repo: %{http_code}\n'
@@ -28,7 +38,7 @@ full=$(curl -s -H "$H" "$B/repos/admin/app/issues?state=all" | grep -c '"title"'
 rm $MNT/filler
 kill -INT $P; wait $P
 ${FORGE:-forge} serve --data $D --addr 127.0.0.1:${PORT:-18931} --admin-password admin-password-1234 >/dev/null 2>>$MNT.serve.err & P=$!
-for i in $(seq 50); do curl -s $B/me >/dev/null 2>&1 && break; sleep 0.1; done
+up
 after=$(curl -s -H "$H" "$B/repos/admin/app/issues?state=all" | grep -c '"title"'); echo "issues after restart: $after"
 comments=$(curl -s -H "$H" "$B/repos/admin/app/issues/1/comments" | grep -c '"body"'); echo "comments after restart: $comments"
 repos=$(curl -s -H "$H" "$B/repos" | grep -c '"full_name"'); echo "repos after restart: $repos"

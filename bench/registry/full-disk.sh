@@ -24,8 +24,14 @@ serve() {
   rm -f "$work/env"
   "$FORGE" serve --demo --data "$data" --addr 127.0.0.1:0 --env-file "$work/env" >"$work/serve.log" 2>&1 &
   pid=$!
-  for _ in $(seq 300); do grep -q '^FORGE_REGISTRY_URL=' "$work/env" 2>/dev/null && break; sleep 0.1; done
-  export FORGE_REGISTRY_URL=$(sed -n 's/^FORGE_REGISTRY_URL=//p' "$work/env")
+  # The env file appears once it listens (up to a minute on a busy machine).
+  for _ in $(seq 600); do
+    grep -q '^FORGE_REGISTRY_URL=' "$work/env" 2>/dev/null && break
+    kill -0 "$pid" 2>/dev/null || break
+    sleep 0.1
+  done
+  export FORGE_REGISTRY_URL=$(sed -n 's/^FORGE_REGISTRY_URL=//p' "$work/env" 2>/dev/null)
+  [ -n "$FORGE_REGISTRY_URL" ] || { cat "$work/serve.log"; echo "forge serve did not start"; exit 1; }
 }
 export FORGE_CONFIG_DIR=$work/config XDG_CACHE_HOME=$work/cache FORGE_USERNAME=alice FORGE_PASSWORD=forge-demo-password
 serve

@@ -66,10 +66,10 @@ A message that starts with / is typed with //.
 --with REF (repeatable) and /with REF attach what the service holds to the
 next message, so the agent knows what you are looking at: issue:12 (title,
 body, comments), pull:3 (title, state, author, base ← head, body and the
-diff of what its commits changed), run:57 (the run, its jobs and the last 500 lines of each
-failed job's log), file:PATH[@REF] (a text file of up to 1 MiB, at a
-branch, tag or commit), commit:SHA (its message and the changed files the
-service shows).
+diff of what its commits changed), run:57 (the run, its jobs and the last
+500 lines of each failed job's log), file:PATH[@REF] (a text file of up to
+1 MiB, at a branch, tag or commit), commit:SHA (its message and the
+changed files the service shows).
 REFs are resolved in the repository of -R, else FORGE_REPO, else the git
 remote here. Attachments are cut to fit the key's remaining quota and
 --context-limit (default 16,000 tokens; the profile's chat_context_limit in

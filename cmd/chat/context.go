@@ -27,7 +27,7 @@ func addContextFlags(cmd *cobra.Command, o *contextOptions) {
 	fl.BoolVar(&o.noRedact, "no-redact", false, "Send attached context as it is, without masking secrets (the ones forge holds, tokens, Authorization headers, passwords)")
 	cmdutil.AddRepoFlag(cmd, &o.repo)
 	cmd.RegisterFlagCompletionFunc("with", func(*cobra.Command, []string, string) ([]cobra.Completion, cobra.ShellCompDirective) {
-		return []cobra.Completion{"issue:", "pull:", "run:", "file:", "commit:"}, cobra.ShellCompDirectiveNoSpace | cobra.ShellCompDirectiveNoFileComp
+		return chat.ContextRefKinds, cobra.ShellCompDirectiveNoSpace | cobra.ShellCompDirectiveNoFileComp
 	})
 }
 

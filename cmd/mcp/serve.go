@@ -48,8 +48,8 @@ markup) and every secret forge holds is masked; --lockdown withholds what
 users without write access to the repository wrote: the titles and bodies of
 issues and pull requests, comments, release names and notes, a run's title
 and branch, a fork's branch name (a marker names the author; numbers, states,
-authors and dates stay). Results are bounded (about 64 KiB): a long one ends with a note
-saying which page to ask for next.
+authors and dates stay). Results are bounded (about 64 KiB): a long one ends
+with a note saying which page to ask for next.
 
 Environment: FORGE_MCP_TOOLSETS, FORGE_MCP_TOOLS (comma lists),
 FORGE_MCP_ALLOW_WRITE=1, FORGE_MCP_LOCKDOWN=1, FORGE_MCP_TOKEN; flags win.`,

@@ -34,8 +34,7 @@ func newChecksCmd(f *cmdutil.Factory, runF func(context.Context, *checksOptions)
 found among the repository's latest 200 runs: the service cannot list runs
 by commit. On a terminal a table, each run's state marked as forge run list
 marks it (✓ success, ✗ failed, ⊘ cancelled, - skipped, * running, • waiting);
-piped, one line each: status,
-conclusion, workflow, ID and elapsed time.
+piped, one line each: status, conclusion, workflow, ID and elapsed time.
 
 Exits 1 when a run failed (failure, timed_out, cancelled, ...), so a
 script can tell; skipped and neutral runs, and runs still going, do not

@@ -34,3 +34,17 @@ func TestChecksExitWhenARunFailed(t *testing.T) {
 		}
 	}
 }
+
+// pr view's checks line counts the runs by the service's words: on a
+// terminal they are made safe like the rest of the page (a hostile
+// service's conclusion cleared the screen).
+func TestViewChecksLineIsSanitized(t *testing.T) {
+	s := servicefixture.New(t, servicefixture.Options{Hostile: true, Conclusions: []string{"success", "failure"}})
+	h := clitest.Against(t, s.BaseURL, s.Token)
+	r := h.Run(clitest.Run{TTY: true}, "pr", "view", "3", "-R", "alice/app")
+	_, checks, _ := strings.Cut(r.Out, "Checks:")
+	checks, _, _ = strings.Cut(checks, "\n")
+	if r.Code != 0 || !strings.Contains(checks, "1 success") || strings.ContainsAny(r.Out, "\x1b\x07\u009b\u202e") {
+		t.Errorf("exit %d, checks line %q\n%s", r.Code, checks, r.Err)
+	}
+}

@@ -70,11 +70,14 @@ func fetchSides(ctx context.Context, g gitremote.Git, ios *iostreams.IOStreams, 
 }
 
 // loginHint says where to look when git could not fetch from remote:
-// forge gives git its token only for the service's own origin.
+// forge gives git its token only for the service's own origin, and only
+// over http(s).
 func loginHint(g gitremote.Git, remote gitremote.Remote) string {
 	u, err := url.Parse(remote.URL)
 	switch {
-	case err == nil && g.Origin != "" && origin.Of(u) != "" && origin.Of(u) != origin.OfString(g.Origin):
+	case err != nil || u.Scheme == "ssh" || !strings.Contains(remote.URL, "://"): // ssh://, or scp-like host:path
+		return fmt.Sprintf("remote %s is reached over ssh, where git logs in with your ssh key, not forge's login: `forge ssh-key add` gives the service one", remote.Name)
+	case g.Origin != "" && origin.Of(u) != "" && origin.Of(u) != origin.OfString(g.Origin):
 		return fmt.Sprintf("remote %s is on %s, not on the service's host: git used its own credentials there", remote.Name, u.Host)
 	case g.Origin == "":
 		return "if git could not log in, run `forge auth login`"

@@ -119,7 +119,7 @@ func render(opts *viewOptions, p *client.PullRequest) string {
 	}
 	fmt.Fprintf(&b, "%s • %s\n", label, byline(cs, p, st))
 	if opts.checks != "none" {
-		fmt.Fprintf(&b, "%s %s\n", cs.Gray("Checks:"), opts.checks)
+		fmt.Fprintf(&b, "%s %s\n", cs.Gray("Checks:"), text.OneLine(opts.checks)) // the service's words
 	}
 	b.WriteString("\n")
 	if strings.TrimSpace(p.Body) == "" {

@@ -44,3 +44,16 @@ func TestViewLogFailedReadsBroke(t *testing.T) {
 		t.Errorf("cancelled job: exit %d\n%s", r.Code, r.Output())
 	}
 }
+
+// The messages that name a run by its workflow (runTitle) show the
+// service's name made safe on a terminal: run watch on a finished run
+// printed it raw on stderr (as did run explain on a successful run and
+// run watch when the run it followed ended).
+func TestRunTitleIsSanitized(t *testing.T) {
+	s := servicefixture.New(t, servicefixture.Options{Hostile: true, Conclusions: []string{"success"}})
+	h := clitest.Against(t, s.BaseURL, s.Token)
+	r := h.Run(clitest.Run{TTY: true, ErrTTY: true}, "run", "watch", "1", "-R", "alice/app")
+	if r.Code != 0 || !strings.Contains(r.Err, "Run CI^[]0;pwned") || strings.ContainsAny(r.Output(), "\x07\u009b\u202e") || strings.Contains(r.Output(), "\x1b]") {
+		t.Errorf("exit %d\n%q", r.Code, r.Output())
+	}
+}

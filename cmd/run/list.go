@@ -36,8 +36,9 @@ func newListCmd(f *cmdutil.Factory, runF func(context.Context, *listOptions) err
 		Short:   "List a repository's recent workflow runs",
 		Long: `List workflow runs, newest first. On a terminal: a table with a status mark
 (✓ success, ✗ failed, ⊘ cancelled, - skipped, * running, • waiting, as in
-forge pr checks), relative ages and durations. Piped: tab-separated fields status, conclusion,
-title, workflow, branch, event, ID, elapsed and creation time (ISO 8601).`,
+forge pr checks), relative ages and durations. Piped: tab-separated fields
+status, conclusion, title, workflow, branch, event, ID, elapsed and creation
+time (ISO 8601).`,
 		Example: `  forge run list
   forge run list -R alice/demo --limit 5
   forge run list --status failure --json id,head_branch`,

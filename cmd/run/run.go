@@ -11,6 +11,7 @@ import (
 
 	"github.com/forgehq/forge/client"
 	"github.com/forgehq/forge/internal/cmdutil"
+	"github.com/forgehq/forge/internal/text"
 	"github.com/spf13/cobra"
 )
 
@@ -36,13 +37,13 @@ var runFields = []string{"id", "name", "display_title", "run_number", "event", "
 	"head_branch", "head_sha", "html_url", "actor", "created_at", "updated_at", "run_started_at"}
 
 // runTitle names a run for messages: its workflow and number, e.g.
-// "CI (12)".
+// "CI (12)", the service's name made safe for a terminal.
 func runTitle(r *client.WorkflowRun) string {
 	name := r.Name
 	if name == "" {
 		name = "run"
 	}
-	return fmt.Sprintf("%s (%d)", name, r.ID)
+	return fmt.Sprintf("%s (%d)", text.OneLine(name), r.ID)
 }
 
 // fetchRun reads a run and its jobs at the same time: two requests in

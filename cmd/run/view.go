@@ -48,8 +48,9 @@ With --json, the run's fields plus "jobs", the list of its jobs.
 With --explain, when the run has failed forge then asks the agent why, as
 forge run explain does, and streams the answer after the run.
 
---log-failed prints the logs of the failed jobs instead (as forge run logs
-does). --exit-status exits 1 when the run failed (failure, timed_out,
+--log-failed prints the logs of the jobs that failed by themselves instead
+(failure, timed_out, ...; not those cancelled), as forge run logs does.
+--exit-status exits 1 when the run failed (failure, timed_out,
 cancelled, ...), so a script can tell; a skipped or neutral run, or one
 still going, exits 0.
 
@@ -67,7 +68,7 @@ Without an ID on a terminal, forge offers the recent runs to choose from.`,
 	cmdutil.AddRepoFlag(cmd, &opts.repo)
 	opts.exporter = output.AddJSONFlags(cmd, append(runFields, "jobs")...)
 	cmd.Flags().BoolVarP(&opts.web, "web", "w", false, "Open the run in the browser")
-	cmd.Flags().BoolVar(&opts.logFailed, "log-failed", false, "Print the logs of the failed jobs (as forge run logs does)")
+	cmd.Flags().BoolVar(&opts.logFailed, "log-failed", false, "Print the logs of the jobs that failed, not those cancelled (as forge run logs does)")
 	cmd.Flags().BoolVar(&opts.exitStatus, "exit-status", false, "Exit with status 1 when the run failed (cancelled too; not skipped or neutral)")
 	cmd.Flags().BoolVar(&opts.explain, "explain", false, "When the run has failed, ask the agent why (see forge run explain)")
 	addAgentFlags(cmd, f, &opts.agent)

@@ -257,7 +257,7 @@ func (v *fileView) Update(msg tea.Msg) tea.Cmd {
 func (v *fileView) render() []string {
 	st := v.ctx.Styles
 	v.pager.Numbers, v.pager.Sideways = false, false
-	save := "  forge repo contents " + text.OneLine(v.entry.Path) + " -R " + v.repo.String() + " > FILE"
+	save := "  forge repo contents " + text.OneLine(v.entry.Path) + " -R " + text.OneLine(v.repo.String()) + " > FILE"
 	switch {
 	case client.Binary(v.data, !v.cut):
 		return []string{st.Dim.Render("A binary file of " + v.sizeText() + ": save it with"), save}

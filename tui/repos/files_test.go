@@ -34,3 +34,25 @@ func TestFileViewPastTheInlineLimit(t *testing.T) {
 	d = tuitest.Drive(t, newFileView(ctx, repo, &client.Content{Name: "big.bin", Path: "big.bin"}), 100, 20)
 	d.UntilView("A binary file of 2.0 MiB: save it with", "forge repo contents big.bin -R alice/webapp > FILE")
 }
+
+// TestFileViewCleansTheRepositoryName: the line saying how to save a file
+// names the repository as the service named it (full_name), and reaches
+// the terminal cleaned like the service's other strings.
+func TestFileViewCleansTheRepositoryName(t *testing.T) {
+	t.Parallel()
+	srv := tuitest.Server(t)
+	if _, err := srv.CommitFiles("alice/webapp", "", map[string]string{"logo.bin": "\x00\x01\x02"}, "Add a binary file"); err != nil {
+		t.Fatal(err)
+	}
+	env := tuitest.Env(t, srv, "alice")
+	env["FORGE_BASE_URL"] = tuitest.Hostile(t, srv) + "/api/v2"
+	ctx := tuitest.Context(t, srv, "alice")
+	ctx.Factory = tuitest.Factory(env)
+	repo := client.RepoName{Owner: "alice", Name: "webapp" + tuitest.Marker}
+
+	d := tuitest.Drive(t, newFileView(ctx, repo, &client.Content{Name: "logo.bin", Path: "logo.bin"}), 200, 20)
+	d.UntilView("A binary file of", "forge repo contents logo.bin -R alice/webapp")
+	if v := d.C.View(); strings.ContainsAny(v, "\x07\u009b\u202e\u2066") || strings.Contains(v, "\x1b]") || !strings.Contains(v, "alice/webapp^[]0;pwned") {
+		t.Errorf("the view draws the service's controls raw:\n%q", v)
+	}
+}
