@@ -61,7 +61,8 @@ func newExplainCmd(f *cmdutil.Factory, runF func(context.Context, *explainOption
 		Use:   "explain ID",
 		Short: "Ask the agent why a workflow run failed",
 		Long: `Ask the service's agent why a workflow run failed: forge sends the run's
-metadata, its jobs and the last 500 lines of each failed job's log with a
+metadata, its jobs and the last 500 lines of each failed job's log (jobs
+cancelled because another failed are listed, their logs left out) with a
 fixed question, and streams the answer to stdout (rendered as markdown on a
 terminal).
 
