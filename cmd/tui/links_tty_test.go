@@ -46,7 +46,9 @@ func TestCopyAndBrowseOnATerminal(t *testing.T) {
 
 	// A job's log: Y copies the lines shown.
 	x.Keys("3")
-	x.Shows("Runs")
+	// The rows, not only the breadcrumb: Enter on a list still loading
+	// opens nothing.
+	x.Shows("Runs", "CI on main")
 	x.Keys("Enter")
 	x.Shows("JOB")
 	x.Keys("Enter")
