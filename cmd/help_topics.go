@@ -90,10 +90,10 @@ its own environment.`},
   0    success, also when the state asked for already held (admin user
        disable of a disabled account)
   1    failure: a request failed, a resource was not found, permission
-       was denied, the service refused a value (HTTP 400); pr checks
-       and run view --exit-status: a run failed (cancelled too, not
-       skipped or neutral); run watch --exit-status and run explain:
-       the run did not succeed
+       was denied, the service refused a value (HTTP 400); pr checks,
+       run view and run watch --exit-status, and run explain: a run
+       failed (failure, timed_out, cancelled too; not skipped or
+       neutral)
   2    usage error: a bad flag or argument that forge checks itself (an
        unknown filter value such as issue list --state or run list
        --status, a malformed number or URL), a local file that does not

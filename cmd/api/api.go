@@ -88,7 +88,7 @@ into one array; --jq and --template apply to the whole of it.`,
 	fl.StringArrayVarP(&opts.rawFields, "raw-field", "f", nil, "Add a string field, `key=value`")
 	fl.StringArrayVarP(&opts.fields, "field", "F", nil, "Add a typed field, `key=value` (true, false, null, numbers, @file)")
 	fl.StringArrayVarP(&opts.headers, "header", "H", nil, "Add a request header, `'Name: value'`")
-	fl.StringVar(&opts.input, "input", "", "Send the `file`'s content as the request body (- for standard input)")
+	cmdutil.PathOrDashFlag(cmd, &opts.input, "input", "", "", "Send the `file`'s content as the request body (- for standard input)")
 	fl.BoolVar(&opts.paginate, "paginate", false, "Fetch every page (GET), joining JSON arrays into one")
 	fl.BoolVarP(&opts.include, "include", "i", false, "Print the HTTP status line and headers before the body")
 	fl.BoolVar(&opts.silent, "silent", false, "Print nothing of the answer's body")

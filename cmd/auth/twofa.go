@@ -68,7 +68,7 @@ prints the secret; confirm it afterwards with --code:
 	}
 	fl := cmd.Flags()
 	fl.StringVar(&opts.code, "code", "", "Confirm an enrolment already started, with this `code` from the app")
-	fl.StringVar(&opts.qrPNG, "qr-png", "", "Save the service's QR code image to `FILE` (PNG)")
+	cmdutil.PathFlag(cmd, &opts.qrPNG, "qr-png", "", "", "Save the service's QR code image to `FILE` (PNG)")
 	fl.BoolVar(&opts.invert, "invert", false, "Draw the QR code for dark text on a light background")
 	opts.exporter = output.AddJSONFlags(cmd, "secret", "otpauth_url", "qr_png_base64", "qr_base64")
 	return cmd

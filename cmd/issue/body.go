@@ -41,7 +41,7 @@ type bodyFlags struct {
 // help ("The comment's").
 func (b *bodyFlags) add(cmd *cobra.Command, whose string) {
 	cmd.Flags().StringVarP(&b.body, "body", "b", "", whose+" `text` (markdown)")
-	cmd.Flags().StringVarP(&b.file, "body-file", "F", "", "Read the text from `file` (- for standard input)")
+	cmdutil.PathOrDashFlag(cmd, &b.file, "body-file", "F", "", "Read the text from `file` (- for standard input)")
 }
 
 // given reports whether --body or --body-file was passed.

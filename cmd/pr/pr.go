@@ -3,6 +3,7 @@ package pr
 
 import (
 	"github.com/forgehq/forge/internal/cmdutil"
+	"github.com/forgehq/forge/internal/iostreams"
 	"github.com/forgehq/forge/internal/output"
 	"github.com/spf13/cobra"
 )
@@ -29,14 +30,30 @@ through git in a clone of the repository.`,
 	return cmd
 }
 
+// stateColors are the colours of a pull request's state word
+// (PullRequest.StateWord), in list's table and in view's header; draft and
+// anything else are gray.
+var stateColors = map[string]struct {
+	cell output.Color
+	name string // for ColorScheme.Named
+}{
+	"open":   {output.Green, "green"},
+	"merged": {output.Magenta, "magenta"},
+	"closed": {output.Red, "red"},
+}
+
+// stateColor is a state's colour in a table.
 func stateColor(state string) output.Color {
-	switch state {
-	case "open":
-		return output.Green
-	case "merged":
-		return output.Magenta
-	case "closed":
-		return output.Red
+	if c, ok := stateColors[state]; ok {
+		return c.cell
 	}
 	return output.Gray
+}
+
+// paintState writes s in state's colour, for lines drawn with cs.
+func paintState(cs *iostreams.ColorScheme, state, s string) string {
+	if c, ok := stateColors[state]; ok {
+		return cs.Named(c.name, s)
+	}
+	return cs.Gray(s)
 }

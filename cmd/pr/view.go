@@ -106,17 +106,7 @@ func render(opts *viewOptions, p *client.PullRequest) string {
 	st := p.StateWord()
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s %s\n", cs.Bold(text.OneLine(p.Title)), cs.Gray(fmt.Sprintf("#%d", p.Number)))
-	label := text.Capitalize(text.OneLine(st))
-	switch st {
-	case "open":
-		label = cs.Green(label)
-	case "merged":
-		label = cs.Magenta(label)
-	case "closed":
-		label = cs.Red(label)
-	default:
-		label = cs.Gray(label)
-	}
+	label := paintState(cs, st, text.Capitalize(text.OneLine(st)))
 	fmt.Fprintf(&b, "%s • %s\n", label, byline(cs, p, st))
 	if opts.checks != "none" {
 		fmt.Fprintf(&b, "%s %s\n", cs.Gray("Checks:"), text.OneLine(opts.checks)) // the service's words

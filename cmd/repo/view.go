@@ -160,7 +160,7 @@ func printRepo(opts *viewOptions, r *client.Repo, rd readme) error {
 	switch {
 	case rd.text == "":
 		b.WriteString(cs.Gray("This repository has no README.") + "\n\n")
-	case isMarkdown(rd.name):
+	case markdown.IsFile(rd.name):
 		b.WriteString(markdown.ForStdout(ios, rd.text) + "\n")
 	default:
 		for _, line := range strings.Split(strings.TrimRight(rd.text, "\n"), "\n") {
@@ -174,14 +174,6 @@ func printRepo(opts *viewOptions, r *client.Repo, rd readme) error {
 	b.WriteString(cs.Gray("View this repository on the web: "+text.OneLine(r.HTMLURL)) + "\n")
 	_, err := fmt.Fprint(ios.Out, b.String())
 	return err
-}
-
-func isMarkdown(name string) bool {
-	switch strings.ToLower(path.Ext(name)) {
-	case ".md", ".markdown", ".mdown", "":
-		return true
-	}
-	return false
 }
 
 // printRepoRaw is the piped form, after gh: key:<TAB>value lines, "--",

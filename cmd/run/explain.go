@@ -66,9 +66,11 @@ cancelled because another failed are listed, their logs left out) with a
 fixed question, and streams the answer to stdout (rendered as markdown on a
 terminal).
 
-The exit status is the run's, as with run watch --exit-status: 0 when it
-succeeded (nothing is asked then), 1 otherwise — so a CI script keeps its
-logic (an error of its own, such as no agent key, has its own status: 4):
+The exit status is the run's, as with run watch --exit-status: 1 when the
+run failed (failure, timed_out, cancelled, ...), 0 when it did not
+(success, skipped or neutral: forge says so on stderr and asks nothing) —
+so a CI script keeps its logic (an error of its own, such as no agent key,
+has its own status: 4):
 
   forge run watch $ID --exit-status || forge run explain $ID
 
@@ -105,8 +107,7 @@ func runExplain(ctx context.Context, opts *explainOptions) error {
 		return err
 	}
 	ios := opts.IO
-	if run.State().Word == "success" {
-		fmt.Fprintf(ios.ErrOut, "Run %s succeeded; there is no failure to explain.\n", runTitle(run))
+	if notFailed(ios, run) {
 		return nil
 	}
 	if err := explainRun(ctx, opts.IO, &opts.agentOptions, c, repo, run, jobs, ios.Out); err != nil {
@@ -150,6 +151,16 @@ func explainRun(ctx context.Context, ios *iostreams.IOStreams, o *agentOptions, 
 		return errors.New("the answer was cut off: the agent key's token quota is used up; `forge chat usage` says when it resets")
 	}
 	return nil
+}
+
+// notFailed says on stderr, in one line, that a finished run did not fail
+// (client.Failed: success, skipped, neutral), so there is nothing to ask.
+func notFailed(ios *iostreams.IOStreams, run *client.WorkflowRun) bool {
+	if !client.Done(run.Status, run.Conclusion) || run.Failed() {
+		return false
+	}
+	fmt.Fprintf(ios.ErrOut, "Run %s did not fail (%s); there is no failure to explain.\n", runTitle(run), run.State().Word)
+	return true
 }
 
 func anyFailed(jobs []*client.Job) bool {

@@ -45,8 +45,10 @@ running). Piped, one "key:<TAB>value" line per field and one
 "job:<TAB>ID<TAB>NAME<TAB>STATUS<TAB>CONCLUSION<TAB>ELAPSED" line per job.
 With --json, the run's fields plus "jobs", the list of its jobs.
 
-With --explain, when the run has failed forge then asks the agent why, as
-forge run explain does, and streams the answer after the run.
+With --explain, when the run has failed (as --exit-status counts it) forge
+then asks the agent why, as forge run explain does, and streams the answer
+after the run; a run that finished without failing gets one line on stderr
+saying so, and nothing is asked.
 
 --log-failed prints the logs of the jobs that failed by themselves instead
 (failure, timed_out, ...; not those cancelled), as forge run logs does.
@@ -146,10 +148,11 @@ func (opts *viewOptions) exit(run *client.WorkflowRun) error {
 	return nil
 }
 
-// explainAfter is --explain: after a run that failed, a blank line and
-// the agent's answer.
+// explainAfter is --explain: after a run that failed (client.Failed), a
+// blank line and the agent's answer; after one that finished otherwise, a
+// line on stderr saying there is nothing to explain.
 func explainAfter(ctx context.Context, ios *iostreams.IOStreams, o *agentOptions, c *client.Client, repo client.RepoName, run *client.WorkflowRun, jobs []*client.Job) error {
-	if !client.Done(run.Status, run.Conclusion) || run.State().Word == "success" {
+	if !client.Done(run.Status, run.Conclusion) || notFailed(ios, run) {
 		return nil
 	}
 	fmt.Fprintln(ios.Out)

@@ -53,8 +53,10 @@ reconnecting and tries again after the interval, doubling the wait up to
 15s, for up to 1 minute after the connection was lost; only then does it
 give up (exit 1).
 
-With --exit-status, forge exits 1 unless the run's conclusion is success,
-so a script can wait for CI: forge run watch 12 --exit-status && deploy.
+With --exit-status, forge exits 1 when the run failed (failure, timed_out,
+cancelled, ...) and 0 when it succeeded, was skipped or was neutral — as
+run view --exit-status and pr checks count it — so a script can wait for
+CI: forge run watch 12 --exit-status && deploy.
 With --explain as well, a run that fails is followed by the agent's answer
 to why (see forge run explain); the exit status stays the run's.
 Ctrl-C stops watching (exit 130), leaving the run's last state on the
@@ -73,7 +75,7 @@ normal screen; the run goes on.`,
 		return runF(cmd.Context(), opts)
 	})
 	cmdutil.AddRepoFlag(cmd, &opts.repo)
-	cmd.Flags().BoolVar(&opts.exitStatus, "exit-status", false, "Exit with status 1 unless the run succeeds")
+	cmd.Flags().BoolVar(&opts.exitStatus, "exit-status", false, "Exit with status 1 when the run failed (cancelled too; not skipped or neutral)")
 	cmd.Flags().StringVarP(&opts.interval, "interval", "i", "3", "Time between refreshes: `seconds`, or a duration such as 500ms or 1m")
 	cmd.Flags().BoolVar(&opts.explain, "explain", false, "With --exit-status: when the run fails, ask the agent why (see forge run explain)")
 	addAgentFlags(cmd, f, &opts.agent)
@@ -129,7 +131,7 @@ func runWatch(ctx context.Context, opts *watchOptions) error {
 			return err
 		}
 	}
-	if opts.exitStatus && run.State().Word != "success" {
+	if opts.exitStatus && run.Failed() {
 		if opts.explain {
 			// jobs may be from before the run completed: read them again.
 			if run, jobs, err = fetchRun(ctx, c, repo, opts.id); err != nil {

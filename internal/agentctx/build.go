@@ -2,7 +2,6 @@ package agentctx
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -11,7 +10,6 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/forgehq/forge/chat"
 	"github.com/forgehq/forge/client"
@@ -229,7 +227,7 @@ func file(ctx context.Context, c *client.Client, repo client.RepoName, path, rev
 	if cut { // the service did not say how large
 		return nil, fmt.Errorf("%s is over %d bytes; forge attaches files of up to %d", path, maxFile, maxFile)
 	}
-	if bytes.IndexByte(data, 0) >= 0 || !utf8.Valid(data) {
+	if client.Binary(data, true) { // git's guess, as forge makes it everywhere
 		return nil, fmt.Errorf("%s is not a text file", path)
 	}
 	at := rev

@@ -51,6 +51,23 @@ func TestFileLimits(t *testing.T) {
 	}
 }
 
+// TestFileBinaryGuessIsGits: a file is text or not by client.Binary, from
+// its first 8000 bytes as forge repo contents judges it: one with a stray
+// Latin-1 byte past them is attached. build checked the whole file and
+// refused it as "not a text file".
+func TestFileBinaryGuessIsGits(t *testing.T) {
+	srv, c := start(t)
+	late := strings.Repeat("a line of text\n", 600) + "caf\xe9\n" // 9000 bytes of UTF-8, then a Latin-1 é
+	if _, err := srv.CommitFiles("alice/demo", "", map[string]string{"late.txt": late}, "files"); err != nil {
+		t.Fatal(err)
+	}
+	repo := client.RepoName{Owner: "alice", Name: "demo"}
+	a, err := agentctx.Build(context.Background(), c, repo, "file:late.txt", agentctx.Options{})
+	if err != nil || len(a.Sections[0].Lines) != 601 {
+		t.Fatalf("file:late.txt: %v", err)
+	}
+}
+
 func TestRunKeepsTheEndOfLongLogs(t *testing.T) {
 	srv, c := start(t)
 	var lines []string

@@ -10,7 +10,6 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/forgehq/forge/client"
 	"github.com/forgehq/forge/internal/text"
@@ -124,7 +123,7 @@ func side(ctx context.Context, c *client.Client, repo client.RepoName, path, rev
 	if cut {
 		return "", tooBig
 	}
-	if !utf8.Valid(b) || strings.IndexByte(string(b), 0) >= 0 {
+	if client.Binary(b, true) { // git's guess, as forge makes it everywhere
 		return "", skipped("binary file")
 	}
 	return string(b), nil

@@ -72,13 +72,17 @@ func EnumFlag(cmd *cobra.Command, p *string, name, shorthand, def string, allowe
 	_ = cmd.RegisterFlagCompletionFunc(name, cobra.FixedCompletions(allowed, cobra.ShellCompDirectiveNoFileComp))
 }
 
-// pathValue is a string flag that names a file or directory.
-type pathValue struct{ p *string }
+// pathValue is a string flag that names a file or directory; with
+// dash, "-" alone (standard input or output) is a value too.
+type pathValue struct {
+	p    *string
+	dash bool
+}
 
 func (v *pathValue) String() string { return *v.p }
 func (v *pathValue) Type() string   { return "string" }
 func (v *pathValue) Set(s string) error {
-	if strings.HasPrefix(s, "-") {
+	if strings.HasPrefix(s, "-") && !(v.dash && s == "-") {
 		return fmt.Errorf("takes a path, not %q: put the path after it (a name that starts with \"-\" as ./%s)", s, s)
 	}
 	*v.p = s
@@ -94,6 +98,14 @@ func (v *pathValue) Set(s string) error {
 func PathFlag(cmd *cobra.Command, p *string, name, shorthand, def, usage string) {
 	*p = def
 	cmd.Flags().VarP(&pathValue{p: p}, name, shorthand, usage)
+}
+
+// PathOrDashFlag is PathFlag for a flag where "-" means standard input
+// or output: "-" alone is taken, any other value starting with "-" is
+// refused as PathFlag refuses it.
+func PathOrDashFlag(cmd *cobra.Command, p *string, name, shorthand, def, usage string) {
+	*p = def
+	cmd.Flags().VarP(&pathValue{p: p, dash: true}, name, shorthand, usage)
 }
 
 // orList writes choices as "a, b or c".

@@ -9,6 +9,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"github.com/forgehq/forge/client"
+	"github.com/forgehq/forge/internal/markdown"
 	"github.com/forgehq/forge/internal/text"
 	"github.com/forgehq/forge/tui/common"
 	"github.com/forgehq/forge/tui/components"
@@ -265,7 +266,7 @@ func (v *fileView) render() []string {
 		return []string{st.Dim.Render("An empty file.")}
 	}
 	var lines []string
-	if isMarkdown(v.entry.Name) {
+	if markdown.IsFile(v.entry.Name) {
 		lines = v.ctx.Markdown(string(v.data), v.width)
 	} else {
 		v.pager.Numbers, v.pager.Sideways = true, true
@@ -289,11 +290,6 @@ func (v *fileView) sizeText() string {
 		return "more than " + text.Bytes(maxView)
 	}
 	return text.Bytes(int64(len(v.data)))
-}
-
-func isMarkdown(name string) bool {
-	ext := strings.ToLower(path.Ext(name))
-	return ext == ".md" || ext == ".markdown"
 }
 
 func (v *fileView) SetSize(width, height int) {

@@ -56,3 +56,25 @@ func TestFileViewCleansTheRepositoryName(t *testing.T) {
 		t.Errorf("the view draws the service's controls raw:\n%q", v)
 	}
 }
+
+// TestFileViewRendersMarkdownByName: the file view renders the files
+// markdown.IsFile names, as forge repo view renders a README: a .mdown
+// file is rendered (no line numbers, no **), a file without an extension
+// is text. The view knew only .md and .markdown.
+func TestFileViewRendersMarkdownByName(t *testing.T) {
+	t.Parallel()
+	srv := tuitest.Server(t)
+	doc := "Notes\n\nSome **bold** words.\n"
+	if _, err := srv.CommitFiles("alice/webapp", "", map[string]string{"NOTES.mdown": doc, "NOTES": doc}, "Add notes"); err != nil {
+		t.Fatal(err)
+	}
+	ctx := tuitest.Context(t, srv, "alice")
+	repo := client.RepoName{Owner: "alice", Name: "webapp"}
+
+	d := tuitest.Drive(t, newFileView(ctx, repo, &client.Content{Name: "NOTES.mdown", Path: "NOTES.mdown"}), 100, 20)
+	if v := d.UntilView("NOTES.mdown", "Some bold words."); strings.Contains(v, "**") || strings.Contains(v, "1 Notes") {
+		t.Errorf(".mdown is not rendered:\n%s", v)
+	}
+	d = tuitest.Drive(t, newFileView(ctx, repo, &client.Content{Name: "NOTES", Path: "NOTES"}), 100, 20)
+	d.UntilView("1 Notes", "3 Some **bold** words.")
+}
