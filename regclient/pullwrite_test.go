@@ -90,10 +90,7 @@ func TestPulledLayoutIsLayoutAppend(t *testing.T) {
 		t.Fatal(err)
 	}
 	count := &getCounter{inner: e.transport, part: "/blobs/"}
-	c, err := regclient.New(regclient.Options{RegistryURL: e.srv.URL(), Username: "alice", Password: passwords["alice"], Transport: count, Service: true})
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := e.through(t, count)
 	mine, theirs := filepath.Join(e.dir, "forge"), filepath.Join(e.dir, "ggcr")
 	for _, r := range []name.Reference{ref, idxRef} {
 		if _, err := c.Pull(ctx, r, mine, nil, regclient.PullOptions{Format: regclient.FormatOCI}); err != nil {
@@ -166,10 +163,7 @@ func TestPullCutShortLeavesNothing(t *testing.T) {
 	ls, _ := served.Layers()
 	big := digestOf(t, ls[1])
 	cut := &cutBlob{inner: e.transport, digest: big.String()}
-	c, err := regclient.New(regclient.Options{RegistryURL: e.srv.URL(), Username: "alice", Password: passwords["alice"], Transport: cut, Service: true})
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := e.through(t, cut)
 	ctx := context.Background()
 	dir := filepath.Join(e.dir, "out")
 	if err := os.Mkdir(dir, 0o755); err != nil {
@@ -210,10 +204,7 @@ func TestPullStopsTheOtherLayersWhenOneFails(t *testing.T) {
 			stall.stalled["/blobs/"+d.String()] = true
 		}
 	}
-	c, err := regclient.New(regclient.Options{RegistryURL: e.srv.URL(), Username: "alice", Password: passwords["alice"], Transport: stall, Service: true})
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := e.through(t, stall)
 	for _, format := range []string{regclient.FormatTarball, regclient.FormatOCI} {
 		dest := filepath.Join(e.dir, "stop-"+format)
 		_, err := c.Pull(context.Background(), ref, dest, nil, regclient.PullOptions{Format: format})
@@ -260,10 +251,7 @@ func TestPullStopsTheLayersWhenAManifestFails(t *testing.T) {
 	}
 	second := "/manifests/" + im.Manifests[1].Digest.String()
 	asked := &getCounter{inner: &refuseManifest{inner: stall, path: second}, part: second}
-	c, err := regclient.New(regclient.Options{RegistryURL: e.srv.URL(), Username: "alice", Password: passwords["alice"], Transport: asked, Service: true})
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := e.through(t, asked)
 	if _, err := c.Pull(context.Background(), ref, filepath.Join(e.dir, "layout"), nil, regclient.PullOptions{Format: regclient.FormatOCI}); err == nil {
 		t.Fatal("a layout pull whose second manifest was refused succeeded")
 	}
@@ -378,4 +366,15 @@ func clip(b []byte) []byte {
 		return b[:80]
 	}
 	return b
+}
+
+// through is alice's client of the service's registry, its requests
+// carried by t.
+func (e *env) through(t *testing.T, rt http.RoundTripper) *regclient.Client {
+	t.Helper()
+	c, err := regclient.New(regclient.Options{RegistryURL: e.srv.URL(), Username: "alice", Password: passwords["alice"], Transport: rt, Service: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
 }
