@@ -30,30 +30,30 @@ through git in a clone of the repository.`,
 	return cmd
 }
 
-// stateColors are the colours of a pull request's state word
-// (PullRequest.StateWord), in list's table and in view's header; draft and
-// anything else are gray.
-var stateColors = map[string]struct {
-	cell output.Color
-	name string // for ColorScheme.Named
-}{
-	"open":   {output.Green, "green"},
-	"merged": {output.Magenta, "magenta"},
-	"closed": {output.Red, "red"},
+// stateColors is the colour of a pull request's state word
+// (PullRequest.StateWord), in list's table and in view's header, with its
+// name for ColorScheme.Named; draft and anything else are gray. A switch,
+// not a package map: nothing is built at start-up.
+func stateColors(state string) (output.Color, string) {
+	switch state {
+	case "open":
+		return output.Green, "green"
+	case "merged":
+		return output.Magenta, "magenta"
+	case "closed":
+		return output.Red, "red"
+	}
+	return output.Gray, "gray"
 }
 
 // stateColor is a state's colour in a table.
 func stateColor(state string) output.Color {
-	if c, ok := stateColors[state]; ok {
-		return c.cell
-	}
-	return output.Gray
+	c, _ := stateColors(state)
+	return c
 }
 
 // paintState writes s in state's colour, for lines drawn with cs.
 func paintState(cs *iostreams.ColorScheme, state, s string) string {
-	if c, ok := stateColors[state]; ok {
-		return cs.Named(c.name, s)
-	}
-	return cs.Gray(s)
+	_, name := stateColors(state)
+	return cs.Named(name, s)
 }
