@@ -150,6 +150,17 @@ func TestLockdownWithholdsTitlesOfAuthorsWithoutWriteAccess(t *testing.T) {
 	if got["mallory"] != withheld("mallory") || got["bob"] != withheld("bob") || got["carol"] != "Carol's bug" {
 		t.Errorf("issues_list titles: %q", got)
 	}
+	// A search reads the titles the model may see: a withheld one is not
+	// matched by its words (which would tell them).
+	var found mcpserver.IssueList
+	s.call("issues_list", map[string]any{"state": "all", "search": "previous instructions"}, &found)
+	if len(found.Issues) != 0 {
+		t.Errorf("a search matched withheld titles: %+v", found.Issues)
+	}
+	s.call("issues_list", map[string]any{"state": "all", "search": "carol's"}, &found)
+	if len(found.Issues) != 1 || found.Issues[0].Title != "Carol's bug" {
+		t.Errorf("a search for a title shown: %+v", found.Issues)
+	}
 	var one, closed mcpserver.Issue
 	s.call("issue_view", map[string]any{"number": 3}, &one)
 	s.call("issue_close", map[string]any{"number": 1}, &closed)

@@ -97,6 +97,10 @@ func listIssues(ctx context.Context, s *Server, in ListIssuesIn) (IssueList, err
 	if err != nil {
 		return IssueList{}, err
 	}
+	trusted, err := s.trusted(ctx, c, name)
+	if err != nil {
+		return IssueList{}, err
+	}
 	seq := c.Issues.List(ctx, name, client.IssueListOptions{ListOptions: client.ListOptions{PerPage: MaxPerPage}, State: in.State})
 	search := strings.ToLower(in.Search)
 	scanned := 0
@@ -106,7 +110,9 @@ func listIssues(ctx context.Context, s *Server, in ListIssuesIn) (IssueList, err
 				return
 			}
 			if err == nil && (in.Author != "" && !strings.EqualFold(is.User.Login, in.Author) ||
-				search != "" && !strings.Contains(strings.ToLower(is.Title), search)) {
+				// The title the model may see: a withheld one's words
+				// would show through a search that matched them.
+				search != "" && !strings.Contains(strings.ToLower(trusted.title(is.User.Login, is.Title)), search)) {
 				continue
 			}
 			if !yield(is, err) {
@@ -121,8 +127,7 @@ func listIssues(ctx context.Context, s *Server, in ListIssuesIn) (IssueList, err
 	if scanned > MaxScan {
 		note = fmt.Sprintf("searched the first %d issues only; narrow the list with state", MaxScan)
 	}
-	trusted, err := s.trusted(ctx, c, name)
-	return IssueList{Issues: each(iss, trusted.issueOf), Note: note}, err
+	return IssueList{Issues: each(iss, trusted.issueOf), Note: note}, nil
 }
 
 func viewIssue(ctx context.Context, s *Server, in ViewIssueIn) (Issue, error) {
