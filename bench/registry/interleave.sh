@@ -5,19 +5,12 @@
 # falls on both alike (hyperfine runs all of one command, then all of the
 # other). Prints each tool's median, mean and minimum wall time, and the
 # load average before and after. Set FORGE2 to time a second forge binary
-# (e.g. an older build) in the same rounds. Uses run.sh's settings.
+# (e.g. an older build) in the same rounds. Settings: env.sh.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-export BENCH_DIR=${BENCH_DIR:-/tmp/forge-bench}
-export BENCH_ADDR=${BENCH_ADDR:-127.0.0.1:28417}
-export FORGE=${FORGE:-$BENCH_DIR/forge}
-export FORGE_CONFIG_DIR=$BENCH_DIR/config XDG_CACHE_HOME=$BENCH_DIR/cache
-export FORGE_REGISTRY_URL=http://$BENCH_ADDR FORGE_USERNAME=admin FORGE_PASSWORD=bench-password-1234
-export DOCKER_CONFIG=$BENCH_DIR/docker
-mkdir -p "$DOCKER_CONFIG"
-printf '{"auths": {"%s": {"auth": "%s"}}}\n' "$BENCH_ADDR" "$(printf admin:bench-password-1234 | base64)" >"$DOCKER_CONFIG/config.json"
-crane=$(command -v crane || echo "$(go env GOPATH)/bin/crane")
-[ -f "$BENCH_DIR/push.tar" ] || go run ./bench/registry/mkimage -layers 3 -size $((64 << 20)) -o "$BENCH_DIR/push.tar"
+source bench/registry/env.sh
+bench_images
+export FORGE_REGISTRY_URL=http://$BENCH_ADDR
 
 declare -A cmds=(
   [forge]="$FORGE image push $BENCH_DIR/push.tar bench:1"

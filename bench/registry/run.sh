@@ -4,22 +4,11 @@
 #   bench/registry/run.sh [push|repush|pull|all]
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-export BENCH_DIR=${BENCH_DIR:-/tmp/forge-bench}
-export BENCH_ADDR=${BENCH_ADDR:-127.0.0.1:28417}
-export FORGE=$BENCH_DIR/forge
-mkdir -p "$BENCH_DIR"
-go build -o "$FORGE" ./cmd/forge
-[ -f "$BENCH_DIR/push.tar" ] || go run ./bench/registry/mkimage -layers 3 -size $((64 << 20)) -o "$BENCH_DIR/push.tar"
-[ -f "$BENCH_DIR/big.tar" ] || go run ./bench/registry/mkimage -layers 8 -size $((128 << 20)) -o "$BENCH_DIR/big.tar"
-
-# forge reads its account from the environment; crane from a docker
-# config with static credentials (no helper process in its timing).
-export FORGE_CONFIG_DIR=$BENCH_DIR/config XDG_CACHE_HOME=$BENCH_DIR/cache
-export FORGE_REGISTRY_URL=http://$BENCH_ADDR FORGE_USERNAME=admin FORGE_PASSWORD=bench-password-1234
-export DOCKER_CONFIG=$BENCH_DIR/docker
-mkdir -p "$DOCKER_CONFIG"
-printf '{"auths": {"%s": {"auth": "%s"}}}\n' "$BENCH_ADDR" "$(printf admin:bench-password-1234 | base64)" >"$DOCKER_CONFIG/config.json"
-crane=$(command -v crane || echo "$(go env GOPATH)/bin/crane")
+export FORGE=${BENCH_DIR:-/tmp/forge-bench}/forge
+rm -f "$FORGE" # env.sh builds this tree's forge
+source bench/registry/env.sh
+bench_images
+export FORGE_REGISTRY_URL=http://$BENCH_ADDR
 
 what=${1:-all}
 if [ "$what" = push ] || [ "$what" = all ]; then

@@ -11,18 +11,8 @@
 # settings; needs hyperfine, crane and docker-registry.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-export BENCH_DIR=${BENCH_DIR:-/tmp/forge-bench}
-export BENCH_ADDR=${BENCH_ADDR:-127.0.0.1:28417}
-export FORGE=${FORGE:-$BENCH_DIR/forge}
+source bench/registry/env.sh
 DIST_ADDR=${DIST_ADDR:-127.0.0.1:28418}
-mkdir -p "$BENCH_DIR"
-[ -x "$FORGE" ] || go build -o "$FORGE" ./cmd/forge
-export FORGE_CONFIG_DIR=$BENCH_DIR/config XDG_CACHE_HOME=$BENCH_DIR/cache
-export FORGE_USERNAME=admin FORGE_PASSWORD=bench-password-1234
-export DOCKER_CONFIG=$BENCH_DIR/docker
-mkdir -p "$DOCKER_CONFIG"
-printf '{"auths": {"%s": {"auth": "%s"}}}\n' "$BENCH_ADDR" "$(printf admin:bench-password-1234 | base64)" >"$DOCKER_CONFIG/config.json"
-crane=$(command -v crane || echo "$(go env GOPATH)/bin/crane")
 go build -o "$BENCH_DIR/headfloor" ./bench/registry/headfloor
 [ -f "$BENCH_DIR/small.tar" ] || go run ./bench/registry/mkimage -layers 2 -size 4096 -o "$BENCH_DIR/small.tar" >/dev/null
 
