@@ -8,7 +8,7 @@ test:
 
 # Regenerate the man pages and command reference under docs/.
 docs:
-	go run ./internal/docgen/gendocs
+	go run ./tools/gendocs
 
 # Optional, slow (~10 min): goreleaser check and a snapshot release in dist/.
 release-check:

@@ -32,7 +32,7 @@
 // this like any markdown; the reference agent (refserver/agent) finds the
 // blocks and refers to them in its replies.
 //
-// Attachments are made by internal/agentctx (Build turns a REF into one);
+// Attachments are made by app/agentctx (Build turns a REF into one);
 // Session.AttachContext queues them for the next message, Fit cuts them to
 // the budget: the smaller of the per-message cap (Session.ContextLimit) and
 // the key's remaining quota less ReplyReserve and the rest of the prompt

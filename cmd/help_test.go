@@ -13,7 +13,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/forgehq/forge/internal/cmdutil"
+	"github.com/forgehq/forge/app/cmdutil"
 	"github.com/forgehq/forge/internal/iostreams"
 	"github.com/spf13/cobra"
 )
@@ -196,7 +196,7 @@ func callsGetenvIndirectly(body *ast.BlockStmt) bool {
 }
 
 // TestHelpExitCodesIsComplete: `forge help exit-codes` lists every exit
-// code constant of internal/cmdutil.
+// code constant of app/cmdutil.
 func TestHelpExitCodesIsComplete(t *testing.T) {
 	page := helpTopic(t, "exit-codes")
 	for _, code := range []int{cmdutil.ExitOK, cmdutil.ExitFailure, cmdutil.ExitUsage, cmdutil.ExitAuth, cmdutil.ExitInterrupted} {
@@ -207,7 +207,7 @@ func TestHelpExitCodesIsComplete(t *testing.T) {
 	// The constants above are all there are: a new one must be added here
 	// and to the page.
 	fset := token.NewFileSet()
-	file, err := parser.ParseFile(fset, "../internal/cmdutil/errors.go", nil, 0)
+	file, err := parser.ParseFile(fset, "../app/cmdutil/errors.go", nil, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -224,6 +224,6 @@ func TestHelpExitCodesIsComplete(t *testing.T) {
 		}
 	}
 	if n != 5 {
-		t.Errorf("internal/cmdutil has %d Exit constants, this test knows 5: list the new one in cmd/help_topics.go and here", n)
+		t.Errorf("app/cmdutil has %d Exit constants, this test knows 5: list the new one in cmd/help_topics.go and here", n)
 	}
 }

@@ -15,6 +15,8 @@ import (
 	"sync"
 	"syscall"
 
+	"github.com/forgehq/forge/app/cmdutil"
+	"github.com/forgehq/forge/app/output"
 	"github.com/forgehq/forge/cmd/account"
 	"github.com/forgehq/forge/cmd/admin"
 	"github.com/forgehq/forge/cmd/alias"
@@ -39,9 +41,7 @@ import (
 	"github.com/forgehq/forge/cmd/version"
 	"github.com/forgehq/forge/completions"
 	"github.com/forgehq/forge/internal/build"
-	"github.com/forgehq/forge/internal/cmdutil"
 	"github.com/forgehq/forge/internal/iostreams"
-	"github.com/forgehq/forge/internal/output"
 	"github.com/spf13/cobra"
 )
 

@@ -13,9 +13,9 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"github.com/forgehq/forge/internal/clitest"
 	"github.com/forgehq/forge/refserver"
 	"github.com/forgehq/forge/refserver/ci"
+	"github.com/forgehq/forge/testkit/clitest"
 	"github.com/forgehq/forge/tui/tuitest"
 )
 

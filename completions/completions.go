@@ -19,9 +19,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/forgehq/forge/app/cmdutil"
 	"github.com/forgehq/forge/client"
 	"github.com/forgehq/forge/internal/build"
-	"github.com/forgehq/forge/internal/cmdutil"
 	"github.com/forgehq/forge/internal/text"
 	"github.com/spf13/cobra"
 )

@@ -12,8 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/forgehq/forge/app/cmdutil"
 	"github.com/forgehq/forge/completions"
-	"github.com/forgehq/forge/internal/cmdutil"
 	"github.com/forgehq/forge/internal/iostreams"
 	"github.com/forgehq/forge/refserver"
 	"github.com/forgehq/forge/refserver/refservertest"

@@ -3,7 +3,7 @@ package completions
 import (
 	"strings"
 
-	"github.com/forgehq/forge/internal/output"
+	"github.com/forgehq/forge/app/output"
 	"github.com/spf13/cobra"
 )
 

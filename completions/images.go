@@ -3,8 +3,8 @@ package completions
 import (
 	"strings"
 
+	"github.com/forgehq/forge/app/cmdutil"
 	"github.com/forgehq/forge/internal/build"
-	"github.com/forgehq/forge/internal/cmdutil"
 	"github.com/forgehq/forge/regclient"
 	"github.com/spf13/cobra"
 )

@@ -5,8 +5,8 @@ import (
 	"iter"
 	"strconv"
 
+	"github.com/forgehq/forge/app/cmdutil"
 	"github.com/forgehq/forge/client"
-	"github.com/forgehq/forge/internal/cmdutil"
 	"github.com/spf13/cobra"
 )
 

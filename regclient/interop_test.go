@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/forgehq/forge/internal/disttest"
 	"github.com/forgehq/forge/regclient"
+	"github.com/forgehq/forge/testkit/disttest"
 )
 
 // TestDistributionRegistry runs the CNCF distribution registry

@@ -2,8 +2,8 @@ package tui
 
 import (
 	tea "charm.land/bubbletea/v2"
+	"github.com/forgehq/forge/app/cmdutil"
 	"github.com/forgehq/forge/config"
-	"github.com/forgehq/forge/internal/cmdutil"
 	"github.com/forgehq/forge/tui/common"
 	"github.com/forgehq/forge/tui/login"
 )

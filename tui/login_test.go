@@ -10,9 +10,9 @@ import (
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/forgehq/forge/app/authflow"
 	"github.com/forgehq/forge/client"
 	"github.com/forgehq/forge/config"
-	"github.com/forgehq/forge/internal/authflow"
 	"github.com/forgehq/forge/refserver"
 	"github.com/forgehq/forge/tui/tuitest"
 	"github.com/pquerna/otp/totp"

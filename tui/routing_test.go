@@ -8,9 +8,9 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
+	"github.com/forgehq/forge/app/cmdutil"
 	"github.com/forgehq/forge/client"
 	"github.com/forgehq/forge/config"
-	"github.com/forgehq/forge/internal/cmdutil"
 	"github.com/forgehq/forge/tui/common"
 	"github.com/forgehq/forge/tui/issues"
 	"github.com/forgehq/forge/tui/tuitest"

@@ -8,10 +8,10 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/forgehq/forge/app/authflow"
+	"github.com/forgehq/forge/app/cmdutil"
 	"github.com/forgehq/forge/client"
 	"github.com/forgehq/forge/config"
-	"github.com/forgehq/forge/internal/authflow"
-	"github.com/forgehq/forge/internal/cmdutil"
 	"github.com/forgehq/forge/internal/iostreams"
 	"github.com/spf13/cobra"
 )

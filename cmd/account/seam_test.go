@@ -5,11 +5,11 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/forgehq/forge/app/authflow"
+	"github.com/forgehq/forge/app/cmdutil"
 	"github.com/forgehq/forge/client"
 	"github.com/forgehq/forge/cmd/internal/seamtest"
 	"github.com/forgehq/forge/config"
-	"github.com/forgehq/forge/internal/authflow"
-	"github.com/forgehq/forge/internal/cmdutil"
 	"github.com/forgehq/forge/internal/iostreams"
 	"github.com/forgehq/forge/refserver/refservertest"
 )

@@ -3,7 +3,7 @@
 package admin
 
 import (
-	"github.com/forgehq/forge/internal/cmdutil"
+	"github.com/forgehq/forge/app/cmdutil"
 	"github.com/spf13/cobra"
 )
 

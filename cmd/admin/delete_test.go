@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/forgehq/forge/internal/clitest"
+	"github.com/forgehq/forge/testkit/clitest"
 )
 
 // TestUserDeleteAsksToTypeTheName: on a terminal, only the user name typed

@@ -15,10 +15,10 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/forgehq/forge/app/cmdutil"
+	"github.com/forgehq/forge/app/output"
 	"github.com/forgehq/forge/config"
 	"github.com/forgehq/forge/internal/atomicfile"
-	"github.com/forgehq/forge/internal/cmdutil"
-	"github.com/forgehq/forge/internal/output"
 	"github.com/spf13/cobra"
 	"go.yaml.in/yaml/v3"
 )

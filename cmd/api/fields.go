@@ -9,7 +9,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/forgehq/forge/internal/cmdutil"
+	"github.com/forgehq/forge/app/cmdutil"
 )
 
 // field is one -f or -F: its key path ("labels[]" is labels and an

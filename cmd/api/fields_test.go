@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/forgehq/forge/internal/cmdutil"
+	"github.com/forgehq/forge/app/cmdutil"
 )
 
 func noExpand(s string) (string, error) { return s, nil }

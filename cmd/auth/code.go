@@ -4,9 +4,9 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/forgehq/forge/app/authflow"
+	"github.com/forgehq/forge/app/cmdutil"
 	"github.com/forgehq/forge/config"
-	"github.com/forgehq/forge/internal/authflow"
-	"github.com/forgehq/forge/internal/cmdutil"
 	"github.com/forgehq/forge/internal/text"
 )
 

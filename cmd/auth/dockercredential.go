@@ -8,9 +8,9 @@ import (
 	"net/url"
 	"strings"
 
+	"github.com/forgehq/forge/app/cmdutil"
 	"github.com/forgehq/forge/config"
 	"github.com/forgehq/forge/internal/build"
-	"github.com/forgehq/forge/internal/cmdutil"
 	"github.com/forgehq/forge/internal/origin"
 	"github.com/forgehq/forge/internal/text"
 	"github.com/spf13/cobra"

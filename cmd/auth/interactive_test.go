@@ -17,8 +17,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/forgehq/forge/internal/clitest"
 	"github.com/forgehq/forge/refserver"
+	"github.com/forgehq/forge/testkit/clitest"
 	"github.com/pquerna/otp"
 	"github.com/pquerna/otp/totp"
 	"github.com/zalando/go-keyring"

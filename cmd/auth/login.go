@@ -7,10 +7,10 @@ import (
 	"os/exec"
 	"strings"
 
+	"github.com/forgehq/forge/app/authflow"
+	"github.com/forgehq/forge/app/cmdutil"
 	"github.com/forgehq/forge/client"
 	"github.com/forgehq/forge/config"
-	"github.com/forgehq/forge/internal/authflow"
-	"github.com/forgehq/forge/internal/cmdutil"
 	"github.com/forgehq/forge/internal/gitremote"
 	"github.com/forgehq/forge/internal/text"
 	"github.com/spf13/cobra"

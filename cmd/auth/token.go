@@ -3,7 +3,7 @@ package auth
 import (
 	"fmt"
 
-	"github.com/forgehq/forge/internal/cmdutil"
+	"github.com/forgehq/forge/app/cmdutil"
 	"github.com/spf13/cobra"
 )
 

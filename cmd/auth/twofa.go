@@ -7,10 +7,10 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/forgehq/forge/app/authflow"
+	"github.com/forgehq/forge/app/cmdutil"
+	"github.com/forgehq/forge/app/output"
 	"github.com/forgehq/forge/client"
-	"github.com/forgehq/forge/internal/authflow"
-	"github.com/forgehq/forge/internal/cmdutil"
-	"github.com/forgehq/forge/internal/output"
 	"github.com/forgehq/forge/internal/qr"
 	"github.com/forgehq/forge/internal/text"
 	"github.com/spf13/cobra"

@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/forgehq/forge/app/cmdutil"
 	"github.com/forgehq/forge/cmd"
-	"github.com/forgehq/forge/internal/cmdutil"
 	"github.com/forgehq/forge/internal/iostreams"
 	"github.com/forgehq/forge/refserver/refservertest"
 )

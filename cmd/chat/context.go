@@ -5,10 +5,10 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/forgehq/forge/app/agentctx"
+	"github.com/forgehq/forge/app/cmdutil"
 	"github.com/forgehq/forge/chat"
 	"github.com/forgehq/forge/cmd/internal/ctxlimit"
-	"github.com/forgehq/forge/internal/agentctx"
-	"github.com/forgehq/forge/internal/cmdutil"
 	"github.com/spf13/cobra"
 )
 

@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/forgehq/forge/cmd"
-	"github.com/forgehq/forge/internal/tmuxtest"
+	"github.com/forgehq/forge/testkit/tmuxtest"
 )
 
 // TestMain lets the test binary run as forge, so tmux can start it on a

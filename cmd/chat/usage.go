@@ -6,9 +6,9 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/forgehq/forge/app/cmdutil"
+	"github.com/forgehq/forge/app/output"
 	"github.com/forgehq/forge/chat"
-	"github.com/forgehq/forge/internal/cmdutil"
-	"github.com/forgehq/forge/internal/output"
 	"github.com/forgehq/forge/internal/text"
 	"github.com/spf13/cobra"
 )

@@ -32,7 +32,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/forgehq/forge/internal/cmdutil"
+	"github.com/forgehq/forge/app/cmdutil"
 	"github.com/spf13/cobra"
 )
 

@@ -8,7 +8,7 @@ import (
 	"os"
 	"os/exec"
 
-	"github.com/forgehq/forge/internal/cmdutil"
+	"github.com/forgehq/forge/app/cmdutil"
 )
 
 // run runs the companion as forge's child, on forge's own streams, and ends

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"syscall"
 
-	"github.com/forgehq/forge/internal/cmdutil"
+	"github.com/forgehq/forge/app/cmdutil"
 )
 
 // dirPattern names the demo's directory under the system's temporary

@@ -9,9 +9,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/forgehq/forge/app/cmdutil"
 	"github.com/forgehq/forge/cmd"
 	"github.com/forgehq/forge/cmd/demo"
-	"github.com/forgehq/forge/internal/cmdutil"
 	"github.com/forgehq/forge/internal/iostreams"
 )
 

@@ -17,7 +17,7 @@ import (
 	"github.com/forgehq/forge/cmd"
 	"github.com/forgehq/forge/cmd/demo"
 	"github.com/forgehq/forge/cmd/withserver"
-	"github.com/forgehq/forge/internal/tmuxtest"
+	"github.com/forgehq/forge/testkit/tmuxtest"
 )
 
 // TestMain lets the test binary run as forge-server, for the tests that

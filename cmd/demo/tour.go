@@ -10,7 +10,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/forgehq/forge/internal/cmdutil"
+	"github.com/forgehq/forge/app/cmdutil"
 	"github.com/forgehq/forge/internal/text"
 	"github.com/forgehq/forge/refserver"
 	"github.com/pquerna/otp/totp"

@@ -9,7 +9,7 @@ import (
 
 	"github.com/forgehq/forge/cmd"
 	"github.com/forgehq/forge/cmd/mcp"
-	"github.com/forgehq/forge/internal/mcpserver"
+	"github.com/forgehq/forge/mcpserver"
 )
 
 func main() {

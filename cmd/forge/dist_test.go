@@ -5,15 +5,15 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/forgehq/forge/internal/disttest"
 	"github.com/forgehq/forge/refserver"
+	"github.com/forgehq/forge/testkit/disttest"
 	"github.com/rogpeppe/go-internal/testscript"
 )
 
 func init() { scriptCmds["dist"] = distCmd }
 
 // distCmd runs Debian's docker-registry (the CNCF distribution registry),
-// a registry forge did not write, for the script (internal/disttest):
+// a registry forge did not write, for the script (testkit/disttest):
 //
 //	dist NAME [-token]  start one on a free 127.0.0.1 port, storing under
 //	                    $WORK/NAME, with deletes enabled; exports

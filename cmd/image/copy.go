@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/forgehq/forge/app/cmdutil"
 	"github.com/forgehq/forge/completions"
-	"github.com/forgehq/forge/internal/cmdutil"
 	"github.com/forgehq/forge/regclient"
 	"github.com/google/go-containerregistry/pkg/name"
 	"github.com/spf13/cobra"

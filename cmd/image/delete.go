@@ -5,9 +5,9 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/forgehq/forge/app/cmdutil"
 	"github.com/forgehq/forge/cmd/internal/confirm"
 	"github.com/forgehq/forge/completions"
-	"github.com/forgehq/forge/internal/cmdutil"
 	"github.com/forgehq/forge/internal/text"
 	"github.com/google/go-containerregistry/pkg/name"
 	"github.com/spf13/cobra"

@@ -8,9 +8,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/forgehq/forge/internal/clitest"
-	"github.com/forgehq/forge/internal/servicefixture"
 	"github.com/forgehq/forge/refserver"
+	"github.com/forgehq/forge/testkit/clitest"
+	"github.com/forgehq/forge/testkit/servicefixture"
 	"github.com/forgehq/forge/tui/tuitest"
 	v1 "github.com/google/go-containerregistry/pkg/v1"
 	"github.com/google/go-containerregistry/pkg/v1/empty"

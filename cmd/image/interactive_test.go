@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/forgehq/forge/internal/clitest"
-	"github.com/forgehq/forge/internal/cmdutil"
+	"github.com/forgehq/forge/app/cmdutil"
+	"github.com/forgehq/forge/testkit/clitest"
 	"github.com/google/go-containerregistry/pkg/name"
 	"github.com/google/go-containerregistry/pkg/v1/random"
 	"github.com/google/go-containerregistry/pkg/v1/tarball"

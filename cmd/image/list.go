@@ -5,8 +5,8 @@ import (
 	"encoding/json"
 	"strings"
 
-	"github.com/forgehq/forge/internal/cmdutil"
-	"github.com/forgehq/forge/internal/output"
+	"github.com/forgehq/forge/app/cmdutil"
+	"github.com/forgehq/forge/app/output"
 	"github.com/spf13/cobra"
 )
 

@@ -7,8 +7,8 @@ import (
 	"io"
 	"strings"
 
+	"github.com/forgehq/forge/app/cmdutil"
 	"github.com/forgehq/forge/config"
-	"github.com/forgehq/forge/internal/cmdutil"
 	"github.com/forgehq/forge/internal/origin"
 	"github.com/forgehq/forge/internal/text"
 	"github.com/forgehq/forge/regclient"

@@ -4,8 +4,8 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/forgehq/forge/app/cmdutil"
 	"github.com/forgehq/forge/completions"
-	"github.com/forgehq/forge/internal/cmdutil"
 	"github.com/forgehq/forge/internal/text"
 	"github.com/forgehq/forge/regclient"
 	v1 "github.com/google/go-containerregistry/pkg/v1"

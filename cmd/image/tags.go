@@ -5,9 +5,9 @@ import (
 	"encoding/json"
 	"strconv"
 
+	"github.com/forgehq/forge/app/cmdutil"
+	"github.com/forgehq/forge/app/output"
 	"github.com/forgehq/forge/completions"
-	"github.com/forgehq/forge/internal/cmdutil"
-	"github.com/forgehq/forge/internal/output"
 	"github.com/forgehq/forge/internal/text"
 	"github.com/forgehq/forge/regclient"
 	"github.com/google/go-containerregistry/pkg/v1/types"

@@ -5,8 +5,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/forgehq/forge/internal/clitest"
 	"github.com/forgehq/forge/refserver"
+	"github.com/forgehq/forge/testkit/clitest"
 )
 
 // BenchmarkListJSON10000 is `forge issue list --limit 10000 --json number`

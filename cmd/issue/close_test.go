@@ -5,12 +5,12 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/forgehq/forge/app/cmdutil"
 	"github.com/forgehq/forge/client"
 	issuecmd "github.com/forgehq/forge/cmd/issue"
-	"github.com/forgehq/forge/internal/clitest"
-	"github.com/forgehq/forge/internal/cmdutil"
 	"github.com/forgehq/forge/internal/iostreams"
 	"github.com/forgehq/forge/refserver"
+	"github.com/forgehq/forge/testkit/clitest"
 )
 
 // The runF seam: close reads its argument (a number or the issue's web

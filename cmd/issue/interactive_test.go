@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/forgehq/forge/internal/clitest"
 	"github.com/forgehq/forge/refserver/store"
+	"github.com/forgehq/forge/testkit/clitest"
 )
 
 // These tests cover what needs a terminal — the title prompt and the

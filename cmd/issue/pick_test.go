@@ -4,8 +4,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/forgehq/forge/internal/clitest"
 	"github.com/forgehq/forge/refserver"
+	"github.com/forgehq/forge/testkit/clitest"
 )
 
 // Without a NUMBER on a terminal, issue view and pr view offer the recent

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/forgehq/forge/internal/cmdutil"
+	"github.com/forgehq/forge/app/cmdutil"
 	"github.com/forgehq/forge/internal/text"
 	"github.com/spf13/cobra"
 )

@@ -7,7 +7,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/forgehq/forge/internal/cmdutil"
+	"github.com/forgehq/forge/app/cmdutil"
 	"github.com/spf13/cobra"
 )
 

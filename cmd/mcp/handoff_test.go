@@ -8,9 +8,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/forgehq/forge/app/mcptools"
 	"github.com/forgehq/forge/cmd/companion"
 	"github.com/forgehq/forge/cmd/companion/companiontest"
-	"github.com/forgehq/forge/internal/mcptools"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -102,7 +102,7 @@ func TestForgeDoesNotLinkTheSDK(t *testing.T) {
 		t.Skipf("go list: %v", err)
 	}
 	for _, p := range strings.Fields(string(out)) {
-		if strings.HasPrefix(p, "github.com/modelcontextprotocol/") || strings.HasPrefix(p, "github.com/google/jsonschema-go") || p == "github.com/forgehq/forge/internal/mcpserver" {
+		if strings.HasPrefix(p, "github.com/modelcontextprotocol/") || strings.HasPrefix(p, "github.com/google/jsonschema-go") || p == "github.com/forgehq/forge/mcpserver" {
 			t.Errorf("forge links %s", p)
 		}
 	}

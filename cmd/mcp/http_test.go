@@ -8,8 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/forgehq/forge/app/cmdutil"
 	"github.com/forgehq/forge/cmd"
-	"github.com/forgehq/forge/internal/cmdutil"
 	"github.com/forgehq/forge/internal/iostreams"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )

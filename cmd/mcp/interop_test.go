@@ -13,7 +13,7 @@ import (
 	"github.com/forgehq/forge/cmd/companion"
 	"github.com/forgehq/forge/cmd/companion/companiontest"
 	"github.com/forgehq/forge/cmd/mcp"
-	"github.com/forgehq/forge/internal/mcpserver"
+	"github.com/forgehq/forge/mcpserver"
 )
 
 // TestMain lets the test binary be forge itself (FORGE_MCP_TEST_AS_FORGE=1)

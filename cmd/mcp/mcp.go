@@ -1,10 +1,10 @@
 // Package mcp implements `forge mcp`: the hosting service as Model Context
-// Protocol tools for AI coding assistants (internal/mcpserver), and the
+// Protocol tools for AI coding assistants (mcpserver), and the
 // snippets that connect an assistant to them.
 package mcp
 
 import (
-	"github.com/forgehq/forge/internal/cmdutil"
+	"github.com/forgehq/forge/app/cmdutil"
 	"github.com/spf13/cobra"
 )
 

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/forgehq/forge/internal/mcpserver"
+	"github.com/forgehq/forge/mcpserver"
 	"github.com/forgehq/forge/refserver/refservertest"
 	"github.com/google/go-containerregistry/pkg/authn"
 	"github.com/google/go-containerregistry/pkg/name"

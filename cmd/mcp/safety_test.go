@@ -7,8 +7,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/forgehq/forge/internal/mcpserver"
 	"github.com/forgehq/forge/internal/text"
+	"github.com/forgehq/forge/mcpserver"
 	"github.com/forgehq/forge/refserver"
 	"github.com/forgehq/forge/refserver/ci"
 )

@@ -5,9 +5,9 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/forgehq/forge/app/cmdutil"
+	"github.com/forgehq/forge/app/mcptools"
 	"github.com/forgehq/forge/cmd/companion"
-	"github.com/forgehq/forge/internal/cmdutil"
-	"github.com/forgehq/forge/internal/mcptools"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 )

@@ -1,9 +1,9 @@
 package mcp
 
 import (
-	"github.com/forgehq/forge/internal/cmdutil"
-	"github.com/forgehq/forge/internal/mcptools"
-	"github.com/forgehq/forge/internal/output"
+	"github.com/forgehq/forge/app/cmdutil"
+	"github.com/forgehq/forge/app/mcptools"
+	"github.com/forgehq/forge/app/output"
 	"github.com/spf13/cobra"
 )
 

@@ -4,8 +4,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/forgehq/forge/internal/clitest"
-	"github.com/forgehq/forge/internal/servicefixture"
+	"github.com/forgehq/forge/testkit/clitest"
+	"github.com/forgehq/forge/testkit/servicefixture"
 )
 
 // pr checks exits 1 when a run failed, as forge counts failure

@@ -9,8 +9,8 @@ import (
 	"os/exec"
 	"strings"
 
+	"github.com/forgehq/forge/app/cmdutil"
 	"github.com/forgehq/forge/client"
-	"github.com/forgehq/forge/internal/cmdutil"
 	"github.com/forgehq/forge/internal/gitremote"
 	"github.com/forgehq/forge/internal/iostreams"
 	"github.com/forgehq/forge/internal/origin"

@@ -4,10 +4,10 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/forgehq/forge/app/cmdutil"
+	"github.com/forgehq/forge/app/output"
 	"github.com/forgehq/forge/client"
 	"github.com/forgehq/forge/cmd/internal/listing"
-	"github.com/forgehq/forge/internal/cmdutil"
-	"github.com/forgehq/forge/internal/output"
 	"github.com/spf13/cobra"
 )
 

@@ -2,9 +2,9 @@
 package pr
 
 import (
-	"github.com/forgehq/forge/internal/cmdutil"
+	"github.com/forgehq/forge/app/cmdutil"
+	"github.com/forgehq/forge/app/output"
 	"github.com/forgehq/forge/internal/iostreams"
-	"github.com/forgehq/forge/internal/output"
 	"github.com/spf13/cobra"
 )
 

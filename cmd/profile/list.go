@@ -1,9 +1,9 @@
 package profile
 
 import (
+	"github.com/forgehq/forge/app/cmdutil"
+	"github.com/forgehq/forge/app/output"
 	"github.com/forgehq/forge/config"
-	"github.com/forgehq/forge/internal/cmdutil"
-	"github.com/forgehq/forge/internal/output"
 	"github.com/spf13/cobra"
 )
 

@@ -10,11 +10,11 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/forgehq/forge/app/cmdutil"
 	"github.com/forgehq/forge/cmd"
-	"github.com/forgehq/forge/internal/clitest"
-	"github.com/forgehq/forge/internal/cmdutil"
 	"github.com/forgehq/forge/internal/iostreams"
 	"github.com/forgehq/forge/internal/text"
+	"github.com/forgehq/forge/testkit/clitest"
 )
 
 // bigBinary is n bytes of noise, the same on every run.

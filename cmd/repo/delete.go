@@ -5,10 +5,10 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/forgehq/forge/app/cmdutil"
 	"github.com/forgehq/forge/client"
 	"github.com/forgehq/forge/cmd/internal/confirm"
 	"github.com/forgehq/forge/completions"
-	"github.com/forgehq/forge/internal/cmdutil"
 	"github.com/spf13/cobra"
 )
 

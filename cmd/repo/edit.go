@@ -5,10 +5,10 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/forgehq/forge/app/cmdutil"
+	"github.com/forgehq/forge/app/output"
 	"github.com/forgehq/forge/client"
 	"github.com/forgehq/forge/completions"
-	"github.com/forgehq/forge/internal/cmdutil"
-	"github.com/forgehq/forge/internal/output"
 	"github.com/spf13/cobra"
 )
 

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/forgehq/forge/internal/clitest"
+	"github.com/forgehq/forge/testkit/clitest"
 )
 
 func setup(t *testing.T) *clitest.Harness {

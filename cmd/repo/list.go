@@ -3,10 +3,10 @@ package repo
 import (
 	"context"
 
+	"github.com/forgehq/forge/app/cmdutil"
+	"github.com/forgehq/forge/app/output"
 	"github.com/forgehq/forge/client"
 	"github.com/forgehq/forge/cmd/internal/listing"
-	"github.com/forgehq/forge/internal/cmdutil"
-	"github.com/forgehq/forge/internal/output"
 	"github.com/spf13/cobra"
 )
 

@@ -6,8 +6,8 @@ import (
 	"context"
 	"strings"
 
+	"github.com/forgehq/forge/app/cmdutil"
 	"github.com/forgehq/forge/client"
-	"github.com/forgehq/forge/internal/cmdutil"
 	"github.com/spf13/cobra"
 )
 

@@ -8,8 +8,8 @@ import (
 	"os"
 	"strings"
 
+	"github.com/forgehq/forge/app/cmdutil"
 	"github.com/forgehq/forge/cmd/internal/pick"
-	"github.com/forgehq/forge/internal/cmdutil"
 	"github.com/forgehq/forge/internal/gitremote"
 	"github.com/spf13/cobra"
 )

@@ -6,12 +6,12 @@ import (
 	"path"
 	"strings"
 
+	"github.com/forgehq/forge/app/cmdutil"
+	"github.com/forgehq/forge/app/output"
 	"github.com/forgehq/forge/client"
 	"github.com/forgehq/forge/completions"
 	"github.com/forgehq/forge/internal/browser"
-	"github.com/forgehq/forge/internal/cmdutil"
 	"github.com/forgehq/forge/internal/markdown"
-	"github.com/forgehq/forge/internal/output"
 	"github.com/forgehq/forge/internal/text"
 	"github.com/spf13/cobra"
 )

@@ -4,8 +4,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/forgehq/forge/internal/clitest"
 	"github.com/forgehq/forge/refserver"
+	"github.com/forgehq/forge/testkit/clitest"
 )
 
 // TestViewRendersMarkdownByName: repo view renders a README that

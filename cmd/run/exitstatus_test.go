@@ -5,8 +5,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/forgehq/forge/internal/clitest"
-	"github.com/forgehq/forge/internal/servicefixture"
+	"github.com/forgehq/forge/testkit/clitest"
+	"github.com/forgehq/forge/testkit/servicefixture"
 )
 
 // run view --exit-status exits 1 when the run failed, as forge counts

@@ -7,15 +7,15 @@ import (
 	"io"
 	"net/http"
 
+	"github.com/forgehq/forge/app/agentctx"
+	"github.com/forgehq/forge/app/cmdutil"
+	"github.com/forgehq/forge/app/redact"
 	"github.com/forgehq/forge/chat"
 	"github.com/forgehq/forge/client"
 	"github.com/forgehq/forge/cmd/internal/ctxlimit"
 	"github.com/forgehq/forge/cmd/internal/runid"
-	"github.com/forgehq/forge/internal/agentctx"
-	"github.com/forgehq/forge/internal/cmdutil"
 	"github.com/forgehq/forge/internal/iostreams"
 	"github.com/forgehq/forge/internal/markdown"
-	"github.com/forgehq/forge/internal/redact"
 	"github.com/spf13/cobra"
 )
 

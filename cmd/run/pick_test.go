@@ -5,8 +5,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/forgehq/forge/internal/clitest"
 	"github.com/forgehq/forge/refserver"
+	"github.com/forgehq/forge/testkit/clitest"
 )
 
 // Without an ID on a terminal, run view offers the recent runs, newest

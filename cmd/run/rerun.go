@@ -4,7 +4,7 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/forgehq/forge/internal/cmdutil"
+	"github.com/forgehq/forge/app/cmdutil"
 	"github.com/forgehq/forge/internal/text"
 	"github.com/spf13/cobra"
 )

@@ -9,8 +9,8 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/forgehq/forge/app/cmdutil"
 	"github.com/forgehq/forge/client"
-	"github.com/forgehq/forge/internal/cmdutil"
 	"github.com/forgehq/forge/internal/text"
 	"github.com/spf13/cobra"
 )

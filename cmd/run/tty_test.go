@@ -9,9 +9,9 @@ import (
 
 	"github.com/forgehq/forge/cmd"
 	"github.com/forgehq/forge/cmd/run"
-	"github.com/forgehq/forge/internal/tmuxtest"
 	"github.com/forgehq/forge/refserver"
 	"github.com/forgehq/forge/refserver/refservertest"
+	"github.com/forgehq/forge/testkit/tmuxtest"
 )
 
 // TestMain lets the test binary run as forge, so tmux can start it on a

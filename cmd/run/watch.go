@@ -10,10 +10,10 @@ import (
 	"strings"
 	"time"
 
+	"github.com/forgehq/forge/app/cmdutil"
+	"github.com/forgehq/forge/app/output"
 	"github.com/forgehq/forge/client"
 	"github.com/forgehq/forge/cmd/internal/runid"
-	"github.com/forgehq/forge/internal/cmdutil"
-	"github.com/forgehq/forge/internal/output"
 	"github.com/forgehq/forge/internal/text"
 	"github.com/spf13/cobra"
 )

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/forgehq/forge/internal/cmdutil"
+	"github.com/forgehq/forge/app/cmdutil"
 	"github.com/forgehq/forge/internal/iostreams"
 )
 

@@ -13,8 +13,8 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/forgehq/forge/app/cmdutil"
 	"github.com/forgehq/forge/cmd/companion"
-	"github.com/forgehq/forge/internal/cmdutil"
 	"github.com/forgehq/forge/internal/origin"
 	"github.com/forgehq/forge/internal/text"
 	"github.com/forgehq/forge/refserver"

@@ -4,8 +4,8 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/forgehq/forge/app/cmdutil"
 	"github.com/forgehq/forge/cmd/internal/confirm"
-	"github.com/forgehq/forge/internal/cmdutil"
 	"github.com/spf13/cobra"
 )
 

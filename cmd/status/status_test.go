@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/forgehq/forge/internal/clitest"
-	"github.com/forgehq/forge/internal/servicefixture"
+	"github.com/forgehq/forge/testkit/clitest"
+	"github.com/forgehq/forge/testkit/servicefixture"
 )
 
 // forge status lists the runs that failed by themselves (client.Broke):

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/forgehq/forge/internal/tmuxtest"
+	"github.com/forgehq/forge/testkit/tmuxtest"
 )
 
 // TestAskAboutFailedJob runs forge tui on a real terminal against the

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/forgehq/forge/client"
-	"github.com/forgehq/forge/internal/tmuxtest"
+	"github.com/forgehq/forge/testkit/tmuxtest"
 )
 
 // TestEditorOnATerminal: ctrl+o opens the comment draft in $EDITOR with

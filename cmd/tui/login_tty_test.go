@@ -8,8 +8,8 @@ import (
 	"testing"
 
 	"github.com/forgehq/forge/client"
-	"github.com/forgehq/forge/internal/tmuxtest"
 	"github.com/forgehq/forge/refserver"
+	"github.com/forgehq/forge/testkit/tmuxtest"
 )
 
 // TestTerminalLogin: on a real 80×24 terminal, the service revokes the

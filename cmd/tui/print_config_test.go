@@ -8,9 +8,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/forgehq/forge/app/cmdutil"
 	"github.com/forgehq/forge/cmd"
 	tui "github.com/forgehq/forge/cmd/tui"
-	"github.com/forgehq/forge/internal/cmdutil"
 	"github.com/forgehq/forge/internal/iostreams"
 	"github.com/forgehq/forge/tui/common"
 )

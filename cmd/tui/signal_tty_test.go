@@ -8,7 +8,7 @@ import (
 	"syscall"
 	"testing"
 
-	"github.com/forgehq/forge/internal/tmuxtest"
+	"github.com/forgehq/forge/testkit/tmuxtest"
 )
 
 // TestSignalsRestoreTheTerminal: SIGTERM (kill), SIGHUP (the terminal

@@ -9,11 +9,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/forgehq/forge/app/cmdutil"
 	"github.com/forgehq/forge/client"
 	"github.com/forgehq/forge/cmd"
-	"github.com/forgehq/forge/internal/cmdutil"
 	"github.com/forgehq/forge/internal/iostreams"
-	"github.com/forgehq/forge/internal/tmuxtest"
+	"github.com/forgehq/forge/testkit/tmuxtest"
 )
 
 // TestMain lets the test binary run as forge, so tmux can start it on a

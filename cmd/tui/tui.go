@@ -13,8 +13,8 @@ import (
 	"sync"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/forgehq/forge/app/cmdutil"
 	"github.com/forgehq/forge/client"
-	"github.com/forgehq/forge/internal/cmdutil"
 	"github.com/forgehq/forge/tui"
 	"github.com/forgehq/forge/tui/common"
 	"github.com/spf13/cobra"

@@ -4,8 +4,8 @@ package version
 import (
 	"fmt"
 
+	"github.com/forgehq/forge/app/cmdutil"
 	"github.com/forgehq/forge/internal/build"
-	"github.com/forgehq/forge/internal/cmdutil"
 	"github.com/spf13/cobra"
 )
 

@@ -7,10 +7,10 @@ package withserver
 import (
 	"context"
 
+	"github.com/forgehq/forge/app/cmdutil"
 	"github.com/forgehq/forge/cmd"
 	"github.com/forgehq/forge/cmd/demo"
 	"github.com/forgehq/forge/cmd/serve"
-	"github.com/forgehq/forge/internal/cmdutil"
 	"github.com/spf13/cobra"
 )
 

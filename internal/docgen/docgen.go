@@ -6,7 +6,7 @@
 //
 // Regenerate with:
 //
-//	go run ./internal/docgen/gendocs
+//	go run ./tools/gendocs
 //
 // It is not linked into forge itself: cobra/doc pulls in a markdown
 // library forge has no use for at run time.
@@ -25,7 +25,7 @@ import (
 )
 
 // RegenerateCommand is the one command that brings docs/ up to date.
-const RegenerateCommand = "go run ./internal/docgen/gendocs"
+const RegenerateCommand = "go run ./tools/gendocs"
 
 // date is the man pages' date. It is fixed, so the pages are reproducible;
 // move it when the documentation changes a lot.

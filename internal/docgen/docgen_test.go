@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/forgehq/forge/app/cmdutil"
 	"github.com/forgehq/forge/cmd/withserver"
-	"github.com/forgehq/forge/internal/cmdutil"
 	"github.com/forgehq/forge/internal/docgen"
 	"github.com/forgehq/forge/internal/iostreams"
 	"github.com/spf13/cobra"

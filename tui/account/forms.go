@@ -9,8 +9,8 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+	"github.com/forgehq/forge/app/authflow"
 	"github.com/forgehq/forge/client"
-	"github.com/forgehq/forge/internal/authflow"
 	"github.com/forgehq/forge/tui/common"
 	"github.com/forgehq/forge/tui/components"
 )

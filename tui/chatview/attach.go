@@ -7,9 +7,9 @@ import (
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/forgehq/forge/app/agentctx"
 	"github.com/forgehq/forge/chat"
 	"github.com/forgehq/forge/client"
-	"github.com/forgehq/forge/internal/agentctx"
 	"github.com/forgehq/forge/internal/text"
 	"github.com/forgehq/forge/tui/common"
 )

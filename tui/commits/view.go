@@ -8,8 +8,8 @@ import (
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/forgehq/forge/app/changes"
 	"github.com/forgehq/forge/client"
-	"github.com/forgehq/forge/internal/changes"
 	"github.com/forgehq/forge/internal/text"
 	"github.com/forgehq/forge/tui/common"
 	"github.com/forgehq/forge/tui/diff"

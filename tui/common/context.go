@@ -6,10 +6,10 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/forgehq/forge/app/cmdutil"
 	"github.com/forgehq/forge/chat"
 	"github.com/forgehq/forge/client"
 	"github.com/forgehq/forge/config"
-	"github.com/forgehq/forge/internal/cmdutil"
 	"github.com/forgehq/forge/internal/markdown"
 	"github.com/forgehq/forge/internal/text"
 	"github.com/forgehq/forge/regclient"

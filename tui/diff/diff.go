@@ -1,12 +1,12 @@
 // Package diff shows what a commit or a pull request changed (read by
-// internal/changes): the changed files and their unified diff, coloured,
+// app/changes): the changed files and their unified diff, coloured,
 // every line cleaned of anything a terminal would act on.
 package diff
 
 import (
 	"strings"
 
-	"github.com/forgehq/forge/internal/changes"
+	"github.com/forgehq/forge/app/changes"
 	"github.com/forgehq/forge/internal/text"
 	"github.com/forgehq/forge/tui/common"
 )

@@ -7,8 +7,8 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+	"github.com/forgehq/forge/app/changes"
 	"github.com/forgehq/forge/client"
-	"github.com/forgehq/forge/internal/changes"
 	"github.com/forgehq/forge/internal/text"
 	"github.com/forgehq/forge/tui/common"
 	"github.com/forgehq/forge/tui/components"

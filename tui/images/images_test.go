@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
-	"github.com/forgehq/forge/internal/disttest"
+	"github.com/forgehq/forge/testkit/disttest"
 	"github.com/forgehq/forge/tui/common"
 	"github.com/forgehq/forge/tui/tuitest"
 	"github.com/google/go-containerregistry/pkg/name"

@@ -18,7 +18,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
-	"github.com/forgehq/forge/internal/cmdutil"
+	"github.com/forgehq/forge/app/cmdutil"
 	"github.com/forgehq/forge/internal/iostreams"
 	"github.com/forgehq/forge/refserver"
 	"github.com/forgehq/forge/refserver/refservertest"

@@ -8,7 +8,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/forgehq/forge/internal/cmdutil"
+	"github.com/forgehq/forge/app/cmdutil"
 	"github.com/forgehq/forge/internal/iostreams"
 	"github.com/forgehq/forge/internal/text"
 )

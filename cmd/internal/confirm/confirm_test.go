@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/forgehq/forge/internal/clitest"
+	"github.com/forgehq/forge/testkit/clitest"
 )
 
 const pubKey = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIH/HhCNXdLMskXbS9VcFSS+KnVqFTmyndCKwMk/7jBMb one@example\n"

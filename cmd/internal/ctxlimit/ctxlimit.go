@@ -5,9 +5,9 @@
 package ctxlimit
 
 import (
+	"github.com/forgehq/forge/app/agentctx"
+	"github.com/forgehq/forge/app/cmdutil"
 	"github.com/forgehq/forge/chat"
-	"github.com/forgehq/forge/internal/agentctx"
-	"github.com/forgehq/forge/internal/cmdutil"
 	"github.com/spf13/cobra"
 )
 

@@ -6,11 +6,11 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/forgehq/forge/app/cmdutil"
 	"github.com/forgehq/forge/chat"
 	"github.com/forgehq/forge/cmd/internal/ctxlimit"
-	"github.com/forgehq/forge/internal/clitest"
-	"github.com/forgehq/forge/internal/cmdutil"
 	"github.com/forgehq/forge/internal/iostreams"
+	"github.com/forgehq/forge/testkit/clitest"
 	"github.com/spf13/cobra"
 )
 

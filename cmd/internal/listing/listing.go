@@ -10,10 +10,10 @@ import (
 	"iter"
 	"math"
 
+	"github.com/forgehq/forge/app/cmdutil"
+	"github.com/forgehq/forge/app/output"
 	"github.com/forgehq/forge/client"
-	"github.com/forgehq/forge/internal/cmdutil"
 	"github.com/forgehq/forge/internal/iostreams"
-	"github.com/forgehq/forge/internal/output"
 	"github.com/spf13/cobra"
 )
 

@@ -6,8 +6,8 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/forgehq/forge/app/cmdutil"
 	"github.com/forgehq/forge/client"
-	"github.com/forgehq/forge/internal/cmdutil"
 	"github.com/forgehq/forge/internal/iostreams"
 	"github.com/forgehq/forge/refserver"
 	"github.com/forgehq/forge/refserver/refservertest"

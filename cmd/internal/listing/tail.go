@@ -5,10 +5,10 @@ import (
 	"fmt"
 	"iter"
 
+	"github.com/forgehq/forge/app/cmdutil"
+	"github.com/forgehq/forge/app/output"
 	"github.com/forgehq/forge/client"
-	"github.com/forgehq/forge/internal/cmdutil"
 	"github.com/forgehq/forge/internal/iostreams"
-	"github.com/forgehq/forge/internal/output"
 )
 
 // Tail is what a list command does once it has its records: drain them

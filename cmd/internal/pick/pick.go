@@ -10,8 +10,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/forgehq/forge/app/cmdutil"
 	"github.com/forgehq/forge/client"
-	"github.com/forgehq/forge/internal/cmdutil"
 	"github.com/forgehq/forge/internal/iostreams"
 	"github.com/forgehq/forge/internal/prompt"
 	"github.com/forgehq/forge/internal/text"

@@ -5,10 +5,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/forgehq/forge/app/cmdutil"
 	"github.com/forgehq/forge/cmd/internal/runid"
-	"github.com/forgehq/forge/internal/clitest"
-	"github.com/forgehq/forge/internal/cmdutil"
 	"github.com/forgehq/forge/refserver"
+	"github.com/forgehq/forge/testkit/clitest"
 )
 
 func TestParse(t *testing.T) {

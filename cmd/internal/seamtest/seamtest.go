@@ -7,7 +7,7 @@ import (
 	"context"
 	"testing"
 
-	"github.com/forgehq/forge/internal/cmdutil"
+	"github.com/forgehq/forge/app/cmdutil"
 	"github.com/forgehq/forge/internal/iostreams"
 	"github.com/spf13/cobra"
 )

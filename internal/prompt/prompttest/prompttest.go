@@ -1,6 +1,6 @@
 // Package prompttest is the Prompter tests give forge: it answers forge's
 // questions from a script, in order, and records them. Only tests import
-// it (internal/clitest, and the commands' tests of prompts that
+// it (testkit/clitest, and the commands' tests of prompts that
 // testscript, having no terminal, cannot reach).
 package prompttest
 

@@ -1,0 +1,193 @@
+// Package authflow holds the steps of logging in to the service — the
+// password, the two-factor code when the account asks for one, the check
+// that the new token works — and storing the token in a profile. `forge
+// auth login` and the TUI's login form both go through it, so they accept,
+// refuse and store alike.
+package authflow
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/forgehq/forge/app/cmdutil"
+	"github.com/forgehq/forge/client"
+	"github.com/forgehq/forge/config"
+)
+
+// Attempt is a login whose password the service accepted: it holds the
+// new token, which may work only once a two-factor code is verified.
+// Nothing is stored until the caller stores it.
+type Attempt struct {
+	anon *client.Client
+	c    *client.Client // with the new token
+	// Token is the token the service issued.
+	Token string
+	// NeedsCode says the account has two-factor authentication on: the
+	// token works only after Verify.
+	NeedsCode bool
+	me        *client.User // the token's user, when Start already asked
+}
+
+// Start sends the username and password to anon's service. The service
+// refusing the login — wrong credentials, a disabled account, a lockout —
+// is an AuthError (exit 4, forge help exit-codes) quoting it; only a
+// failure to get an answer is another error (exit 1).
+func Start(ctx context.Context, anon *client.Client, username, password string) (*Attempt, error) {
+	res, err := anon.Account.Login(ctx, username, password)
+	if err != nil {
+		var apiErr *client.Error
+		if errors.As(err, &apiErr) {
+			switch apiErr.StatusCode {
+			case http.StatusUnauthorized, http.StatusForbidden:
+				return nil, &cmdutil.AuthError{Err: fmt.Errorf("login to %s failed: %s", anon.BaseURL(), Summary(err))}
+			case http.StatusTooManyRequests:
+				return nil, &cmdutil.AuthError{Err: fmt.Errorf("login failed: %w", err)}
+			}
+		}
+		return nil, fmt.Errorf("login failed: %w", err)
+	}
+	a := &Attempt{anon: anon, c: anon.WithToken(res.Token), Token: res.Token}
+	need, err := a.c.Account.NeedsTwoFactor(ctx, res)
+	if err != nil {
+		a.Abandon(ctx)
+		return nil, fmt.Errorf("login failed: %w", err)
+	}
+	if !need {
+		// Some services say so only when the token is first used (401 or
+		// 403 about two-factor verification): ask now, and keep the answer
+		// for Finish.
+		me, err := a.c.Account.Me(ctx)
+		switch {
+		case err == nil:
+			a.me = me
+		case client.IsTwoFactorRequired(err):
+			need = true
+		}
+	}
+	a.NeedsCode = need
+	return a, nil
+}
+
+// Verify sends a two-factor code, as NormalizeCode gives it. The
+// service's refusal comes back as it is: withCode-style retry loops tell
+// a wrong code from other failures with WrongCode, and CodeError words it.
+func (a *Attempt) Verify(ctx context.Context, code string) error {
+	return a.c.Account.VerifyTwoFactor(ctx, code)
+}
+
+// CodeError words a refused two-factor code: too many refused ones are
+// the AuthError of CodesLocked, a wrong one an AuthError quoting the
+// service; any other error is returned as it is.
+func CodeError(err error) error {
+	if locked := CodesLocked(err); locked != nil {
+		return locked
+	}
+	if WrongCode(err) {
+		return cmdutil.AuthErrorf("the two-factor code was not accepted: %s", Summary(err))
+	}
+	return err
+}
+
+// Finish checks the token works and says whose it is.
+func (a *Attempt) Finish(ctx context.Context) (*client.User, error) {
+	if a.me != nil && !a.NeedsCode {
+		return a.me, nil
+	}
+	me, err := a.c.Account.Me(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("login failed: the new token does not work: %w", err)
+	}
+	return me, nil
+}
+
+// Abandon revokes the token, best effort: a token that will never be
+// stored should not stay valid (or half-valid) on the service.
+func (a *Attempt) Abandon(ctx context.Context) {
+	if ctx.Err() == nil {
+		_ = Revoke(ctx, a.c)
+	}
+}
+
+// Revoke ends the session of c's token (POST /auth/logout). A service
+// without the endpoint (404, 405) or that no longer knows the token (401)
+// counts as done.
+func Revoke(ctx context.Context, c *client.Client) error {
+	_, err := c.Post(ctx, "/auth/logout", nil, nil)
+	for _, ok := range []int{http.StatusNotFound, http.StatusMethodNotAllowed, http.StatusUnauthorized} {
+		if client.HasStatus(err, ok) {
+			return nil
+		}
+	}
+	return err
+}
+
+// Store writes the token and user into profile, creating it (and making
+// it current) on a fresh configuration. The token belongs to the base URL
+// it came from, so the profile's base URL becomes that one; Store returns
+// the base URL it replaced, if any. The file is written only here, after
+// a fully successful login: a failed one leaves the stored token alone.
+func Store(f *cmdutil.Factory, profile, baseURL, token, user string, insecure bool) (replaced string, saved *config.File, err error) {
+	saved, err = f.UpdateProfile(profile, insecure, func(p *config.Profile) error {
+		if p.BaseURL != "" && p.BaseURL != baseURL {
+			replaced = p.BaseURL
+		}
+		p.BaseURL, p.Token, p.User = baseURL, token, user
+		return nil
+	})
+	return replaced, saved, err
+}
+
+// NormalizeCode accepts a TOTP code as apps show it ("123 456") and checks
+// it is 6 to 8 digits.
+func NormalizeCode(s string) (string, error) {
+	c := strings.NewReplacer(" ", "", "-", "", "\t", "").Replace(strings.TrimSpace(s))
+	if len(c) < 6 || len(c) > 8 || strings.Trim(c, "0123456789") != "" {
+		return "", fmt.Errorf("%q is not a two-factor code: give the 6 digits your authenticator app shows", s)
+	}
+	return c, nil
+}
+
+// WrongCode reports whether the service refused a TOTP code (rather than
+// failing otherwise). The spec does not show the status; the reference
+// server answers 401 at login and 422 elsewhere, and 400 and 403 are
+// plausible too.
+func WrongCode(err error) bool {
+	var apiErr *client.Error
+	if !errors.As(err, &apiErr) {
+		return false
+	}
+	switch apiErr.StatusCode {
+	case http.StatusBadRequest, http.StatusUnauthorized, http.StatusForbidden, http.StatusUnprocessableEntity:
+		return true
+	}
+	return false
+}
+
+// CodesLocked is the AuthError for a service that refuses codes for a
+// while after too many wrong ones (429), saying how long from its
+// Retry-After; nil for any other error. The server's own message is not
+// needed for that, and not trusted to say it.
+func CodesLocked(err error) error {
+	var apiErr *client.Error
+	if !errors.As(err, &apiErr) || apiErr.StatusCode != http.StatusTooManyRequests {
+		return nil
+	}
+	wait := "a while"
+	if apiErr.RetryAfter > 0 {
+		wait = apiErr.RetryAfter.Round(time.Second).String()
+	}
+	return cmdutil.AuthErrorf("too many wrong two-factor codes: the service refuses codes for this account for now; wait %s, then log in again", wait)
+}
+
+// Summary is the server's message of an API error, else the error.
+func Summary(err error) string {
+	var apiErr *client.Error
+	if errors.As(err, &apiErr) && apiErr.Message != "" {
+		return apiErr.Message
+	}
+	return err.Error()
+}

@@ -1,0 +1,99 @@
+// Package mcptools is the catalog of `forge mcp serve`'s tools — names,
+// toolsets, descriptions, which ones write — and the options of a serve.
+// It links nothing of the MCP SDK: `forge mcp tools`, `forge mcp config`
+// and the flags of `forge mcp serve` live in forge itself, while the
+// server (mcpserver, on the SDK) is linked only into forge-mcp,
+// so the SDK's package initialisation is not paid by every forge command
+// (bench/README.md, "Start-up with the MCP SDK").
+package mcptools
+
+// Tool is one tool of the catalog.
+type Tool struct {
+	Name, Toolset, Description string
+	// Write marks a tool that changes something on the service: offered
+	// only with --allow-write, and its description starts "WRITE: ".
+	Write bool
+}
+
+// Toolsets, in the order the help lists them.
+var Toolsets = []string{"repos", "issues", "pulls", "releases", "actions", "registry", "account"}
+
+// All is every tool, by toolset.
+var All = []Tool{
+	{Name: "repos_list", Toolset: "repos",
+		Description: "List the repositories the user can see."},
+	{Name: "repo_view", Toolset: "repos",
+		Description: "Show a repository: description, default branch, visibility, whether the user may write."},
+	{Name: "repo_contents", Toolset: "repos",
+		Description: "Read a file (its text, in pages of 24 KiB, up to its first 1 MiB) or list a directory of a repository."},
+	{Name: "repo_commits", Toolset: "repos",
+		Description: "List a repository's commits, newest first."},
+	{Name: "repo_collaborators", Toolset: "repos",
+		Description: "List a repository's collaborators and their permission (read, write, admin)."},
+	{Name: "issues_list", Toolset: "issues",
+		Description: "List a repository's issues, filtered by state, author or title text."},
+	{Name: "issue_view", Toolset: "issues",
+		Description: "Show an issue with its body and comments (10 comments a page)."},
+	{Name: "issue_create", Toolset: "issues", Write: true,
+		Description: "WRITE: opens a new issue in the repository, as the user."},
+	{Name: "issue_comment", Toolset: "issues", Write: true,
+		Description: "WRITE: adds a comment to an issue, as the user."},
+	{Name: "issue_close", Toolset: "issues", Write: true,
+		Description: "WRITE: closes an issue."},
+	{Name: "issue_reopen", Toolset: "issues", Write: true,
+		Description: "WRITE: reopens a closed issue."},
+	{Name: "prs_list", Toolset: "pulls",
+		Description: "List a repository's pull requests."},
+	{Name: "pr_view", Toolset: "pulls",
+		Description: "Show a pull request with its description."},
+	{Name: "releases_list", Toolset: "releases",
+		Description: "List a repository's releases, newest first."},
+	{Name: "release_view", Toolset: "releases",
+		Description: "Show a release by its tag: notes and assets."},
+	{Name: "runs_list", Toolset: "actions",
+		Description: "List a repository's CI runs, newest first, filtered by branch or status."},
+	{Name: "run_view", Toolset: "actions",
+		Description: "Show a CI run with its jobs and their steps."},
+	{Name: "run_jobs", Toolset: "actions",
+		Description: "List the jobs of a CI run with their steps."},
+	{Name: "job_log", Toolset: "actions",
+		Description: "Read a CI job's log from its end, 200 lines a page (page 2 is the 200 lines before)."},
+	{Name: "run_explain", Toolset: "actions",
+		Description: "Why did this CI run fail: the run, its jobs and the last lines of each failed job's log, secrets masked."},
+	{Name: "registry_repositories", Toolset: "registry",
+		Description: "List the container registry's repositories the user may pull."},
+	{Name: "image_tags", Toolset: "registry",
+		Description: "List an image repository's tags with their digests and image sizes."},
+	{Name: "image_manifest", Toolset: "registry",
+		Description: "Show an image's manifest: digest, media type, size (config and layers, compressed), platform, layers."},
+	{Name: "image_tag_delete", Toolset: "registry", Write: true,
+		Description: "WRITE: deletes one tag of an image from the registry (the manifest and its other tags stay); only under the user's own namespace."},
+	{Name: "whoami", Toolset: "account",
+		Description: "Who the user is on the service: login, name, role, whether two-factor authentication is on."},
+}
+
+// Lookup finds a tool by name.
+func Lookup(name string) (Tool, bool) {
+	for _, t := range All {
+		if t.Name == name {
+			return t, true
+		}
+	}
+	return Tool{}, false
+}
+
+// ServeOptions are `forge mcp serve`'s flags (and FORGE_MCP_*), as the
+// server takes them.
+type ServeOptions struct {
+	// Repo is -R: the repository tools use when they name none.
+	Repo string
+	// Toolsets and Tools select what is offered (nil: every toolset).
+	Toolsets, Tools []string
+	// AllowWrite offers the write tools; Lockdown withholds the titles
+	// and bodies of authors without write access.
+	AllowWrite, Lockdown bool
+	// HTTPAddr serves streamable HTTP there instead of stdio; ListenAny
+	// allows an address other than loopback.
+	HTTPAddr  string
+	ListenAny bool
+}

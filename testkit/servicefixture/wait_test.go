@@ -1,0 +1,63 @@
+package servicefixture_test
+
+import (
+	"net"
+	"strings"
+	"testing"
+
+	"github.com/forgehq/forge/testkit/clitest"
+)
+
+// silent accepts connections and never answers.
+func silent(t *testing.T) string {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan struct{})
+	t.Cleanup(func() { close(done); l.Close() })
+	go func() {
+		for {
+			c, err := l.Accept()
+			if err != nil {
+				return
+			}
+			go func() { <-done; c.Close() }()
+		}
+	}()
+	return l.Addr().String()
+}
+
+// TestOneWaitRule: REST, agent and registry requests to a service that
+// never answers all stop at FORGE_HTTP_TIMEOUT with the same sentence, no
+// raw Go error, no https:// address that was never tried.
+func TestOneWaitRule(t *testing.T) {
+	addr := silent(t)
+	h := clitest.Against(t, "http://"+addr+"/api/v2", "some-token-value")
+	h.Env["FORGE_HTTP_TIMEOUT"] = "1"
+	h.Env["AGENT_URL"], h.Env["AGENT_API_KEY"] = "http://"+addr, "agk_waitkey0123456789"
+	h.Env["FORGE_REGISTRY_URL"], h.Env["FORGE_USERNAME"], h.Env["FORGE_PASSWORD"] = "http://"+addr, "alice", "registry-pass-123"
+	const sentence = "no answer within 1s; the service is slow or stuck (FORGE_HTTP_TIMEOUT sets a longer wait)"
+	for _, args := range [][]string{
+		{"repo", "view", "alice/app"},
+		{"chat", "usage"},
+		{"chat", "-m", "hello"},
+		{"image", "tags", addr + "/alice/app"},
+	} {
+		r := h.Run(clitest.Run{}, args...)
+		if r.Code != 1 || !strings.Contains(r.Err, sentence) || strings.Contains(r.Err, "net/http") || strings.Contains(r.Err, "https://") || strings.Count(strings.TrimSpace(r.Err), "\n") > 0 {
+			t.Errorf("forge %s: exit %d, stderr %q; want exit 1 and one line saying %q", strings.Join(args, " "), r.Code, r.Err, sentence)
+		}
+	}
+}
+
+// TestProfileShowHidesPassword: profile show shows none of the registry
+// password (it showed its last four characters).
+func TestProfileShowHidesPassword(t *testing.T) {
+	h := clitest.Against(t, "http://127.0.0.1:1/api/v2", "")
+	h.Env["FORGE_USERNAME"], h.Env["FORGE_PASSWORD"] = "alice", "registry-secret-zq9x"
+	r := h.Run(clitest.Run{}, "profile", "show")
+	if r.Code != 0 || strings.Contains(r.Out, "zq9x") || !strings.Contains(r.Out, "registry_password: ****") {
+		t.Errorf("profile show: exit %d\n%s", r.Code, r.Output())
+	}
+}
