@@ -70,7 +70,10 @@ func pkt(s string) string { return fmt.Sprintf("%04x%s", len(s)+4, s) }
 func TestNoRepositoryLockAcrossTheNetwork(t *testing.T) {
 	needGit(t)
 	t.Parallel()
-	s := refservertest.Start(t, func(o *refserver.Options) { o.TransferTimeout = 5 * time.Second })
+	// The deadline must leave a busy machine time to spool the 16 MiB
+	// pack and send the status line (5 s did not, under a CPU hog): it
+	// only has to end, within waitFor's minute, once the test is done.
+	s := refservertest.Start(t, func(o *refserver.Options) { o.TransferTimeout = 20 * time.Second })
 	alice := mustUser(t, s, "alice", "alice-password-123", "")
 	want(t, call(t, s, "POST", "/repos", alice, map[string]any{"name": "big", "auto_init": true}), 201)
 	// 16 MiB that do not compress: a pack larger than the socket
@@ -132,8 +135,8 @@ func TestNoRepositoryLockAcrossTheNetwork(t *testing.T) {
 	}
 	git(t.TempDir(), "clone", "-q", "--depth", "1", "--branch", "side", u.String(), "c")
 
-	// The stalled clone's answer may take 10 s (twice the transfer
-	// deadline), the stalled push's body 5 s: then the server closes both
+	// The stalled clone's answer may take 40 s (twice the transfer
+	// deadline), the stalled push's body 20 s: then the server closes both
 	// connections, and holds none.
 	hc.CloseIdleConnections()
 	waitFor(t, "the stalled clone and push to be cut at their deadlines", func() bool { open, _ := s.Conns(); return open == 0 })

@@ -327,6 +327,10 @@ type RunSeed struct {
 	Jobs []ci.JobPlan
 	// Tick overrides Options.CITick for this run.
 	Tick time.Duration
+	// Stepped makes the run move one tick each time it is read (GET of
+	// the run) instead of with time, from queued to its end: a test that
+	// watches it sees each state on a machine of any speed.
+	Stepped bool
 }
 
 // CreateRun seeds a workflow run.
@@ -383,6 +387,15 @@ func (s *Server) CreateRun(fullName string, rs RunSeed) (store.Run, error) {
 		clock.Origin = clock.Origin.Add(-time.Duration(length+1) * rs.Tick)
 	default:
 		return store.Run{}, fmt.Errorf("status %q: want queued, in_progress or completed", rs.Status)
+	}
+	if rs.Stepped {
+		if clock.Hold == nil {
+			h := int64(0)
+			clock.Hold = &h
+		}
+		// Ticks already past, so the hold alone decides where the run is.
+		clock.Origin = clock.Origin.Add(-time.Duration(length+1) * rs.Tick)
+		clock.Stepped = true
 	}
 	sha := ""
 	if g, err := s.git.Open(repo.ID); err == nil {

@@ -34,12 +34,14 @@ type srvKey struct{}
 //	srv pr [-author U] [-head B] [-base B] [-state open|closed|merged] [-draft] OWNER/NAME TITLE
 //	srv release [-name N] [-draft] [-prerelease] OWNER/NAME TAG
 //	srv demo                            add the --demo world (alice/webapp's run 2 failed)
-//	srv run [-name N] [-branch B] [-event E] [-actor LOGIN] [-status S] [-conclusion C] [-tick D] [-var V]
-//	        [-line TEXT]... [-filler N] OWNER/NAME
+//	srv run [-name N] [-branch B] [-event E] [-actor LOGIN] [-status S] [-conclusion C] [-tick D] [-stepped]
+//	        [-var V] [-line TEXT]... [-filler N] OWNER/NAME
 //	                                    seed a workflow run; -var V sets $V to its ID and $V_JOB
 //	                                    to its first job's ID. -status "" lets it progress from now
 //	                                    (50 ms a tick here), queued/in_progress hold it there,
 //	                                    completed finishes it; -conclusion success|failure|cancelled;
+//	                                    -stepped moves it one tick per read of the run instead
+//	                                    (a watch sees every state however slow the machine);
 //	                                    -line adds a line to the log of the last job's last step
 //	                                    (the one that fails), -filler N adds N numbered lines before
 //
@@ -194,6 +196,7 @@ func srvRepoCmd(ts *testscript.TestScript, srv *refserver.Server, sub string, fs
 		fs.StringVar(&r.Status, "status", "", "")
 		fs.StringVar(&r.Conclusion, "conclusion", "", "")
 		fs.DurationVar(&r.Tick, "tick", 0, "")
+		fs.BoolVar(&r.Stepped, "stepped", false, "")
 		v := fs.String("var", "", "")
 		var extra []string
 		fs.Func("line", "", func(s string) error { extra = append(extra, s); return nil })

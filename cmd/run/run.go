@@ -67,7 +67,24 @@ func fetchRun(ctx context.Context, c *client.Client, repo client.RepoName, id in
 	if jobsErr != nil {
 		return nil, nil, jobsErr
 	}
+	// The two reads race the run: one that ended between them shows jobs
+	// still going. Read them again, so what forge says last is the end.
+	if client.Done(run.Status, run.Conclusion) && !allDone(jobs) {
+		jobs, err = client.Collect(c.Actions.ListJobs(ctx, repo, id, client.ListOptions{PerPage: 100}), 0)
+		if err != nil {
+			return nil, nil, err
+		}
+	}
 	return run, jobs, nil
+}
+
+func allDone(jobs []*client.Job) bool {
+	for _, j := range jobs {
+		if !client.Done(j.Status, j.Conclusion) {
+			return false
+		}
+	}
+	return true
 }
 
 // joinNonEmpty joins the non-empty parts with sep.

@@ -53,12 +53,25 @@ type StepPlan struct {
 func (s StepPlan) ticks() int64 { return int64(max(1, len(s.Lines))) }
 
 // Clock places a run in time: tick 0 is Origin; Hold, when set, stops the
-// run at that tick; CancelAt, when set, cancels it at that tick.
+// run at that tick; CancelAt, when set, cancels it at that tick. A Stepped
+// run moves on when it is read, not with time: each read of the run raises
+// its Hold by one tick (Step), so a test watching it sees every state
+// however slow the machine is.
 type Clock struct {
 	Origin   time.Time     `json:"origin"`
 	Tick     time.Duration `json:"tick"`
 	Hold     *int64        `json:"hold,omitempty"`
 	CancelAt *int64        `json:"cancel_at,omitempty"`
+	Stepped  bool          `json:"stepped,omitempty"`
+}
+
+// Step moves a Stepped run one tick on, up to length (the plan's Length).
+func (c *Clock) Step(length int64) {
+	if !c.Stepped || c.Hold == nil || *c.Hold >= length {
+		return
+	}
+	h := *c.Hold + 1
+	c.Hold = &h
 }
 
 // TickAt is the number of whole ticks elapsed at now.

@@ -175,6 +175,12 @@ func (a *API) getRun(w http.ResponseWriter, r *http.Request, s *session) error {
 	if err != nil {
 		return err
 	}
+	if run.Clock.Stepped {
+		length := run.Plan.Length()
+		if run, err = a.st.SetRunClock(run.ID, func(c *ci.Clock) { c.Step(length) }); err != nil {
+			return err
+		}
+	}
 	writeJSON(w, http.StatusOK, a.runView(r, x, run, a.evaluate(run)))
 	return nil
 }
