@@ -126,3 +126,22 @@ func TestCancelAndHold(t *testing.T) {
 		t.Errorf("hold: %s %q / %s %q", a.Status, a.Jobs[0].Log, b.Status, b.Jobs[0].Log)
 	}
 }
+
+// TestStepMovesASteppedRunOnePerRead: a Stepped run moves one tick per
+// Step, up to its length, and a run that is not Stepped does not move.
+func TestStepMovesASteppedRunOnePerRead(t *testing.T) {
+	zero := int64(0)
+	c := Clock{Origin: t0, Tick: time.Second, Hold: &zero, Stepped: true}
+	for want := int64(1); want <= 3; want++ {
+		c.Step(2)
+		if got := *c.Hold; got != min(want, 2) {
+			t.Fatalf("after %d steps the hold is %d, want %d", want, got, min(want, 2))
+		}
+	}
+	h := int64(0)
+	still := Clock{Origin: t0, Tick: time.Second, Hold: &h}
+	still.Step(5)
+	if *still.Hold != 0 {
+		t.Fatalf("a run that is not stepped moved to %d", *still.Hold)
+	}
+}
