@@ -199,7 +199,7 @@ func callsGetenvIndirectly(body *ast.BlockStmt) bool {
 // code constant of app/cmdutil.
 func TestHelpExitCodesIsComplete(t *testing.T) {
 	page := helpTopic(t, "exit-codes")
-	for _, code := range []int{cmdutil.ExitOK, cmdutil.ExitFailure, cmdutil.ExitUsage, cmdutil.ExitAuth, cmdutil.ExitInterrupted} {
+	for _, code := range []int{cmdutil.ExitOK, cmdutil.ExitFailure, cmdutil.ExitUsage, cmdutil.ExitAuth, cmdutil.ExitPending, cmdutil.ExitInterrupted} {
 		if !regexp.MustCompile(`(?m)^  ` + strconv.Itoa(code) + ` +\S`).MatchString(page) {
 			t.Errorf("`forge help exit-codes` does not list %d", code)
 		}
@@ -223,7 +223,7 @@ func TestHelpExitCodesIsComplete(t *testing.T) {
 			}
 		}
 	}
-	if n != 5 {
-		t.Errorf("app/cmdutil has %d Exit constants, this test knows 5: list the new one in cmd/help_topics.go and here", n)
+	if n != 6 {
+		t.Errorf("app/cmdutil has %d Exit constants, this test knows 6: list the new one in cmd/help_topics.go and here", n)
 	}
 }

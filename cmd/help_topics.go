@@ -104,8 +104,14 @@ its own environment.`},
        logout and image logout), or the service refused the
        credentials: a rejected token, a login refused for a wrong
        password, a disabled account or a lockout after failed attempts
+  8    pr checks: no run failed, but one is still queued or running (as
+       gh's pr checks); --watch waits for them to finish instead
   130  interrupted with Ctrl-C (or SIGTERM); run watch leaves the run's
        last state on the screen
+
+Ported from gh? gh uses 2 for a cancelled command and 4 for "not logged
+in"; forge uses 2 only for a usage error, 130 for Ctrl-C, and 4 also for
+credentials the service refused. Both use 8 for checks still pending.
 
 forge demo exits with the code of the step that failed, if one did.
 

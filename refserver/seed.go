@@ -327,8 +327,8 @@ type RunSeed struct {
 	Jobs []ci.JobPlan
 	// Tick overrides Options.CITick for this run.
 	Tick time.Duration
-	// Stepped makes the run move one tick each time it is read (GET of
-	// the run) instead of with time, from queued to its end: a test that
+	// Stepped makes the run move one tick each time it is read (alone or
+	// in the list of runs) instead of with time, from queued to its end: a test that
 	// watches it sees each state on a machine of any speed.
 	Stepped bool
 }

@@ -19,6 +19,7 @@ const (
 	ExitFailure     = 1
 	ExitUsage       = 2
 	ExitAuth        = 4
+	ExitPending     = 8 // gh's code for checks still running
 	ExitInterrupted = 130
 )
 

@@ -17,11 +17,18 @@ type gitOptions struct {
 	number   int64
 }
 
-// prArg makes cmd take one pull request NUMBER or URL into opts.
+// prArg makes cmd take one pull request NUMBER or URL into opts; without
+// one, the current branch's (pullNumber).
 func prArg(cmd *cobra.Command, opts *gitOptions, run func(context.Context, *gitOptions) error) *cobra.Command {
-	cmd.Args = cmdutil.ExactArgs(1, "a pull request NUMBER")
+	cmd.Args = cmdutil.MaximumArgs(1, "a pull request NUMBER")
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
-		n, err := cmdutil.ParseRef(strings.TrimPrefix(args[0], "#"), "pull request number", "pull", &opts.repoFlag)
+		var n int64
+		var err error
+		if len(args) == 0 {
+			n, err = pullNumber(cmd.Context(), opts.Deps, opts.repoFlag, cmd.Name())
+		} else {
+			n, err = cmdutil.ParseRef(strings.TrimPrefix(args[0], "#"), "pull request number", "pull", &opts.repoFlag)
+		}
 		if err != nil {
 			return err
 		}
@@ -37,7 +44,7 @@ func newCheckoutCmd(f *cmdutil.Factory, runF func(context.Context, *gitOptions) 
 		runF = runCheckout
 	}
 	return prArg(&cobra.Command{
-		Use:     "checkout {NUMBER | URL}",
+		Use:     "checkout [NUMBER | URL]",
 		Aliases: []string{"co"},
 		Short:   "Check out a pull request's branch in this clone",
 		Long: `Fetch the pull request's head branch from the git remote here that points at
@@ -105,7 +112,7 @@ func newDiffCmd(f *cmdutil.Factory, runF func(context.Context, *gitOptions) erro
 		runF = runDiff
 	}
 	return prArg(&cobra.Command{
-		Use:   "diff {NUMBER | URL}",
+		Use:   "diff [NUMBER | URL]",
 		Short: "Show a pull request's changes",
 		Long: `Show what the pull request changes: git diff from where its head branched
 off the base branch to its head (base...head), after fetching both from the

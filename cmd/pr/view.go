@@ -39,14 +39,15 @@ rendered as markdown on a terminal, as written when piped, after
 "key:<TAB>value" lines and a "--" line. The checks line counts the CI runs
 of its head commit by state (forge pr checks lists them).
 
-Without a NUMBER on a terminal, forge offers the recent open pull requests
-to choose from.`,
+Without a NUMBER: the open pull request whose head is the branch checked
+out here (as gh chooses); when none is, on a terminal forge offers the
+recent open pull requests to choose from.`,
 		Example: `  forge pr view 3
   forge pr view 3 -R alice/demo --json state,merged,head`,
 		Args: cmdutil.MaximumArgs(1, "a pull request NUMBER"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 0 {
-				n, err := pickPull(cmd.Context(), opts.Deps, opts.repoFlag, cmdutil.UsageErrorf("missing a pull request NUMBER; see `forge pr view --help`"))
+				n, err := pullNumber(cmd.Context(), opts.Deps, opts.repoFlag, "view")
 				if err != nil {
 					return err
 				}

@@ -6,13 +6,13 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"strconv"
 	"strings"
 	"time"
 
 	"github.com/forgehq/forge/app/cmdutil"
 	"github.com/forgehq/forge/app/output"
 	"github.com/forgehq/forge/client"
+	"github.com/forgehq/forge/cmd/internal/poll"
 	"github.com/forgehq/forge/cmd/internal/runid"
 	"github.com/forgehq/forge/internal/text"
 	"github.com/spf13/cobra"
@@ -82,24 +82,8 @@ normal screen; the run goes on.`,
 	return cmd
 }
 
-// parseInterval reads --interval: a number of seconds or a Go duration.
-func parseInterval(s string) (time.Duration, error) {
-	s = strings.TrimSpace(s)
-	d, err := time.ParseDuration(s)
-	if secs, ferr := strconv.ParseFloat(s, 64); ferr == nil {
-		d, err = time.Duration(secs*float64(time.Second)), nil
-		if !(secs > 0 && secs <= 86400) { // also refuses NaN
-			d = 0
-		}
-	}
-	if err != nil || d <= 0 {
-		return 0, cmdutil.UsageErrorf("--interval must be a positive number of seconds or a duration such as 500ms, not %q", s)
-	}
-	return d, nil
-}
-
 func runWatch(ctx context.Context, opts *watchOptions) error {
-	interval, err := parseInterval(opts.interval)
+	interval, err := poll.ParseInterval(opts.interval)
 	if err != nil {
 		return err
 	}
@@ -165,18 +149,7 @@ type watcher struct {
 
 // wait sleeps one interval; it ends early with the context's error on
 // Ctrl-C.
-func (w *watcher) wait() error { return sleep(w.ctx, w.interval) }
-
-func sleep(ctx context.Context, d time.Duration) error {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
-}
+func (w *watcher) wait() error { return poll.Sleep(w.ctx, w.interval) }
 
 // fetch reads the run and its jobs. While the connection to the service is
 // lost it tries again — after the interval, then twice as long each time,
@@ -202,7 +175,7 @@ func (w *watcher) fetch(status func(string)) (*client.WorkflowRun, []*client.Job
 		}
 		wait := min(delay, left, maxReconnectWait)
 		status(fmt.Sprintf("connection lost; reconnecting in %s (attempt %d, for up to %s)…", roundWait(wait), attempt, w.reconnectFor))
-		if err := sleep(w.ctx, wait); err != nil {
+		if err := poll.Sleep(w.ctx, wait); err != nil {
 			return nil, nil, err
 		}
 		delay *= 2

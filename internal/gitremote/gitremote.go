@@ -295,3 +295,19 @@ func UsesForge(ctx context.Context, origin string) bool {
 	out, err := exec.CommandContext(ctx, "git", "config", "--get-urlmatch", "credential.helper", origin+"/").Output()
 	return err == nil && strings.Contains(string(out), "auth git-credential")
 }
+
+// CurrentBranch is the branch checked out in the working tree at dir ("" on
+// a detached HEAD), or ErrNoGit outside one.
+func CurrentBranch(ctx context.Context, dir string) (string, error) {
+	cmd := exec.CommandContext(ctx, "git", "symbolic-ref", "--quiet", "--short", "HEAD")
+	cmd.Dir = dir
+	out, err := cmd.Output()
+	if err != nil {
+		var ee *exec.ExitError
+		if errors.As(err, &ee) && ee.ExitCode() == 1 {
+			return "", nil // detached
+		}
+		return "", ErrNoGit
+	}
+	return strings.TrimSpace(string(out)), nil
+}

@@ -54,7 +54,8 @@ func (s StepPlan) ticks() int64 { return int64(max(1, len(s.Lines))) }
 
 // Clock places a run in time: tick 0 is Origin; Hold, when set, stops the
 // run at that tick; CancelAt, when set, cancels it at that tick. A Stepped
-// run moves on when it is read, not with time: each read of the run raises
+// run moves on when it is read, not with time: each read of the run (alone
+// or in a list) raises
 // its Hold by one tick (Step), so a test watching it sees every state
 // however slow the machine is.
 type Clock struct {
