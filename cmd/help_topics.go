@@ -88,7 +88,7 @@ its own environment.`},
 	{"exit-codes", "Exit codes forge returns", `forge exits with:
 
   0    success, also when the state asked for already held (admin user
-       disable of a disabled account)
+       disable of a disabled account, run cancel of a run that ended)
   1    failure: a request failed, a resource was not found, permission
        was denied, the service refused a value (HTTP 400); pr checks,
        run view and run watch --exit-status, and run explain: a run

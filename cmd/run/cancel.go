@@ -4,11 +4,13 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net/http"
 
 	"github.com/forgehq/forge/app/cmdutil"
 	"github.com/forgehq/forge/app/output"
 	"github.com/forgehq/forge/client"
 	"github.com/forgehq/forge/cmd/internal/runid"
+	"github.com/forgehq/forge/internal/text"
 	"github.com/spf13/cobra"
 )
 
@@ -48,8 +50,9 @@ func newCancelCmd(f *cmdutil.Factory, runF func(context.Context, *actionOptions)
 		Use:   "cancel ID",
 		Short: "Cancel a workflow run that has not completed",
 		Long: `Ask the service to stop a queued or running workflow run: what has not
-finished completes as cancelled. A run that has completed cannot be
-cancelled (the service says so; exit 1). --json prints the run as the
+finished completes as cancelled. A run that has already completed
+has nothing left to stop: forge says so and exits 0, as when any state
+asked for already holds. --json prints the run as the
 service answered.
 
 ` + fmt.Sprintf(beyondSpec, "POST /repos/OWNER/REPO/actions/runs/ID/cancel"),
@@ -64,10 +67,21 @@ func runCancel(ctx context.Context, opts *actionOptions) error {
 		return err
 	}
 	run, err := c.Actions.CancelRun(ctx, repo, opts.id)
+	ios := opts.IO
+	if client.HasStatus(err, http.StatusConflict) {
+		// Nothing left to stop: the state asked for holds (exit 0), if the
+		// run has indeed ended; else the 409 was about something else.
+		if ended, gerr := c.Actions.GetRun(ctx, repo, opts.id); gerr == nil && client.Done(ended.Status, ended.Conclusion) {
+			if opts.exporter.Enabled() {
+				return opts.exporter.Write(ios, answer(ended))
+			}
+			fmt.Fprintf(ios.ErrOut, "Run %d has already completed (%s): nothing to cancel\n", opts.id, text.OneLine(ended.State().Word))
+			return nil
+		}
+	}
 	if err != nil {
 		return cmdutil.NotOffered(err, "cancelling runs", runThere(ctx, c, repo, opts.id))
 	}
-	ios := opts.IO
 	if opts.exporter.Enabled() {
 		return opts.exporter.Write(ios, answer(run))
 	}
