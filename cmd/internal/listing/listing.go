@@ -9,12 +9,15 @@ import (
 	"fmt"
 	"iter"
 	"math"
+	"strconv"
+	"strings"
 
 	"github.com/forgehq/forge/app/cmdutil"
 	"github.com/forgehq/forge/app/output"
 	"github.com/forgehq/forge/client"
 	"github.com/forgehq/forge/internal/iostreams"
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 )
 
 // DefaultLimit is how many records a list shows unless --limit says
@@ -28,6 +31,7 @@ type Flags struct {
 
 	paginate bool
 	limitSet func() bool
+	filters  func() []string
 	noun     string
 	pages    client.Pages
 }
@@ -39,6 +43,7 @@ func (l *Flags) Add(cmd *cobra.Command, def int, noun string, fields ...string) 
 	cmd.Flags().IntVarP(&l.Limit, "limit", "L", def, "List at most `N` "+noun)
 	cmd.Flags().BoolVar(&l.paginate, "paginate", false, "List all the "+noun+", page after page, instead of at most --limit")
 	l.limitSet = func() bool { return cmd.Flags().Changed("limit") }
+	l.filters = func() []string { return filtersSet(cmd) }
 	l.noun = noun
 	l.Exporter = output.AddJSONFlags(cmd, fields...)
 }
@@ -139,4 +144,26 @@ func drain[T Record](ios *iostreams.IOStreams, l *Flags, seq iter.Seq2[T, error]
 		return n, l.Exporter.Write(ios, raw)
 	}
 	return n, nil
+}
+
+// notFilters are the flags of a list that choose how much and in what form
+// it is shown, or where: every other flag given filters it. --state is
+// named by the lists' own empty sentence ("No closed issues").
+var notFilters = map[string]bool{"limit": true, "paginate": true, "json": true, "jq": true, "template": true,
+	"repo": true, "web": true, "help": true, "state": true}
+
+// filtersSet names the filtering flags given, as typed: `--author nobody`.
+func filtersSet(cmd *cobra.Command) []string {
+	var out []string
+	cmd.Flags().Visit(func(f *pflag.Flag) {
+		if notFilters[f.Name] {
+			return
+		}
+		v := f.Value.String()
+		if v == "" || strings.ContainsAny(v, " \t\"'") {
+			v = strconv.Quote(v)
+		}
+		out = append(out, "--"+f.Name+" "+v)
+	})
+	return out
 }

@@ -97,3 +97,24 @@ func TestDrainEmptyListIsAnEmptyArray(t *testing.T) {
 		t.Fatalf("n=%d err=%v out=%q", n, err, out)
 	}
 }
+
+// TestEmptySentenceNamesTheFilters: with filters given, an empty list says
+// nothing matched them and drops the hint to create the first record.
+func TestEmptySentenceNamesTheFilters(t *testing.T) {
+	none := func() []string { return nil }
+	two := func() []string { return []string{"--user bob", `--search "a b"`} }
+	for _, c := range []struct {
+		empty   string
+		filters func() []string
+		want    string
+	}{
+		{"No releases in alice/app", none, "No releases in alice/app"},
+		{"No releases in alice/app", nil, "No releases in alice/app"},
+		{"No workflow runs in alice/app.", two, `No workflow runs in alice/app match --user bob --search "a b"`},
+		{"No repositories yet; create one with `forge repo create NAME`.", two, `No repositories match --user bob --search "a b"`},
+	} {
+		if got := emptySentence(c.empty, c.filters); got != c.want {
+			t.Errorf("emptySentence(%q) = %q, want %q", c.empty, got, c.want)
+		}
+	}
+}

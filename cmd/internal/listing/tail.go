@@ -4,11 +4,13 @@ import (
 	"context"
 	"fmt"
 	"iter"
+	"strings"
 
 	"github.com/forgehq/forge/app/cmdutil"
 	"github.com/forgehq/forge/app/output"
 	"github.com/forgehq/forge/client"
 	"github.com/forgehq/forge/internal/iostreams"
+	"github.com/forgehq/forge/internal/text"
 )
 
 // Tail is what a list command does once it has its records: drain them
@@ -43,7 +45,7 @@ func Show[T Record](ctx context.Context, tl Tail, seq iter.Seq2[T, error], row f
 	tty := ios.IsStdoutTTY()
 	if n == 0 {
 		if tty && tl.Empty != "" {
-			fmt.Fprintln(ios.ErrOut, tl.Empty)
+			fmt.Fprintln(ios.ErrOut, emptySentence(tl.Empty, l.filters))
 		}
 		return nil
 	}
@@ -95,4 +97,20 @@ func (l *Flags) REST(d cmdutil.DepsSource) (*client.Client, error) {
 		return nil, err
 	}
 	return d.Deps().REST()
+}
+
+// emptySentence is what an empty list says: with filters given, that
+// nothing matched them, named as typed ("No open issues in alice/demo
+// match --search zzz"), and no hint to create the first one.
+func emptySentence(empty string, filters func() []string) string {
+	var set []string
+	if filters != nil {
+		set = filters()
+	}
+	if len(set) == 0 {
+		return empty
+	}
+	head, _, _ := strings.Cut(empty, ";")
+	head = strings.TrimSuffix(strings.TrimSuffix(head, "."), " yet")
+	return head + " match " + text.OneLine(strings.Join(set, " "))
 }
