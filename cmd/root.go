@@ -92,12 +92,12 @@ func RunTree(parent context.Context, f *cmdutil.Factory, args []string, newRoot 
 		root.SetArgs(output.NormalizeJSONArgs(root, completions.Args(args)))
 		err = root.ExecuteContext(ctx)
 	}
-	if err != nil && ctx.Err() != nil {
-		err = context.Canceled
+	if err != nil && ctx.Err() != nil && !errors.Is(err, context.Canceled) {
+		err = fmt.Errorf("%w: %w", context.Canceled, err)
 	}
 	if cmdutil.ShouldPrint(err) {
 		if cmdutil.ExitCode(err) == cmdutil.ExitInterrupted {
-			fmt.Fprintln(f.IOStreams.ErrOut, "forge: interrupted")
+			fmt.Fprintf(f.IOStreams.ErrOut, "forge: %s\n", cmdutil.InterruptedMessage(err))
 		} else {
 			fmt.Fprintf(f.IOStreams.ErrOut, "forge: %s\n", cmdutil.ErrorMessage(f.IOStreams, err))
 		}

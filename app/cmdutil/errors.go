@@ -47,6 +47,28 @@ func AuthErrorf(format string, a ...any) error {
 	return &AuthError{Err: fmt.Errorf(format, a...)}
 }
 
+// KeptError is a failure after which forge kept what the user typed (an
+// issue body, a comment) in a file: Note says where and how to send it
+// again. It is said even when the failure is Ctrl-C, whose message is
+// otherwise only "interrupted".
+type KeptError struct {
+	Err  error
+	Note string
+}
+
+func (e *KeptError) Error() string { return e.Err.Error() + "; " + e.Note }
+func (e *KeptError) Unwrap() error { return e.Err }
+
+// InterruptedMessage is what forge says when Ctrl-C (or SIGTERM) ended
+// err's command: "interrupted", and where typed text was kept.
+func InterruptedMessage(err error) string {
+	var kept *KeptError
+	if errors.As(err, &kept) {
+		return "interrupted; " + kept.Note
+	}
+	return "interrupted"
+}
+
 // ErrSilent ends a command with exit code 1 after it has already told the
 // user what went wrong.
 var ErrSilent = errors.New("silent error")

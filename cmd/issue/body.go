@@ -94,22 +94,22 @@ func (t *draft) keep(err error) error {
 	if t.file == "" {
 		fh, ferr := os.CreateTemp("", "forge-draft-*.md")
 		if ferr != nil {
-			return fmt.Errorf("%w; your text could not be saved either (%v)", err, ferr)
+			return &cmdutil.KeptError{Err: err, Note: fmt.Sprintf("your text could not be saved either (%v)", ferr)}
 		}
 		_, ferr = fh.WriteString(t.body)
 		if cerr := fh.Close(); ferr == nil {
 			ferr = cerr
 		}
 		if ferr != nil {
-			return fmt.Errorf("%w; your text could not be saved either (%v)", err, ferr)
+			return &cmdutil.KeptError{Err: err, Note: fmt.Sprintf("your text could not be saved either (%v)", ferr)}
 		}
 		t.file, t.temp = fh.Name(), true
 	}
 	if client.HasStatus(err, http.StatusRequestEntityTooLarge) {
 		// The same file would be refused again: it has to get shorter.
-		return fmt.Errorf("%w; your text is kept in %s: make it shorter than the limit", err, t.file)
+		return &cmdutil.KeptError{Err: err, Note: fmt.Sprintf("your text is kept in %s: make it shorter than the limit", t.file)}
 	}
-	return fmt.Errorf("%w; your text is kept in %s: send it again with --body-file %s", err, t.file, t.file)
+	return &cmdutil.KeptError{Err: err, Note: fmt.Sprintf("your text is kept in %s: send it again with --body-file %s", t.file, t.file)}
 }
 
 // edit opens the user's editor on an empty draft file and returns what was
