@@ -154,6 +154,9 @@ and two-factor authentication; the agent chat; and the container registry.`,
 		if uerr := cmdutil.GroupFlagError(cmd); uerr != nil {
 			return uerr
 		}
+		if herr := habitError(cmd, err); herr != nil {
+			return herr
+		}
 		if ferr := cmdutil.FlagError(err); ferr != err {
 			return ferr
 		}
