@@ -16,6 +16,7 @@ import (
 	"github.com/forgehq/forge/app/cmdutil"
 	"github.com/forgehq/forge/internal/iostreams"
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 )
 
 func testRoot(t *testing.T) (*cobra.Command, func() string) {
@@ -226,4 +227,26 @@ func TestHelpExitCodesIsComplete(t *testing.T) {
 	if n != 6 {
 		t.Errorf("app/cmdutil has %d Exit constants, this test knows 6: list the new one in cmd/help_topics.go and here", n)
 	}
+}
+
+// TestFlagValueNames: a back-quoted word in a flag's usage is the name of
+// its value in the help (pflag's rule), so a bool flag has none and a
+// value's name is one word (or a quoted example, 'Name: value'):
+// `--setup-git forge auth setup-git` came from a
+// command quoted in a bool flag's text.
+func TestFlagValueNames(t *testing.T) {
+	ios, _, _, _ := iostreams.Test()
+	var walk func(c *cobra.Command)
+	walk = func(c *cobra.Command) {
+		c.LocalFlags().VisitAll(func(fl *pflag.Flag) {
+			name, _ := pflag.UnquoteUsage(fl)
+			if fl.Value.Type() == "bool" && strings.Contains(fl.Usage, "`") || strings.Contains(name, " ") && !strings.HasPrefix(name, "'") {
+				t.Errorf("%s --%s: the help shows the value name %q; quote a command in its usage with \" not `", c.CommandPath(), fl.Name, name)
+			}
+		})
+		for _, sub := range c.Commands() {
+			walk(sub)
+		}
+	}
+	walk(NewRootCmd(cmdutil.New(ios, func(string) string { return "" })))
 }

@@ -66,7 +66,7 @@ which.`,
 	fl.BoolVar(&opts.passwordStdin, "password-stdin", false, "Read the password from standard input")
 	fl.StringVar(&opts.code, "code", "", "Two-factor `code` from your authenticator app (also FORGE_TOTP_CODE)")
 	fl.BoolVar(&opts.insecure, "insecure-storage", false, config.InsecureStorageUsage)
-	fl.BoolVar(&opts.setupGit, "setup-git", false, "Also make git use forge's token for the host, as `forge auth setup-git` does (--setup-git=false: never ask)")
+	fl.BoolVar(&opts.setupGit, "setup-git", false, "Also make git use forge's token for the host, as forge auth setup-git does (--setup-git=false: never ask)")
 	return cmd
 }
 

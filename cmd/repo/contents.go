@@ -59,7 +59,7 @@ redirect it to a file.
 		},
 	}
 	cmdutil.AddRepoFlag(cmd, &opts.repoFlag)
-	cmd.Flags().StringVar(&opts.ref, "ref", "", "Read at this `branch, tag or commit`")
+	cmd.Flags().StringVar(&opts.ref, "ref", "", "Read at this `ref`: a branch, tag or commit")
 	opts.exporter = output.AddJSONFlags(cmd, contentFields...)
 	return cmd
 }
