@@ -28,7 +28,8 @@ repositories and tags, and --json field names. A slow or unreachable
 server never holds up a TAB for more than about two seconds: it just
 offers nothing. Completion never prompts and never prints anything else.
 
-bash (needs the bash-completion package):
+bash (best with the bash-completion package; without it, words are split
+at : and = as bash splits them):
   source <(forge completion bash)          # this shell only
   forge completion bash > ~/.local/share/bash-completion/completions/forge
 
@@ -65,6 +66,9 @@ The deb and rpm packages install the bash, zsh and fish scripts already.`,
 func write(w io.Writer, root *cobra.Command, shell string, desc bool) error {
 	switch shell {
 	case "bash":
+		if _, err := io.WriteString(w, bashFallbacks); err != nil {
+			return err
+		}
 		return root.GenBashCompletionV2(w, desc)
 	case "zsh":
 		if desc {
@@ -81,3 +85,28 @@ func write(w io.Writer, root *cobra.Command, shell string, desc bool) error {
 	}
 	return cmdutil.UsageErrorf("unknown shell %q: forge completion supports bash, zsh, fish and powershell", shell)
 }
+
+// bashFallbacks stand in for the two bash-completion functions cobra's
+// script calls, where that package is not installed: without them every
+// TAB printed "_get_comp_words_by_ref: command not found". They split
+// words as bash does (no joining of words around : and =).
+const bashFallbacks = `# forge: minimal stand-ins for bash-completion's helpers, used only
+# where that package is not loaded.
+if ! declare -F _get_comp_words_by_ref >/dev/null 2>&1; then
+_get_comp_words_by_ref() {
+    while (( $# )); do
+        case $1 in
+        -n) shift ;;
+        cur) cur=${COMP_WORDS[COMP_CWORD]} ;;
+        prev) prev=${COMP_WORDS[COMP_CWORD-1]} ;;
+        words) words=("${COMP_WORDS[@]}") ;;
+        cword) cword=$COMP_CWORD ;;
+        esac
+        shift
+    done
+}
+fi
+if ! declare -F _filedir >/dev/null 2>&1; then
+_filedir() { local IFS=$'\n'; COMPREPLY=($(compgen -f -- "${cur-}")); }
+fi
+`
