@@ -1,6 +1,10 @@
 package output
 
-import "github.com/charmbracelet/x/ansi"
+import (
+	"slices"
+
+	"github.com/charmbracelet/x/ansi"
+)
 
 // fit truncates cells so the table fits width columns, giving way in the
 // order a reader loses least:
@@ -8,14 +12,19 @@ import "github.com/charmbracelet/x/ansi"
 //  1. a column empty in every row is dropped (its header alone would
 //     take the room of a column with something in it);
 //  2. the widest column that is not an identifier shrinks, one cell at a
-//     time, down to 16 cells, then to 8, then to 3 (a cut word still tells
-//     rows apart);
-//  3. an identifier (whole[i]: an ID, a fingerprint, a login) is never
+//     time, down to 16 cells;
+//  3. the columns the command named as the first to go (drop, by index,
+//     in order: an event, an elapsed time) go, one at a time, before any
+//     text is cut shorter — a title keeps 16 cells where a column of
+//     little worth can make room;
+//  4. the widest shrinks on, to 8 cells, then to 3 (a cut word still
+//     tells rows apart);
+//  5. an identifier (whole[i]: an ID, a fingerprint, a login) is never
 //     cut: if the table still does not fit, a line wraps.
 //
 // Each cut cell ends in an ellipsis. It returns the columns kept, by
 // index, and the headers and rows holding only those.
-func fit(headers []string, rows [][]string, whole []bool, width int) (cols []int, h []string, r [][]string) {
+func fit(headers []string, rows [][]string, whole []bool, drop []int, width int) (cols []int, h []string, r [][]string) {
 	const gap = 2
 	n := len(headers)
 	widths := make([]int, n)
@@ -50,6 +59,14 @@ func fit(headers []string, rows [][]string, whole []bool, width int) (cols []int
 		}
 	}
 	for _, minCol := range []int{16, 8, 3} {
+		if minCol == 8 {
+			for _, d := range drop {
+				if width <= 0 || total() <= width {
+					break
+				}
+				cols = slices.DeleteFunc(cols, func(i int) bool { return i == d })
+			}
+		}
 		for width > 0 && total() > width {
 			widest := -1
 			for _, i := range cols {

@@ -3,6 +3,7 @@ package output
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"time"
 
@@ -50,6 +51,19 @@ type Table struct {
 	row     []string
 	rowCol  []Color
 	whole   []bool
+	drop    []int
+}
+
+// DropFirst names the columns, by header and in order, that go first when
+// a terminal is too narrow, before titles are cut shorter than 16 cells:
+// those a reader misses least (an event, an elapsed time).
+func (t *Table) DropFirst(headers ...string) {
+	t.drop = t.drop[:0]
+	for _, k := range headers {
+		if i := slices.Index(t.headers, k); i >= 0 {
+			t.drop = append(t.drop, i)
+		}
+	}
 }
 
 // KeepWhole names the columns, by header, a terminal's width never cuts:
@@ -132,7 +146,7 @@ func (t *Table) renderAligned() string {
 			clean[i][j] = text.OneLine(text.Flatten(c)) // a cell cannot reach the terminal raw
 		}
 	}
-	cols, headers, rows := fit(t.headers, clean, t.whole, t.ios.TerminalWidth())
+	cols, headers, rows := fit(t.headers, clean, t.whole, t.drop, t.ios.TerminalWidth())
 	colors := make([][]Color, len(t.colors))
 	for i, rc := range t.colors {
 		for _, j := range cols {
