@@ -5,6 +5,7 @@ package status
 import (
 	"context"
 	"fmt"
+	"github.com/charmbracelet/x/ansi"
 	"sort"
 	"strings"
 	"sync"
@@ -210,28 +211,46 @@ func render(ios *iostreams.IOStreams, items []Item, repos int) string {
 	}
 	for _, s := range sections {
 		fmt.Fprintf(&b, "\n%s\n", cs.Bold(s.head))
-		n := 0
+		var lines []line
 		for _, it := range items {
 			if it.Kind != s.kind {
 				continue
 			}
-			n++
 			ref := fmt.Sprintf("%s#%d", it.Repo, it.Number)
-			line := ""
+			lead, what := "", ""
 			switch it.Kind {
 			case "issue":
-				line = fmt.Sprintf("%s  %s", cs.Cyan(text.OneLine(ref)), text.OneLine(it.Title))
+				lead, what = cs.Cyan(text.OneLine(ref)), text.OneLine(it.Title)
 			case "run":
-				line = fmt.Sprintf("%s %s  %s %s", output.StateMark(cs, it.state), cs.Red(text.OneLine(it.Repo)), text.OneLine(it.Title),
-					cs.Gray(fmt.Sprintf("(run %d, %s, %s)", it.Number, text.OneLine(it.Who), text.OneLine(it.state.Word))))
+				lead = output.StateMark(cs, it.state) + " " + cs.Red(text.OneLine(it.Repo))
+				what = text.OneLine(it.Title) + " " + cs.Gray(fmt.Sprintf("(run %d, %s, %s)", it.Number, text.OneLine(it.Who), text.OneLine(it.state.Word)))
 			case "comment":
-				line = fmt.Sprintf("%s  %s on %s", cs.Cyan(text.OneLine(ref)), cs.Bold(text.OneLine(it.Who)), text.OneLine(it.Title))
+				lead, what = cs.Cyan(text.OneLine(ref)), cs.Bold(text.OneLine(it.Who))+" on "+text.OneLine(it.Title)
 			}
-			fmt.Fprintf(&b, "  %s %s\n", line, cs.Gray(output.FormatTime(it.When, true)))
+			lines = append(lines, line{lead, what, cs.Gray(output.FormatTime(it.When, true))})
 		}
-		if n == 0 {
+		if len(lines) == 0 {
 			fmt.Fprintf(&b, "  %s\n", cs.Gray(s.none))
 		}
+		writeAligned(&b, lines)
 	}
 	return b.String()
+}
+
+// line is one line of a section: where (a repository, an issue), what,
+// and when.
+type line struct{ lead, what, when string }
+
+// writeAligned writes a section's lines in three columns: the leads
+// aligned, the times after the longest text and two spaces, colour or not.
+func writeAligned(b *strings.Builder, lines []line) {
+	leadW, whatW := 0, 0
+	for _, l := range lines {
+		leadW = max(leadW, ansi.StringWidth(l.lead))
+		whatW = max(whatW, ansi.StringWidth(l.what))
+	}
+	for _, l := range lines {
+		fmt.Fprintf(b, "  %s%s  %s%s  %s\n", l.lead, strings.Repeat(" ", leadW-ansi.StringWidth(l.lead)),
+			l.what, strings.Repeat(" ", whatW-ansi.StringWidth(l.what)), l.when)
+	}
 }
