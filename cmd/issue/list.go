@@ -75,14 +75,6 @@ func runList(ctx context.Context, opts *listOptions) error {
 		Table:    output.NewTable(ios, "ID", "TITLE", "STATE", "AUTHOR", "CREATED"),
 		What:     func(n int) string { return what(n) + " in " + name.String() },
 		Filtered: opts.author != "" || opts.search != "",
-		// Cut by the limit: "Showing 30 of 123 open issues (-L 200 or
-		// --paginate for more)", with the repository before the hint.
-		Head: func(n int, cut string) string {
-			if cut != "" {
-				return cut
-			}
-			return fmt.Sprintf("Showing %d %s in %s", n, what(n), name)
-		},
 	}
 	if tty {
 		tail.Empty = fmt.Sprintf("No %s in %s", what(0), name)

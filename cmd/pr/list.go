@@ -3,6 +3,7 @@ package pr
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/forgehq/forge/app/cmdutil"
 	"github.com/forgehq/forge/app/output"
@@ -55,7 +56,7 @@ func runList(ctx context.Context, opts *listOptions) error {
 	t := output.NewTable(ios, "ID", "TITLE", "BRANCH", "STATE", "CREATED")
 	t.KeepWhole("ID")
 	pulls := c.Pulls.List(ctx, name, client.PullListOptions{ListOptions: opts.list.PerPage(), State: opts.state})
-	return listing.Show(ctx, listing.Tail{IO: ios, Flags: &opts.list, Table: t, Empty: fmt.Sprintf("No %s pull requests in %s", stateWord(opts.state), name)}, pulls, func(p *client.PullRequest) {
+	return listing.Show(ctx, listing.Tail{IO: ios, Flags: &opts.list, Table: t, In: name.String(), What: func(n int) string { return pullsNoun(opts.state, n) + " in " + name.String() }, Empty: "No " + pullsNoun(opts.state, 0) + " in " + name.String()}, pulls, func(p *client.PullRequest) {
 		st := p.StateWord()
 		num := fmt.Sprint(p.Number)
 		if tty {
@@ -75,4 +76,14 @@ func stateWord(state string) string {
 		return ""
 	}
 	return state
+}
+
+// pullsNoun names n pull requests of the state asked for: "open pull
+// requests", "1 merged pull request" without its number.
+func pullsNoun(state string, n int) string {
+	noun := "pull requests"
+	if n == 1 {
+		noun = "pull request"
+	}
+	return strings.TrimSpace(stateWord(state) + " " + noun)
 }

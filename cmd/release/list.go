@@ -52,7 +52,7 @@ func runList(ctx context.Context, opts *listOptions) error {
 	t := output.NewTable(ios, "TITLE", "TYPE", "TAG NAME", "PUBLISHED")
 	t.KeepWhole("TAG NAME")
 	latestSeen := false
-	return listing.Show(ctx, listing.Tail{IO: ios, Flags: &opts.list, Table: t, Empty: fmt.Sprintf("No releases in %s", name)}, c.Releases.List(ctx, name, opts.list.PerPage()), func(r *client.Release) {
+	return listing.Show(ctx, listing.Tail{IO: ios, Flags: &opts.list, Table: t, In: name.String(), Empty: fmt.Sprintf("No releases in %s", name)}, c.Releases.List(ctx, name, opts.list.PerPage()), func(r *client.Release) {
 		kind, color := releaseType(r, &latestSeen)
 		title := r.Name
 		if title == "" {

@@ -65,7 +65,7 @@ func runCollaboratorList(ctx context.Context, opts *collaboratorListOptions) err
 	ios := opts.IO
 	t := output.NewTable(ios, "LOGIN", "PERMISSION")
 	t.KeepWhole("LOGIN")
-	return listing.Show(ctx, listing.Tail{IO: ios, Flags: &opts.list, Table: t}, c.Repos.Collaborators(ctx, name, opts.list.PerPage()), func(cb *client.Collaborator) {
+	return listing.Show(ctx, listing.Tail{IO: ios, Flags: &opts.list, Table: t, In: name.String()}, c.Repos.Collaborators(ctx, name, opts.list.PerPage()), func(cb *client.Collaborator) {
 		t.Add(cb.Login, output.Bold)
 		t.Add(cb.Permission, permissionColor(cb.Permission))
 		t.EndRow()

@@ -54,7 +54,7 @@ func runCommits(ctx context.Context, opts *commitsOptions) error {
 	tty := ios.IsStdoutTTY()
 	t := output.NewTable(ios, "SHA", "MESSAGE", "AUTHOR", "DATE")
 	t.KeepWhole("SHA")
-	return listing.Show(ctx, listing.Tail{IO: ios, Flags: &opts.list, Table: t, Empty: fmt.Sprintf("No commits in %s yet.", name)}, c.Repos.Commits(ctx, name, opts.list.PerPage()), func(cm *client.Commit) {
+	return listing.Show(ctx, listing.Tail{IO: ios, Flags: &opts.list, Table: t, In: name.String(), Empty: fmt.Sprintf("No commits in %s yet.", name)}, c.Repos.Commits(ctx, name, opts.list.PerPage()), func(cm *client.Commit) {
 		sha := cm.SHA
 		if tty {
 			sha = text.ShortSHA(sha)

@@ -82,7 +82,7 @@ func runList(ctx context.Context, opts *listOptions) error {
 	}
 	t.KeepWhole("ID")
 	t.DropFirst("EVENT", "ELAPSED", "WORKFLOW", "BRANCH") // a title and an age read best
-	return listing.Show(ctx, listing.Tail{IO: ios, Flags: &opts.list, Table: t, Filtered: opts.workflow != "" || opts.commit != "" || opts.user != "", Empty: fmt.Sprintf("No workflow runs in %s.", repo)}, runs, func(r *client.WorkflowRun) {
+	return listing.Show(ctx, listing.Tail{IO: ios, Flags: &opts.list, Table: t, Filtered: opts.workflow != "" || opts.commit != "" || opts.user != "", In: repo.String(), Empty: fmt.Sprintf("No workflow runs in %s.", repo)}, runs, func(r *client.WorkflowRun) {
 		if tty {
 			output.StateCell(t, r.State())
 		} else {

@@ -80,9 +80,6 @@ func (l *Flags) cut(ctx context.Context, shown int, what func(n int) string, fil
 	if !l.pages.Confirm(ctx) {
 		return ""
 	}
-	if what == nil {
-		what = func(int) string { return l.noun }
-	}
 	if total, ok := l.pages.Total(ctx); ok && total > shown && !filtered {
 		// -L that shows them all: the total, in hundreds past 100.
 		all := total
@@ -166,4 +163,16 @@ func filtersSet(cmd *cobra.Command) []string {
 		out = append(out, "--"+f.Name+" "+v)
 	})
 	return out
+}
+
+// nounFor is the list's noun for n records: "1 run", "2 runs", "1
+// repository".
+func (l *Flags) nounFor(n int) string {
+	if n != 1 {
+		return l.noun
+	}
+	if stem, ok := strings.CutSuffix(l.noun, "ies"); ok {
+		return stem + "y"
+	}
+	return strings.TrimSuffix(l.noun, "s")
 }

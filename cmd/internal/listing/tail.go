@@ -23,13 +23,11 @@ type Tail struct {
 	// Empty is said on stderr, on a terminal, when there is no record
 	// ("" for nothing).
 	Empty string
-	// Head, when set, is a heading printed on a terminal above the table
-	// instead of the note under it; it is given the number of rows shown
-	// and Cut's note ("" when the list was not cut).
-	Head func(shown int, cut string) string
-	// What names the records in the cut note by their number (nil: the
-	// noun given to Flags.Add).
+	// What names the records in the count line by their number (nil: the
+	// noun given to Flags.Add, in In).
 	What func(n int) string
+	// In is the repository a repository's list is of ("" for the others).
+	In string
 	// Filtered says forge filters the records (listing.Filter): the
 	// server's total is not the list's.
 	Filtered bool
@@ -52,18 +50,26 @@ func Show[T Record](ctx context.Context, tl Tail, seq iter.Seq2[T, error], row f
 	if !tty {
 		return tl.Table.Render()
 	}
-	cut := l.cut(ctx, n, tl.What, tl.Filtered)
-	if tl.Head != nil {
-		fmt.Fprintf(ios.Out, "%s\n\n", tl.Head(n, cut))
-		return tl.Table.Render()
+	// Every list counts its rows the same way, above the table as gh's
+	// issue and pr lists do: "Showing 30 of 123 open issues in alice/demo
+	// (-L 200 or --paginate for more)", or "Showing 3 runs in alice/demo".
+	what := tl.What
+	if what == nil {
+		what = func(n int) string { return l.nounFor(n) + in(tl.In) }
 	}
-	if err := tl.Table.Render(); err != nil {
-		return err
+	head := l.cut(ctx, n, what, tl.Filtered)
+	if head == "" {
+		head = fmt.Sprintf("Showing %d %s", n, what(n))
 	}
-	if cut != "" {
-		fmt.Fprintln(ios.ErrOut, cut)
+	fmt.Fprintf(ios.Out, "%s\n\n", head)
+	return tl.Table.Render()
+}
+
+func in(repo string) string {
+	if repo == "" {
+		return ""
 	}
-	return nil
+	return " in " + repo
 }
 
 // Filter keeps the records of seq that keep accepts: a filter the service
