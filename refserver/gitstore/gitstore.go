@@ -62,6 +62,9 @@ func (s *Store) path(id int64) string {
 
 // Init creates an empty bare repository whose HEAD names branch.
 func (s *Store) Init(id int64, branch string) error {
+	if err := CheckRefName(plumbing.NewBranchReferenceName(branch).String()); err != nil {
+		return err
+	}
 	var st storage.Storer
 	dir := ""
 	if s.dir == "" {
@@ -197,7 +200,7 @@ func (r *Repo) Commit(branch string, files map[string][]byte, message string, au
 	if err != nil {
 		return "", err
 	}
-	if err := r.st.SetReference(plumbing.NewHashReference(ref, h)); err != nil {
+	if err := r.setRef(plumbing.NewHashReference(ref, h)); err != nil {
 		return "", err
 	}
 	return h.String(), r.Sync()
@@ -327,7 +330,7 @@ func (r *Repo) EnsureTag(tag, target string) error {
 	if err != nil {
 		return err
 	}
-	if err := r.st.SetReference(plumbing.NewHashReference(name, c.Hash)); err != nil {
+	if err := r.setRef(plumbing.NewHashReference(name, c.Hash)); err != nil {
 		return err
 	}
 	return r.Sync()
@@ -337,7 +340,7 @@ func (r *Repo) EnsureTag(tag, target string) error {
 func (r *Repo) Branch(branch, sha string) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if err := r.st.SetReference(plumbing.NewHashReference(plumbing.NewBranchReferenceName(branch), plumbing.NewHash(sha))); err != nil {
+	if err := r.setRef(plumbing.NewHashReference(plumbing.NewBranchReferenceName(branch), plumbing.NewHash(sha))); err != nil {
 		return err
 	}
 	return r.Sync()
@@ -345,6 +348,9 @@ func (r *Repo) Branch(branch, sha string) error {
 
 // SetHead points HEAD at branch.
 func (r *Repo) SetHead(branch string) error {
+	if err := CheckRefName(plumbing.NewBranchReferenceName(branch).String()); err != nil {
+		return err
+	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if err := r.st.SetReference(plumbing.NewSymbolicReference(plumbing.HEAD, plumbing.NewBranchReferenceName(branch))); err != nil {

@@ -52,14 +52,15 @@ func (s *Spool) Write(p []byte) (int, error) {
 func (s *Spool) Size() int64 { return s.size }
 
 // Reader reads what was written, from the start.
-func (s *Spool) Reader() (io.Reader, error) {
-	if s.f == nil {
-		return bytes.NewReader(s.buf.Bytes()), nil
+func (s *Spool) Reader() (io.Reader, error) { return s.Section(0), nil }
+
+// Section reads what was written from offset off on; it can seek.
+func (s *Spool) Section(off int64) *io.SectionReader {
+	var ra io.ReaderAt = bytes.NewReader(s.buf.Bytes())
+	if s.f != nil {
+		ra = s.f
 	}
-	if _, err := s.f.Seek(0, io.SeekStart); err != nil {
-		return nil, err
-	}
-	return s.f, nil
+	return io.NewSectionReader(ra, off, s.size-off)
 }
 
 // Close releases the memory or the file.

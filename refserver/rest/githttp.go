@@ -1,7 +1,6 @@
 package rest
 
 import (
-	"bufio"
 	"bytes"
 	"compress/gzip"
 	"context"
@@ -377,13 +376,8 @@ func (a *API) receivePack(w http.ResponseWriter, r *http.Request, g *gitstore.Re
 		gitHTTPError(w, http.StatusRequestEntityTooLarge, fmt.Sprintf("push over %d GiB: push in parts", maxPush>>30))
 		return
 	}
-	spooled, err := in.Reader()
-	if err != nil {
-		gitHTTPError(w, http.StatusInternalServerError, "reading the spooled push failed")
-		return
-	}
-	br := bufio.NewReader(spooled)
-	if isProbe(br) {
+	sr := in.Section(0)
+	if isProbe(sr, in.Size()) {
 		// Before a push larger than http.postBuffer git sends a lone
 		// flush to learn whether the server takes requests at all;
 		// receive-pack reads no command from it and answers nothing.
@@ -391,62 +385,91 @@ func (a *API) receivePack(w http.ResponseWriter, r *http.Request, g *gitstore.Re
 		w.WriteHeader(http.StatusOK)
 		return
 	}
-	body, shallow, err := stripShallow(br)
+	body, shallow, err := stripShallow(sr)
 	if err != nil {
 		gitHTTPError(w, http.StatusBadRequest, "malformed receive-pack request: "+err.Error())
 		return
 	}
 	req := packp.NewReferenceUpdateRequest()
-	if err := req.Decode(io.NopCloser(body)); err != nil {
+	if err := req.Decode(body); err != nil {
 		gitHTTPError(w, http.StatusBadRequest, "malformed receive-pack request: "+err.Error())
 		return
 	}
-	report, status, perr := receiveLocked(r.Context(), g, req, shallow)
+	// The commands are read with exact reads: the pack starts where they
+	// stopped, and is read from the spool where it lies.
+	var pack io.ReadSeeker
+	if off, err := sr.Seek(0, io.SeekCurrent); err == nil && needsPack(req.Commands) {
+		pack = in.Section(off)
+	}
+	report, done, status, perr := receiveLocked(g, req, pack, shallow)
 	if status != 0 {
 		gitHTTPError(w, status, perr.Error())
 		return
 	}
 	var out bytes.Buffer
-	if report != nil {
+	if req.Capabilities.Supports(capability.ReportStatus) {
 		report.Encode(&out)
 	}
-	if perr == nil {
-		a.afterPush(x, g, s, req.Commands)
+	if len(done) > 0 {
+		a.afterPush(x, g, s, done)
 	}
 	w.Header().Set("Content-Type", "application/x-git-receive-pack-result")
 	w.Write(out.Bytes())
 }
 
-// receiveLocked applies a spooled push under the write lock; a status
-// other than 0 is an answer to give instead of the report.
-func receiveLocked(ctx context.Context, g *gitstore.Repo, req *packp.ReferenceUpdateRequest, shallow []plumbing.Hash) (*packp.ReportStatus, int, error) {
+// needsPack reports whether a push carries a pack: git sends none when
+// every command deletes.
+func needsPack(cmds []*packp.Command) bool {
+	for _, c := range cmds {
+		if c.Action() != packp.Delete {
+			return true
+		}
+	}
+	return false
+}
+
+// receiveLocked applies a spooled push under the write lock: the report
+// for git, and the commands done. A status other than 0 is an answer to
+// give instead of the report.
+func receiveLocked(g *gitstore.Repo, req *packp.ReferenceUpdateRequest, pack io.ReadSeeker, shallow []plumbing.Hash) (*packp.ReportStatus, []*packp.Command, int, error) {
 	g.Lock()
 	defer g.Unlock()
 	for _, h := range shallow {
 		// Its parents would be missing here, as git's own server
 		// refuses by default (receive.shallowUpdate).
 		if g.Storer().HasEncodedObject(h) != nil {
-			return nil, http.StatusBadRequest, errors.New("pushing from a shallow clone whose boundary commit " + h.String() +
+			return nil, nil, http.StatusBadRequest, errors.New("pushing from a shallow clone whose boundary commit " + h.String() +
 				" this repository lacks: run git fetch --unshallow first")
 		}
 	}
-	srv := server.NewServer(fixedLoader{g.Storer()})
-	sess, err := srv.NewReceivePackSession(gitEndpoint(), nil)
-	if err != nil {
-		return nil, http.StatusInternalServerError, err
+	unpackErr, refErrs := g.Receive(req.Commands, pack)
+	rs := packp.NewReportStatus()
+	rs.UnpackStatus = "ok"
+	if unpackErr != nil {
+		rs.UnpackStatus = unpackErr.Error()
 	}
-	report, perr := sess.ReceivePack(ctx, req)
-	if perr == nil {
-		perr = g.Sync()
+	var done []*packp.Command
+	for _, c := range req.Commands {
+		msg := "ok"
+		switch err := refErrs[c.Name]; {
+		case unpackErr != nil:
+			msg = "unpacker error"
+		case err != nil:
+			msg = err.Error()
+		default:
+			done = append(done, c)
+		}
+		rs.CommandStatuses = append(rs.CommandStatuses, &packp.CommandStatus{ReferenceName: c.Name, Status: msg})
 	}
-	return report, 0, perr
+	return rs, done, 0, nil
 }
 
 // isProbe reports whether the request is git's probe: a flush-pkt and
 // nothing after it.
-func isProbe(br *bufio.Reader) bool {
-	p, err := br.Peek(5)
-	return len(p) == 4 && string(p) == "0000" && err == io.EOF
+func isProbe(r io.ReaderAt, size int64) bool {
+	var p [4]byte
+	n, _ := r.ReadAt(p[:], 0)
+	return size == 4 && n == 4 && string(p[:]) == "0000"
 }
 
 // stripShallow takes the "shallow" lines a push from a shallow clone
