@@ -111,9 +111,22 @@ func (s *Store) Open(id int64) (*Repo, error) {
 	if _, err := os.Stat(dir); err != nil {
 		return nil, ErrNotFound
 	}
+	removeTemporaries(dir)
 	repo := &Repo{st: newDiskStorage(dir), dir: dir}
 	s.repos[id] = repo
 	return repo, nil
+}
+
+// removeTemporaries deletes what a write cut short by a crash left in a
+// repository opened for the first time since the start (objects are
+// written to objects/pack/tmp_obj_* and renamed into place; earlier
+// versions wrote whole packs to tmp_pack_*): no writer of this process
+// has begun, and the data directory's lock keeps other servers out.
+func removeTemporaries(dir string) {
+	left, _ := filepath.Glob(filepath.Join(dir, "objects", "pack", "tmp_*"))
+	for _, f := range left {
+		os.Remove(f)
+	}
 }
 
 // largeObject is the size past which a blob read from a pack streams
