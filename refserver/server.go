@@ -101,6 +101,13 @@ type Options struct {
 	// header. Default: the listen address, http://ADDR. A server served
 	// through Handler, without Start, has no other address than this.
 	PublicURL string
+	// MaxPushSpool bounds the bytes of the git pushes being received at
+	// once, together, as they are spooled (inflated) before their
+	// repository is locked; default DefaultMaxPushSpool (4 GiB). A push
+	// that would go past it is answered 503 with Retry-After. One push is
+	// at most 2 GiB, a gzip-encoded one at most 10 times its size plus
+	// 1 MiB once inflated (413 past either).
+	MaxPushSpool int64
 	// Log receives the server's few messages (what was dropped from a
 	// torn journal); nil is standard error.
 	Log io.Writer
@@ -143,6 +150,7 @@ const (
 	DefaultMaxConnsPerAddr = 256
 	DefaultRequestTimeout  = 30 * time.Second
 	DefaultTransferTimeout = 10 * time.Minute
+	DefaultMaxPushSpool    = rest.DefaultPushSpool
 	// HeaderTimeout bounds the arrival of a request's headers.
 	HeaderTimeout = 10 * time.Second
 )
@@ -204,7 +212,7 @@ func New(opts Options) (*Server, error) {
 		fmt.Fprintln(opts.Log, "forge: warning: "+msg)
 	}
 	s.api = rest.New(rest.Config{Store: st, Git: s.git, Now: opts.Now, PasswordCost: opts.PasswordCost, CITick: opts.CITick,
-		PublicURL:     s.PublicURL,
+		PublicURL: s.PublicURL, PushSpool: opts.MaxPushSpool,
 		OnUserDeleted: func(login string) error { return s.registry.DeleteNamespace(login) }})
 	fresh := len(st.Users(nil)) == 0
 	if err := s.ensureAdmin(); err != nil {

@@ -42,6 +42,7 @@ type Options struct {
 	MaxPerAddr    int
 	RequestTO     time.Duration
 	TransferTO    time.Duration
+	PushSpoolMiB  int64
 	// ready, when set, is called with the server once it listens (tests).
 	ready func(*refserver.Server)
 }
@@ -83,7 +84,10 @@ users (each one tested, and documented in refserver/README.md):
     registry's /v2/, raw file downloads, agent streams) get
     --transfer-timeout (default 10m) for each instead
   - bodies: REST and agent requests at most 1 MiB (413); a git push at
-    most 2 GiB, read whole before the repository is locked
+    most 2 GiB, read whole before the repository is locked, and a
+    gzip-encoded one at most 10 times its size plus 1 MiB once inflated
+    (413); the pushes being received at once at most --max-push-spool
+    MiB together (default 4096; 503 with Retry-After past it)
   - contents: a file's content inline (base64 in JSON) up to 1 MiB; a
     larger file is a 403 naming the raw download,
     GET /api/v2/repos/OWNER/REPO/raw/PATH (or Accept:
@@ -122,6 +126,7 @@ refserver/README.md documents every endpoint, with curl examples.`,
 	fl.IntVar(&opts.MaxPerAddr, "max-conns-per-addr", refserver.DefaultMaxConnsPerAddr, "At most `N` connections open at once from one client IP address (-1: no bound)")
 	fl.DurationVar(&opts.RequestTO, "request-timeout", refserver.DefaultRequestTimeout, "How long a request's body may take to arrive (408 past it); its answer gets twice that")
 	fl.DurationVar(&opts.TransferTO, "transfer-timeout", refserver.DefaultTransferTimeout, "The same for transfers: git, the registry, raw files, agent streams")
+	fl.Int64Var(&opts.PushSpoolMiB, "max-push-spool", refserver.DefaultMaxPushSpool>>20, "At most `MiB` of git pushes being received at once, all together (503 past it)")
 	fl.DurationVar(&opts.AgentDelay, "agent-delay", 20*time.Millisecond, "Pause before each chunk of a streamed agent reply (`duration`; 0: full speed)")
 	return cmd
 }
@@ -153,6 +158,9 @@ func (o *Options) validate() error {
 		if d.v < 0 {
 			return cmdutil.UsageErrorf("%s must be positive, as in %s 30s", d.flag, d.flag)
 		}
+	}
+	if o.PushSpoolMiB < 0 {
+		return cmdutil.UsageErrorf("--max-push-spool must be positive, as in --max-push-spool 4096 (MiB)")
 	}
 	if o.RateLimit < 0 {
 		return cmdutil.UsageErrorf("--rate-limit must not be negative, as in --rate-limit 10 (0: no limit)")
@@ -207,7 +215,8 @@ func runServe(ctx context.Context, o *Options) error {
 	srv, err := refserver.New(refserver.Options{Addr: o.Addr, DataDir: o.DataDir, AdminUser: o.AdminUser,
 		AdminPassword: o.AdminPassword, Demo: o.Demo, CITick: o.CITick, AgentKey: o.AgentKey, AgentDelay: o.AgentDelay,
 		RateLimit: o.RateLimit, PublicURL: o.PublicURL, Log: o.f.IOStreams.ErrOut,
-		MaxConns: o.MaxConns, MaxConnsPerAddr: o.MaxPerAddr, RequestTimeout: o.RequestTO, TransferTimeout: o.TransferTO})
+		MaxConns: o.MaxConns, MaxConnsPerAddr: o.MaxPerAddr, RequestTimeout: o.RequestTO, TransferTimeout: o.TransferTO,
+		MaxPushSpool: o.PushSpoolMiB << 20})
 	if err != nil {
 		return err
 	}

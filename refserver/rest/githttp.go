@@ -358,21 +358,86 @@ func readHaves(r io.Reader, h *packp.UploadHaves) (done, negotiating bool, err e
 // into its spool before the repository is locked.
 const maxPush = 2 << 30
 
+// A gzip-encoded push inflates to at most maxInflation times the bytes
+// received, plus inflationSlack: git gzips a push's request only when it
+// fits its http.postBuffer, and a pack is compressed already, so git's
+// own requests hardly grow (a 1 MiB push grows by under 1%); a gzip
+// bomb of 2 MB that would inflate to 2 GiB stops past 21 MB.
+const (
+	maxInflation   = 10
+	inflationSlack = 1 << 20
+)
+
+var errInflated = fmt.Errorf("the gzip-encoded push inflates to more than %d times its size: send it without Content-Encoding", maxInflation)
+
+// pushBody is a push's request body, inflated if it is gzip-encoded,
+// within maxInflation.
+func pushBody(r *http.Request) (io.Reader, error) {
+	if r.Header.Get("Content-Encoding") != "gzip" {
+		return r.Body, nil
+	}
+	in := &countingReader{r: r.Body}
+	z, err := gzip.NewReader(in)
+	if err != nil {
+		return nil, err
+	}
+	return &inflationBound{in: in, z: z}, nil
+}
+
+type countingReader struct {
+	r io.Reader
+	n int64
+}
+
+func (c *countingReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n += int64(n)
+	return n, err
+}
+
+// inflationBound reads z, which inflates in, until it has given more
+// than maxInflation times what in gave, plus inflationSlack.
+type inflationBound struct {
+	in  *countingReader
+	z   io.Reader
+	out int64
+}
+
+func (b *inflationBound) Read(p []byte) (int, error) {
+	n, err := b.z.Read(p)
+	b.out += int64(n)
+	if b.out > inflationSlack+maxInflation*b.in.n {
+		return 0, errInflated
+	}
+	return n, err
+}
+
 func (a *API) receivePack(w http.ResponseWriter, r *http.Request, g *gitstore.Repo, x access, s *session) {
-	raw, err := requestBody(r)
+	raw, err := pushBody(r)
 	if err != nil {
 		gitHTTPError(w, http.StatusBadRequest, err.Error())
 		return
 	}
 	// The whole request is read before the repository is locked: a push
-	// that stalls mid-way must not hold up every reader.
-	var in gitstore.Spool
+	// that stalls mid-way must not hold up every reader. What pushes
+	// spool is bounded per push (maxPush, maxInflation) and for all of
+	// them at once (Config.PushSpool).
+	in := gitstore.Spool{Budget: a.pushes}
 	defer in.Close()
-	if _, err := io.Copy(&in, io.LimitReader(raw, maxPush+1)); err != nil {
+	_, err = io.Copy(&in, io.LimitReader(raw, maxPush+1))
+	var full *gitstore.BudgetError
+	switch {
+	case errors.As(err, &full):
+		w.Header().Set("Retry-After", "10")
+		gitHTTPError(w, http.StatusServiceUnavailable, fmt.Sprintf("the server is receiving %d MiB of pushes at once, its bound (--max-push-spool): push again in a moment", full.Limit>>20))
+		return
+	case errors.Is(err, errInflated):
+		gitHTTPError(w, http.StatusRequestEntityTooLarge, "reading the push: "+err.Error())
+		return
+	case err != nil:
 		gitHTTPError(w, bodyErrorStatus(err), "reading the push: "+bodyErrorText(err))
 		return
-	}
-	if in.Size() > maxPush {
+	case in.Size() > maxPush:
 		gitHTTPError(w, http.StatusRequestEntityTooLarge, fmt.Sprintf("push over %d GiB: push in parts", maxPush>>30))
 		return
 	}
