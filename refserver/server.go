@@ -270,11 +270,13 @@ func (s *Server) userState(login string) registry.UserState {
 	return registry.UserActive
 }
 
-// accountID is the id of the account holding login, "" when none: the
-// registry binds tokens and cached credentials to it.
+// accountID is the id of the account holding login and of its sessions,
+// "ID.N" (N: store.User.Sessions), "" when none: the registry binds
+// tokens and cached credentials to it, so they end with the account and
+// with its sessions (a change of password or of two-factor state).
 func (s *Server) accountID(login string) string {
 	if u, ok := s.st.UserByLogin(login); ok {
-		return strconv.FormatInt(u.ID, 10)
+		return strconv.FormatInt(u.ID, 10) + "." + strconv.FormatInt(u.Sessions, 10)
 	}
 	return ""
 }

@@ -309,20 +309,22 @@ func TestUseStep(t *testing.T) {
 	dir := t.TempDir()
 	s := open(t, dir)
 	alice := user(t, s, "alice")
-	enable := func(u *store.User) { u.TwoFA, u.Secret = true, "SECRET" }
-	if err := s.UseStep(alice.ID, 100, enable); err != nil {
+	if err := s.ChangeTwoFA(alice.ID, 100, "SECRET", 0); err != nil {
 		t.Fatal(err)
 	}
 	for _, step := range []int64{100, 99} {
-		if err := s.UseStep(alice.ID, step, nil); err != store.ErrReplay {
+		if err := s.UseStep(alice.ID, step); err != store.ErrReplay {
 			t.Errorf("step %d again: %v", step, err)
 		}
 	}
 	s = reopen(t, s, dir)
-	if err := s.UseStep(alice.ID, 100, nil); err != store.ErrReplay {
+	if err := s.UseStep(alice.ID, 100); err != store.ErrReplay {
 		t.Errorf("step 100 after a restart: %v", err)
 	}
-	if err := s.UseStep(alice.ID, 101, nil); err != nil {
+	if err := s.ChangeTwoFA(alice.ID, 100, "", 0); err != store.ErrReplay {
+		t.Errorf("disabling with step 100 after a restart: %v", err)
+	}
+	if err := s.UseStep(alice.ID, 101); err != nil {
 		t.Errorf("step 101: %v", err)
 	}
 	if u, _ := s.UserByID(alice.ID); !u.TwoFA || u.LastStep != 101 {

@@ -47,6 +47,11 @@ type User struct {
 	Secret        string `json:"totp_secret"`
 	PendingSecret string `json:"totp_pending_secret"`
 	LastStep      int64  `json:"totp_last_step"`
+	// Sessions counts the changes of the account's password or
+	// two-factor state: each one ends every session begun before it (see
+	// EndSessions), and what was granted under an earlier count (the
+	// registry's tokens) stops working.
+	Sessions int64 `json:"sessions"`
 }
 
 // IsAdmin reports whether the user holds an administrative role.
@@ -271,6 +276,20 @@ func (s *Store) revokeAll(t *tx, userID int64) {
 	}
 }
 
+// endSessions is the rule of a change of password or of two-factor
+// state: every token of the account is revoked but keep (the session
+// that made the change; 0 for none), and Sessions moves on, so that
+// whatever was granted before (the registry's tokens carry it) stops
+// working too. The caller puts u.
+func (s *Store) endSessions(t *tx, u *User, keep int64) {
+	for _, tok := range s.d.Tokens {
+		if tok.UserID == u.ID && tok.ID != keep {
+			s.revoke(t, tok)
+		}
+	}
+	u.Sessions++
+}
+
 // MarkActivated sets activated_at at an invited user's first login.
 func (s *Store) MarkActivated(userID int64) error {
 	return s.update(func(t *tx) error {
@@ -317,8 +336,9 @@ func (s *Store) UpdateProfile(userID int64, p Profile) (User, error) {
 	return out, err
 }
 
-// SetPassword stores a new password hash and revokes every token of the
-// user; it returns a fresh token for the session that asked, if keep.
+// SetPassword stores a new password hash and ends every session of the
+// user (endSessions); it returns a fresh token for the session that
+// asked, if keep.
 func (s *Store) SetPassword(userID int64, hash []byte, keep bool) (string, error) {
 	err := s.update(func(t *tx) error {
 		u, ok := s.d.Users[userID]
@@ -326,8 +346,8 @@ func (s *Store) SetPassword(userID int64, hash []byte, keep bool) (string, error
 			return NotFound("no such user")
 		}
 		u.PasswordHash = hash
+		s.endSessions(t, u, 0)
 		t.put("user", u.ID, u)
-		s.revokeAll(t, u.ID)
 		return nil
 	})
 	if err != nil || !keep {
@@ -419,9 +439,8 @@ var ErrReplay = &Error{Status: 400, Msg: "this code was already used; wait for t
 
 // UseStep records that the user's TOTP code for time step was accepted;
 // a step at or before the last accepted one is a replay and refused, so
-// each code works once. apply then changes the 2FA state in the same
-// update.
-func (s *Store) UseStep(userID, step int64, apply func(u *User)) error {
+// each code works once.
+func (s *Store) UseStep(userID, step int64) error {
 	return s.update(func(t *tx) error {
 		u, ok := s.d.Users[userID]
 		if !ok {
@@ -431,16 +450,34 @@ func (s *Store) UseStep(userID, step int64, apply func(u *User)) error {
 			return ErrReplay
 		}
 		u.LastStep = step
-		if apply != nil {
-			apply(u)
+		t.put("user", u.ID, u)
+		return nil
+	})
+}
+
+// ChangeTwoFA accepts the TOTP code of step (as UseStep) and in the same
+// update turns two-factor authentication on with secret, or off when
+// secret is "", ending every session of the user but the token keep
+// (endSessions).
+func (s *Store) ChangeTwoFA(userID, step int64, secret string, keep int64) error {
+	return s.update(func(t *tx) error {
+		u, ok := s.d.Users[userID]
+		if !ok {
+			return NotFound("no such user")
 		}
+		if step <= u.LastStep {
+			return ErrReplay
+		}
+		u.LastStep = step
+		u.TwoFA, u.Secret, u.PendingSecret = secret != "", secret, ""
+		s.endSessions(t, u, keep)
 		t.put("user", u.ID, u)
 		return nil
 	})
 }
 
 // SetTwoFA enables two-factor authentication with secret, or disables it
-// when secret is "" (seeding).
+// when secret is "" (seeding: no session ends).
 func (s *Store) SetTwoFA(userID int64, secret string) error {
 	return s.update(func(t *tx) error {
 		u, ok := s.d.Users[userID]
