@@ -97,3 +97,30 @@ func TestAdminUsers(t *testing.T) {
 	want(t, call(t, s, "POST", "/admin/users/dave/enable", carol, nil), 404)
 	want(t, call(t, s, "DELETE", "/admin/users/alice", admin, nil), 200)
 }
+
+// TestTemporaryPasswordLogsInOnce: an invite's temporary password, which
+// the inviter saw, logs in once — the invitee's first login — and never
+// again, across a restart; the invitee's session keeps working and sets
+// its own password with it.
+func TestTemporaryPasswordLogsInOnce(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	s := refservertest.Start(t, refservertest.DataDir(dir))
+	admin := login(t, s, "admin", refservertest.AdminPassword)
+	temp := want(t, call(t, s, "POST", "/admin/invites", admin, map[string]string{"username": "zoe", "email": "zoe@example.com"}), 201).str("temporary_password")
+	zoe := login(t, s, "zoe", temp)
+	s.Close()
+	s = refservertest.Start(t, refservertest.DataDir(dir))
+	r := want(t, call(t, s, "POST", "/auth/login", "", map[string]string{"username": "zoe", "password": temp}), 401)
+	if !strings.Contains(r.str("error"), "temporary password of zoe logged in once already") {
+		t.Errorf("a second login with the temporary password: %s", r.raw)
+	}
+	want(t, call(t, s, "GET", "/me", zoe, nil), 200)
+	want(t, call(t, s, "POST", "/me/password", zoe, map[string]string{"old_password": temp, "new_password": "zoe-password-1234"}), 200)
+	login(t, s, "zoe", "zoe-password-1234")
+	login(t, s, "zoe", "zoe-password-1234")
+	want(t, call(t, s, "POST", "/auth/login", "", map[string]string{"username": "zoe", "password": temp}), 401)
+	if st := want(t, call(t, s, "GET", "/admin/invites", admin, nil), 200); st.arr[0].(map[string]any)["state"] != "accepted" {
+		t.Errorf("the invite after its first login: %s", st.raw)
+	}
+}

@@ -52,7 +52,18 @@ type User struct {
 	// EndSessions), and what was granted under an earlier count (the
 	// registry's tokens) stops working.
 	Sessions int64 `json:"sessions"`
+	// Temporary says the password is an invite's temporary one:
+	// TempUnused until the first login with it, TempSpent after it, when
+	// it no longer logs in (see SpendTemporary); "" for a password the
+	// user chose.
+	Temporary string `json:"temporary_password,omitempty"`
 }
+
+// The states of a temporary password (User.Temporary).
+const (
+	TempUnused = "unused"
+	TempSpent  = "spent"
+)
 
 // IsAdmin reports whether the user holds an administrative role.
 func (u *User) IsAdmin() bool { return u.Role == RoleCustomerAdmin || u.Role == RoleSiteAdmin }
@@ -110,6 +121,9 @@ type NewUser struct {
 	// Activated accounts have activated_at set now; invited ones get it
 	// at their first login.
 	Activated bool
+	// Temporary marks the password as an invite's temporary one, which
+	// logs in once (User.Temporary).
+	Temporary bool
 }
 
 // CreateUser adds an account; a taken login is a conflict.
@@ -140,6 +154,9 @@ func (s *Store) createUser(t *tx, n NewUser) (*User, error) {
 	}
 	if n.Activated {
 		u.ActivatedAt = &now
+	}
+	if n.Temporary {
+		u.Temporary = TempUnused
 	}
 	s.d.Users[u.ID] = u
 	s.userByLogin[strings.ToLower(u.Login)] = u
@@ -290,6 +307,25 @@ func (s *Store) endSessions(t *tx, u *User, keep int64) {
 	u.Sessions++
 }
 
+// SpendTemporary is the first login with an unused temporary password:
+// it marks the password spent, so that it logs in no more (whoever else
+// saw it, the inviter among them), and reports whether it was unused —
+// of two logins at once, one wins.
+func (s *Store) SpendTemporary(userID int64) (bool, error) {
+	spent := false
+	err := s.update(func(t *tx) error {
+		u, ok := s.d.Users[userID]
+		if !ok || u.Temporary != TempUnused {
+			return nil
+		}
+		u.Temporary = TempSpent
+		t.put("user", u.ID, u)
+		spent = true
+		return nil
+	})
+	return spent, err
+}
+
 // MarkActivated sets activated_at at an invited user's first login.
 func (s *Store) MarkActivated(userID int64) error {
 	return s.update(func(t *tx) error {
@@ -345,7 +381,7 @@ func (s *Store) SetPassword(userID int64, hash []byte, keep bool) (string, error
 		if !ok {
 			return NotFound("no such user")
 		}
-		u.PasswordHash = hash
+		u.PasswordHash, u.Temporary = hash, ""
 		s.endSessions(t, u, 0)
 		t.put("user", u.ID, u)
 		return nil
