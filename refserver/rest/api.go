@@ -47,6 +47,12 @@ type Config struct {
 	// (default DefaultPushSpool); a push that would go past it is
 	// answered 503.
 	PushSpool int64
+	// UnknownToken, when set, follows "the token is unknown or was
+	// revoked" in the answer to a token the server does not know, on the
+	// REST API and over git: a server that keeps its state in memory says
+	// so, and when it started, to a client holding a token of an earlier
+	// run.
+	UnknownToken string
 }
 
 // DefaultPushSpool is Config.PushSpool's default: two pushes of the

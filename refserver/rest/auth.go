@@ -53,9 +53,22 @@ func (a *API) authenticate(r *http.Request) (*session, error) {
 	}
 	u, tok, ok := a.st.Authenticate(strings.TrimSpace(raw))
 	if !ok {
-		return nil, errUnauthorized("bad credentials: the token is unknown or was revoked; log in again")
+		if a.cfg.UnknownToken != "" {
+			// It says what happened; a client adds its own way to log in.
+			return nil, errUnauthorized("%s", a.unknownToken())
+		}
+		return nil, errUnauthorized("%s; log in again", a.unknownToken())
 	}
 	return &session{user: u, token: tok}, nil
+}
+
+// unknownToken says why a token is refused that the server does not know
+// (Config.UnknownToken).
+func (a *API) unknownToken() string {
+	if a.cfg.UnknownToken != "" {
+		return "bad credentials: the token is unknown or was revoked; " + a.cfg.UnknownToken
+	}
+	return "bad credentials: the token is unknown or was revoked"
 }
 
 // dummyHash is compared against when the login is unknown, so a wrong

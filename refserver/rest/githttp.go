@@ -85,7 +85,7 @@ func (a *API) serveGit(w http.ResponseWriter, r *http.Request, owner, name, op s
 	}
 	s, err := a.gitSession(r)
 	if err != nil {
-		gitHTTPError(w, http.StatusUnauthorized, "authentication required: use a forge token as the password")
+		gitHTTPError(w, http.StatusUnauthorized, err.Error())
 		return
 	}
 	r.SetPathValue("owner", owner)
@@ -119,12 +119,19 @@ func (a *API) serveGit(w http.ResponseWriter, r *http.Request, owner, name, op s
 // gitSession authenticates basic auth (token as password) or a token
 // header.
 func (a *API) gitSession(r *http.Request) (*session, error) {
+	const asPassword = ": use a forge token as the password"
 	if _, pw, ok := r.BasicAuth(); ok {
 		u, tok, found := a.st.Authenticate(pw)
-		if !found || tok.Pending {
-			return nil, errUnauthorized("bad credentials")
+		switch {
+		case !found:
+			return nil, errUnauthorized("%s%s", a.unknownToken(), asPassword)
+		case tok.Pending:
+			return nil, errUnauthorized("two-factor verification required")
 		}
 		return &session{user: u, token: tok}, nil
+	}
+	if r.Header.Get("Authorization") == "" {
+		return nil, errUnauthorized("authentication required%s", asPassword)
 	}
 	s, err := a.authenticate(r)
 	if err == nil && s.token.Pending {
