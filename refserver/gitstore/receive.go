@@ -1,6 +1,9 @@
 package gitstore
 
 import (
+	"compress/zlib"
+	"crypto/sha1"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
@@ -16,18 +19,12 @@ import (
 // fails the whole push (no ref moves); otherwise refErrs holds the
 // commands refused, by name. pack is nil when every command deletes (git
 // sends no pack then). Callers hold the write lock.
-//
-// The pack is parsed here and its objects stored one by one, rather than
-// handed whole to the storage: git pushes thin packs, whose deltas name
-// base objects the repository already has and the pack leaves out, and
-// go-git's filesystem storage indexes a pack on its own, finding bases
-// only within it ("reference delta not found" on every push after the
-// first). The parser resolves each delta against the repository's
-// objects, in memory and on disk alike, and needs no git binary on the
-// server.
-func (r *Repo) Receive(cmds []*packp.Command, pack io.ReadSeeker) (unpackErr error, refErrs map[plumbing.ReferenceName]error) {
+func (r *Repo) Receive(cmds []*packp.Command, pack *io.SectionReader) (unpackErr error, refErrs map[plumbing.ReferenceName]error) {
 	if pack != nil {
 		if err := r.unpack(pack); err != nil {
+			if r.dir != "" {
+				removeTemporaries(r.dir)
+			}
 			return err, nil
 		}
 	}
@@ -43,22 +40,154 @@ func (r *Repo) Receive(cmds []*packp.Command, pack io.ReadSeeker) (unpackErr err
 	return nil, refErrs
 }
 
-// objectsOnly hides the storage's pack writer and lazy object writer
-// from the parser: the first indexes a pack without the repository's
-// objects, the second keeps a file open per object until the whole pack
-// is read (a push of many objects would run out of file descriptors).
-type objectsOnly struct{ storer.EncodedObjectStorer }
-
-func (r *Repo) unpack(pack io.ReadSeeker) error {
-	p, err := packfile.NewParserWithStorage(packfile.NewScanner(pack), objectsOnly{r.st})
-	if err != nil {
-		return err
+// unpack stores a pack's objects. git pushes thin packs, whose deltas
+// name base objects the repository already has and the pack leaves out;
+// go-git's filesystem storage indexes a pack on its own and finds bases
+// only within it ("reference delta not found" on every push after the
+// first). So the pack is completed first, as git's index-pack --fix-thin
+// does: the bases it names and lacks are appended to it from the
+// repository, and the storage keeps a whole pack, in memory and on disk
+// alike, with no git binary on the server.
+func (r *Repo) unpack(pack *io.SectionReader) error {
+	var err error
+	if pw, ok := r.st.(storer.PackfileWriter); ok {
+		err = r.unpackWhole(pw, pack)
+	} else {
+		// Memory: the parser stores each object, resolving deltas
+		// against the repository's objects itself.
+		var p *packfile.Parser
+		if p, err = packfile.NewParserWithStorage(packfile.NewScanner(pack), r.st); err == nil {
+			_, err = p.Parse()
+		}
 	}
-	_, err = p.Parse()
 	if errors.Is(err, packfile.ErrReferenceDeltaNotFound) {
 		return errors.New("a delta's base object is neither in the pack nor in the repository")
 	}
 	return err
+}
+
+// unpackWhole completes the pack and hands it to the storage's pack
+// writer.
+func (r *Repo) unpackWhole(sw storer.PackfileWriter, pack *io.SectionReader) error {
+	bases, count, err := r.missingBases(pack)
+	if err != nil {
+		return err
+	}
+	pr, pw := io.Pipe()
+	go func() { pw.CloseWithError(writeCompleted(pw, pack, count, bases)) }()
+	err = packfile.WritePackfileToObjectStorage(sw, pr)
+	pr.CloseWithError(errors.New("the pack was not read to its end"))
+	return err
+}
+
+// missingBases reads the pack once and returns the objects of the
+// repository that its ref-deltas name as bases and it does not hold
+// whole, and its object count.
+func (r *Repo) missingBases(pack *io.SectionReader) ([]plumbing.EncodedObject, uint32, error) {
+	sc := packfile.NewScanner(pack)
+	_, count, err := sc.Header()
+	if err != nil {
+		return nil, 0, err
+	}
+	inPack := map[plumbing.Hash]bool{}
+	var refs []plumbing.Hash
+	for i := uint32(0); i < count; i++ {
+		oh, err := sc.NextObjectHeader()
+		if err != nil {
+			return nil, 0, err
+		}
+		var w io.Writer = io.Discard
+		hasher := plumbing.NewHasher(oh.Type, oh.Length)
+		switch oh.Type {
+		case plumbing.REFDeltaObject:
+			refs = append(refs, oh.Reference)
+		case plumbing.OFSDeltaObject:
+		default:
+			w = hasher
+		}
+		if _, _, err := sc.NextObject(w); err != nil {
+			return nil, 0, err
+		}
+		if w != io.Discard {
+			inPack[hasher.Sum()] = true
+		}
+	}
+	var bases []plumbing.EncodedObject
+	for _, h := range refs {
+		if inPack[h] {
+			continue
+		}
+		inPack[h] = true
+		if obj, err := r.st.EncodedObject(plumbing.AnyObject, h); err == nil {
+			bases = append(bases, obj)
+		}
+	}
+	if _, err := pack.Seek(0, io.SeekStart); err != nil {
+		return nil, 0, err
+	}
+	return bases, count, nil
+}
+
+// writeCompleted writes the pack to w with bases appended: its header
+// counts them, its objects follow as they are, then the bases, then the
+// SHA-1 of it all.
+func writeCompleted(w io.Writer, pack *io.SectionReader, count uint32, bases []plumbing.EncodedObject) error {
+	const header, trailer = 12, 20
+	if len(bases) == 0 {
+		_, err := io.Copy(w, pack)
+		return err
+	}
+	if pack.Size() < header+trailer {
+		return packfile.ErrMalformedPackFile
+	}
+	sum := sha1.New()
+	out := io.MultiWriter(w, sum)
+	var head [header]byte
+	if _, err := pack.ReadAt(head[:], 0); err != nil {
+		return err
+	}
+	binary.BigEndian.PutUint32(head[8:], count+uint32(len(bases)))
+	if _, err := out.Write(head[:]); err != nil {
+		return err
+	}
+	if _, err := io.Copy(out, io.NewSectionReader(pack, header, pack.Size()-header-trailer)); err != nil {
+		return err
+	}
+	for _, obj := range bases {
+		if err := writeObject(out, obj); err != nil {
+			return err
+		}
+	}
+	_, err := w.Write(sum.Sum(nil))
+	return err
+}
+
+// writeObject writes obj whole in a pack's format: its type and size,
+// then its content deflated.
+func writeObject(w io.Writer, obj plumbing.EncodedObject) error {
+	size := obj.Size()
+	b := byte(obj.Type())<<4 | byte(size&0x0f)
+	size >>= 4
+	var head []byte
+	for size > 0 {
+		head = append(head, b|0x80)
+		b = byte(size & 0x7f)
+		size >>= 7
+	}
+	head = append(head, b)
+	if _, err := w.Write(head); err != nil {
+		return err
+	}
+	rd, err := obj.Reader()
+	if err != nil {
+		return err
+	}
+	defer rd.Close()
+	z := zlib.NewWriter(w)
+	if _, err := io.Copy(z, rd); err != nil {
+		return err
+	}
+	return z.Close()
 }
 
 // apply moves one ref: a create needs the ref absent, an update or delete

@@ -469,7 +469,7 @@ func (a *API) receivePack(w http.ResponseWriter, r *http.Request, g *gitstore.Re
 	}
 	// The commands are read with exact reads: the pack starts where they
 	// stopped, and is read from the spool where it lies.
-	var pack io.ReadSeeker
+	var pack *io.SectionReader
 	if off, err := sr.Seek(0, io.SeekCurrent); err == nil && needsPack(req.Commands) {
 		pack = in.Section(off)
 	}
@@ -503,7 +503,7 @@ func needsPack(cmds []*packp.Command) bool {
 // receiveLocked applies a spooled push under the write lock: the report
 // for git, and the commands done. A status other than 0 is an answer to
 // give instead of the report.
-func receiveLocked(g *gitstore.Repo, req *packp.ReferenceUpdateRequest, pack io.ReadSeeker, shallow []plumbing.Hash) (*packp.ReportStatus, []*packp.Command, int, error) {
+func receiveLocked(g *gitstore.Repo, req *packp.ReferenceUpdateRequest, pack *io.SectionReader, shallow []plumbing.Hash) (*packp.ReportStatus, []*packp.Command, int, error) {
 	g.Lock()
 	defer g.Unlock()
 	for _, h := range shallow {
