@@ -15,17 +15,18 @@ import (
 )
 
 // Receive applies a push, as git's receive-pack does: it stores the
-// pack's objects, then moves each ref as its command says. unpackErr
-// fails the whole push (no ref moves); otherwise refErrs holds the
-// commands refused, by name. pack is nil when every command deletes (git
+// pack's objects, then moves each ref as its command says. An error
+// fails the whole push (the pack was not stored, or not synced: no ref
+// moved or none is sure to last); otherwise refErrs holds the commands
+// refused, by name. pack is nil when every command deletes (git
 // sends no pack then). Callers hold the write lock.
-func (r *Repo) Receive(cmds []*packp.Command, pack *io.SectionReader) (unpackErr error, refErrs map[plumbing.ReferenceName]error) {
+func (r *Repo) Receive(cmds []*packp.Command, pack *io.SectionReader) (refErrs map[plumbing.ReferenceName]error, err error) {
 	if pack != nil {
 		if err := r.unpack(pack); err != nil {
 			if r.dir != "" {
 				removeTemporaries(r.dir)
 			}
-			return err, nil
+			return nil, err
 		}
 	}
 	refErrs = map[plumbing.ReferenceName]error{}
@@ -34,10 +35,7 @@ func (r *Repo) Receive(cmds []*packp.Command, pack *io.SectionReader) (unpackErr
 			refErrs[c.Name] = err
 		}
 	}
-	if err := r.Sync(); err != nil {
-		return err, nil
-	}
-	return nil, refErrs
+	return refErrs, r.Sync()
 }
 
 // unpack stores a pack's objects. git pushes thin packs, whose deltas

@@ -514,7 +514,7 @@ func receiveLocked(g *gitstore.Repo, req *packp.ReferenceUpdateRequest, pack *io
 				" this repository lacks: run git fetch --unshallow first")
 		}
 	}
-	unpackErr, refErrs := g.Receive(req.Commands, pack)
+	refErrs, unpackErr := g.Receive(req.Commands, pack)
 	rs := packp.NewReportStatus()
 	rs.UnpackStatus = "ok"
 	if unpackErr != nil {
