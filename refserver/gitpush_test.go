@@ -3,8 +3,6 @@ package refserver_test
 import (
 	"crypto/sha1"
 	"fmt"
-	"io"
-	"net/http"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -184,17 +182,9 @@ func rawPush(t *testing.T, s *refserver.Server, token, ref, sha string) string {
 	body := fmt.Sprintf("%04x%s0000", len(cmd)+4, cmd)
 	hdr := []byte("PACK\x00\x00\x00\x02\x00\x00\x00\x00")
 	sum := sha1.Sum(hdr)
-	req, _ := http.NewRequest("POST", s.URL()+"/alice/app.git/git-receive-pack", strings.NewReader(body+string(hdr)+string(sum[:])))
-	req.Header.Set("Authorization", "token "+token)
-	req.Header.Set("Content-Type", "application/x-git-receive-pack-request")
-	res, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
+	status, report := postPush(t, s, token, strings.NewReader(body+string(hdr)+string(sum[:])), false)
+	if status != 200 {
+		t.Fatalf("receive-pack answered %d %s", status, report)
 	}
-	defer res.Body.Close()
-	b, _ := io.ReadAll(res.Body)
-	if res.StatusCode != 200 {
-		t.Fatalf("receive-pack answered %d %s", res.StatusCode, b)
-	}
-	return string(b)
+	return report
 }

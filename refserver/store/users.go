@@ -477,18 +477,7 @@ var ErrReplay = &Error{Status: 400, Msg: "this code was already used; wait for t
 // a step at or before the last accepted one is a replay and refused, so
 // each code works once.
 func (s *Store) UseStep(userID, step int64) error {
-	return s.update(func(t *tx) error {
-		u, ok := s.d.Users[userID]
-		if !ok {
-			return NotFound("no such user")
-		}
-		if step <= u.LastStep {
-			return ErrReplay
-		}
-		u.LastStep = step
-		t.put("user", u.ID, u)
-		return nil
-	})
+	return s.useStep(userID, step, nil)
 }
 
 // ChangeTwoFA accepts the TOTP code of step (as UseStep) and in the same
@@ -496,6 +485,14 @@ func (s *Store) UseStep(userID, step int64) error {
 // secret is "", ending every session of the user but the token keep
 // (endSessions).
 func (s *Store) ChangeTwoFA(userID, step int64, secret string, keep int64) error {
+	return s.useStep(userID, step, func(t *tx, u *User) {
+		u.TwoFA, u.Secret, u.PendingSecret = secret != "", secret, ""
+		s.endSessions(t, u, keep)
+	})
+}
+
+// useStep accepts the code of step, then makes change in the same update.
+func (s *Store) useStep(userID, step int64, change func(t *tx, u *User)) error {
 	return s.update(func(t *tx) error {
 		u, ok := s.d.Users[userID]
 		if !ok {
@@ -505,8 +502,9 @@ func (s *Store) ChangeTwoFA(userID, step int64, secret string, keep int64) error
 			return ErrReplay
 		}
 		u.LastStep = step
-		u.TwoFA, u.Secret, u.PendingSecret = secret != "", secret, ""
-		s.endSessions(t, u, keep)
+		if change != nil {
+			change(t, u)
+		}
 		t.put("user", u.ID, u)
 		return nil
 	})
