@@ -218,7 +218,7 @@ func New(opts Options) (*Server, error) {
 		fmt.Fprintln(opts.Log, "forge: warning: "+msg)
 	}
 	s.api = rest.New(rest.Config{Store: st, Git: s.git, Now: opts.Now, PasswordCost: opts.PasswordCost, CITick: opts.CITick,
-		PublicURL: s.PublicURL, PushSpool: opts.MaxPushSpool, UnknownToken: s.inMemoryHint("tokens, accounts and repositories"),
+		PublicURL: s.PublicURL, PushSpool: opts.MaxPushSpool, UnknownToken: s.inMemoryHint("tokens, accounts and repositories", ""),
 		OnUserDeleted: func(login string) error { return s.registry.DeleteNamespace(login) }})
 	fresh := len(st.Users(nil)) == 0
 	if err := s.ensureAdmin(); err != nil {
@@ -350,13 +350,13 @@ func (s *Server) routes() {
 
 // inMemoryHint is what the answer to an unknown credential adds with
 // ExplainRestarts: the server keeps its state in memory, and since when,
-// so that what of it is gone.
-func (s *Server) inMemoryHint(what string) string {
+// so what is gone, then fix.
+func (s *Server) inMemoryHint(what, fix string) string {
 	if !s.opts.ExplainRestarts || s.opts.DataDir != "" {
 		return ""
 	}
-	return fmt.Sprintf("this server keeps its state in memory (forge serve --memory) and started at %s: %s from before then are gone",
-		s.opts.Now().UTC().Format(time.RFC3339), what)
+	return fmt.Sprintf("this server keeps its state in memory (forge serve --memory) and started at %s: %s from before then are gone%s",
+		s.opts.Now().UTC().Format(time.RFC3339), what, fix)
 }
 
 // newAgent builds the agent API with one key of the "pro" tier:
@@ -373,7 +373,7 @@ func (s *Server) newAgent() error {
 func (s *Server) addAgentKey() error {
 	s.agent = agent.New()
 	s.agent.SetChunkDelay(s.opts.AgentDelay)
-	s.agent.SetUnknownKeyHint(s.inMemoryHint("agent keys other than the AGENT_API_KEY it printed"))
+	s.agent.SetUnknownKeyHint(s.inMemoryHint("agent keys", "; use the AGENT_API_KEY it printed at its start"))
 	key, keyFile := s.opts.AgentKey, ""
 	if s.opts.DataDir != "" {
 		keyFile = filepath.Join(s.opts.DataDir, "agent-key")
