@@ -168,6 +168,18 @@ func testRefRules(t *testing.T, dataDir string) {
 	if got := branches(); got != "main" {
 		t.Errorf("branches after refused names: %q", got)
 	}
+	// A pack whose one object is a delta of a base nobody has fails the
+	// push whole, and leaves nothing behind.
+	thin := "PACK\x00\x00\x00\x02\x00\x00\x00\x01" + "\x75" + strings.Repeat("\x11", 20) + "\x78\x9c\x03\x00\x00\x00\x00\x01"
+	if report := rawPushPack(t, s, alice, "refs/heads/thin", head, thin); !strings.Contains(report, "unpack a delta's base object is neither in the pack nor in the repository") {
+		t.Errorf("a pack with a missing base: %q", report)
+	}
+	if dataDir != "" {
+		left, _ := filepath.Glob(filepath.Join(dataDir, "git", "*.git", "objects", "pack", "tmp_*"))
+		if len(left) > 0 {
+			t.Errorf("a failed push left %v", left)
+		}
+	}
 	for _, tag := range []string{"v1..2", "v1.lock", "v1\u202e"} {
 		want(t, call(t, s, "POST", "/repos/alice/app/releases", alice, map[string]string{"tag_name": tag}), 400)
 	}
@@ -178,11 +190,17 @@ func testRefRules(t *testing.T, dataDir string) {
 // report.
 func rawPush(t *testing.T, s *refserver.Server, token, ref, sha string) string {
 	t.Helper()
+	return rawPushPack(t, s, token, ref, sha, "PACK\x00\x00\x00\x02\x00\x00\x00\x00")
+}
+
+// rawPushPack sends receive-pack a create of ref at sha with the pack
+// pack (its checksum added).
+func rawPushPack(t *testing.T, s *refserver.Server, token, ref, sha, pack string) string {
+	t.Helper()
 	cmd := fmt.Sprintf("%s %s %s\x00report-status\n", strings.Repeat("0", 40), sha, ref)
 	body := fmt.Sprintf("%04x%s0000", len(cmd)+4, cmd)
-	hdr := []byte("PACK\x00\x00\x00\x02\x00\x00\x00\x00")
-	sum := sha1.Sum(hdr)
-	status, report := postPush(t, s, token, strings.NewReader(body+string(hdr)+string(sum[:])), false)
+	sum := sha1.Sum([]byte(pack))
+	status, report := postPush(t, s, token, strings.NewReader(body+pack+string(sum[:])), false)
 	if status != 200 {
 		t.Fatalf("receive-pack answered %d %s", status, report)
 	}

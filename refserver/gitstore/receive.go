@@ -58,7 +58,7 @@ func (r *Repo) unpack(pack *io.SectionReader) error {
 			_, err = p.Parse()
 		}
 	}
-	if errors.Is(err, packfile.ErrReferenceDeltaNotFound) {
+	if errors.Is(err, packfile.ErrReferenceDeltaNotFound) || errors.Is(err, plumbing.ErrObjectNotFound) {
 		return errors.New("a delta's base object is neither in the pack nor in the repository")
 	}
 	return err
