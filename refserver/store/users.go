@@ -239,7 +239,7 @@ func (s *Store) VerifyToken(id int64) error {
 	return s.update(func(t *tx) error {
 		tok, ok := s.d.Tokens[id]
 		if !ok {
-			return errf(401, "token revoked")
+			return errf(Revoked, "token revoked")
 		}
 		tok.Pending = false
 		tok.BadCodes = 0
@@ -471,7 +471,7 @@ func (s *Store) BeginTwoFA(userID int64, secret string) error {
 }
 
 // ErrReplay refuses a TOTP code whose time step was already used.
-var ErrReplay = &Error{Status: 400, Msg: "this code was already used; wait for the next one"}
+var ErrReplay = &Error{Kind: InvalidInput, Msg: "this code was already used; wait for the next one"}
 
 // UseStep records that the user's TOTP code for time step was accepted;
 // a step at or before the last accepted one is a replay and refused, so
