@@ -112,8 +112,17 @@ func (s *Spool) write(p []byte) (int, error) {
 // Size is the number of bytes written.
 func (s *Spool) Size() int64 { return s.size }
 
-// Reader reads what was written, from the start.
-func (s *Spool) Reader() (io.Reader, error) { return s.Section(0), nil }
+// Reader reads what was written, from the start: the file itself past
+// memory, so that copying it to a connection can use sendfile.
+func (s *Spool) Reader() (io.Reader, error) {
+	if s.f == nil {
+		return bytes.NewReader(s.buf.Bytes()), nil
+	}
+	if _, err := s.f.Seek(0, io.SeekStart); err != nil {
+		return nil, err
+	}
+	return s.f, nil
+}
 
 // Section reads what was written from offset off on; it can seek.
 func (s *Spool) Section(off int64) *io.SectionReader {
