@@ -61,7 +61,7 @@ func (e *Error) Error() string {
 	// replaces the server's, which often carries advice of its own ("log
 	// in again") that would otherwise be said twice.
 	switch {
-	case e.TokenRejected() && !strings.Contains(strings.ToLower(e.Message), "two-factor"):
+	case e.TokenRejected() && !strings.Contains(strings.ToLower(e.Message), "two-factor") && !e.serverForgot():
 		b.WriteString("the service rejected the token: it expired or was revoked")
 	case e.StatusCode == http.StatusRequestEntityTooLarge:
 		b.WriteString(e.tooLarge())
@@ -92,6 +92,13 @@ func (e *Error) Error() string {
 		fmt.Fprintf(&b, "; retry after %s", e.RetryAfter.Round(time.Second))
 	}
 	return b.String()
+}
+
+// serverForgot reports that a 401's message says the server keeps its
+// state in memory (the reference server run with --memory): it restarted
+// and forgot the token, which its message says better than forge can.
+func (e *Error) serverForgot() bool {
+	return strings.Contains(e.Message, "keeps its state in memory")
 }
 
 // tooLarge says a 413: the service's limit when its answer names one,

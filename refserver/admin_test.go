@@ -61,6 +61,8 @@ func TestAdminUsers(t *testing.T) {
 	admin := login(t, s, "admin", refservertest.AdminPassword)
 	inv := want(t, call(t, s, "POST", "/admin/invites", carol, map[string]string{"username": "dave", "email": "dave@example.com"}), 201)
 	dave := login(t, s, "dave", inv.str("temporary_password"))
+	const davePW = "dave-password-1234"
+	dave = want(t, call(t, s, "POST", "/me/password", dave, map[string]string{"old_password": inv.str("temporary_password"), "new_password": davePW}), 200).str("token")
 
 	// carol manages dave only; alice is not even visible to her.
 	l := want(t, call(t, s, "GET", "/admin/users", carol, nil), 200)
@@ -82,18 +84,45 @@ func TestAdminUsers(t *testing.T) {
 		t.Errorf("disable answer %s", r.raw)
 	}
 	want(t, call(t, s, "GET", "/me", dave, nil), 401)
-	r = want(t, call(t, s, "POST", "/auth/login", "", map[string]string{"username": "dave", "password": inv.str("temporary_password")}), 403)
+	r = want(t, call(t, s, "POST", "/auth/login", "", map[string]string{"username": "dave", "password": davePW}), 403)
 	if !strings.Contains(r.str("error"), "disabled") {
 		t.Errorf("disabled login %q", r.str("error"))
 	}
 	want(t, call(t, s, "POST", "/admin/users/dave/disable", carol, nil), 200) // already disabled: still 200
 	want(t, call(t, s, "POST", "/admin/users/dave/enable", carol, nil), 200)
-	dave = login(t, s, "dave", inv.str("temporary_password"))
+	dave = login(t, s, "dave", davePW)
 
 	// Delete: gone, tokens too; the login is free again.
 	want(t, call(t, s, "DELETE", "/admin/users/dave", carol, nil), 200)
 	want(t, call(t, s, "GET", "/me", dave, nil), 401)
-	want(t, call(t, s, "POST", "/auth/login", "", map[string]string{"username": "dave", "password": inv.str("temporary_password")}), 401)
+	want(t, call(t, s, "POST", "/auth/login", "", map[string]string{"username": "dave", "password": davePW}), 401)
 	want(t, call(t, s, "POST", "/admin/users/dave/enable", carol, nil), 404)
 	want(t, call(t, s, "DELETE", "/admin/users/alice", admin, nil), 200)
+}
+
+// TestTemporaryPasswordLogsInOnce: an invite's temporary password, which
+// the inviter saw, logs in once — the invitee's first login — and never
+// again, across a restart; the invitee's session keeps working and sets
+// its own password with it.
+func TestTemporaryPasswordLogsInOnce(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	s := refservertest.Start(t, refservertest.DataDir(dir))
+	admin := login(t, s, "admin", refservertest.AdminPassword)
+	temp := want(t, call(t, s, "POST", "/admin/invites", admin, map[string]string{"username": "zoe", "email": "zoe@example.com"}), 201).str("temporary_password")
+	zoe := login(t, s, "zoe", temp)
+	s.Close()
+	s = refservertest.Start(t, refservertest.DataDir(dir))
+	r := want(t, call(t, s, "POST", "/auth/login", "", map[string]string{"username": "zoe", "password": temp}), 401)
+	if !strings.Contains(r.str("error"), "temporary password of zoe logged in once already") {
+		t.Errorf("a second login with the temporary password: %s", r.raw)
+	}
+	want(t, call(t, s, "GET", "/me", zoe, nil), 200)
+	want(t, call(t, s, "POST", "/me/password", zoe, map[string]string{"old_password": temp, "new_password": "zoe-password-1234"}), 200)
+	login(t, s, "zoe", "zoe-password-1234")
+	login(t, s, "zoe", "zoe-password-1234")
+	want(t, call(t, s, "POST", "/auth/login", "", map[string]string{"username": "zoe", "password": temp}), 401)
+	if st := want(t, call(t, s, "GET", "/admin/invites", admin, nil), 200); st.arr[0].(map[string]any)["state"] != "accepted" {
+		t.Errorf("the invite after its first login: %s", st.raw)
+	}
 }

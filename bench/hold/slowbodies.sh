@@ -5,7 +5,7 @@
 set -u
 F=${FORGE:-forge}; N=${N:-2000}; PORT=${PORT:-18961}; D=$(mktemp -d)
 B=http://127.0.0.1:$PORT/api/v2
-(ulimit -n 1024; exec $F serve --addr 127.0.0.1:$PORT --admin-password admin-password-1234 >/dev/null 2>$D/err) & P=$!
+(ulimit -n 1024; exec $F serve --memory --addr 127.0.0.1:$PORT --admin-password admin-password-1234 >/dev/null 2>$D/err) & P=$!
 for i in $(seq 100); do curl -s $B/me >/dev/null 2>&1 && break; sleep 0.1; done
 python3 - "$PORT" "$N" <<'PY' &
 import socket, sys, time, resource

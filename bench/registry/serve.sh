@@ -12,7 +12,7 @@ if [ -f "$dir/serve.pid" ]; then
   kill "$(cat "$dir/serve.pid")" 2>/dev/null || true
   while kill -0 "$(cat "$dir/serve.pid")" 2>/dev/null; do sleep 0.01; done
 fi
-"$forge" serve --addr "$addr" --admin-password bench-password-1234 ${BENCH_SERVE_FLAGS:-} >"$dir/serve.out" 2>"$dir/serve.err" &
+"$forge" serve --memory --addr "$addr" --admin-password bench-password-1234 ${BENCH_SERVE_FLAGS:-} >"$dir/serve.out" 2>"$dir/serve.err" &
 echo $! >"$dir/serve.pid"
 # serve prints its settings once it listens.
 until grep -q FORGE_REGISTRY_URL "$dir/serve.out" 2>/dev/null; do

@@ -42,6 +42,11 @@ type Options struct {
 	MaxPerAddr    int
 	RequestTO     time.Duration
 	TransferTO    time.Duration
+	PushSpoolMiB  int64
+	// Memory keeps all state in memory; otherwise DataDir, by default
+	// (defaultData, set by the command line) DefaultDataDir.
+	Memory      bool
+	defaultData bool
 	// ready, when set, is called with the server once it listens (tests).
 	ready func(*refserver.Server)
 }
@@ -62,13 +67,17 @@ and FORGE_REGISTRY_URL — and, with --env-file, writes the same lines to
 that file (mode 0600). Load them into a shell with
   set -a; . ./forge.env; set +a
 The site_admin's login is not among them (sourcing them must not make a
-user the admin): serve prints it once on stderr and, with --data, keeps it
-as FORGE_USERNAME and FORGE_PASSWORD lines in DIR/admin.env (mode 0600).
+user the admin): serve prints it once on stderr and, unless --memory, keeps
+it as FORGE_USERNAME and FORGE_PASSWORD lines in DIR/admin.env (mode 0600).
 
-Without --data all state is in memory and gone at exit; with --data DIR it
-is kept there across restarts (every acknowledged write is on disk). With no
---admin-password a password is generated (and, with --data, kept so later
-starts print it again). --demo seeds a small
+State is kept across restarts (every acknowledged write is on disk) in
+--data DIR, by default $XDG_DATA_HOME/forge/serve (else
+~/.local/share/forge/serve): stop the server, start it again, and tokens,
+accounts, repositories, the admin's password and the agent key are the
+same. --memory keeps everything in memory, gone at exit (for throwaway
+servers and tests); a token, or agent key, of an earlier run is then
+answered 401 saying so. With no --admin-password a password is generated
+(and kept so later starts print it again). --demo seeds a small
 world of users, repositories, issues, pull requests, releases and CI runs
 into an empty server; every demo account's password is ` + refserver.DemoPassword + `.
 
@@ -83,13 +92,26 @@ users (each one tested, and documented in refserver/README.md):
     registry's /v2/, raw file downloads, agent streams) get
     --transfer-timeout (default 10m) for each instead
   - bodies: REST and agent requests at most 1 MiB (413); a git push at
-    most 2 GiB, read whole before the repository is locked
+    most 2 GiB, read whole before the repository is locked, and a
+    gzip-encoded one at most 10 times its size plus 1 MiB once inflated
+    (413); the pushes being received at once at most --max-push-spool
+    MiB together (default 4096; 503 with Retry-After past it)
   - contents: a file's content inline (base64 in JSON) up to 1 MiB; a
     larger file is a 403 naming the raw download,
     GET /api/v2/repos/OWNER/REPO/raw/PATH (or Accept:
     application/vnd.forge.raw), which streams any size in constant memory
   - no repository lock is held while a client is slow: answers are made
     into a spool (memory, then a temporary file past 1 MiB) and sent after
+
+Rules (refserver/README.md has them all):
+  - tokens do not expire; a change of password or of two-factor state ends
+    every session of the account but the one that made it (its other
+    tokens, on the REST API and git, and the registry's tokens issued
+    before); disabling or deleting an account ends all of them
+  - an invite's temporary password logs in once: the first login spends it
+  - ref names: what git check-ref-format refuses, and names holding
+    invisible characters (U+202E and the other bidirectional controls),
+    are refused; a push does not delete the default branch
 
 The server is meant for tests and demos on this machine: an --addr other
 than loopback (127.0.0.1, ::1, localhost) is refused unless --listen-any
@@ -103,13 +125,18 @@ refserver/README.md documents every endpoint, with curl examples.`,
 		Example: companion.Serve.Example,
 		Args:    cmdutil.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if opts.Memory && opts.DataDir != "" {
+				return cmdutil.UsageErrorf("--memory keeps no state and --data keeps it in DIR: pass one of them")
+			}
+			opts.defaultData = !opts.Memory && opts.DataDir == ""
 			return runServe(cmd.Context(), opts)
 		},
 	}
 	fl := cmd.Flags()
 	fl.StringVar(&opts.Addr, "addr", "127.0.0.1:8080", "Listen `address` (port 0 picks a free port)")
 	fl.BoolVar(&opts.ListenAny, "listen-any", false, "Allow --addr on an address other than loopback, which other machines may reach")
-	cmdutil.PathFlag(cmd, &opts.DataDir, "data", "", "", "Keep all state in `DIR` across restarts (default: in memory)")
+	cmdutil.PathFlag(cmd, &opts.DataDir, "data", "", "", "Keep all state in `DIR` across restarts (default: $XDG_DATA_HOME/forge/serve, else ~/.local/share/forge/serve)")
+	fl.BoolVar(&opts.Memory, "memory", false, "Keep all state in memory, gone at exit (throwaway servers, tests)")
 	fl.StringVar(&opts.AdminUser, "admin-user", "admin", "Login `name` of the site_admin account")
 	fl.StringVar(&opts.AdminPassword, "admin-password", "", "`Password` of the site_admin account, at least 12 characters (default: generated)")
 	fl.BoolVar(&opts.Demo, "demo", false, "Seed an empty server with demo users, repositories, issues, pull requests, releases and CI runs")
@@ -122,6 +149,7 @@ refserver/README.md documents every endpoint, with curl examples.`,
 	fl.IntVar(&opts.MaxPerAddr, "max-conns-per-addr", refserver.DefaultMaxConnsPerAddr, "At most `N` connections open at once from one client IP address (-1: no bound)")
 	fl.DurationVar(&opts.RequestTO, "request-timeout", refserver.DefaultRequestTimeout, "How long a request's body may take to arrive (408 past it); its answer gets twice that")
 	fl.DurationVar(&opts.TransferTO, "transfer-timeout", refserver.DefaultTransferTimeout, "The same for transfers: git, the registry, raw files, agent streams")
+	fl.Int64Var(&opts.PushSpoolMiB, "max-push-spool", refserver.DefaultMaxPushSpool>>20, "At most `MiB` of git pushes being received at once, all together (503 past it)")
 	fl.DurationVar(&opts.AgentDelay, "agent-delay", 20*time.Millisecond, "Pause before each chunk of a streamed agent reply (`duration`; 0: full speed)")
 	return cmd
 }
@@ -153,6 +181,9 @@ func (o *Options) validate() error {
 		if d.v < 0 {
 			return cmdutil.UsageErrorf("%s must be positive, as in %s 30s", d.flag, d.flag)
 		}
+	}
+	if o.PushSpoolMiB < 0 {
+		return cmdutil.UsageErrorf("--max-push-spool must be positive, as in --max-push-spool 4096 (MiB)")
 	}
 	if o.RateLimit < 0 {
 		return cmdutil.UsageErrorf("--rate-limit must not be negative, as in --rate-limit 10 (0: no limit)")
@@ -188,9 +219,33 @@ func unspecified(host string) bool {
 	return host == "" || ip != nil && ip.IsUnspecified()
 }
 
+// DefaultDataDir is where `forge serve` keeps its state without --data
+// or --memory: $XDG_DATA_HOME/forge/serve, else
+// ~/.local/share/forge/serve (the XDG base directories).
+func DefaultDataDir(getenv func(string) string) (string, error) {
+	if d := getenv("XDG_DATA_HOME"); filepath.IsAbs(d) {
+		return filepath.Join(d, "forge", "serve"), nil
+	}
+	home := getenv("HOME")
+	if home == "" {
+		var err error
+		if home, err = os.UserHomeDir(); err != nil {
+			return "", cmdutil.UsageErrorf("no directory to keep the server's state in (HOME is not set): pass --data DIR, or --memory")
+		}
+	}
+	return filepath.Join(home, ".local", "share", "forge", "serve"), nil
+}
+
 func runServe(ctx context.Context, o *Options) error {
 	if err := o.validate(); err != nil {
 		return err
+	}
+	if o.defaultData {
+		dir, err := DefaultDataDir(o.f.Getenv)
+		if err != nil {
+			return err
+		}
+		o.DataDir = dir
 	}
 	if o.DataDir != "" {
 		abs, err := filepath.Abs(o.DataDir)
@@ -200,14 +255,15 @@ func runServe(ctx context.Context, o *Options) error {
 		o.DataDir = abs
 		unlock, err := store.LockDir(abs)
 		if err != nil {
-			return fmt.Errorf("--data: %w; stop the other forge serve or pass another directory", err)
+			return fmt.Errorf("--data: %w; stop the other forge serve, or pass another --data DIR (or --memory)", err)
 		}
 		defer unlock()
 	}
 	srv, err := refserver.New(refserver.Options{Addr: o.Addr, DataDir: o.DataDir, AdminUser: o.AdminUser,
 		AdminPassword: o.AdminPassword, Demo: o.Demo, CITick: o.CITick, AgentKey: o.AgentKey, AgentDelay: o.AgentDelay,
 		RateLimit: o.RateLimit, PublicURL: o.PublicURL, Log: o.f.IOStreams.ErrOut,
-		MaxConns: o.MaxConns, MaxConnsPerAddr: o.MaxPerAddr, RequestTimeout: o.RequestTO, TransferTimeout: o.TransferTO})
+		MaxConns: o.MaxConns, MaxConnsPerAddr: o.MaxPerAddr, RequestTimeout: o.RequestTO, TransferTimeout: o.TransferTO,
+		MaxPushSpool: o.PushSpoolMiB << 20, ExplainRestarts: true})
 	if err != nil {
 		return err
 	}
@@ -239,6 +295,11 @@ func runServe(ctx context.Context, o *Options) error {
 		fmt.Fprintf(errOut, "forge: the settings and the URLs in answers name %s, which only this machine reaches; for other machines pass --public-url http://HOST:PORT naming this one\n", srv.URL())
 	}
 	fmt.Fprintln(errOut, admin)
+	if o.DataDir != "" {
+		fmt.Fprintf(errOut, "forge: state kept in %s across restarts (--memory keeps none)\n", o.DataDir)
+	} else {
+		fmt.Fprintln(errOut, "forge: state kept in memory only: tokens, accounts and repositories are gone at exit (without --memory they are kept)")
+	}
 	if o.Demo {
 		users := make([]string, len(refserver.DemoUsers))
 		for i, u := range refserver.DemoUsers {

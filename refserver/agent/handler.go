@@ -67,6 +67,8 @@ func (s *Service) authenticate(r *http.Request) (string, error) {
 		return "", fmt.Errorf("missing API key: send \"Authorization: Bearer %s...\" or \"X-API-Key: %s...\"", KeyPrefix, KeyPrefix)
 	case !strings.HasPrefix(key, KeyPrefix):
 		return "", fmt.Errorf("invalid API key: agent API keys start with %q", KeyPrefix)
+	case !s.knownKey(key) && s.unknownHint != "":
+		return "", fmt.Errorf("%w; %s", errUnknownKey, s.unknownHint)
 	case !s.knownKey(key):
 		return "", errUnknownKey
 	}

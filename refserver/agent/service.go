@@ -67,7 +67,16 @@ type Service struct {
 	// of them (see persist.go).
 	changes atomic.Int64
 	onUsage func()
+	// unknownHint follows "invalid API key" for a key the service does
+	// not know (SetUnknownKeyHint).
+	unknownHint string
 }
+
+// SetUnknownKeyHint adds hint to the answer to a key the service does
+// not know: a server that keeps its keys in memory says so, and when it
+// started, to a client holding the key of an earlier run. Call it before
+// serving.
+func (s *Service) SetUnknownKeyHint(hint string) { s.unknownHint = hint }
 
 type account struct {
 	tier   string

@@ -62,6 +62,9 @@ func (s *Store) path(id int64) string {
 
 // Init creates an empty bare repository whose HEAD names branch.
 func (s *Store) Init(id int64, branch string) error {
+	if err := CheckRefName(plumbing.NewBranchReferenceName(branch).String()); err != nil {
+		return err
+	}
 	var st storage.Storer
 	dir := ""
 	if s.dir == "" {
@@ -108,9 +111,22 @@ func (s *Store) Open(id int64) (*Repo, error) {
 	if _, err := os.Stat(dir); err != nil {
 		return nil, ErrNotFound
 	}
+	removeTemporaries(dir)
 	repo := &Repo{st: newDiskStorage(dir), dir: dir}
 	s.repos[id] = repo
 	return repo, nil
+}
+
+// removeTemporaries deletes what a write cut short by a crash left in a
+// repository opened for the first time since the start (objects are
+// written to objects/pack/tmp_obj_* and renamed into place; earlier
+// versions wrote whole packs to tmp_pack_*): no writer of this process
+// has begun, and the data directory's lock keeps other servers out.
+func removeTemporaries(dir string) {
+	left, _ := filepath.Glob(filepath.Join(dir, "objects", "pack", "tmp_*"))
+	for _, f := range left {
+		os.Remove(f)
+	}
 }
 
 // largeObject is the size past which a blob read from a pack streams
@@ -197,7 +213,7 @@ func (r *Repo) Commit(branch string, files map[string][]byte, message string, au
 	if err != nil {
 		return "", err
 	}
-	if err := r.st.SetReference(plumbing.NewHashReference(ref, h)); err != nil {
+	if err := r.setRef(plumbing.NewHashReference(ref, h)); err != nil {
 		return "", err
 	}
 	return h.String(), r.Sync()
@@ -327,7 +343,7 @@ func (r *Repo) EnsureTag(tag, target string) error {
 	if err != nil {
 		return err
 	}
-	if err := r.st.SetReference(plumbing.NewHashReference(name, c.Hash)); err != nil {
+	if err := r.setRef(plumbing.NewHashReference(name, c.Hash)); err != nil {
 		return err
 	}
 	return r.Sync()
@@ -337,7 +353,7 @@ func (r *Repo) EnsureTag(tag, target string) error {
 func (r *Repo) Branch(branch, sha string) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if err := r.st.SetReference(plumbing.NewHashReference(plumbing.NewBranchReferenceName(branch), plumbing.NewHash(sha))); err != nil {
+	if err := r.setRef(plumbing.NewHashReference(plumbing.NewBranchReferenceName(branch), plumbing.NewHash(sha))); err != nil {
 		return err
 	}
 	return r.Sync()
@@ -345,6 +361,9 @@ func (r *Repo) Branch(branch, sha string) error {
 
 // SetHead points HEAD at branch.
 func (r *Repo) SetHead(branch string) error {
+	if err := CheckRefName(plumbing.NewBranchReferenceName(branch).String()); err != nil {
+		return err
+	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if err := r.st.SetReference(plumbing.NewSymbolicReference(plumbing.HEAD, plumbing.NewBranchReferenceName(branch))); err != nil {

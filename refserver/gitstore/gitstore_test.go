@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -305,5 +306,32 @@ func TestPlanFetchDepth(t *testing.T) {
 	}
 	if len(f.Shallows) != 1 || f.Shallows[0] != shas[2] || len(f.Unshallows) != 1 || f.Unshallows[0] != shas[3] {
 		t.Errorf("deepen 1: boundary %v, unshallowed %v", f.Shallows, f.Unshallows)
+	}
+}
+
+// TestOpenRemovesTemporaries: what a crash left in the middle of a write
+// (a temporary pack or object) is gone when the repository is next
+// opened, and the repository still reads.
+func TestOpenRemovesTemporaries(t *testing.T) {
+	dir := t.TempDir()
+	_, r := repo(t, dir)
+	commit(t, r, "main", map[string][]byte{"a.txt": []byte("a")}, "A", 0)
+	left := []string{filepath.Join(dir, "1.git", "objects", "pack", "tmp_pack_123"), filepath.Join(dir, "1.git", "objects", "pack", "tmp_obj_456")}
+	for _, f := range left {
+		if err := os.WriteFile(f, []byte("half"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r2, err := gitstore.New(dir).Open(1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range left {
+		if _, err := os.Stat(f); !errors.Is(err, os.ErrNotExist) {
+			t.Errorf("%s is still there: %v", filepath.Base(f), err)
+		}
+	}
+	if r2.Head("main") == "" {
+		t.Error("the repository lost main")
 	}
 }

@@ -52,6 +52,10 @@ type accounts struct {
 	// current tells whether the account may still sign in, under the
 	// same id; a cached check counts only while it does.
 	current func(acct account) bool
+	// id, when set, is the id of the account holding a login now
+	// (Options.AccountID): it replaces the login answer's id, so that
+	// what a check grants ends with the account's sessions.
+	id func(login string) string
 
 	mu    sync.Mutex
 	cache map[[32]byte]cached
@@ -62,8 +66,8 @@ type cached struct {
 	expires time.Time
 }
 
-func newAccounts(baseURL func() string, client *http.Client, ttl time.Duration, current func(account) bool) *accounts {
-	return &accounts{baseURL: baseURL, client: client, ttl: ttl, current: current, cache: map[[32]byte]cached{}}
+func newAccounts(baseURL func() string, client *http.Client, ttl time.Duration, current func(account) bool, id func(string) string) *accounts {
+	return &accounts{baseURL: baseURL, client: client, ttl: ttl, current: current, id: id, cache: map[[32]byte]cached{}}
 }
 
 func credentialKey(user, password string) [32]byte {
@@ -86,18 +90,32 @@ func (a *accounts) check(ctx context.Context, user, password string) (account, e
 	a.mu.Lock()
 	c, ok := a.cache[key]
 	a.mu.Unlock()
-	if ok && now.Before(c.expires) {
-		if !a.current(c.acct) {
-			a.mu.Lock()
-			delete(a.cache, key)
-			a.mu.Unlock()
-			return account{}, errBadCredentials
-		}
+	if ok && now.Before(c.expires) && a.current(c.acct) {
 		return c.acct, nil
+	}
+	if ok {
+		// Expired, or the account changed since (disabled, deleted, its
+		// sessions ended): the login decides again.
+		a.mu.Lock()
+		delete(a.cache, key)
+		a.mu.Unlock()
+	}
+	var before string
+	if a.id != nil {
+		before = a.id(user)
 	}
 	acct, err := a.login(ctx, user, password)
 	if err != nil {
 		return account{}, err
+	}
+	if a.id != nil {
+		// The id read before the login, if it still holds after it: a
+		// change of password in between (the old one checked, the new id
+		// read) grants nothing.
+		if before == "" || a.id(acct.Login) != before {
+			return account{}, errBadCredentials
+		}
+		acct.ID = before
 	}
 	if a.ttl > 0 {
 		a.mu.Lock()

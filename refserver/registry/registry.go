@@ -130,7 +130,11 @@ type Options struct {
 	// AccountID is the id of the account holding login now, "" when none.
 	// When set, tokens carry the id of the account they were issued to
 	// and cached credentials remember it, and both stop working when the
-	// login's account is another one (deleted, and the name taken again).
+	// login's account is another one (deleted, and the name taken again)
+	// or says another id: the reference server's id names the account's
+	// sessions too (ID.N, N moving on at each change of password or
+	// two-factor state), so a token issued before such a change stops
+	// working at once.
 	AccountID func(login string) string
 }
 
@@ -209,7 +213,7 @@ func New(opts Options) (*Registry, error) {
 		logw = io.Discard
 	}
 	r := &Registry{opts: opts, now: time.Now, log: log.New(logw, "registry: ", log.LstdFlags), disk: &disk{}, stop: make(chan struct{})}
-	r.accounts = newAccounts(opts.BaseURL, opts.HTTPClient, opts.CredentialTTL, func(a account) bool { return r.current(a.Login, a.ID) })
+	r.accounts = newAccounts(opts.BaseURL, opts.HTTPClient, opts.CredentialTTL, func(a account) bool { return r.current(a.Login, a.ID) }, opts.AccountID)
 	var err error
 	if opts.DataDir != "" {
 		if err := os.MkdirAll(opts.DataDir, 0o700); err != nil {

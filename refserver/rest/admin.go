@@ -72,7 +72,8 @@ func (a *API) listInvites(w http.ResponseWriter, r *http.Request, s *session) er
 
 // createInvite: POST /admin/invites {username, email, fullName, role}
 // creates the account with a one-time temporary password, returned only
-// here; its first login sets activated_at.
+// here: it logs in once (the first login sets activated_at and spends
+// it), so the inviter who saw it cannot log in as the invitee later.
 func (a *API) createInvite(w http.ResponseWriter, r *http.Request, s *session) error {
 	if err := requireAdmin(s); err != nil {
 		return err
@@ -118,7 +119,7 @@ func (a *API) createInvite(w http.ResponseWriter, r *http.Request, s *session) e
 		return err
 	}
 	inv, err := a.st.CreateInvite(store.NewUser{Login: *in.Username, Email: *in.Email, FullName: strings.TrimSpace(full),
-		Role: role, PasswordHash: hash, InvitedBy: &s.user})
+		Role: role, PasswordHash: hash, InvitedBy: &s.user, Temporary: true})
 	if err != nil {
 		return err
 	}

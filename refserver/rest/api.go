@@ -42,7 +42,22 @@ type Config struct {
 	// deleted, before the request is answered (the registry deletes the
 	// user's images and shares).
 	OnUserDeleted func(login string) error
+	// PushSpool bounds the bytes of the pushes being received at once,
+	// all together, as they are spooled before the repository is locked
+	// (default DefaultPushSpool); a push that would go past it is
+	// answered 503.
+	PushSpool int64
+	// UnknownToken, when set, follows "the token is unknown or was
+	// revoked" in the answer to a token the server does not know, on the
+	// REST API and over git: a server that keeps its state in memory says
+	// so, and when it started, to a client holding a token of an earlier
+	// run.
+	UnknownToken string
 }
+
+// DefaultPushSpool is Config.PushSpool's default: two pushes of the
+// largest size at once.
+const DefaultPushSpool = 2 * maxPush
 
 // API is the REST API handler.
 type API struct {
@@ -55,6 +70,8 @@ type API struct {
 	logins, codes *lockout
 
 	issueCache issueCache
+	// pushes is what pushes being received hold (Config.PushSpool).
+	pushes *gitstore.Budget
 }
 
 // New returns the API's handler; it serves paths under Prefix.
@@ -80,7 +97,10 @@ func New(cfg Config) *API {
 	if cfg.PublicURL == nil {
 		cfg.PublicURL = func() string { return "http://localhost" }
 	}
-	a := &API{cfg: cfg, st: cfg.Store, git: cfg.Git, mux: http.NewServeMux(),
+	if cfg.PushSpool == 0 {
+		cfg.PushSpool = DefaultPushSpool
+	}
+	a := &API{cfg: cfg, st: cfg.Store, git: cfg.Git, mux: http.NewServeMux(), pushes: gitstore.NewBudget(cfg.PushSpool),
 		logins: newLockout(cfg.LockoutThreshold, cfg.LockoutWindow, cfg.LockoutDuration),
 		codes:  newLockout(cfg.LockoutThreshold, cfg.LockoutWindow, cfg.LockoutDuration)}
 	a.routes()

@@ -53,9 +53,22 @@ func (a *API) authenticate(r *http.Request) (*session, error) {
 	}
 	u, tok, ok := a.st.Authenticate(strings.TrimSpace(raw))
 	if !ok {
-		return nil, errUnauthorized("bad credentials: the token is unknown or was revoked; log in again")
+		if a.cfg.UnknownToken != "" {
+			// It says what happened; a client adds its own way to log in.
+			return nil, errUnauthorized("%s", a.unknownToken())
+		}
+		return nil, errUnauthorized("%s; log in again", a.unknownToken())
 	}
 	return &session{user: u, token: tok}, nil
+}
+
+// unknownToken says why a token is refused that the server does not know
+// (Config.UnknownToken).
+func (a *API) unknownToken() string {
+	if a.cfg.UnknownToken != "" {
+		return "bad credentials: the token is unknown or was revoked; " + a.cfg.UnknownToken
+	}
+	return "bad credentials: the token is unknown or was revoked"
 }
 
 // dummyHash is compared against when the login is unknown, so a wrong
@@ -107,6 +120,12 @@ func (a *API) login(w http.ResponseWriter, r *http.Request) {
 		writeError(w, errForbidden("account %s is disabled; ask an administrator to enable it", u.Login))
 		return
 	}
+	if u.Temporary != "" {
+		if spent, err := a.st.SpendTemporary(u.ID); err != nil || !spent {
+			writeError(w, errOr401(err, "the temporary password of %s logged in once already and works no more: log in with the password set since, or ask an administrator to invite the account again", u.Login))
+			return
+		}
+	}
 	if u.ActivatedAt == nil {
 		if err := a.st.MarkActivated(u.ID); err != nil {
 			writeError(w, err)
@@ -119,6 +138,14 @@ func (a *API) login(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	writeJSON(w, http.StatusOK, loginResponse{Token: tok, User: a.userView(r, u), TwoFARequired: u.TwoFA})
+}
+
+// errOr401 is err, or when it is nil a 401 saying format.
+func errOr401(err error, format string, args ...any) error {
+	if err != nil {
+		return err
+	}
+	return errUnauthorized(format, args...)
 }
 
 // logout: POST /auth/logout revokes the token it is sent with.

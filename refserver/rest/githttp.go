@@ -1,7 +1,6 @@
 package rest
 
 import (
-	"bufio"
 	"bytes"
 	"compress/gzip"
 	"context"
@@ -86,7 +85,7 @@ func (a *API) serveGit(w http.ResponseWriter, r *http.Request, owner, name, op s
 	}
 	s, err := a.gitSession(r)
 	if err != nil {
-		gitHTTPError(w, http.StatusUnauthorized, "authentication required: use a forge token as the password")
+		gitHTTPError(w, http.StatusUnauthorized, err.Error())
 		return
 	}
 	r.SetPathValue("owner", owner)
@@ -120,12 +119,19 @@ func (a *API) serveGit(w http.ResponseWriter, r *http.Request, owner, name, op s
 // gitSession authenticates basic auth (token as password) or a token
 // header.
 func (a *API) gitSession(r *http.Request) (*session, error) {
+	const asPassword = ": use a forge token as the password"
 	if _, pw, ok := r.BasicAuth(); ok {
 		u, tok, found := a.st.Authenticate(pw)
-		if !found || tok.Pending {
-			return nil, errUnauthorized("bad credentials")
+		switch {
+		case !found:
+			return nil, errUnauthorized("%s%s", a.unknownToken(), asPassword)
+		case tok.Pending:
+			return nil, errUnauthorized("two-factor verification required")
 		}
 		return &session{user: u, token: tok}, nil
+	}
+	if r.Header.Get("Authorization") == "" {
+		return nil, errUnauthorized("authentication required%s", asPassword)
 	}
 	s, err := a.authenticate(r)
 	if err == nil && s.token.Pending {
@@ -359,31 +365,91 @@ func readHaves(r io.Reader, h *packp.UploadHaves) (done, negotiating bool, err e
 // into its spool before the repository is locked.
 const maxPush = 2 << 30
 
+// A gzip-encoded push inflates to at most maxInflation times the bytes
+// received, plus inflationSlack: git gzips a push's request only when it
+// fits its http.postBuffer, and a pack is compressed already, so git's
+// own requests hardly grow (a 1 MiB push grows by under 1%); a gzip
+// bomb of 2 MB that would inflate to 2 GiB stops past 21 MB.
+const (
+	maxInflation   = 10
+	inflationSlack = 1 << 20
+)
+
+var errInflated = fmt.Errorf("the gzip-encoded push inflates to more than %d times its size: send it without Content-Encoding", maxInflation)
+
+// pushBody is a push's request body, inflated if it is gzip-encoded,
+// within maxInflation.
+func pushBody(r *http.Request) (io.Reader, error) {
+	if r.Header.Get("Content-Encoding") != "gzip" {
+		return r.Body, nil
+	}
+	in := &countingReader{r: r.Body}
+	z, err := gzip.NewReader(in)
+	if err != nil {
+		return nil, err
+	}
+	return &inflationBound{in: in, z: z}, nil
+}
+
+type countingReader struct {
+	r io.Reader
+	n int64
+}
+
+func (c *countingReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n += int64(n)
+	return n, err
+}
+
+// inflationBound reads z, which inflates in, until it has given more
+// than maxInflation times what in gave, plus inflationSlack.
+type inflationBound struct {
+	in  *countingReader
+	z   io.Reader
+	out int64
+}
+
+func (b *inflationBound) Read(p []byte) (int, error) {
+	n, err := b.z.Read(p)
+	b.out += int64(n)
+	if b.out > inflationSlack+maxInflation*b.in.n {
+		return 0, errInflated
+	}
+	return n, err
+}
+
 func (a *API) receivePack(w http.ResponseWriter, r *http.Request, g *gitstore.Repo, x access, s *session) {
-	raw, err := requestBody(r)
+	raw, err := pushBody(r)
 	if err != nil {
 		gitHTTPError(w, http.StatusBadRequest, err.Error())
 		return
 	}
 	// The whole request is read before the repository is locked: a push
-	// that stalls mid-way must not hold up every reader.
-	var in gitstore.Spool
+	// that stalls mid-way must not hold up every reader. What pushes
+	// spool is bounded per push (maxPush, maxInflation) and for all of
+	// them at once (Config.PushSpool).
+	in := gitstore.Spool{Budget: a.pushes}
 	defer in.Close()
-	if _, err := io.Copy(&in, io.LimitReader(raw, maxPush+1)); err != nil {
+	_, err = io.Copy(&in, io.LimitReader(raw, maxPush+1))
+	var full *gitstore.BudgetError
+	switch {
+	case errors.As(err, &full):
+		w.Header().Set("Retry-After", "10")
+		gitHTTPError(w, http.StatusServiceUnavailable, fmt.Sprintf("the server is receiving %d MiB of pushes at once, its bound (--max-push-spool): push again in a moment", full.Limit>>20))
+		return
+	case errors.Is(err, errInflated):
+		gitHTTPError(w, http.StatusRequestEntityTooLarge, "reading the push: "+err.Error())
+		return
+	case err != nil:
 		gitHTTPError(w, bodyErrorStatus(err), "reading the push: "+bodyErrorText(err))
 		return
-	}
-	if in.Size() > maxPush {
+	case in.Size() > maxPush:
 		gitHTTPError(w, http.StatusRequestEntityTooLarge, fmt.Sprintf("push over %d GiB: push in parts", maxPush>>30))
 		return
 	}
-	spooled, err := in.Reader()
-	if err != nil {
-		gitHTTPError(w, http.StatusInternalServerError, "reading the spooled push failed")
-		return
-	}
-	br := bufio.NewReader(spooled)
-	if isProbe(br) {
+	sr := in.Section(0)
+	if isProbe(sr, in.Size()) {
 		// Before a push larger than http.postBuffer git sends a lone
 		// flush to learn whether the server takes requests at all;
 		// receive-pack reads no command from it and answers nothing.
@@ -391,62 +457,91 @@ func (a *API) receivePack(w http.ResponseWriter, r *http.Request, g *gitstore.Re
 		w.WriteHeader(http.StatusOK)
 		return
 	}
-	body, shallow, err := stripShallow(br)
+	body, shallow, err := stripShallow(sr)
 	if err != nil {
 		gitHTTPError(w, http.StatusBadRequest, "malformed receive-pack request: "+err.Error())
 		return
 	}
 	req := packp.NewReferenceUpdateRequest()
-	if err := req.Decode(io.NopCloser(body)); err != nil {
+	if err := req.Decode(body); err != nil {
 		gitHTTPError(w, http.StatusBadRequest, "malformed receive-pack request: "+err.Error())
 		return
 	}
-	report, status, perr := receiveLocked(r.Context(), g, req, shallow)
+	// The commands are read with exact reads: the pack starts where they
+	// stopped, and is read from the spool where it lies.
+	var pack *io.SectionReader
+	if off, err := sr.Seek(0, io.SeekCurrent); err == nil && needsPack(req.Commands) {
+		pack = in.Section(off)
+	}
+	report, done, status, perr := receiveLocked(g, req, pack, shallow)
 	if status != 0 {
 		gitHTTPError(w, status, perr.Error())
 		return
 	}
 	var out bytes.Buffer
-	if report != nil {
+	if req.Capabilities.Supports(capability.ReportStatus) {
 		report.Encode(&out)
 	}
-	if perr == nil {
-		a.afterPush(x, g, s, req.Commands)
+	if len(done) > 0 {
+		a.afterPush(x, g, s, done)
 	}
 	w.Header().Set("Content-Type", "application/x-git-receive-pack-result")
 	w.Write(out.Bytes())
 }
 
-// receiveLocked applies a spooled push under the write lock; a status
-// other than 0 is an answer to give instead of the report.
-func receiveLocked(ctx context.Context, g *gitstore.Repo, req *packp.ReferenceUpdateRequest, shallow []plumbing.Hash) (*packp.ReportStatus, int, error) {
+// needsPack reports whether a push carries a pack: git sends none when
+// every command deletes.
+func needsPack(cmds []*packp.Command) bool {
+	for _, c := range cmds {
+		if c.Action() != packp.Delete {
+			return true
+		}
+	}
+	return false
+}
+
+// receiveLocked applies a spooled push under the write lock: the report
+// for git, and the commands done. A status other than 0 is an answer to
+// give instead of the report.
+func receiveLocked(g *gitstore.Repo, req *packp.ReferenceUpdateRequest, pack *io.SectionReader, shallow []plumbing.Hash) (*packp.ReportStatus, []*packp.Command, int, error) {
 	g.Lock()
 	defer g.Unlock()
 	for _, h := range shallow {
 		// Its parents would be missing here, as git's own server
 		// refuses by default (receive.shallowUpdate).
 		if g.Storer().HasEncodedObject(h) != nil {
-			return nil, http.StatusBadRequest, errors.New("pushing from a shallow clone whose boundary commit " + h.String() +
+			return nil, nil, http.StatusBadRequest, errors.New("pushing from a shallow clone whose boundary commit " + h.String() +
 				" this repository lacks: run git fetch --unshallow first")
 		}
 	}
-	srv := server.NewServer(fixedLoader{g.Storer()})
-	sess, err := srv.NewReceivePackSession(gitEndpoint(), nil)
-	if err != nil {
-		return nil, http.StatusInternalServerError, err
+	refErrs, unpackErr := g.Receive(req.Commands, pack)
+	rs := packp.NewReportStatus()
+	rs.UnpackStatus = "ok"
+	if unpackErr != nil {
+		rs.UnpackStatus = unpackErr.Error()
 	}
-	report, perr := sess.ReceivePack(ctx, req)
-	if perr == nil {
-		perr = g.Sync()
+	var done []*packp.Command
+	for _, c := range req.Commands {
+		msg := "ok"
+		switch err := refErrs[c.Name]; {
+		case unpackErr != nil:
+			msg = "unpacker error"
+		case err != nil:
+			msg = err.Error()
+		default:
+			done = append(done, c)
+		}
+		rs.CommandStatuses = append(rs.CommandStatuses, &packp.CommandStatus{ReferenceName: c.Name, Status: msg})
 	}
-	return report, 0, perr
+	return rs, done, 0, nil
 }
 
 // isProbe reports whether the request is git's probe: a flush-pkt and
 // nothing after it.
-func isProbe(br *bufio.Reader) bool {
-	p, err := br.Peek(5)
-	return len(p) == 4 && string(p) == "0000" && err == io.EOF
+func isProbe(r io.ReaderAt, size int64) bool {
+	var p [4]byte
+	n, _ := r.ReadAt(p[:], 0)
+	return size == 4 && n == 4 && string(p[:]) == "0000"
 }
 
 // stripShallow takes the "shallow" lines a push from a shallow clone

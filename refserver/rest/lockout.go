@@ -7,8 +7,6 @@ import (
 	"strconv"
 	"sync"
 	"time"
-
-	"github.com/forgehq/forge/refserver/store"
 )
 
 // lockout counts failures per key (a login name, an account's 2FA codes):
@@ -111,18 +109,18 @@ func (l *lockout) clear(key string) {
 // retryLater is a 429 whose answer carries Retry-After.
 type retryLater struct {
 	wait time.Duration
-	err  *store.Error
+	err  *httpError
 }
 
-func (e *retryLater) Error() string { return e.err.Msg }
+func (e *retryLater) Error() string { return e.err.msg }
 func (e *retryLater) Unwrap() error { return e.err }
 
 // errTooMany is a 429 "try again in N minutes" with Retry-After set to
 // wait, rounded up to whole seconds.
 func errTooMany(wait time.Duration, what string) error {
 	mins := max(1, int(wait.Round(time.Minute)/time.Minute))
-	return &retryLater{wait: wait, err: &store.Error{Status: http.StatusTooManyRequests,
-		Msg: fmt.Sprintf("%s: try again in %s", what, minutes(mins))}}
+	return &retryLater{wait: wait, err: &httpError{status: http.StatusTooManyRequests,
+		msg: fmt.Sprintf("%s: try again in %s", what, minutes(mins))}}
 }
 
 func minutes(n int) string {

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/forgehq/forge/refserver/gitstore"
 	"github.com/forgehq/forge/refserver/store"
 )
 
@@ -99,8 +100,8 @@ func (a *API) createRelease(w http.ResponseWriter, r *http.Request, s *session) 
 		return err
 	}
 	tag := strings.TrimSpace(*in.TagName)
-	if strings.ContainsAny(tag, " ~^:?*[\\") || strings.Contains(tag, "..") {
-		return errInvalid("tag_name %q is not a valid git tag name", tag)
+	if p := gitstore.RefNameProblem("refs/tags/" + tag); p != "" {
+		return errInvalid("tag_name %q is not a valid git tag name: %s", tag, p)
 	}
 	if err := x.needWrite("creating a release"); err != nil {
 		return err

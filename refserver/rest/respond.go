@@ -51,12 +51,45 @@ func writeRawJSON(w http.ResponseWriter, b []byte) {
 	w.Write(b)
 }
 
+// httpError is a failure only the HTTP edge knows of (401, 408, 413,
+// 429), with its status.
+type httpError struct {
+	status int
+	msg    string
+}
+
+func (e *httpError) Error() string { return e.msg }
+
+// statusOf is the one place an error's HTTP status is decided: an
+// httpError's own, a store.Error's by its kind, else 500.
+func statusOf(err error) int {
+	var he *httpError
+	if errors.As(err, &he) {
+		return he.status
+	}
+	switch store.KindOf(err) {
+	case store.InvalidInput:
+		return http.StatusBadRequest
+	case store.Missing:
+		return http.StatusNotFound
+	case store.Taken:
+		return http.StatusConflict
+	case store.Refused:
+		return http.StatusForbidden
+	case store.Revoked:
+		return http.StatusUnauthorized
+	case store.DiskFull:
+		return http.StatusInsufficientStorage
+	}
+	return http.StatusInternalServerError
+}
+
 // writeError answers with err's status and message in the Error shape.
 func writeError(w http.ResponseWriter, err error) {
-	if store.StatusOf(err) == http.StatusInternalServerError && store.IsDiskFull(err) {
+	if statusOf(err) == http.StatusInternalServerError && store.IsDiskFull(err) {
 		err = store.StorageError(err) // a full disk is a 507
 	}
-	status := store.StatusOf(err)
+	status := statusOf(err)
 	msg := err.Error()
 	if status == http.StatusInternalServerError {
 		// The cause, not the file: no answer carries a filesystem path.
@@ -79,7 +112,7 @@ var (
 )
 
 func errUnauthorized(format string, a ...any) error {
-	return &store.Error{Status: http.StatusUnauthorized, Msg: fmt.Sprintf(format, a...)}
+	return &httpError{status: http.StatusUnauthorized, msg: fmt.Sprintf(format, a...)}
 }
 
 // maxBody bounds request bodies; requests here are small.
@@ -94,9 +127,9 @@ func decode(w http.ResponseWriter, r *http.Request, v any) error {
 	if err != nil {
 		var tooBig *http.MaxBytesError
 		if errors.As(err, &tooBig) {
-			return &store.Error{Status: http.StatusRequestEntityTooLarge, Msg: fmt.Sprintf("request body over %d bytes", maxBody)}
+			return &httpError{status: http.StatusRequestEntityTooLarge, msg: fmt.Sprintf("request body over %d bytes", maxBody)}
 		}
-		return &store.Error{Status: bodyErrorStatus(err), Msg: "reading request body: " + bodyErrorText(err)}
+		return &httpError{status: bodyErrorStatus(err), msg: "reading request body: " + bodyErrorText(err)}
 	}
 	body = bytes.TrimSpace(body)
 	if len(body) == 0 {

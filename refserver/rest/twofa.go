@@ -121,9 +121,7 @@ func (a *API) twofaConfirm(w http.ResponseWriter, r *http.Request, s *session) e
 		return errInvalid("invalid two-factor code")
 	}
 	secret := s.user.PendingSecret
-	if err := a.st.UseStep(s.user.ID, step, func(u *store.User) {
-		u.TwoFA, u.Secret, u.PendingSecret = true, secret, ""
-	}); err != nil {
+	if err := a.st.ChangeTwoFA(s.user.ID, step, secret, s.token.ID); err != nil {
 		return err
 	}
 	writeJSON(w, http.StatusOK, okBody)
@@ -158,7 +156,7 @@ func (a *API) twofaVerify(w http.ResponseWriter, r *http.Request, s *session) er
 		}
 		return errUnauthorized("invalid two-factor code")
 	}
-	if err := a.st.UseStep(s.user.ID, step, nil); err != nil {
+	if err := a.st.UseStep(s.user.ID, step); err != nil {
 		if err == store.ErrReplay {
 			return errUnauthorized("%s", err.Error())
 		}
@@ -187,9 +185,7 @@ func (a *API) twofaDisable(w http.ResponseWriter, r *http.Request, s *session) e
 	if step < 0 {
 		return errInvalid("invalid two-factor code")
 	}
-	if err := a.st.UseStep(s.user.ID, step, func(u *store.User) {
-		u.TwoFA, u.Secret, u.PendingSecret = false, "", ""
-	}); err != nil {
+	if err := a.st.ChangeTwoFA(s.user.ID, step, "", s.token.ID); err != nil {
 		return err
 	}
 	writeJSON(w, http.StatusOK, okBody)

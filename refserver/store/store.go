@@ -14,7 +14,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"net/http"
 	"sort"
 	"strings"
 	"sync"
@@ -22,32 +21,47 @@ import (
 	"time"
 )
 
-// Error is a failure the client caused, with the HTTP status that
-// describes it.
+// Error is a failure the client caused, or a write the disk refused, of
+// a Kind; the HTTP status that says it is decided at the HTTP edge
+// (package rest), not here.
 type Error struct {
-	Status int
-	Msg    string
+	Kind Kind
+	Msg  string
 }
 
 func (e *Error) Error() string { return e.Msg }
 
-// NotFound, Conflict, Invalid and Forbidden build Errors.
-func NotFound(format string, a ...any) error  { return errf(http.StatusNotFound, format, a...) }
-func Conflict(format string, a ...any) error  { return errf(http.StatusConflict, format, a...) }
-func Invalid(format string, a ...any) error   { return errf(http.StatusBadRequest, format, a...) }
-func Forbidden(format string, a ...any) error { return errf(http.StatusForbidden, format, a...) }
+// Kind is what sort of failure an Error is.
+type Kind int
 
-func errf(status int, format string, a ...any) error {
-	return &Error{Status: status, Msg: fmt.Sprintf(format, a...)}
+// The kinds of Error. Internal is any other error: the server's fault.
+const (
+	Internal     Kind = iota
+	InvalidInput      // the request is wrong
+	Missing           // no such record (or one the caller may not see)
+	Taken             // a duplicate, or a state that forbids the change
+	Refused           // the caller may not do this
+	Revoked           // the credential is no longer valid
+	DiskFull          // the disk refused the write for lack of space
+)
+
+// NotFound, Conflict, Invalid and Forbidden build Errors.
+func NotFound(format string, a ...any) error  { return errf(Missing, format, a...) }
+func Conflict(format string, a ...any) error  { return errf(Taken, format, a...) }
+func Invalid(format string, a ...any) error   { return errf(InvalidInput, format, a...) }
+func Forbidden(format string, a ...any) error { return errf(Refused, format, a...) }
+
+func errf(kind Kind, format string, a ...any) error {
+	return &Error{Kind: kind, Msg: fmt.Sprintf(format, a...)}
 }
 
-// StatusOf returns the HTTP status of err: the Error's own, or 500.
-func StatusOf(err error) int {
+// KindOf returns the Kind of err: the Error's own, or Internal.
+func KindOf(err error) Kind {
 	var e *Error
 	if errors.As(err, &e) {
-		return e.Status
+		return e.Kind
 	}
-	return http.StatusInternalServerError
+	return Internal
 }
 
 // data is everything the store persists: one map per record kind, keyed by
@@ -265,19 +279,19 @@ func (s *Store) update(fn func(t *tx) error) error {
 	return StorageError(err)
 }
 
-// StorageError is the answer to a write the disk refused: a 507 for a
-// full disk, else a 500, saying nothing was changed and naming the cause
-// but not the file (no answer carries a filesystem path).
+// StorageError is the answer to a write the disk refused: DiskFull for a
+// full disk, else Internal, saying nothing was changed and naming the
+// cause but not the file (no answer carries a filesystem path).
 func StorageError(err error) error {
-	status := http.StatusInternalServerError
+	kind := Internal
 	if IsDiskFull(err) {
-		status = http.StatusInsufficientStorage
+		kind = DiskFull
 	}
 	var pe *fs.PathError
 	if errors.As(err, &pe) {
 		err = pe.Err
 	}
-	return &Error{Status: status, Msg: "the server could not save the change (" + err.Error() + "); nothing was changed, retry later"}
+	return &Error{Kind: kind, Msg: "the server could not save the change (" + err.Error() + "); nothing was changed, retry later"}
 }
 
 // IsDiskFull reports whether err is a full disk or an exhausted quota.

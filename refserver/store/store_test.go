@@ -132,18 +132,18 @@ func TestFailedUpdateChangesNothing(t *testing.T) {
 	s := open(t, dir)
 	alice := user(t, s, "alice")
 	_, err := s.CreateUser(store.NewUser{Login: "Alice", Role: store.RoleUser})
-	if store.StatusOf(err) != 409 {
-		t.Errorf("a login taken in another case: %v (status %d)", err, store.StatusOf(err))
+	if store.KindOf(err) != store.Taken {
+		t.Errorf("a login taken in another case: %v (kind %d)", err, store.KindOf(err))
 	}
-	if _, err := s.CreateUser(store.NewUser{Login: "carol", Role: "owner"}); store.StatusOf(err) != 400 {
+	if _, err := s.CreateUser(store.NewUser{Login: "carol", Role: "owner"}); store.KindOf(err) != store.InvalidInput {
 		t.Errorf("an unknown role: %v", err)
 	}
 	app := must(s.CreateRepo(alice, "app", "", false))(t)
-	if _, err := s.CreateRepo(alice, "APP", "", false); store.StatusOf(err) != 409 {
+	if _, err := s.CreateRepo(alice, "APP", "", false); store.KindOf(err) != store.Taken {
 		t.Errorf("a repository name taken in another case: %v", err)
 	}
 	must(s.CreateRelease(app.ID, store.Release{TagName: "v1"}))(t)
-	if _, err := s.CreateRelease(app.ID, store.Release{TagName: "v1", Name: "again"}); store.StatusOf(err) != 409 {
+	if _, err := s.CreateRelease(app.ID, store.Release{TagName: "v1", Name: "again"}); store.KindOf(err) != store.Taken {
 		t.Errorf("a second release of a tag: %v", err)
 	}
 	s = reopen(t, s, dir)
@@ -153,7 +153,7 @@ func TestFailedUpdateChangesNothing(t *testing.T) {
 	if rels := s.Releases(app.ID); len(rels) != 1 || rels[0].Name != "" {
 		t.Errorf("releases %+v", rels)
 	}
-	if err := errors.New("x"); store.StatusOf(err) != 500 {
+	if err := errors.New("x"); store.KindOf(err) != store.Internal {
 		t.Error("an error of no status is not a 500")
 	}
 }
@@ -259,7 +259,7 @@ func TestTokens(t *testing.T) {
 	if !strings.HasPrefix(first, "fgt_") || first == second {
 		t.Errorf("tokens %q %q", first, second)
 	}
-	if _, err := s.IssueToken(999, false); store.StatusOf(err) != 404 {
+	if _, err := s.IssueToken(999, false); store.KindOf(err) != store.Missing {
 		t.Errorf("a token for no one: %v", err)
 	}
 	kept := must(s.SetPassword(alice.ID, []byte("new hash"), true))(t)
@@ -288,7 +288,7 @@ func TestTokens(t *testing.T) {
 			t.Errorf("bad code %d: revoked %v, %v", i, revoked, err)
 		}
 	}
-	if err := s.VerifyToken(tok.ID); store.StatusOf(err) != 401 {
+	if err := s.VerifyToken(tok.ID); store.KindOf(err) != store.Revoked {
 		t.Errorf("verifying a revoked token: %v", err)
 	}
 	s.Close()
@@ -309,20 +309,22 @@ func TestUseStep(t *testing.T) {
 	dir := t.TempDir()
 	s := open(t, dir)
 	alice := user(t, s, "alice")
-	enable := func(u *store.User) { u.TwoFA, u.Secret = true, "SECRET" }
-	if err := s.UseStep(alice.ID, 100, enable); err != nil {
+	if err := s.ChangeTwoFA(alice.ID, 100, "SECRET", 0); err != nil {
 		t.Fatal(err)
 	}
 	for _, step := range []int64{100, 99} {
-		if err := s.UseStep(alice.ID, step, nil); err != store.ErrReplay {
+		if err := s.UseStep(alice.ID, step); err != store.ErrReplay {
 			t.Errorf("step %d again: %v", step, err)
 		}
 	}
 	s = reopen(t, s, dir)
-	if err := s.UseStep(alice.ID, 100, nil); err != store.ErrReplay {
+	if err := s.UseStep(alice.ID, 100); err != store.ErrReplay {
 		t.Errorf("step 100 after a restart: %v", err)
 	}
-	if err := s.UseStep(alice.ID, 101, nil); err != nil {
+	if err := s.ChangeTwoFA(alice.ID, 100, "", 0); err != store.ErrReplay {
+		t.Errorf("disabling with step 100 after a restart: %v", err)
+	}
+	if err := s.UseStep(alice.ID, 101); err != nil {
 		t.Errorf("step 101: %v", err)
 	}
 	if u, _ := s.UserByID(alice.ID); !u.TwoFA || u.LastStep != 101 {
@@ -340,7 +342,7 @@ func TestDeleteUser(t *testing.T) {
 	must(s.SetCollaborator(app.ID, bob, store.PermRead))(t)
 	dots := must(s.CreateRepo(bob, "dotfiles", "", false))(t)
 	must(s.AddKey(bob.ID, "k", "ssh-ed25519 AAAA bob", "SHA256:bob"))(t)
-	if _, err := s.AddKey(alice.ID, "k", "ssh-ed25519 AAAA bob", "SHA256:bob"); store.StatusOf(err) != 409 {
+	if _, err := s.AddKey(alice.ID, "k", "ssh-ed25519 AAAA bob", "SHA256:bob"); store.KindOf(err) != store.Taken {
 		t.Errorf("a key of bob's added to alice: %v", err)
 	}
 	tok := must(s.IssueToken(bob.ID, false))(t)
@@ -360,7 +362,7 @@ func TestDeleteUser(t *testing.T) {
 	if _, err := s.AddKey(alice.ID, "k", "ssh-ed25519 AAAA bob", "SHA256:bob"); err != nil {
 		t.Errorf("bob's old key for alice: %v", err)
 	}
-	if _, err := s.DeleteUser(bob.ID); store.StatusOf(err) != 404 {
+	if _, err := s.DeleteUser(bob.ID); store.KindOf(err) != store.Missing {
 		t.Errorf("deleting bob twice: %v", err)
 	}
 }

@@ -47,7 +47,23 @@ type User struct {
 	Secret        string `json:"totp_secret"`
 	PendingSecret string `json:"totp_pending_secret"`
 	LastStep      int64  `json:"totp_last_step"`
+	// Sessions counts the changes of the account's password or
+	// two-factor state: each one ends every session begun before it (see
+	// EndSessions), and what was granted under an earlier count (the
+	// registry's tokens) stops working.
+	Sessions int64 `json:"sessions"`
+	// Temporary says the password is an invite's temporary one:
+	// TempUnused until the first login with it, TempSpent after it, when
+	// it no longer logs in (see SpendTemporary); "" for a password the
+	// user chose.
+	Temporary string `json:"temporary_password,omitempty"`
 }
+
+// The states of a temporary password (User.Temporary).
+const (
+	TempUnused = "unused"
+	TempSpent  = "spent"
+)
 
 // IsAdmin reports whether the user holds an administrative role.
 func (u *User) IsAdmin() bool { return u.Role == RoleCustomerAdmin || u.Role == RoleSiteAdmin }
@@ -105,6 +121,9 @@ type NewUser struct {
 	// Activated accounts have activated_at set now; invited ones get it
 	// at their first login.
 	Activated bool
+	// Temporary marks the password as an invite's temporary one, which
+	// logs in once (User.Temporary).
+	Temporary bool
 }
 
 // CreateUser adds an account; a taken login is a conflict.
@@ -135,6 +154,9 @@ func (s *Store) createUser(t *tx, n NewUser) (*User, error) {
 	}
 	if n.Activated {
 		u.ActivatedAt = &now
+	}
+	if n.Temporary {
+		u.Temporary = TempUnused
 	}
 	s.d.Users[u.ID] = u
 	s.userByLogin[strings.ToLower(u.Login)] = u
@@ -217,7 +239,7 @@ func (s *Store) VerifyToken(id int64) error {
 	return s.update(func(t *tx) error {
 		tok, ok := s.d.Tokens[id]
 		if !ok {
-			return errf(401, "token revoked")
+			return errf(Revoked, "token revoked")
 		}
 		tok.Pending = false
 		tok.BadCodes = 0
@@ -271,6 +293,39 @@ func (s *Store) revokeAll(t *tx, userID int64) {
 	}
 }
 
+// endSessions is the rule of a change of password or of two-factor
+// state: every token of the account is revoked but keep (the session
+// that made the change; 0 for none), and Sessions moves on, so that
+// whatever was granted before (the registry's tokens carry it) stops
+// working too. The caller puts u.
+func (s *Store) endSessions(t *tx, u *User, keep int64) {
+	for _, tok := range s.d.Tokens {
+		if tok.UserID == u.ID && tok.ID != keep {
+			s.revoke(t, tok)
+		}
+	}
+	u.Sessions++
+}
+
+// SpendTemporary is the first login with an unused temporary password:
+// it marks the password spent, so that it logs in no more (whoever else
+// saw it, the inviter among them), and reports whether it was unused —
+// of two logins at once, one wins.
+func (s *Store) SpendTemporary(userID int64) (bool, error) {
+	spent := false
+	err := s.update(func(t *tx) error {
+		u, ok := s.d.Users[userID]
+		if !ok || u.Temporary != TempUnused {
+			return nil
+		}
+		u.Temporary = TempSpent
+		t.put("user", u.ID, u)
+		spent = true
+		return nil
+	})
+	return spent, err
+}
+
 // MarkActivated sets activated_at at an invited user's first login.
 func (s *Store) MarkActivated(userID int64) error {
 	return s.update(func(t *tx) error {
@@ -317,17 +372,18 @@ func (s *Store) UpdateProfile(userID int64, p Profile) (User, error) {
 	return out, err
 }
 
-// SetPassword stores a new password hash and revokes every token of the
-// user; it returns a fresh token for the session that asked, if keep.
+// SetPassword stores a new password hash and ends every session of the
+// user (endSessions); it returns a fresh token for the session that
+// asked, if keep.
 func (s *Store) SetPassword(userID int64, hash []byte, keep bool) (string, error) {
 	err := s.update(func(t *tx) error {
 		u, ok := s.d.Users[userID]
 		if !ok {
 			return NotFound("no such user")
 		}
-		u.PasswordHash = hash
+		u.PasswordHash, u.Temporary = hash, ""
+		s.endSessions(t, u, 0)
 		t.put("user", u.ID, u)
-		s.revokeAll(t, u.ID)
 		return nil
 	})
 	if err != nil || !keep {
@@ -415,13 +471,28 @@ func (s *Store) BeginTwoFA(userID int64, secret string) error {
 }
 
 // ErrReplay refuses a TOTP code whose time step was already used.
-var ErrReplay = &Error{Status: 400, Msg: "this code was already used; wait for the next one"}
+var ErrReplay = &Error{Kind: InvalidInput, Msg: "this code was already used; wait for the next one"}
 
 // UseStep records that the user's TOTP code for time step was accepted;
 // a step at or before the last accepted one is a replay and refused, so
-// each code works once. apply then changes the 2FA state in the same
-// update.
-func (s *Store) UseStep(userID, step int64, apply func(u *User)) error {
+// each code works once.
+func (s *Store) UseStep(userID, step int64) error {
+	return s.useStep(userID, step, nil)
+}
+
+// ChangeTwoFA accepts the TOTP code of step (as UseStep) and in the same
+// update turns two-factor authentication on with secret, or off when
+// secret is "", ending every session of the user but the token keep
+// (endSessions).
+func (s *Store) ChangeTwoFA(userID, step int64, secret string, keep int64) error {
+	return s.useStep(userID, step, func(t *tx, u *User) {
+		u.TwoFA, u.Secret, u.PendingSecret = secret != "", secret, ""
+		s.endSessions(t, u, keep)
+	})
+}
+
+// useStep accepts the code of step, then makes change in the same update.
+func (s *Store) useStep(userID, step int64, change func(t *tx, u *User)) error {
 	return s.update(func(t *tx) error {
 		u, ok := s.d.Users[userID]
 		if !ok {
@@ -431,8 +502,8 @@ func (s *Store) UseStep(userID, step int64, apply func(u *User)) error {
 			return ErrReplay
 		}
 		u.LastStep = step
-		if apply != nil {
-			apply(u)
+		if change != nil {
+			change(t, u)
 		}
 		t.put("user", u.ID, u)
 		return nil
@@ -440,7 +511,7 @@ func (s *Store) UseStep(userID, step int64, apply func(u *User)) error {
 }
 
 // SetTwoFA enables two-factor authentication with secret, or disables it
-// when secret is "" (seeding).
+// when secret is "" (seeding: no session ends).
 func (s *Store) SetTwoFA(userID int64, secret string) error {
 	return s.update(func(t *tx) error {
 		u, ok := s.d.Users[userID]
