@@ -9,7 +9,6 @@ import (
 	"github.com/forgehq/forge/app/agentctx"
 	"github.com/forgehq/forge/chat"
 	"github.com/forgehq/forge/client"
-	"github.com/forgehq/forge/internal/text"
 )
 
 // Run is a CI run.
@@ -206,7 +205,7 @@ func jobLog(ctx context.Context, s *Server, in JobLogIn) (JobLog, error) {
 	}
 	lines := ring[:max(0, len(ring)-(page-1)*LogLines)]
 	lines = lines[max(0, len(lines)-LogLines):]
-	logText := text.ForModel(strings.Join(lines, "\n"))
+	logText := strings.Join(lines, "\n")
 	out := JobLog{JobID: in.JobID, Lines: len(lines), Total: total}
 	if len(logText) > LogBytes {
 		logText = logText[len(logText)-LogBytes:]
@@ -248,7 +247,7 @@ func explainRun(ctx context.Context, s *Server, in RunIn) (Explanation, error) {
 		return Explanation{}, err
 	}
 	chat.Fit([]*chat.Attachment{a}, ExplainTokens)
-	out := Explanation{RunID: in.RunID, Text: text.ForModel(a.Block())}
+	out := Explanation{RunID: in.RunID, Text: a.Block()}
 	if cuts := a.Cuts(); len(cuts) > 0 {
 		out.Note = "truncated: " + strings.Join(cuts, "; ") + "; job_log with page 2 reads further back"
 	}

@@ -18,7 +18,7 @@ type Issue struct {
 	CreatedAt string    `json:"created_at,omitempty"`
 	Comments  int64     `json:"comments"`
 	URL       string    `json:"url,omitempty"`
-	Body      string    `json:"body,omitempty" mcp:"paged"`
+	Body      string    `json:"body,omitempty" mcp:"prose"`
 	Thread    []Comment `json:"comments_list,omitempty"`
 	Note      string    `json:"note,omitempty"`
 }
@@ -27,7 +27,7 @@ type Issue struct {
 type Comment struct {
 	Author    string `json:"author"`
 	CreatedAt string `json:"created_at,omitempty"`
-	Body      string `json:"body" mcp:"paged"`
+	Body      string `json:"body" mcp:"comment"`
 }
 
 // IssueList is a page of issues.
@@ -144,13 +144,13 @@ func viewIssue(ctx context.Context, s *Server, in ViewIssueIn) (Issue, error) {
 		return Issue{}, err
 	}
 	out := trusted.issueOf(is)
-	out.Body = trusted.body(is.User.Login, is.Body, TextPage)
+	out.Body = trusted.body(is.User.Login, is.Body)
 	page := max(in.Page, 1)
 	first := (page - 1) * CommentsPerPage
 	out.Thread = []Comment{}
 	for i := first; i < len(is.CommentsList) && i < first+CommentsPerPage; i++ {
 		cm := is.CommentsList[i]
-		out.Thread = append(out.Thread, Comment{Author: cm.User.Login, CreatedAt: when(cm.CreatedAt), Body: trusted.body(cm.User.Login, cm.Body, CommentBytes)})
+		out.Thread = append(out.Thread, Comment{Author: cm.User.Login, CreatedAt: when(cm.CreatedAt), Body: trusted.body(cm.User.Login, cm.Body)})
 	}
 	if n := len(is.CommentsList); first+CommentsPerPage < n {
 		out.Note = fmt.Sprintf("truncated: comments %d-%d of %d shown; ask with page %d for more", first+1, first+CommentsPerPage, n, page+1)
@@ -185,7 +185,7 @@ func commentIssue(ctx context.Context, s *Server, in CommentIn) (Comment, error)
 	if err != nil {
 		return Comment{}, err
 	}
-	return Comment{Author: cm.User.Login, CreatedAt: when(cm.CreatedAt), Body: cutBytes(cm.Body, CommentBytes)}, nil
+	return Comment{Author: cm.User.Login, CreatedAt: when(cm.CreatedAt), Body: cm.Body}, nil
 }
 
 func setIssueState(ctx context.Context, s *Server, in IssueIn, state string) (Issue, error) {

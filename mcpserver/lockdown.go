@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/forgehq/forge/client"
-	"github.com/forgehq/forge/internal/text"
 )
 
 // trust says whose text the model may read: everyone's, or under
@@ -69,14 +68,10 @@ func (t trust) withholds(author string) bool {
 }
 
 // body is what the model gets of a body by author: withheld under
-// lockdown unless the author may write, and cut at limit bytes.
-func (t trust) body(author, body string, limit int) string {
+// lockdown unless the author may write (Server.out filters and cuts it).
+func (t trust) body(author, body string) string {
 	if t.withholds(author) {
 		return fmt.Sprintf("[withheld by lockdown: %s has no write access to the repository]", author)
-	}
-	body = text.ForModel(body) // first, as it may lengthen the text
-	if len(body) > limit {
-		return cutBytes(body, limit) + fmt.Sprintf(" [truncated: %d bytes in all]", len(body))
 	}
 	return body
 }

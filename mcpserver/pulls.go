@@ -19,7 +19,7 @@ type Pull struct {
 	Merged    bool   `json:"merged"`
 	CreatedAt string `json:"created_at,omitempty"`
 	URL       string `json:"url,omitempty"`
-	Body      string `json:"body,omitempty" mcp:"paged"`
+	Body      string `json:"body,omitempty" mcp:"prose"`
 }
 
 // PullList is a page of pull requests.
@@ -44,7 +44,7 @@ type Release struct {
 	Author      string  `json:"author,omitempty"`
 	PublishedAt string  `json:"published_at,omitempty"`
 	URL         string  `json:"url,omitempty"`
-	Body        string  `json:"body,omitempty" mcp:"paged"`
+	Body        string  `json:"body,omitempty" mcp:"prose"`
 	Assets      []Asset `json:"assets,omitempty"`
 }
 
@@ -115,7 +115,7 @@ func viewPull(ctx context.Context, s *Server, in IssueIn) (Pull, error) {
 		return Pull{}, err
 	}
 	out := trusted.pullOf(p)
-	out.Body = trusted.body(p.User.Login, p.Body, TextPage)
+	out.Body = trusted.body(p.User.Login, p.Body)
 	return out, nil
 }
 
@@ -157,7 +157,7 @@ func viewRelease(ctx context.Context, s *Server, in ReleaseIn) (Release, error) 
 			continue
 		}
 		out := trusted.releaseOf(r)
-		out.Body = trusted.body(r.Author.Login, r.Body, TextPage)
+		out.Body = trusted.body(r.Author.Login, r.Body)
 		for _, a := range r.Assets {
 			out.Assets = append(out.Assets, Asset{Name: a.Name, Size: a.Size, URL: a.BrowserDownloadURL})
 		}

@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/forgehq/forge/client"
-	"github.com/forgehq/forge/internal/text"
 )
 
 // RepoArg names the repository a tool works on.
@@ -189,7 +188,7 @@ func contents(ctx context.Context, s *Server, in ContentsIn) (Contents, error) {
 		out.Note = fmt.Sprintf("%s is not a text file (%s); its content is not shown", p, sizeOf(file.Size, len(b)))
 		return out, nil
 	}
-	out.Text, out.Note = textPage(text.ForModel(string(b)), in.Page)
+	out.Text, out.Note = textPage(string(b), in.Page)
 	if cut {
 		more := fmt.Sprintf("the file is %s; the pages cover its first %d bytes only", sizeOf(file.Size, len(b)), maxFile)
 		out.Note = strings.TrimPrefix(out.Note+"; "+more, "; ")

@@ -35,14 +35,14 @@ func TestHostileIssueBodyIsSanitized(t *testing.T) {
 	var is Issue
 	raw := s.Call("issue_view", map[string]any{"number": 1}, &is)
 	want := "Steps to reproduce below.\n" + text.HiddenComment + "\n" + text.HiddenMarkup + "\n" +
-		"Invisible: " + text.HiddenTags + " end\nFile: <U+202E>txt.exe\nThe end."
+		"Invisible: " + text.HiddenTags + " end\nFile: <U+202E>txt.exe\n^[]0;pwned^G^[[2JThe end."
 	if is.Body != want {
 		t.Errorf("body:\n%q\nwant\n%q", is.Body, want)
 	}
 	if is.Title != "Bug red<U+200B>" || is.Thread[0].Body != text.HiddenComment+"visible" {
 		t.Errorf("title %q, comment %q", is.Title, is.Thread[0].Body)
 	}
-	for _, bad := range []string{"curl", "push to main", "pwned", "\x1b", "\u202e", "\U000E0049"} {
+	for _, bad := range []string{"curl", "push to main", "\x1b", "\u202e", "\U000E0049"} {
 		if strings.Contains(raw, bad) {
 			t.Errorf("the result holds %q: %s", bad, raw)
 		}

@@ -52,7 +52,7 @@ func Serve(ctx context.Context, f *cmdutil.Factory, opts mcptools.ServeOptions) 
 	if f.IOStreams.IsStdinTTY() {
 		fmt.Fprintln(f.IOStreams.ErrOut, "forge mcp serve speaks MCP on stdin and stdout, for an assistant to launch: `forge mcp config` prints the snippet (Ctrl-D ends)")
 	}
-	t := &mcp.IOTransport{Reader: io.NopCloser(f.IOStreams.In), Writer: nopCloser{f.IOStreams.Out}}
+	t := &mcp.IOTransport{Reader: io.NopCloser(f.IOStreams.In), Writer: nopCloser{&unescaper{w: f.IOStreams.Out}}}
 	err = ms.Run(ctx, t)
 	if ctx.Err() != nil {
 		return context.Canceled
@@ -120,7 +120,7 @@ func serveHTTP(ctx context.Context, f *cmdutil.Factory, opts mcptools.ServeOptio
 	}
 	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return ms }, &mcp.StreamableHTTPOptions{SessionTimeout: 30 * time.Minute})
 	mux := http.NewServeMux()
-	mux.Handle("/mcp", bearer(token, h))
+	mux.Handle("/mcp", bearer(token, unescapeResponses(h)))
 	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
 	url := "http://" + ln.Addr().String() + "/mcp"
 	fmt.Fprintf(ios.ErrOut, "Serving MCP at %s until Ctrl-C\nAuthorization: Bearer %s\n", url, token)

@@ -56,6 +56,9 @@ type Options struct {
 	Redactor *redact.Redactor
 	// Version is the server's version, sent at initialization.
 	Version string
+	// RegistryHosts are the registries other than the profile's that the
+	// image tools may contact (--allow-registry); none by default.
+	RegistryHosts []string
 }
 
 // Server holds what the tool handlers share.
@@ -142,32 +145,37 @@ type toolDef struct {
 }
 
 // handle defines the handler fn of the catalog's tool name: it takes In
-// and answers Out. The answer passes Server.out (sanitized, redacted,
-// bounded) and an error Server.toolError: the model never sees a string
-// that did not.
+// and answers Out. The answer passes Server.result (sanitized, redacted,
+// bounded, sent once as JSON text) and an error Server.toolError: the
+// model never sees a string that did not.
 func handle[In, Out any](name string, fn func(context.Context, *Server, In) (Out, error)) toolDef {
 	t, ok := mcptools.Lookup(name)
 	if !ok {
 		panic("mcpserver: " + name + " is not in the catalog")
 	}
 	return toolDef{name: name, add: func(ms *mcp.Server, s *Server) {
-		f := false
-		ann := &mcp.ToolAnnotations{ReadOnlyHint: !t.Write, OpenWorldHint: &f}
-		if t.Write {
-			tr := true
-			ann.DestructiveHint = &tr
-		}
-		mcp.AddTool(ms, &mcp.Tool{Name: name, Description: t.Description, Annotations: ann},
-			func(ctx context.Context, _ *mcp.CallToolRequest, in In) (*mcp.CallToolResult, Out, error) {
+		// Out is not the SDK's type parameter: the SDK would send the
+		// result twice (structured and as text); result sends it once.
+		mcp.AddTool(ms, &mcp.Tool{Name: name, Title: t.Title, Description: t.Description, Annotations: s.annotations(t)},
+			func(ctx context.Context, _ *mcp.CallToolRequest, in In) (*mcp.CallToolResult, any, error) {
 				out, err := fn(ctx, s, in)
 				if err != nil {
-					var zero Out
-					return nil, zero, s.toolError(err)
+					return nil, nil, s.toolError(err)
 				}
-				s.out(&out)
-				return nil, out, nil
+				return s.result(&out), nil, nil
 			})
 	}}
+}
+
+// annotations are what the catalog says of t, as hints for the client.
+func (s *Server) annotations(t mcptools.Tool) *mcp.ToolAnnotations {
+	open := t.Toolset == "registry" && len(s.opts.RegistryHosts) > 0
+	ann := &mcp.ToolAnnotations{Title: t.Title, ReadOnlyHint: !t.Write, OpenWorldHint: &open}
+	if t.Write {
+		d := t.Destructive
+		ann.DestructiveHint, ann.IdempotentHint = &d, t.Idempotent
+	}
+	return ann
 }
 
 // allTools are the handlers by tool name.

@@ -97,10 +97,21 @@ func checkInterop(t *testing.T, r interopResult) {
 	if r.Server.Name != "forge" || !slices.Equal(sorted(r.Tools), mcpservertest.ReadTools()) {
 		t.Errorf("server %q, tools %v", r.Server.Name, r.Tools)
 	}
-	if r.Whoami.IsError || !strings.Contains(string(r.Whoami.StructuredContent), `"login":"alice"`) {
+	// Each result comes once, as JSON text.
+	text := func(c struct {
+		IsError           bool `json:"isError"`
+		StructuredContent json.RawMessage
+		Content           []struct{ Text string }
+	}) string {
+		if len(c.Content) != 1 || c.StructuredContent != nil {
+			return ""
+		}
+		return c.Content[0].Text
+	}
+	if r.Whoami.IsError || !strings.Contains(text(r.Whoami), `"login":"alice"`) {
 		t.Errorf("whoami: %+v", r.Whoami)
 	}
-	if r.Issues.IsError || !strings.Contains(string(r.Issues.StructuredContent), `"title":"From the reference server"`) {
+	if r.Issues.IsError || !strings.Contains(text(r.Issues), `"title":"From the reference server"`) {
 		t.Errorf("issues_list: %+v", r.Issues)
 	}
 	if !r.View.IsError || len(r.View.Content) != 1 || !strings.HasPrefix(r.View.Content[0].Text, "HTTP 404: ") {

@@ -42,9 +42,11 @@ on stderr at start-up (FORGE_MCP_TOKEN sets it).
 It is read-only unless --allow-write: the tools that change something (open,
 comment on, close and reopen issues; delete an image tag) are not even listed
 without it. --toolsets and --tools narrow what is offered (` + "`forge mcp tools`" + `
-lists them). Every string from the service is cleaned before the model sees
-it (terminal escapes, invisible and bidi characters, HTML comments and hidden
-markup) and every secret forge holds is masked; --lockdown withholds what
+lists them). Files, logs and titles reach the model as they are, terminal
+controls and invisible characters made visible; in issue, pull request,
+comment and release bodies what the rendered page hides (HTML comments, hidden
+markup) is replaced by a marker, outside code; every secret forge holds is
+masked; --lockdown withholds what
 users without write access to the repository wrote: the titles and bodies of
 issues and pull requests, comments, release names and notes, a run's title
 and branch, a fork's branch name (a marker names the author; numbers, states,

@@ -31,7 +31,7 @@ func BenchmarkForModel(b *testing.B) {
 		b.Run(c.name, func(b *testing.B) {
 			b.SetBytes(int64(len(c.s)))
 			for b.Loop() {
-				ForModel(c.s)
+				ProseForModel(c.s)
 			}
 		})
 	}

@@ -98,6 +98,8 @@ type Session struct {
 	t      *testing.T
 	code   chan int
 	Stderr *Buffer
+	// Wire is every byte the server sent, as the client read it.
+	Wire *Buffer
 }
 
 // Buffer is a bytes.Buffer safe for concurrent use.
@@ -118,6 +120,13 @@ func (l *Buffer) String() string {
 	return l.b.String()
 }
 
+// Reset empties the buffer.
+func (l *Buffer) Reset() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.b.Reset()
+}
+
 // Connect runs the server in-process, as an assistant would launch it,
 // and connects the SDK's client over its stdio.
 func Connect(t *testing.T, w *World, run Run) *Session {
@@ -128,13 +137,13 @@ func Connect(t *testing.T, w *World, run Run) *Session {
 	errOut := &Buffer{}
 	ios.In, ios.Out, ios.ErrOut = inR, outW, errOut
 	f := w.Factory(ios)
-	s := &Session{t: t, code: make(chan int, 1), Stderr: errOut}
+	s := &Session{t: t, code: make(chan int, 1), Stderr: errOut, Wire: &Buffer{}}
 	go func() {
 		s.code <- run(context.Background(), f)
 		outW.Close()
 	}()
 	c := mcp.NewClient(&mcp.Implementation{Name: "forge-test", Version: "1"}, nil)
-	cs, err := c.Connect(context.Background(), &mcp.IOTransport{Reader: outR, Writer: inW}, nil)
+	cs, err := c.Connect(context.Background(), &mcp.IOTransport{Reader: io.NopCloser(io.TeeReader(outR, s.Wire)), Writer: inW}, nil)
 	if err != nil {
 		t.Fatalf("connecting: %v; stderr: %s", err, errOut)
 	}
@@ -180,8 +189,8 @@ func (s *Session) ToolNames() []string {
 	return names
 }
 
-// Call calls a tool that must succeed, decodes its structured result
-// into out (when not nil) and returns the result's JSON.
+// Call calls a tool that must succeed, decodes its result (JSON text,
+// sent once) into out (when not nil) and returns the result's JSON.
 func (s *Session) Call(name string, args map[string]any, out any) string {
 	s.t.Helper()
 	res, err := s.CallTool(context.Background(), &mcp.CallToolParams{Name: name, Arguments: args})
@@ -191,7 +200,10 @@ func (s *Session) Call(name string, args map[string]any, out any) string {
 	if res.IsError {
 		s.t.Fatalf("%s: tool error %q", name, Text(res))
 	}
-	b, _ := json.Marshal(res.StructuredContent)
+	if res.StructuredContent != nil {
+		s.t.Errorf("%s: the result is sent twice (text and structured content)", name)
+	}
+	b := []byte(Text(res))
 	if out != nil {
 		if err := json.Unmarshal(b, out); err != nil {
 			s.t.Fatalf("%s: %v in %s", name, err, b)
