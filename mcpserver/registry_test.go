@@ -2,9 +2,13 @@ package mcpserver
 
 import (
 	"encoding/json"
+	"net/http"
+	"net/http/httptest"
 	"strings"
+	"sync"
 	"testing"
 
+	"github.com/forgehq/forge/app/mcptools"
 	"github.com/forgehq/forge/mcpserver/mcpservertest"
 	"github.com/forgehq/forge/refserver/refservertest"
 	"github.com/google/go-containerregistry/pkg/authn"
@@ -65,5 +69,56 @@ func TestRegistryTools(t *testing.T) {
 	}
 	if msg := s.Fail("image_manifest", map[string]any{"reference": "alice/app:9.9"}); strings.Contains(msg, "\n") || !strings.Contains(msg, "9.9") {
 		t.Errorf("unknown tag: %q", msg)
+	}
+}
+
+// TestImageToolsStayOnTheProfilesRegistry: a registry host the model
+// names receives nothing (on main it got GET /v2/ and a token request,
+// with a path the model chose) unless the user allowed it at start-up;
+// openWorldHint says which.
+func TestImageToolsStayOnTheProfilesRegistry(t *testing.T) {
+	h := mcpservertest.NewWorld(t)
+	var mu sync.Mutex
+	var got []string
+	sink := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		got = append(got, r.URL.Path)
+		mu.Unlock()
+		http.NotFound(w, r)
+	}))
+	defer sink.Close()
+	host := strings.TrimPrefix(sink.URL, "http://")
+	s := serve(t, h, allowWrite, toolsets("registry"))
+	for tool, args := range map[string]map[string]any{
+		"image_tags":       {"repository": host + "/leak/secret-from-an-issue"},
+		"image_manifest":   {"reference": host + "/leak/x:1"},
+		"image_tag_delete": {"reference": host + "/alice/x:1"},
+	} {
+		if msg := s.Fail(tool, args); !strings.Contains(msg, "is not the profile's registry") || !strings.Contains(msg, "--allow-registry "+host) {
+			t.Errorf("%s: %q", tool, msg)
+		}
+	}
+	for _, tool := range s.Tools() {
+		if *tool.Annotations.OpenWorldHint {
+			t.Errorf("%s: open world", tool.Name)
+		}
+	}
+	mu.Lock()
+	if len(got) != 0 {
+		t.Errorf("the sink received %v", got)
+	}
+	mu.Unlock()
+
+	allowed := serve(t, h, toolsets("registry"), func(o *mcptools.ServeOptions) { o.RegistryHosts = []string{host} })
+	allowed.Fail("image_tags", map[string]any{"repository": host + "/alice/x"})
+	mu.Lock()
+	if len(got) == 0 {
+		t.Error("an allowed host received nothing")
+	}
+	mu.Unlock()
+	for _, tool := range allowed.Tools() {
+		if !*tool.Annotations.OpenWorldHint {
+			t.Errorf("%s with another registry allowed: not open world", tool.Name)
+		}
 	}
 }

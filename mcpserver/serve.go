@@ -41,7 +41,7 @@ func Serve(ctx context.Context, f *cmdutil.Factory, opts mcptools.ServeOptions) 
 	ms, err := New(Options{
 		Backend: be, Toolsets: opts.Toolsets, Tools: opts.Tools,
 		AllowWrite: opts.AllowWrite, Lockdown: opts.Lockdown,
-		Redactor: f.Redactor(), Version: build.Version,
+		Redactor: f.Redactor(), Version: build.Version, RegistryHosts: opts.RegistryHosts,
 	})
 	if err != nil {
 		return &cmdutil.UsageError{Err: err}

@@ -103,4 +103,7 @@ type ServeOptions struct {
 	// allows an address other than loopback.
 	HTTPAddr  string
 	ListenAny bool
+	// RegistryHosts are registries besides the profile's that the image
+	// tools may contact (--allow-registry).
+	RegistryHosts []string
 }
