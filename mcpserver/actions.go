@@ -129,7 +129,8 @@ func listRuns(ctx context.Context, s *Server, in ListRunsIn) (RunList, error) {
 	if err != nil {
 		return RunList{}, err
 	}
-	rs, note, err := pageOf(c.Actions.ListRuns(ctx, name, client.RunListOptions{ListOptions: client.ListOptions{PerPage: MaxPerPage}, Branch: in.Branch, Status: in.Status}), in.Paging)
+	lo := listOptions()
+	rs, note, err := pageOf(ctx, c.Actions.ListRuns(ctx, name, client.RunListOptions{ListOptions: lo, Branch: in.Branch, Status: in.Status}), in.Paging, lo.Pages)
 	if err != nil {
 		return RunList{}, err
 	}
@@ -161,7 +162,8 @@ func runJobs(ctx context.Context, s *Server, in RunIn) (JobList, error) {
 	if err != nil {
 		return JobList{}, err
 	}
-	js, note, err := pageOf(c.Actions.ListJobs(ctx, name, in.RunID, client.ListOptions{PerPage: MaxPerPage}), Paging{PerPage: MaxPerPage})
+	lo := listOptions()
+	js, note, err := pageOf(ctx, c.Actions.ListJobs(ctx, name, in.RunID, lo), Paging{PerPage: MaxPerPage}, lo.Pages)
 	out := JobList{Jobs: each(js, jobOf), Note: note}
 	return out, err
 }

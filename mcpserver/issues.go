@@ -101,7 +101,8 @@ func listIssues(ctx context.Context, s *Server, in ListIssuesIn) (IssueList, err
 	if err != nil {
 		return IssueList{}, err
 	}
-	seq := c.Issues.List(ctx, name, client.IssueListOptions{ListOptions: client.ListOptions{PerPage: MaxPerPage}, State: in.State})
+	lo := listOptions()
+	seq := c.Issues.List(ctx, name, client.IssueListOptions{ListOptions: lo, State: in.State})
 	search := strings.ToLower(in.Search)
 	scanned := 0
 	filtered := func(yield func(*client.Issue, error) bool) {
@@ -120,7 +121,10 @@ func listIssues(ctx context.Context, s *Server, in ListIssuesIn) (IssueList, err
 			}
 		}
 	}
-	iss, note, err := pageOf(filtered, in.Paging)
+	if in.Author != "" || search != "" {
+		lo.Pages = nil // the service's total is not the filtered list's
+	}
+	iss, note, err := pageOf(ctx, filtered, in.Paging, lo.Pages)
 	if err != nil {
 		return IssueList{}, err
 	}

@@ -93,7 +93,8 @@ func listPulls(ctx context.Context, s *Server, in ListPullsIn) (PullList, error)
 	if err != nil {
 		return PullList{}, err
 	}
-	ps, note, err := pageOf(c.Pulls.List(ctx, name, client.PullListOptions{ListOptions: client.ListOptions{PerPage: MaxPerPage}, State: in.State}), in.Paging)
+	lo := listOptions()
+	ps, note, err := pageOf(ctx, c.Pulls.List(ctx, name, client.PullListOptions{ListOptions: lo, State: in.State}), in.Paging, lo.Pages)
 	if err != nil {
 		return PullList{}, err
 	}
@@ -130,7 +131,8 @@ func listReleases(ctx context.Context, s *Server, in RepoPagingIn) (ReleaseList,
 	if err != nil {
 		return ReleaseList{}, err
 	}
-	rs, note, err := pageOf(c.Releases.List(ctx, name, client.ListOptions{PerPage: MaxPerPage}), in.Paging)
+	lo := listOptions()
+	rs, note, err := pageOf(ctx, c.Releases.List(ctx, name, lo), in.Paging, lo.Pages)
 	if err != nil {
 		return ReleaseList{}, err
 	}

@@ -72,7 +72,7 @@ func registryRepos(ctx context.Context, s *Server, in Paging) (RegistryRepos, er
 	if err != nil {
 		return RegistryRepos{}, err
 	}
-	page, note, err := pageOf(withNoError(names), in)
+	page, note, err := pageOfSlice(names, in)
 	return RegistryRepos{Repositories: page, Note: note}, err
 }
 
@@ -92,7 +92,7 @@ func imageTags(ctx context.Context, s *Server, in TagsIn) (TagList, error) {
 	if err != nil {
 		return TagList{}, err
 	}
-	page, note, err := pageOf(withNoError(tags), in.Paging)
+	page, note, err := pageOfSlice(tags, in.Paging)
 	if err != nil {
 		return TagList{}, err
 	}

@@ -8,9 +8,11 @@ import (
 	"fmt"
 	"iter"
 	"reflect"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
+	"github.com/forgehq/forge/client"
 	"github.com/forgehq/forge/internal/text"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -28,6 +30,8 @@ const (
 	// MaxScan is how many records a filtered list reads at most looking
 	// for matches.
 	MaxScan = MaxListPages * MaxPerPage
+	// DirPage is a page of a directory's entries.
+	DirPage = 500
 	// TextPage is the size of a page of a file or of a body.
 	TextPage = 24 << 10
 	// LogLines is a page of a job's log, counted from its end; LogBytes
@@ -285,37 +289,65 @@ func each[T, U any](records []T, f func(T) U) []U {
 	return out
 }
 
-// pageOf reads page p (of per records) from seq: the records, and a note
-// saying which page to ask for next when there are more.
-func pageOf[T any](seq iter.Seq2[T, error], in Paging) ([]T, string, error) {
+// listOptions ask the service for its largest pages, following where
+// the list stands (for its total).
+func listOptions() client.ListOptions {
+	return client.ListOptions{PerPage: MaxPerPage, Pages: &client.Pages{}}
+}
+
+// pageOf reads page in.Page (of in.PerPage records) from seq: the records,
+// and a note saying which ones they are when the list goes on (with the
+// list's total when pages — the list's, nil for a filtered one — tells
+// it) or the page is past its end.
+func pageOf[T any](ctx context.Context, seq iter.Seq2[T, error], in Paging, pages *client.Pages) ([]T, string, error) {
 	page, per, err := in.norm()
 	if err != nil {
 		return nil, "", err
 	}
+	total := func() (int, bool) { return 0, false }
+	if pages != nil {
+		total = func() (int, bool) { return pages.Total(ctx) }
+	}
+	return pageWithTotal(seq, page, per, total)
+}
+
+// pageOfSlice is pageOf for a list read whole.
+func pageOfSlice[T any](s []T, in Paging) ([]T, string, error) {
+	page, per, err := in.norm()
+	if err != nil {
+		return nil, "", err
+	}
+	return pageWithTotal(withNoError(s), page, per, func() (int, bool) { return len(s), true })
+}
+
+func pageWithTotal[T any](seq iter.Seq2[T, error], page, per int, total func() (int, bool)) ([]T, string, error) {
 	skip := (page - 1) * per
-	var out []T
-	more := false
+	out := []T{}
+	read, more := 0, false
 	for v, err := range seq {
 		if err != nil {
 			return nil, "", err
 		}
-		switch {
-		case skip > 0:
-			skip--
-		case len(out) < per:
-			out = append(out, v)
-		default:
+		if len(out) == per {
 			more = true
-		}
-		if more {
 			break
 		}
+		if read++; read > skip {
+			out = append(out, v)
+		}
 	}
-	if more {
-		return out, fmt.Sprintf("truncated: page %d of %d results shown; ask with page %d for more", page, per, page+1), nil
-	}
-	if out == nil {
-		out = []T{}
+	first, last := skip+1, skip+len(out)
+	switch {
+	case more:
+		of := "more"
+		if n, ok := total(); ok {
+			of = strconv.Itoa(n)
+		}
+		return out, fmt.Sprintf("truncated: results %d-%d of %s shown; ask with page %d for more", first, last, of, page+1), nil
+	case len(out) == 0 && page > 1:
+		return out, fmt.Sprintf("page %d is past the end: the list holds %d results, %d a page (the last page is %d)", page, read, per, max(1, (read+per-1)/per)), nil
+	case page > 1:
+		return out, fmt.Sprintf("results %d-%d of %d shown, the last page", first, last, read), nil
 	}
 	return out, "", nil
 }

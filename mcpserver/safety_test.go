@@ -256,8 +256,8 @@ func TestOutputsAreBounded(t *testing.T) {
 	var page1, page2 IssueList
 	s.Call("issues_list", nil, &page1)
 	s.Call("issues_list", map[string]any{"page": 2}, &page2)
-	if len(page1.Issues) != 30 || page1.Note != "truncated: page 1 of 30 results shown; ask with page 2 for more" ||
-		len(page2.Issues) != 15 || page2.Note != "" || page2.Issues[0].Number == page1.Issues[0].Number {
+	if len(page1.Issues) != 30 || page1.Note != "truncated: results 1-30 of 45 shown; ask with page 2 for more" ||
+		len(page2.Issues) != 15 || page2.Note != "results 31-45 of 45 shown, the last page" || page2.Issues[0].Number == page1.Issues[0].Number {
 		t.Errorf("issues pages: %d %q, %d %q", len(page1.Issues), page1.Note, len(page2.Issues), page2.Note)
 	}
 
