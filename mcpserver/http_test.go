@@ -2,9 +2,11 @@ package mcpserver
 
 import (
 	"context"
+	"net"
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/forgehq/forge/mcpserver/mcpservertest"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -62,5 +64,111 @@ func TestHTTPTransportWantsTheToken(t *testing.T) {
 	}
 	if strings.Join(names, ",") != "whoami" {
 		t.Errorf("tools over HTTP: %v", names)
+	}
+}
+
+// post sends one JSON-RPC body to the server with the token and headers.
+func post(t *testing.T, url, token, body string, header map[string]string) *http.Response {
+	t.Helper()
+	req, _ := http.NewRequest(http.MethodPost, url, strings.NewReader(body))
+	req.Header.Set("Authorization", "Bearer "+token)
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	for k, v := range header {
+		req.Header.Set(k, v)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	return resp
+}
+
+const initialize = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`
+
+// TestHTTPIsBounded: another site's page cannot reach the server (Origin),
+// the scheme of Authorization is any case, and a client cannot open
+// sessions or send batches without end. On main an Origin of another
+// site was served, "bearer" refused, sessions unlimited and a batch of
+// 2,000 calls accepted.
+func TestHTTPIsBounded(t *testing.T) {
+	h := mcpservertest.NewWorld(t)
+	url, token := serveOverHTTP(t, h, toolsets("account"))
+	if resp := post(t, url, token, initialize, map[string]string{"Origin": "http://evil.example"}); resp.StatusCode != http.StatusForbidden {
+		t.Errorf("from another origin: %s", resp.Status)
+	}
+	self := strings.TrimSuffix(url, "/mcp")
+	if resp := post(t, url, token, initialize, map[string]string{"Origin": self}); resp.StatusCode != http.StatusOK {
+		t.Errorf("from its own origin: %s", resp.Status)
+	}
+	batch := "[" + strings.TrimSuffix(strings.Repeat(`{"jsonrpc":"2.0","method":"notifications/initialized"},`, 2000), ",") + "]"
+	if resp := post(t, url, token, batch, nil); resp.StatusCode != http.StatusBadRequest {
+		t.Errorf("a batch of 2,000: %s", resp.Status)
+	}
+	connect := func(auth string) (*mcp.ClientSession, error) {
+		c := mcp.NewClient(&mcp.Implementation{Name: "forge-test", Version: "1"}, nil)
+		return c.Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: url, MaxRetries: -1,
+			HTTPClient: &http.Client{Transport: headerTransport{"Authorization", auth}}}, nil)
+	}
+	var open []*mcp.ClientSession
+	for len(open) < MaxSessions {
+		cs, err := connect("bearer " + token)
+		if err != nil {
+			break // the raw initialize above holds one session
+		}
+		open = append(open, cs)
+	}
+	if len(open) < MaxSessions-1 {
+		t.Fatalf("only %d sessions with a lower-case bearer", len(open))
+	}
+	if cs, err := connect("BEARER " + token); err == nil {
+		cs.Close()
+		t.Errorf("a session past %d", MaxSessions)
+	}
+	open[0].Close() // ends its session: room for one more
+	cs, err := connect("Bearer " + token)
+	if err != nil {
+		t.Fatalf("after a session ended: %v", err)
+	}
+	cs.Close()
+	for _, cs := range open[1:] {
+		cs.Close()
+	}
+}
+
+type headerTransport struct{ name, value string }
+
+func (h headerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	r = r.Clone(r.Context())
+	r.Header.Set(h.name, h.value)
+	return http.DefaultTransport.RoundTrip(r)
+}
+
+// TestHTTPIdleConnectionsDoNotStarveTheClient: MaxConns connections that
+// send nothing are closed after the header timeout, and a client with the
+// token is then served. On main they stayed open forever.
+func TestHTTPIdleConnectionsDoNotStarveTheClient(t *testing.T) {
+	defer func(d time.Duration) { headerTimeout = d }(headerTimeout)
+	headerTimeout = 200 * time.Millisecond
+	h := mcpservertest.NewWorld(t)
+	url, token := serveOverHTTP(t, h, toolsets("account"))
+	addr := strings.TrimSuffix(strings.TrimPrefix(url, "http://"), "/mcp")
+	for range MaxConns + 10 {
+		c, err := net.Dial("tcp", addr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Close()
+	}
+	c := mcp.NewClient(&mcp.Implementation{Name: "forge-test", Version: "1"}, nil)
+	cs, err := c.Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: url, MaxRetries: -1,
+		HTTPClient: &http.Client{Transport: bearerTransport{token}}}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	if res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "whoami"}); err != nil || res.IsError {
+		t.Fatalf("whoami: %v", err)
 	}
 }

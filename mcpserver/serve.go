@@ -3,13 +3,11 @@ package mcpserver
 import (
 	"context"
 	"crypto/rand"
-	"crypto/subtle"
 	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
 	"net"
-	"net/http"
 	"time"
 
 	"github.com/forgehq/forge/app/cmdutil"
@@ -19,6 +17,7 @@ import (
 	"github.com/forgehq/forge/internal/origin"
 	"github.com/forgehq/forge/regclient"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"golang.org/x/net/netutil"
 )
 
 // Serve is `forge mcp serve`: the tools over stdio (f's streams), or
@@ -118,10 +117,8 @@ func serveHTTP(ctx context.Context, f *cmdutil.Factory, opts mcptools.ServeOptio
 	if err != nil {
 		return fmt.Errorf("--http %s: %w", opts.HTTPAddr, err)
 	}
-	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return ms }, &mcp.StreamableHTTPOptions{SessionTimeout: 30 * time.Minute})
-	mux := http.NewServeMux()
-	mux.Handle("/mcp", bearer(token, unescapeResponses(h)))
-	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	srv := httpServer(ms, token)
+	ln = netutil.LimitListener(ln, MaxConns)
 	url := "http://" + ln.Addr().String() + "/mcp"
 	fmt.Fprintf(ios.ErrOut, "Serving MCP at %s until Ctrl-C\nAuthorization: Bearer %s\n", url, token)
 	done := make(chan error, 1)
@@ -135,17 +132,4 @@ func serveHTTP(ctx context.Context, f *cmdutil.Factory, opts mcptools.ServeOptio
 		_ = srv.Shutdown(sctx)
 		return context.Canceled
 	}
-}
-
-// bearer refuses requests without the token (compared in constant time).
-func bearer(token string, next http.Handler) http.Handler {
-	want := []byte("Bearer " + token)
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if subtle.ConstantTimeCompare([]byte(r.Header.Get("Authorization")), want) != 1 {
-			w.Header().Set("WWW-Authenticate", `Bearer realm="forge mcp"`)
-			http.Error(w, "forge mcp: a bearer token is required (printed by forge mcp serve at start-up)", http.StatusUnauthorized)
-			return
-		}
-		next.ServeHTTP(w, r)
-	})
 }
