@@ -106,34 +106,40 @@ func TestHTTPIsBounded(t *testing.T) {
 	if resp := post(t, url, token, batch, nil); resp.StatusCode != http.StatusBadRequest {
 		t.Errorf("a batch of 2,000: %s", resp.Status)
 	}
-	connect := func(auth string) (*mcp.ClientSession, error) {
-		c := mcp.NewClient(&mcp.Implementation{Name: "forge-test", Version: "1"}, nil)
-		return c.Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: url, MaxRetries: -1,
-			HTTPClient: &http.Client{Transport: headerTransport{"Authorization", auth}}}, nil)
-	}
-	var open []*mcp.ClientSession
-	for len(open) < MaxSessions {
-		cs, err := connect("bearer " + token)
-		if err != nil {
-			break // the raw initialize above holds one session
-		}
-		open = append(open, cs)
-	}
-	if len(open) < MaxSessions-1 {
-		t.Fatalf("only %d sessions with a lower-case bearer", len(open))
-	}
-	if cs, err := connect("BEARER " + token); err == nil {
-		cs.Close()
-		t.Errorf("a session past %d", MaxSessions)
-	}
-	open[0].Close() // ends its session: room for one more
-	cs, err := connect("Bearer " + token)
+	c := mcp.NewClient(&mcp.Implementation{Name: "forge-test", Version: "1"}, nil)
+	cs, err := c.Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: url, MaxRetries: -1,
+		HTTPClient: &http.Client{Transport: headerTransport{"Authorization", "bearer " + token}}}, nil)
 	if err != nil {
-		t.Fatalf("after a session ended: %v", err)
+		t.Fatalf("a lower-case bearer: %v", err)
 	}
 	cs.Close()
-	for _, cs := range open[1:] {
-		cs.Close()
+	// Sessions: the one opened above may still be ending; open up to the
+	// bound, then one more is refused until one ends.
+	var ids []string
+	for range MaxSessions + 1 {
+		resp := post(t, url, token, initialize, nil)
+		if resp.StatusCode != http.StatusOK {
+			if resp.StatusCode != http.StatusServiceUnavailable {
+				t.Fatalf("initialize: %s", resp.Status)
+			}
+			break
+		}
+		ids = append(ids, resp.Header.Get("Mcp-Session-Id"))
+	}
+	if len(ids) > MaxSessions || len(ids) < MaxSessions-2 {
+		t.Fatalf("%d sessions opened; the bound is %d", len(ids), MaxSessions)
+	}
+	if resp := post(t, url, token, initialize, nil); resp.StatusCode != http.StatusServiceUnavailable {
+		t.Errorf("a session past %d: %s", MaxSessions, resp.Status)
+	}
+	req, _ := http.NewRequest(http.MethodDelete, url, nil)
+	req.Header.Set("Authorization", "Bearer "+token)
+	req.Header.Set("Mcp-Session-Id", ids[0])
+	if resp, err := http.DefaultClient.Do(req); err != nil || resp.StatusCode >= 300 {
+		t.Fatalf("ending a session: %v %v", err, resp)
+	}
+	if resp := post(t, url, token, initialize, nil); resp.StatusCode != http.StatusOK {
+		t.Errorf("after a session ended: %s", resp.Status)
 	}
 }
 

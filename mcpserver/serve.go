@@ -52,7 +52,7 @@ func Serve(ctx context.Context, f *cmdutil.Factory, opts mcptools.ServeOptions) 
 		fmt.Fprintln(f.IOStreams.ErrOut, "forge mcp serve speaks MCP on stdin and stdout, for an assistant to launch: `forge mcp config` prints the snippet (Ctrl-D ends)")
 	}
 	t := &mcp.IOTransport{Reader: io.NopCloser(f.IOStreams.In), Writer: nopCloser{&unescaper{w: f.IOStreams.Out}}}
-	err = ms.Run(ctx, t)
+	err = ms.Run(ctx, quietCancel{t})
 	if ctx.Err() != nil {
 		return context.Canceled
 	}
