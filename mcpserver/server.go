@@ -79,7 +79,10 @@ func New(opts Options) (*mcp.Server, error) {
 	handlers := allTools()
 	srv := &Server{opts: opts}
 	ms := mcp.NewServer(&mcp.Implementation{Name: "forge", Title: "forge: the hosting service", Version: opts.Version},
-		&mcp.ServerOptions{Instructions: instructions(opts)})
+		&mcp.ServerOptions{Instructions: instructions(opts),
+			// Only what forge does: tools, a list that never changes, and
+			// no log messages (the SDK's default advertises logging).
+			Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}}})
 	for _, t := range mcptools.All {
 		if !sets[t.Toolset] || t.Write && !opts.AllowWrite || len(opts.Tools) > 0 && !slices.Contains(opts.Tools, t.Name) {
 			continue
