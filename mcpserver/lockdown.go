@@ -24,7 +24,9 @@ import (
 //   - a run's title and branch when its actor may not write: the title is
 //     a pull request's title or a commit message, the branch a fork's;
 //   - a pull request's head branch when it lives in another owner's
-//     repository (a fork): its name is the author's.
+//     repository (a fork): its name is the author's;
+//   - a pull request's commit messages (pr_commits): not yet the
+//     repository's history, the author wrote them.
 //
 // What it keeps: numbers, states, logins, labels, dates and URLs (the
 // model needs them to act, and no one writes prose into them); a head
@@ -33,8 +35,8 @@ import (
 // access pushed or merged them); job and step names (the repository's
 // workflow files name them); job logs (what the repository's workflow
 // printed, the data job_log and run_explain exist for — sanitized and
-// redacted like every string); the repository's description (its
-// admins write it).
+// redacted like every string); a pull request's diff (the code a review
+// reads, as data); the repository's description (its admins write it).
 type trust struct {
 	lockdown bool
 	owner    string          // the repository's owner, lower-case

@@ -216,13 +216,20 @@ func commitOf(cm *client.Commit) Commit {
 	return Commit{SHA: cm.SHA, Message: cm.Commit.Message, Author: author, Date: when(cm.Commit.Author.Date)}
 }
 
-func commits(ctx context.Context, s *Server, in RepoPagingIn) (CommitList, error) {
+// CommitsIn names a repository, a ref and a page of its history.
+type CommitsIn struct {
+	RepoArg
+	Ref string `json:"ref,omitempty" jsonschema:"branch, tag or commit whose history to list (default: the default branch)"`
+	Paging
+}
+
+func commits(ctx context.Context, s *Server, in CommitsIn) (CommitList, error) {
 	c, name, err := s.repo(ctx, in.RepoArg)
 	if err != nil {
 		return CommitList{}, err
 	}
 	lo := listOptions()
-	cs, note, err := pageOf(ctx, c.Repos.Commits(ctx, name, lo), in.Paging, lo.Pages)
+	cs, note, err := pageOf(ctx, c.Repos.CommitsFrom(ctx, name, in.Ref, lo), in.Paging, lo.Pages)
 	return CommitList{Commits: each(cs, commitOf), Note: note}, err
 }
 

@@ -354,18 +354,24 @@ func pageWithTotal[T any](seq iter.Seq2[T, error], page, per int, total func() (
 
 // textPage cuts page p (from 1) of TextPage bytes out of s, with a note
 // when there is more.
-func textPage(s string, page int) (string, string) {
+func textPage(s string, page int) (string, string) { return pageText(s, page, TextPage) }
+
+// pageText cuts page p (from 1) of size bytes out of s, with a note
+// when there is more, or when the page is past the end.
+func pageText(s string, page, size int) (string, string) {
 	page = max(page, 1)
-	start := min((page-1)*TextPage, len(s))
+	start := min((page-1)*size, len(s))
 	for start > 0 && start < len(s) && !utf8.RuneStart(s[start]) {
 		start--
 	}
-	chunk := cutBytes(s[start:], TextPage)
+	chunk := cutBytes(s[start:], size)
 	end := start + len(chunk)
-	if end < len(s) {
+	switch {
+	case end < len(s):
 		return chunk, fmt.Sprintf("truncated: bytes %d-%d of %d shown; ask with page %d for more", start, end, len(s), page+1)
-	}
-	if start > 0 || page > 1 {
+	case chunk == "" && page > 1:
+		return chunk, fmt.Sprintf("page %d is past the end: the text is %d bytes, %d a page", page, len(s), size)
+	case start > 0 || page > 1:
 		return chunk, fmt.Sprintf("page %d: bytes %d-%d of %d, the end", page, start, end, len(s))
 	}
 	return chunk, ""

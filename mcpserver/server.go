@@ -184,7 +184,7 @@ func (s *Server) annotations(t mcptools.Tool) *mcp.ToolAnnotations {
 // allTools are the handlers by tool name.
 func allTools() map[string]func(*mcp.Server, *Server) {
 	m := map[string]func(*mcp.Server, *Server){}
-	for _, d := range slices.Concat(repoTools(), issueTools(), pullTools(), releaseTools(), actionTools(), registryTools(), accountTools()) {
+	for _, d := range slices.Concat(repoTools(), issueTools(), pullTools(), reviewTools(), releaseTools(), actionTools(), registryTools(), accountTools()) {
 		m[d.name] = d.add
 	}
 	return m

@@ -51,7 +51,7 @@ func httpServer(t *testing.T, h *mcpservertest.World, args ...string) (url, toke
 
 func TestToolsetsAndToolsNarrowTheOffer(t *testing.T) {
 	h := mcpservertest.NewWorld(t)
-	if got := serve(t, h, "--toolsets", "pulls,releases").ToolNames(); !slices.Equal(got, []string{"pr_view", "prs_list", "release_view", "releases_list"}) {
+	if got := serve(t, h, "--toolsets", "pulls,releases").ToolNames(); !slices.Equal(got, []string{"pr_checks", "pr_commits", "pr_diff", "pr_files", "pr_view", "prs_list", "release_view", "releases_list"}) {
 		t.Errorf("--toolsets pulls,releases: %v", got)
 	}
 	h.Env["FORGE_MCP_TOOLS"] = "whoami, issue_view"

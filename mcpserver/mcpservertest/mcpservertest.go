@@ -12,6 +12,10 @@ import (
 	"encoding/json"
 	"io"
 	"maps"
+	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
@@ -85,6 +89,46 @@ func (w *World) REST() *client.Client {
 		w.T.Fatal(err)
 	}
 	return c
+}
+
+// Push commits files (path -> content) onto branch, made from base when
+// it is new, with git over the service's smart HTTP as forge's user, and
+// pushes it: a branch that shares base's history, as a pull request's.
+func (w *World) Push(repo client.RepoName, base, branch string, files map[string]string, message string) {
+	w.T.Helper()
+	r, err := w.REST().Repos.Get(context.Background(), repo)
+	if err != nil {
+		w.T.Fatal(err)
+	}
+	u, err := url.Parse(r.CloneURL)
+	if err != nil {
+		w.T.Fatal(err)
+	}
+	u.User = url.UserPassword(w.Env["FORGE_USERNAME"], w.Env["FORGE_TOKEN"])
+	dir := w.T.TempDir()
+	git := func(args ...string) {
+		w.T.Helper()
+		cmd := exec.Command("git", args...)
+		cmd.Dir = dir
+		cmd.Env = append(os.Environ(), "HOME="+dir, "XDG_CONFIG_HOME="+dir, "GIT_CONFIG_NOSYSTEM=1", "GIT_TERMINAL_PROMPT=0",
+			"GIT_AUTHOR_NAME=Forge", "GIT_AUTHOR_EMAIL=forge@example.com", "GIT_COMMITTER_NAME=Forge", "GIT_COMMITTER_EMAIL=forge@example.com")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			w.T.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
+		}
+	}
+	git("clone", "-q", "-b", base, u.String(), ".")
+	git("checkout", "-q", "-B", branch)
+	for p, content := range files {
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, p)), 0o755); err != nil {
+			w.T.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, p), []byte(content), 0o644); err != nil {
+			w.T.Fatal(err)
+		}
+	}
+	git("add", "-A")
+	git("commit", "-q", "-m", message)
+	git("push", "-q", "origin", branch)
 }
 
 // Run runs a server until ctx ends or its stdin does, with f's streams;
