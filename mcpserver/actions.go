@@ -72,6 +72,13 @@ type RunIn struct {
 	RunID int64 `json:"run_id" jsonschema:"the run's ID"`
 }
 
+// ExplainIn names a run, or a branch whose newest failed run to explain.
+type ExplainIn struct {
+	RepoArg
+	RunID  int64  `json:"run_id,omitempty" jsonschema:"the run's ID (default: the newest failed run, of branch when given)"`
+	Branch string `json:"branch,omitempty" jsonschema:"without run_id: the branch whose newest failed run to explain"`
+}
+
 // JobLogIn names a job and a page of its log.
 type JobLogIn struct {
 	RepoArg
@@ -94,6 +101,31 @@ type Explanation struct {
 	RunID int64  `json:"run_id"`
 	Text  string `json:"text" mcp:"paged"`
 	Note  string `json:"note,omitempty"`
+}
+
+// explained is the run in names: by ID, else the newest failed run (of
+// in.Branch), among the newest MaxScan.
+func explained(ctx context.Context, c *client.Client, name client.RepoName, in ExplainIn) (*client.WorkflowRun, error) {
+	if in.RunID != 0 {
+		return c.Actions.GetRun(ctx, name, in.RunID)
+	}
+	scanned := 0
+	for r, err := range c.Actions.ListRuns(ctx, name, client.RunListOptions{ListOptions: client.ListOptions{PerPage: MaxPerPage}, Branch: in.Branch}) {
+		if err != nil {
+			return nil, err
+		}
+		if r.Conclusion == "failure" {
+			return r, nil
+		}
+		if scanned++; scanned >= MaxScan {
+			break
+		}
+	}
+	where := ""
+	if in.Branch != "" {
+		where = " on " + in.Branch
+	}
+	return nil, fmt.Errorf("no failed run%s among the newest %d runs; give run_id (runs_list lists them)", where, min(scanned, MaxScan))
 }
 
 // ExplainTokens is run_explain's budget (about 24 KiB of text).
@@ -224,15 +256,16 @@ func jobLog(ctx context.Context, s *Server, in JobLogIn) (JobLog, error) {
 	return out, nil
 }
 
-func explainRun(ctx context.Context, s *Server, in RunIn) (Explanation, error) {
+func explainRun(ctx context.Context, s *Server, in ExplainIn) (Explanation, error) {
 	c, name, err := s.repo(ctx, in.RepoArg)
 	if err != nil {
 		return Explanation{}, err
 	}
-	r, err := c.Actions.GetRun(ctx, name, in.RunID)
+	r, err := explained(ctx, c, name, in)
 	if err != nil {
 		return Explanation{}, err
 	}
+	in.RunID = r.ID
 	trusted, err := s.trusted(ctx, c, name)
 	if err != nil {
 		return Explanation{}, err

@@ -19,6 +19,7 @@ type Issue struct {
 	Comments  int64     `json:"comments"`
 	URL       string    `json:"url,omitempty"`
 	Body      string    `json:"body,omitempty" mcp:"prose"`
+	Excerpt   string    `json:"body_excerpt,omitempty" mcp:"excerpt"`
 	Thread    []Comment `json:"comments_list,omitempty"`
 	Note      string    `json:"note,omitempty"`
 }
@@ -42,6 +43,7 @@ type ListIssuesIn struct {
 	State  string `json:"state,omitempty" jsonschema:"open, closed or all (default open)"`
 	Author string `json:"author,omitempty" jsonschema:"only issues opened by this login"`
 	Search string `json:"search,omitempty" jsonschema:"only issues whose title holds this text (any case)"`
+	Bodies bool   `json:"bodies,omitempty" jsonschema:"include each issue's body, its first 1 KiB (saves an issue_view per issue)"`
 	Paging
 }
 
@@ -131,7 +133,13 @@ func listIssues(ctx context.Context, s *Server, in ListIssuesIn) (IssueList, err
 	if scanned > MaxScan {
 		note = fmt.Sprintf("searched the first %d issues only; narrow the list with state", MaxScan)
 	}
-	return IssueList{Issues: each(iss, trusted.issueOf), Note: note}, nil
+	out := IssueList{Issues: each(iss, trusted.issueOf), Note: note}
+	if in.Bodies {
+		for i, is := range iss {
+			out.Issues[i].Excerpt = trusted.body(is.User.Login, is.Body)
+		}
+	}
+	return out, nil
 }
 
 func viewIssue(ctx context.Context, s *Server, in ViewIssueIn) (Issue, error) {

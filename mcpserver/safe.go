@@ -42,6 +42,8 @@ const (
 	// cut at CommentBytes.
 	CommentsPerPage = 10
 	CommentBytes    = 3 << 10
+	// ExcerptBytes cuts a body shown in a list (issues_list with bodies).
+	ExcerptBytes = 1 << 10
 	// MaxString cuts any other string from the service.
 	MaxString = 4 << 10
 	// MaxResult bounds every result as sent: its JSON text.
@@ -56,8 +58,9 @@ const MaxProse = 256 << 10
 // depth — struct fields, slices, maps (keys too), interfaces — goes through
 // the text filter, the redactor (secrets) and a bound. The filter is
 // text.ForModel (the data as it is, controls made visible) for every
-// string but the fields tagged `mcp:"prose"` (a body, cut at TextPage) or
-// `mcp:"comment"` (cut at CommentBytes): rendered markdown, which passes
+// string but the fields tagged `mcp:"prose"` (a body, cut at TextPage),
+// `mcp:"comment"` (cut at CommentBytes) or `mcp:"excerpt"` (cut at
+// ExcerptBytes): rendered markdown, which passes
 // text.ProseForModel (what the page hides taken out). Fields tagged
 // `mcp:"paged"` are bounded by their page; every other string is cut at
 // MaxString.
@@ -123,11 +126,8 @@ func (s *Server) walkMap(v reflect.Value, tag string) {
 func (s *Server) clean(str, tag string) string {
 	limit := MaxString
 	switch tag {
-	case "prose", "comment":
-		limit = TextPage
-		if tag == "comment" {
-			limit = CommentBytes
-		}
+	case "prose", "comment", "excerpt":
+		limit = map[string]int{"prose": TextPage, "comment": CommentBytes, "excerpt": ExcerptBytes}[tag]
 		all := len(str)
 		str = s.opts.Redactor.Text(text.ProseForModel(cutBytes(str, MaxProse)))
 		if all > MaxProse {
