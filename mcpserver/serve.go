@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"path/filepath"
 	"time"
 
 	"github.com/forgehq/forge/app/cmdutil"
@@ -40,7 +41,7 @@ func Serve(ctx context.Context, f *cmdutil.Factory, opts mcptools.ServeOptions) 
 	ms, err := New(Options{
 		Backend: be, Toolsets: opts.Toolsets, Tools: opts.Tools,
 		AllowWrite: opts.AllowWrite, Lockdown: opts.Lockdown,
-		Redactor: f.Redactor(), Version: build.Version, RegistryHosts: opts.RegistryHosts,
+		Redactor: f.Redactor(), Version: build.Version, RegistryHosts: opts.RegistryHosts, CodeCache: codeCache(f.Getenv),
 	})
 	if err != nil {
 		return &cmdutil.UsageError{Err: err}
@@ -73,7 +74,29 @@ type backend struct {
 	repo *client.RepoName // -R, resolved at start-up
 }
 
-func (b *backend) REST() (*client.Client, error)        { return b.f.REST() }
+func (b *backend) REST() (*client.Client, error) { return b.f.REST() }
+
+// GitCredentials are the profile's login and REST token: the token of
+// the base URL's origin, which clone checks the clone URL is on.
+func (b *backend) GitCredentials() (string, string, error) {
+	s, err := b.f.Settings()
+	if err != nil {
+		return "", "", err
+	}
+	return s.User, s.Token, nil
+}
+
+// codeCache is where the clones of repo_tree and code_search live:
+// $XDG_CACHE_HOME/forge/code, else ~/.cache/forge/code.
+func codeCache(getenv func(string) string) string {
+	if d := getenv("XDG_CACHE_HOME"); d != "" {
+		return filepath.Join(d, "forge", "code")
+	}
+	if h := getenv("HOME"); h != "" {
+		return filepath.Join(h, ".cache", "forge", "code")
+	}
+	return ""
+}
 func (b *backend) Registry() (*regclient.Client, error) { return b.f.Registry() }
 
 // Repo is the repository a tool names (OWNER/REPO: a tool cannot switch

@@ -29,6 +29,9 @@ type Backend interface {
 	REST() (*client.Client, error)
 	// Registry is the client of the profile's container registry.
 	Registry() (*regclient.Client, error)
+	// GitCredentials are the login and token git fetches with from the
+	// service's origin (repo_tree, code_search).
+	GitCredentials() (user, token string, err error)
 	// Repo is the repository a tool means: repo as OWNER/REPO (or
 	// HOST/OWNER/REPO), else the default (FORGE_REPO, the git remote of
 	// the directory forge runs in).
@@ -56,6 +59,9 @@ type Options struct {
 	Redactor *redact.Redactor
 	// Version is the server's version, sent at initialization.
 	Version string
+	// CodeCache is where repo_tree and code_search keep their clones
+	// ("": they fail, saying so).
+	CodeCache string
 	// RegistryHosts are the registries other than the profile's that the
 	// image tools may contact (--allow-registry); none by default.
 	RegistryHosts []string
@@ -184,7 +190,7 @@ func (s *Server) annotations(t mcptools.Tool) *mcp.ToolAnnotations {
 // allTools are the handlers by tool name.
 func allTools() map[string]func(*mcp.Server, *Server) {
 	m := map[string]func(*mcp.Server, *Server){}
-	for _, d := range slices.Concat(repoTools(), issueTools(), pullTools(), reviewTools(), releaseTools(), actionTools(), registryTools(), accountTools()) {
+	for _, d := range slices.Concat(repoTools(), codeTools(), issueTools(), pullTools(), reviewTools(), releaseTools(), actionTools(), registryTools(), accountTools()) {
 		m[d.name] = d.add
 	}
 	return m
