@@ -16,7 +16,6 @@ import (
 	"strings"
 	"sync"
 	"time"
-
 )
 
 // Finding code: the spec has no tree or search endpoint, so repo_tree
