@@ -11,7 +11,7 @@ import (
 
 // serve runs Serve over stdio with the options set, connected to the
 // SDK's client.
-func serve(t *testing.T, w *mcpservertest.World, set ...func(*mcptools.ServeOptions)) *mcpservertest.Session {
+func serve(t testing.TB, w *mcpservertest.World, set ...func(*mcptools.ServeOptions)) *mcpservertest.Session {
 	t.Helper()
 	return mcpservertest.Connect(t, w, runServe(set...))
 }

@@ -20,6 +20,11 @@ import (
 // pushed pushes one random image as alice under alice/app with tags
 // (forge's environment names the reference server's registry).
 func pushed(t *testing.T, h *mcpservertest.World, tags ...string) string {
+	return pushedTo(t, h, "alice/app", tags...)
+}
+
+// pushedTo pushes one random image as alice under repo with tags.
+func pushedTo(t testing.TB, h *mcpservertest.World, repo string, tags ...string) string {
 	t.Helper()
 	host := strings.TrimPrefix(h.Srv.URL(), "http://")
 	img, err := random.Image(2048, 2)
@@ -27,7 +32,7 @@ func pushed(t *testing.T, h *mcpservertest.World, tags ...string) string {
 		t.Fatal(err)
 	}
 	for _, tag := range tags {
-		ref, err := name.ParseReference(host+"/alice/app:"+tag, name.Insecure)
+		ref, err := name.ParseReference(host+"/"+repo+":"+tag, name.Insecure)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -34,7 +34,7 @@ import (
 
 // World is a reference server and the environment forge runs in.
 type World struct {
-	T   *testing.T
+	T   testing.TB
 	Srv *refserver.Server
 	Env map[string]string
 }
@@ -45,7 +45,7 @@ var Demo = client.RepoName{Owner: "alice", Name: "demo"}
 // NewWorld is a reference server with alice's repository alice/demo, bob
 // a collaborator with read access and carol one with write access, and
 // the environment forge runs in as alice, with FORGE_REPO alice/demo.
-func NewWorld(t *testing.T) *World {
+func NewWorld(t testing.TB) *World {
 	t.Helper()
 	srv := refservertest.Start(t)
 	w := &World{T: t, Srv: srv, Env: refservertest.Env(t, srv, "alice")}
@@ -139,7 +139,7 @@ type Run func(ctx context.Context, f *cmdutil.Factory) int
 // its stdin and stdout.
 type Session struct {
 	*mcp.ClientSession
-	t      *testing.T
+	t      testing.TB
 	code   chan int
 	Stderr *Buffer
 	// Wire is every byte the server sent, as the client read it.
@@ -173,7 +173,7 @@ func (l *Buffer) Reset() {
 
 // Connect runs the server in-process, as an assistant would launch it,
 // and connects the SDK's client over its stdio.
-func Connect(t *testing.T, w *World, run Run) *Session {
+func Connect(t testing.TB, w *World, run Run) *Session {
 	t.Helper()
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
@@ -282,7 +282,7 @@ func Text(res *mcp.CallToolResult) string {
 
 // HTTP runs a server that serves streamable HTTP on 127.0.0.1:0 until
 // the test ends, and returns the URL and token it printed on stderr.
-func HTTP(t *testing.T, w *World, run Run) (url, token string) {
+func HTTP(t testing.TB, w *World, run Run) (url, token string) {
 	t.Helper()
 	ios, _, _, _ := iostreams.Test()
 	errOut := &Buffer{}
