@@ -15,7 +15,7 @@ var update = flag.Bool("update", false, "rewrite testdata/tools.json")
 // description, hints, input schema — against testdata/tools.json, so a
 // change to one is seen in review (go test ./mcpserver -run
 // TestToolsSnapshot -update rewrites it). The server advertises only
-// what it does: tools, whose list never changes.
+// what it does: tools, resources and prompts, whose lists never change.
 func TestToolsSnapshot(t *testing.T) {
 	h := mcpservertest.NewWorld(t)
 	s := serve(t, h, allowWrite)
@@ -41,7 +41,7 @@ func TestToolsSnapshot(t *testing.T) {
 		t.Errorf("the tools changed; review the difference and run with -update:\n%s", got)
 	}
 	caps, _ := json.Marshal(s.InitializeResult().Capabilities)
-	if string(caps) != `{"tools":{}}` {
+	if string(caps) != `{"prompts":{},"resources":{},"tools":{}}` {
 		t.Errorf("capabilities %s", caps)
 	}
 }

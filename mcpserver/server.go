@@ -84,13 +84,27 @@ func New(opts Options) (*mcp.Server, error) {
 	}
 	handlers := allTools()
 	srv := &Server{opts: opts}
-	ms := mcp.NewServer(&mcp.Implementation{Name: "forge", Title: "forge: the hosting service", Version: opts.Version},
-		&mcp.ServerOptions{Instructions: instructions(opts),
-			// Only what forge does: tools, a list that never changes, and
-			// no log messages (the SDK's default advertises logging).
-			Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}}})
+	offered := map[string]bool{}
 	for _, t := range mcptools.All {
-		if !sets[t.Toolset] || t.Write && !opts.AllowWrite || len(opts.Tools) > 0 && !slices.Contains(opts.Tools, t.Name) {
+		if sets[t.Toolset] && (!t.Write || opts.AllowWrite) && (len(opts.Tools) == 0 || slices.Contains(opts.Tools, t.Name)) {
+			offered[t.Name] = true
+		}
+	}
+	// Only what forge does: tools, whose list never changes; resources
+	// and prompts when the tools they use are offered; no log messages
+	// (the SDK's default advertises logging).
+	caps := &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}}
+	prompts := srv.prompts(offered)
+	if offered["repo_contents"] {
+		caps.Resources = &mcp.ResourceCapabilities{}
+	}
+	if len(prompts) > 0 {
+		caps.Prompts = &mcp.PromptCapabilities{}
+	}
+	ms := mcp.NewServer(&mcp.Implementation{Name: "forge", Title: "forge: the hosting service", Version: opts.Version},
+		&mcp.ServerOptions{Instructions: instructions(opts), Capabilities: caps})
+	for _, t := range mcptools.All {
+		if !offered[t.Name] {
 			continue
 		}
 		add, ok := handlers[t.Name]
@@ -98,6 +112,12 @@ func New(opts Options) (*mcp.Server, error) {
 			return nil, fmt.Errorf("the tool %s has no handler", t.Name)
 		}
 		add(ms, srv)
+	}
+	if offered["repo_contents"] {
+		ms.AddResourceTemplate(fileTemplate, srv.readResource)
+	}
+	for _, p := range prompts {
+		ms.AddPrompt(p.prompt, p.handler)
 	}
 	return ms, nil
 }
