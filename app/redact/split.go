@@ -1,7 +1,6 @@
 package redact
 
 import (
-	"encoding/base32"
 	"sort"
 	"strconv"
 	"strings"
@@ -19,16 +18,34 @@ import (
 // and base32 (upper and lower case) at every alignment.
 func moreVariants(s string) []string {
 	out := []string{reverse(s)}
-	for _, enc := range []*base32.Encoding{base32.StdEncoding.WithPadding(base32.NoPadding)} {
-		for k := 0; k < 5; k++ {
-			e := enc.EncodeToString(append(make([]byte, k), s...))
-			from, to := (8*k+4)/5, (8*(k+len(s)))/5
-			if to-from >= minDerived {
-				out = append(out, e[from:to], strings.ToLower(e[from:to]))
-			}
+	for k := 0; k < 5; k++ {
+		e := base32Std(append(make([]byte, k), s...))
+		from, to := (8*k+4)/5, (8*(k+len(s)))/5
+		if to-from >= minDerived {
+			out = append(out, e[from:to], strings.ToLower(e[from:to]))
 		}
 	}
 	return out
+}
+
+// base32Std is b in base32 (RFC 4648's alphabet, no padding): written
+// out, as encoding/base32 would add package initialisation to every forge
+// command.
+func base32Std(b []byte) string {
+	const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567"
+	var out strings.Builder
+	var acc uint64
+	bits := 0
+	for _, c := range b {
+		acc = acc<<8 | uint64(c)
+		for bits += 8; bits >= 5; bits -= 5 {
+			out.WriteByte(alphabet[acc>>(bits-5)&31])
+		}
+	}
+	if bits > 0 {
+		out.WriteByte(alphabet[acc<<(5-bits)&31])
+	}
+	return out.String()
 }
 
 func reverse(s string) string {

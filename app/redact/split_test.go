@@ -6,6 +6,14 @@ import (
 	"testing"
 )
 
+func TestBase32(t *testing.T) {
+	for _, s := range []string{"", "f", "fo", "foo", "foob", "fooba", "foobar", "registry-Secret-42"} {
+		if got, want := base32Std([]byte(s)), base32.StdEncoding.WithPadding(base32.NoPadding).EncodeToString([]byte(s)); got != want {
+			t.Errorf("base32Std(%q) = %q, want %q", s, got, want)
+		}
+	}
+}
+
 // TestSplitSecrets: a secret split by a soft hyphen or a zero-width space
 // (raw, or in the <U+200B> notation forge mcp serve shows), spaced out,
 // backwards or (held) in base32 is masked as it is whole. On main each
