@@ -64,6 +64,7 @@ type ListRunsIn struct {
 	Branch string `json:"branch,omitempty" jsonschema:"only runs on this branch"`
 	Status string `json:"status,omitempty" jsonschema:"only runs in this status (queued, in_progress, completed, failure, success)"`
 	Paging
+	FieldsArg
 }
 
 // RunIn names a run.

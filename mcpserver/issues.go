@@ -45,6 +45,7 @@ type ListIssuesIn struct {
 	Search string `json:"search,omitempty" jsonschema:"only issues whose title holds this text (any case)"`
 	Bodies bool   `json:"bodies,omitempty" jsonschema:"include each issue's body, its first 1 KiB (saves an issue_view per issue)"`
 	Paging
+	FieldsArg
 }
 
 // IssueIn names an issue.

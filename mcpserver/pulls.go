@@ -33,6 +33,7 @@ type ListPullsIn struct {
 	RepoArg
 	State string `json:"state,omitempty" jsonschema:"open, closed or all (default open)"`
 	Paging
+	FieldsArg
 }
 
 // Release is a release; Body and Assets only in release_view.

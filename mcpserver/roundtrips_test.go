@@ -56,3 +56,21 @@ func TestFewerRoundTrips(t *testing.T) {
 		t.Errorf("no failed run: %q", msg)
 	}
 }
+
+// TestFieldsTrimWideLists: fields keeps only the named fields of each
+// record of issues_list, prs_list and runs_list; the note stays.
+func TestFieldsTrimWideLists(t *testing.T) {
+	h := mcpservertest.NewWorld(t)
+	for range 31 {
+		if _, err := h.Srv.CreateIssue("alice/demo", "carol", "An issue", "body"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s := serve(t, h)
+	full := s.Call("issues_list", nil, nil)
+	raw := s.Call("issues_list", map[string]any{"fields": []string{"number", "title"}}, nil)
+	if !strings.Contains(raw, `{"number":31,"title":"An issue"}`) || strings.Contains(raw, `"author"`) || !strings.Contains(raw, `"note":"truncated: results 1-30`) ||
+		len(raw) >= len(full)/2 {
+		t.Errorf("issues_list with fields (%d bytes, %d without): %s", len(raw), len(full), raw)
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"iter"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -257,6 +258,42 @@ func cutBytes(s string, n int) string {
 		n--
 	}
 	return s[:n]
+}
+
+// FieldsArg narrows the records of a wide list to the fields the model
+// needs (GitHub's fields-style trimming).
+type FieldsArg struct {
+	Fields []string `json:"fields,omitempty" jsonschema:"only these fields of each record, as the result names them (number, title, ...); default all"`
+}
+
+func (f FieldsArg) selected() []string { return f.Fields }
+
+// trimFields keeps, in every list of records in res's JSON text, only the
+// fields named (a name no record has is ignored).
+func trimFields(res *mcp.CallToolResult, fields []string) {
+	tc, ok := res.Content[0].(*mcp.TextContent)
+	if !ok {
+		return
+	}
+	var top map[string]json.RawMessage
+	if json.Unmarshal([]byte(tc.Text), &top) != nil {
+		return
+	}
+	for k, v := range top {
+		var records []map[string]json.RawMessage
+		if json.Unmarshal(v, &records) != nil {
+			continue
+		}
+		for _, r := range records {
+			for name := range r {
+				if !slices.Contains(fields, name) {
+					delete(r, name)
+				}
+			}
+		}
+		top[k] = marshal(records)
+	}
+	tc.Text = string(marshal(top))
 }
 
 // Paging is the input every list tool takes.

@@ -191,7 +191,11 @@ func handle[In, Out any](name string, fn func(context.Context, *Server, In) (Out
 				if err != nil {
 					return nil, nil, s.toolError(err)
 				}
-				return s.result(&out), nil, nil
+				res := s.result(&out)
+				if f, ok := any(in).(interface{ selected() []string }); ok && len(f.selected()) > 0 {
+					trimFields(res, f.selected())
+				}
+				return res, nil, nil
 			})
 	}}
 }
