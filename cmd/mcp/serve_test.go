@@ -63,6 +63,11 @@ func TestToolsetsAndToolsNarrowTheOffer(t *testing.T) {
 	if got := serve(t, h, "--toolsets", "issues").ToolNames(); !slices.Equal(got, []string{"issue_close", "issue_comment", "issue_create", "issue_reopen", "issue_view", "issues_list"}) {
 		t.Errorf("FORGE_MCP_ALLOW_WRITE=1 --toolsets issues: %v", got)
 	}
+	for _, tool := range serve(t, h, "--toolsets", "registry", "--allow-registry", "registry.example:5000").Tools() {
+		if !*tool.Annotations.OpenWorldHint {
+			t.Errorf("--allow-registry: %s is not open world", tool.Name)
+		}
+	}
 	r := run(h, "mcp", "serve", "--toolsets", "wiki")
 	if r.Code != 2 || !strings.Contains(r.Err, `unknown toolset "wiki"; the toolsets are repos, issues, pulls`) {
 		t.Errorf("unknown toolset: exit %d, %q", r.Code, r.Err)
