@@ -25,13 +25,21 @@ type RepoName struct {
 func ParseRepoName(s string) (RepoName, error) {
 	owner, name, ok := strings.Cut(strings.TrimSpace(s), "/")
 	name = strings.TrimSuffix(name, ".git")
-	if !ok || owner == "" || name == "" || strings.Contains(name, "/") {
+	if !ok || owner == "" || name == "" || strings.Contains(name, "/") || dotSegment(owner) || dotSegment(name) {
 		return RepoName{}, fmt.Errorf("repository %q is not OWNER/NAME, as in alice/demo", s)
 	}
 	return RepoName{Owner: owner, Name: name}, nil
 }
 
 func (r RepoName) String() string { return r.Owner + "/" + r.Name }
+
+// dotSegment reports whether a path segment is "." or "..": sent, it
+// would lead a request off the repository (to another one, or to
+// /admin) once the service resolves it.
+func dotSegment(s string) bool { return s == "." || s == ".." }
+
+// ErrDotSegment is the error for a path with a "." or ".." segment.
+var ErrDotSegment = errors.New(`a "." or ".." segment would leave the repository: give the path from its top, as docs/guide.md`)
 
 // path is the repository's API path, /repos/OWNER/NAME, plus more
 // segments, each escaped.
@@ -210,7 +218,10 @@ type ContentsOptions struct {
 // content) or a directory (dir set, one entry each). An empty path is the
 // top directory.
 func (s *ReposService) Contents(ctx context.Context, repo RepoName, path string, opts ContentsOptions) (file *Content, dir []*Content, err error) {
-	p := contentsPath(repo, path, opts)
+	p, err := contentsPath(repo, path, opts)
+	if err != nil {
+		return nil, nil, err
+	}
 	var raw []byte
 	if _, err := s.c.Get(ctx, p, &raw); err != nil {
 		return nil, nil, err
@@ -255,10 +266,15 @@ func (s *ReposService) Stat(ctx context.Context, repo RepoName, path string, opt
 }
 
 // contentsPath is the contents endpoint of path at opts.Ref, each
-// segment escaped.
-func contentsPath(repo RepoName, path string, opts ContentsOptions) string {
+// segment escaped: the one place a path inside a repository becomes a
+// request's, so the one place a "." or ".." segment is refused (before
+// any request), as are the repository's own (ParseRepoName).
+func contentsPath(repo RepoName, path string, opts ContentsOptions) (string, error) {
 	var segs []string
 	for _, p := range strings.Split(strings.Trim(path, "/"), "/") {
+		if dotSegment(p) || dotSegment(repo.Owner) || dotSegment(repo.Name) {
+			return "", fmt.Errorf("path %q: %w", path, ErrDotSegment)
+		}
 		if p != "" {
 			segs = append(segs, url.PathEscape(p))
 		}
@@ -271,7 +287,7 @@ func contentsPath(repo RepoName, path string, opts ContentsOptions) string {
 	if opts.Ref != "" {
 		q.Set("ref", opts.Ref)
 	}
-	return withQuery(p, q)
+	return withQuery(p, q), nil
 }
 
 // rawAccept asks the contents endpoint for a file's bytes instead of the
@@ -301,12 +317,16 @@ type RawFile struct {
 // labelled so).
 func (s *ReposService) Raw(ctx context.Context, repo RepoName, path string, opts ContentsOptions) (*RawFile, error) {
 	accept := http.Header{"Accept": {rawAccept}}
-	resp, err := s.c.stream(ctx, contentsPath(repo, path, opts), accept)
+	cp, err := contentsPath(repo, path, opts)
+	if err != nil {
+		return nil, err
+	}
+	resp, err := s.c.stream(ctx, cp, accept)
 	if err != nil {
 		return nil, err
 	}
 	if mt, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type")); mt == "application/json" {
-		p := strings.Replace(contentsPath(repo, path, opts), repo.path("contents"), repo.path("raw"), 1)
+		p := strings.Replace(cp, repo.path("contents"), repo.path("raw"), 1)
 		if other, err := s.c.stream(ctx, p, accept); err == nil {
 			resp.Body.Close()
 			resp = other

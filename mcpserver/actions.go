@@ -9,7 +9,6 @@ import (
 	"github.com/forgehq/forge/app/agentctx"
 	"github.com/forgehq/forge/chat"
 	"github.com/forgehq/forge/client"
-	"github.com/forgehq/forge/internal/text"
 )
 
 // Run is a CI run.
@@ -65,12 +64,20 @@ type ListRunsIn struct {
 	Branch string `json:"branch,omitempty" jsonschema:"only runs on this branch"`
 	Status string `json:"status,omitempty" jsonschema:"only runs in this status (queued, in_progress, completed, failure, success)"`
 	Paging
+	FieldsArg
 }
 
 // RunIn names a run.
 type RunIn struct {
 	RepoArg
 	RunID int64 `json:"run_id" jsonschema:"the run's ID"`
+}
+
+// ExplainIn names a run, or a branch whose newest failed run to explain.
+type ExplainIn struct {
+	RepoArg
+	RunID  int64  `json:"run_id,omitempty" jsonschema:"the run's ID (default: the newest failed run, of branch when given)"`
+	Branch string `json:"branch,omitempty" jsonschema:"without run_id: the branch whose newest failed run to explain"`
 }
 
 // JobLogIn names a job and a page of its log.
@@ -95,6 +102,31 @@ type Explanation struct {
 	RunID int64  `json:"run_id"`
 	Text  string `json:"text" mcp:"paged"`
 	Note  string `json:"note,omitempty"`
+}
+
+// explained is the run in names: by ID, else the newest failed run (of
+// in.Branch), among the newest MaxScan.
+func explained(ctx context.Context, c *client.Client, name client.RepoName, in ExplainIn) (*client.WorkflowRun, error) {
+	if in.RunID != 0 {
+		return c.Actions.GetRun(ctx, name, in.RunID)
+	}
+	scanned := 0
+	for r, err := range c.Actions.ListRuns(ctx, name, client.RunListOptions{ListOptions: client.ListOptions{PerPage: MaxPerPage}, Branch: in.Branch}) {
+		if err != nil {
+			return nil, err
+		}
+		if r.Conclusion == "failure" {
+			return r, nil
+		}
+		if scanned++; scanned >= MaxScan {
+			break
+		}
+	}
+	where := ""
+	if in.Branch != "" {
+		where = " on " + in.Branch
+	}
+	return nil, fmt.Errorf("no failed run%s among the newest %d runs; give run_id (runs_list lists them)", where, min(scanned, MaxScan))
 }
 
 // ExplainTokens is run_explain's budget (about 24 KiB of text).
@@ -130,7 +162,8 @@ func listRuns(ctx context.Context, s *Server, in ListRunsIn) (RunList, error) {
 	if err != nil {
 		return RunList{}, err
 	}
-	rs, note, err := pageOf(c.Actions.ListRuns(ctx, name, client.RunListOptions{ListOptions: client.ListOptions{PerPage: MaxPerPage}, Branch: in.Branch, Status: in.Status}), in.Paging)
+	lo := listOptions()
+	rs, note, err := pageOf(ctx, c.Actions.ListRuns(ctx, name, client.RunListOptions{ListOptions: lo, Branch: in.Branch, Status: in.Status}), in.Paging, lo.Pages)
 	if err != nil {
 		return RunList{}, err
 	}
@@ -162,7 +195,8 @@ func runJobs(ctx context.Context, s *Server, in RunIn) (JobList, error) {
 	if err != nil {
 		return JobList{}, err
 	}
-	js, note, err := pageOf(c.Actions.ListJobs(ctx, name, in.RunID, client.ListOptions{PerPage: MaxPerPage}), Paging{PerPage: MaxPerPage})
+	lo := listOptions()
+	js, note, err := pageOf(ctx, c.Actions.ListJobs(ctx, name, in.RunID, lo), Paging{PerPage: MaxPerPage}, lo.Pages)
 	out := JobList{Jobs: each(js, jobOf), Note: note}
 	return out, err
 }
@@ -206,7 +240,7 @@ func jobLog(ctx context.Context, s *Server, in JobLogIn) (JobLog, error) {
 	}
 	lines := ring[:max(0, len(ring)-(page-1)*LogLines)]
 	lines = lines[max(0, len(lines)-LogLines):]
-	logText := text.ForModel(strings.Join(lines, "\n"))
+	logText := strings.Join(lines, "\n")
 	out := JobLog{JobID: in.JobID, Lines: len(lines), Total: total}
 	if len(logText) > LogBytes {
 		logText = logText[len(logText)-LogBytes:]
@@ -223,15 +257,16 @@ func jobLog(ctx context.Context, s *Server, in JobLogIn) (JobLog, error) {
 	return out, nil
 }
 
-func explainRun(ctx context.Context, s *Server, in RunIn) (Explanation, error) {
+func explainRun(ctx context.Context, s *Server, in ExplainIn) (Explanation, error) {
 	c, name, err := s.repo(ctx, in.RepoArg)
 	if err != nil {
 		return Explanation{}, err
 	}
-	r, err := c.Actions.GetRun(ctx, name, in.RunID)
+	r, err := explained(ctx, c, name, in)
 	if err != nil {
 		return Explanation{}, err
 	}
+	in.RunID = r.ID
 	trusted, err := s.trusted(ctx, c, name)
 	if err != nil {
 		return Explanation{}, err
@@ -248,7 +283,7 @@ func explainRun(ctx context.Context, s *Server, in RunIn) (Explanation, error) {
 		return Explanation{}, err
 	}
 	chat.Fit([]*chat.Attachment{a}, ExplainTokens)
-	out := Explanation{RunID: in.RunID, Text: text.ForModel(a.Block())}
+	out := Explanation{RunID: in.RunID, Text: a.Block()}
 	if cuts := a.Cuts(); len(cuts) > 0 {
 		out.Note = "truncated: " + strings.Join(cuts, "; ") + "; job_log with page 2 reads further back"
 	}

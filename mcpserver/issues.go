@@ -18,7 +18,8 @@ type Issue struct {
 	CreatedAt string    `json:"created_at,omitempty"`
 	Comments  int64     `json:"comments"`
 	URL       string    `json:"url,omitempty"`
-	Body      string    `json:"body,omitempty" mcp:"paged"`
+	Body      string    `json:"body,omitempty" mcp:"prose"`
+	Excerpt   string    `json:"body_excerpt,omitempty" mcp:"excerpt"`
 	Thread    []Comment `json:"comments_list,omitempty"`
 	Note      string    `json:"note,omitempty"`
 }
@@ -27,7 +28,7 @@ type Issue struct {
 type Comment struct {
 	Author    string `json:"author"`
 	CreatedAt string `json:"created_at,omitempty"`
-	Body      string `json:"body" mcp:"paged"`
+	Body      string `json:"body" mcp:"comment"`
 }
 
 // IssueList is a page of issues.
@@ -42,7 +43,9 @@ type ListIssuesIn struct {
 	State  string `json:"state,omitempty" jsonschema:"open, closed or all (default open)"`
 	Author string `json:"author,omitempty" jsonschema:"only issues opened by this login"`
 	Search string `json:"search,omitempty" jsonschema:"only issues whose title holds this text (any case)"`
+	Bodies bool   `json:"bodies,omitempty" jsonschema:"include each issue's body, its first 1 KiB (saves an issue_view per issue)"`
 	Paging
+	FieldsArg
 }
 
 // IssueIn names an issue.
@@ -101,7 +104,8 @@ func listIssues(ctx context.Context, s *Server, in ListIssuesIn) (IssueList, err
 	if err != nil {
 		return IssueList{}, err
 	}
-	seq := c.Issues.List(ctx, name, client.IssueListOptions{ListOptions: client.ListOptions{PerPage: MaxPerPage}, State: in.State})
+	lo := listOptions()
+	seq := c.Issues.List(ctx, name, client.IssueListOptions{ListOptions: lo, State: in.State})
 	search := strings.ToLower(in.Search)
 	scanned := 0
 	filtered := func(yield func(*client.Issue, error) bool) {
@@ -120,14 +124,23 @@ func listIssues(ctx context.Context, s *Server, in ListIssuesIn) (IssueList, err
 			}
 		}
 	}
-	iss, note, err := pageOf(filtered, in.Paging)
+	if in.Author != "" || search != "" {
+		lo.Pages = nil // the service's total is not the filtered list's
+	}
+	iss, note, err := pageOf(ctx, filtered, in.Paging, lo.Pages)
 	if err != nil {
 		return IssueList{}, err
 	}
 	if scanned > MaxScan {
 		note = fmt.Sprintf("searched the first %d issues only; narrow the list with state", MaxScan)
 	}
-	return IssueList{Issues: each(iss, trusted.issueOf), Note: note}, nil
+	out := IssueList{Issues: each(iss, trusted.issueOf), Note: note}
+	if in.Bodies {
+		for i, is := range iss {
+			out.Issues[i].Excerpt = trusted.body(is.User.Login, is.Body)
+		}
+	}
+	return out, nil
 }
 
 func viewIssue(ctx context.Context, s *Server, in ViewIssueIn) (Issue, error) {
@@ -144,13 +157,13 @@ func viewIssue(ctx context.Context, s *Server, in ViewIssueIn) (Issue, error) {
 		return Issue{}, err
 	}
 	out := trusted.issueOf(is)
-	out.Body = trusted.body(is.User.Login, is.Body, TextPage)
+	out.Body = trusted.body(is.User.Login, is.Body)
 	page := max(in.Page, 1)
 	first := (page - 1) * CommentsPerPage
 	out.Thread = []Comment{}
 	for i := first; i < len(is.CommentsList) && i < first+CommentsPerPage; i++ {
 		cm := is.CommentsList[i]
-		out.Thread = append(out.Thread, Comment{Author: cm.User.Login, CreatedAt: when(cm.CreatedAt), Body: trusted.body(cm.User.Login, cm.Body, CommentBytes)})
+		out.Thread = append(out.Thread, Comment{Author: cm.User.Login, CreatedAt: when(cm.CreatedAt), Body: trusted.body(cm.User.Login, cm.Body)})
 	}
 	if n := len(is.CommentsList); first+CommentsPerPage < n {
 		out.Note = fmt.Sprintf("truncated: comments %d-%d of %d shown; ask with page %d for more", first+1, first+CommentsPerPage, n, page+1)
@@ -185,7 +198,7 @@ func commentIssue(ctx context.Context, s *Server, in CommentIn) (Comment, error)
 	if err != nil {
 		return Comment{}, err
 	}
-	return Comment{Author: cm.User.Login, CreatedAt: when(cm.CreatedAt), Body: cutBytes(cm.Body, CommentBytes)}, nil
+	return Comment{Author: cm.User.Login, CreatedAt: when(cm.CreatedAt), Body: cm.Body}, nil
 }
 
 func setIssueState(ctx context.Context, s *Server, in IssueIn, state string) (Issue, error) {

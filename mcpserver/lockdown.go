@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/forgehq/forge/client"
-	"github.com/forgehq/forge/internal/text"
 )
 
 // trust says whose text the model may read: everyone's, or under
@@ -25,7 +24,9 @@ import (
 //   - a run's title and branch when its actor may not write: the title is
 //     a pull request's title or a commit message, the branch a fork's;
 //   - a pull request's head branch when it lives in another owner's
-//     repository (a fork): its name is the author's.
+//     repository (a fork): its name is the author's;
+//   - a pull request's commit messages (pr_commits): not yet the
+//     repository's history, the author wrote them.
 //
 // What it keeps: numbers, states, logins, labels, dates and URLs (the
 // model needs them to act, and no one writes prose into them); a head
@@ -34,8 +35,8 @@ import (
 // access pushed or merged them); job and step names (the repository's
 // workflow files name them); job logs (what the repository's workflow
 // printed, the data job_log and run_explain exist for — sanitized and
-// redacted like every string); the repository's description (its
-// admins write it).
+// redacted like every string); a pull request's diff (the code a review
+// reads, as data); the repository's description (its admins write it).
 type trust struct {
 	lockdown bool
 	owner    string          // the repository's owner, lower-case
@@ -69,14 +70,10 @@ func (t trust) withholds(author string) bool {
 }
 
 // body is what the model gets of a body by author: withheld under
-// lockdown unless the author may write, and cut at limit bytes.
-func (t trust) body(author, body string, limit int) string {
+// lockdown unless the author may write (Server.out filters and cuts it).
+func (t trust) body(author, body string) string {
 	if t.withholds(author) {
 		return fmt.Sprintf("[withheld by lockdown: %s has no write access to the repository]", author)
-	}
-	body = text.ForModel(body) // first, as it may lengthen the text
-	if len(body) > limit {
-		return cutBytes(body, limit) + fmt.Sprintf(" [truncated: %d bytes in all]", len(body))
 	}
 	return body
 }

@@ -19,7 +19,7 @@ type Pull struct {
 	Merged    bool   `json:"merged"`
 	CreatedAt string `json:"created_at,omitempty"`
 	URL       string `json:"url,omitempty"`
-	Body      string `json:"body,omitempty" mcp:"paged"`
+	Body      string `json:"body,omitempty" mcp:"prose"`
 }
 
 // PullList is a page of pull requests.
@@ -33,6 +33,7 @@ type ListPullsIn struct {
 	RepoArg
 	State string `json:"state,omitempty" jsonschema:"open, closed or all (default open)"`
 	Paging
+	FieldsArg
 }
 
 // Release is a release; Body and Assets only in release_view.
@@ -44,7 +45,7 @@ type Release struct {
 	Author      string  `json:"author,omitempty"`
 	PublishedAt string  `json:"published_at,omitempty"`
 	URL         string  `json:"url,omitempty"`
-	Body        string  `json:"body,omitempty" mcp:"paged"`
+	Body        string  `json:"body,omitempty" mcp:"prose"`
 	Assets      []Asset `json:"assets,omitempty"`
 }
 
@@ -93,7 +94,8 @@ func listPulls(ctx context.Context, s *Server, in ListPullsIn) (PullList, error)
 	if err != nil {
 		return PullList{}, err
 	}
-	ps, note, err := pageOf(c.Pulls.List(ctx, name, client.PullListOptions{ListOptions: client.ListOptions{PerPage: MaxPerPage}, State: in.State}), in.Paging)
+	lo := listOptions()
+	ps, note, err := pageOf(ctx, c.Pulls.List(ctx, name, client.PullListOptions{ListOptions: lo, State: in.State}), in.Paging, lo.Pages)
 	if err != nil {
 		return PullList{}, err
 	}
@@ -115,7 +117,7 @@ func viewPull(ctx context.Context, s *Server, in IssueIn) (Pull, error) {
 		return Pull{}, err
 	}
 	out := trusted.pullOf(p)
-	out.Body = trusted.body(p.User.Login, p.Body, TextPage)
+	out.Body = trusted.body(p.User.Login, p.Body)
 	return out, nil
 }
 
@@ -130,7 +132,8 @@ func listReleases(ctx context.Context, s *Server, in RepoPagingIn) (ReleaseList,
 	if err != nil {
 		return ReleaseList{}, err
 	}
-	rs, note, err := pageOf(c.Releases.List(ctx, name, client.ListOptions{PerPage: MaxPerPage}), in.Paging)
+	lo := listOptions()
+	rs, note, err := pageOf(ctx, c.Releases.List(ctx, name, lo), in.Paging, lo.Pages)
 	if err != nil {
 		return ReleaseList{}, err
 	}
@@ -157,7 +160,7 @@ func viewRelease(ctx context.Context, s *Server, in ReleaseIn) (Release, error) 
 			continue
 		}
 		out := trusted.releaseOf(r)
-		out.Body = trusted.body(r.Author.Login, r.Body, TextPage)
+		out.Body = trusted.body(r.Author.Login, r.Body)
 		for _, a := range r.Assets {
 			out.Assets = append(out.Assets, Asset{Name: a.Name, Size: a.Size, URL: a.BrowserDownloadURL})
 		}

@@ -3,6 +3,7 @@ package mcpserver
 import (
 	"context"
 	"fmt"
+	"slices"
 
 	"github.com/forgehq/forge/regclient"
 	"github.com/google/go-containerregistry/pkg/name"
@@ -16,7 +17,7 @@ type RegistryRepos struct {
 
 // TagsIn names a registry repository and a page of its tags.
 type TagsIn struct {
-	Repository string `json:"repository" jsonschema:"the image repository: USER/NAME on the profile's registry, or HOST/PATH"`
+	Repository string `json:"repository" jsonschema:"the image repository: USER/NAME on the profile's registry (HOST/PATH only for a host the user allowed)"`
 	Paging
 }
 
@@ -38,7 +39,7 @@ type TagList struct {
 
 // ImageIn names an image.
 type ImageIn struct {
-	Reference string `json:"reference" jsonschema:"the image: USER/NAME:TAG or USER/NAME@sha256:... (or with a HOST/ in front)"`
+	Reference string `json:"reference" jsonschema:"the image: USER/NAME:TAG or USER/NAME@sha256:... (with a HOST/ in front only for a host the user allowed)"`
 }
 
 // Image is an image's manifest, summed up (the manifest itself as text,
@@ -71,7 +72,7 @@ func registryRepos(ctx context.Context, s *Server, in Paging) (RegistryRepos, er
 	if err != nil {
 		return RegistryRepos{}, err
 	}
-	page, note, err := pageOf(withNoError(names), in)
+	page, note, err := pageOfSlice(names, in)
 	return RegistryRepos{Repositories: page, Note: note}, err
 }
 
@@ -84,11 +85,14 @@ func imageTags(ctx context.Context, s *Server, in TagsIn) (TagList, error) {
 	if err != nil {
 		return TagList{}, err
 	}
+	if err := s.allowedRegistry(c, repo); err != nil {
+		return TagList{}, err
+	}
 	tags, _, err := c.Tags(ctx, repo)
 	if err != nil {
 		return TagList{}, err
 	}
-	page, note, err := pageOf(withNoError(tags), in.Paging)
+	page, note, err := pageOfSlice(tags, in.Paging)
 	if err != nil {
 		return TagList{}, err
 	}
@@ -111,7 +115,7 @@ func imageManifest(ctx context.Context, s *Server, in ImageIn) (Image, error) {
 	if err != nil {
 		return Image{}, err
 	}
-	ref, err := c.ParseReference(in.Reference)
+	ref, err := s.reference(c, in.Reference)
 	if err != nil {
 		return Image{}, err
 	}
@@ -131,7 +135,7 @@ func deleteTag(ctx context.Context, s *Server, in ImageIn) (Deleted, error) {
 	if err != nil {
 		return Deleted{}, err
 	}
-	ref, err := c.ParseReference(in.Reference)
+	ref, err := s.reference(c, in.Reference)
 	if err != nil {
 		return Deleted{}, err
 	}
@@ -150,6 +154,29 @@ func deleteTag(ctx context.Context, s *Server, in ImageIn) (Deleted, error) {
 		return Deleted{}, fmt.Errorf("the registry deletes no tag alone, only the manifest with every tag naming it: use `forge image delete %s` in a terminal", tag)
 	}
 	return Deleted{Deleted: tag.String()}, nil
+}
+
+// reference parses an image reference a tool names, on a registry the
+// image tools may contact.
+func (s *Server) reference(c *regclient.Client, ref string) (name.Reference, error) {
+	r, err := c.ParseReference(ref)
+	if err != nil {
+		return nil, err
+	}
+	return r, s.allowedRegistry(c, r.Context())
+}
+
+// allowedRegistry refuses, before any request, a repository on another
+// registry than the profile's, unless the user allowed its host when
+// starting the server (--allow-registry): the model must not choose
+// where forge sends requests (a host it names would learn what the
+// model was told to send, and answer into forge).
+func (s *Server) allowedRegistry(c *regclient.Client, repo name.Repository) error {
+	host := repo.RegistryStr()
+	if host == c.Host() || slices.Contains(s.opts.RegistryHosts, host) {
+		return nil
+	}
+	return fmt.Errorf("%s is not the profile's registry (%s): the image tools contact only it, unless forge mcp serve is started with --allow-registry %s", host, c.Host(), host)
 }
 
 // withNoError is a slice as the sequence pageOf reads.

@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/forgehq/forge/client"
-	"github.com/forgehq/forge/internal/text"
 )
 
 // RepoArg names the repository a tool works on.
@@ -55,7 +54,7 @@ type ContentsIn struct {
 	RepoArg
 	Path string `json:"path,omitempty" jsonschema:"the file or directory, from the top (default: the top directory)"`
 	Ref  string `json:"ref,omitempty" jsonschema:"branch, tag or commit (default: the default branch)"`
-	Page int    `json:"page,omitempty" jsonschema:"page of a long file, from 1"`
+	Page int    `json:"page,omitempty" jsonschema:"page of a long file (24 KiB a page) or of a directory's entries (500 a page), from 1"`
 }
 
 // Contents is a file's text (a page of it) or a directory's entries.
@@ -134,7 +133,8 @@ func listRepos(ctx context.Context, s *Server, in ListReposIn) (RepoList, error)
 	if err != nil {
 		return RepoList{}, err
 	}
-	rs, note, err := pageOf(c.Repos.List(ctx, client.ListOptions{PerPage: MaxPerPage}), in.Paging)
+	lo := listOptions()
+	rs, note, err := pageOf(ctx, c.Repos.List(ctx, lo), in.Paging, lo.Pages)
 	out := RepoList{Repos: each(rs, repoOf), Note: note}
 	return out, err
 }
@@ -166,11 +166,11 @@ func contents(ctx context.Context, s *Server, in ContentsIn) (Contents, error) {
 		return Contents{}, err
 	}
 	if file == nil {
-		out := Contents{Path: in.Path, Type: "dir", Entries: []Entry{}}
-		for _, e := range dir {
-			out.Entries = append(out.Entries, Entry{Name: e.Name, Type: e.Type, Size: e.Size})
-		}
-		return out, nil
+		entries, note, err := pageWithTotal(withNoError(dir), max(in.Page, 1), DirPage, func() (int, bool) { return len(dir), true })
+		out := Contents{Path: in.Path, Type: "dir", Entries: each(entries, func(e *client.Content) Entry {
+			return Entry{Name: e.Name, Type: e.Type, Size: e.Size}
+		}), Note: note}
+		return out, err
 	}
 	defer file.Close()
 	b, cut, err := file.ReadAtMost(maxFile)
@@ -189,7 +189,7 @@ func contents(ctx context.Context, s *Server, in ContentsIn) (Contents, error) {
 		out.Note = fmt.Sprintf("%s is not a text file (%s); its content is not shown", p, sizeOf(file.Size, len(b)))
 		return out, nil
 	}
-	out.Text, out.Note = textPage(text.ForModel(string(b)), in.Page)
+	out.Text, out.Note = textPage(string(b), in.Page)
 	if cut {
 		more := fmt.Sprintf("the file is %s; the pages cover its first %d bytes only", sizeOf(file.Size, len(b)), maxFile)
 		out.Note = strings.TrimPrefix(out.Note+"; "+more, "; ")
@@ -216,12 +216,20 @@ func commitOf(cm *client.Commit) Commit {
 	return Commit{SHA: cm.SHA, Message: cm.Commit.Message, Author: author, Date: when(cm.Commit.Author.Date)}
 }
 
-func commits(ctx context.Context, s *Server, in RepoPagingIn) (CommitList, error) {
+// CommitsIn names a repository, a ref and a page of its history.
+type CommitsIn struct {
+	RepoArg
+	Ref string `json:"ref,omitempty" jsonschema:"branch, tag or commit whose history to list (default: the default branch)"`
+	Paging
+}
+
+func commits(ctx context.Context, s *Server, in CommitsIn) (CommitList, error) {
 	c, name, err := s.repo(ctx, in.RepoArg)
 	if err != nil {
 		return CommitList{}, err
 	}
-	cs, note, err := pageOf(c.Repos.Commits(ctx, name, client.ListOptions{PerPage: MaxPerPage}), in.Paging)
+	lo := listOptions()
+	cs, note, err := pageOf(ctx, c.Repos.CommitsFrom(ctx, name, in.Ref, lo), in.Paging, lo.Pages)
 	return CommitList{Commits: each(cs, commitOf), Note: note}, err
 }
 
@@ -230,7 +238,8 @@ func collaborators(ctx context.Context, s *Server, in RepoPagingIn) (Collaborato
 	if err != nil {
 		return CollaboratorList{}, err
 	}
-	cs, note, err := pageOf(c.Repos.Collaborators(ctx, name, client.ListOptions{PerPage: MaxPerPage}), in.Paging)
+	lo := listOptions()
+	cs, note, err := pageOf(ctx, c.Repos.Collaborators(ctx, name, lo), in.Paging, lo.Pages)
 	return CollaboratorList{Collaborators: each(cs, func(cm *client.Collaborator) Collaborator {
 		return Collaborator{Login: cm.Login, Permission: cm.Permission}
 	}), Note: note}, err

@@ -19,6 +19,9 @@ type restOnly struct {
 
 func (b restOnly) REST() (*client.Client, error)        { return b.c, nil }
 func (b restOnly) Registry() (*regclient.Client, error) { return nil, nil }
+func (b restOnly) GitCredentials() (string, string, error) {
+	return "", "", nil
+}
 func (b restOnly) Repo(context.Context, string) (client.RepoName, error) {
 	return b.repo, nil
 }

@@ -3,13 +3,12 @@ package mcpserver
 import (
 	"context"
 	"crypto/rand"
-	"crypto/subtle"
 	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
 	"net"
-	"net/http"
+	"path/filepath"
 	"time"
 
 	"github.com/forgehq/forge/app/cmdutil"
@@ -19,6 +18,7 @@ import (
 	"github.com/forgehq/forge/internal/origin"
 	"github.com/forgehq/forge/regclient"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"golang.org/x/net/netutil"
 )
 
 // Serve is `forge mcp serve`: the tools over stdio (f's streams), or
@@ -41,7 +41,7 @@ func Serve(ctx context.Context, f *cmdutil.Factory, opts mcptools.ServeOptions) 
 	ms, err := New(Options{
 		Backend: be, Toolsets: opts.Toolsets, Tools: opts.Tools,
 		AllowWrite: opts.AllowWrite, Lockdown: opts.Lockdown,
-		Redactor: f.Redactor(), Version: build.Version,
+		Redactor: f.Redactor(), Version: build.Version, RegistryHosts: opts.RegistryHosts, CodeCache: codeCache(f.Getenv),
 	})
 	if err != nil {
 		return &cmdutil.UsageError{Err: err}
@@ -52,8 +52,8 @@ func Serve(ctx context.Context, f *cmdutil.Factory, opts mcptools.ServeOptions) 
 	if f.IOStreams.IsStdinTTY() {
 		fmt.Fprintln(f.IOStreams.ErrOut, "forge mcp serve speaks MCP on stdin and stdout, for an assistant to launch: `forge mcp config` prints the snippet (Ctrl-D ends)")
 	}
-	t := &mcp.IOTransport{Reader: io.NopCloser(f.IOStreams.In), Writer: nopCloser{f.IOStreams.Out}}
-	err = ms.Run(ctx, t)
+	t := &mcp.IOTransport{Reader: io.NopCloser(f.IOStreams.In), Writer: nopCloser{&unescaper{w: f.IOStreams.Out}}}
+	err = ms.Run(ctx, quietCancel{t})
 	if ctx.Err() != nil {
 		return context.Canceled
 	}
@@ -74,7 +74,29 @@ type backend struct {
 	repo *client.RepoName // -R, resolved at start-up
 }
 
-func (b *backend) REST() (*client.Client, error)        { return b.f.REST() }
+func (b *backend) REST() (*client.Client, error) { return b.f.REST() }
+
+// GitCredentials are the profile's login and REST token: the token of
+// the base URL's origin, which clone checks the clone URL is on.
+func (b *backend) GitCredentials() (string, string, error) {
+	s, err := b.f.Settings()
+	if err != nil {
+		return "", "", err
+	}
+	return s.User, s.Token, nil
+}
+
+// codeCache is where the clones of repo_tree and code_search live:
+// $XDG_CACHE_HOME/forge/code, else ~/.cache/forge/code.
+func codeCache(getenv func(string) string) string {
+	if d := getenv("XDG_CACHE_HOME"); d != "" {
+		return filepath.Join(d, "forge", "code")
+	}
+	if h := getenv("HOME"); h != "" {
+		return filepath.Join(h, ".cache", "forge", "code")
+	}
+	return ""
+}
 func (b *backend) Registry() (*regclient.Client, error) { return b.f.Registry() }
 
 // Repo is the repository a tool names (OWNER/REPO: a tool cannot switch
@@ -118,10 +140,8 @@ func serveHTTP(ctx context.Context, f *cmdutil.Factory, opts mcptools.ServeOptio
 	if err != nil {
 		return fmt.Errorf("--http %s: %w", opts.HTTPAddr, err)
 	}
-	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return ms }, &mcp.StreamableHTTPOptions{SessionTimeout: 30 * time.Minute})
-	mux := http.NewServeMux()
-	mux.Handle("/mcp", bearer(token, h))
-	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	srv := httpServer(ms, token)
+	ln = netutil.LimitListener(ln, MaxConns)
 	url := "http://" + ln.Addr().String() + "/mcp"
 	fmt.Fprintf(ios.ErrOut, "Serving MCP at %s until Ctrl-C\nAuthorization: Bearer %s\n", url, token)
 	done := make(chan error, 1)
@@ -135,17 +155,4 @@ func serveHTTP(ctx context.Context, f *cmdutil.Factory, opts mcptools.ServeOptio
 		_ = srv.Shutdown(sctx)
 		return context.Canceled
 	}
-}
-
-// bearer refuses requests without the token (compared in constant time).
-func bearer(token string, next http.Handler) http.Handler {
-	want := []byte("Bearer " + token)
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if subtle.ConstantTimeCompare([]byte(r.Header.Get("Authorization")), want) != 1 {
-			w.Header().Set("WWW-Authenticate", `Bearer realm="forge mcp"`)
-			http.Error(w, "forge mcp: a bearer token is required (printed by forge mcp serve at start-up)", http.StatusUnauthorized)
-			return
-		}
-		next.ServeHTTP(w, r)
-	})
 }

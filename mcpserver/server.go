@@ -29,6 +29,9 @@ type Backend interface {
 	REST() (*client.Client, error)
 	// Registry is the client of the profile's container registry.
 	Registry() (*regclient.Client, error)
+	// GitCredentials are the login and token git fetches with from the
+	// service's origin (repo_tree, code_search).
+	GitCredentials() (user, token string, err error)
 	// Repo is the repository a tool means: repo as OWNER/REPO (or
 	// HOST/OWNER/REPO), else the default (FORGE_REPO, the git remote of
 	// the directory forge runs in).
@@ -56,6 +59,12 @@ type Options struct {
 	Redactor *redact.Redactor
 	// Version is the server's version, sent at initialization.
 	Version string
+	// CodeCache is where repo_tree and code_search keep their clones
+	// ("": they fail, saying so).
+	CodeCache string
+	// RegistryHosts are the registries other than the profile's that the
+	// image tools may contact (--allow-registry); none by default.
+	RegistryHosts []string
 }
 
 // Server holds what the tool handlers share.
@@ -75,10 +84,27 @@ func New(opts Options) (*mcp.Server, error) {
 	}
 	handlers := allTools()
 	srv := &Server{opts: opts}
-	ms := mcp.NewServer(&mcp.Implementation{Name: "forge", Title: "forge: the hosting service", Version: opts.Version},
-		&mcp.ServerOptions{Instructions: instructions(opts)})
+	offered := map[string]bool{}
 	for _, t := range mcptools.All {
-		if !sets[t.Toolset] || t.Write && !opts.AllowWrite || len(opts.Tools) > 0 && !slices.Contains(opts.Tools, t.Name) {
+		if sets[t.Toolset] && (!t.Write || opts.AllowWrite) && (len(opts.Tools) == 0 || slices.Contains(opts.Tools, t.Name)) {
+			offered[t.Name] = true
+		}
+	}
+	// Only what forge does: tools, whose list never changes; resources
+	// and prompts when the tools they use are offered; no log messages
+	// (the SDK's default advertises logging).
+	caps := &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}}
+	prompts := srv.prompts(offered)
+	if offered["repo_contents"] {
+		caps.Resources = &mcp.ResourceCapabilities{}
+	}
+	if len(prompts) > 0 {
+		caps.Prompts = &mcp.PromptCapabilities{}
+	}
+	ms := mcp.NewServer(&mcp.Implementation{Name: "forge", Title: "forge: the hosting service", Version: opts.Version},
+		&mcp.ServerOptions{Instructions: instructions(opts), Capabilities: caps})
+	for _, t := range mcptools.All {
+		if !offered[t.Name] {
 			continue
 		}
 		add, ok := handlers[t.Name]
@@ -86,6 +112,12 @@ func New(opts Options) (*mcp.Server, error) {
 			return nil, fmt.Errorf("the tool %s has no handler", t.Name)
 		}
 		add(ms, srv)
+	}
+	if offered["repo_contents"] {
+		ms.AddResourceTemplate(fileTemplate, srv.readResource)
+	}
+	for _, p := range prompts {
+		ms.AddPrompt(p.prompt, p.handler)
 	}
 	return ms, nil
 }
@@ -142,38 +174,47 @@ type toolDef struct {
 }
 
 // handle defines the handler fn of the catalog's tool name: it takes In
-// and answers Out. The answer passes Server.out (sanitized, redacted,
-// bounded) and an error Server.toolError: the model never sees a string
-// that did not.
+// and answers Out. The answer passes Server.result (sanitized, redacted,
+// bounded, sent once as JSON text) and an error Server.toolError: the
+// model never sees a string that did not.
 func handle[In, Out any](name string, fn func(context.Context, *Server, In) (Out, error)) toolDef {
 	t, ok := mcptools.Lookup(name)
 	if !ok {
 		panic("mcpserver: " + name + " is not in the catalog")
 	}
 	return toolDef{name: name, add: func(ms *mcp.Server, s *Server) {
-		f := false
-		ann := &mcp.ToolAnnotations{ReadOnlyHint: !t.Write, OpenWorldHint: &f}
-		if t.Write {
-			tr := true
-			ann.DestructiveHint = &tr
-		}
-		mcp.AddTool(ms, &mcp.Tool{Name: name, Description: t.Description, Annotations: ann},
-			func(ctx context.Context, _ *mcp.CallToolRequest, in In) (*mcp.CallToolResult, Out, error) {
+		// Out is not the SDK's type parameter: the SDK would send the
+		// result twice (structured and as text); result sends it once.
+		mcp.AddTool(ms, &mcp.Tool{Name: name, Title: t.Title, Description: t.Description, Annotations: s.annotations(t)},
+			func(ctx context.Context, _ *mcp.CallToolRequest, in In) (*mcp.CallToolResult, any, error) {
 				out, err := fn(ctx, s, in)
 				if err != nil {
-					var zero Out
-					return nil, zero, s.toolError(err)
+					return nil, nil, s.toolError(err)
 				}
-				s.out(&out)
-				return nil, out, nil
+				res := s.result(&out)
+				if f, ok := any(in).(interface{ selected() []string }); ok && len(f.selected()) > 0 {
+					trimFields(res, f.selected())
+				}
+				return res, nil, nil
 			})
 	}}
+}
+
+// annotations are what the catalog says of t, as hints for the client.
+func (s *Server) annotations(t mcptools.Tool) *mcp.ToolAnnotations {
+	open := t.Toolset == "registry" && len(s.opts.RegistryHosts) > 0
+	ann := &mcp.ToolAnnotations{Title: t.Title, ReadOnlyHint: !t.Write, OpenWorldHint: &open}
+	if t.Write {
+		d := t.Destructive
+		ann.DestructiveHint, ann.IdempotentHint = &d, t.Idempotent
+	}
+	return ann
 }
 
 // allTools are the handlers by tool name.
 func allTools() map[string]func(*mcp.Server, *Server) {
 	m := map[string]func(*mcp.Server, *Server){}
-	for _, d := range slices.Concat(repoTools(), issueTools(), pullTools(), releaseTools(), actionTools(), registryTools(), accountTools()) {
+	for _, d := range slices.Concat(repoTools(), codeTools(), issueTools(), pullTools(), reviewTools(), releaseTools(), actionTools(), registryTools(), accountTools()) {
 		m[d.name] = d.add
 	}
 	return m

@@ -19,29 +19,16 @@ const (
 // the first commit the base has — and diffs what they changed, from
 // that commit to the head: the changed files, and their diffs.
 func Pull(ctx context.Context, c *client.Client, repo client.RepoName, pr *client.PullRequest) ([]client.CommitFile, []File, error) {
-	head := cmp.Or(pr.Head.SHA, pr.Head.Ref)
-	base := map[string]bool{}
-	for cm, err := range c.Repos.CommitsFrom(ctx, repo, cmp.Or(pr.Base.SHA, pr.Base.Ref), client.ListOptions{PerPage: 100}) {
-		if err != nil {
-			return nil, nil, err
-		}
-		if base[cm.SHA] = true; len(base) >= maxBaseCommits {
-			break
-		}
-	}
-	var own []string
-	from := ""
-	for cm, err := range c.Repos.CommitsFrom(ctx, repo, head, client.ListOptions{PerPage: 100}) {
-		if err != nil {
-			return nil, nil, err
-		}
-		if base[cm.SHA] {
-			from = cm.SHA
-			break
-		}
-		if own = append(own, cm.SHA); len(own) >= maxOwnCommits {
-			return nil, nil, fmt.Errorf("more than %d commits since the base branch: see them with git", maxOwnCommits)
-		}
+	return Between(ctx, c, repo, cmp.Or(pr.Base.SHA, pr.Base.Ref), cmp.Or(pr.Head.SHA, pr.Head.Ref))
+}
+
+// Between is what head changed since it left base (a compare of two
+// refs): the files head's own commits changed, and their diffs from the
+// last commit base has to head.
+func Between(ctx context.Context, c *client.Client, repo client.RepoName, base, head string) ([]client.CommitFile, []File, error) {
+	own, from, err := Own(ctx, c, repo, base, head)
+	if err != nil {
+		return nil, nil, err
 	}
 	files, err := touched(ctx, c, repo, own)
 	if err != nil {
@@ -49,6 +36,32 @@ func Pull(ctx context.Context, c *client.Client, repo client.RepoName, pr *clien
 	}
 	diffs, err := Read(ctx, c, repo, from, head, files)
 	return files, diffs, err
+}
+
+// Own is head's own commits (newest first) — its history up to the first
+// commit base's has — and that commit ("" when they share none).
+func Own(ctx context.Context, c *client.Client, repo client.RepoName, base, head string) (own []string, from string, err error) {
+	seen := map[string]bool{}
+	for cm, err := range c.Repos.CommitsFrom(ctx, repo, base, client.ListOptions{PerPage: 100}) {
+		if err != nil {
+			return nil, "", err
+		}
+		if seen[cm.SHA] = true; len(seen) >= maxBaseCommits {
+			break
+		}
+	}
+	for cm, err := range c.Repos.CommitsFrom(ctx, repo, head, client.ListOptions{PerPage: 100}) {
+		if err != nil {
+			return nil, "", err
+		}
+		if seen[cm.SHA] {
+			return own, cm.SHA, nil
+		}
+		if own = append(own, cm.SHA); len(own) >= maxOwnCommits {
+			return nil, "", fmt.Errorf("more than %d commits since the base branch: see them with git", maxOwnCommits)
+		}
+	}
+	return own, "", nil
 }
 
 // touched is the files the commits (newest first) changed, oldest

@@ -13,7 +13,10 @@
 //     token prefixes (fgt_, agk_) and other forges' (ghp_, glpat-, ...),
 //     JWTs, Authorization and X-API-Key header values, `token=`/`password=`
 //     assignments, passwords in URLs (scheme://user:PASSWORD@host), and a
-//     long high-entropy string after a secret-sounding key.
+//     long high-entropy string after a secret-sounding key;
+//   - either kind written to slip past a plain match (split.go): split by
+//     invisible characters or their <U+00AD> notation, spaced out a
+//     character at a time, backwards, or (held) in base32.
 //
 // Text also removes ANSI escape sequences (colour codes in job logs): the
 // agent has no use for them, and a sequence inside a secret would hide it.
@@ -49,17 +52,19 @@ const minDerived = 8
 // A nil *Redactor masks the generic forms only.
 type Redactor struct {
 	values *strings.Replacer // nil: no held secret
+	held   []string          // the secrets, for the forms split.go finds
 }
 
 // New returns a Redactor masking each secret (empty and short ones are
 // ignored) in every form listed in the package comment.
 func New(secrets ...string) *Redactor {
-	var forms []string
+	var forms, held []string
 	for _, s := range secrets {
 		if len(s) < MinSecret {
 			continue
 		}
 		forms = append(forms, variants(s)...)
+		held = append(held, s)
 	}
 	if len(forms) == 0 {
 		return &Redactor{}
@@ -74,7 +79,7 @@ func New(secrets ...string) *Redactor {
 	for _, f := range forms {
 		pairs = append(pairs, f, Mask)
 	}
-	return &Redactor{values: strings.NewReplacer(pairs...)}
+	return &Redactor{values: strings.NewReplacer(pairs...), held: held}
 }
 
 // variants are the forms a secret may take in a log or a trace.
@@ -84,6 +89,7 @@ func variants(s string) []string {
 		j := strings.Trim(string(j), `"`)
 		out = append(out, j, strings.ReplaceAll(j, "/", `\/`))
 	}
+	out = append(out, moreVariants(s)...)
 	h := hex.EncodeToString([]byte(s))
 	out = append(out, h, strings.ToUpper(h), percentAll(h), strings.ToUpper(percentAll(h)))
 	for _, enc := range []*base64.Encoding{base64.RawStdEncoding, base64.RawURLEncoding} {
@@ -132,7 +138,7 @@ func (r *Redactor) Text(s string) string {
 	if r != nil && r.values != nil {
 		s = r.values.Replace(s)
 	}
-	return generic(s)
+	return r.unsplit(generic(s))
 }
 
 // Lines redacts each line in place.

@@ -11,13 +11,14 @@ import (
 	"github.com/forgehq/forge/app/mcptools"
 	"github.com/forgehq/forge/cmd/companion"
 	"github.com/forgehq/forge/cmd/companion/companiontest"
+	"github.com/forgehq/forge/mcpserver/mcpservertest"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // forge as it ships does not link the MCP SDK: `forge mcp serve` runs
 // forge-mcp, installed beside it here, with the same flags and streams.
 func TestForgeHandsTheServeToForgeMCP(t *testing.T) {
-	h := world(t)
+	h := mcpservertest.NewWorld(t)
 	exe, env := asForge(t, h.Env)
 	c := exec.Command(exe, "mcp", "serve", "--allow-write", "--toolsets=issues,account")
 	c.Env = env
@@ -45,7 +46,7 @@ func TestForgeHandsTheServeToForgeMCP(t *testing.T) {
 		t.Errorf("tools through forge-mcp: %v, want %v", names, want)
 	}
 	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "whoami"})
-	if err != nil || res.IsError || !strings.Contains(resultText(res), `"login":"alice"`) {
+	if err != nil || res.IsError || !strings.Contains(mcpservertest.Text(res), `"login":"alice"`) {
 		t.Errorf("whoami through forge-mcp: %v %+v", err, res)
 	}
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/forgehq/forge/cmd/companion/companiontest"
 	"github.com/forgehq/forge/cmd/mcp"
 	"github.com/forgehq/forge/mcpserver"
+	"github.com/forgehq/forge/mcpserver/mcpservertest"
 )
 
 // TestMain lets the test binary be forge itself (FORGE_MCP_TEST_AS_FORGE=1)
@@ -93,13 +94,24 @@ func runInterop(t *testing.T, env map[string]string, args ...string) interopResu
 
 func checkInterop(t *testing.T, r interopResult) {
 	t.Helper()
-	if r.Server.Name != "forge" || !slices.Equal(sorted(r.Tools), readTools()) {
+	if r.Server.Name != "forge" || !slices.Equal(sorted(r.Tools), mcpservertest.ReadTools()) {
 		t.Errorf("server %q, tools %v", r.Server.Name, r.Tools)
 	}
-	if r.Whoami.IsError || !strings.Contains(string(r.Whoami.StructuredContent), `"login":"alice"`) {
+	// Each result comes once, as JSON text.
+	text := func(c struct {
+		IsError           bool `json:"isError"`
+		StructuredContent json.RawMessage
+		Content           []struct{ Text string }
+	}) string {
+		if len(c.Content) != 1 || c.StructuredContent != nil {
+			return ""
+		}
+		return c.Content[0].Text
+	}
+	if r.Whoami.IsError || !strings.Contains(text(r.Whoami), `"login":"alice"`) {
 		t.Errorf("whoami: %+v", r.Whoami)
 	}
-	if r.Issues.IsError || !strings.Contains(string(r.Issues.StructuredContent), `"title":"From the reference server"`) {
+	if r.Issues.IsError || !strings.Contains(text(r.Issues), `"title":"From the reference server"`) {
 		t.Errorf("issues_list: %+v", r.Issues)
 	}
 	if !r.View.IsError || len(r.View.Content) != 1 || !strings.HasPrefix(r.View.Content[0].Text, "HTTP 404: ") {
@@ -115,10 +127,10 @@ func sorted(s []string) []string {
 
 // interopWorld is the world checkInterop expects, once the TypeScript
 // SDK is known to be there.
-func interopWorld(t *testing.T) *harness {
+func interopWorld(t *testing.T) *mcpservertest.World {
 	t.Helper()
 	sdkDir(t)
-	h := world(t)
+	h := mcpservertest.NewWorld(t)
 	if _, err := h.Srv.CreateIssue("alice/demo", "alice", "From the reference server", ""); err != nil {
 		t.Fatal(err)
 	}

@@ -42,16 +42,21 @@ on stderr at start-up (FORGE_MCP_TOKEN sets it).
 It is read-only unless --allow-write: the tools that change something (open,
 comment on, close and reopen issues; delete an image tag) are not even listed
 without it. --toolsets and --tools narrow what is offered (` + "`forge mcp tools`" + `
-lists them). Every string from the service is cleaned before the model sees
-it (terminal escapes, invisible and bidi characters, HTML comments and hidden
-markup) and every secret forge holds is masked; --lockdown withholds what
+lists them). Files, logs and titles reach the model as they are, terminal
+controls and invisible characters made visible; in issue, pull request,
+comment and release bodies what the rendered page hides (HTML comments, hidden
+markup) is replaced by a marker, outside code; every secret forge holds is
+masked; --lockdown withholds what
 users without write access to the repository wrote: the titles and bodies of
 issues and pull requests, comments, release names and notes, a run's title
 and branch, a fork's branch name (a marker names the author; numbers, states,
 authors and dates stay). Results are bounded (about 64 KiB): a long one ends
 with a note saying which page to ask for next.
 
-Environment: FORGE_MCP_TOOLSETS, FORGE_MCP_TOOLS (comma lists),
+The image tools contact the profile's registry only: a model naming another
+host gets an error, not a request; --allow-registry HOST allows more.
+
+Environment: FORGE_MCP_TOOLSETS, FORGE_MCP_TOOLS, FORGE_MCP_ALLOW_REGISTRY (comma lists),
 FORGE_MCP_ALLOW_WRITE=1, FORGE_MCP_LOCKDOWN=1, FORGE_MCP_TOKEN; flags win.`,
 		Example: `  forge mcp serve
   forge mcp serve --toolsets issues,actions -R alice/demo
@@ -76,6 +81,7 @@ FORGE_MCP_ALLOW_WRITE=1, FORGE_MCP_LOCKDOWN=1, FORGE_MCP_TOKEN; flags win.`,
 	fl.BoolVar(&opts.o.Lockdown, "lockdown", false, "Withhold titles and bodies by users without write access to the repository")
 	fl.StringVar(&opts.o.HTTPAddr, "http", "", "Serve streamable HTTP on `ADDR` (host:port; port 0 picks one) instead of stdio")
 	fl.BoolVar(&opts.o.ListenAny, "listen-any", false, "Allow --http on an address other than loopback")
+	fl.StringSliceVar(&opts.o.RegistryHosts, "allow-registry", nil, "Let the image tools contact these registry `hosts` too (default: the profile's registry only)")
 	return cmd
 }
 
@@ -89,6 +95,7 @@ func (o *serveOptions) fromEnv(cmd *cobra.Command) error {
 	}
 	list("toolsets", "FORGE_MCP_TOOLSETS", &o.o.Toolsets)
 	list("tools", "FORGE_MCP_TOOLS", &o.o.Tools)
+	list("allow-registry", "FORGE_MCP_ALLOW_REGISTRY", &o.o.RegistryHosts)
 	for _, b := range []struct {
 		flag, env string
 		target    *bool

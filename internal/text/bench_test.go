@@ -22,7 +22,8 @@ func BenchmarkSanitize(b *testing.B) {
 }
 
 // BenchmarkForModel: a job log page (ordinary lines, the common case, and
-// lines with escapes) and an issue body with hidden markup.
+// lines with escapes) through ForModel, and an issue body with hidden
+// markup through ProseForModel.
 func BenchmarkForModel(b *testing.B) {
 	clean := strings.Repeat("2026-11-25T10:00:00Z ok  github.com/forgehq/forge/client 0.412s [no test files]\n", 200)
 	colour := strings.Repeat("\x1b[32mok\x1b[0m  github.com/forgehq/forge/client\t0.412s\n", 200)
@@ -30,8 +31,12 @@ func BenchmarkForModel(b *testing.B) {
 	for _, c := range []struct{ name, s string }{{"clean-log", clean}, {"colour-log", colour}, {"issue-markup", issue}} {
 		b.Run(c.name, func(b *testing.B) {
 			b.SetBytes(int64(len(c.s)))
+			f := ForModel
+			if c.name == "issue-markup" {
+				f = ProseForModel
+			}
 			for b.Loop() {
-				ForModel(c.s)
+				f(c.s)
 			}
 		})
 	}

@@ -1,13 +1,12 @@
 package text
 
 import (
-	"regexp"
 	"strings"
-	"sync"
+	"unicode"
 	"unicode/utf8"
 )
 
-// Markers ForModel leaves where it took something out, so the model
+// Markers ProseForModel leaves where it took something out, so the model
 // knows text was there without reading it.
 const (
 	HiddenComment = "[hidden HTML comment removed]"
@@ -15,51 +14,48 @@ const (
 	HiddenTags    = "[hidden Unicode tag text removed]"
 )
 
-// ForModel makes text from a server safe to hand to a language model
-// (`forge mcp serve`). A terminal is attacked with escape sequences; a
-// model with text a person reviewing the same issue on the web would not
-// see. So, unlike Sanitize:
+// ForModel makes text from a server that is data — a file, a log, a
+// diff, a title, a name — safe to hand to a language model (`forge mcp
+// serve`) and keeps it byte for byte otherwise: a model that edits a
+// file it read must read the file. What a person would not see is made
+// visible, never taken out:
 //
-//	terminal escapes       removed whole (ESC [ ... m, OSC ... BEL), not shown
-//	other C0, DEL, C1      removed (newline and tab kept, CRLF as LF)
-//	bidi controls and      shown as <U+202E>: U+202A–U+202E, U+2066–U+2069,
-//	invisible characters   U+061C, U+200B–U+200F, U+2060–U+2064, U+FEFF,
-//	                       U+00AD, U+180E, variation selectors
-//	Unicode tag characters (U+E0000–U+E007F, invisible ASCII) a run becomes
-//	                       [hidden Unicode tag text removed]
-//	HTML comments          [hidden HTML comment removed]
-//	hidden markup          <script>, <style>, <template>, <noscript>, elements
-//	                       with a hidden attribute or a style that hides them,
-//	                       markdown comments ([//]: # (...)): [hidden markup removed]
-//	bytes not UTF-8        <0x9B>
+//	colour sequences (SGR)  removed (ESC [ ... m: styling, no text)
+//	other C0 controls, DEL  caret notation: ESC as ^[, BEL as ^G (newline
+//	                        and tab kept, CR kept before LF): an escape
+//	                        never closed hides nothing after it
+//	C1 controls, bidi       shown as <U+202E>: C1, U+202A–U+202E,
+//	controls, invisible     U+2066–U+2069, zero-width and other format
+//	characters              characters, fillers, variation selectors,
+//	                        Unicode tag characters, noncharacters
+//	bytes not UTF-8         <0x9B>
 //
 // Text with none of these is returned as it is, without copying.
 func ForModel(s string) string {
 	if modelClean(s) {
 		return s
 	}
-	// Characters first: a control dropped from "<!\a--" must not leave a
-	// comment opener behind for the markup pass to miss.
-	return stripHidden(modelChars(s))
+	return modelChars(s, false)
 }
 
-// modelChars is ForModel's pass over characters: escapes and controls
-// removed, invisible characters shown, tag text replaced.
-func modelChars(s string) string {
+// modelChars is ForModel's pass over characters; prose replaces a run of
+// Unicode tag characters (invisible ASCII) with HiddenTags.
+func modelChars(s string, prose bool) string {
 	var b strings.Builder
-	b.Grow(len(s))
+	b.Grow(len(s) + 16)
 	inTags := false
 	for i := 0; i < len(s); {
 		c := s[i]
 		if c < utf8.RuneSelf {
 			inTags = false
 			switch {
-			case c == 0x1b:
-				i += escapeLen(s[i:])
+			case c == 0x1b && sgrLen(s[i:]) > 0:
+				i += sgrLen(s[i:])
 				continue
-			case c == '\n' || c == '\t':
+			case c == '\n' || c == '\t' || c == '\r' && i+1 < len(s) && s[i+1] == '\n':
 				b.WriteByte(c)
-			case c < 0x20 || c == 0x7f: // CR, BEL, backspace, ...: dropped
+			case c < 0x20 || c == 0x7f:
+				writeControl(&b, rune(c))
 			default:
 				b.WriteByte(c)
 			}
@@ -71,39 +67,46 @@ func modelChars(s string) string {
 		switch {
 		case r == utf8.RuneError && n == 1:
 			writeCode(&b, "<0x", uint32(s[i-1]), 2)
-		case r >= 0xe0000 && r <= 0xe007f:
+		case prose && isTag(r):
 			if !inTags {
 				b.WriteString(HiddenTags)
 			}
 			inTags = true
 			continue
-		case r >= 0x80 && r <= 0x9f: // C1: dropped, as C0
-		case isInvisible(r):
-			writeCode(&b, "<U+", uint32(r), 4)
+		case r <= 0x9f || isInvisible(r):
+			writeRune(&b, r)
 		default:
-			b.WriteRune(r)
+			b.WriteString(s[i-n : i])
 		}
 		inTags = false
 	}
 	return b.String()
 }
 
+func isTag(r rune) bool { return r >= 0xe0000 && r <= 0xe007f }
+
+// writeRune shows r as <U+XXXX>, with as many digits as it needs.
+func writeRune(b *strings.Builder, r rune) {
+	n := 4
+	for v := uint32(r) >> 16; v > 0; v >>= 4 {
+		n++
+	}
+	writeCode(b, "<U+", uint32(r), n)
+}
+
 // modelClean reports whether ForModel would leave s as it is.
 func modelClean(s string) bool {
-	if hasMarkdownComment(s) {
-		return false
-	}
 	for i := 0; i < len(s); {
 		c := s[i]
 		if c < utf8.RuneSelf {
-			if c < 0x20 && c != '\n' && c != '\t' || c == 0x7f || c == '<' {
+			if c < 0x20 && c != '\n' && c != '\t' || c == 0x7f {
 				return false
 			}
 			i++
 			continue
 		}
 		r, n := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && n == 1 || r <= 0x9f || isInvisible(r) || r >= 0xe0000 && r <= 0xe007f {
+		if r == utf8.RuneError && n == 1 || r <= 0x9f || isInvisible(r) {
 			return false
 		}
 		i += n
@@ -112,160 +115,19 @@ func modelClean(s string) bool {
 }
 
 // isInvisible reports whether r changes or hides what a reader sees
-// without being seen itself: bidi controls, zero-width characters,
-// the soft hyphen, variation selectors.
+// without being seen itself: format characters (bidi controls,
+// zero-width characters, the soft hyphen, Unicode tags, ...), the
+// combining grapheme joiner, variation selectors, the Hangul and
+// Khmer fillers, line and paragraph separators, and noncharacters.
 func isInvisible(r rune) bool {
 	switch {
-	case r >= 0x202a && r <= 0x202e, r >= 0x2066 && r <= 0x2069, r == 0x061c,
-		r >= 0x200b && r <= 0x200f, r >= 0x2060 && r <= 0x2064, r == 0xfeff,
-		r == 0x00ad, r == 0x180e, r >= 0xfe00 && r <= 0xfe0f, r >= 0xe0100 && r <= 0xe01ef:
+	case r < 0xa0:
+		return false
+	case r == 0x034f, r == 0x115f, r == 0x1160, r == 0x17b4, r == 0x17b5, r >= 0x180b && r <= 0x180f,
+		r == 0x2028, r == 0x2029, r == 0x3164, r == 0xffa0,
+		r >= 0xfe00 && r <= 0xfe0f, r >= 0xe0100 && r <= 0xe01ef,
+		r >= 0xfdd0 && r <= 0xfdef, r&0xfffe == 0xfffe:
 		return true
 	}
-	return false
-}
-
-// escapeLen is the length of the escape sequence at the start of s (which
-// starts with ESC): CSI (ESC [ ... final byte), OSC/DCS/APC/PM/SOS
-// (ESC ] ... BEL or ESC \), or ESC and one more byte.
-func escapeLen(s string) int {
-	if len(s) < 2 {
-		return len(s)
-	}
-	switch s[1] {
-	case '[':
-		for i := 2; i < len(s); i++ {
-			if s[i] >= 0x40 && s[i] <= 0x7e {
-				return i + 1
-			}
-		}
-		return len(s)
-	case ']', 'P', '_', '^', 'X':
-		for i := 2; i < len(s); i++ {
-			if s[i] == 0x07 {
-				return i + 1
-			}
-			if s[i] == 0x1b && i+1 < len(s) && s[i+1] == '\\' {
-				return i + 2
-			}
-		}
-		return len(s)
-	}
-	return 2
-}
-
-// hiddenRules find markup a rendered page does not show. They are compiled
-// on first use: a package-level regexp would cost every forge invocation.
-var hiddenRules = sync.OnceValues(func() (open, mdComment *regexp.Regexp) {
-	return regexp.MustCompile(`(?is)<([a-z][a-z0-9-]*)\b((?:[^>"']|"[^"]*"|'[^']*')*)>`),
-		regexp.MustCompile(`(?m)^[ \t]{0,3}\[(?://|comment|_)\]:[ \t]*(?:#|<>)[^\n]*$`)
-})
-
-// hiddenAttr matches an opening tag's attributes that hide the element.
-var hiddenAttr = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`(?i)(?:^|\s)hidden(?:\s|=|/|$)|aria-hidden\s*=\s*["']?true|display\s*:\s*none|visibility\s*:\s*hidden|font-size\s*:\s*0(?:[^.0-9]|$)|opacity\s*:\s*0(?:[^.0-9]|$)`)
-})
-
-func hasMarkdownComment(s string) bool {
-	return strings.Contains(s, "]:") && func() bool { _, md := hiddenRules(); return md.MatchString(s) }()
-}
-
-// stripHidden takes out HTML comments, hidden elements (with what they
-// hold) and markdown comments, leaving a marker for each.
-func stripHidden(s string) string {
-	if !strings.Contains(s, "<") && !strings.Contains(s, "]:") {
-		return s
-	}
-	s = stripComments(s)
-	open, md := hiddenRules()
-	if strings.Contains(s, "]:") {
-		s = md.ReplaceAllString(s, HiddenMarkup)
-	}
-	var b strings.Builder
-	for {
-		loc := open.FindStringSubmatchIndex(s)
-		if loc == nil {
-			b.WriteString(s)
-			return b.String()
-		}
-		tag := strings.ToLower(s[loc[2]:loc[3]])
-		attrs := s[loc[4]:loc[5]]
-		if !hidesContent(tag, attrs) {
-			b.WriteString(s[:loc[1]])
-			s = s[loc[1]:]
-			continue
-		}
-		b.WriteString(s[:loc[0]])
-		b.WriteString(HiddenMarkup)
-		s = s[loc[1]:]
-		if strings.HasSuffix(strings.TrimSpace(attrs), "/") {
-			continue
-		}
-		s = s[closingEnd(s, tag):]
-	}
-}
-
-func hidesContent(tag, attrs string) bool {
-	switch tag {
-	case "script", "style", "template", "noscript", "iframe", "object":
-		return true
-	}
-	return hiddenAttr().MatchString(attrs)
-}
-
-// stripComments replaces each <!-- ... --> (an unclosed one runs to the
-// end) with HiddenComment.
-func stripComments(s string) string {
-	i := strings.Index(s, "<!--")
-	if i < 0 {
-		return s
-	}
-	var b strings.Builder
-	for i >= 0 {
-		b.WriteString(s[:i])
-		b.WriteString(HiddenComment)
-		s = s[i+4:]
-		end := strings.Index(s, "-->")
-		if end < 0 {
-			return b.String()
-		}
-		s = s[end+3:]
-		i = strings.Index(s, "<!--")
-	}
-	b.WriteString(s)
-	return b.String()
-}
-
-// closingEnd is where the element named tag that s is inside ends: after
-// its matching closing tag, counting nested elements of the same name, or
-// the end of s when it is never closed (hidden to the end, as a browser
-// would hide it).
-func closingEnd(s, tag string) int {
-	lower := strings.ToLower(s)
-	depth := 1
-	for i := 0; i < len(lower); {
-		j := strings.IndexByte(lower[i:], '<')
-		if j < 0 {
-			break
-		}
-		i += j
-		rest := lower[i+1:]
-		switch {
-		case strings.HasPrefix(rest, "/"+tag) && tagEnds(rest[1+len(tag):]):
-			depth--
-			if depth == 0 {
-				if k := strings.IndexByte(lower[i:], '>'); k >= 0 {
-					return i + k + 1
-				}
-				return len(s)
-			}
-		case strings.HasPrefix(rest, tag) && tagEnds(rest[len(tag):]):
-			depth++
-		}
-		i++
-	}
-	return len(s)
-}
-
-func tagEnds(s string) bool {
-	return s == "" || s[0] == '>' || s[0] == ' ' || s[0] == '\t' || s[0] == '\n' || s[0] == '/'
+	return unicode.Is(unicode.Cf, r)
 }

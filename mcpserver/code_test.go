@@ -1,0 +1,64 @@
+package mcpserver
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/forgehq/forge/mcpserver/mcpservertest"
+)
+
+// TestFindCode: repo_tree lists a 600-file ref (recursive, glob, paged)
+// and code_search finds where a function is defined, from a shallow clone
+// kept in the cache and fetched again only when the ref moves.
+func TestFindCode(t *testing.T) {
+	h := mcpservertest.NewWorld(t)
+	files := map[string]string{}
+	for i := range 600 {
+		files[fmt.Sprintf("pkg%02d/file%03d.go", i%20, i)] = fmt.Sprintf("package pkg%02d\n\nfunc F%03d() int { return %d }\n", i%20, i, i)
+	}
+	files["pkg07/target.go"] = "package pkg07\n\n// ParseConfig reads <config> & more.\nfunc ParseConfig(b []byte) error {\n\treturn nil\n}\n"
+	files["docs/notes.md"] = "ParseConfig is documented here.\n"
+	if _, err := h.Srv.CommitFiles("alice/demo", "", files, "600 files"); err != nil {
+		t.Fatal(err)
+	}
+	s := serve(t, h)
+	var all, gos, under Tree
+	raw := s.Call("repo_tree", nil, &all)
+	s.Call("repo_tree", map[string]any{"glob": "*.md"}, &gos)
+	s.Call("repo_tree", map[string]any{"path": "pkg07", "glob": "target*"}, &under)
+	if len(raw) > MaxResult || len(all.Paths) != DirPage || !strings.HasPrefix(all.Note, "truncated: results 1-500 of 603 shown") {
+		t.Errorf("repo_tree: %d paths, note %q", len(all.Paths), all.Note)
+	}
+	if strings.Join(gos.Paths, ",") != "README.md,docs/notes.md" || strings.Join(under.Paths, ",") != "pkg07/target.go" {
+		t.Errorf("repo_tree globs: %v; %v", gos.Paths, under.Paths)
+	}
+	var m Matches
+	s.Call("code_search", map[string]any{"query": "func ParseConfig(", "glob": "*.go"}, &m)
+	if len(m.Matches) != 1 || m.Matches[0].Path != "pkg07/target.go" || m.Matches[0].Line != 4 || m.Matches[0].Text != "func ParseConfig(b []byte) error {" {
+		t.Errorf("code_search: %+v", m)
+	}
+	var re Matches
+	s.Call("code_search", map[string]any{"query": `^func F0[0-9]{2}\(`, "regexp": true}, &re)
+	if len(re.Matches) != MatchesPerPage || !strings.Contains(re.Note, "ask with page 2") {
+		t.Errorf("code_search regexp: %d matches, %q", len(re.Matches), re.Note)
+	}
+	// A new commit: the next search fetches it; the cache holds one clone.
+	if _, err := h.Srv.CommitFiles("alice/demo", "", map[string]string{"pkg07/more.go": "package pkg07\n\nfunc ParseConfigAgain() {}\n"}, "more"); err != nil {
+		t.Fatal(err)
+	}
+	var again Matches
+	s.Call("code_search", map[string]any{"query": "ParseConfigAgain"}, &again)
+	if len(again.Matches) != 1 || again.Commit == m.Commit {
+		t.Errorf("after a push: %+v", again)
+	}
+	clones, _ := filepath.Glob(filepath.Join(h.Env["HOME"], ".cache", "forge", "code", "*", "alice", "*.git"))
+	if len(clones) != 1 {
+		t.Errorf("clones in the cache: %v", clones)
+	}
+	if _, err := os.Stat(filepath.Join(clones[0], "shallow")); err != nil {
+		t.Errorf("the clone is not shallow: %v", err)
+	}
+}
