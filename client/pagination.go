@@ -53,6 +53,10 @@ func (p *Pages) Confirm(ctx context.Context) bool {
 		return true
 	}
 	resp, err := p.c.send(ctx, http.MethodGet, p.next, nil, false)
+	if IsNotFound(err) {
+		p.next = "" // a service answering 404 past its last page
+		return false
+	}
 	if err != nil {
 		return true // cannot tell: say "the first N", not a total
 	}
@@ -150,6 +154,12 @@ func list[T any](c *Client, ctx context.Context, path string, q url.Values, page
 		for next != "" && !seen[next] {
 			seen[next] = true // a server linking a page to itself must not loop
 			resp, err := c.send(ctx, http.MethodGet, next, nil, false)
+			if IsNotFound(err) && pager.Gone() {
+				if pages != nil {
+					pages.next = "" // 404 past the last page: the list ended
+				}
+				return
+			}
 			if err != nil {
 				yield(nil, err)
 				return

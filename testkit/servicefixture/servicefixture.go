@@ -46,6 +46,13 @@ const (
 	// FirstPageOnly: the first 20 records whatever is asked (page, size
 	// and cursor ignored), no Link and no total: forge cannot tell.
 	FirstPageOnly
+	// NotFoundPast: pages of 20 whatever is asked, no Link and no total,
+	// and 404 for a page past the last (a list ending on a full page
+	// has no empty page to say so).
+	NotFoundPast
+	// LinkNotFound: Link rel="next" on every page but the last, whose
+	// link names a page answering 404: forge cannot tell.
+	LinkNotFound
 )
 
 // Style names the records' fields.
@@ -470,8 +477,12 @@ func (s *Server) list(w http.ResponseWriter, r *http.Request, recs []map[string]
 	case PageLimit:
 		per = min(num("limit", 20), 50)
 		w.Header().Set("X-Total-Count", strconv.Itoa(len(recs)))
-	case FixedPages:
+	case FixedPages, NotFoundPast, LinkNotFound:
 		per = 20
+		if s.opts.Paging != FixedPages && page > 1 && (page-1)*per >= len(recs) {
+			s.json(w, 404, map[string]any{"error": "not found"})
+			return
+		}
 	case Cursor:
 		per = min(num("limit", 20), 100)
 		page = 1
@@ -483,6 +494,9 @@ func (s *Server) list(w http.ResponseWriter, r *http.Request, recs []map[string]
 	}
 	lo = min((page-1)*per, len(recs))
 	hi := min(lo+per, len(recs))
+	if s.opts.Paging == LinkNotFound && hi == len(recs) {
+		w.Header().Set("Link", fmt.Sprintf(`<%s?page=%d>; rel="next"`, r.URL.Path, page+1))
+	}
 	if hi < len(recs) {
 		next := url.Values{}
 		for k, v := range q {
@@ -497,7 +511,7 @@ func (s *Server) list(w http.ResponseWriter, r *http.Request, recs []map[string]
 			next.Set("page", strconv.Itoa(page+1))
 			last.Set("page", strconv.Itoa((len(recs)+per-1)/per))
 			w.Header().Set("Link", fmt.Sprintf(`<%s%s?%s>; rel="next", <%s%s?%s>; rel="last"`, s.URL, r.URL.Path, next.Encode(), s.URL, r.URL.Path, last.Encode()))
-		case LinkRelative:
+		case LinkRelative, LinkNotFound:
 			next.Set("page", strconv.Itoa(page+1))
 			w.Header().Set("Link", fmt.Sprintf(`<%s?%s>; rel=next`, r.URL.Path, next.Encode()))
 		case Cursor:
