@@ -94,3 +94,29 @@ func TestUsageTimestampWithoutZone(t *testing.T) {
 		t.Errorf("chat usage piped:\n%s", r.Output())
 	}
 }
+
+// TestStringIDs: a service sending the IDs of runs and jobs as JSON
+// strings: run list and run view show them, run logs reads the jobs' logs
+// by them.
+func TestStringIDs(t *testing.T) {
+	_, h := against(t, servicefixture.Options{StringIDs: true})
+	for _, c := range []struct {
+		args []string
+		want []string
+	}{
+		{[]string{"run", "list"}, []string{`(?m)^completed\tfailure\tBuild 2\tCI\tmain\tpush\t2\t`, `(?m)^completed\tsuccess\tBuild 3\tCI\tmain\tpush\t3\t`}},
+		{[]string{"run", "view", "2"}, []string{`(?m)^id:\t2$`, `(?m)^job:\t21\ttest\tcompleted\tfailure`}},
+		{[]string{"run", "logs", "2"}, []string{`(?m)^test\t.*FAIL.* example.com/app`}},
+	} {
+		r := h.Run(clitest.Run{}, c.args...)
+		if r.Code != 0 {
+			t.Errorf("forge %s: exit %d\n%s", strings.Join(c.args, " "), r.Code, r.Output())
+			continue
+		}
+		for _, w := range c.want {
+			if !regexp.MustCompile(w).MatchString(r.Out) {
+				t.Errorf("forge %s: no match for %q in\n%s", strings.Join(c.args, " "), w, r.Out)
+			}
+		}
+	}
+}

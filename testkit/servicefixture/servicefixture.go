@@ -141,6 +141,9 @@ type Options struct {
 	// were created an hour ago (recent for forge status), all on
 	// HeadSHA, the head commit of pull request 3.
 	Conclusions []string
+	// StringIDs sends the IDs of runs and jobs (and a job's run_id) as
+	// JSON strings ("2").
+	StringIDs bool
 	// JobConclusions, when set, replace each run's two jobs: job n (from
 	// 1, named "test (n)") concluded with the n-th, as a fail-fast matrix
 	// ends: one failure, the others cancelled.
@@ -356,6 +359,10 @@ func (s *Server) route(w http.ResponseWriter, r *http.Request, path string) {
 		}
 		s.json(w, 200, s.run(n))
 	case strings.HasPrefix(path, repo+"/actions/jobs/") && strings.HasSuffix(path, "/logs"):
+		if id, _ := strconv.Atoi(strings.TrimSuffix(strings.TrimPrefix(path, repo+"/actions/jobs/"), "/logs")); id < 10 {
+			s.json(w, 404, map[string]any{"error": "not found"}) // job IDs are 10 and up
+			return
+		}
 		w.Header().Set("Content-Type", "text/plain")
 		fmt.Fprintf(w, "\x1b[32m==> Test\x1b[0m\ngo test ./...\n\x1b[31mFAIL\x1b[0m example.com/app %s\n##[error]Process completed with exit code 1.\n", s.str(""))
 	case path == "/api/v2/admin/users":
@@ -635,13 +642,21 @@ func (s *Server) run(n int) map[string]any {
 			result = c[n-1]
 		}
 	}
-	rec := map[string]any{"id": n, "created_at": created, "html_url": s.str(fmt.Sprintf("%s/alice/app/actions/runs/%d", s.URL, n)), "event": s.str("push")}
+	rec := map[string]any{"id": s.id(n), "created_at": created, "html_url": s.str(fmt.Sprintf("%s/alice/app/actions/runs/%d", s.URL, n)), "event": s.str("push")}
 	if s.opts.Style == Alt {
 		rec["title"], rec["commit_sha"], rec["trigger_user"], rec["ref"], rec["status"] = s.str(fmt.Sprintf("Build %d", n)), s.str(sha), s.user("carol", 3), s.str("main"), s.str(result)
 	} else {
 		rec["name"], rec["display_title"], rec["head_sha"], rec["actor"], rec["head_branch"], rec["status"], rec["conclusion"] = s.str("CI"), s.str(fmt.Sprintf("Build %d", n)), s.str(sha), s.user("carol", 3), s.str("main"), s.str("completed"), s.str(result)
 	}
 	return rec
+}
+
+// id is a run's or job's ID: a number, or as Options.StringIDs says.
+func (s *Server) id(n int) any {
+	if s.opts.StringIDs {
+		return strconv.Itoa(n)
+	}
+	return n
 }
 
 func (s *Server) runs(status string) []map[string]any {
@@ -675,7 +690,7 @@ func (s *Server) jobs(n int) []map[string]any {
 	}
 	var out []map[string]any
 	for i, j := range plan {
-		rec := map[string]any{"id": n*10 + i, "run_id": n}
+		rec := map[string]any{"id": s.id(n*10 + i), "run_id": s.id(n)}
 		if s.opts.Style == Alt {
 			rec["status"] = j.result // no name, no conclusion
 		} else {
