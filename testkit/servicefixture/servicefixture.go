@@ -12,6 +12,8 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"io"
+	"log"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -20,6 +22,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/google/go-containerregistry/pkg/registry"
 )
 
 // Paging is how the fixture pages a list.
@@ -112,6 +116,26 @@ func BigFile(name string) []byte {
 	return b[:size]
 }
 
+// Registry is how the fixture's registry answers its listings, /api/tags
+// and /api/catalog (for alice, with Password). The registry protocol
+// (/v2/) is go-containerregistry's in-memory registry, without auth: push
+// to it with Server.Push.
+type Registry int
+
+const (
+	// RegistryObjects: one answer, each tag {"name": ...}, each
+	// repository {"name": ..., "tags": [...]}.
+	RegistryObjects Registry = iota
+	// RegistryStrings: one answer, each entry a plain string.
+	RegistryStrings
+	// RegistryLinked: tags 5 a page, Link rel="next" (relative) to the
+	// next.
+	RegistryLinked
+	// RegistryLinkedElsewhere: as RegistryLinked, the link naming another
+	// origin (the same server as localhost).
+	RegistryLinkedElsewhere
+)
+
 // Options are the fixture's choices.
 type Options struct {
 	Paging Paging
@@ -133,6 +157,8 @@ type Options struct {
 	// BigFiles adds files past the inline limit to alice/app, answered
 	// as it says.
 	BigFiles BigFiles
+	// Registry: how the registry's listings answer.
+	Registry Registry
 	// Issues, Repos, Users: how many of each (defaults 120, 45, 55).
 	Issues, Repos, Users int
 	// Conclusions, when set, replace the three runs of alice/app: run n
@@ -172,6 +198,7 @@ type Server struct {
 	// BaseURL is the REST API's base URL; Token a valid token of alice.
 	BaseURL, Token string
 
+	reg      http.Handler // the registry protocol, /v2/
 	mu       sync.Mutex
 	pending  map[string]bool // tokens waiting for verify
 	verified int
@@ -189,7 +216,7 @@ func New(t testing.TB, o Options) *Server {
 	if o.Users == 0 {
 		o.Users = 55
 	}
-	s := &Server{opts: o, pending: map[string]bool{}, Token: "plain-token-of-alice"}
+	s := &Server{opts: o, pending: map[string]bool{}, Token: "plain-token-of-alice", reg: registry.New(registry.Logger(log.New(io.Discard, "", 0)))}
 	s.Server = httptest.NewServer(http.HandlerFunc(s.serve))
 	s.BaseURL = s.URL + "/api/v2"
 	t.Cleanup(s.Close)
@@ -216,6 +243,14 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	}
 	if path == "/api/v1/chat/stream" {
 		s.stream(w)
+		return
+	}
+	if path == "/v2" || strings.HasPrefix(path, "/v2/") {
+		s.reg.ServeHTTP(w, r)
+		return
+	}
+	if path == "/api/catalog" || strings.HasPrefix(path, "/api/tags/") {
+		s.registryList(w, r, path)
 		return
 	}
 	if path == "/api/v2/me/state" && s.opts.NoMeState {
