@@ -10,6 +10,8 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+
+	"github.com/forgehq/forge/internal/authanswer"
 )
 
 // MinPasswordLength is the service's minimum for a new password.
@@ -205,15 +207,7 @@ func namesTwoFactor(key string) bool {
 
 // mentionsTwoFactor recognises the server's "two-factor verification
 // required" and its likely variants.
-func mentionsTwoFactor(msg string) bool {
-	m := strings.ToLower(msg)
-	for _, w := range []string{"two-factor", "two factor", "2fa", "totp", "otp"} {
-		if strings.Contains(m, w) {
-			return true
-		}
-	}
-	return false
-}
+func mentionsTwoFactor(msg string) bool { return authanswer.TwoFactor(msg) }
 
 // IsTwoFactorRequired reports whether err is the service refusing a token
 // that has not passed two-factor verification yet: a 401 (the reference

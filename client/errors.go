@@ -10,6 +10,7 @@ import (
 	"time"
 	"unicode"
 
+	"github.com/forgehq/forge/internal/authanswer"
 	"github.com/forgehq/forge/internal/httpwait"
 	"github.com/forgehq/forge/internal/text"
 )
@@ -48,10 +49,15 @@ const DocumentedBodyLimit = 1 << 20
 func (e *Error) HTTPStatus() int { return e.StatusCode }
 
 // TokenRejected reports whether the request carried a token and the server
-// answered 401: the token is wrong, expired or revoked.
+// refused it: a 401, or a 403 saying the token is invalid, expired or
+// revoked (authanswer.Refused): the token is wrong, expired or revoked.
 func (e *Error) TokenRejected() bool {
-	return e.StatusCode == http.StatusUnauthorized && e.tokenSent
+	return e.tokenSent && authanswer.Refused(e.StatusCode, e.Message)
 }
+
+// CredentialsRefused is TokenRejected: cmdutil.ExitCode makes it exit
+// code 4, as a 401.
+func (e *Error) CredentialsRefused() bool { return e.TokenRejected() }
 
 func (e *Error) Error() string {
 	var b strings.Builder

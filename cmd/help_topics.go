@@ -102,8 +102,9 @@ its own environment.`},
        terminal
   4    not authenticated (not logged in, also for auth status, auth
        logout and image logout), or the service refused the
-       credentials: a rejected token, a login refused for a wrong
-       password, a disabled account or a lockout after failed attempts
+       credentials: a rejected token or agent key (401, or 403 saying
+       it is invalid or expired), a login refused for a wrong password,
+       a disabled account or a lockout after failed attempts
   130  interrupted with Ctrl-C (or SIGTERM); run watch leaves the run's
        last state on the screen
 

@@ -148,6 +148,10 @@ type Options struct {
 	// saying so (true), e.g. "mfa_required"; "" sends none.
 	TwoFA403  bool
 	LoginFlag string
+	// Refuse403 refuses an unknown token, and an agent key other than
+	// AgentKey, with 403 {"error": "invalid or expired token"} (else: an
+	// unknown token 401, any agent key taken).
+	Refuse403 bool
 	// NoMeState answers GET /me/state with 404, before any token check
 	// (a service without it): a pending token shows only when used.
 	NoMeState bool
@@ -189,6 +193,8 @@ const (
 	Login    = "alice"
 	Password = "alice-password-123"
 	Code     = "123456" // the TOTP code verify accepts
+	// AgentKey is the agent key Options.Refuse403 takes.
+	AgentKey = "agk_fixturekey0123456789"
 )
 
 // Server is a running fixture.
@@ -236,6 +242,10 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		s.login(w, r)
 		return
 	}
+	if strings.HasPrefix(path, "/api/v1/") && s.opts.Refuse403 && r.Header.Get("Authorization") != "Bearer "+AgentKey {
+		s.json(w, 403, map[string]any{"error": "invalid or expired token"})
+		return
+	}
 	if path == "/api/v1/usage" {
 		// A timestamp without a zone, as some services write them.
 		s.json(w, 200, map[string]any{"tier": s.str("pro"), "quota_tokens": 1000000, "used_tokens": 10, "remaining": 999990, "period_resets": "2026-12-01T00:00:00"})
@@ -262,6 +272,10 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	s.mu.Lock()
 	pending, known := s.pending[tok]
 	s.mu.Unlock()
+	if tok != s.Token && !known && s.opts.Refuse403 {
+		s.json(w, 403, map[string]any{"error": "invalid or expired token"})
+		return
+	}
 	if tok != s.Token && !known {
 		s.json(w, 401, map[string]any{"error": "bad credentials"})
 		return
