@@ -288,10 +288,21 @@ func (s *AccountService) ConfirmTwoFactor(ctx context.Context, code string) erro
 }
 
 // VerifyTwoFactor completes a login of an account with 2FA on
-// (POST /me/2fa/verify), making the login's token usable.
-func (s *AccountService) VerifyTwoFactor(ctx context.Context, code string) error {
-	_, err := s.c.Post(ctx, "/me/2fa/verify", map[string]string{"code": code}, nil)
-	return err
+// (POST /me/2fa/verify), making the login's token usable. A service may
+// instead answer with a new token (token or access_token), retiring the
+// login's: then token is that one, to use and store from now on ("" when
+// the login's token is the one).
+func (s *AccountService) VerifyTwoFactor(ctx context.Context, code string) (token string, err error) {
+	resp, err := s.c.Post(ctx, "/me/2fa/verify", map[string]string{"code": code}, nil)
+	if err != nil {
+		return "", err
+	}
+	var v struct {
+		Token       string `json:"token"`
+		AccessToken string `json:"access_token"`
+	}
+	_ = json.Unmarshal(resp.Body, &v) // an answer without a token (or no JSON) keeps the login's
+	return first(v.Token, v.AccessToken), nil
 }
 
 // DisableTwoFactor switches 2FA off (POST /me/2fa/disable); it needs a

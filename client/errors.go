@@ -67,7 +67,7 @@ func (e *Error) Error() string {
 	// replaces the server's, which often carries advice of its own ("log
 	// in again") that would otherwise be said twice.
 	switch {
-	case e.TokenRejected() && !strings.Contains(strings.ToLower(e.Message), "two-factor"):
+	case e.TokenRejected() && !mentionsTwoFactor(e.Message):
 		b.WriteString("the service rejected the token: it expired or was revoked")
 	case e.StatusCode == http.StatusRequestEntityTooLarge:
 		b.WriteString(e.tooLarge())
@@ -85,7 +85,7 @@ func (e *Error) Error() string {
 		}
 	}
 	switch {
-	case e.TokenRejected() && !strings.Contains(strings.ToLower(e.Message), "two-factor"):
+	case e.TokenRejected() && !mentionsTwoFactor(e.Message):
 		fix := e.tokenFix
 		if fix == "" {
 			fix = "run `forge auth login`"

@@ -18,6 +18,11 @@ func TestTwoFactorBy403(t *testing.T) {
 		"no field":               {TwoFA403: true},
 		"mfa_required":           {TwoFA403: true, LoginFlag: "mfa_required"},
 		"no field, no /me/state": {TwoFA403: true, NoMeState: true},
+		// verify hands out a new token and retires the login's.
+		"verify gives a new token": {TwoFA403: true, VerifyNewToken: true},
+		// 2FA said only by a 401 about MFA, at /me/state or at first use.
+		"401 MFA":               {TwoFA403: true, TwoFAStatus: 401, TwoFAMessage: "MFA verification required"},
+		"401 MFA, no /me/state": {TwoFA403: true, TwoFAStatus: 401, TwoFAMessage: "MFA verification required", NoMeState: true},
 	} {
 		t.Run(name, func(t *testing.T) {
 			s, h := against(t, o)

@@ -148,6 +148,13 @@ type Options struct {
 	// saying so (true), e.g. "mfa_required"; "" sends none.
 	TwoFA403  bool
 	LoginFlag string
+	// TwoFAStatus and TwoFAMessage, when set, replace the 403 and its
+	// words (e.g. 401 "MFA verification required").
+	TwoFAStatus  int
+	TwoFAMessage string
+	// VerifyNewToken: verify answers {"ok": true, "token": NEW} and
+	// retires the login's token (refused from then on).
+	VerifyNewToken bool
 	// Refuse403 refuses an unknown token, and an agent key other than
 	// AgentKey, with 403 {"error": "invalid or expired token"} (else: an
 	// unknown token 401, any agent key taken).
@@ -285,7 +292,11 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if pending {
-		s.json(w, 403, map[string]any{"error": "two-factor verification required"})
+		status, msg := 403, "two-factor verification required"
+		if s.opts.TwoFAStatus != 0 {
+			status, msg = s.opts.TwoFAStatus, s.opts.TwoFAMessage
+		}
+		s.json(w, status, map[string]any{"error": msg})
 		return
 	}
 	s.route(w, r, path)
@@ -328,13 +339,19 @@ func (s *Server) verify(w http.ResponseWriter, r *http.Request, tok string) {
 		s.json(w, 401, map[string]any{"error": "invalid two-factor code"})
 		return
 	}
+	out := map[string]any{"ok": true}
 	s.mu.Lock()
 	if s.pending[tok] {
 		s.pending[tok] = false
 		s.verified++
+		if s.opts.VerifyNewToken {
+			delete(s.pending, tok)
+			out["token"] = fmt.Sprintf("verified-token-%d", s.verified)
+			s.pending[out["token"].(string)] = false
+		}
 	}
 	s.mu.Unlock()
-	s.json(w, 200, map[string]any{"ok": true})
+	s.json(w, 200, out)
 }
 
 func (s *Server) route(w http.ResponseWriter, r *http.Request, path string) {
