@@ -161,7 +161,10 @@ func (e *Error) describeBody() string {
 
 // errorMessage finds the message in an error body: the spec's
 // {"error": "..."}, and, tolerantly, {"message": "..."},
-// {"error": {"message": "..."}} and {"errors": ["...", ...]}.
+// {"error": {"message": "..."}} and {"errors": ["...", ...]}. The reasons
+// of an errors array (GitHub's validation errors: {"field": "title",
+// "code": "missing_field"} or a "message") follow the message, which
+// alone ("Validation Failed") would not say what to fix.
 func errorMessage(body []byte) string {
 	var v struct {
 		Error   json.RawMessage `json:"error"`
@@ -171,35 +174,53 @@ func errorMessage(body []byte) string {
 	if json.Unmarshal(body, &v) != nil {
 		return ""
 	}
+	msg := v.Message
 	var s string
-	if json.Unmarshal(v.Error, &s) == nil && s != "" {
-		return s
-	}
 	var nested struct {
 		Message string `json:"message"`
 	}
-	if json.Unmarshal(v.Error, &nested) == nil && nested.Message != "" {
-		return nested.Message
+	if json.Unmarshal(v.Error, &s) == nil && s != "" {
+		msg = s
+	} else if json.Unmarshal(v.Error, &nested) == nil && nested.Message != "" {
+		msg = nested.Message
 	}
-	if v.Message != "" {
-		return v.Message
+	reasons := errorReasons(v.Errors)
+	switch {
+	case reasons == "" || strings.Contains(msg, reasons):
+		return msg
+	case msg == "":
+		return reasons
 	}
+	return msg + ": " + reasons
+}
+
+// errorReasons reads an errors array: strings, or objects with a message,
+// or with a field and a code ("title: missing_field"); "" for none.
+func errorReasons(raw json.RawMessage) string {
 	var list []any
-	if json.Unmarshal(v.Errors, &list) == nil && len(list) > 0 {
-		parts := make([]string, 0, len(list))
-		for _, it := range list {
-			switch t := it.(type) {
-			case string:
-				parts = append(parts, t)
-			case map[string]any:
-				if m, ok := t["message"].(string); ok {
-					parts = append(parts, m)
-				}
+	if json.Unmarshal(raw, &list) != nil {
+		return ""
+	}
+	parts := make([]string, 0, len(list))
+	for _, it := range list {
+		switch t := it.(type) {
+		case string:
+			parts = append(parts, t)
+		case map[string]any:
+			m, _ := t["message"].(string)
+			field, _ := t["field"].(string)
+			code, _ := t["code"].(string)
+			switch {
+			case m != "":
+				parts = append(parts, m)
+			case field != "" && code != "":
+				parts = append(parts, field+": "+code)
+			case field != "" || code != "":
+				parts = append(parts, field+code)
 			}
 		}
-		return strings.Join(parts, "; ")
 	}
-	return ""
+	return strings.Join(parts, "; ")
 }
 
 // NetworkError means the service could not be reached or the connection

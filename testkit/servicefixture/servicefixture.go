@@ -168,6 +168,13 @@ type Options struct {
 	// BigFiles adds files past the inline limit to alice/app, answered
 	// as it says.
 	BigFiles BigFiles
+	// CommentField is the field a new comment's text is read from
+	// ("" for "body"); a comment without it is refused with GitHub's
+	// 422 "Validation Failed", the reason only in its errors array.
+	CommentField string
+	// StoreEmptyComments stores a comment without its text field, empty
+	// (answered with "body": ""), instead of refusing it.
+	StoreEmptyComments bool
 	// Registry: how the registry's listings answer.
 	Registry Registry
 	// Issues, Repos, Users: how many of each (defaults 120, 45, 55).
@@ -371,6 +378,12 @@ func (s *Server) route(w http.ResponseWriter, r *http.Request, path string) {
 	case path == repo:
 		s.json(w, 200, s.repo(1))
 	case path == repo+"/issues" && r.Method == http.MethodPost:
+		var in struct{ Title string }
+		json.NewDecoder(r.Body).Decode(&in)
+		if len(in.Title) > 256 { // the reason only in errors[]
+			s.json(w, 422, map[string]any{"message": "Validation Failed", "errors": []map[string]any{{"resource": "Issue", "field": "title", "code": "custom", "message": "title is too long (maximum is 256 characters)"}}})
+			return
+		}
 		s.json(w, 201, s.issue(s.opts.Issues+1))
 	case path == repo+"/issues":
 		s.list(w, r, s.filter(s.issues(), "state", q.Get("state")))
@@ -379,7 +392,7 @@ func (s *Server) route(w http.ResponseWriter, r *http.Request, path string) {
 		n, _ := strconv.Atoi(id)
 		switch sub {
 		case "comments":
-			s.json(w, 201, map[string]any{"id": 9, "body": s.str("a comment"), "user": s.user(Login, 1), "html_url": s.str(s.URL + "/c/9"), "created_at": "2026-01-02T03:04:05Z"})
+			s.comment(w, r)
 		case "state":
 			s.json(w, 200, s.issue(n))
 		default:
@@ -440,6 +453,22 @@ func (s *Server) route(w http.ResponseWriter, r *http.Request, path string) {
 	default:
 		s.json(w, 404, map[string]any{"error": "not found"})
 	}
+}
+
+// comment adds a comment, its text read from Options.CommentField.
+func (s *Server) comment(w http.ResponseWriter, r *http.Request) {
+	field := s.opts.CommentField
+	if field == "" {
+		field = "body"
+	}
+	var in map[string]any
+	json.NewDecoder(r.Body).Decode(&in)
+	text, _ := in[field].(string)
+	if text == "" && !s.opts.StoreEmptyComments {
+		s.json(w, 422, map[string]any{"message": "Validation Failed", "errors": []map[string]any{{"resource": "IssueComment", "field": field, "code": "missing_field"}}})
+		return
+	}
+	s.json(w, 201, map[string]any{"id": 9, "body": s.str(text), "user": s.user(Login, 1), "html_url": s.str(s.URL + "/c/9"), "created_at": "2026-01-02T03:04:05Z"})
 }
 
 // top is the listing of alice/app's top directory.

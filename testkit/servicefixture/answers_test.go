@@ -1,0 +1,40 @@
+package servicefixture_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/forgehq/forge/testkit/clitest"
+	"github.com/forgehq/forge/testkit/servicefixture"
+)
+
+// TestValidationReasonInErrors: a 422 whose reason is only in GitHub's
+// errors array: forge prints the reason, not only "Validation Failed".
+func TestValidationReasonInErrors(t *testing.T) {
+	_, h := against(t, servicefixture.Options{})
+	r := h.Run(clitest.Run{}, "issue", "create", "--title", strings.Repeat("long ", 60), "--body", "x")
+	if r.Code != 1 || !strings.Contains(r.Err, "Validation Failed: title is too long (maximum is 256 characters)") {
+		t.Errorf("exit %d, want 1 giving the reason\n%s", r.Code, r.Output())
+	}
+	_, h = against(t, servicefixture.Options{CommentField: "text"})
+	r = h.Run(clitest.Run{}, "issue", "comment", "5", "--body", "hello")
+	if r.Code != 1 || !strings.Contains(r.Err, "Validation Failed: text: missing_field") {
+		t.Errorf("exit %d, want 1 naming the field\n%s", r.Code, r.Output())
+	}
+}
+
+// TestCommentTextField: a service reading a comment's text from
+// "comment" gets it; one that stores a comment empty (its text read from a
+// field forge does not send) is an error saying so, not a success.
+func TestCommentTextField(t *testing.T) {
+	_, h := against(t, servicefixture.Options{CommentField: "comment"})
+	r := h.Run(clitest.Run{}, "issue", "comment", "5", "--body", "hello")
+	if r.Code != 0 || !strings.Contains(r.Err, "Commented on issue #5") {
+		t.Errorf("a service reading comment: exit %d\n%s", r.Code, r.Output())
+	}
+	_, h = against(t, servicefixture.Options{CommentField: "text", StoreEmptyComments: true})
+	r = h.Run(clitest.Run{}, "issue", "comment", "5", "--body", "hello")
+	if r.Code != 1 || !strings.Contains(r.Err, "stored the comment with no text") {
+		t.Errorf("a service storing an empty comment: exit %d\n%s", r.Code, r.Output())
+	}
+}
