@@ -88,7 +88,8 @@ its own environment.`},
 	{"exit-codes", "Exit codes forge returns", `forge exits with:
 
   0    success, also when the state asked for already held (admin user
-       disable of a disabled account)
+       disable of a disabled account, auth 2fa disable when it is off),
+       said on stderr
   1    failure: a request failed, a resource was not found, permission
        was denied, the service refused a value (HTTP 400); pr checks,
        run view and run watch --exit-status, and run explain: a run

@@ -3,6 +3,7 @@ package auth
 import (
 	"context"
 	"fmt"
+	"net/http"
 	"os"
 	"strconv"
 	"strings"
@@ -213,10 +214,15 @@ func runDisable(ctx context.Context, opts *disableOptions) error {
 	err = withCode(ctx, f, code, "--code CODE (or set FORGE_TOTP_CODE)", func(code string) error {
 		return c.Account.DisableTwoFactor(ctx, code)
 	})
+	cs := f.IOStreams.ErrColorScheme()
+	if client.HasStatus(err, http.StatusConflict) {
+		// The spec's one conflict here: 2FA is off already, the state asked for.
+		fmt.Fprintf(f.IOStreams.ErrOut, "%s Two-factor authentication was already off\n", cs.WarningIcon())
+		return nil
+	}
 	if err != nil {
 		return err
 	}
-	cs := f.IOStreams.ErrColorScheme()
 	fmt.Fprintf(f.IOStreams.ErrOut, "%s Two-factor authentication is off\n", cs.SuccessIcon())
 	return nil
 }

@@ -38,3 +38,28 @@ func TestCommentTextField(t *testing.T) {
 		t.Errorf("a service storing an empty comment: exit %d\n%s", r.Code, r.Output())
 	}
 }
+
+// TestConflictWhenStateHolds: a service answering 409 to disabling a
+// disabled account, enabling an enabled one or turning 2FA off when it is
+// off: the state asked for holds, forge says so on stderr and exits 0
+// (forge help exit-codes).
+func TestConflictWhenStateHolds(t *testing.T) {
+	_, h := against(t, servicefixture.Options{ConflictWhenHeld: true})
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"admin", "user", "disable", "user002"}, "user002 was already disabled"},
+		{[]string{"admin", "user", "enable", "user003"}, "user003 was already enabled"},
+		{[]string{"auth", "2fa", "disable", "--code", servicefixture.Code}, "already off"},
+	} {
+		r := h.Run(clitest.Run{}, c.args...)
+		if r.Code != 0 || !strings.Contains(r.Err, c.want) {
+			t.Errorf("forge %s: exit %d, want 0 saying %q\n%s", strings.Join(c.args, " "), r.Code, c.want, r.Output())
+		}
+	}
+	_, h = against(t, servicefixture.Options{})
+	if r := h.Run(clitest.Run{}, "admin", "user", "disable", "user003"); r.Code != 0 || !strings.Contains(r.Err, "Disabled user003") {
+		t.Errorf("a change: exit %d\n%s", r.Code, r.Output())
+	}
+}

@@ -175,6 +175,11 @@ type Options struct {
 	// StoreEmptyComments stores a comment without its text field, empty
 	// (answered with "body": ""), instead of refusing it.
 	StoreEmptyComments bool
+	// ConflictWhenHeld answers 409 to a change to a state that already
+	// holds: disabling user002 (disabled), enabling another account,
+	// turning alice's two-factor authentication off (it is off).
+	// Without it those answer 200 {"ok": true}.
+	ConflictWhenHeld bool
 	// Registry: how the registry's listings answer.
 	Registry Registry
 	// Issues, Repos, Users: how many of each (defaults 120, 45, 55).
@@ -444,6 +449,19 @@ func (s *Server) route(w http.ResponseWriter, r *http.Request, path string) {
 		}
 		w.Header().Set("Content-Type", "text/plain")
 		fmt.Fprintf(w, "\x1b[32m==> Test\x1b[0m\ngo test ./...\n\x1b[31mFAIL\x1b[0m example.com/app %s\n##[error]Process completed with exit code 1.\n", s.str(""))
+	case strings.HasPrefix(path, "/api/v2/admin/users/") && r.Method == http.MethodPost:
+		login, verb, _ := strings.Cut(strings.TrimPrefix(path, "/api/v2/admin/users/"), "/")
+		if s.opts.ConflictWhenHeld && (verb == "disable") == (login == "user002") {
+			s.json(w, 409, map[string]any{"error": "user " + login + " is already " + verb + "d"})
+			return
+		}
+		s.json(w, 200, map[string]any{"ok": true})
+	case path == "/api/v2/me/2fa/disable" && r.Method == http.MethodPost:
+		if s.opts.ConflictWhenHeld {
+			s.json(w, 409, map[string]any{"error": "two-factor authentication is not enabled"})
+			return
+		}
+		s.json(w, 200, map[string]any{"ok": true})
 	case path == "/api/v2/admin/users":
 		s.list(w, r, s.users())
 	case path == "/api/v2/admin/invites" && r.Method == http.MethodPost:
