@@ -39,11 +39,6 @@ type Error struct {
 	atRoot      bool   // the request was for an endpoint every service has
 }
 
-// DocumentedBodyLimit is the largest request body the reference server
-// takes (refserver/README.md); the specification names no limit. A 413
-// whose answer does not say the service's own limit quotes this one.
-const DocumentedBodyLimit = 1 << 20
-
 // HTTPStatus returns the status code; cmdutil.ExitCode maps 401 to exit
 // code 4 through it.
 func (e *Error) HTTPStatus() int { return e.StatusCode }
@@ -100,14 +95,14 @@ func (e *Error) Error() string {
 	return b.String()
 }
 
-// tooLarge says a 413: the service's limit when its answer names one,
-// else the documented one, and the size that was sent.
+// tooLarge says a 413: the service's own words when it sent some (which
+// may name its limit), and the size that was sent. The spec documents no
+// limit, so forge names none of its own.
 func (e *Error) tooLarge() string {
 	var b strings.Builder
-	if e.Message != "" && strings.ContainsAny(e.Message, "0123456789") {
-		b.WriteString(e.Message)
-	} else {
-		fmt.Fprintf(&b, "the request body is larger than the service takes (the documented limit is %s)", text.Bytes(DocumentedBodyLimit))
+	b.WriteString("the request body is larger than the service takes")
+	if e.Message != "" {
+		b.WriteString(": " + e.Message)
 	}
 	if e.sent > 0 {
 		fmt.Fprintf(&b, "; this one was %s", text.Bytes(int64(e.sent)))

@@ -63,3 +63,14 @@ func TestConflictWhenStateHolds(t *testing.T) {
 		t.Errorf("a change: exit %d\n%s", r.Code, r.Output())
 	}
 }
+
+// TestTooLargeNamesNoLimit: a 413 without words, for a comment of 206 KiB
+// (the service's own limit is 200 KiB): forge says the service refused
+// its size and names no limit it does not know.
+func TestTooLargeNamesNoLimit(t *testing.T) {
+	_, h := against(t, servicefixture.Options{})
+	r := h.Run(clitest.Run{}, "issue", "comment", "5", "--body", strings.Repeat("x", 103<<10))
+	if r.Code != 1 || !strings.Contains(r.Err, "HTTP 413: the request body is larger than the service takes; this one was 206") || strings.Contains(r.Err, "limit") {
+		t.Errorf("exit %d\n%s", r.Code, r.Err)
+	}
+}

@@ -479,8 +479,13 @@ func (s *Server) comment(w http.ResponseWriter, r *http.Request) {
 	if field == "" {
 		field = "body"
 	}
+	b, _ := io.ReadAll(r.Body)
+	if len(b) > 200<<10 { // a limit of its own, not said
+		w.WriteHeader(http.StatusRequestEntityTooLarge)
+		return
+	}
 	var in map[string]any
-	json.NewDecoder(r.Body).Decode(&in)
+	json.Unmarshal(b, &in)
 	text, _ := in[field].(string)
 	if text == "" && !s.opts.StoreEmptyComments {
 		s.json(w, 422, map[string]any{"message": "Validation Failed", "errors": []map[string]any{{"resource": "IssueComment", "field": field, "code": "missing_field"}}})
