@@ -1,6 +1,7 @@
 package servicefixture_test
 
 import (
+	"regexp"
 	"strings"
 	"testing"
 
@@ -71,6 +72,16 @@ func TestTooLargeNamesNoLimit(t *testing.T) {
 	_, h := against(t, servicefixture.Options{})
 	r := h.Run(clitest.Run{}, "issue", "comment", "5", "--body", strings.Repeat("x", 103<<10))
 	if r.Code != 1 || !strings.Contains(r.Err, "HTTP 413: the request body is larger than the service takes; this one was 206") || strings.Contains(r.Err, "limit") {
+		t.Errorf("exit %d\n%s", r.Code, r.Err)
+	}
+}
+
+// TestRateLimit403SaysWhen: GitHub's 403 for a used-up rate limit, its
+// reset in X-RateLimit-Reset only: forge says when to try again.
+func TestRateLimit403SaysWhen(t *testing.T) {
+	_, h := against(t, servicefixture.Options{RateLimited: true})
+	r := h.Run(clitest.Run{}, "issue", "list")
+	if r.Code != 1 || !regexp.MustCompile(`API rate limit exceeded for 127\.0\.0\.1\..*; retry after 1[45]m[0-9]+s`).MatchString(r.Err) {
 		t.Errorf("exit %d\n%s", r.Code, r.Err)
 	}
 }

@@ -180,6 +180,10 @@ type Options struct {
 	// turning alice's two-factor authentication off (it is off).
 	// Without it those answer 200 {"ok": true}.
 	ConflictWhenHeld bool
+	// RateLimited answers every REST request with GitHub's 403 for a
+	// used-up rate limit: X-RateLimit-Remaining 0, the reset (Unix
+	// seconds) 15 minutes on, no Retry-After.
+	RateLimited bool
 	// Registry: how the registry's listings answer.
 	Registry Registry
 	// Issues, Repos, Users: how many of each (defaults 120, 45, 55).
@@ -280,6 +284,13 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	}
 	if path == "/api/catalog" || strings.HasPrefix(path, "/api/tags/") {
 		s.registryList(w, r, path)
+		return
+	}
+	if s.opts.RateLimited && strings.HasPrefix(path, "/api/v2/") {
+		w.Header().Set("X-RateLimit-Limit", "60")
+		w.Header().Set("X-RateLimit-Remaining", "0")
+		w.Header().Set("X-RateLimit-Reset", strconv.FormatInt(time.Now().Add(15*time.Minute).Unix(), 10))
+		s.json(w, 403, map[string]any{"message": "API rate limit exceeded for 127.0.0.1.", "documentation_url": "https://docs.github.com/rest/overview/resources-in-the-rest-api#rate-limiting"})
 		return
 	}
 	if path == "/api/v2/me/state" && s.opts.NoMeState {
