@@ -13,7 +13,8 @@
 //     token prefixes (fgt_, agk_) and other forges' (ghp_, glpat-, ...),
 //     JWTs, Authorization and X-API-Key header values, `token=`/`password=`
 //     assignments, passwords in URLs (scheme://user:PASSWORD@host), and a
-//     long high-entropy string after a secret-sounding key.
+//     long high-entropy string after a secret-sounding key; and by shape
+//     any prefixed token (a word prefix, "_", a random tail: prefixed.go).
 //
 // Text also removes ANSI escape sequences (colour codes in job logs): the
 // agent has no use for them, and a sequence inside a secret would hide it.

@@ -120,3 +120,26 @@ func TestStringIDs(t *testing.T) {
 		}
 	}
 }
+
+// TestServiceTokensInLogsMasked: job logs holding the service's own CI
+// token and key forms, which forge never held: run explain sends them
+// masked, and an image digest beside them as it is.
+func TestServiceTokensInLogsMasked(t *testing.T) {
+	s, h := against(t, servicefixture.Options{LogTokens: true})
+	h.Env["AGENT_URL"], h.Env["AGENT_API_KEY"] = s.URL, "agk_fixturekey0123456789"
+	h.Env["FORGE_DEBUG"] = "1"
+	r := h.Run(clitest.Run{}, "run", "explain", "2")
+	if !strings.Contains(r.Err, "@@ job test (failure): log @@") {
+		t.Fatalf("run explain sent no log:\n%s", r.Output())
+	}
+	for _, secret := range []string{servicefixture.LogToken, servicefixture.LogKey} {
+		if strings.Contains(r.Err, secret) {
+			t.Errorf("run explain sent %s unmasked", secret)
+		}
+	}
+	for _, want := range []string{"vault login with vtok_ci_****", "X-Service: hsa_live_****", "pulling image " + servicefixture.LogDigest} {
+		if !strings.Contains(r.Err, want) {
+			t.Errorf("%q not in what run explain sent:\n%s", want, r.Err)
+		}
+	}
+}

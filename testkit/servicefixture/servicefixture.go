@@ -184,6 +184,9 @@ type Options struct {
 	// used-up rate limit: X-RateLimit-Remaining 0, the reset (Unix
 	// seconds) 15 minutes on, no Retry-After.
 	RateLimited bool
+	// LogTokens puts the service's own CI token and key forms in the job
+	// logs (LogToken, LogKey), beside an image digest (LogDigest).
+	LogTokens bool
 	// Registry: how the registry's listings answer.
 	Registry Registry
 	// Issues, Repos, Users: how many of each (defaults 120, 45, 55).
@@ -202,6 +205,13 @@ type Options struct {
 	// ends: one failure, the others cancelled.
 	JobConclusions []string
 }
+
+// The secrets and the digest of Options.LogTokens.
+const (
+	LogToken  = "vtok_ci_9fK2mQ7xZp4RtL8wB3nY6cV1"
+	LogKey    = "hsa_live_4eC39HqLyjWDarjtT1zdp7dc"
+	LogDigest = "sha256_e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
+)
 
 // HeadSHA is the commit of the runs of Options.Conclusions.
 const HeadSHA = "c0ffee0000000000000000000000000000c0ffee"
@@ -459,6 +469,9 @@ func (s *Server) route(w http.ResponseWriter, r *http.Request, path string) {
 			return
 		}
 		w.Header().Set("Content-Type", "text/plain")
+		if s.opts.LogTokens {
+			fmt.Fprintf(w, "pulling image %s\nvault login with %s\ncurl -H 'X-Service: %s' https://hooks.example.com\n", LogDigest, LogToken, LogKey)
+		}
 		fmt.Fprintf(w, "\x1b[32m==> Test\x1b[0m\ngo test ./...\n\x1b[31mFAIL\x1b[0m example.com/app %s\n##[error]Process completed with exit code 1.\n", s.str(""))
 	case strings.HasPrefix(path, "/api/v2/admin/users/") && r.Method == http.MethodPost:
 		login, verb, _ := strings.Cut(strings.TrimPrefix(path, "/api/v2/admin/users/"), "/")
