@@ -100,9 +100,13 @@ func (e *Error) Error() string {
 // limit, so forge names none of its own.
 func (e *Error) tooLarge() string {
 	var b strings.Builder
-	b.WriteString("the request body is larger than the service takes")
-	if e.Message != "" {
-		b.WriteString(": " + e.Message)
+	switch {
+	case strings.ContainsAny(e.Message, "0123456789"):
+		b.WriteString(e.Message) // it names its limit
+	case e.Message != "":
+		b.WriteString("the request body is larger than the service takes: " + e.Message)
+	default:
+		b.WriteString("the request body is larger than the service takes")
 	}
 	if e.sent > 0 {
 		fmt.Fprintf(&b, "; this one was %s", text.Bytes(int64(e.sent)))
