@@ -327,8 +327,14 @@ func (c *Client) AdminCatalog(ctx context.Context) ([]Repository, []json.RawMess
 // every page links to a new one must not keep forge reading.
 var maxAPIPages = 1000
 
-// errNotList is an /api/ answer that is not a list forge understands.
-var errNotList = errors.New("not a list")
+// errNotList is an /api/ answer that is not a list forge understands (a
+// constant: no start-up work).
+const errNotList = sentinel("not a list")
+
+// sentinel is an error that is its text.
+type sentinel string
+
+func (e sentinel) Error() string { return string(e) }
 
 // apiList reads a list from one of the registry's /api/ endpoints: on each
 // page a JSON array, or an object holding one under key. A service may page
