@@ -41,17 +41,27 @@ func TestFiltersHoldOnTheClient(t *testing.T) {
 // with Gitea's and GitLab's names fill forge's columns; no row is empty.
 func TestOtherFieldNames(t *testing.T) {
 	_, h := against(t, servicefixture.Options{Style: servicefixture.Alt})
-	for _, c := range []struct {
-		args []string
-		want []string // regexps, each matched against stdout
-	}{
+	expectRows(t, h, []rowsCase{
 		{[]string{"run", "list"}, []string{`(?m)^completed\tfailure\tBuild 2\t\tmain\tpush\t2\t`, `(?m)^completed\tsuccess\tBuild 3\t`}},
 		{[]string{"run", "view", "2"}, []string{`(?m)^conclusion:\tfailure$`, `0000000000000000000000000000000000000002`, `carol`, `(?m)^job:\t21\t21\tcompleted\tfailure`}},
 		{[]string{"run", "logs", "2"}, []string{`(?m)^21\t.*FAIL.* example.com/app`}},
 		{[]string{"pr", "list", "--state", "all"}, []string{`(?m)^3\tchange 3\ttopic-3\topen\t`, `(?m)^2\tchange 2\ttopic-2\tmerged\t`, `(?m)^1\tchange 1\ttopic-1\tclosed\t`}},
 		{[]string{"release", "list"}, []string{`(?m)^Release v1.1.0-rc1\tPre-release\tv1.1.0-rc1\t`, `(?m)^Release v1.0.0\tLatest\tv1.0.0\t`}},
 		{[]string{"admin", "invite", "list"}, []string{`(?m)^invite 801\t\t\t\tpending\t`, `(?m)^dave@example.com\tdave@example.com\t\t\taccepted\talice\t`}},
-	} {
+	})
+}
+
+// rowsCase is a command and regexps its stdout must match.
+type rowsCase struct {
+	args []string
+	want []string
+}
+
+// expectRows runs each command: it must exit 0, its stdout match each
+// regexp, and no row of it be empty.
+func expectRows(t *testing.T, h *clitest.Harness, cases []rowsCase) {
+	t.Helper()
+	for _, c := range cases {
 		r := h.Run(clitest.Run{}, c.args...)
 		if r.Code != 0 {
 			t.Errorf("forge %s: exit %d\n%s", strings.Join(c.args, " "), r.Code, r.Output())
@@ -100,25 +110,11 @@ func TestUsageTimestampWithoutZone(t *testing.T) {
 // by them.
 func TestStringIDs(t *testing.T) {
 	_, h := against(t, servicefixture.Options{StringIDs: true})
-	for _, c := range []struct {
-		args []string
-		want []string
-	}{
+	expectRows(t, h, []rowsCase{
 		{[]string{"run", "list"}, []string{`(?m)^completed\tfailure\tBuild 2\tCI\tmain\tpush\t2\t`, `(?m)^completed\tsuccess\tBuild 3\tCI\tmain\tpush\t3\t`}},
 		{[]string{"run", "view", "2"}, []string{`(?m)^id:\t2$`, `(?m)^job:\t21\ttest\tcompleted\tfailure`}},
 		{[]string{"run", "logs", "2"}, []string{`(?m)^test\t.*FAIL.* example.com/app`}},
-	} {
-		r := h.Run(clitest.Run{}, c.args...)
-		if r.Code != 0 {
-			t.Errorf("forge %s: exit %d\n%s", strings.Join(c.args, " "), r.Code, r.Output())
-			continue
-		}
-		for _, w := range c.want {
-			if !regexp.MustCompile(w).MatchString(r.Out) {
-				t.Errorf("forge %s: no match for %q in\n%s", strings.Join(c.args, " "), w, r.Out)
-			}
-		}
-	}
+	})
 }
 
 // TestServiceTokensInLogsMasked: job logs holding the service's own CI
