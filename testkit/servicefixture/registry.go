@@ -14,6 +14,26 @@ import (
 	"github.com/google/go-containerregistry/pkg/v1/remote"
 )
 
+// Registry is how the fixture's registry answers its listings, /api/tags
+// and /api/catalog (for alice, with Password). The registry protocol
+// (/v2/) is go-containerregistry's in-memory registry, without auth: push
+// to it with Server.Push.
+type Registry int
+
+const (
+	// RegistryObjects: one answer, each tag {"name": ...}, each
+	// repository {"name": ..., "tags": [...]}.
+	RegistryObjects Registry = iota
+	// RegistryStrings: one answer, each entry a plain string.
+	RegistryStrings
+	// RegistryLinked: tags 5 a page, Link rel="next" (relative) to the
+	// next.
+	RegistryLinked
+	// RegistryLinkedElsewhere: as RegistryLinked, the link naming another
+	// origin (the same server as localhost).
+	RegistryLinkedElsewhere
+)
+
 // Push writes a small random image to repo (e.g. "alice/app") under each
 // tag.
 func (s *Server) Push(t testing.TB, repo string, tags ...string) {

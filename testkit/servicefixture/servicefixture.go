@@ -116,26 +116,6 @@ func BigFile(name string) []byte {
 	return b[:size]
 }
 
-// Registry is how the fixture's registry answers its listings, /api/tags
-// and /api/catalog (for alice, with Password). The registry protocol
-// (/v2/) is go-containerregistry's in-memory registry, without auth: push
-// to it with Server.Push.
-type Registry int
-
-const (
-	// RegistryObjects: one answer, each tag {"name": ...}, each
-	// repository {"name": ..., "tags": [...]}.
-	RegistryObjects Registry = iota
-	// RegistryStrings: one answer, each entry a plain string.
-	RegistryStrings
-	// RegistryLinked: tags 5 a page, Link rel="next" (relative) to the
-	// next.
-	RegistryLinked
-	// RegistryLinkedElsewhere: as RegistryLinked, the link naming another
-	// origin (the same server as localhost).
-	RegistryLinkedElsewhere
-)
-
 // Options are the fixture's choices.
 type Options struct {
 	Paging Paging
@@ -205,13 +185,6 @@ type Options struct {
 	// ends: one failure, the others cancelled.
 	JobConclusions []string
 }
-
-// The secrets and the digest of Options.LogTokens.
-const (
-	LogToken  = "vtok_ci_9fK2mQ7xZp4RtL8wB3nY6cV1"
-	LogKey    = "hsa_live_4eC39HqLyjWDarjtT1zdp7dc"
-	LogDigest = "sha256_e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
-)
 
 // HeadSHA is the commit of the runs of Options.Conclusions.
 const HeadSHA = "c0ffee0000000000000000000000000000c0ffee"
@@ -495,27 +468,6 @@ func (s *Server) route(w http.ResponseWriter, r *http.Request, path string) {
 	default:
 		s.json(w, 404, map[string]any{"error": "not found"})
 	}
-}
-
-// comment adds a comment, its text read from Options.CommentField.
-func (s *Server) comment(w http.ResponseWriter, r *http.Request) {
-	field := s.opts.CommentField
-	if field == "" {
-		field = "body"
-	}
-	b, _ := io.ReadAll(r.Body)
-	if len(b) > 200<<10 { // a limit of its own, not said
-		w.WriteHeader(http.StatusRequestEntityTooLarge)
-		return
-	}
-	var in map[string]any
-	json.Unmarshal(b, &in)
-	text, _ := in[field].(string)
-	if text == "" && !s.opts.StoreEmptyComments {
-		s.json(w, 422, map[string]any{"message": "Validation Failed", "errors": []map[string]any{{"resource": "IssueComment", "field": field, "code": "missing_field"}}})
-		return
-	}
-	s.json(w, 201, map[string]any{"id": 9, "body": s.str(text), "user": s.user(Login, 1), "html_url": s.str(s.URL + "/c/9"), "created_at": "2026-01-02T03:04:05Z"})
 }
 
 // top is the listing of alice/app's top directory.
