@@ -306,10 +306,15 @@ func (s *AccountService) VerifyTwoFactor(ctx context.Context, code string) (toke
 }
 
 // DisableTwoFactor switches 2FA off (POST /me/2fa/disable); it needs a
-// current code.
-func (s *AccountService) DisableTwoFactor(ctx context.Context, code string) error {
-	_, err := s.c.Post(ctx, "/me/2fa/disable", map[string]string{"code": code}, nil)
-	return err
+// current code. already is true when the service answered 409 Conflict:
+// 2FA was off (the spec's states allow no other conflict here), the state
+// asked for.
+func (s *AccountService) DisableTwoFactor(ctx context.Context, code string) (already bool, err error) {
+	_, err = s.c.Post(ctx, "/me/2fa/disable", map[string]string{"code": code}, nil)
+	if HasStatus(err, http.StatusConflict) {
+		return true, nil
+	}
+	return false, err
 }
 
 // getOne GETs one record.
