@@ -10,8 +10,8 @@ import "strings"
 
 // Refused reports whether an answer of status with message msg refuses
 // the credentials themselves: any 401, and a 403 whose message says a
-// token, key or the credentials are invalid, expired or revoked, or that
-// authentication is needed — not a 403 about permissions, nor one about a
+// token, an API or agent key, the session or the credentials are invalid,
+// expired or revoked, or that authentication is needed — not a 403 about permissions, nor one about a
 // two-factor code.
 func Refused(status int, msg string) bool {
 	switch {
@@ -21,12 +21,12 @@ func Refused(status int, msg string) bool {
 		return false
 	}
 	m := strings.ToLower(msg)
-	for _, w := range []string{"bad credentials", "invalid credentials", "authentication required", "requires authentication", "not authenticated", "unauthenticated", "unauthorized"} {
-		if strings.Contains(m, w) {
-			return true
-		}
+	if containsAny(m, "bad credentials", "invalid credentials", "authentication required", "requires authentication", "not authenticated", "unauthenticated") {
+		return true
 	}
-	subject := containsAny(m, "token", "key", "credential", "session")
+	// Not a bare "key" (an SSH or deploy key refused is no login matter),
+	// nor "unauthorized" (services say it of permissions too).
+	subject := containsAny(m, "token", "api key", "api-key", "apikey", "agent key", "access key", "credential", "session")
 	return subject && containsAny(m, "invalid", "expired", "revoked", "unknown", "not valid", "malformed", "no longer valid")
 }
 
