@@ -53,6 +53,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/forgehq/forge/internal/authanswer"
 	"github.com/forgehq/forge/internal/httpwait"
 	"github.com/forgehq/forge/internal/origin"
 	"github.com/forgehq/forge/internal/timestamp"
@@ -156,6 +157,11 @@ func (e *Error) Error() string {
 
 // HTTPStatus lets forge map 401 to its authentication exit code.
 func (e *Error) HTTPStatus() int { return e.StatusCode }
+
+// CredentialsRefused reports whether the service refused the key: a 401,
+// or a 403 saying the key or token is invalid, expired or revoked
+// (authanswer.Refused). forge exits 4 for it, as for a 401.
+func (e *Error) CredentialsRefused() bool { return authanswer.Refused(e.StatusCode, e.Message) }
 
 func (c *Client) newRequest(ctx context.Context, method, path string, body any) (*http.Request, error) {
 	var rd io.Reader

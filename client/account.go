@@ -10,6 +10,8 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+
+	"github.com/forgehq/forge/internal/authanswer"
 )
 
 // MinPasswordLength is the service's minimum for a new password.
@@ -205,15 +207,7 @@ func namesTwoFactor(key string) bool {
 
 // mentionsTwoFactor recognises the server's "two-factor verification
 // required" and its likely variants.
-func mentionsTwoFactor(msg string) bool {
-	m := strings.ToLower(msg)
-	for _, w := range []string{"two-factor", "two factor", "2fa", "totp", "otp"} {
-		if strings.Contains(m, w) {
-			return true
-		}
-	}
-	return false
-}
+func mentionsTwoFactor(msg string) bool { return authanswer.TwoFactor(msg) }
 
 // IsTwoFactorRequired reports whether err is the service refusing a token
 // that has not passed two-factor verification yet: a 401 (the reference
@@ -294,17 +288,33 @@ func (s *AccountService) ConfirmTwoFactor(ctx context.Context, code string) erro
 }
 
 // VerifyTwoFactor completes a login of an account with 2FA on
-// (POST /me/2fa/verify), making the login's token usable.
-func (s *AccountService) VerifyTwoFactor(ctx context.Context, code string) error {
-	_, err := s.c.Post(ctx, "/me/2fa/verify", map[string]string{"code": code}, nil)
-	return err
+// (POST /me/2fa/verify), making the login's token usable. A service may
+// instead answer with a new token (token or access_token), retiring the
+// login's: then token is that one, to use and store from now on ("" when
+// the login's token is the one).
+func (s *AccountService) VerifyTwoFactor(ctx context.Context, code string) (token string, err error) {
+	resp, err := s.c.Post(ctx, "/me/2fa/verify", map[string]string{"code": code}, nil)
+	if err != nil {
+		return "", err
+	}
+	var v struct {
+		Token       string `json:"token"`
+		AccessToken string `json:"access_token"`
+	}
+	_ = json.Unmarshal(resp.Body, &v) // an answer without a token (or no JSON) keeps the login's
+	return first(v.Token, v.AccessToken), nil
 }
 
 // DisableTwoFactor switches 2FA off (POST /me/2fa/disable); it needs a
-// current code.
-func (s *AccountService) DisableTwoFactor(ctx context.Context, code string) error {
-	_, err := s.c.Post(ctx, "/me/2fa/disable", map[string]string{"code": code}, nil)
-	return err
+// current code. already is true when the service answered 409 Conflict:
+// 2FA was off (the spec's states allow no other conflict here), the state
+// asked for.
+func (s *AccountService) DisableTwoFactor(ctx context.Context, code string) (already bool, err error) {
+	_, err = s.c.Post(ctx, "/me/2fa/disable", map[string]string{"code": code}, nil)
+	if HasStatus(err, http.StatusConflict) {
+		return true, nil
+	}
+	return false, err
 }
 
 // getOne GETs one record.

@@ -95,8 +95,9 @@ func userPath(login string, more ...string) string {
 }
 
 // DisableUser disables an account. already is true when the service said
-// the account was disabled before (its answer's "changed": false); a
-// service that does not say is taken to have changed it.
+// the account was disabled before (its answer's "changed": false, or 409
+// Conflict: the spec's states allow no other conflict); a service that
+// does not say is taken to have changed it.
 func (s *AdminService) DisableUser(ctx context.Context, login string) (already bool, err error) {
 	return s.setState(ctx, login, "disable")
 }
@@ -108,7 +109,11 @@ func (s *AdminService) EnableUser(ctx context.Context, login string) (already bo
 
 func (s *AdminService) setState(ctx context.Context, login, verb string) (bool, error) {
 	var body json.RawMessage
-	if _, err := s.c.Post(ctx, userPath(login, verb), nil, &body); err != nil {
+	_, err := s.c.Post(ctx, userPath(login, verb), nil, &body)
+	if HasStatus(err, http.StatusConflict) {
+		return true, nil // the account is in that state already
+	}
+	if err != nil {
 		return false, err
 	}
 	var out struct {

@@ -49,6 +49,28 @@ func fill(dst *string, alts ...string) {
 	}
 }
 
+// flexID reads an ID sent as a number or as a JSON string holding one
+// ("42"): a service may send its IDs as strings, which the typed field
+// (int64) leaves 0.
+type flexID int64
+
+func (f *flexID) UnmarshalJSON(b []byte) error {
+	var n json.Number // takes 42 and "42"
+	if json.Unmarshal(b, &n) == nil {
+		v, _ := n.Int64()
+		*f = flexID(v)
+	}
+	return nil
+}
+
+// fillID sets *dst from an ID read by flexID when the typed field was
+// left 0 (the service sent a string).
+func fillID(dst *int64, alt flexID) {
+	if *dst == 0 {
+		*dst = int64(alt)
+	}
+}
+
 // fix reads a user's login from username (GitLab).
 func (u *User) fix() {
 	if u.Login != "" {
@@ -123,8 +145,12 @@ func (r *WorkflowRun) fix() {
 		User         person `json:"user"`
 		Number       int64  `json:"number"`
 		WebURL       string `json:"web_url"`
+		ID           flexID `json:"id"`
+		RunNumber    flexID `json:"run_number"`
 	}
 	if decode(r.raw, &alt) == nil {
+		fillID(&r.ID, alt.ID)
+		fillID(&r.RunNumber, alt.RunNumber)
 		fill(&r.DisplayTitle, alt.Title)
 		fill(&r.Name, alt.WorkflowName, alt.Workflow)
 		fill(&r.HeadSHA, alt.CommitSHA, alt.SHA)
@@ -142,8 +168,12 @@ func (j *Job) fix() {
 	var alt struct {
 		Stage  string `json:"stage"`
 		WebURL string `json:"web_url"`
+		ID     flexID `json:"id"`
+		RunID  flexID `json:"run_id"`
 	}
 	if decode(j.raw, &alt) == nil {
+		fillID(&j.ID, alt.ID)
+		fillID(&j.RunID, alt.RunID)
 		fill(&j.Name, alt.Stage)
 		fill(&j.HTMLURL, alt.WebURL)
 	}

@@ -10,6 +10,7 @@ import (
 	"time"
 	"unicode"
 
+	"github.com/forgehq/forge/internal/authanswer"
 	"github.com/forgehq/forge/internal/httpwait"
 	"github.com/forgehq/forge/internal/text"
 )
@@ -38,20 +39,20 @@ type Error struct {
 	atRoot      bool   // the request was for an endpoint every service has
 }
 
-// DocumentedBodyLimit is the largest request body the reference server
-// takes (refserver/README.md); the specification names no limit. A 413
-// whose answer does not say the service's own limit quotes this one.
-const DocumentedBodyLimit = 1 << 20
-
 // HTTPStatus returns the status code; cmdutil.ExitCode maps 401 to exit
 // code 4 through it.
 func (e *Error) HTTPStatus() int { return e.StatusCode }
 
 // TokenRejected reports whether the request carried a token and the server
-// answered 401: the token is wrong, expired or revoked.
+// refused it: a 401, or a 403 saying the token is invalid, expired or
+// revoked (authanswer.Refused): the token is wrong, expired or revoked.
 func (e *Error) TokenRejected() bool {
-	return e.StatusCode == http.StatusUnauthorized && e.tokenSent
+	return e.tokenSent && authanswer.Refused(e.StatusCode, e.Message)
 }
+
+// CredentialsRefused is TokenRejected: cmdutil.ExitCode makes it exit
+// code 4, as a 401.
+func (e *Error) CredentialsRefused() bool { return e.TokenRejected() }
 
 func (e *Error) Error() string {
 	var b strings.Builder
@@ -61,7 +62,7 @@ func (e *Error) Error() string {
 	// replaces the server's, which often carries advice of its own ("log
 	// in again") that would otherwise be said twice.
 	switch {
-	case e.TokenRejected() && !strings.Contains(strings.ToLower(e.Message), "two-factor") && !e.serverForgot():
+	case e.TokenRejected() && !mentionsTwoFactor(e.Message) && !e.serverForgot():
 		b.WriteString("the service rejected the token: it expired or was revoked")
 	case e.StatusCode == http.StatusRequestEntityTooLarge:
 		b.WriteString(e.tooLarge())
@@ -79,7 +80,7 @@ func (e *Error) Error() string {
 		}
 	}
 	switch {
-	case e.TokenRejected() && !strings.Contains(strings.ToLower(e.Message), "two-factor"):
+	case e.TokenRejected() && !mentionsTwoFactor(e.Message):
 		fix := e.tokenFix
 		if fix == "" {
 			fix = "run `forge auth login`"
@@ -101,14 +102,18 @@ func (e *Error) serverForgot() bool {
 	return strings.Contains(e.Message, "keeps its state in memory")
 }
 
-// tooLarge says a 413: the service's limit when its answer names one,
-// else the documented one, and the size that was sent.
+// tooLarge says a 413: the service's own words when it sent some (which
+// may name its limit), and the size that was sent. The spec documents no
+// limit, so forge names none of its own.
 func (e *Error) tooLarge() string {
 	var b strings.Builder
-	if e.Message != "" && strings.ContainsAny(e.Message, "0123456789") {
-		b.WriteString(e.Message)
-	} else {
-		fmt.Fprintf(&b, "the request body is larger than the service takes (the documented limit is %s)", text.Bytes(DocumentedBodyLimit))
+	switch {
+	case strings.ContainsAny(e.Message, "0123456789"):
+		b.WriteString(e.Message) // it names its limit
+	case e.Message != "":
+		b.WriteString("the request body is larger than the service takes: " + e.Message)
+	default:
+		b.WriteString("the request body is larger than the service takes")
 	}
 	if e.sent > 0 {
 		fmt.Fprintf(&b, "; this one was %s", text.Bytes(int64(e.sent)))
@@ -162,7 +167,10 @@ func (e *Error) describeBody() string {
 
 // errorMessage finds the message in an error body: the spec's
 // {"error": "..."}, and, tolerantly, {"message": "..."},
-// {"error": {"message": "..."}} and {"errors": ["...", ...]}.
+// {"error": {"message": "..."}} and {"errors": ["...", ...]}. The reasons
+// of an errors array (GitHub's validation errors: {"field": "title",
+// "code": "missing_field"} or a "message") follow the message, which
+// alone ("Validation Failed") would not say what to fix.
 func errorMessage(body []byte) string {
 	var v struct {
 		Error   json.RawMessage `json:"error"`
@@ -172,35 +180,53 @@ func errorMessage(body []byte) string {
 	if json.Unmarshal(body, &v) != nil {
 		return ""
 	}
+	msg := v.Message
 	var s string
-	if json.Unmarshal(v.Error, &s) == nil && s != "" {
-		return s
-	}
 	var nested struct {
 		Message string `json:"message"`
 	}
-	if json.Unmarshal(v.Error, &nested) == nil && nested.Message != "" {
-		return nested.Message
+	if json.Unmarshal(v.Error, &s) == nil && s != "" {
+		msg = s
+	} else if json.Unmarshal(v.Error, &nested) == nil && nested.Message != "" {
+		msg = nested.Message
 	}
-	if v.Message != "" {
-		return v.Message
+	reasons := errorReasons(v.Errors)
+	switch {
+	case reasons == "" || strings.Contains(msg, reasons):
+		return msg
+	case msg == "":
+		return reasons
 	}
+	return msg + ": " + reasons
+}
+
+// errorReasons reads an errors array: strings, or objects with a message,
+// or with a field and a code ("title: missing_field"); "" for none.
+func errorReasons(raw json.RawMessage) string {
 	var list []any
-	if json.Unmarshal(v.Errors, &list) == nil && len(list) > 0 {
-		parts := make([]string, 0, len(list))
-		for _, it := range list {
-			switch t := it.(type) {
-			case string:
-				parts = append(parts, t)
-			case map[string]any:
-				if m, ok := t["message"].(string); ok {
-					parts = append(parts, m)
-				}
+	if json.Unmarshal(raw, &list) != nil {
+		return ""
+	}
+	parts := make([]string, 0, len(list))
+	for _, it := range list {
+		switch t := it.(type) {
+		case string:
+			parts = append(parts, t)
+		case map[string]any:
+			m, _ := t["message"].(string)
+			field, _ := t["field"].(string)
+			code, _ := t["code"].(string)
+			switch {
+			case m != "":
+				parts = append(parts, m)
+			case field != "" && code != "":
+				parts = append(parts, field+": "+code)
+			case field != "" || code != "":
+				parts = append(parts, field+code)
 			}
 		}
-		return strings.Join(parts, "; ")
 	}
-	return ""
+	return strings.Join(parts, "; ")
 }
 
 // NetworkError means the service could not be reached or the connection

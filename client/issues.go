@@ -2,6 +2,8 @@ package client
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
 	"iter"
 	"net/http"
 	"net/url"
@@ -76,15 +78,45 @@ func (s *IssuesService) Get(ctx context.Context, repo RepoName, number int64) (*
 	return getOne[Issue](s.c, ctx, issuePath(repo, number))
 }
 
-// Comment adds a comment. The spec does not show the body's fields; the
-// client sends GitHub's {"body": ...}. The answer's comment is returned
-// when the server sends one, else a Comment holding only the body.
+// Comment adds a comment. The spec does not show the body's fields: the
+// client sends the text under GitHub's "body" and under "comment", which
+// other services read, so each finds it. The answer's comment is returned
+// when the server sends one, else a Comment holding only the body. An
+// answer whose comment is there with an empty body means the service
+// stored an empty comment: that is an error saying so.
 func (s *IssuesService) Comment(ctx context.Context, repo RepoName, number int64, body string) (*Comment, error) {
-	cm, err := sendOne[Comment](s.c, ctx, http.MethodPost, issuePath(repo, number, "comments"), map[string]string{"body": body})
-	if err == nil && cm.Body == "" {
+	path := issuePath(repo, number, "comments")
+	cm, err := sendOne[Comment](s.c, ctx, http.MethodPost, path, map[string]string{"body": body, "comment": body})
+	if err != nil {
+		return cm, err
+	}
+	if cm.Body == "" && textSentEmpty(cm.RawJSON()) {
+		return cm, fmt.Errorf("POST %s: the service stored the comment with no text: it reads the text from a field forge does not send (forge sends body and comment)", s.c.redact(path))
+	}
+	if cm.Body == "" {
 		cm.Body = body
 	}
-	return cm, err
+	return cm, nil
+}
+
+// textSentEmpty reports whether a comment's answer holds its text field
+// (body or comment), and empty: the service stored no text. An answer
+// without the field says nothing of it.
+func textSentEmpty(raw []byte) bool {
+	var v map[string]any
+	if json.Unmarshal(raw, &v) != nil {
+		return false
+	}
+	seen := false
+	for _, k := range []string{"body", "comment"} {
+		if t, ok := v[k]; ok {
+			if s, _ := t.(string); s != "" {
+				return false
+			}
+			seen = true
+		}
+	}
+	return seen
 }
 
 // SetState opens or closes an issue ("open" or "closed"). The answer's

@@ -6,6 +6,8 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+
+	"github.com/forgehq/forge/internal/linkheader"
 )
 
 // ListOptions are the paging parameters every list call accepts. The spec
@@ -53,6 +55,10 @@ func (p *Pages) Confirm(ctx context.Context) bool {
 		return true
 	}
 	resp, err := p.c.send(ctx, http.MethodGet, p.next, nil, false)
+	if IsNotFound(err) {
+		p.next = "" // a service answering 404 past its last page
+		return false
+	}
 	if err != nil {
 		return true // cannot tell: say "the first N", not a total
 	}
@@ -150,6 +156,12 @@ func list[T any](c *Client, ctx context.Context, path string, q url.Values, page
 		for next != "" && !seen[next] {
 			seen[next] = true // a server linking a page to itself must not loop
 			resp, err := c.send(ctx, http.MethodGet, next, nil, false)
+			if IsNotFound(err) && pager.Gone() {
+				if pages != nil {
+					pages.next = "" // 404 past the last page: the list ended
+				}
+				return
+			}
 			if err != nil {
 				yield(nil, err)
 				return
@@ -217,68 +229,7 @@ func nextLink(h http.Header, base *url.URL) string { return linkRel(h, base, "ne
 
 // linkRel finds the link with relation rel in the Link headers and resolves
 // it against the request's URL.
-func linkRel(h http.Header, base *url.URL, rel string) string {
-	for _, line := range h.Values("Link") {
-		for _, link := range splitLinks(line) {
-			target, params, ok := strings.Cut(link, ";")
-			target = strings.TrimSpace(target)
-			if !ok || !strings.HasPrefix(target, "<") || !strings.HasSuffix(target, ">") {
-				continue
-			}
-			if !hasRel(params, rel) {
-				continue
-			}
-			u, err := url.Parse(target[1 : len(target)-1])
-			if err != nil {
-				continue
-			}
-			if base != nil {
-				u = base.ResolveReference(u)
-			}
-			return u.String()
-		}
-	}
-	return ""
-}
-
-// splitLinks splits a Link header at the commas between links, not those
-// inside <...> or quotes.
-func splitLinks(s string) []string {
-	var out []string
-	depth, quoted, start := 0, false, 0
-	for i, r := range s {
-		switch {
-		case r == '"':
-			quoted = !quoted
-		case quoted:
-		case r == '<':
-			depth++
-		case r == '>':
-			depth--
-		case r == ',' && depth == 0:
-			out = append(out, s[start:i])
-			start = i + 1
-		}
-	}
-	return append(out, s[start:])
-}
-
-// hasRel reports whether link parameters (`; rel="next"; title=x`) carry
-// the relation; rel may hold several space-separated types.
-func hasRel(params, rel string) bool {
-	for _, p := range strings.Split(params, ";") {
-		k, v, ok := strings.Cut(strings.TrimSpace(p), "=")
-		if !ok || !strings.EqualFold(strings.TrimSpace(k), "rel") {
-			continue
-		}
-		for _, r := range strings.Fields(strings.Trim(strings.TrimSpace(v), `"`)) {
-			if strings.EqualFold(r, rel) {
-				return true
-			}
-		}
-	}
-	return false
-}
+func linkRel(h http.Header, base *url.URL, rel string) string { return linkheader.Rel(h, base, rel) }
 
 // decodeError is an answer that did not decode.
 type decodeError struct {

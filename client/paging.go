@@ -10,7 +10,7 @@ import (
 )
 
 // The spec shows no pagination, so forge reads every common way a service
-// pages a list (docs/service-tolerance.md lists them):
+// pages a list (docs/reading-the-service.md lists them):
 //
 //   - Link: rel="next" (absolute or relative target, rel quoted or bare,
 //     a page number or an opaque cursor in it): followed as given;
@@ -19,7 +19,8 @@ import (
 //     total (X-Total-Count, X-Total) says more exist, or, without a
 //     total, while pages come back full;
 //   - no paging at all: the whole list in one answer (a second page equal
-//     to the first says the service ignores `page`).
+//     to the first says the service ignores `page`);
+//   - a 404 for a page after the first: the list ended there (Gone).
 //
 // forge asks for a page size under both common names, per_page (GitHub,
 // GitLab) and limit (Gitea, many others), so a service honouring either
@@ -105,6 +106,24 @@ func (p *Pager) Next(cur *url.URL, h http.Header, body []byte, count int) (next 
 	}
 	p.probe = p.total < 0
 	return withPage(cur, p.page+1), true
+}
+
+// Gone reads a 404 answer to the page Next gave. A service paging by
+// number may answer 404 past its last page rather than with an empty one,
+// so a 404 for any page after the first ends the list with the records
+// read; for the first page (nothing read yet) it reports false: the list
+// itself is not there. When the service had announced that page (a Link,
+// X-Next-Page, or a total saying more exist) rather than forge guessing
+// it after a full page, forge cannot tell whether it has every record,
+// and Unsure says so.
+func (p *Pager) Gone() bool {
+	if p.page == 0 {
+		return false
+	}
+	if !p.probe {
+		p.unsure = "the service answered 404 (not found) for the next page it had announced"
+	}
+	return true
 }
 
 // Probing reports whether the next page Next gave is a guess (a full page

@@ -304,7 +304,7 @@ func (c *Client) apiError(method string, u *url.URL, resp *http.Response, body [
 		Message:     errorMessage(body),
 		Method:      method,
 		URL:         u.Redacted(),
-		RetryAfter:  parseRetryAfter(resp.Header.Get("Retry-After"), time.Now()),
+		RetryAfter:  retryAfter(resp.Header, time.Now()),
 		Body:        body,
 		contentType: resp.Header.Get("Content-Type"),
 		tokenSent:   tokenSent,

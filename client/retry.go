@@ -100,6 +100,26 @@ func isConnectionError(err error) bool {
 		strings.Contains(err.Error(), "connection reset by peer")
 }
 
+// retryAfter is the wait an answer asks for: its Retry-After, else, when
+// it says the rate limit is used up (GitHub's X-RateLimit-Remaining: 0,
+// on a 403 or 429), the time until X-RateLimit-Reset (Unix seconds).
+func retryAfter(h http.Header, now time.Time) time.Duration {
+	if d := parseRetryAfter(h.Get("Retry-After"), now); d > 0 {
+		return d
+	}
+	if strings.TrimSpace(h.Get("X-RateLimit-Remaining")) != "0" {
+		return 0 // every GitHub answer sends a reset time: only a used-up limit waits for it
+	}
+	reset, err := strconv.ParseInt(strings.TrimSpace(h.Get("X-RateLimit-Reset")), 10, 64)
+	if err != nil {
+		return 0
+	}
+	if d := time.Unix(reset, 0).Sub(now); d > 0 {
+		return max(d, time.Second)
+	}
+	return 0
+}
+
 // parseRetryAfter reads Retry-After as seconds or an HTTP date.
 func parseRetryAfter(h string, now time.Time) time.Duration {
 	h = strings.TrimSpace(h)

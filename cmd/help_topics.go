@@ -88,7 +88,8 @@ its own environment.`},
 	{"exit-codes", "Exit codes forge returns", `forge exits with:
 
   0    success, also when the state asked for already held (admin user
-       disable of a disabled account, run cancel of a run that ended)
+       disable of a disabled account, auth 2fa disable when it is off,
+       run cancel of a run that ended), said on stderr
   1    failure: a request failed, a resource was not found, permission
        was denied, the service refused a value (HTTP 400); pr checks,
        run view and run watch --exit-status, and run explain: a run
@@ -102,8 +103,9 @@ its own environment.`},
        terminal
   4    not authenticated (not logged in, also for auth status, auth
        logout and image logout), or the service refused the
-       credentials: a rejected token, a login refused for a wrong
-       password, a disabled account or a lockout after failed attempts
+       credentials: a rejected token or agent key (401, or 403 saying
+       it is invalid or expired), a login refused for a wrong password,
+       a disabled account or a lockout after failed attempts
   8    pr checks: no run failed, but one is still queued or running (as
        gh's pr checks); --watch waits for them to finish instead
   130  interrupted with Ctrl-C (or SIGTERM); run watch leaves the run's

@@ -4,15 +4,19 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
+	"net/url"
 	"slices"
 	"sort"
 	"strings"
 	"sync"
 	"time"
 
+	"github.com/forgehq/forge/internal/linkheader"
+	"github.com/forgehq/forge/internal/origin"
 	"github.com/google/go-containerregistry/pkg/name"
 	v1 "github.com/google/go-containerregistry/pkg/v1"
 	"github.com/google/go-containerregistry/pkg/v1/remote"
@@ -219,8 +223,7 @@ func (c *Client) Tags(ctx context.Context, repo name.Repository) (tags []Tag, ra
 	sort.Strings(names)
 	for _, n := range names {
 		tags = append(tags, Tag{Name: n})
-		b, _ := json.Marshal(map[string]string{"name": n})
-		raw = append(raw, b)
+		raw = append(raw, named(n))
 	}
 	return tags, raw, nil
 }
@@ -228,7 +231,10 @@ func (c *Client) Tags(ctx context.Context, repo name.Repository) (tags []Tag, ra
 // apiTags reads /api/tags; ok is false when the answer is not one forge
 // understands, so the caller falls back to the protocol.
 func (c *Client) apiTags(ctx context.Context, repo name.Repository) ([]Tag, []json.RawMessage, bool, error) {
-	body, status, err := c.apiGet(ctx, "/api/tags/"+repo.RepositoryStr())
+	items, status, body, err := c.apiList(ctx, "/api/tags/"+repo.RepositoryStr(), "tags")
+	if errors.Is(err, errNotList) {
+		return nil, nil, false, nil
+	}
 	if err != nil {
 		return nil, nil, false, err
 	}
@@ -241,15 +247,12 @@ func (c *Client) apiTags(ctx context.Context, repo name.Repository) ([]Tag, []js
 	default:
 		return nil, nil, false, nil
 	}
-	items, ok := decodeList(body, "tags")
-	if !ok {
-		return nil, nil, false, nil
-	}
 	var tags []Tag
-	for _, it := range items {
+	for i, it := range items {
 		var t Tag
 		if s, isString := jsonString(it); isString {
 			t.Name = s
+			items[i] = named(s)
 		} else if json.Unmarshal(it, &t) != nil || t.Name == "" {
 			var alt struct{ Tag string }
 			if json.Unmarshal(it, &alt) != nil || alt.Tag == "" {
@@ -290,7 +293,10 @@ func (c *Client) AdminCatalog(ctx context.Context) ([]Repository, []json.RawMess
 	if !c.HasCredentials() {
 		return nil, nil, &Error{Status: http.StatusUnauthorized, Msg: fmt.Sprintf("not logged in to the registry %s: run `forge image login` (or set FORGE_USERNAME and FORGE_PASSWORD)", c.host)}
 	}
-	body, status, err := c.apiGet(ctx, "/api/catalog")
+	items, status, body, err := c.apiList(ctx, "/api/catalog", "repositories")
+	if errors.Is(err, errNotList) {
+		return nil, nil, &Error{Msg: "GET /api/catalog answered something forge does not understand"}
+	}
 	if err != nil {
 		return nil, nil, err
 	}
@@ -303,15 +309,12 @@ func (c *Client) AdminCatalog(ctx context.Context) ([]Repository, []json.RawMess
 	default:
 		return nil, nil, &Error{Status: status, Msg: fmt.Sprintf("GET /api/catalog: the registry answered %d: %s", status, apiMessage(body))}
 	}
-	items, ok := decodeList(body, "repositories")
-	if !ok {
-		return nil, nil, &Error{Msg: "GET /api/catalog answered something forge does not understand"}
-	}
 	var repos []Repository
-	for _, it := range items {
+	for i, it := range items {
 		var r Repository
 		if s, isString := jsonString(it); isString {
 			r.Name = s
+			items[i] = named(s)
 		} else if err := json.Unmarshal(it, &r); err != nil || r.Name == "" {
 			return nil, nil, &Error{Msg: "GET /api/catalog answered an entry without a name"}
 		}
@@ -320,12 +323,72 @@ func (c *Client) AdminCatalog(ctx context.Context) ([]Repository, []json.RawMess
 	return repos, items, nil
 }
 
+// maxAPIPages bounds the pages of one /api/ listing: a service whose
+// every page links to a new one must not keep forge reading.
+var maxAPIPages = 1000
+
+// errNotList is an /api/ answer that is not a list forge understands (a
+// constant: no start-up work).
+const errNotList = sentinel("not a list")
+
+// sentinel is an error that is its text.
+type sentinel string
+
+func (e sentinel) Error() string { return string(e) }
+
+// apiList reads a list from one of the registry's /api/ endpoints: on each
+// page a JSON array, or an object holding one under key. A service may page
+// it as its REST API pages (Link rel="next"): the next page is followed on
+// the registry's own origin, at most maxAPIPages, and a link elsewhere is
+// an error (forge sends its password to no other origin, and a list cut
+// there must not pass for whole). A first answer other than 200 comes back
+// as its status and body for the caller to judge; a later page's is an
+// error, as is one that is not a list (errNotList for the first).
+func (c *Client) apiList(ctx context.Context, path, key string) (items []json.RawMessage, status int, body []byte, err error) {
+	self := c.scheme + "://" + c.host
+	next, seen := self+path, map[string]bool{}
+	for page := 1; next != ""; page++ {
+		if seen[next] {
+			break // a page linking to one read: the list is read
+		}
+		if page > maxAPIPages {
+			return nil, 0, nil, &Error{Msg: fmt.Sprintf("GET %s: the registry's list goes on past %d pages; forge stopped reading it", path, maxAPIPages)}
+		}
+		seen[next] = true
+		body, status, h, err := c.apiGet(ctx, next)
+		if err != nil {
+			return nil, 0, nil, err
+		}
+		if status != http.StatusOK && page == 1 {
+			return nil, status, body, nil
+		}
+		if status != http.StatusOK {
+			return nil, 0, nil, &Error{Status: status, Msg: fmt.Sprintf("GET %s: the registry answered %d for page %d of the list: %s", path, status, page, apiMessage(body))}
+		}
+		more, ok := decodeList(body, key)
+		if !ok && page == 1 {
+			return nil, status, body, errNotList
+		}
+		if !ok {
+			return nil, 0, nil, &Error{Msg: fmt.Sprintf("GET %s: page %d of the list is not a list", path, page)}
+		}
+		items = append(items, more...)
+		base, _ := url.Parse(next)
+		next = linkheader.Rel(h, base, "next")
+		if next != "" && origin.OfString(next) != origin.OfString(self) {
+			return nil, 0, nil, &Error{Msg: fmt.Sprintf("GET %s: the registry's next page is on another origin (%s): forge does not follow it", path, origin.OfString(next))}
+		}
+	}
+	return items, http.StatusOK, nil, nil
+}
+
 // apiGet sends an authenticated GET to one of the registry's /api/
-// endpoints and returns the body (at most 16 MiB) and status.
-func (c *Client) apiGet(ctx context.Context, path string) ([]byte, int, error) {
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, c.scheme+"://"+c.host+path, nil)
+// endpoints (u, a full URL on the registry's origin) and returns the body
+// (at most 16 MiB), status and headers.
+func (c *Client) apiGet(ctx context.Context, u string) ([]byte, int, http.Header, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
 	if err != nil {
-		return nil, 0, err
+		return nil, 0, nil, err
 	}
 	req.SetBasicAuth(c.user, c.password)
 	req.Header.Set("Accept", "application/json")
@@ -334,14 +397,21 @@ func (c *Client) apiGet(ctx context.Context, path string) ([]byte, int, error) {
 	}
 	resp, err := c.transport.RoundTrip(req)
 	if err != nil {
-		return nil, 0, c.wrap(err, c.host)
+		return nil, 0, nil, c.wrap(err, c.host)
 	}
 	defer resp.Body.Close()
 	body, err := io.ReadAll(io.LimitReader(resp.Body, 16<<20))
 	if err != nil {
-		return nil, 0, c.wrap(err, c.host)
+		return nil, 0, nil, c.wrap(err, c.host)
 	}
-	return body, resp.StatusCode, nil
+	return body, resp.StatusCode, resp.Header, nil
+}
+
+// named is the JSON record of an entry a listing gave as a plain string,
+// its name: --json's fields ("name") find it as in an object.
+func named(s string) json.RawMessage {
+	b, _ := json.Marshal(map[string]string{"name": s})
+	return b
 }
 
 // decodeList accepts a JSON array, or an object holding one under key.

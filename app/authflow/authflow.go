@@ -75,8 +75,14 @@ func Start(ctx context.Context, anon *client.Client, username, password string) 
 // Verify sends a two-factor code, as NormalizeCode gives it. The
 // service's refusal comes back as it is: withCode-style retry loops tell
 // a wrong code from other failures with WrongCode, and CodeError words it.
+// A service answering with a new token (and retiring the login's) makes
+// it the attempt's Token, the one Finish checks and the caller stores.
 func (a *Attempt) Verify(ctx context.Context, code string) error {
-	return a.c.Account.VerifyTwoFactor(ctx, code)
+	tok, err := a.c.Account.VerifyTwoFactor(ctx, code)
+	if err == nil && tok != "" && tok != a.Token {
+		a.Token, a.c = tok, a.anon.WithToken(tok)
+	}
+	return err
 }
 
 // CodeError words a refused two-factor code: too many refused ones are

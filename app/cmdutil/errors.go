@@ -93,6 +93,9 @@ func ExitCode(err error) int {
 		auth   *AuthError
 		exit   *ExitError
 		status httpStatuser
+		// refused: a 403 refusing the credentials (client.Error,
+		// chat.Error), as a 401.
+		refused interface{ CredentialsRefused() bool }
 	)
 	switch {
 	case errors.As(err, &exit):
@@ -104,6 +107,8 @@ func ExitCode(err error) int {
 	case errors.As(err, &auth):
 		return ExitAuth
 	case errors.As(err, &status) && status.HTTPStatus() == http.StatusUnauthorized:
+		return ExitAuth
+	case errors.As(err, &refused) && refused.CredentialsRefused():
 		return ExitAuth
 	case isCobraUsage(err):
 		return ExitUsage

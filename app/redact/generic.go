@@ -65,7 +65,7 @@ func generic(s string) string {
 			s, lower = out, ""
 		}
 	}
-	return s
+	return prefixed(s)
 }
 
 func containsAny(s string, subs []string) bool {

@@ -13,7 +13,8 @@
 //     token prefixes (fgt_, agk_) and other forges' (ghp_, glpat-, ...),
 //     JWTs, Authorization and X-API-Key header values, `token=`/`password=`
 //     assignments, passwords in URLs (scheme://user:PASSWORD@host), and a
-//     long high-entropy string after a secret-sounding key;
+//     long high-entropy string after a secret-sounding key; and by shape
+//     any prefixed token (a word prefix, "_", a random tail: prefixed.go);
 //   - either kind written to slip past a plain match (split.go): split by
 //     invisible characters or their <U+00AD> notation, spaced out a
 //     character at a time, backwards, or (held) in base32.

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"net/http"
 	"net/url"
 
 	"github.com/forgehq/forge/client"
@@ -48,6 +49,10 @@ func paginate(ctx context.Context, c *client.Client, opts *apiOptions, req clien
 		resp, err := c.Send(ctx, req)
 		if err != nil {
 			return err
+		}
+		if resp.StatusCode == http.StatusNotFound && pager.Gone() {
+			resp.Body.Close() // 404 past the last page: the list ended
+			break
 		}
 		if resp.StatusCode/100 != 2 {
 			err = p.page(resp) // an error answer, as it came

@@ -210,13 +210,19 @@ func runDisable(ctx context.Context, opts *disableOptions) error {
 	if err != nil {
 		return err
 	}
-	err = withCode(ctx, f, code, "--code CODE (or set FORGE_TOTP_CODE)", func(code string) error {
-		return c.Account.DisableTwoFactor(ctx, code)
+	var already bool
+	err = withCode(ctx, f, code, "--code CODE (or set FORGE_TOTP_CODE)", func(code string) (err error) {
+		already, err = c.Account.DisableTwoFactor(ctx, code)
+		return err
 	})
 	if err != nil {
 		return err
 	}
 	cs := f.IOStreams.ErrColorScheme()
+	if already {
+		fmt.Fprintf(f.IOStreams.ErrOut, "%s Two-factor authentication was already off\n", cs.WarningIcon())
+		return nil
+	}
 	fmt.Fprintf(f.IOStreams.ErrOut, "%s Two-factor authentication is off\n", cs.SuccessIcon())
 	return nil
 }

@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"net/http"
 	"path/filepath"
 	"strings"
 
@@ -233,7 +232,7 @@ func save(opts *chatOptions, s *chat.Session) error {
 func explain(err error) error {
 	var he *chat.Error
 	switch {
-	case errors.As(err, &he) && he.StatusCode == http.StatusUnauthorized:
+	case errors.As(err, &he) && he.CredentialsRefused():
 		return cmdutil.AuthErrorf("%v; check AGENT_API_KEY, or store a key with `forge auth agent-key set`", err)
 	case errors.Is(err, chat.ErrEmptyMessage):
 		return &cmdutil.UsageError{Err: err}

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net/http"
 
 	"github.com/forgehq/forge/app/agentctx"
 	"github.com/forgehq/forge/app/cmdutil"
@@ -207,7 +206,7 @@ func (r *rawReply) Close() error {
 // agentError adds what to do to the agent API's errors.
 func agentError(err error) error {
 	var he *chat.Error
-	if errors.As(err, &he) && he.StatusCode == http.StatusUnauthorized {
+	if errors.As(err, &he) && he.CredentialsRefused() {
 		return cmdutil.AuthErrorf("%v; check AGENT_API_KEY, or store a key with `forge auth agent-key set`", err)
 	}
 	return err

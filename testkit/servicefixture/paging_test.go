@@ -16,6 +16,7 @@ var styles = map[string]servicefixture.Paging{
 	"cursor":          servicefixture.Cursor,
 	"no-paging":       servicefixture.NoPaging,
 	"fixed-20-a-page": servicefixture.FixedPages,
+	"404-past-last":   servicefixture.NotFoundPast,
 }
 
 func against(t *testing.T, o servicefixture.Options) (*servicefixture.Server, *clitest.Harness) {
@@ -108,5 +109,47 @@ func TestAPIPaginateIncludeReadsEveryPage(t *testing.T) {
 	r := h.Run(clitest.Run{}, "api", "--paginate", "-i", "repos/alice/app/issues?state=all")
 	if n := strings.Count(r.Out, "X-Total-Count: 120"); r.Code != 0 || n != 3 {
 		t.Errorf("exit %d, %d pages, want 3 (120 issues, 50 a page)\n%s", r.Code, n, r.Err)
+	}
+}
+
+// TestNotFoundPastTheLastPage: a service paging by number that answers 404
+// past its last page (60 users, 120 issues: full pages of 20 to the end):
+// every list keeps the records it read and exits 0, quietly when forge
+// guessed the page; when the service had announced the page (a Link),
+// forge says on stderr that it cannot tell.
+func TestNotFoundPastTheLastPage(t *testing.T) {
+	_, h := against(t, servicefixture.Options{Paging: servicefixture.NotFoundPast, Users: 60})
+	for _, c := range []struct {
+		want int
+		args []string
+	}{
+		{120, []string{"issue", "list", "--paginate", "--state", "all"}},
+		{60, []string{"admin", "user", "list"}},
+		{60, []string{"admin", "user", "list", "--paginate"}},
+		{40, []string{"admin", "user", "list", "-L", "40"}},
+	} {
+		r := h.Run(clitest.Run{}, c.args...)
+		if r.Code != 0 || lines(r.Out) != c.want || r.Err != "" {
+			t.Errorf("forge %s: exit %d, %d rows, want %d; stderr %q", strings.Join(c.args, " "), r.Code, lines(r.Out), c.want, r.Err)
+		}
+	}
+	r := h.Run(clitest.Run{}, "api", "--paginate", "repos/alice/app/issues?state=all", "--jq", "length")
+	if r.Code != 0 || strings.TrimSpace(r.Out) != "120" || r.Err != "" {
+		t.Errorf("forge api --paginate: exit %d, %q rows, want 120; stderr %q", r.Code, r.Out, r.Err)
+	}
+	r = h.Run(clitest.Run{TTY: true}, "admin", "user", "list", "-L", "60")
+	if r.Code != 0 || strings.Contains(r.Out+r.Err, "Showing") {
+		t.Errorf("a list read whole says there is more: exit %d\n%s", r.Code, r.Output())
+	}
+
+	_, h = against(t, servicefixture.Options{Paging: servicefixture.LinkNotFound, Users: 60})
+	for _, args := range [][]string{{"admin", "user", "list"}, {"api", "--paginate", "admin/users", "--jq", "length"}} {
+		r := h.Run(clitest.Run{}, args...)
+		if r.Code != 0 || !strings.Contains(r.Err, "cannot tell if more") || !strings.Contains(r.Err, "404") {
+			t.Errorf("forge %s: exit %d, stderr %q; want exit 0 saying it cannot tell", strings.Join(args, " "), r.Code, r.Err)
+		}
+	}
+	if r := h.Run(clitest.Run{}, "admin", "user", "list"); lines(r.Out) != 60 {
+		t.Errorf("admin user list: %d rows, want 60", lines(r.Out))
 	}
 }

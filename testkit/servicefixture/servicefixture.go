@@ -12,6 +12,8 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"io"
+	"log"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -20,6 +22,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/google/go-containerregistry/pkg/registry"
 )
 
 // Paging is how the fixture pages a list.
@@ -46,6 +50,13 @@ const (
 	// FirstPageOnly: the first 20 records whatever is asked (page, size
 	// and cursor ignored), no Link and no total: forge cannot tell.
 	FirstPageOnly
+	// NotFoundPast: pages of 20 whatever is asked, no Link and no total,
+	// and 404 for a page past the last (a list ending on a full page
+	// has no empty page to say so).
+	NotFoundPast
+	// LinkNotFound: Link rel="next" on every page but the last, whose
+	// link names a page answering 404: forge cannot tell.
+	LinkNotFound
 )
 
 // Style names the records' fields.
@@ -117,6 +128,17 @@ type Options struct {
 	// saying so (true), e.g. "mfa_required"; "" sends none.
 	TwoFA403  bool
 	LoginFlag string
+	// TwoFAStatus and TwoFAMessage, when set, replace the 403 and its
+	// words (e.g. 401 "MFA verification required").
+	TwoFAStatus  int
+	TwoFAMessage string
+	// VerifyNewToken: verify answers {"ok": true, "token": NEW} and
+	// retires the login's token (refused from then on).
+	VerifyNewToken bool
+	// Refuse403 refuses an unknown token, and an agent key other than
+	// AgentKey, with 403 {"error": "invalid or expired token"} (else: an
+	// unknown token 401, any agent key taken).
+	Refuse403 bool
 	// NoMeState answers GET /me/state with 404, before any token check
 	// (a service without it): a pending token shows only when used.
 	NoMeState bool
@@ -126,6 +148,27 @@ type Options struct {
 	// BigFiles adds files past the inline limit to alice/app, answered
 	// as it says.
 	BigFiles BigFiles
+	// CommentField is the field a new comment's text is read from
+	// ("" for "body"); a comment without it is refused with GitHub's
+	// 422 "Validation Failed", the reason only in its errors array.
+	CommentField string
+	// StoreEmptyComments stores a comment without its text field, empty
+	// (answered with "body": ""), instead of refusing it.
+	StoreEmptyComments bool
+	// ConflictWhenHeld answers 409 to a change to a state that already
+	// holds: disabling user002 (disabled), enabling another account,
+	// turning alice's two-factor authentication off (it is off).
+	// Without it those answer 200 {"ok": true}.
+	ConflictWhenHeld bool
+	// RateLimited answers every REST request with GitHub's 403 for a
+	// used-up rate limit: X-RateLimit-Remaining 0, the reset (Unix
+	// seconds) 15 minutes on, no Retry-After.
+	RateLimited bool
+	// LogTokens puts the service's own CI token and key forms in the job
+	// logs (LogToken, LogKey), beside an image digest (LogDigest).
+	LogTokens bool
+	// Registry: how the registry's listings answer.
+	Registry Registry
 	// Issues, Repos, Users: how many of each (defaults 120, 45, 55).
 	Issues, Repos, Users int
 	// Conclusions, when set, replace the three runs of alice/app: run n
@@ -134,6 +177,9 @@ type Options struct {
 	// were created an hour ago (recent for forge status), all on
 	// HeadSHA, the head commit of pull request 3.
 	Conclusions []string
+	// StringIDs sends the IDs of runs and jobs (and a job's run_id) as
+	// JSON strings ("2").
+	StringIDs bool
 	// JobConclusions, when set, replace each run's two jobs: job n (from
 	// 1, named "test (n)") concluded with the n-th, as a fail-fast matrix
 	// ends: one failure, the others cancelled.
@@ -153,6 +199,8 @@ const (
 	Login    = "alice"
 	Password = "alice-password-123"
 	Code     = "123456" // the TOTP code verify accepts
+	// AgentKey is the agent key Options.Refuse403 takes.
+	AgentKey = "agk_fixturekey0123456789"
 )
 
 // Server is a running fixture.
@@ -162,6 +210,7 @@ type Server struct {
 	// BaseURL is the REST API's base URL; Token a valid token of alice.
 	BaseURL, Token string
 
+	reg      http.Handler // the registry protocol, /v2/
 	mu       sync.Mutex
 	pending  map[string]bool // tokens waiting for verify
 	verified int
@@ -179,7 +228,7 @@ func New(t testing.TB, o Options) *Server {
 	if o.Users == 0 {
 		o.Users = 55
 	}
-	s := &Server{opts: o, pending: map[string]bool{}, Token: "plain-token-of-alice"}
+	s := &Server{opts: o, pending: map[string]bool{}, Token: "plain-token-of-alice", reg: registry.New(registry.Logger(log.New(io.Discard, "", 0)))}
 	s.Server = httptest.NewServer(http.HandlerFunc(s.serve))
 	s.BaseURL = s.URL + "/api/v2"
 	t.Cleanup(s.Close)
@@ -199,6 +248,10 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		s.login(w, r)
 		return
 	}
+	if strings.HasPrefix(path, "/api/v1/") && s.opts.Refuse403 && r.Header.Get("Authorization") != "Bearer "+AgentKey {
+		s.json(w, 403, map[string]any{"error": "invalid or expired token"})
+		return
+	}
 	if path == "/api/v1/usage" {
 		// A timestamp without a zone, as some services write them.
 		s.json(w, 200, map[string]any{"tier": s.str("pro"), "quota_tokens": 1000000, "used_tokens": 10, "remaining": 999990, "period_resets": "2026-12-01T00:00:00"})
@@ -206,6 +259,21 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	}
 	if path == "/api/v1/chat/stream" {
 		s.stream(w)
+		return
+	}
+	if path == "/v2" || strings.HasPrefix(path, "/v2/") {
+		s.reg.ServeHTTP(w, r)
+		return
+	}
+	if path == "/api/catalog" || strings.HasPrefix(path, "/api/tags/") {
+		s.registryList(w, r, path)
+		return
+	}
+	if s.opts.RateLimited && strings.HasPrefix(path, "/api/v2/") {
+		w.Header().Set("X-RateLimit-Limit", "60")
+		w.Header().Set("X-RateLimit-Remaining", "0")
+		w.Header().Set("X-RateLimit-Reset", strconv.FormatInt(time.Now().Add(15*time.Minute).Unix(), 10))
+		s.json(w, 403, map[string]any{"message": "API rate limit exceeded for 127.0.0.1.", "documentation_url": "https://docs.github.com/rest/overview/resources-in-the-rest-api#rate-limiting"})
 		return
 	}
 	if path == "/api/v2/me/state" && s.opts.NoMeState {
@@ -217,6 +285,10 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	s.mu.Lock()
 	pending, known := s.pending[tok]
 	s.mu.Unlock()
+	if tok != s.Token && !known && s.opts.Refuse403 {
+		s.json(w, 403, map[string]any{"error": "invalid or expired token"})
+		return
+	}
 	if tok != s.Token && !known {
 		s.json(w, 401, map[string]any{"error": "bad credentials"})
 		return
@@ -226,7 +298,11 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if pending {
-		s.json(w, 403, map[string]any{"error": "two-factor verification required"})
+		status, msg := 403, "two-factor verification required"
+		if s.opts.TwoFAStatus != 0 {
+			status, msg = s.opts.TwoFAStatus, s.opts.TwoFAMessage
+		}
+		s.json(w, status, map[string]any{"error": msg})
 		return
 	}
 	s.route(w, r, path)
@@ -269,13 +345,19 @@ func (s *Server) verify(w http.ResponseWriter, r *http.Request, tok string) {
 		s.json(w, 401, map[string]any{"error": "invalid two-factor code"})
 		return
 	}
+	out := map[string]any{"ok": true}
 	s.mu.Lock()
 	if s.pending[tok] {
 		s.pending[tok] = false
 		s.verified++
+		if s.opts.VerifyNewToken {
+			delete(s.pending, tok)
+			out["token"] = fmt.Sprintf("verified-token-%d", s.verified)
+			s.pending[out["token"].(string)] = false
+		}
 	}
 	s.mu.Unlock()
-	s.json(w, 200, map[string]any{"ok": true})
+	s.json(w, 200, out)
 }
 
 func (s *Server) route(w http.ResponseWriter, r *http.Request, path string) {
@@ -295,6 +377,12 @@ func (s *Server) route(w http.ResponseWriter, r *http.Request, path string) {
 	case path == repo:
 		s.json(w, 200, s.repo(1))
 	case path == repo+"/issues" && r.Method == http.MethodPost:
+		var in struct{ Title string }
+		json.NewDecoder(r.Body).Decode(&in)
+		if len(in.Title) > 256 { // the reason only in errors[]
+			s.json(w, 422, map[string]any{"message": "Validation Failed", "errors": []map[string]any{{"resource": "Issue", "field": "title", "code": "custom", "message": "title is too long (maximum is 256 characters)"}}})
+			return
+		}
 		s.json(w, 201, s.issue(s.opts.Issues+1))
 	case path == repo+"/issues":
 		s.list(w, r, s.filter(s.issues(), "state", q.Get("state")))
@@ -303,7 +391,7 @@ func (s *Server) route(w http.ResponseWriter, r *http.Request, path string) {
 		n, _ := strconv.Atoi(id)
 		switch sub {
 		case "comments":
-			s.json(w, 201, map[string]any{"id": 9, "body": s.str("a comment"), "user": s.user(Login, 1), "html_url": s.str(s.URL + "/c/9"), "created_at": "2026-01-02T03:04:05Z"})
+			s.comment(w, r)
 		case "state":
 			s.json(w, 200, s.issue(n))
 		default:
@@ -349,8 +437,28 @@ func (s *Server) route(w http.ResponseWriter, r *http.Request, path string) {
 		}
 		s.json(w, 200, s.run(n))
 	case strings.HasPrefix(path, repo+"/actions/jobs/") && strings.HasSuffix(path, "/logs"):
+		if id, _ := strconv.Atoi(strings.TrimSuffix(strings.TrimPrefix(path, repo+"/actions/jobs/"), "/logs")); id < 10 {
+			s.json(w, 404, map[string]any{"error": "not found"}) // job IDs are 10 and up
+			return
+		}
 		w.Header().Set("Content-Type", "text/plain")
+		if s.opts.LogTokens {
+			fmt.Fprintf(w, "pulling image %s\nvault login with %s\ncurl -H 'X-Service: %s' https://hooks.example.com\n", LogDigest, LogToken, LogKey)
+		}
 		fmt.Fprintf(w, "\x1b[32m==> Test\x1b[0m\ngo test ./...\n\x1b[31mFAIL\x1b[0m example.com/app %s\n##[error]Process completed with exit code 1.\n", s.str(""))
+	case strings.HasPrefix(path, "/api/v2/admin/users/") && r.Method == http.MethodPost:
+		login, verb, _ := strings.Cut(strings.TrimPrefix(path, "/api/v2/admin/users/"), "/")
+		if s.opts.ConflictWhenHeld && (verb == "disable") == (login == "user002") {
+			s.json(w, 409, map[string]any{"error": "user " + login + " is already " + verb + "d"})
+			return
+		}
+		s.json(w, 200, map[string]any{"ok": true})
+	case path == "/api/v2/me/2fa/disable" && r.Method == http.MethodPost:
+		if s.opts.ConflictWhenHeld {
+			s.json(w, 409, map[string]any{"error": "two-factor authentication is not enabled"})
+			return
+		}
+		s.json(w, 200, map[string]any{"ok": true})
 	case path == "/api/v2/admin/users":
 		s.list(w, r, s.users())
 	case path == "/api/v2/admin/invites" && r.Method == http.MethodPost:
@@ -470,8 +578,12 @@ func (s *Server) list(w http.ResponseWriter, r *http.Request, recs []map[string]
 	case PageLimit:
 		per = min(num("limit", 20), 50)
 		w.Header().Set("X-Total-Count", strconv.Itoa(len(recs)))
-	case FixedPages:
+	case FixedPages, NotFoundPast, LinkNotFound:
 		per = 20
+		if s.opts.Paging != FixedPages && page > 1 && (page-1)*per >= len(recs) {
+			s.json(w, 404, map[string]any{"error": "not found"})
+			return
+		}
 	case Cursor:
 		per = min(num("limit", 20), 100)
 		page = 1
@@ -483,6 +595,9 @@ func (s *Server) list(w http.ResponseWriter, r *http.Request, recs []map[string]
 	}
 	lo = min((page-1)*per, len(recs))
 	hi := min(lo+per, len(recs))
+	if s.opts.Paging == LinkNotFound && hi == len(recs) {
+		w.Header().Set("Link", fmt.Sprintf(`<%s?page=%d>; rel="next"`, r.URL.Path, page+1))
+	}
 	if hi < len(recs) {
 		next := url.Values{}
 		for k, v := range q {
@@ -497,7 +612,7 @@ func (s *Server) list(w http.ResponseWriter, r *http.Request, recs []map[string]
 			next.Set("page", strconv.Itoa(page+1))
 			last.Set("page", strconv.Itoa((len(recs)+per-1)/per))
 			w.Header().Set("Link", fmt.Sprintf(`<%s%s?%s>; rel="next", <%s%s?%s>; rel="last"`, s.URL, r.URL.Path, next.Encode(), s.URL, r.URL.Path, last.Encode()))
-		case LinkRelative:
+		case LinkRelative, LinkNotFound:
 			next.Set("page", strconv.Itoa(page+1))
 			w.Header().Set("Link", fmt.Sprintf(`<%s?%s>; rel=next`, r.URL.Path, next.Encode()))
 		case Cursor:
@@ -621,13 +736,21 @@ func (s *Server) run(n int) map[string]any {
 			result = c[n-1]
 		}
 	}
-	rec := map[string]any{"id": n, "created_at": created, "html_url": s.str(fmt.Sprintf("%s/alice/app/actions/runs/%d", s.URL, n)), "event": s.str("push")}
+	rec := map[string]any{"id": s.id(n), "created_at": created, "html_url": s.str(fmt.Sprintf("%s/alice/app/actions/runs/%d", s.URL, n)), "event": s.str("push")}
 	if s.opts.Style == Alt {
 		rec["title"], rec["commit_sha"], rec["trigger_user"], rec["ref"], rec["status"] = s.str(fmt.Sprintf("Build %d", n)), s.str(sha), s.user("carol", 3), s.str("main"), s.str(result)
 	} else {
 		rec["name"], rec["display_title"], rec["head_sha"], rec["actor"], rec["head_branch"], rec["status"], rec["conclusion"] = s.str("CI"), s.str(fmt.Sprintf("Build %d", n)), s.str(sha), s.user("carol", 3), s.str("main"), s.str("completed"), s.str(result)
 	}
 	return rec
+}
+
+// id is a run's or job's ID: a number, or as Options.StringIDs says.
+func (s *Server) id(n int) any {
+	if s.opts.StringIDs {
+		return strconv.Itoa(n)
+	}
+	return n
 }
 
 func (s *Server) runs(status string) []map[string]any {
@@ -661,7 +784,7 @@ func (s *Server) jobs(n int) []map[string]any {
 	}
 	var out []map[string]any
 	for i, j := range plan {
-		rec := map[string]any{"id": n*10 + i, "run_id": n}
+		rec := map[string]any{"id": s.id(n*10 + i), "run_id": s.id(n)}
 		if s.opts.Style == Alt {
 			rec["status"] = j.result // no name, no conclusion
 		} else {

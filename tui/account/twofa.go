@@ -23,9 +23,10 @@ type setupMsg struct {
 }
 
 type codeMsg struct {
-	owner int
-	on    bool // the state the code was for: true confirms, false disables
-	err   error
+	owner   int
+	on      bool // the state the code was for: true confirms, false disables
+	already bool // the state held already (2FA was off)
+	err     error
 }
 
 // sideColumn is the width the instructions need beside the QR code.
@@ -161,7 +162,8 @@ func (t *twofa) sendCode() tea.Cmd {
 		if enrolling {
 			return codeMsg{owner: owner, on: true, err: c.Account.ConfirmTwoFactor(ctx, code)}
 		}
-		return codeMsg{owner: owner, on: false, err: c.Account.DisableTwoFactor(ctx, code)}
+		already, err := c.Account.DisableTwoFactor(ctx, code)
+		return codeMsg{owner: owner, on: false, already: already, err: err}
 	}
 }
 
@@ -178,6 +180,9 @@ func (t *twofa) coded(msg codeMsg) tea.Cmd {
 	note := "Two-factor authentication is on; logins now ask for a code."
 	if !msg.on {
 		note = "Two-factor authentication is off."
+	}
+	if msg.already {
+		note = "Two-factor authentication was already off."
 	}
 	return tea.Batch(common.Status(note), changed)
 }

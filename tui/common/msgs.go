@@ -2,6 +2,7 @@ package common
 
 import (
 	"context"
+	"errors"
 	"net/http"
 
 	tea "charm.land/bubbletea/v2"
@@ -99,7 +100,9 @@ func Error(err error) tea.Cmd {
 	if err == nil {
 		return nil
 	}
-	msg := StatusMsg{Text: text.ErrorText(err), Err: true, Unauthorized: client.HasStatus(err, http.StatusUnauthorized)}
+	var refused *client.Error // a 403 refusing the token counts as a 401
+	unauthorized := client.HasStatus(err, http.StatusUnauthorized) || errors.As(err, &refused) && refused.CredentialsRefused()
+	msg := StatusMsg{Text: text.ErrorText(err), Err: true, Unauthorized: unauthorized}
 	return func() tea.Msg { return msg }
 }
 
