@@ -45,6 +45,8 @@ Files:
                        of pushed tarballs, repositories offered by completion
   XDG_STATE_HOME       base of forge's state (default ~/.local/state): the
                        last repository forge tui opened on each service
+  XDG_DATA_HOME        base of forge serve's kept state (default
+                       ~/.local/share): forge/serve, unless --data or --memory
   HOME                 home directory: default configuration, cache and state, and
                        ssh-key add's default key ~/.ssh/id_ed25519.pub
 
@@ -79,6 +81,8 @@ forge mcp serve (flags win):
   FORGE_MCP_TOOLS      comma list of the tools offered (--tools)
   FORGE_MCP_ALLOW_WRITE  1: offer the write tools (--allow-write)
   FORGE_MCP_LOCKDOWN   1: withhold titles and bodies by users without write access (--lockdown)
+  FORGE_MCP_ALLOW_REGISTRY  comma list of registry hosts the image tools may
+                       reach besides the profile's (--allow-registry)
   FORGE_MCP_TOKEN      the bearer token --http requires (default: generated)
 
 forge's HTTP connections also honour HTTPS_PROXY, HTTP_PROXY and NO_PROXY,
