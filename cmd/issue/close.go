@@ -59,9 +59,7 @@ issue.`,
 // withState completes close or reopen: both set the issue's state to want.
 func withState(f *cmdutil.Factory, cmd *cobra.Command, want string, runF func(context.Context, *StateOptions) error) *cobra.Command {
 	opts := &StateOptions{IO: f.IOStreams, Client: f.RepoClient, Want: want}
-	if runF == nil {
-		runF = RunState
-	}
+	runF = cmdutil.Seam(runF, RunState)
 	cmd.ValidArgsFunction = completions.IssuesNotIn(f, want)
 	cmd.Args = cmdutil.ExactArgs(1, "an issue NUMBER")
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {

@@ -33,9 +33,7 @@ func prArg(cmd *cobra.Command, opts *gitOptions, run func(context.Context, *gitO
 }
 
 func newCheckoutCmd(f *cmdutil.Factory, runF func(context.Context, *gitOptions) error) *cobra.Command {
-	if runF == nil {
-		runF = runCheckout
-	}
+	runF = cmdutil.Seam(runF, runCheckout)
 	return prArg(&cobra.Command{
 		Use:     "checkout {NUMBER | URL}",
 		Aliases: []string{"co"},
@@ -101,9 +99,7 @@ func runCheckout(ctx context.Context, opts *gitOptions) error {
 }
 
 func newDiffCmd(f *cmdutil.Factory, runF func(context.Context, *gitOptions) error) *cobra.Command {
-	if runF == nil {
-		runF = runDiff
-	}
+	runF = cmdutil.Seam(runF, runDiff)
 	return prArg(&cobra.Command{
 		Use:   "diff {NUMBER | URL}",
 		Short: "Show a pull request's changes",
