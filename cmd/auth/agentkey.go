@@ -55,8 +55,7 @@ answers or with --insecure-storage.`,
 }
 
 func runAgentKeySet(ctx context.Context, opts *agentKeySetOptions) error {
-	d := opts.Deps
-	ios := d.IO
+	ios := opts.IO
 	var agentURL string
 	if opts.agentURL != "" {
 		u, err := config.NormalizeServiceURL("agent URL", opts.agentURL)
@@ -65,15 +64,15 @@ func runAgentKeySet(ctx context.Context, opts *agentKeySetOptions) error {
 		}
 		agentURL = u
 	}
-	s, err := d.Settings()
+	s, err := opts.Settings()
 	if err != nil {
 		return err
 	}
-	key, err := readAgentKey(ctx, d)
+	key, err := readAgentKey(ctx, opts.Deps)
 	if err != nil {
 		return err
 	}
-	saved, err := d.UpdateProfile(s.Profile, opts.insecure, func(p *config.Profile) error {
+	saved, err := opts.UpdateProfile(s.Profile, opts.insecure, func(p *config.Profile) error {
 		p.AgentKey = key
 		if agentURL != "" {
 			p.AgentURL = agentURL
@@ -88,7 +87,7 @@ func runAgentKeySet(ctx context.Context, opts *agentKeySetOptions) error {
 	if n := saved.PlainTextNotice(); n != "" {
 		fmt.Fprintf(ios.ErrOut, "%s %s\n", cs.WarningIcon(), n)
 	}
-	if d.Getenv("AGENT_API_KEY") != "" {
+	if opts.Getenv("AGENT_API_KEY") != "" {
 		fmt.Fprintf(ios.ErrOut, "%s AGENT_API_KEY is set in the environment and takes precedence over the stored key\n", cs.WarningIcon())
 	}
 	return nil

@@ -130,29 +130,28 @@ func credNotFound(d cmdutil.Deps) error {
 }
 
 func credGet(_ context.Context, opts *dockerCredOptions) error {
-	d := opts.Deps
-	in, err := credReadStdin(d)
+	in, err := credReadStdin(opts.Deps)
 	if err != nil {
 		return err
 	}
 	host := credHost(in)
 	if host == "" {
-		return credNotFound(d)
+		return credNotFound(opts.Deps)
 	}
-	if s, err := d.Settings(); err == nil && s.RegistryUser != "" && s.RegistryPassword != "" && origin.SameHost(credHost(s.RegistryURL), host) {
-		return credWrite(d, in, s.RegistryUser, s.RegistryPassword)
+	if s, err := opts.Settings(); err == nil && s.RegistryUser != "" && s.RegistryPassword != "" && origin.SameHost(credHost(s.RegistryURL), host) {
+		return credWrite(opts.Deps, in, s.RegistryUser, s.RegistryPassword)
 	}
-	cf, err := d.ConfigFile()
+	cf, err := opts.ConfigFile()
 	if err != nil {
 		return err
 	}
 	for _, name := range cf.ProfileNames() {
 		p := cf.Profile(name)
 		if p.RegistryUser != "" && p.RegistryPassword != "" && origin.SameHost(credProfileHost(p), host) {
-			return credWrite(d, in, p.RegistryUser, p.RegistryPassword)
+			return credWrite(opts.Deps, in, p.RegistryUser, p.RegistryPassword)
 		}
 	}
-	return credNotFound(d)
+	return credNotFound(opts.Deps)
 }
 
 func credWrite(d cmdutil.Deps, server, user, secret string) error {
@@ -176,8 +175,7 @@ func credProfileFor(d cmdutil.Deps, cf *config.File, host string) string {
 }
 
 func credStore(_ context.Context, opts *dockerCredOptions) error {
-	d := opts.Deps
-	in, err := credReadStdin(d)
+	in, err := credReadStdin(opts.Deps)
 	if err != nil {
 		return err
 	}
@@ -187,8 +185,8 @@ func credStore(_ context.Context, opts *dockerCredOptions) error {
 	}
 	host := credHost(c.ServerURL)
 	var stored string
-	err = d.UpdateConfig(func(cf *config.File) error {
-		name := credProfileFor(d, cf, host)
+	err = opts.UpdateConfig(func(cf *config.File) error {
+		name := credProfileFor(opts.Deps, cf, host)
 		if name == "" {
 			return fmt.Errorf("no forge profile has the registry %s: add one with `forge profile add NAME --base-url URL --registry-url https://%s`", host, host)
 		}
@@ -200,20 +198,19 @@ func credStore(_ context.Context, opts *dockerCredOptions) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(d.IO.ErrOut, "Stored the credentials of %s for %s in profile %s\n",
-		text.OnTerminal(d.IO.IsStderrTTY(), c.Username), text.OnTerminal(d.IO.IsStderrTTY(), host), stored)
+	fmt.Fprintf(opts.IO.ErrOut, "Stored the credentials of %s for %s in profile %s\n",
+		text.OnTerminal(opts.IO.IsStderrTTY(), c.Username), text.OnTerminal(opts.IO.IsStderrTTY(), host), stored)
 	return nil
 }
 
 func credErase(_ context.Context, opts *dockerCredOptions) error {
-	d := opts.Deps
-	in, err := credReadStdin(d)
+	in, err := credReadStdin(opts.Deps)
 	if err != nil {
 		return err
 	}
 	host := credHost(in)
 	erased := false
-	err = d.UpdateConfig(func(cf *config.File) error {
+	err = opts.UpdateConfig(func(cf *config.File) error {
 		for _, name := range cf.ProfileNames() {
 			p := cf.Profile(name)
 			if origin.SameHost(credProfileHost(p), host) && (p.RegistryUser != "" || p.RegistryPassword != "") {
@@ -227,15 +224,14 @@ func credErase(_ context.Context, opts *dockerCredOptions) error {
 		return nil
 	})
 	if err != nil && !erased {
-		return credNotFound(d)
+		return credNotFound(opts.Deps)
 	}
 	return err
 }
 
 func credList(_ context.Context, opts *dockerCredOptions) error {
-	d := opts.Deps
 	out := map[string]string{}
-	cf, err := d.ConfigFile()
+	cf, err := opts.ConfigFile()
 	if err != nil {
 		return err
 	}
@@ -247,10 +243,10 @@ func credList(_ context.Context, opts *dockerCredOptions) error {
 			}
 		}
 	}
-	if s, err := d.Settings(); err == nil && s.RegistryUser != "" && s.RegistryPassword != "" {
+	if s, err := opts.Settings(); err == nil && s.RegistryUser != "" && s.RegistryPassword != "" {
 		if h := credHost(s.RegistryURL); h != "" {
 			out[h] = s.RegistryUser
 		}
 	}
-	return json.NewEncoder(d.IO.Out).Encode(out)
+	return json.NewEncoder(opts.IO.Out).Encode(out)
 }

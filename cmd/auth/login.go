@@ -79,16 +79,15 @@ type credentials struct {
 }
 
 func runLogin(ctx context.Context, opts *loginOptions) error {
-	d := opts.Deps
-	cf, err := d.ConfigFile()
+	cf, err := opts.ConfigFile()
 	if err != nil {
 		return err
 	}
-	name, err := profileName(d, cf)
+	name, err := profileName(opts.Deps, cf)
 	if err != nil {
 		return err
 	}
-	s, err := resolve(d, cf, name)
+	s, err := resolve(opts.Deps, cf, name)
 	if err != nil {
 		return err
 	}
@@ -96,19 +95,19 @@ func runLogin(ctx context.Context, opts *loginOptions) error {
 	if err != nil {
 		return err
 	}
-	c, err := d.RESTClient(cred.baseURL, "")
+	c, err := opts.RESTClient(cred.baseURL, "")
 	if err != nil {
 		return err
 	}
-	token, me, err := login(ctx, d, c, cred)
+	token, me, err := login(ctx, opts.Deps, c, cred)
 	if err != nil {
 		return err
 	}
-	replaced, saved, err := store(d, cred, token, me.Login, opts.insecure)
+	replaced, saved, err := store(opts.Deps, cred, token, me.Login, opts.insecure)
 	if err != nil {
 		return err
 	}
-	ios := d.IO
+	ios := opts.IO
 	cs := ios.ErrColorScheme()
 	fmt.Fprintf(ios.ErrOut, "%s Logged in to %s as %s (profile %s)\n", cs.SuccessIcon(), cred.baseURL, cs.Bold(text.OnTerminal(ios.IsStderrTTY(), me.Login)), name)
 	if n := saved.PlainTextNotice(); n != "" {
@@ -117,7 +116,7 @@ func runLogin(ctx context.Context, opts *loginOptions) error {
 	if replaced != "" {
 		fmt.Fprintf(ios.ErrOut, "%s Profile %s now points at %s instead of %s\n", cs.WarningIcon(), name, cred.baseURL, replaced)
 	}
-	if d.Getenv("FORGE_TOKEN") != "" {
+	if opts.Getenv("FORGE_TOKEN") != "" {
 		fmt.Fprintf(ios.ErrOut, "%s FORGE_TOKEN is set in the environment and overrides the stored token\n", cs.WarningIcon())
 	}
 	return opts.offerGit(ctx, cred.baseURL)
@@ -128,8 +127,7 @@ func runLogin(ctx context.Context, opts *loginOptions) error {
 // terminal and the flag it only says how, since git clone, fetch and push
 // over HTTPS would otherwise ask for a password nothing else knows.
 func (opts *loginOptions) offerGit(ctx context.Context, baseURL string) error {
-	d := opts.Deps
-	ios := d.IO
+	ios := opts.IO
 	origin := config.Origin(baseURL)
 	if _, err := exec.LookPath("git"); err != nil || gitremote.UsesForge(ctx, origin) {
 		return nil
@@ -139,7 +137,7 @@ func (opts *loginOptions) offerGit(ctx context.Context, baseURL string) error {
 	case opts.setupGitSet:
 	case ios.CanPrompt():
 		var err error
-		if want, err = d.Prompter.Confirm(ctx, "Make git use this login for "+origin+" (clone, fetch and push over HTTPS)?", true); err != nil {
+		if want, err = opts.Prompter.Confirm(ctx, "Make git use this login for "+origin+" (clone, fetch and push over HTTPS)?", true); err != nil {
 			return err
 		}
 	default:
@@ -149,15 +147,14 @@ func (opts *loginOptions) offerGit(ctx context.Context, baseURL string) error {
 	if !want {
 		return nil
 	}
-	return runSetupGit(ctx, &setupGitOptions{Deps: d})
+	return runSetupGit(ctx, &setupGitOptions{Deps: opts.Deps})
 }
 
 // gather collects the base URL, username, password and code from flags,
 // environment and prompts, failing before any request when one is missing
 // and cannot be asked for.
 func (o *loginOptions) gather(ctx context.Context, name string, s *config.Settings) (*credentials, error) {
-	d := o.Deps
-	ios := d.IO
+	ios := o.IO
 	cred := &credentials{profile: name, baseURL: s.BaseURL, username: o.username, code: o.code}
 	if o.baseURL != "" {
 		cred.baseURL = o.baseURL
@@ -166,7 +163,7 @@ func (o *loginOptions) gather(ctx context.Context, name string, s *config.Settin
 		if !ios.CanPrompt() {
 			return nil, cmdutil.UsageErrorf("profile %q has no base URL: pass --base-url https://HOST/api/v2", name)
 		}
-		v, err := askBaseURL(ctx, d)
+		v, err := askBaseURL(ctx, o.Deps)
 		if err != nil {
 			return nil, err
 		}
@@ -179,16 +176,16 @@ func (o *loginOptions) gather(ctx context.Context, name string, s *config.Settin
 	cred.baseURL = norm
 
 	if cred.username == "" {
-		cred.username = d.Getenv("FORGE_USERNAME")
+		cred.username = o.Getenv("FORGE_USERNAME")
 		if cred.username != "" {
-			d.WarnEnvUser("logging in")
+			o.WarnEnvUser("logging in")
 		}
 	}
 	if cred.username == "" {
 		if !ios.CanPrompt() || o.passwordStdin {
 			return nil, cmdutil.UsageErrorf("no username: pass --username NAME (or set FORGE_USERNAME)")
 		}
-		v, err := d.Prompter.Input(ctx, "Username", s.User)
+		v, err := o.Prompter.Input(ctx, "Username", s.User)
 		if err != nil {
 			return nil, err
 		}
@@ -208,10 +205,10 @@ func (o *loginOptions) gather(ctx context.Context, name string, s *config.Settin
 		if cred.password == "" {
 			return nil, cmdutil.UsageErrorf("--password-stdin read an empty password")
 		}
-	case d.Getenv("FORGE_PASSWORD") != "":
-		cred.password = d.Getenv("FORGE_PASSWORD")
+	case o.Getenv("FORGE_PASSWORD") != "":
+		cred.password = o.Getenv("FORGE_PASSWORD")
 	case ios.CanPrompt():
-		v, err := d.Prompter.Password(ctx, "Password for "+cred.username)
+		v, err := o.Prompter.Password(ctx, "Password for "+cred.username)
 		if err != nil {
 			return nil, err
 		}
@@ -224,7 +221,7 @@ func (o *loginOptions) gather(ctx context.Context, name string, s *config.Settin
 	}
 
 	if cred.code == "" {
-		cred.code = d.Getenv("FORGE_TOTP_CODE")
+		cred.code = o.Getenv("FORGE_TOTP_CODE")
 	}
 	if cred.code != "" {
 		if cred.code, err = authflow.NormalizeCode(cred.code); err != nil {

@@ -102,19 +102,18 @@ func runStatus(ctx context.Context, opts *statusOptions) error {
 
 // runStatusAll is --all: each profile as --profile NAME shows it.
 func runStatusAll(ctx context.Context, opts *statusOptions) error {
-	d := opts.Deps
-	cf, err := d.ConfigFile()
+	cf, err := opts.ConfigFile()
 	if err != nil {
 		return err
 	}
 	names := cf.ProfileNames()
 	if len(names) == 0 {
-		return runStatus(ctx, &statusOptions{Deps: d, exporter: opts.exporter})
+		return runStatus(ctx, &statusOptions{Deps: opts.Deps, exporter: opts.exporter})
 	}
 	var all []*status
 	var worst error
 	for i, name := range names {
-		pf := d.ForProfile(name)
+		pf := opts.ForProfile(name)
 		st, err := statusOf(ctx, pf)
 		if err != nil {
 			return err
@@ -122,7 +121,7 @@ func runStatusAll(ctx context.Context, opts *statusOptions) error {
 		all = append(all, st)
 		if !opts.exporter.Enabled() {
 			if i > 0 {
-				fmt.Fprintln(d.IO.Out)
+				fmt.Fprintln(opts.IO.Out)
 			}
 			printStatus(pf, st)
 		}
@@ -131,7 +130,7 @@ func runStatusAll(ctx context.Context, opts *statusOptions) error {
 		}
 	}
 	if opts.exporter.Enabled() {
-		if err := opts.exporter.Write(d.IO, all); err != nil {
+		if err := opts.exporter.Write(opts.IO, all); err != nil {
 			return err
 		}
 	}

@@ -80,16 +80,15 @@ func runSetup(ctx context.Context, opts *setupOptions) error {
 	if opts.code != "" && (opts.qrPNG != "" || opts.exporter.Enabled()) {
 		return cmdutil.UsageErrorf("--code confirms an enrolment started earlier; it cannot be combined with --qr-png or --json")
 	}
-	d := opts.Deps
-	c, err := d.REST()
+	c, err := opts.REST()
 	if err != nil {
 		return err
 	}
-	ios := d.IO
+	ios := opts.IO
 	cs := ios.ErrColorScheme()
 	confirm := func(code string) error { return c.Account.ConfirmTwoFactor(ctx, code) }
 	if opts.code != "" {
-		if err := withCode(ctx, d, opts.code, "--code CODE", confirm); err != nil {
+		if err := withCode(ctx, opts.Deps, opts.code, "--code CODE", confirm); err != nil {
 			return err
 		}
 		fmt.Fprintf(ios.ErrOut, "%s Two-factor authentication is on; logins now ask for a code\n", cs.SuccessIcon())
@@ -118,14 +117,14 @@ func runSetup(ctx context.Context, opts *setupOptions) error {
 		fmt.Fprintf(ios.ErrOut, "Enrolment started. Confirm it with `forge auth 2fa setup --code CODE`.\n")
 		return nil
 	}
-	if err := showSecret(d, setup, opts.invert, opts.qrPNG != ""); err != nil {
+	if err := showSecret(opts.Deps, setup, opts.invert, opts.qrPNG != ""); err != nil {
 		return err
 	}
 	if !ios.CanPrompt() {
 		fmt.Fprintf(ios.ErrOut, "Enrolment started. Add the secret to your authenticator app, then confirm with `forge auth 2fa setup --code CODE`.\n")
 		return nil
 	}
-	if err := withCode(ctx, d, "", "--code CODE", confirm); err != nil {
+	if err := withCode(ctx, opts.Deps, "", "--code CODE", confirm); err != nil {
 		return err
 	}
 	fmt.Fprintf(ios.ErrOut, "%s Two-factor authentication is on; logins now ask for a code\n", cs.SuccessIcon())
@@ -196,27 +195,26 @@ func newTwoFADisableCmd(f *cmdutil.Factory, runF func(context.Context, *disableO
 }
 
 func runDisable(ctx context.Context, opts *disableOptions) error {
-	d := opts.Deps
 	code := opts.code
 	if code == "" {
-		code = d.Getenv("FORGE_TOTP_CODE")
+		code = opts.Getenv("FORGE_TOTP_CODE")
 	}
 	if code != "" {
 		if _, err := authflow.NormalizeCode(code); err != nil {
 			return &cmdutil.UsageError{Err: err}
 		}
 	}
-	c, err := d.REST()
+	c, err := opts.REST()
 	if err != nil {
 		return err
 	}
-	err = withCode(ctx, d, code, "--code CODE (or set FORGE_TOTP_CODE)", func(code string) error {
+	err = withCode(ctx, opts.Deps, code, "--code CODE (or set FORGE_TOTP_CODE)", func(code string) error {
 		return c.Account.DisableTwoFactor(ctx, code)
 	})
 	if err != nil {
 		return err
 	}
-	cs := d.IO.ErrColorScheme()
-	fmt.Fprintf(d.IO.ErrOut, "%s Two-factor authentication is off\n", cs.SuccessIcon())
+	cs := opts.IO.ErrColorScheme()
+	fmt.Fprintf(opts.IO.ErrOut, "%s Two-factor authentication is off\n", cs.SuccessIcon())
 	return nil
 }
