@@ -95,7 +95,7 @@ func TestEveryVerbIsBuiltOneWay(t *testing.T) {
 			}
 			opts, code, stderr := captureVerb(t, path)
 			if opts == nil {
-				t.Fatalf("`%s %s` did not reach cmdutil.Seam (exit %d, stderr %q): build it as newXCmd(f, runF) with runF = cmdutil.Seam(runF, runX), or give it arguments in verbArgs", path, strings.Join(verbArgs[path], " "), code, stderr)
+				t.Fatalf("`%s` did not reach cmdutil.Seam (exit %d, stderr %q): build it as newXCmd(f, runF) with runF = cmdutil.Seam(runF, runX), or give it arguments in verbArgs", strings.Join(append([]string{path}, verbArgs[path]...), " "), code, stderr)
 			}
 			checkOptions(t, path, reflect.TypeOf(opts))
 		})
@@ -241,4 +241,15 @@ func isSeam(fun ast.Expr) bool {
 	}
 	pkg, ok := sel.X.(*ast.Ident)
 	return ok && pkg.Name == "cmdutil"
+}
+
+// BenchmarkVerbTree builds the whole command tree, every verb's options
+// taking the Factory's Deps, as each forge start does before cobra reads
+// a word (bench/README.md).
+func BenchmarkVerbTree(b *testing.B) {
+	ios, _, _, _ := iostreams.Test()
+	b.ReportAllocs()
+	for b.Loop() {
+		NewRootCmd(cmdutil.New(ios, func(string) string { return "" }))
+	}
 }

@@ -65,17 +65,24 @@ type Deps struct {
 	WarnEnvUser func(acting string)
 }
 
-// Deps are the Factory's dependencies for one command.
+// Deps are the Factory's dependencies for one command. The functions are
+// bound once per Factory (every verb of the tree takes them when it is
+// built); the streams, environment and prompter are read at each call,
+// as tests set them after New.
 func (f *Factory) Deps() Deps {
-	return Deps{
-		IO: f.IOStreams, Getenv: f.Getenv, Prompter: f.Prompter,
-		RepoClient: f.RepoClient, BaseRepo: f.BaseRepo, REST: f.REST, RESTClient: f.RESTClient,
-		Settings: f.Settings, Agent: f.Agent, Redactor: f.Redactor, Registry: f.Registry,
-		HTTPClient: f.HTTPClient, ConfigFile: f.ConfigFile, ConfigPath: f.ConfigPath,
-		UpdateConfig: f.UpdateConfig, UpdateProfile: f.UpdateProfile,
-		ProfileChoice: f.ProfileChoice, ForProfile: f.ForProfile,
-		Debug: f.Debug, CacheDir: f.CacheDir, WarnEnvUser: f.WarnEnvUser,
-	}
+	f.depsOnce.Do(func() {
+		f.deps = Deps{
+			RepoClient: f.RepoClient, BaseRepo: f.BaseRepo, REST: f.REST, RESTClient: f.RESTClient,
+			Settings: f.Settings, Agent: f.Agent, Redactor: f.Redactor, Registry: f.Registry,
+			HTTPClient: f.HTTPClient, ConfigFile: f.ConfigFile, ConfigPath: f.ConfigPath,
+			UpdateConfig: f.UpdateConfig, UpdateProfile: f.UpdateProfile,
+			ProfileChoice: f.ProfileChoice, ForProfile: f.ForProfile,
+			Debug: f.Debug, CacheDir: f.CacheDir, WarnEnvUser: f.WarnEnvUser,
+		}
+	})
+	d := f.deps
+	d.IO, d.Getenv, d.Prompter = f.IOStreams, f.Getenv, f.Prompter
+	return d
 }
 
 // ForProfile are the Deps of a Factory like f for profile name: its

@@ -3,17 +3,18 @@ package cmdutil
 import "context"
 
 // Seam is the run function of a verb built by newXCmd(f, runF): runF, a
-// test's, when given (gh's runF seam), else run. The options are a
-// struct embedding Deps, never holding the Factory.
+// test's, when given (gh's runF seam), else run. The options P are a
+// pointer to a struct embedding Deps, never holding the Factory (and,
+// being a pointer, share one instantiation of Seam in the binary).
 //
 // Under a context from CaptureRuns, run is not called: the options go to
 // the capture instead, which is how the command tree's test sees that
 // every verb is built this way.
-func Seam[T any](runF, run func(context.Context, *T) error) func(context.Context, *T) error {
+func Seam[P any](runF, run func(context.Context, P) error) func(context.Context, P) error {
 	if runF != nil {
 		return runF
 	}
-	return func(ctx context.Context, opts *T) error {
+	return func(ctx context.Context, opts P) error {
 		if capture, ok := ctx.Value(captureKey{}).(func(any)); ok {
 			capture(opts)
 			return nil
