@@ -1,19 +1,17 @@
 package cmd
 
 import (
-	"context"
 	"go/ast"
 	"go/parser"
 	"go/token"
 	"io/fs"
 	"path/filepath"
-	"reflect"
 	"strings"
 	"testing"
 
 	"github.com/forgehq/forge/app/cmdutil"
+	"github.com/forgehq/forge/cmd/internal/seamtest"
 	"github.com/forgehq/forge/internal/iostreams"
-	"github.com/spf13/cobra"
 )
 
 // verbArgs are the arguments a verb needs to get past its argument and
@@ -26,6 +24,7 @@ var verbArgs = map[string][]string{
 	"forge alias delete":             {"co"},
 	"forge alias set":                {"co", "pr checkout"},
 	"forge api":                      {"/me"},
+	"forge auth 2fa disable":         {"--code", "123456"},
 	"forge auth git-credential":      {"get"},
 	"forge completion":               {"bash"},
 	"forge image copy":               {"a:1", "b:1"},
@@ -65,39 +64,40 @@ var verbArgs = map[string][]string{
 	"forge run watch":                {"1"},
 	"forge ssh-key add":              {"key.pub"},
 	"forge ssh-key delete":           {"1"},
-	"forge auth 2fa disable":         {"--code", "123456"},
 }
 
 // forwarded are the verbs whose arguments another program parses: forge
-// runs the forge-server companion with them (cmd/companion).
+// runs the forge-server companion with them (cmd/companion), whose tree
+// cmd/withserver's test checks.
 var forwarded = map[string]bool{"forge serve": true, "forge demo": true}
 
 // TestEveryVerbIsBuiltOneWay walks the command tree and runs every verb
-// (every command with a run function) with its run captured: each must
-// reach cmdutil.Seam, the runF seam of newXCmd(f, runF), with options
-// that embed cmdutil.Deps and hold no Factory (docs/DESIGN.md "How a
-// command is built"). A verb built another way runs its own code instead
-// and fails here.
+// (every command with a run function but the help topics) with its run
+// captured: each must reach cmdutil.Seam, the runF seam of
+// newXCmd(f, runF), with options that embed cmdutil.Deps and hold no
+// Factory (seamtest.CheckVerb). A verb built another way runs its own
+// code instead and fails here.
 func TestEveryVerbIsBuiltOneWay(t *testing.T) {
 	topics := map[string]bool{"forge help": true}
 	for _, h := range helpTopics {
 		topics["forge "+h.name] = true
 	}
+	root, _ := testRoot(t)
+	root.InitDefaultHelpCmd()
 	seen := map[string]bool{}
-	for _, path := range verbPaths(t) {
+	for _, path := range seamtest.Verbs(root) {
 		if topics[path] {
 			continue
 		}
 		seen[path] = true
 		t.Run(strings.ReplaceAll(strings.TrimPrefix(path, "forge "), " ", "_"), func(t *testing.T) {
-			if forwarded[path] {
+			if !forwarded[path] {
+				seamtest.CheckVerb(t, Run, path, verbArgs[path]...)
 				return
 			}
-			opts, code, stderr := captureVerb(t, path)
-			if opts == nil {
-				t.Fatalf("`%s` did not reach cmdutil.Seam (exit %d, stderr %q): build it as newXCmd(f, runF) with runF = cmdutil.Seam(runF, runX), or give it arguments in verbArgs", strings.Join(append([]string{path}, verbArgs[path]...), " "), code, stderr)
+			if c, _, _ := root.Find(strings.Fields(path)[1:]); !c.DisableFlagParsing {
+				t.Errorf("`%s` is forwarded to forge-server, yet parses flags", path)
 			}
-			checkOptions(t, path, reflect.TypeOf(opts))
 		})
 	}
 	for path := range verbArgs {
@@ -105,83 +105,6 @@ func TestEveryVerbIsBuiltOneWay(t *testing.T) {
 			t.Errorf("verbArgs names %q, which is no verb", path)
 		}
 	}
-}
-
-// verbPaths are the command paths of every runnable command of the tree.
-func verbPaths(t *testing.T) []string {
-	t.Helper()
-	root, _ := testRoot(t)
-	root.InitDefaultHelpCmd()
-	var paths []string
-	var walk func(c *cobra.Command)
-	walk = func(c *cobra.Command) {
-		if c.Runnable() && c != root && !cmdutil.IsGroup(c) {
-			paths = append(paths, c.CommandPath())
-		}
-		for _, sub := range c.Commands() {
-			walk(sub)
-		}
-	}
-	walk(root)
-	return paths
-}
-
-// captureVerb runs the verb at path, with its arguments, under a context
-// where cmdutil.Seam hands over the options instead of running.
-func captureVerb(t *testing.T, path string) (opts any, code int, stderr string) {
-	t.Helper()
-	ios, _, _, errOut := iostreams.Test()
-	dir := t.TempDir()
-	env := map[string]string{"HOME": dir, "FORGE_CONFIG_DIR": dir, "XDG_CACHE_HOME": dir}
-	f := cmdutil.New(ios, func(k string) string { return env[k] })
-	ctx := cmdutil.CaptureRuns(context.Background(), func(o any) { opts = o })
-	args := append(strings.Fields(strings.TrimPrefix(path, "forge")), verbArgs[path]...)
-	code = Run(ctx, f, args)
-	return opts, code, errOut.String()
-}
-
-var (
-	depsType    = reflect.TypeFor[cmdutil.Deps]()
-	factoryType = reflect.TypeFor[*cmdutil.Factory]()
-)
-
-// checkOptions: the options are a pointer to a struct embedding
-// cmdutil.Deps, and nothing in them is the Factory.
-func checkOptions(t *testing.T, path string, typ reflect.Type) {
-	t.Helper()
-	if typ.Kind() != reflect.Pointer || typ.Elem().Kind() != reflect.Struct {
-		t.Fatalf("`%s`'s options are a %s, not a pointer to a struct", path, typ)
-	}
-	st := typ.Elem()
-	if f, ok := st.FieldByName("Deps"); !ok || !f.Anonymous || f.Type != depsType {
-		t.Errorf("`%s`'s %s does not embed cmdutil.Deps", path, st)
-	}
-	if where := holdsFactory(st, st.Name(), map[reflect.Type]bool{}); where != "" {
-		t.Errorf("`%s`'s options hold the Factory (%s): give the run function what it uses through cmdutil.Deps", path, where)
-	}
-}
-
-// holdsFactory names a field of typ (at any depth) that is the Factory.
-func holdsFactory(typ reflect.Type, at string, seen map[reflect.Type]bool) string {
-	if typ == factoryType || typ == factoryType.Elem() {
-		return at
-	}
-	if seen[typ] {
-		return ""
-	}
-	seen[typ] = true
-	switch typ.Kind() {
-	case reflect.Pointer, reflect.Slice, reflect.Array, reflect.Map:
-		return holdsFactory(typ.Elem(), at, seen)
-	case reflect.Struct:
-		for i := range typ.NumField() {
-			f := typ.Field(i)
-			if w := holdsFactory(f.Type, at+"."+f.Name, seen); w != "" {
-				return w
-			}
-		}
-	}
-	return ""
 }
 
 // TestSeamIsTheConstructorsRunF: every cmdutil.Seam call in cmd/ passes
