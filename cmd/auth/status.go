@@ -150,7 +150,7 @@ func (st *status) exit() error {
 	return nil
 }
 
-// statusOf finds out the status of f's profile.
+// statusOf finds out the status of d's profile.
 func statusOf(ctx context.Context, d cmdutil.Deps) (*status, error) {
 	s, err := d.Settings()
 	if err != nil {

@@ -60,9 +60,8 @@ func runCopy(ctx context.Context, opts *copyOptions) error {
 	if opts.jobs < 1 {
 		return cmdutil.UsageErrorf("--jobs must be at least 1")
 	}
-	d := opts.Deps
-	ios := d.IO
-	c, err := d.Registry()
+	ios := opts.IO
+	c, err := opts.Registry()
 	if err != nil {
 		return err
 	}
