@@ -2,7 +2,6 @@ package cmdutil
 
 import (
 	"context"
-	"net/http"
 
 	"github.com/forgehq/forge/app/redact"
 	"github.com/forgehq/forge/chat"
@@ -42,8 +41,6 @@ type Deps struct {
 	Redactor func() *redact.Redactor
 	// Registry is the container registry's client.
 	Registry func() (*regclient.Client, error)
-	// HTTPClient is the one HTTP client the three clients share.
-	HTTPClient func() *http.Client
 
 	// ConfigFile is the configuration file as loaded; ConfigPath where it
 	// is; UpdateConfig and UpdateProfile change it under its lock.
@@ -74,7 +71,7 @@ func (f *Factory) Deps() Deps {
 		f.deps = Deps{
 			RepoClient: f.RepoClient, BaseRepo: f.BaseRepo, REST: f.REST, RESTClient: f.RESTClient,
 			Settings: f.Settings, Agent: f.Agent, Redactor: f.Redactor, Registry: f.Registry,
-			HTTPClient: f.HTTPClient, ConfigFile: f.ConfigFile, ConfigPath: f.ConfigPath,
+			ConfigFile: f.ConfigFile, ConfigPath: f.ConfigPath,
 			UpdateConfig: f.UpdateConfig, UpdateProfile: f.UpdateProfile,
 			ProfileChoice: f.ProfileChoice, ForProfile: f.ForProfile,
 			Debug: f.Debug, CacheDir: f.CacheDir, WarnEnvUser: f.WarnEnvUser,
