@@ -136,8 +136,8 @@ func Revoke(ctx context.Context, c *client.Client) error {
 // it came from, so the profile's base URL becomes that one; Store returns
 // the base URL it replaced, if any. The file is written only here, after
 // a fully successful login: a failed one leaves the stored token alone.
-func Store(f *cmdutil.Factory, profile, baseURL, token, user string, insecure bool) (replaced string, saved *config.File, err error) {
-	saved, err = f.UpdateProfile(profile, insecure, func(p *config.Profile) error {
+func Store(src cmdutil.DepsSource, profile, baseURL, token, user string, insecure bool) (replaced string, saved *config.File, err error) {
+	saved, err = src.Deps().UpdateProfile(profile, insecure, func(p *config.Profile) error {
 		if p.BaseURL != "" && p.BaseURL != baseURL {
 			replaced = p.BaseURL
 		}

@@ -38,6 +38,9 @@ type Factory struct {
 	httpc    *http.Client
 
 	warnedEnvUser bool
+
+	depsOnce sync.Once
+	deps     Deps // the methods Deps gives, bound once
 }
 
 // New returns a Factory over the given streams and environment.

@@ -9,7 +9,7 @@ import (
 // profile's token for the base URL's origin, through forge's credential
 // helper pinned to the profile this command uses (see gitremote.Git).
 // Without a token, git keeps its own credentials for that origin too.
-func (d Deps) Git() (gitremote.Git, error) {
+func (d *Deps) Git() (gitremote.Git, error) {
 	s, err := d.Settings()
 	if err != nil {
 		return gitremote.Git{}, err

@@ -16,9 +16,7 @@ type editOptions struct {
 
 func newEditCmd(f *cmdutil.Factory, runF func(context.Context, *editOptions) error) *cobra.Command {
 	opts := &editOptions{Deps: f.Deps()}
-	if runF == nil {
-		runF = runEdit
-	}
+	runF = cmdutil.Seam(runF, runEdit)
 	var fullName, email, location, website, description string
 	cmd := &cobra.Command{
 		Use:   "edit",

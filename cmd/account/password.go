@@ -29,9 +29,7 @@ func newPasswordCmd(f *cmdutil.Factory, runF func(context.Context, *passwordOpti
 	opts.changed = func(s *config.Settings, newPW, token string) (authflow.Changed, error) {
 		return authflow.PasswordChanged(f, s, newPW, token)
 	}
-	if runF == nil {
-		runF = runPassword
-	}
+	runF = cmdutil.Seam(runF, runPassword)
 	cmd := &cobra.Command{
 		Use:   "password",
 		Short: "Change your password",

@@ -23,9 +23,7 @@ type viewOptions struct {
 
 func newViewCmd(f *cmdutil.Factory, runF func(context.Context, *viewOptions) error) *cobra.Command {
 	opts := &viewOptions{Deps: f.Deps()}
-	if runF == nil {
-		runF = runView
-	}
+	runF = cmdutil.Seam(runF, runView)
 	cmd := &cobra.Command{
 		Use:   "view",
 		Short: "Show your account: name, email, role, two-factor and SSH key state",

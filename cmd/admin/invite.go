@@ -37,9 +37,7 @@ type inviteListOptions struct {
 
 func newInviteListCmd(f *cmdutil.Factory, runF func(context.Context, *inviteListOptions) error) *cobra.Command {
 	opts := &inviteListOptions{Deps: f.Deps()}
-	if runF == nil {
-		runF = runInviteList
-	}
+	runF = cmdutil.Seam(runF, runInviteList)
 	cmd := &cobra.Command{
 		Use:     "list",
 		Aliases: []string{"ls"},
@@ -86,9 +84,7 @@ type inviteCreateOptions struct {
 
 func newInviteCreateCmd(f *cmdutil.Factory, runF func(context.Context, *inviteCreateOptions) error) *cobra.Command {
 	opts := &inviteCreateOptions{Deps: f.Deps()}
-	if runF == nil {
-		runF = runInviteCreate
-	}
+	runF = cmdutil.Seam(runF, runInviteCreate)
 	cmd := &cobra.Command{
 		Use:   "create USER --email EMAIL",
 		Short: "Invite someone to the service",

@@ -62,9 +62,7 @@ type userListOptions struct {
 
 func newUserListCmd(f *cmdutil.Factory, runF func(context.Context, *userListOptions) error) *cobra.Command {
 	opts := &userListOptions{Deps: f.Deps()}
-	if runF == nil {
-		runF = runUserList
-	}
+	runF = cmdutil.Seam(runF, runUserList)
 	cmd := &cobra.Command{
 		Use:     "list",
 		Aliases: []string{"ls"},
@@ -140,9 +138,7 @@ func newUserEnableCmd(f *cmdutil.Factory, runF func(context.Context, *userAction
 // account may sign in.
 func withUserState(f *cmdutil.Factory, cmd *cobra.Command, enable bool, runF func(context.Context, *userActionOptions) error) *cobra.Command {
 	opts := &userActionOptions{Deps: f.Deps(), enable: enable}
-	if runF == nil {
-		runF = runUserState
-	}
+	runF = cmdutil.Seam(runF, runUserState)
 	cmd.Args = cmdutil.ExactArgs(1, "a user name")
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
 		opts.login = args[0]
@@ -153,9 +149,7 @@ func withUserState(f *cmdutil.Factory, cmd *cobra.Command, enable bool, runF fun
 
 func newUserDeleteCmd(f *cmdutil.Factory, runF func(context.Context, *userActionOptions) error) *cobra.Command {
 	opts := &userActionOptions{Deps: f.Deps()}
-	if runF == nil {
-		runF = runUserDelete
-	}
+	runF = cmdutil.Seam(runF, runUserDelete)
 	cmd := &cobra.Command{
 		Use:   "delete USER",
 		Short: "Delete an account with its keys, tokens and repositories",

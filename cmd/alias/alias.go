@@ -7,16 +7,13 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
-	"slices"
 	"strings"
 
 	"github.com/forgehq/forge/app/cmdutil"
-	"github.com/forgehq/forge/app/output"
 	"github.com/forgehq/forge/config"
 	"github.com/forgehq/forge/internal/atomicfile"
 	"github.com/spf13/cobra"
@@ -45,128 +42,8 @@ aliases.yaml beside config.yaml (forge help environment: FORGE_CONFIG_DIR).`,
   forge alias list
   forge alias delete bugs`,
 	})
-	cmd.AddCommand(newSetCmd(f), newListCmd(f), newDeleteCmd(f))
+	cmd.AddCommand(newSetCmd(f, nil), newListCmd(f, nil), newDeleteCmd(f, nil))
 	return cmd
-}
-
-func newSetCmd(f *cmdutil.Factory) *cobra.Command {
-	return &cobra.Command{
-		Use:   "set NAME EXPANSION",
-		Short: "Create or change an alias",
-		Example: `  forge alias set bugs 'issue list --search bug'
-  forge alias set co 'pr checkout'
-  forge alias set open '!forge browse "$1"'`,
-		Args: cmdutil.Operands("NAME", "EXPANSION"),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			name, exp := strings.TrimSpace(args[0]), strings.TrimSpace(args[1])
-			if name == "" || strings.ContainsAny(name, " \t\n/\\") || strings.HasPrefix(name, "-") {
-				return cmdutil.UsageErrorf("an alias NAME is one word, as in `forge alias set bugs 'issue list --search bug'`")
-			}
-			if exp == "" || exp == "!" {
-				return cmdutil.UsageErrorf("the EXPANSION is empty")
-			}
-			if c, _, err := cmd.Root().Find([]string{name}); err == nil && c != cmd.Root() {
-				return cmdutil.UsageErrorf("%q is a forge command already; pick another NAME", name)
-			}
-			if !strings.HasPrefix(exp, "!") {
-				word := strings.Fields(exp)[0]
-				if c, _, err := cmd.Root().Find([]string{word}); err != nil || c == cmd.Root() {
-					return cmdutil.UsageErrorf("the expansion must start with a forge command (%q is none), or with ! for a shell command", word)
-				}
-			}
-			all, path, err := load(f.Getenv)
-			if err != nil {
-				return err
-			}
-			old, had := all[name]
-			all[name] = exp
-			if err := save(path, all); err != nil {
-				return err
-			}
-			cs := f.IOStreams.ErrColorScheme()
-			if had && old != exp {
-				fmt.Fprintf(f.IOStreams.ErrOut, "%s Changed alias %s (was: %s)\n", cs.SuccessIcon(), name, old)
-			} else {
-				fmt.Fprintf(f.IOStreams.ErrOut, "%s Added alias %s\n", cs.SuccessIcon(), name)
-			}
-			return nil
-		},
-	}
-}
-
-func newListCmd(f *cmdutil.Factory) *cobra.Command {
-	var exporter *output.Exporter
-	cmd := &cobra.Command{
-		Use:     "list",
-		Aliases: []string{"ls"},
-		Short:   "List the aliases",
-		Long:    "List the aliases: on a terminal a table, piped one NAME<TAB>EXPANSION line each.",
-		Example: `  forge alias list
-  forge alias list --json name,expansion`,
-		Args: cmdutil.NoArgs,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := exporter.Validate(); err != nil {
-				return err
-			}
-			all, _, err := load(f.Getenv)
-			if err != nil {
-				return err
-			}
-			names := slices.Sorted(maps.Keys(all))
-			if exporter.Enabled() {
-				recs := []map[string]string{}
-				for _, n := range names {
-					recs = append(recs, map[string]string{"name": n, "expansion": all[n]})
-				}
-				return exporter.Write(f.IOStreams, recs)
-			}
-			if len(names) == 0 {
-				if f.IOStreams.IsStdoutTTY() {
-					fmt.Fprintln(f.IOStreams.ErrOut, "No aliases yet; add one with `forge alias set NAME EXPANSION`.")
-				}
-				return nil
-			}
-			t := output.NewTable(f.IOStreams, "NAME", "EXPANSION")
-			t.KeepWhole("NAME")
-			for _, n := range names {
-				t.Add(n, output.Bold)
-				t.Add(all[n])
-				t.EndRow()
-			}
-			return t.Render()
-		},
-	}
-	exporter = output.AddJSONFlags(cmd, "name", "expansion")
-	return cmd
-}
-
-func newDeleteCmd(f *cmdutil.Factory) *cobra.Command {
-	return &cobra.Command{
-		Use:     "delete NAME",
-		Aliases: []string{"rm"},
-		Short:   "Delete an alias",
-		Example: `  forge alias delete bugs`,
-		Args:    cmdutil.ExactArgs(1, "an alias NAME"),
-		ValidArgsFunction: func(cmd *cobra.Command, args []string, _ string) ([]string, cobra.ShellCompDirective) {
-			all, _, _ := load(f.Getenv)
-			return slices.Sorted(maps.Keys(all)), cobra.ShellCompDirectiveNoFileComp
-		},
-		RunE: func(cmd *cobra.Command, args []string) error {
-			all, path, err := load(f.Getenv)
-			if err != nil {
-				return err
-			}
-			if _, ok := all[args[0]]; !ok {
-				return cmdutil.UsageErrorf("no alias %q; see `forge alias list`", args[0])
-			}
-			delete(all, args[0])
-			if err := save(path, all); err != nil {
-				return err
-			}
-			fmt.Fprintf(f.IOStreams.ErrOut, "%s Deleted alias %s\n", f.IOStreams.ErrColorScheme().SuccessIcon(), args[0])
-			return nil
-		},
-	}
 }
 
 // load reads the aliases; a missing file is none.

@@ -23,7 +23,7 @@ import (
 )
 
 type apiOptions struct {
-	f         *cmdutil.Factory
+	cmdutil.Deps
 	exporter  *output.Exporter
 	path      string
 	method    string
@@ -38,8 +38,11 @@ type apiOptions struct {
 }
 
 // NewCmd returns `forge api`.
-func NewCmd(f *cmdutil.Factory) *cobra.Command {
-	opts := &apiOptions{f: f}
+func NewCmd(f *cmdutil.Factory) *cobra.Command { return newAPICmd(f, nil) }
+
+func newAPICmd(f *cmdutil.Factory, runF func(context.Context, *apiOptions) error) *cobra.Command {
+	opts := &apiOptions{Deps: f.Deps()}
+	runF = cmdutil.Seam(runF, runAPI)
 	cmd := &cobra.Command{
 		Use:   "api PATH",
 		Short: "Make an authenticated request to the REST API",
@@ -80,7 +83,7 @@ into one array; --jq and --template apply to the whole of it.`,
 			if !cmd.Flags().Changed("method") {
 				opts.method = ""
 			}
-			return runAPI(cmd.Context(), opts)
+			return runF(cmd.Context(), opts)
 		},
 	}
 	fl := cmd.Flags()
@@ -102,12 +105,12 @@ func runAPI(ctx context.Context, opts *apiOptions) error {
 	if err := opts.exporter.Validate(); err != nil {
 		return err
 	}
-	defer sanitizeTerminal(opts.f.IOStreams)()
+	defer sanitizeTerminal(opts.IO)()
 	req, err := buildRequest(ctx, opts)
 	if err != nil {
 		return err
 	}
-	c, err := opts.f.REST()
+	c, err := opts.REST()
 	if err != nil {
 		return err
 	}
@@ -143,8 +146,8 @@ func sanitizeTerminal(ios *iostreams.IOStreams) func() {
 // buildRequest turns the flags into a request; every mistake in them is a
 // usage error before anything is sent.
 func buildRequest(ctx context.Context, opts *apiOptions) (client.RawRequest, error) {
-	ios := opts.f.IOStreams
-	expand, err := placeholders(ctx, opts.f, opts.repo)
+	ios := opts.IO
+	expand, err := placeholders(ctx, opts.Deps, opts.repo)
 	if err != nil {
 		return client.RawRequest{}, err
 	}
@@ -251,10 +254,10 @@ func hasStdinField(fields []string) bool {
 // current repository. With -R the repository is resolved at once (its
 // host picks the server the request goes to); otherwise only if a
 // placeholder is used.
-func placeholders(ctx context.Context, f *cmdutil.Factory, flag string) (func(string) (string, error), error) {
+func placeholders(ctx context.Context, d cmdutil.Deps, flag string) (func(string) (string, error), error) {
 	var repo *client.RepoName
 	if flag != "" {
-		r, err := f.BaseRepo(ctx, flag)
+		r, err := d.BaseRepo(ctx, flag)
 		if err != nil {
 			return nil, err
 		}
@@ -265,7 +268,7 @@ func placeholders(ctx context.Context, f *cmdutil.Factory, flag string) (func(st
 			return s, nil
 		}
 		if repo == nil {
-			r, err := f.BaseRepo(ctx, "")
+			r, err := d.BaseRepo(ctx, "")
 			if err != nil {
 				return "", fmt.Errorf("filling {owner}/{repo}: %w", err)
 			}
@@ -319,7 +322,7 @@ func newPrinter(opts *apiOptions) *printer { return &printer{opts: opts} }
 // page prints one answer: headers with -i, then the body — through
 // --jq/--template on success, indented on a terminal, else as sent.
 func (p *printer) page(resp *http.Response) error {
-	ios := p.opts.f.IOStreams
+	ios := p.opts.IO
 	if p.opts.include {
 		writeHead(ios.Out, resp)
 	}
@@ -358,7 +361,7 @@ func (p *printer) page(resp *http.Response) error {
 // are for answers that succeeded, --silent silences it too) and returns
 // the error naming its status and the service's message.
 func (p *printer) failure(resp *http.Response) error {
-	ios := p.opts.f.IOStreams
+	ios := p.opts.IO
 	head, err := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
 	if err != nil {
 		return readError(resp, err)
@@ -436,5 +439,5 @@ func writeFiltered(opts *apiOptions, body []byte) error {
 	if !json.Valid(body) {
 		return fmt.Errorf("the answer is not JSON, so --jq and --template cannot read it; drop them to see it")
 	}
-	return opts.exporter.Write(opts.f.IOStreams, json.RawMessage(body))
+	return opts.exporter.Write(opts.IO, json.RawMessage(body))
 }

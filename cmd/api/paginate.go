@@ -32,7 +32,7 @@ const perPage = 100
 // cannot tell whether more exist, it says so on stderr.
 func paginate(ctx context.Context, c *client.Client, opts *apiOptions, req client.RawRequest) error {
 	req.Path = client.WithPageSize(req.Path, perPage)
-	ios := opts.f.IOStreams
+	ios := opts.IO
 	p := newPrinter(opts)
 	var gathered bytes.Buffer
 	out := ios.Out
@@ -117,7 +117,7 @@ func mustParse(path string) *url.URL {
 // writeOne prints one JSON document, filtered or indented as for a single
 // answer.
 func writeOne(opts *apiOptions, body []byte) error {
-	ios := opts.f.IOStreams
+	ios := opts.IO
 	switch {
 	case opts.exporter.Enabled():
 		return writeFiltered(opts, body)

@@ -11,8 +11,6 @@ import (
 	"github.com/spf13/cobra"
 )
 
-func init() { register(newAgentKeyCmd) }
-
 func newAgentKeyCmd(f *cmdutil.Factory) *cobra.Command {
 	cmd := cmdutil.Group(&cobra.Command{
 		Use:     "agent-key <command>",
@@ -21,18 +19,19 @@ func newAgentKeyCmd(f *cmdutil.Factory) *cobra.Command {
 		Long: `Store the key of the agent chat API in a profile. AGENT_URL and AGENT_API_KEY,
 when set, take precedence over what is stored.`,
 	})
-	cmd.AddCommand(newAgentKeySetCmd(f))
+	cmd.AddCommand(newAgentKeySetCmd(f, nil))
 	return cmd
 }
 
 type agentKeySetOptions struct {
-	f        *cmdutil.Factory
+	cmdutil.Deps
 	agentURL string
 	insecure bool
 }
 
-func newAgentKeySetCmd(f *cmdutil.Factory) *cobra.Command {
-	opts := &agentKeySetOptions{f: f}
+func newAgentKeySetCmd(f *cmdutil.Factory, runF func(context.Context, *agentKeySetOptions) error) *cobra.Command {
+	opts := &agentKeySetOptions{Deps: f.Deps()}
+	runF = cmdutil.Seam(runF, runAgentKeySet)
 	cmd := &cobra.Command{
 		Use:   "set",
 		Short: "Store an agent API key, read from stdin, in the current profile",
@@ -47,7 +46,7 @@ answers or with --insecure-storage.`,
   forge --profile dev auth agent-key set`,
 		Args: cmdutil.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runAgentKeySet(cmd.Context(), opts)
+			return runF(cmd.Context(), opts)
 		},
 	}
 	cmd.Flags().StringVar(&opts.agentURL, "agent-url", "", "Also store the agent API's `URL` in the profile")
@@ -56,8 +55,7 @@ answers or with --insecure-storage.`,
 }
 
 func runAgentKeySet(ctx context.Context, opts *agentKeySetOptions) error {
-	f := opts.f
-	ios := f.IOStreams
+	ios := opts.IO
 	var agentURL string
 	if opts.agentURL != "" {
 		u, err := config.NormalizeServiceURL("agent URL", opts.agentURL)
@@ -66,15 +64,15 @@ func runAgentKeySet(ctx context.Context, opts *agentKeySetOptions) error {
 		}
 		agentURL = u
 	}
-	s, err := f.Settings()
+	s, err := opts.Settings()
 	if err != nil {
 		return err
 	}
-	key, err := readAgentKey(ctx, f)
+	key, err := readAgentKey(ctx, opts.Deps)
 	if err != nil {
 		return err
 	}
-	saved, err := f.UpdateProfile(s.Profile, opts.insecure, func(p *config.Profile) error {
+	saved, err := opts.UpdateProfile(s.Profile, opts.insecure, func(p *config.Profile) error {
 		p.AgentKey = key
 		if agentURL != "" {
 			p.AgentURL = agentURL
@@ -89,7 +87,7 @@ func runAgentKeySet(ctx context.Context, opts *agentKeySetOptions) error {
 	if n := saved.PlainTextNotice(); n != "" {
 		fmt.Fprintf(ios.ErrOut, "%s %s\n", cs.WarningIcon(), n)
 	}
-	if f.Getenv("AGENT_API_KEY") != "" {
+	if opts.Getenv("AGENT_API_KEY") != "" {
 		fmt.Fprintf(ios.ErrOut, "%s AGENT_API_KEY is set in the environment and takes precedence over the stored key\n", cs.WarningIcon())
 	}
 	return nil
@@ -97,11 +95,11 @@ func runAgentKeySet(ctx context.Context, opts *agentKeySetOptions) error {
 
 // readAgentKey takes the key from stdin, or asks for it without echo on a
 // terminal. It must be one word.
-func readAgentKey(ctx context.Context, f *cmdutil.Factory) (string, error) {
-	ios := f.IOStreams
+func readAgentKey(ctx context.Context, d cmdutil.Deps) (string, error) {
+	ios := d.IO
 	var key string
 	if ios.IsStdinTTY() {
-		k, err := f.Prompter.Password(ctx, "Agent API key")
+		k, err := d.Prompter.Password(ctx, "Agent API key")
 		if err != nil {
 			return "", err
 		}

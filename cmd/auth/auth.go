@@ -18,17 +18,16 @@ func NewCmd(f *cmdutil.Factory) *cobra.Command {
   forge auth 2fa setup
   forge auth logout`,
 	})
-	// Each subcommand lives in a file of its own in this package.
-	for _, sub := range subcommands {
-		cmd.AddCommand(sub(f))
-	}
+	cmd.AddCommand(
+		newAgentKeyCmd(f),
+		newDockerCredCmd(f),
+		newGitCredentialCmd(f, nil),
+		newLoginCmd(f, nil),
+		newLogoutCmd(f, nil),
+		newSetupGitCmd(f, nil),
+		newStatusCmd(f, nil),
+		newTokenCmd(f, nil),
+		newTwoFACmd(f),
+	)
 	return cmd
-}
-
-// subcommands are registered by the files of this package in their init,
-// so parts of `forge auth` added side by side never edit the same lines.
-var subcommands []func(*cmdutil.Factory) *cobra.Command
-
-func register(sub func(*cmdutil.Factory) *cobra.Command) {
-	subcommands = append(subcommands, sub)
 }

@@ -18,7 +18,7 @@ const codeAttempts = 3
 // environment) once, or codes typed at a prompt, up to codeAttempts. A
 // refused code is an AuthError (exit 4). Without a code and without a
 // terminal it is a usage error naming the flag.
-func withCode(ctx context.Context, f *cmdutil.Factory, given, flagHint string, try func(code string) error) error {
+func withCode(ctx context.Context, d cmdutil.Deps, given, flagHint string, try func(code string) error) error {
 	if given != "" {
 		code, err := authflow.NormalizeCode(given)
 		if err != nil {
@@ -29,13 +29,13 @@ func withCode(ctx context.Context, f *cmdutil.Factory, given, flagHint string, t
 		}
 		return nil
 	}
-	ios := f.IOStreams
+	ios := d.IO
 	if !ios.CanPrompt() {
 		return cmdutil.UsageErrorf("a two-factor code is needed: pass %s", flagHint)
 	}
 	cs := ios.ErrColorScheme()
 	for attempt := 1; ; attempt++ {
-		typed, err := f.Prompter.Input(ctx, "Two-factor code from your authenticator app", "")
+		typed, err := d.Prompter.Input(ctx, "Two-factor code from your authenticator app", "")
 		if err != nil {
 			return err
 		}
@@ -61,12 +61,12 @@ func withCode(ctx context.Context, f *cmdutil.Factory, given, flagHint string, t
 
 // profileName is the profile a login or logout acts on: --profile, then
 // FORGE_PROFILE, then the file's current profile, then "default". Unlike
-// Factory.Settings it accepts a profile that does not exist yet, which a
+// Deps.Settings it accepts a profile that does not exist yet, which a
 // first login creates.
-func profileName(f *cmdutil.Factory, cf *config.File) (string, error) {
-	name := f.ProfileFlag
+func profileName(d cmdutil.Deps, cf *config.File) (string, error) {
+	name := d.ProfileChoice()
 	if name == "" {
-		name = f.Getenv("FORGE_PROFILE")
+		name = d.Getenv("FORGE_PROFILE")
 	}
 	if name == "" {
 		name = cf.CurrentProfile
@@ -82,11 +82,11 @@ func profileName(f *cmdutil.Factory, cf *config.File) (string, error) {
 
 // resolve returns the settings of profile name, also when the profile does
 // not exist yet (then from the environment alone).
-func resolve(f *cmdutil.Factory, cf *config.File, name string) (*config.Settings, error) {
+func resolve(d cmdutil.Deps, cf *config.File, name string) (*config.Settings, error) {
 	if cf.Profile(name) == nil {
 		cf = &config.File{Profiles: map[string]*config.Profile{name: {}}}
 	}
-	s, err := config.Resolve(cf, name, f.Getenv)
+	s, err := config.Resolve(cf, name, d.Getenv)
 	if err != nil {
 		return nil, &cmdutil.UsageError{Err: err}
 	}

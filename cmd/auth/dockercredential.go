@@ -1,6 +1,7 @@
 package auth
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -15,8 +16,6 @@ import (
 	"github.com/forgehq/forge/internal/text"
 	"github.com/spf13/cobra"
 )
-
-func init() { register(newDockerCredCmd) }
 
 // errCredNotFound is the exact message of the credential-helper protocol
 // for "no credentials": clients compare it to tell a miss from a failure.
@@ -51,26 +50,38 @@ registry (localhost:5000, 127.0.0.1:5000, [::1]:5000); no other two names are.`,
 	})
 	for _, action := range []struct {
 		name, short string
-		run         func(*cobra.Command, *cmdutil.Factory) error
+		run         func(context.Context, *dockerCredOptions) error
 	}{
 		{"get", "Print the credentials for the server URL on stdin", credGet},
 		{"store", "Store the credentials given as JSON on stdin", credStore},
 		{"erase", "Forget the credentials for the server URL on stdin", credErase},
 		{"list", "List the registries forge holds credentials for", credList},
-		{"version", "Print forge's version", func(cmd *cobra.Command, f *cmdutil.Factory) error {
-			_, err := fmt.Fprintln(f.IOStreams.Out, build.String())
-			return err
-		}},
+		{"version", "Print forge's version", credVersion},
 	} {
-		cmd.AddCommand(&cobra.Command{
-			Use:     action.name,
-			Short:   action.short,
-			Example: "  echo 127.0.0.1:8080 | docker-credential-forge " + action.name,
-			Args:    cmdutil.NoArgs,
-			RunE:    func(c *cobra.Command, _ []string) error { return action.run(c, f) },
-		})
+		cmd.AddCommand(newDockerCredActionCmd(f, action.name, action.short, action.run, nil))
 	}
 	return cmd
+}
+
+type dockerCredOptions struct{ cmdutil.Deps }
+
+// newDockerCredActionCmd returns `forge auth docker-credential NAME`,
+// which run answers.
+func newDockerCredActionCmd(f *cmdutil.Factory, name, short string, run, runF func(context.Context, *dockerCredOptions) error) *cobra.Command {
+	opts := &dockerCredOptions{Deps: f.Deps()}
+	runF = cmdutil.Seam(runF, run)
+	return &cobra.Command{
+		Use:     name,
+		Short:   short,
+		Example: "  echo 127.0.0.1:8080 | docker-credential-forge " + name,
+		Args:    cmdutil.NoArgs,
+		RunE:    func(c *cobra.Command, _ []string) error { return runF(c.Context(), opts) },
+	}
+}
+
+func credVersion(_ context.Context, opts *dockerCredOptions) error {
+	_, err := fmt.Fprintln(opts.IO.Out, build.String())
+	return err
 }
 
 // dockerCreds are the protocol's JSON.
@@ -103,8 +114,8 @@ func credProfileHost(p *config.Profile) string {
 	return credHost(raw)
 }
 
-func credReadStdin(f *cmdutil.Factory) (string, error) {
-	b, err := io.ReadAll(io.LimitReader(f.IOStreams.In, 64<<10))
+func credReadStdin(d cmdutil.Deps) (string, error) {
+	b, err := io.ReadAll(io.LimitReader(d.IO.In, 64<<10))
 	if err != nil {
 		return "", fmt.Errorf("reading stdin: %w", err)
 	}
@@ -113,44 +124,44 @@ func credReadStdin(f *cmdutil.Factory) (string, error) {
 
 // credNotFound answers the protocol's "no credentials": the message on
 // stdout, exit status 1.
-func credNotFound(f *cmdutil.Factory) error {
-	fmt.Fprintln(f.IOStreams.Out, errCredNotFound)
+func credNotFound(d cmdutil.Deps) error {
+	fmt.Fprintln(d.IO.Out, errCredNotFound)
 	return cmdutil.ErrSilent
 }
 
-func credGet(_ *cobra.Command, f *cmdutil.Factory) error {
-	in, err := credReadStdin(f)
+func credGet(_ context.Context, opts *dockerCredOptions) error {
+	in, err := credReadStdin(opts.Deps)
 	if err != nil {
 		return err
 	}
 	host := credHost(in)
 	if host == "" {
-		return credNotFound(f)
+		return credNotFound(opts.Deps)
 	}
-	if s, err := f.Settings(); err == nil && s.RegistryUser != "" && s.RegistryPassword != "" && origin.SameHost(credHost(s.RegistryURL), host) {
-		return credWrite(f, in, s.RegistryUser, s.RegistryPassword)
+	if s, err := opts.Settings(); err == nil && s.RegistryUser != "" && s.RegistryPassword != "" && origin.SameHost(credHost(s.RegistryURL), host) {
+		return credWrite(opts.Deps, in, s.RegistryUser, s.RegistryPassword)
 	}
-	cf, err := f.ConfigFile()
+	cf, err := opts.ConfigFile()
 	if err != nil {
 		return err
 	}
 	for _, name := range cf.ProfileNames() {
 		p := cf.Profile(name)
 		if p.RegistryUser != "" && p.RegistryPassword != "" && origin.SameHost(credProfileHost(p), host) {
-			return credWrite(f, in, p.RegistryUser, p.RegistryPassword)
+			return credWrite(opts.Deps, in, p.RegistryUser, p.RegistryPassword)
 		}
 	}
-	return credNotFound(f)
+	return credNotFound(opts.Deps)
 }
 
-func credWrite(f *cmdutil.Factory, server, user, secret string) error {
-	return json.NewEncoder(f.IOStreams.Out).Encode(dockerCreds{ServerURL: server, Username: user, Secret: secret})
+func credWrite(d cmdutil.Deps, server, user, secret string) error {
+	return json.NewEncoder(d.IO.Out).Encode(dockerCreds{ServerURL: server, Username: user, Secret: secret})
 }
 
 // credProfileFor picks the profile whose registry is host: the current one
 // first.
-func credProfileFor(f *cmdutil.Factory, cf *config.File, host string) string {
-	if s, err := f.Settings(); err == nil {
+func credProfileFor(d cmdutil.Deps, cf *config.File, host string) string {
+	if s, err := d.Settings(); err == nil {
 		if p := cf.Profile(s.Profile); p != nil && origin.SameHost(credProfileHost(p), host) {
 			return s.Profile
 		}
@@ -163,8 +174,8 @@ func credProfileFor(f *cmdutil.Factory, cf *config.File, host string) string {
 	return ""
 }
 
-func credStore(_ *cobra.Command, f *cmdutil.Factory) error {
-	in, err := credReadStdin(f)
+func credStore(_ context.Context, opts *dockerCredOptions) error {
+	in, err := credReadStdin(opts.Deps)
 	if err != nil {
 		return err
 	}
@@ -174,8 +185,8 @@ func credStore(_ *cobra.Command, f *cmdutil.Factory) error {
 	}
 	host := credHost(c.ServerURL)
 	var stored string
-	err = f.UpdateConfig(func(cf *config.File) error {
-		name := credProfileFor(f, cf, host)
+	err = opts.UpdateConfig(func(cf *config.File) error {
+		name := credProfileFor(opts.Deps, cf, host)
 		if name == "" {
 			return fmt.Errorf("no forge profile has the registry %s: add one with `forge profile add NAME --base-url URL --registry-url https://%s`", host, host)
 		}
@@ -187,19 +198,19 @@ func credStore(_ *cobra.Command, f *cmdutil.Factory) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(f.IOStreams.ErrOut, "Stored the credentials of %s for %s in profile %s\n",
-		text.OnTerminal(f.IOStreams.IsStderrTTY(), c.Username), text.OnTerminal(f.IOStreams.IsStderrTTY(), host), stored)
+	fmt.Fprintf(opts.IO.ErrOut, "Stored the credentials of %s for %s in profile %s\n",
+		text.OnTerminal(opts.IO.IsStderrTTY(), c.Username), text.OnTerminal(opts.IO.IsStderrTTY(), host), stored)
 	return nil
 }
 
-func credErase(_ *cobra.Command, f *cmdutil.Factory) error {
-	in, err := credReadStdin(f)
+func credErase(_ context.Context, opts *dockerCredOptions) error {
+	in, err := credReadStdin(opts.Deps)
 	if err != nil {
 		return err
 	}
 	host := credHost(in)
 	erased := false
-	err = f.UpdateConfig(func(cf *config.File) error {
+	err = opts.UpdateConfig(func(cf *config.File) error {
 		for _, name := range cf.ProfileNames() {
 			p := cf.Profile(name)
 			if origin.SameHost(credProfileHost(p), host) && (p.RegistryUser != "" || p.RegistryPassword != "") {
@@ -213,14 +224,14 @@ func credErase(_ *cobra.Command, f *cmdutil.Factory) error {
 		return nil
 	})
 	if err != nil && !erased {
-		return credNotFound(f)
+		return credNotFound(opts.Deps)
 	}
 	return err
 }
 
-func credList(_ *cobra.Command, f *cmdutil.Factory) error {
+func credList(_ context.Context, opts *dockerCredOptions) error {
 	out := map[string]string{}
-	cf, err := f.ConfigFile()
+	cf, err := opts.ConfigFile()
 	if err != nil {
 		return err
 	}
@@ -232,10 +243,10 @@ func credList(_ *cobra.Command, f *cmdutil.Factory) error {
 			}
 		}
 	}
-	if s, err := f.Settings(); err == nil && s.RegistryUser != "" && s.RegistryPassword != "" {
+	if s, err := opts.Settings(); err == nil && s.RegistryUser != "" && s.RegistryPassword != "" {
 		if h := credHost(s.RegistryURL); h != "" {
 			out[h] = s.RegistryUser
 		}
 	}
-	return json.NewEncoder(f.IOStreams.Out).Encode(out)
+	return json.NewEncoder(opts.IO.Out).Encode(out)
 }

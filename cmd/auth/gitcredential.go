@@ -14,9 +14,14 @@ import (
 	"github.com/spf13/cobra"
 )
 
-func init() { register(newGitCredentialCmd) }
+type gitCredentialOptions struct {
+	cmdutil.Deps
+	operation string
+}
 
-func newGitCredentialCmd(f *cmdutil.Factory) *cobra.Command {
+func newGitCredentialCmd(f *cmdutil.Factory, runF func(context.Context, *gitCredentialOptions) error) *cobra.Command {
+	opts := &gitCredentialOptions{Deps: f.Deps()}
+	runF = cmdutil.Seam(runF, runGitCredential)
 	return &cobra.Command{
 		Use:   "git-credential get|store|erase",
 		Short: "Answer git's credential requests with the profile's user and token",
@@ -36,14 +41,19 @@ the protocol asks.`,
 		Hidden:  true,
 		Args:    cmdutil.ExactArgs(1, "an operation: get, store or erase"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if args[0] != "get" {
-				// store, erase and operations git may add later.
-				_, err := io.Copy(io.Discard, f.IOStreams.In)
-				return err
-			}
-			return runGitCredentialGet(cmd.Context(), f)
+			opts.operation = args[0]
+			return runF(cmd.Context(), opts)
 		},
 	}
+}
+
+func runGitCredential(ctx context.Context, opts *gitCredentialOptions) error {
+	if opts.operation != "get" {
+		// store, erase and operations git may add later.
+		_, err := io.Copy(io.Discard, opts.IO.In)
+		return err
+	}
+	return runGitCredentialGet(ctx, opts.Deps)
 }
 
 // credentialRequest is what git asks for.
@@ -89,15 +99,15 @@ type candidate struct {
 	profile, baseURL, user, token string
 }
 
-func runGitCredentialGet(ctx context.Context, f *cmdutil.Factory) error {
-	req, err := readCredentialRequest(f.IOStreams.In)
+func runGitCredentialGet(ctx context.Context, d cmdutil.Deps) error {
+	req, err := readCredentialRequest(d.IO.In)
 	if err != nil {
 		return err
 	}
 	if req.protocol == "" || req.host == "" {
 		return nil // nothing forge can match; git asks elsewhere
 	}
-	cands, err := candidates(f)
+	cands, err := candidates(d)
 	if err != nil {
 		return err
 	}
@@ -114,14 +124,14 @@ func runGitCredentialGet(ctx context.Context, f *cmdutil.Factory) error {
 		}
 		user := c.user
 		if user == "" {
-			if user, err = whoAmI(ctx, f, c); err != nil {
+			if user, err = whoAmI(ctx, d, c); err != nil {
 				return err
 			}
 		}
 		if req.username != "" && !strings.EqualFold(req.username, user) {
 			continue // git wants another account's credentials
 		}
-		_, err := fmt.Fprintf(f.IOStreams.Out, "protocol=%s\nhost=%s\nusername=%s\npassword=%s\n", req.protocol, req.host, user, c.token)
+		_, err := fmt.Fprintf(d.IO.Out, "protocol=%s\nhost=%s\nusername=%s\npassword=%s\n", req.protocol, req.host, user, c.token)
 		return err
 	}
 	if loggedOut != nil {
@@ -135,12 +145,12 @@ func runGitCredentialGet(ctx context.Context, f *cmdutil.Factory) error {
 // one when --profile or FORGE_PROFILE names it; else the active profile
 // (with FORGE_BASE_URL and FORGE_TOKEN applied), then the others as the
 // file has them.
-func candidates(f *cmdutil.Factory) ([]candidate, error) {
-	s, err := f.Settings()
+func candidates(d cmdutil.Deps) ([]candidate, error) {
+	s, err := d.Settings()
 	if err != nil {
 		return nil, err
 	}
-	cf, err := f.ConfigFile()
+	cf, err := d.ConfigFile()
 	if err != nil {
 		return nil, err
 	}
@@ -164,8 +174,8 @@ func candidates(f *cmdutil.Factory) ([]candidate, error) {
 
 // whoAmI asks the service whose token it is, for a profile that stores no
 // user name.
-func whoAmI(ctx context.Context, f *cmdutil.Factory, c candidate) (string, error) {
-	rc, err := f.RESTClient(c.baseURL, c.token)
+func whoAmI(ctx context.Context, d cmdutil.Deps, c candidate) (string, error) {
+	rc, err := d.RESTClient(c.baseURL, c.token)
 	if err != nil {
 		return "", err
 	}

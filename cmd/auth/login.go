@@ -16,10 +16,8 @@ import (
 	"github.com/spf13/cobra"
 )
 
-func init() { register(newLoginCmd) }
-
 type loginOptions struct {
-	f             *cmdutil.Factory
+	cmdutil.Deps
 	baseURL       string
 	username      string
 	passwordStdin bool
@@ -29,8 +27,9 @@ type loginOptions struct {
 	setupGitSet   bool
 }
 
-func newLoginCmd(f *cmdutil.Factory) *cobra.Command {
-	opts := &loginOptions{f: f}
+func newLoginCmd(f *cmdutil.Factory, runF func(context.Context, *loginOptions) error) *cobra.Command {
+	opts := &loginOptions{Deps: f.Deps()}
+	runF = cmdutil.Seam(runF, runLogin)
 	cmd := &cobra.Command{
 		Use:   "login",
 		Short: "Log in to the service and store the token in the current profile",
@@ -57,7 +56,7 @@ which.`,
 		Args: cmdutil.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.setupGitSet = cmd.Flags().Changed("setup-git")
-			return runLogin(cmd.Context(), opts)
+			return runF(cmd.Context(), opts)
 		},
 	}
 	fl := cmd.Flags()
@@ -80,16 +79,15 @@ type credentials struct {
 }
 
 func runLogin(ctx context.Context, opts *loginOptions) error {
-	f := opts.f
-	cf, err := f.ConfigFile()
+	cf, err := opts.ConfigFile()
 	if err != nil {
 		return err
 	}
-	name, err := profileName(f, cf)
+	name, err := profileName(opts.Deps, cf)
 	if err != nil {
 		return err
 	}
-	s, err := resolve(f, cf, name)
+	s, err := resolve(opts.Deps, cf, name)
 	if err != nil {
 		return err
 	}
@@ -97,19 +95,19 @@ func runLogin(ctx context.Context, opts *loginOptions) error {
 	if err != nil {
 		return err
 	}
-	c, err := f.RESTClient(cred.baseURL, "")
+	c, err := opts.RESTClient(cred.baseURL, "")
 	if err != nil {
 		return err
 	}
-	token, me, err := login(ctx, f, c, cred)
+	token, me, err := login(ctx, opts.Deps, c, cred)
 	if err != nil {
 		return err
 	}
-	replaced, saved, err := store(f, cred, token, me.Login, opts.insecure)
+	replaced, saved, err := store(opts.Deps, cred, token, me.Login, opts.insecure)
 	if err != nil {
 		return err
 	}
-	ios := f.IOStreams
+	ios := opts.IO
 	cs := ios.ErrColorScheme()
 	fmt.Fprintf(ios.ErrOut, "%s Logged in to %s as %s (profile %s)\n", cs.SuccessIcon(), cred.baseURL, cs.Bold(text.OnTerminal(ios.IsStderrTTY(), me.Login)), name)
 	if n := saved.PlainTextNotice(); n != "" {
@@ -118,7 +116,7 @@ func runLogin(ctx context.Context, opts *loginOptions) error {
 	if replaced != "" {
 		fmt.Fprintf(ios.ErrOut, "%s Profile %s now points at %s instead of %s\n", cs.WarningIcon(), name, cred.baseURL, replaced)
 	}
-	if f.Getenv("FORGE_TOKEN") != "" {
+	if opts.Getenv("FORGE_TOKEN") != "" {
 		fmt.Fprintf(ios.ErrOut, "%s FORGE_TOKEN is set in the environment and overrides the stored token\n", cs.WarningIcon())
 	}
 	return opts.offerGit(ctx, cred.baseURL)
@@ -129,8 +127,7 @@ func runLogin(ctx context.Context, opts *loginOptions) error {
 // terminal and the flag it only says how, since git clone, fetch and push
 // over HTTPS would otherwise ask for a password nothing else knows.
 func (opts *loginOptions) offerGit(ctx context.Context, baseURL string) error {
-	f := opts.f
-	ios := f.IOStreams
+	ios := opts.IO
 	origin := config.Origin(baseURL)
 	if _, err := exec.LookPath("git"); err != nil || gitremote.UsesForge(ctx, origin) {
 		return nil
@@ -140,7 +137,7 @@ func (opts *loginOptions) offerGit(ctx context.Context, baseURL string) error {
 	case opts.setupGitSet:
 	case ios.CanPrompt():
 		var err error
-		if want, err = f.Prompter.Confirm(ctx, "Make git use this login for "+origin+" (clone, fetch and push over HTTPS)?", true); err != nil {
+		if want, err = opts.Prompter.Confirm(ctx, "Make git use this login for "+origin+" (clone, fetch and push over HTTPS)?", true); err != nil {
 			return err
 		}
 	default:
@@ -150,15 +147,14 @@ func (opts *loginOptions) offerGit(ctx context.Context, baseURL string) error {
 	if !want {
 		return nil
 	}
-	return runSetupGit(ctx, f)
+	return runSetupGit(ctx, &setupGitOptions{Deps: opts.Deps})
 }
 
 // gather collects the base URL, username, password and code from flags,
 // environment and prompts, failing before any request when one is missing
 // and cannot be asked for.
 func (o *loginOptions) gather(ctx context.Context, name string, s *config.Settings) (*credentials, error) {
-	f := o.f
-	ios := f.IOStreams
+	ios := o.IO
 	cred := &credentials{profile: name, baseURL: s.BaseURL, username: o.username, code: o.code}
 	if o.baseURL != "" {
 		cred.baseURL = o.baseURL
@@ -167,7 +163,7 @@ func (o *loginOptions) gather(ctx context.Context, name string, s *config.Settin
 		if !ios.CanPrompt() {
 			return nil, cmdutil.UsageErrorf("profile %q has no base URL: pass --base-url https://HOST/api/v2", name)
 		}
-		v, err := askBaseURL(ctx, f)
+		v, err := askBaseURL(ctx, o.Deps)
 		if err != nil {
 			return nil, err
 		}
@@ -180,16 +176,16 @@ func (o *loginOptions) gather(ctx context.Context, name string, s *config.Settin
 	cred.baseURL = norm
 
 	if cred.username == "" {
-		cred.username = f.Getenv("FORGE_USERNAME")
+		cred.username = o.Getenv("FORGE_USERNAME")
 		if cred.username != "" {
-			f.WarnEnvUser("logging in")
+			o.WarnEnvUser("logging in")
 		}
 	}
 	if cred.username == "" {
 		if !ios.CanPrompt() || o.passwordStdin {
 			return nil, cmdutil.UsageErrorf("no username: pass --username NAME (or set FORGE_USERNAME)")
 		}
-		v, err := f.Prompter.Input(ctx, "Username", s.User)
+		v, err := o.Prompter.Input(ctx, "Username", s.User)
 		if err != nil {
 			return nil, err
 		}
@@ -209,10 +205,10 @@ func (o *loginOptions) gather(ctx context.Context, name string, s *config.Settin
 		if cred.password == "" {
 			return nil, cmdutil.UsageErrorf("--password-stdin read an empty password")
 		}
-	case f.Getenv("FORGE_PASSWORD") != "":
-		cred.password = f.Getenv("FORGE_PASSWORD")
+	case o.Getenv("FORGE_PASSWORD") != "":
+		cred.password = o.Getenv("FORGE_PASSWORD")
 	case ios.CanPrompt():
-		v, err := f.Prompter.Password(ctx, "Password for "+cred.username)
+		v, err := o.Prompter.Password(ctx, "Password for "+cred.username)
 		if err != nil {
 			return nil, err
 		}
@@ -225,7 +221,7 @@ func (o *loginOptions) gather(ctx context.Context, name string, s *config.Settin
 	}
 
 	if cred.code == "" {
-		cred.code = f.Getenv("FORGE_TOTP_CODE")
+		cred.code = o.Getenv("FORGE_TOTP_CODE")
 	}
 	if cred.code != "" {
 		if cred.code, err = authflow.NormalizeCode(cred.code); err != nil {
@@ -238,7 +234,7 @@ func (o *loginOptions) gather(ctx context.Context, name string, s *config.Settin
 // login exchanges the credentials for a token, passes two-factor
 // verification when the account needs it, and checks the token works. It
 // changes nothing on disk.
-func login(ctx context.Context, f *cmdutil.Factory, anon *client.Client, cred *credentials) (token string, me *client.User, err error) {
+func login(ctx context.Context, d cmdutil.Deps, anon *client.Client, cred *credentials) (token string, me *client.User, err error) {
 	a, err := authflow.Start(ctx, anon, cred.username, cred.password)
 	if err != nil {
 		return "", nil, err
@@ -250,7 +246,7 @@ func login(ctx context.Context, f *cmdutil.Factory, anon *client.Client, cred *c
 	}()
 	if a.NeedsCode {
 		flag := "--code CODE (or set FORGE_TOTP_CODE); this account has two-factor authentication on"
-		if err := withCode(ctx, f, cred.code, flag, func(code string) error { return a.Verify(ctx, code) }); err != nil {
+		if err := withCode(ctx, d, cred.code, flag, func(code string) error { return a.Verify(ctx, code) }); err != nil {
 			return "", nil, err
 		}
 	}
@@ -261,25 +257,25 @@ func login(ctx context.Context, f *cmdutil.Factory, anon *client.Client, cred *c
 }
 
 // store writes the token and user into the profile (authflow.Store).
-func store(f *cmdutil.Factory, cred *credentials, token, user string, insecure bool) (replaced string, saved *config.File, err error) {
-	return authflow.Store(f, cred.profile, cred.baseURL, token, user, insecure)
+func store(d cmdutil.Deps, cred *credentials, token, user string, insecure bool) (replaced string, saved *config.File, err error) {
+	return authflow.Store(d, cred.profile, cred.baseURL, token, user, insecure)
 }
 
 // askBaseURL prompts for the base URL until it is one (three tries): a
 // typing mistake asks again, saying what was wrong, instead of ending the
 // login.
-func askBaseURL(ctx context.Context, f *cmdutil.Factory) (string, error) {
-	cs := f.IOStreams.ErrColorScheme()
+func askBaseURL(ctx context.Context, d cmdutil.Deps) (string, error) {
+	cs := d.IO.ErrColorScheme()
 	var err error
 	for range 3 {
 		var v string
-		if v, err = f.Prompter.Input(ctx, "REST API base URL (https://HOST/api/v2)", ""); err != nil {
+		if v, err = d.Prompter.Input(ctx, "REST API base URL (https://HOST/api/v2)", ""); err != nil {
 			return "", err
 		}
 		if _, err = config.NormalizeBaseURL(v); err == nil {
 			return v, nil
 		}
-		fmt.Fprintf(f.IOStreams.ErrOut, "%s %v\n", cs.FailureIcon(), err)
+		fmt.Fprintf(d.IO.ErrOut, "%s %v\n", cs.FailureIcon(), err)
 	}
 	return "", &cmdutil.UsageError{Err: fmt.Errorf("no valid base URL after 3 tries: %w", err)}
 }

@@ -11,9 +11,11 @@ import (
 	"github.com/spf13/cobra"
 )
 
-func init() { register(newLogoutCmd) }
+type logoutOptions struct{ cmdutil.Deps }
 
-func newLogoutCmd(f *cmdutil.Factory) *cobra.Command {
+func newLogoutCmd(f *cmdutil.Factory, runF func(context.Context, *logoutOptions) error) *cobra.Command {
+	opts := &logoutOptions{Deps: f.Deps()}
+	runF = cmdutil.Seam(runF, runLogout)
 	return &cobra.Command{
 		Use:   "logout",
 		Short: "Log out: revoke the token and remove every secret of the current profile",
@@ -30,31 +32,31 @@ be reached, the secrets are removed locally all the same.`,
   forge --profile dev auth logout`,
 		Args: cmdutil.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runLogout(cmd.Context(), f)
+			return runF(cmd.Context(), opts)
 		},
 	}
 }
 
-func runLogout(ctx context.Context, f *cmdutil.Factory) error {
-	cf, err := f.ConfigFile()
+func runLogout(ctx context.Context, opts *logoutOptions) error {
+	cf, err := opts.ConfigFile()
 	if err != nil {
 		return err
 	}
-	name, err := profileName(f, cf)
+	name, err := profileName(opts.Deps, cf)
 	if err != nil {
 		return err
 	}
-	ios := f.IOStreams
+	ios := opts.IO
 	cs := ios.ErrColorScheme()
 	p := cf.Profile(name)
 	if p == nil || !p.HasSecrets() {
-		if f.Getenv("FORGE_TOKEN") != "" {
+		if opts.Getenv("FORGE_TOKEN") != "" {
 			return fmt.Errorf("no token stored in profile %q; the token in use comes from FORGE_TOKEN: unset it", name)
 		}
 		return cmdutil.AuthErrorf("not logged in (profile %q has no token)", name)
 	}
 	if p.Token != "" {
-		if revokeErr := revoke(ctx, f, p.BaseURL, p.Token); revokeErr != nil {
+		if revokeErr := revoke(ctx, opts.Deps, p.BaseURL, p.Token); revokeErr != nil {
 			fmt.Fprintf(ios.ErrOut, "%s Could not revoke the token on the service (%s); removing it here all the same\n", cs.WarningIcon(), text.OnTerminal(ios.IsStderrTTY(), revokeErr.Error()))
 		}
 	}
@@ -68,7 +70,7 @@ func runLogout(ctx context.Context, f *cmdutil.Factory) error {
 		}
 	}
 	removed := p.StoredSecrets()
-	err = f.UpdateConfig(func(cf *config.File) error {
+	err = opts.UpdateConfig(func(cf *config.File) error {
 		if p := cf.Profile(name); p != nil {
 			p.ClearSecrets()
 		}
@@ -82,7 +84,7 @@ func runLogout(ctx context.Context, f *cmdutil.Factory) error {
 		where = "the service"
 	}
 	fmt.Fprintf(ios.ErrOut, "%s Logged out of %s (profile %s): removed the %s\n", cs.SuccessIcon(), where, name, removed)
-	if f.Getenv("FORGE_TOKEN") != "" {
+	if opts.Getenv("FORGE_TOKEN") != "" {
 		fmt.Fprintf(ios.ErrOut, "%s FORGE_TOKEN is still set in the environment; unset it too\n", cs.WarningIcon())
 	}
 	return nil
@@ -91,11 +93,11 @@ func runLogout(ctx context.Context, f *cmdutil.Factory) error {
 // revoke asks the service to revoke the token. A service without the
 // endpoint (404, 405), or one that already forgot the token (401), is not
 // an error.
-func revoke(ctx context.Context, f *cmdutil.Factory, baseURL, token string) error {
+func revoke(ctx context.Context, d cmdutil.Deps, baseURL, token string) error {
 	if baseURL == "" {
 		return nil
 	}
-	c, err := f.RESTClient(baseURL, token)
+	c, err := d.RESTClient(baseURL, token)
 	if err != nil {
 		return err
 	}

@@ -13,9 +13,11 @@ import (
 	"github.com/spf13/cobra"
 )
 
-func init() { register(newSetupGitCmd) }
+type setupGitOptions struct{ cmdutil.Deps }
 
-func newSetupGitCmd(f *cmdutil.Factory) *cobra.Command {
+func newSetupGitCmd(f *cmdutil.Factory, runF func(context.Context, *setupGitOptions) error) *cobra.Command {
+	opts := &setupGitOptions{Deps: f.Deps()}
+	runF = cmdutil.Seam(runF, runSetupGit)
 	return &cobra.Command{
 		Use:   "setup-git",
 		Short: "Make git use forge's token for the profile's host",
@@ -37,13 +39,13 @@ the host, the current one first.`,
   forge repo clone alice/demo && cd demo && git push`,
 		Args: cmdutil.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runSetupGit(cmd.Context(), f)
+			return runF(cmd.Context(), opts)
 		},
 	}
 }
 
-func runSetupGit(ctx context.Context, f *cmdutil.Factory) error {
-	s, err := f.Settings()
+func runSetupGit(ctx context.Context, opts *setupGitOptions) error {
+	s, err := opts.Settings()
 	if err != nil {
 		return err
 	}
@@ -70,7 +72,7 @@ func runSetupGit(ctx context.Context, f *cmdutil.Factory) error {
 			return fmt.Errorf("git %s: %v: %s", strings.Join(args[:3], " "), err, strings.TrimSpace(string(out)))
 		}
 	}
-	ios := f.IOStreams
+	ios := opts.IO
 	fmt.Fprintf(ios.ErrOut, "%s git now asks forge for credentials for %s (%s = %s)\n", ios.ErrColorScheme().SuccessIcon(), origin, key, helper)
 	if s.Token == "" {
 		fmt.Fprintf(ios.ErrOut, "%s profile %q is not logged in yet: %s\n", ios.ErrColorScheme().WarningIcon(), s.Profile, cmdutil.LoginHint(s))

@@ -14,18 +14,17 @@ import (
 	"github.com/spf13/cobra"
 )
 
-func init() { register(newStatusCmd) }
-
 var statusFields = []string{"profile", "base_url", "logged_in", "token_valid", "user", "full_name", "role", "twofa_enabled", "token", "token_source", "storage", "error"}
 
 type statusOptions struct {
-	f        *cmdutil.Factory
+	cmdutil.Deps
 	exporter *output.Exporter
 	all      bool
 }
 
-func newStatusCmd(f *cmdutil.Factory) *cobra.Command {
-	opts := &statusOptions{f: f}
+func newStatusCmd(f *cmdutil.Factory, runF func(context.Context, *statusOptions) error) *cobra.Command {
+	opts := &statusOptions{Deps: f.Deps()}
+	runF = cmdutil.Seam(runF, runStatus)
 	cmd := &cobra.Command{
 		Use:   "status",
 		Short: "Show whether forge is logged in, as whom, and whether the token works",
@@ -49,7 +48,7 @@ of the profiles'.`,
   forge auth status --all`,
 		Args: cmdutil.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runStatus(cmd.Context(), opts)
+			return runF(cmd.Context(), opts)
 		},
 	}
 	cmd.Flags().BoolVarP(&opts.all, "all", "a", false, "Show every profile, not only the current one")
@@ -87,36 +86,34 @@ func runStatus(ctx context.Context, opts *statusOptions) error {
 	if opts.all {
 		return runStatusAll(ctx, opts)
 	}
-	st, err := statusOf(ctx, opts.f)
+	st, err := statusOf(ctx, opts.Deps)
 	if err != nil {
 		return err
 	}
 	if opts.exporter.Enabled() {
-		if err := opts.exporter.Write(opts.f.IOStreams, st); err != nil {
+		if err := opts.exporter.Write(opts.IO, st); err != nil {
 			return err
 		}
 	} else {
-		printStatus(opts.f, st)
+		printStatus(opts.Deps, st)
 	}
 	return st.exit()
 }
 
 // runStatusAll is --all: each profile as --profile NAME shows it.
 func runStatusAll(ctx context.Context, opts *statusOptions) error {
-	f := opts.f
-	cf, err := f.ConfigFile()
+	cf, err := opts.ConfigFile()
 	if err != nil {
 		return err
 	}
 	names := cf.ProfileNames()
 	if len(names) == 0 {
-		return runStatus(ctx, &statusOptions{f: f, exporter: opts.exporter})
+		return runStatus(ctx, &statusOptions{Deps: opts.Deps, exporter: opts.exporter})
 	}
 	var all []*status
 	var worst error
 	for i, name := range names {
-		pf := cmdutil.New(f.IOStreams, f.Getenv)
-		pf.ProfileFlag, pf.DebugFlag, pf.Prompter = name, f.DebugFlag, f.Prompter
+		pf := opts.ForProfile(name)
 		st, err := statusOf(ctx, pf)
 		if err != nil {
 			return err
@@ -124,7 +121,7 @@ func runStatusAll(ctx context.Context, opts *statusOptions) error {
 		all = append(all, st)
 		if !opts.exporter.Enabled() {
 			if i > 0 {
-				fmt.Fprintln(f.IOStreams.Out)
+				fmt.Fprintln(opts.IO.Out)
 			}
 			printStatus(pf, st)
 		}
@@ -133,7 +130,7 @@ func runStatusAll(ctx context.Context, opts *statusOptions) error {
 		}
 	}
 	if opts.exporter.Enabled() {
-		if err := opts.exporter.Write(f.IOStreams, all); err != nil {
+		if err := opts.exporter.Write(opts.IO, all); err != nil {
 			return err
 		}
 	}
@@ -153,15 +150,15 @@ func (st *status) exit() error {
 	return nil
 }
 
-// statusOf finds out the status of f's profile.
-func statusOf(ctx context.Context, f *cmdutil.Factory) (*status, error) {
-	s, err := f.Settings()
+// statusOf finds out the status of d's profile.
+func statusOf(ctx context.Context, d cmdutil.Deps) (*status, error) {
+	s, err := d.Settings()
 	if err != nil {
 		return nil, err
 	}
 	st := &status{Profile: s.Profile, BaseURL: s.BaseURL, User: s.User, Token: config.Mask(s.Token), TokenSource: sourceName(s, "token")}
 	st.login = cmdutil.LoginHint(s)
-	if err := storage(f, s.Profile, st); err != nil {
+	if err := storage(d, s.Profile, st); err != nil {
 		return nil, err
 	}
 	if host, ok := s.Withheld["base_url"]; ok && s.Token == "" {
@@ -169,7 +166,7 @@ func statusOf(ctx context.Context, f *cmdutil.Factory) (*status, error) {
 	}
 	if s.BaseURL != "" && s.Token != "" {
 		st.LoggedIn = true
-		if err := check(ctx, f, s, st); err != nil {
+		if err := check(ctx, d, s, st); err != nil {
 			return nil, err
 		}
 	}
@@ -178,8 +175,8 @@ func statusOf(ctx context.Context, f *cmdutil.Factory) (*status, error) {
 
 // check asks the service who the token belongs to. A refused token or an
 // unreachable service is recorded in st, not returned: status reports it.
-func check(ctx context.Context, f *cmdutil.Factory, s *config.Settings, st *status) error {
-	c, err := f.REST()
+func check(ctx context.Context, d cmdutil.Deps, s *config.Settings, st *status) error {
+	c, err := d.REST()
 	if err != nil {
 		return err
 	}
@@ -210,8 +207,8 @@ func check(ctx context.Context, f *cmdutil.Factory, s *config.Settings, st *stat
 }
 
 // storage records where the profile keeps each secret.
-func storage(f *cmdutil.Factory, profile string, st *status) error {
-	cf, err := f.ConfigFile()
+func storage(d cmdutil.Deps, profile string, st *status) error {
+	cf, err := d.ConfigFile()
 	if err != nil {
 		return err
 	}
@@ -244,8 +241,8 @@ func sourceName(s *config.Settings, key string) string {
 	}
 }
 
-func printStatus(f *cmdutil.Factory, st *status) {
-	ios := f.IOStreams
+func printStatus(d cmdutil.Deps, st *status) {
+	ios := d.IO
 	cs := ios.ColorScheme()
 	// What the service says (names, role, errors) goes through text on a
 	// terminal, like every server string.

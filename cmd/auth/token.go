@@ -1,15 +1,18 @@
 package auth
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/forgehq/forge/app/cmdutil"
 	"github.com/spf13/cobra"
 )
 
-func init() { register(newTokenCmd) }
+type tokenOptions struct{ cmdutil.Deps }
 
-func newTokenCmd(f *cmdutil.Factory) *cobra.Command {
+func newTokenCmd(f *cmdutil.Factory, runF func(context.Context, *tokenOptions) error) *cobra.Command {
+	opts := &tokenOptions{Deps: f.Deps()}
+	runF = cmdutil.Seam(runF, runToken)
 	return &cobra.Command{
 		Use:   "token",
 		Short: "Print the token of the current profile",
@@ -19,25 +22,29 @@ unmasked; do not paste its output anywhere public.`,
 		Example: `  curl -H "Authorization: token $(forge auth token)" https://forge.example.com/api/v2/me`,
 		Args:    cmdutil.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			s, err := f.Settings()
-			if err != nil {
-				return err
-			}
-			if s.Token == "" {
-				if err := keyringError(f, s.Profile); err != nil {
-					return cmdutil.AuthErrorf("the token of profile %q is in the OS keyring, which did not give it (%v): unlock the keyring, or %s", s.Profile, err, cmdutil.LoginHint(s))
-				}
-				return cmdutil.AuthErrorf("not logged in (profile %q has no token): %s", s.Profile, cmdutil.LoginHint(s))
-			}
-			_, err = fmt.Fprintln(f.IOStreams.Out, s.Token)
-			return err
+			return runF(cmd.Context(), opts)
 		},
 	}
 }
 
+func runToken(_ context.Context, opts *tokenOptions) error {
+	s, err := opts.Settings()
+	if err != nil {
+		return err
+	}
+	if s.Token == "" {
+		if err := keyringError(opts.Deps, s.Profile); err != nil {
+			return cmdutil.AuthErrorf("the token of profile %q is in the OS keyring, which did not give it (%v): unlock the keyring, or %s", s.Profile, err, cmdutil.LoginHint(s))
+		}
+		return cmdutil.AuthErrorf("not logged in (profile %q has no token): %s", s.Profile, cmdutil.LoginHint(s))
+	}
+	_, err = fmt.Fprintln(opts.IO.Out, s.Token)
+	return err
+}
+
 // keyringError is why the keyring did not give the profile's token, or nil.
-func keyringError(f *cmdutil.Factory, profile string) error {
-	cf, err := f.ConfigFile()
+func keyringError(d cmdutil.Deps, profile string) error {
+	cf, err := d.ConfigFile()
 	if err != nil {
 		return nil
 	}

@@ -16,8 +16,6 @@ import (
 	"github.com/spf13/cobra"
 )
 
-func init() { register(newTwoFACmd) }
-
 func newTwoFACmd(f *cmdutil.Factory) *cobra.Command {
 	cmd := cmdutil.Group(&cobra.Command{
 		Use:   "2fa <command>",
@@ -27,20 +25,21 @@ func newTwoFACmd(f *cmdutil.Factory) *cobra.Command {
 		Long: `Two-factor authentication asks for a code from an authenticator app
 (TOTP, as in Google Authenticator, Aegis, 1Password) at every login.`,
 	})
-	cmd.AddCommand(newTwoFASetupCmd(f), newTwoFADisableCmd(f))
+	cmd.AddCommand(newTwoFASetupCmd(f, nil), newTwoFADisableCmd(f, nil))
 	return cmd
 }
 
 type setupOptions struct {
-	f        *cmdutil.Factory
+	cmdutil.Deps
 	code     string
 	qrPNG    string
 	invert   bool
 	exporter *output.Exporter
 }
 
-func newTwoFASetupCmd(f *cmdutil.Factory) *cobra.Command {
-	opts := &setupOptions{f: f}
+func newTwoFASetupCmd(f *cmdutil.Factory, runF func(context.Context, *setupOptions) error) *cobra.Command {
+	opts := &setupOptions{Deps: f.Deps()}
+	runF = cmdutil.Seam(runF, runSetup)
 	cmd := &cobra.Command{
 		Use:   "setup",
 		Short: "Turn on two-factor authentication: scan a QR code, confirm with a code",
@@ -63,7 +62,7 @@ prints the secret; confirm it afterwards with --code:
   forge auth 2fa setup --code 123456`,
 		Args: cmdutil.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runSetup(cmd.Context(), opts)
+			return runF(cmd.Context(), opts)
 		},
 	}
 	fl := cmd.Flags()
@@ -81,16 +80,15 @@ func runSetup(ctx context.Context, opts *setupOptions) error {
 	if opts.code != "" && (opts.qrPNG != "" || opts.exporter.Enabled()) {
 		return cmdutil.UsageErrorf("--code confirms an enrolment started earlier; it cannot be combined with --qr-png or --json")
 	}
-	f := opts.f
-	c, err := f.REST()
+	c, err := opts.REST()
 	if err != nil {
 		return err
 	}
-	ios := f.IOStreams
+	ios := opts.IO
 	cs := ios.ErrColorScheme()
 	confirm := func(code string) error { return c.Account.ConfirmTwoFactor(ctx, code) }
 	if opts.code != "" {
-		if err := withCode(ctx, f, opts.code, "--code CODE", confirm); err != nil {
+		if err := withCode(ctx, opts.Deps, opts.code, "--code CODE", confirm); err != nil {
 			return err
 		}
 		fmt.Fprintf(ios.ErrOut, "%s Two-factor authentication is on; logins now ask for a code\n", cs.SuccessIcon())
@@ -119,14 +117,14 @@ func runSetup(ctx context.Context, opts *setupOptions) error {
 		fmt.Fprintf(ios.ErrOut, "Enrolment started. Confirm it with `forge auth 2fa setup --code CODE`.\n")
 		return nil
 	}
-	if err := showSecret(f, setup, opts.invert, opts.qrPNG != ""); err != nil {
+	if err := showSecret(opts.Deps, setup, opts.invert, opts.qrPNG != ""); err != nil {
 		return err
 	}
 	if !ios.CanPrompt() {
 		fmt.Fprintf(ios.ErrOut, "Enrolment started. Add the secret to your authenticator app, then confirm with `forge auth 2fa setup --code CODE`.\n")
 		return nil
 	}
-	if err := withCode(ctx, f, "", "--code CODE", confirm); err != nil {
+	if err := withCode(ctx, opts.Deps, "", "--code CODE", confirm); err != nil {
 		return err
 	}
 	fmt.Fprintf(ios.ErrOut, "%s Two-factor authentication is on; logins now ask for a code\n", cs.SuccessIcon())
@@ -135,9 +133,9 @@ func runSetup(ctx context.Context, opts *setupOptions) error {
 
 // showSecret prints the QR code (on a terminal) and the secret for typing
 // in. Piped, it prints only `secret:` and `otpauth_url:` lines.
-func showSecret(f *cmdutil.Factory, setup *client.TwoFactorSetup, invert, savedPNG bool) error {
+func showSecret(d cmdutil.Deps, setup *client.TwoFactorSetup, invert, savedPNG bool) error {
 	otpURL := setup.OTPAuthURL
-	ios := f.IOStreams
+	ios := d.IO
 	if !ios.IsStdoutTTY() {
 		_, err := fmt.Fprintf(ios.Out, "secret: %s\notpauth_url: %s\n", setup.Secret, otpURL)
 		return err
@@ -146,7 +144,7 @@ func showSecret(f *cmdutil.Factory, setup *client.TwoFactorSetup, invert, savedP
 	var b strings.Builder
 	if otpURL != "" && !savedPNG {
 		b.WriteString("Scan this QR code with your authenticator app:\n\n")
-		opts := qr.Options{Color: ios.ColorEnabled(), Invert: invert || lightBackground(f.Getenv), MaxWidth: ios.TerminalWidth()}
+		opts := qr.Options{Color: ios.ColorEnabled(), Invert: invert || lightBackground(d.Getenv), MaxWidth: ios.TerminalWidth()}
 		if err := qr.Write(&b, otpURL, opts); err != nil {
 			fmt.Fprintf(&b, "%s %v; use --qr-png FILE or the secret below.\n", cs.Yellow("!"), err)
 		}
@@ -175,12 +173,13 @@ func lightBackground(getenv func(string) string) bool {
 }
 
 type disableOptions struct {
-	f    *cmdutil.Factory
+	cmdutil.Deps
 	code string
 }
 
-func newTwoFADisableCmd(f *cmdutil.Factory) *cobra.Command {
-	opts := &disableOptions{f: f}
+func newTwoFADisableCmd(f *cmdutil.Factory, runF func(context.Context, *disableOptions) error) *cobra.Command {
+	opts := &disableOptions{Deps: f.Deps()}
+	runF = cmdutil.Seam(runF, runDisable)
 	cmd := &cobra.Command{
 		Use:   "disable",
 		Short: "Turn off two-factor authentication (needs a current code)",
@@ -188,7 +187,7 @@ func newTwoFADisableCmd(f *cmdutil.Factory) *cobra.Command {
   forge auth 2fa disable --code 123456`,
 		Args: cmdutil.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runDisable(cmd.Context(), opts)
+			return runF(cmd.Context(), opts)
 		},
 	}
 	cmd.Flags().StringVar(&opts.code, "code", "", "Current `code` from your authenticator app (also FORGE_TOTP_CODE)")
@@ -196,33 +195,32 @@ func newTwoFADisableCmd(f *cmdutil.Factory) *cobra.Command {
 }
 
 func runDisable(ctx context.Context, opts *disableOptions) error {
-	f := opts.f
 	code := opts.code
 	if code == "" {
-		code = f.Getenv("FORGE_TOTP_CODE")
+		code = opts.Getenv("FORGE_TOTP_CODE")
 	}
 	if code != "" {
 		if _, err := authflow.NormalizeCode(code); err != nil {
 			return &cmdutil.UsageError{Err: err}
 		}
 	}
-	c, err := f.REST()
+	c, err := opts.REST()
 	if err != nil {
 		return err
 	}
 	var already bool
-	err = withCode(ctx, f, code, "--code CODE (or set FORGE_TOTP_CODE)", func(code string) (err error) {
+	err = withCode(ctx, opts.Deps, code, "--code CODE (or set FORGE_TOTP_CODE)", func(code string) (err error) {
 		already, err = c.Account.DisableTwoFactor(ctx, code)
 		return err
 	})
 	if err != nil {
 		return err
 	}
-	cs := f.IOStreams.ErrColorScheme()
+	cs := opts.IO.ErrColorScheme()
 	if already {
-		fmt.Fprintf(f.IOStreams.ErrOut, "%s Two-factor authentication was already off\n", cs.WarningIcon())
+		fmt.Fprintf(opts.IO.ErrOut, "%s Two-factor authentication was already off\n", cs.WarningIcon())
 		return nil
 	}
-	fmt.Fprintf(f.IOStreams.ErrOut, "%s Two-factor authentication is off\n", cs.SuccessIcon())
+	fmt.Fprintf(opts.IO.ErrOut, "%s Two-factor authentication is off\n", cs.SuccessIcon())
 	return nil
 }

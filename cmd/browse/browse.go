@@ -12,18 +12,16 @@ import (
 	"github.com/forgehq/forge/app/cmdutil"
 	"github.com/forgehq/forge/client"
 	"github.com/forgehq/forge/internal/browser"
-	"github.com/forgehq/forge/internal/iostreams"
 	"github.com/forgehq/forge/internal/text"
 	"github.com/spf13/cobra"
 )
 
-// Options are what `forge browse` uses: the streams, the repository's
-// client and a way to open a page. NewCmd fills them from the Factory; a
-// test may build them directly and call Run.
+// Options are what `forge browse` uses: the Deps (the streams, the
+// repository's client) and a way to open a page. NewCmd fills them from
+// the Factory; a test may build them directly and call Run.
 type Options struct {
-	IO     *iostreams.IOStreams
-	Client func(ctx context.Context, repoFlag string) (*client.Client, client.RepoName, error)
-	Open   func(url string) error
+	cmdutil.Deps
+	Open func(url string) error
 
 	RepoFlag  string
 	Target    string // "", a NUMBER (#N) or a file PATH
@@ -34,10 +32,10 @@ type Options struct {
 // (gh's seam: a test checks how the flags and arguments were read).
 func NewCmd(f *cmdutil.Factory, runF func(context.Context, *Options) error) *cobra.Command {
 	opts := &Options{
-		IO:     f.IOStreams,
-		Client: f.RepoClient,
-		Open:   func(url string) error { return browser.Open(f.IOStreams, f.Getenv, url) },
+		Deps: f.Deps(),
+		Open: func(url string) error { return browser.Open(f.IOStreams, f.Getenv, url) },
 	}
+	runF = cmdutil.Seam(runF, Run)
 	cmd := &cobra.Command{
 		Use:   "browse [NUMBER | PATH]",
 		Short: "Open a repository, issue, pull request or file in the browser",
@@ -57,10 +55,7 @@ display) prints the address. --no-browser prints it always.`,
 			if len(args) == 1 {
 				opts.Target = args[0]
 			}
-			if runF != nil {
-				return runF(cmd.Context(), opts)
-			}
-			return Run(cmd.Context(), opts)
+			return runF(cmd.Context(), opts)
 		},
 	}
 	cmdutil.AddRepoFlag(cmd, &opts.RepoFlag)
@@ -70,7 +65,7 @@ display) prints the address. --no-browser prints it always.`,
 
 // Run finds the page's address and opens (or prints) it.
 func Run(ctx context.Context, opts *Options) error {
-	c, repo, err := opts.Client(ctx, opts.RepoFlag)
+	c, repo, err := opts.RepoClient(ctx, opts.RepoFlag)
 	if err != nil {
 		return err
 	}

@@ -54,10 +54,9 @@ func TestRunWithItsOwnDependencies(t *testing.T) {
 	ios, _, out, _ := iostreams.Test()
 	var opened []string
 	opts := &browse.Options{
-		IO: ios,
-		Client: func(context.Context, string) (*client.Client, client.RepoName, error) {
+		Deps: cmdutil.Deps{IO: ios, RepoClient: func(context.Context, string) (*client.Client, client.RepoName, error) {
 			return c, client.RepoName{Owner: "alice", Name: "demo"}, nil
-		},
+		}},
 		Open: func(u string) error { opened = append(opened, u); return nil },
 	}
 	for _, target := range []string{"", "1", "README.md", "docs/big.bin"} {

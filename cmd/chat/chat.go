@@ -19,7 +19,7 @@ import (
 )
 
 type chatOptions struct {
-	f *cmdutil.Factory
+	cmdutil.Deps
 
 	message     string
 	messageSet  bool
@@ -34,7 +34,14 @@ type chatOptions struct {
 
 // NewCmd returns `forge chat` and `forge chat usage`.
 func NewCmd(f *cmdutil.Factory) *cobra.Command {
-	opts := &chatOptions{f: f}
+	cmd := newChatCmd(f, nil)
+	cmd.AddCommand(newUsageCmd(f, nil))
+	return cmd
+}
+
+func newChatCmd(f *cmdutil.Factory, runF func(context.Context, *chatOptions) error) *cobra.Command {
+	opts := &chatOptions{Deps: f.Deps()}
+	runF = cmdutil.Seam(runF, runChat)
 	cmd := &cobra.Command{
 		Use:   "chat [flags]",
 		Short: "Chat with the service's agent",
@@ -105,7 +112,7 @@ profile's agent_url and agent_key (see ` + "`forge auth agent-key set`" + `).`,
 			if err := opts.context.limit.Check(cmd); err != nil {
 				return err
 			}
-			return runChat(cmd.Context(), opts)
+			return runF(cmd.Context(), opts)
 		},
 	}
 	fl := cmd.Flags()
@@ -118,7 +125,6 @@ profile's agent_url and agent_key (see ` + "`forge auth agent-key set`" + `).`,
 	addContextFlags(cmd, &opts.context)
 	opts.exporter = output.AddJSONFlags(cmd, "reply", "model", "usage", "finish_reason")
 	cmd.RegisterFlagCompletionFunc("model", completeModels(f))
-	cmd.AddCommand(newUsageCmd(f))
 	return cmd
 }
 
@@ -141,7 +147,7 @@ func runChat(ctx context.Context, opts *chatOptions) error {
 	if err := opts.exporter.Validate(); err != nil {
 		return err
 	}
-	ios := opts.f.IOStreams
+	ios := opts.IO
 	session := !opts.messageSet && (opts.interactive || ios.IsStdinTTY())
 	if session && opts.exporter.Enabled() {
 		return cmdutil.UsageErrorf("--json, --jq and --template need one message: pass it with -m or on stdin")
@@ -171,7 +177,7 @@ func runChat(ctx context.Context, opts *chatOptions) error {
 	if err != nil {
 		return err
 	}
-	client, err := opts.f.Agent()
+	client, err := opts.Agent()
 	if err != nil {
 		return err
 	}
@@ -179,7 +185,7 @@ func runChat(ctx context.Context, opts *chatOptions) error {
 	if opts.model != "" {
 		s.Model = opts.model
 	}
-	if err := setUpContext(ctx, opts.f, &opts.context, s, ios.ErrOut, ios.ErrColorScheme().Dim); err != nil {
+	if err := setUpContext(ctx, opts.Deps, &opts.context, s, ios.ErrOut, ios.ErrColorScheme().Dim); err != nil {
 		return err
 	}
 	if session {

@@ -43,29 +43,29 @@ func (o *contextOptions) checkRefs() error {
 
 // attacher builds attachments from the repository's data; the repository
 // (-R, FORGE_REPO, the git remote) is resolved on the first REF.
-func (o *contextOptions) attacher(f *cmdutil.Factory) chat.AttachFunc {
+func (o *contextOptions) attacher(d cmdutil.Deps) chat.AttachFunc {
 	return func(ctx context.Context, ref string) (*chat.Attachment, error) {
 		if _, err := agentctx.ParseRef(ref); err != nil {
 			return nil, err
 		}
-		c, repo, err := f.RepoClient(ctx, o.repo)
+		c, repo, err := d.RepoClient(ctx, o.repo)
 		if err != nil {
 			return nil, err
 		}
-		return agentctx.Build(ctx, c, repo, ref, agentctx.Options{NoRedact: o.noRedact, Redactor: f.Redactor()})
+		return agentctx.Build(ctx, c, repo, ref, agentctx.Options{NoRedact: o.noRedact, Redactor: d.Redactor()})
 	}
 }
 
 // setUpContext gives the session its budget and /with, and attaches the
 // --with REFs to the first message. notes (nil for none) hears what was
 // attached and what the budget cut.
-func setUpContext(ctx context.Context, f *cmdutil.Factory, o *contextOptions, s *chat.Session, notes io.Writer, dim func(string) string) error {
-	limit, err := o.limit.Tokens(f)
+func setUpContext(ctx context.Context, d cmdutil.Deps, o *contextOptions, s *chat.Session, notes io.Writer, dim func(string) string) error {
+	limit, err := o.limit.Tokens(d)
 	if err != nil {
 		return err
 	}
 	s.ContextLimit = limit
-	s.Attach = o.attacher(f)
+	s.Attach = o.attacher(d)
 	s.Notify = func(note string) { fmt.Fprintln(notes, dim("forge: "+note)) }
 	for _, ref := range o.with {
 		a, err := s.Attach(ctx, ref)

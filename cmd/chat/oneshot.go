@@ -12,7 +12,7 @@ import (
 // when stdout is a terminal — or with --json the service's JSON. Token
 // usage goes to stderr, only when it is a terminal.
 func runOneShot(ctx context.Context, opts *chatOptions, s *chat.Session, message string) error {
-	ios := opts.f.IOStreams
+	ios := opts.IO
 	var (
 		usage chat.Usage
 		err   error

@@ -20,7 +20,7 @@ import (
 // stdout; token usage, notices and errors to stderr. An error in one turn
 // does not end the session; in a piped session it makes the exit status 1.
 func runSession(ctx context.Context, opts *chatOptions, s *chat.Session) error {
-	ios := opts.f.IOStreams
+	ios := opts.IO
 	cs := ios.ErrColorScheme()
 	src, out, errOut, tty, err := sessionIO(ctx, opts, s)
 	if err != nil {
@@ -103,7 +103,7 @@ func runSession(ctx context.Context, opts *chatOptions, s *chat.Session) error {
 // sessionIO sets up the session's input and output: the line editor on a
 // terminal (in raw mode, so output needs CRLF), else lines from the pipe.
 func sessionIO(ctx context.Context, opts *chatOptions, s *chat.Session) (src lineSource, out, errOut io.Writer, tty bool, err error) {
-	ios := opts.f.IOStreams
+	ios := opts.IO
 	out, errOut = ios.Out, ios.ErrOut
 	stdin, ok := ios.In.(*os.File)
 	if !ok || !ios.IsStdinTTY() {

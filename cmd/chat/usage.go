@@ -14,12 +14,13 @@ import (
 )
 
 type usageOptions struct {
-	f        *cmdutil.Factory
+	cmdutil.Deps
 	exporter *output.Exporter
 }
 
-func newUsageCmd(f *cmdutil.Factory) *cobra.Command {
-	opts := &usageOptions{f: f}
+func newUsageCmd(f *cmdutil.Factory, runF func(context.Context, *usageOptions) error) *cobra.Command {
+	opts := &usageOptions{Deps: f.Deps()}
+	runF = cmdutil.Seam(runF, runUsage)
 	cmd := &cobra.Command{
 		Use:   "usage",
 		Short: "Show the agent key's token usage and quota",
@@ -31,7 +32,7 @@ key and raw value.`,
   forge chat usage --json remaining --jq .remaining`,
 		Args: cmdutil.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runUsage(cmd.Context(), opts)
+			return runF(cmd.Context(), opts)
 		},
 	}
 	opts.exporter = output.AddJSONFlags(cmd, "tier", "used_tokens", "quota_tokens", "remaining", "period_resets")
@@ -42,7 +43,7 @@ func runUsage(ctx context.Context, opts *usageOptions) error {
 	if err := opts.exporter.Validate(); err != nil {
 		return err
 	}
-	client, err := opts.f.Agent()
+	client, err := opts.Agent()
 	if err != nil {
 		return err
 	}
@@ -50,7 +51,7 @@ func runUsage(ctx context.Context, opts *usageOptions) error {
 	if err != nil {
 		return explain(err)
 	}
-	ios := opts.f.IOStreams
+	ios := opts.IO
 	if opts.exporter.Enabled() {
 		return opts.exporter.Write(ios, u.Raw)
 	}

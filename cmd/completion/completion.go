@@ -6,6 +6,7 @@
 package completion
 
 import (
+	"context"
 	"io"
 
 	"github.com/forgehq/forge/app/cmdutil"
@@ -15,8 +16,18 @@ import (
 var shells = []string{"bash", "zsh", "fish", "powershell"}
 
 // NewCmd returns `forge completion`.
-func NewCmd(f *cmdutil.Factory) *cobra.Command {
-	var noDesc bool
+func NewCmd(f *cmdutil.Factory) *cobra.Command { return newCompletionCmd(f, nil) }
+
+type completionOptions struct {
+	cmdutil.Deps
+	root   *cobra.Command // the tree the script completes
+	shell  string
+	noDesc bool
+}
+
+func newCompletionCmd(f *cmdutil.Factory, runF func(context.Context, *completionOptions) error) *cobra.Command {
+	opts := &completionOptions{Deps: f.Deps()}
+	runF = cmdutil.Seam(runF, runCompletion)
 	cmd := &cobra.Command{
 		Use:   "completion {bash|zsh|fish|powershell}",
 		Short: "Print the shell completion script for bash, zsh, fish or PowerShell",
@@ -56,11 +67,16 @@ The deb and rpm packages install the bash, zsh and fish scripts already.`,
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return write(f.IOStreams.Out, cmd.Root(), args[0], !noDesc)
+			opts.root, opts.shell = cmd.Root(), args[0]
+			return runF(cmd.Context(), opts)
 		},
 	}
-	cmd.Flags().BoolVar(&noDesc, "no-descriptions", false, "Offer values without their descriptions")
+	cmd.Flags().BoolVar(&opts.noDesc, "no-descriptions", false, "Offer values without their descriptions")
 	return cmd
+}
+
+func runCompletion(_ context.Context, opts *completionOptions) error {
+	return write(opts.IO.Out, opts.root, opts.shell, !opts.noDesc)
 }
 
 func write(w io.Writer, root *cobra.Command, shell string, desc bool) error {

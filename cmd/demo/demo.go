@@ -23,7 +23,7 @@ type Runner func(ctx context.Context, f *cmdutil.Factory, args []string) int
 
 // Options hold `forge demo`'s settings.
 type Options struct {
-	f   *cmdutil.Factory
+	cmdutil.Deps
 	run Runner
 	// root is the command tree, to tell whether `forge tui` exists.
 	root *cobra.Command
@@ -37,8 +37,11 @@ type Options struct {
 }
 
 // NewCmd returns `forge demo`.
-func NewCmd(f *cmdutil.Factory, run Runner) *cobra.Command {
+func NewCmd(f *cmdutil.Factory, run Runner) *cobra.Command { return newDemoCmd(f, run, nil) }
+
+func newDemoCmd(f *cmdutil.Factory, run Runner, runF func(context.Context, *Options) error) *cobra.Command {
 	opts := NewOptions(f, run)
+	runF = cmdutil.Seam(runF, Run)
 	cmd := &cobra.Command{
 		Use:   "demo",
 		Short: companion.Demo.Short,
@@ -72,7 +75,7 @@ in one terminal (a server to keep using), a login as a demo user in another.`,
 		Args:    cmdutil.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.root = cmd.Root()
-			return Run(cmd.Context(), opts)
+			return runF(cmd.Context(), opts)
 		},
 	}
 	return cmd
@@ -80,7 +83,7 @@ in one terminal (a server to keep using), a login as a demo user in another.`,
 
 // NewOptions returns the demo's settings at a pace a person can follow.
 func NewOptions(f *cmdutil.Factory, run Runner) *Options {
-	return &Options{f: f, run: run, CITick: 300 * time.Millisecond, AgentDelay: 15 * time.Millisecond, WatchInterval: "1s"}
+	return &Options{Deps: f.Deps(), run: run, CITick: 300 * time.Millisecond, AgentDelay: 15 * time.Millisecond, WatchInterval: "1s"}
 }
 
 // Run runs the demo: the tour, then (on a terminal) the server kept up.
@@ -113,12 +116,12 @@ func Run(ctx context.Context, opts *Options) error {
 	}
 	t.say("The tour is done: every step succeeded.")
 	// The server stays up only for someone at a terminal to stop it.
-	if opts.f.IOStreams.CanPrompt() {
+	if opts.IO.CanPrompt() {
 		if err := t.linger(); err != nil {
 			return err
 		}
 	}
-	nextSteps(opts.f.IOStreams)
+	nextSteps(opts.IO)
 	return nil
 }
 
@@ -166,7 +169,7 @@ func (t *tour) env(key string) string {
 	case "AGENT_API_KEY":
 		return t.srv.AgentKey()
 	case "NO_COLOR", "CLICOLOR", "CLICOLOR_FORCE", "TERM", "COLUMNS", "COLORFGBG":
-		return t.opts.f.Getenv(key)
+		return t.opts.Getenv(key)
 	}
 	return ""
 }
@@ -175,12 +178,12 @@ func (t *tour) env(key string) string {
 // another shell, offers `forge tui` when forge has one, and then waits for
 // Enter or Ctrl-C.
 func (t *tour) linger() error {
-	ios := t.opts.f.IOStreams
+	ios := t.opts.IO
 	fmt.Fprintf(ios.Out, "\nThe server stays up. To use it from another shell (as alice):\n\n")
 	fmt.Fprintf(ios.Out, "  export FORGE_CONFIG_DIR=%s\n", t.env("FORGE_CONFIG_DIR"))
 	fmt.Fprintf(ios.Out, "  export AGENT_URL=%s AGENT_API_KEY=%s\n\n", t.env("AGENT_URL"), t.env("AGENT_API_KEY"))
 	if t.hasTUI() {
-		ok, err := t.opts.f.Prompter.Confirm(t.ctx, "Open forge tui on this server?", true)
+		ok, err := t.opts.Prompter.Confirm(t.ctx, "Open forge tui on this server?", true)
 		if err != nil {
 			return err
 		}

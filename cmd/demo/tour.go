@@ -49,7 +49,7 @@ type step struct {
 
 // say prints narration as shell comments, after a blank line.
 func (t *tour) say(format string, a ...any) {
-	ios := t.opts.f.IOStreams
+	ios := t.opts.IO
 	cs := ios.ColorScheme()
 	fmt.Fprintln(ios.Out)
 	for _, line := range strings.Split(fmt.Sprintf(format, a...), "\n") {
@@ -60,7 +60,7 @@ func (t *tour) say(format string, a ...any) {
 // exec prints the step's command line and runs it. A non-zero exit ends
 // the tour with that exit code.
 func (t *tour) exec(s step) error {
-	outer := t.opts.f.IOStreams
+	outer := t.opts.IO
 	cs := outer.ColorScheme()
 	line := "$ " + shellLine(s)
 	fmt.Fprintln(outer.Out, cs.Bold(line))

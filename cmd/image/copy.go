@@ -13,15 +13,16 @@ import (
 )
 
 type copyOptions struct {
-	f       *cmdutil.Factory
+	cmdutil.Deps
 	src     string
 	dst     string
 	allTags bool
 	jobs    int
 }
 
-func newCopyCmd(f *cmdutil.Factory) *cobra.Command {
-	opts := &copyOptions{f: f}
+func newCopyCmd(f *cmdutil.Factory, runF func(context.Context, *copyOptions) error) *cobra.Command {
+	opts := &copyOptions{Deps: f.Deps()}
+	runF = cmdutil.Seam(runF, runCopy)
 	cmd := &cobra.Command{
 		Use:   "copy SRC DST [--all-tags]",
 		Short: "Copy an image or a whole repository, within or between registries",
@@ -38,7 +39,7 @@ under the same name. Each copied DST@DIGEST is printed on stdout.`,
 		Args:              cmdutil.Operands("SRC", "DST"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.src, opts.dst = args[0], args[1]
-			return runCopy(cmd.Context(), opts)
+			return runF(cmd.Context(), opts)
 		},
 	}
 	cmd.Flags().BoolVar(&opts.allTags, "all-tags", false, "Copy every tag of the SRC repository")
@@ -59,9 +60,8 @@ func runCopy(ctx context.Context, opts *copyOptions) error {
 	if opts.jobs < 1 {
 		return cmdutil.UsageErrorf("--jobs must be at least 1")
 	}
-	f := opts.f
-	ios := f.IOStreams
-	c, err := f.Registry()
+	ios := opts.IO
+	c, err := opts.Registry()
 	if err != nil {
 		return err
 	}

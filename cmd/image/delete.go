@@ -14,13 +14,14 @@ import (
 )
 
 type deleteOptions struct {
-	f   *cmdutil.Factory
+	cmdutil.Deps
 	ref string
 	yes bool
 }
 
-func newDeleteCmd(f *cmdutil.Factory) *cobra.Command {
-	opts := &deleteOptions{f: f}
+func newDeleteCmd(f *cmdutil.Factory, runF func(context.Context, *deleteOptions) error) *cobra.Command {
+	opts := &deleteOptions{Deps: f.Deps()}
+	runF = cmdutil.Seam(runF, runDelete)
 	cmd := &cobra.Command{
 		Use:     "delete REF [--yes]",
 		Aliases: []string{"rm"},
@@ -41,7 +42,7 @@ way. Layers stay in storage: the registry collects no garbage.`,
 		Args:              cmdutil.ExactArgs(1, "an image reference"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.ref = args[0]
-			return runDelete(cmd.Context(), opts)
+			return runF(cmd.Context(), opts)
 		},
 	}
 	cmd.Flags().BoolVarP(&opts.yes, "yes", "y", false, "Delete without asking")
@@ -49,9 +50,8 @@ way. Layers stay in storage: the registry collects no garbage.`,
 }
 
 func runDelete(ctx context.Context, opts *deleteOptions) error {
-	f := opts.f
-	ios := f.IOStreams
-	c, err := f.Registry()
+	ios := opts.IO
+	c, err := opts.Registry()
 	if err != nil {
 		return err
 	}
@@ -101,7 +101,7 @@ func runDelete(ctx context.Context, opts *deleteOptions) error {
 			return cmdutil.UsageErrorf("%sdeleting %s removes the manifest %s and %s: pass --yes to delete them all", cause, opts.ref, plan.Digest.DigestStr(), what)
 		}
 		fmt.Fprintf(ios.ErrOut, "%sdeleting %s removes the manifest %s and %s.\n", text.Capitalize(cause), ref, plan.Digest.DigestStr(), what)
-		if err := confirm.YesNo(ctx, f, "Delete?"); err != nil {
+		if err := confirm.YesNo(ctx, opts.Deps, "Delete?"); err != nil {
 			return err
 		}
 	}

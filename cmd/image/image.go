@@ -30,10 +30,10 @@ FORGE_PASSWORD instead.`,
   forge image pull app:1.0 app.tar`,
 	})
 	cmd.AddCommand(
-		newLoginCmd(f), newLogoutCmd(f),
-		newPushCmd(f), newPullCmd(f),
-		newTagsCmd(f), newListCmd(f), newInspectCmd(f),
-		newCopyCmd(f), newDeleteCmd(f),
+		newLoginCmd(f, nil), newLogoutCmd(f, nil),
+		newPushCmd(f, nil), newPullCmd(f, nil),
+		newTagsCmd(f, nil), newListCmd(f, nil), newInspectCmd(f, nil),
+		newCopyCmd(f, nil), newDeleteCmd(f, nil),
 	)
 	return cmd
 }

@@ -17,14 +17,15 @@ import (
 )
 
 type inspectOptions struct {
-	f        *cmdutil.Factory
+	cmdutil.Deps
 	ref      string
 	raw      bool
 	exporter *output.Exporter
 }
 
-func newInspectCmd(f *cmdutil.Factory) *cobra.Command {
-	opts := &inspectOptions{f: f}
+func newInspectCmd(f *cmdutil.Factory, runF func(context.Context, *inspectOptions) error) *cobra.Command {
+	opts := &inspectOptions{Deps: f.Deps()}
+	runF = cmdutil.Seam(runF, runInspect)
 	cmd := &cobra.Command{
 		Use:   "inspect REF",
 		Short: "Show an image's manifest or index: platforms, layers and sizes",
@@ -39,7 +40,7 @@ serves it (on a terminal, with control characters made visible).`,
 		Args:              cmdutil.ExactArgs(1, "an image reference"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.ref = args[0]
-			return runInspect(cmd.Context(), opts)
+			return runF(cmd.Context(), opts)
 		},
 	}
 	cmd.Flags().BoolVar(&opts.raw, "raw", false, "Print the raw manifest or index")
@@ -54,9 +55,8 @@ func runInspect(ctx context.Context, opts *inspectOptions) error {
 	if opts.raw && opts.exporter.Enabled() {
 		return cmdutil.UsageErrorf("--raw and --json cannot be used together")
 	}
-	f := opts.f
-	ios := f.IOStreams
-	c, err := f.Registry()
+	ios := opts.IO
+	c, err := opts.Registry()
 	if err != nil {
 		return err
 	}
@@ -85,11 +85,11 @@ func runInspect(ctx context.Context, opts *inspectOptions) error {
 	if opts.exporter.Enabled() {
 		return opts.exporter.Write(ios, in)
 	}
-	return printInspection(ios.IsStdoutTTY(), opts.f, in)
+	return printInspection(ios.IsStdoutTTY(), opts.Deps, in)
 }
 
-func printInspection(tty bool, f *cmdutil.Factory, in *regclient.Inspection) error {
-	ios := f.IOStreams
+func printInspection(tty bool, d cmdutil.Deps, in *regclient.Inspection) error {
+	ios := d.IO
 	w := ios.Out
 	cs := ios.ColorScheme()
 	size := func(n int64) string {

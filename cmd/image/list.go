@@ -11,13 +11,14 @@ import (
 )
 
 type listOptions struct {
-	f        *cmdutil.Factory
+	cmdutil.Deps
 	all      bool
 	exporter *output.Exporter
 }
 
-func newListCmd(f *cmdutil.Factory) *cobra.Command {
-	opts := &listOptions{f: f}
+func newListCmd(f *cmdutil.Factory, runF func(context.Context, *listOptions) error) *cobra.Command {
+	opts := &listOptions{Deps: f.Deps()}
+	runF = cmdutil.Seam(runF, runList)
 	cmd := &cobra.Command{
 		Use:     "list [--all]",
 		Aliases: []string{"ls"},
@@ -28,7 +29,7 @@ shared with you. --all lists every repository with its tags (site admins only).`
   forge image list --all
   forge image list --json name --jq '.[].name'`,
 		Args: cmdutil.NoArgs,
-		RunE: func(cmd *cobra.Command, args []string) error { return runList(cmd.Context(), opts) },
+		RunE: func(cmd *cobra.Command, args []string) error { return runF(cmd.Context(), opts) },
 	}
 	cmd.Flags().BoolVarP(&opts.all, "all", "a", false, "List every repository of the registry (site admins)")
 	opts.exporter = output.AddJSONFlags(cmd, "name", "namespace", "tags", "updated_at")
@@ -39,9 +40,8 @@ func runList(ctx context.Context, opts *listOptions) error {
 	if err := opts.exporter.Validate(); err != nil {
 		return err
 	}
-	f := opts.f
-	ios := f.IOStreams
-	c, err := f.Registry()
+	ios := opts.IO
+	c, err := opts.Registry()
 	if err != nil {
 		return err
 	}

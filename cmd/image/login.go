@@ -16,15 +16,16 @@ import (
 )
 
 type loginOptions struct {
-	f             *cmdutil.Factory
+	cmdutil.Deps
 	username      string
 	passwordStdin bool
 	insecure      bool
 	trustHost     string
 }
 
-func newLoginCmd(f *cmdutil.Factory) *cobra.Command {
-	opts := &loginOptions{f: f}
+func newLoginCmd(f *cmdutil.Factory, runF func(context.Context, *loginOptions) error) *cobra.Command {
+	opts := &loginOptions{Deps: f.Deps()}
+	runF = cmdutil.Seam(runF, runLogin)
 	cmd := &cobra.Command{
 		Use:   "login [--username USER] [--password-stdin]",
 		Short: "Log in to the container registry and store the credentials",
@@ -50,7 +51,7 @@ you need not log in at all: FORGE_USERNAME and FORGE_PASSWORD are used directly.
   printenv FORGE_PASSWORD | forge image login --username alice --password-stdin
   forge image login --trust-token-host auth.example.com`,
 		Args: cmdutil.NoArgs,
-		RunE: func(cmd *cobra.Command, args []string) error { return runLogin(cmd.Context(), opts) },
+		RunE: func(cmd *cobra.Command, args []string) error { return runF(cmd.Context(), opts) },
 	}
 	cmd.Flags().StringVarP(&opts.username, "username", "u", "", "Account `name` (default: FORGE_USERNAME, else the profile's user)")
 	cmd.Flags().BoolVar(&opts.passwordStdin, "password-stdin", false, "Read the password from standard input")
@@ -60,13 +61,12 @@ you need not log in at all: FORGE_USERNAME and FORGE_PASSWORD are used directly.
 }
 
 func runLogin(ctx context.Context, opts *loginOptions) error {
-	f := opts.f
-	ios := f.IOStreams
-	s, err := f.Settings()
+	ios := opts.IO
+	s, err := opts.Settings()
 	if err != nil {
 		return err
 	}
-	c, err := f.Registry()
+	c, err := opts.Registry()
 	if err != nil {
 		return err
 	}
@@ -93,7 +93,7 @@ func runLogin(ctx context.Context, opts *loginOptions) error {
 		if !ios.CanPrompt() {
 			return cmdutil.UsageErrorf("no username: pass --username USER (or set FORGE_USERNAME)")
 		}
-		if user, err = f.Prompter.Input(ctx, "Username for "+c.Host(), ""); err != nil {
+		if user, err = opts.Prompter.Input(ctx, "Username for "+c.Host(), ""); err != nil {
 			return err
 		}
 	}
@@ -108,7 +108,7 @@ func runLogin(ctx context.Context, opts *loginOptions) error {
 		}
 		return err
 	}
-	saved, err := f.UpdateProfile(s.Profile, opts.insecure, func(p *config.Profile) error {
+	saved, err := opts.UpdateProfile(s.Profile, opts.insecure, func(p *config.Profile) error {
 		// Credentials without an address would be for nothing: keep the
 		// registry they were checked against when the profile has none.
 		if p.RegistryURL == "" && p.BaseURL == "" {
@@ -126,7 +126,7 @@ func runLogin(ctx context.Context, opts *loginOptions) error {
 	if n := saved.PlainTextNotice(); n != "" {
 		fmt.Fprintf(ios.ErrOut, "%s %s\n", cs.WarningIcon(), n)
 	}
-	if f.Getenv("FORGE_USERNAME") != "" || f.Getenv("FORGE_PASSWORD") != "" {
+	if opts.Getenv("FORGE_USERNAME") != "" || opts.Getenv("FORGE_PASSWORD") != "" {
 		fmt.Fprintf(ios.ErrOut, "%s FORGE_USERNAME or FORGE_PASSWORD is set and takes precedence over the stored credentials\n", cs.WarningIcon())
 	}
 	return nil
@@ -135,8 +135,7 @@ func runLogin(ctx context.Context, opts *loginOptions) error {
 // readPassword takes the password from stdin (--password-stdin), a prompt
 // without echo on a terminal, or FORGE_PASSWORD.
 func readPassword(ctx context.Context, opts *loginOptions, user, host string) (string, error) {
-	f := opts.f
-	ios := f.IOStreams
+	ios := opts.IO
 	var pw string
 	switch {
 	case opts.passwordStdin:
@@ -146,13 +145,13 @@ func readPassword(ctx context.Context, opts *loginOptions, user, host string) (s
 		}
 		pw = strings.TrimRight(string(b), "\r\n")
 	case ios.CanPrompt():
-		p, err := f.Prompter.Password(ctx, fmt.Sprintf("Password for %s at %s", user, host))
+		p, err := opts.Prompter.Password(ctx, fmt.Sprintf("Password for %s at %s", user, host))
 		if err != nil {
 			return "", err
 		}
 		pw = p
-	case f.Getenv("FORGE_PASSWORD") != "":
-		pw = f.Getenv("FORGE_PASSWORD")
+	case opts.Getenv("FORGE_PASSWORD") != "":
+		pw = opts.Getenv("FORGE_PASSWORD")
 	default:
 		return "", cmdutil.UsageErrorf("no password: pipe it in with --password-stdin, as in `printenv FORGE_PASSWORD | forge image login --username %s --password-stdin`", user)
 	}
@@ -176,14 +175,14 @@ func trustTokenHost(ctx context.Context, opts *loginOptions, c *regclient.Client
 	case c.Trusts(realmHost):
 		return "", nil
 	}
-	f, ios := opts.f, opts.f.IOStreams
+	ios := opts.IO
 	shown := text.OneLine(realmHost)
 	switch {
 	case opts.trustHost != "" && origin.SameHost(opts.trustHost, realmHost):
 	case opts.trustHost != "":
 		return "", cmdutil.UsageErrorf("%s sends logins to %s, not to %s: nothing was stored; pass --trust-token-host %s if you trust it", c.Host(), shown, opts.trustHost, shown)
 	case ios.CanPrompt():
-		ok, err := f.Prompter.Confirm(ctx, fmt.Sprintf("%s sends logins to its token service at %s, another host. Send your password there?", c.Host(), shown), false)
+		ok, err := opts.Prompter.Confirm(ctx, fmt.Sprintf("%s sends logins to its token service at %s, another host. Send your password there?", c.Host(), shown), false)
 		if err != nil {
 			return "", err
 		}

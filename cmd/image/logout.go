@@ -1,6 +1,7 @@
 package image
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/forgehq/forge/app/cmdutil"
@@ -8,28 +9,28 @@ import (
 	"github.com/spf13/cobra"
 )
 
-type logoutOptions struct{ f *cmdutil.Factory }
+type logoutOptions struct{ cmdutil.Deps }
 
-func newLogoutCmd(f *cmdutil.Factory) *cobra.Command {
-	opts := &logoutOptions{f: f}
+func newLogoutCmd(f *cmdutil.Factory, runF func(context.Context, *logoutOptions) error) *cobra.Command {
+	opts := &logoutOptions{Deps: f.Deps()}
+	runF = cmdutil.Seam(runF, runLogout)
 	return &cobra.Command{
 		Use:   "logout",
 		Short: "Remove the stored registry credentials from the profile",
 		Example: `  forge image logout
   forge --profile dev image logout`,
 		Args: cmdutil.NoArgs,
-		RunE: func(cmd *cobra.Command, args []string) error { return runLogout(opts) },
+		RunE: func(cmd *cobra.Command, args []string) error { return runF(cmd.Context(), opts) },
 	}
 }
 
-func runLogout(opts *logoutOptions) error {
-	f := opts.f
-	s, err := f.Settings()
+func runLogout(_ context.Context, opts *logoutOptions) error {
+	s, err := opts.Settings()
 	if err != nil {
 		return err
 	}
 	var user string
-	err = f.UpdateConfig(func(cf *config.File) error {
+	err = opts.UpdateConfig(func(cf *config.File) error {
 		p := cf.Profile(s.Profile)
 		if p == nil || (p.RegistryUser == "" && p.RegistryPassword == "") {
 			// Not logged in to the registry: exit 4, as auth logout.
@@ -42,7 +43,7 @@ func runLogout(opts *logoutOptions) error {
 	if err != nil {
 		return err
 	}
-	ios := f.IOStreams
+	ios := opts.IO
 	cs := ios.ErrColorScheme()
 	fmt.Fprintf(ios.ErrOut, "%s Removed the registry credentials of %s from profile %s\n", cs.SuccessIcon(), user, s.Profile)
 	return nil

@@ -13,15 +13,16 @@ import (
 )
 
 type pullOptions struct {
-	f        *cmdutil.Factory
+	cmdutil.Deps
 	ref      string
 	dest     string
 	format   string
 	platform string
 }
 
-func newPullCmd(f *cmdutil.Factory) *cobra.Command {
-	opts := &pullOptions{f: f}
+func newPullCmd(f *cmdutil.Factory, runF func(context.Context, *pullOptions) error) *cobra.Command {
+	opts := &pullOptions{Deps: f.Deps()}
+	runF = cmdutil.Seam(runF, runPull)
 	cmd := &cobra.Command{
 		Use:   "pull REF DEST [--format tarball|oci] [--platform OS/ARCH]",
 		Short: "Pull an image to a tarball or an OCI layout",
@@ -43,7 +44,7 @@ is written under a temporary name and renamed when complete.`,
 		Args:              cmdutil.Operands("REF", "DEST"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.ref, opts.dest = args[0], args[1]
-			return runPull(cmd.Context(), opts)
+			return runF(cmd.Context(), opts)
 		},
 	}
 	cmd.Flags().StringVar(&opts.format, "format", regclient.FormatTarball, "Write a `tarball` or an oci layout")
@@ -63,9 +64,8 @@ func runPull(ctx context.Context, opts *pullOptions) error {
 		}
 		plat = p
 	}
-	f := opts.f
-	ios := f.IOStreams
-	c, err := f.Registry()
+	ios := opts.IO
+	c, err := opts.Registry()
 	if err != nil {
 		return err
 	}

@@ -17,14 +17,15 @@ import (
 )
 
 type pushOptions struct {
-	f    *cmdutil.Factory
+	cmdutil.Deps
 	src  string
 	ref  string
 	jobs int
 }
 
-func newPushCmd(f *cmdutil.Factory) *cobra.Command {
-	opts := &pushOptions{f: f}
+func newPushCmd(f *cmdutil.Factory, runF func(context.Context, *pushOptions) error) *cobra.Command {
+	opts := &pushOptions{Deps: f.Deps()}
+	runF = cmdutil.Seam(runF, runPush)
 	cmd := &cobra.Command{
 		Use:   "push SRC REF",
 		Short: "Push a docker tarball, an OCI layout or a directory of files to the registry",
@@ -59,7 +60,7 @@ display on a terminal, one line per layer otherwise).`,
 		Args:              cmdutil.Operands("SRC", "REF"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.src, opts.ref = args[0], args[1]
-			return runPush(cmd.Context(), opts)
+			return runF(cmd.Context(), opts)
 		},
 	}
 	cmd.Flags().IntVarP(&opts.jobs, "jobs", "j", 4, "Upload `N` layers at once")
@@ -70,9 +71,8 @@ func runPush(ctx context.Context, opts *pushOptions) error {
 	if opts.jobs < 1 {
 		return cmdutil.UsageErrorf("--jobs must be at least 1")
 	}
-	f := opts.f
-	ios := f.IOStreams
-	c, err := f.Registry()
+	ios := opts.IO
+	c, err := opts.Registry()
 	if err != nil {
 		return err
 	}
@@ -84,7 +84,7 @@ func runPush(ctx context.Context, opts *pushOptions) error {
 	if err := c.CheckWrite(ref.Context(), "push"); err != nil {
 		return err
 	}
-	src, err := regclient.OpenAny(opts.src, regclient.OpenOptions{Stdin: ios.In, Context: ctx, DigestCache: digestCacheDir(f)})
+	src, err := regclient.OpenAny(opts.src, regclient.OpenOptions{Stdin: ios.In, Context: ctx, DigestCache: digestCacheDir(opts.Deps)})
 	if err != nil {
 		// A missing local file is bad input (exit 2), as for ssh-key add.
 		if errors.Is(err, fs.ErrNotExist) {
@@ -114,8 +114,8 @@ func runPush(ctx context.Context, opts *pushOptions) error {
 
 // digestCacheDir is where tarballs' layer digests are remembered:
 // CACHE/forge/layer-digests; "" (no cache) without a home.
-func digestCacheDir(f *cmdutil.Factory) string {
-	dir := f.CacheDir()
+func digestCacheDir(d cmdutil.Deps) string {
+	dir := d.CacheDir()
 	if dir == "" {
 		return ""
 	}

@@ -15,13 +15,14 @@ import (
 )
 
 type tagsOptions struct {
-	f        *cmdutil.Factory
+	cmdutil.Deps
 	repo     string
 	exporter *output.Exporter
 }
 
-func newTagsCmd(f *cmdutil.Factory) *cobra.Command {
-	opts := &tagsOptions{f: f}
+func newTagsCmd(f *cmdutil.Factory, runF func(context.Context, *tagsOptions) error) *cobra.Command {
+	opts := &tagsOptions{Deps: f.Deps()}
+	runF = cmdutil.Seam(runF, runTags)
 	cmd := &cobra.Command{
 		Use:   "tags REPO",
 		Short: "List the tags of a repository",
@@ -40,7 +41,7 @@ service's registry each tag also shows its last update.
 		Args:              cmdutil.ExactArgs(1, "a repository, as app or USER/app"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.repo = args[0]
-			return runTags(cmd.Context(), opts)
+			return runF(cmd.Context(), opts)
 		},
 	}
 	opts.exporter = output.AddJSONFlags(cmd, "name", "digest", "media_type", "size", "updated_at", "image_size", "platforms")
@@ -51,9 +52,8 @@ func runTags(ctx context.Context, opts *tagsOptions) error {
 	if err := opts.exporter.Validate(); err != nil {
 		return err
 	}
-	f := opts.f
-	ios := f.IOStreams
-	c, err := f.Registry()
+	ios := opts.IO
+	c, err := opts.Registry()
 	if err != nil {
 		return err
 	}

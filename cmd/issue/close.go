@@ -5,29 +5,22 @@ import (
 	"fmt"
 
 	"github.com/forgehq/forge/app/cmdutil"
-	"github.com/forgehq/forge/client"
 	"github.com/forgehq/forge/completions"
-	"github.com/forgehq/forge/internal/iostreams"
 	"github.com/forgehq/forge/internal/text"
 	"github.com/spf13/cobra"
 )
 
-// StateOptions are what `issue close` and `issue reopen` use: the
-// streams and the repository's client, not the whole Factory, so a test
-// can build them directly (gh's runF seam: NewCloseCmd(f, runF) hands
-// them to runF instead of RunState).
-type StateOptions struct {
-	IO     *iostreams.IOStreams
-	Client func(ctx context.Context, repoFlag string) (*client.Client, client.RepoName, error)
-
-	RepoFlag string
-	Number   int64
-	Want     string // "closed" or "open"
-	Comment  string
+// stateOptions are what `issue close` and `issue reopen` use.
+type stateOptions struct {
+	cmdutil.Deps
+	repoFlag string
+	number   int64
+	want     string // "closed" or "open"
+	comment  string
 }
 
-// NewCloseCmd returns `forge issue close`.
-func NewCloseCmd(f *cmdutil.Factory, runF func(context.Context, *StateOptions) error) *cobra.Command {
+// newCloseCmd returns `forge issue close`.
+func newCloseCmd(f *cmdutil.Factory, runF func(context.Context, *stateOptions) error) *cobra.Command {
 	return withState(f, &cobra.Command{
 		Use:   "close NUMBER",
 		Short: "Close an issue",
@@ -41,8 +34,8 @@ Needs write permission on the repository, unless you opened the issue.`,
 	}, "closed", runF)
 }
 
-// NewReopenCmd returns `forge issue reopen`.
-func NewReopenCmd(f *cmdutil.Factory, runF func(context.Context, *StateOptions) error) *cobra.Command {
+// newReopenCmd returns `forge issue reopen`.
+func newReopenCmd(f *cmdutil.Factory, runF func(context.Context, *stateOptions) error) *cobra.Command {
 	return withState(f, &cobra.Command{
 		Use:   "reopen NUMBER",
 		Short: "Reopen a closed issue",
@@ -57,56 +50,54 @@ issue.`,
 }
 
 // withState completes close or reopen: both set the issue's state to want.
-func withState(f *cmdutil.Factory, cmd *cobra.Command, want string, runF func(context.Context, *StateOptions) error) *cobra.Command {
-	opts := &StateOptions{IO: f.IOStreams, Client: f.RepoClient, Want: want}
-	if runF == nil {
-		runF = RunState
-	}
+func withState(f *cmdutil.Factory, cmd *cobra.Command, want string, runF func(context.Context, *stateOptions) error) *cobra.Command {
+	opts := &stateOptions{Deps: f.Deps(), want: want}
+	runF = cmdutil.Seam(runF, runState)
 	cmd.ValidArgsFunction = completions.IssuesNotIn(f, want)
 	cmd.Args = cmdutil.ExactArgs(1, "an issue NUMBER")
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
-		n, err := parseNumber(args[0], &opts.RepoFlag)
+		n, err := parseNumber(args[0], &opts.repoFlag)
 		if err != nil {
 			return err
 		}
-		opts.Number = n
+		opts.number = n
 		return runF(cmd.Context(), opts)
 	}
-	cmdutil.AddRepoFlag(cmd, &opts.RepoFlag)
-	cmd.Flags().StringVarP(&opts.Comment, "comment", "c", "", "Also add a comment with this `text`")
+	cmdutil.AddRepoFlag(cmd, &opts.repoFlag)
+	cmd.Flags().StringVarP(&opts.comment, "comment", "c", "", "Also add a comment with this `text`")
 	return cmd
 }
 
-// RunState comments (with --comment), then sets the issue's state.
-func RunState(ctx context.Context, opts *StateOptions) error {
-	c, name, err := opts.Client(ctx, opts.RepoFlag)
+// runState comments (with --comment), then sets the issue's state.
+func runState(ctx context.Context, opts *stateOptions) error {
+	c, name, err := opts.RepoClient(ctx, opts.repoFlag)
 	if err != nil {
 		return err
 	}
 	// The service answers 200 whether or not the state changed, so forge
 	// reads the issue first to tell the user which it was.
-	is, err := c.Issues.Get(ctx, name, opts.Number)
+	is, err := c.Issues.Get(ctx, name, opts.number)
 	if err != nil {
 		return err
 	}
 	ios := opts.IO
 	cs := ios.ErrColorScheme()
-	past := map[string]string{"closed": "Closed", "open": "Reopened"}[opts.Want]
+	past := map[string]string{"closed": "Closed", "open": "Reopened"}[opts.want]
 	title := text.OneLine(is.Title)
 	// The comment first, then the state, as gh does: a comment the
 	// service refuses leaves the issue as it was (and the text in the
 	// shell's history), never closed without its explanation.
-	if opts.Comment != "" {
-		if _, err := c.Issues.Comment(ctx, name, opts.Number, opts.Comment); err != nil {
+	if opts.comment != "" {
+		if _, err := c.Issues.Comment(ctx, name, opts.number, opts.comment); err != nil {
 			return fmt.Errorf("adding the comment (the issue is left %s): %w", is.State, err)
 		}
 		fmt.Fprintf(ios.ErrOut, "%s Commented on issue #%d\n", cs.SuccessIcon(), is.Number)
 	}
-	if is.State == opts.Want {
-		fmt.Fprintf(ios.ErrOut, "%s Issue #%d (%s) is already %s\n", cs.WarningIcon(), is.Number, title, opts.Want)
+	if is.State == opts.want {
+		fmt.Fprintf(ios.ErrOut, "%s Issue #%d (%s) is already %s\n", cs.WarningIcon(), is.Number, title, opts.want)
 		return nil
 	}
-	if _, err := c.Issues.SetState(ctx, name, opts.Number, opts.Want); err != nil {
+	if _, err := c.Issues.SetState(ctx, name, opts.number, opts.want); err != nil {
 		return err
 	}
 	fmt.Fprintf(ios.ErrOut, "%s %s issue #%d (%s)\n", cs.SuccessIcon(), past, is.Number, title)

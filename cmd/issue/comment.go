@@ -20,9 +20,7 @@ type commentOptions struct {
 
 func newCommentCmd(f *cmdutil.Factory, runF func(context.Context, *commentOptions) error) *cobra.Command {
 	opts := &commentOptions{Deps: f.Deps()}
-	if runF == nil {
-		runF = runComment
-	}
+	runF = cmdutil.Seam(runF, runComment)
 	cmd := &cobra.Command{
 		Use:   "comment NUMBER",
 		Short: "Comment on an issue",

@@ -22,9 +22,7 @@ type createOptions struct {
 
 func newCreateCmd(f *cmdutil.Factory, runF func(context.Context, *createOptions) error) *cobra.Command {
 	opts := &createOptions{Deps: f.Deps()}
-	if runF == nil {
-		runF = runCreate
-	}
+	runF = cmdutil.Seam(runF, runCreate)
 	cmd := &cobra.Command{
 		Use:     "create",
 		Aliases: []string{"new"},

@@ -24,9 +24,7 @@ type editOptions struct {
 
 func newEditCmd(f *cmdutil.Factory, runF func(context.Context, *editOptions) error) *cobra.Command {
 	opts := &editOptions{Deps: f.Deps()}
-	if runF == nil {
-		runF = runEdit
-	}
+	runF = cmdutil.Seam(runF, runEdit)
 	cmd := &cobra.Command{
 		Use:   "edit {NUMBER | URL}",
 		Short: "Change an issue's title or body",

@@ -33,7 +33,7 @@ directory that points at the profile's host (upstream, then origin, then
 the others).`,
 	})
 	cmd.AddCommand(newListCmd(f, nil), newCreateCmd(f, nil), newViewCmd(f, nil), newCommentCmd(f, nil), newEditCmd(f, nil),
-		NewCloseCmd(f, nil), NewReopenCmd(f, nil))
+		newCloseCmd(f, nil), newReopenCmd(f, nil))
 	return cmd
 }
 

@@ -28,9 +28,7 @@ type viewOptions struct {
 
 func newViewCmd(f *cmdutil.Factory, runF func(context.Context, *viewOptions) error) *cobra.Command {
 	opts := &viewOptions{Deps: f.Deps()}
-	if runF == nil {
-		runF = runView
-	}
+	runF = cmdutil.Seam(runF, runView)
 	cmd := &cobra.Command{
 		Use:   "view [NUMBER | URL]",
 		Short: "Show an issue and, with --comments, its discussion",

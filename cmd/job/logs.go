@@ -18,9 +18,7 @@ type logsOptions struct {
 
 func newLogsCmd(f *cmdutil.Factory, runF func(context.Context, *logsOptions) error) *cobra.Command {
 	opts := &logsOptions{Deps: f.Deps()}
-	if runF == nil {
-		runF = runLogs
-	}
+	runF = cmdutil.Seam(runF, runLogs)
 	cmd := &cobra.Command{
 		Use:   "logs JOB_ID",
 		Short: "Print a job's log as plain text",

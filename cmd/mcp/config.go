@@ -1,6 +1,7 @@
 package mcp
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -12,7 +13,7 @@ import (
 )
 
 type configOptions struct {
-	f          *cmdutil.Factory
+	cmdutil.Deps
 	client     string
 	repo       string
 	toolsets   []string
@@ -23,8 +24,9 @@ type configOptions struct {
 // clients are the assistants config knows, with where their file is.
 var clients = []string{"claude", "vscode", "cursor"}
 
-func newConfigCmd(f *cmdutil.Factory) *cobra.Command {
-	opts := &configOptions{f: f}
+func newConfigCmd(f *cmdutil.Factory, runF func(context.Context, *configOptions) error) *cobra.Command {
+	opts := &configOptions{Deps: f.Deps()}
+	runF = cmdutil.Seam(runF, runConfig)
 	cmd := &cobra.Command{
 		Use:   "config --client claude|vscode|cursor",
 		Short: "Print the snippet that connects an assistant to `forge mcp serve`",
@@ -44,7 +46,7 @@ FORGE_PROFILE).`,
   forge --profile work mcp config --client cursor --allow-write`,
 		Args: cmdutil.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runConfig(opts)
+			return runF(cmd.Context(), opts)
 		},
 	}
 	cmdutil.AddRepoFlag(cmd, &opts.repo)
@@ -64,7 +66,7 @@ type serverEntry struct {
 	Env     map[string]string `json:"env,omitempty"`
 }
 
-func runConfig(opts *configOptions) error {
+func runConfig(_ context.Context, opts *configOptions) error {
 	if !slices.Contains(clients, opts.client) {
 		return cmdutil.UsageErrorf("--client %q: give claude, vscode or cursor", opts.client)
 	}
@@ -85,7 +87,7 @@ func runConfig(opts *configOptions) error {
 	if opts.repo != "" {
 		e.Args = append(e.Args, "--repo", opts.repo)
 	}
-	if p := opts.f.ProfileChoice(); p != "" {
+	if p := opts.ProfileChoice(); p != "" {
 		e.Env = map[string]string{"FORGE_PROFILE": p}
 	}
 	doc := map[string]any{}
@@ -106,7 +108,7 @@ func runConfig(opts *configOptions) error {
 	if err != nil {
 		return err
 	}
-	ios := opts.f.IOStreams
+	ios := opts.IO
 	if _, err := fmt.Fprintf(ios.Out, "%s\n", b); err != nil {
 		return err
 	}

@@ -17,6 +17,6 @@ func NewCmd(f *cmdutil.Factory) *cobra.Command {
   forge mcp serve --toolsets issues,actions
   forge mcp tools`,
 	})
-	cmd.AddCommand(newServeCmd(f), newConfigCmd(f), newToolsCmd(f))
+	cmd.AddCommand(newServeCmd(f, nil), newConfigCmd(f, nil), newToolsCmd(f, nil))
 	return cmd
 }

@@ -13,8 +13,12 @@ import (
 )
 
 type serveOptions struct {
-	f *cmdutil.Factory
+	cmdutil.Deps
 	o mcptools.ServeOptions
+	// serve runs the server, here or in forge-mcp with the flags given
+	// (handOff).
+	serve func(ctx context.Context, o mcptools.ServeOptions, flags []string) error
+	flags []string
 }
 
 // Serve runs the server in this process. forge itself leaves it nil and
@@ -23,8 +27,14 @@ type serveOptions struct {
 // package initialisation does not slow every other forge command.
 var Serve func(context.Context, *cmdutil.Factory, mcptools.ServeOptions) error
 
-func newServeCmd(f *cmdutil.Factory) *cobra.Command {
-	opts := &serveOptions{f: f}
+func newServeCmd(f *cmdutil.Factory, runF func(context.Context, *serveOptions) error) *cobra.Command {
+	opts := &serveOptions{Deps: f.Deps(), serve: func(ctx context.Context, o mcptools.ServeOptions, flags []string) error {
+		if Serve != nil {
+			return Serve(ctx, f, o)
+		}
+		return companion.Exec(f, companion.MCP, append([]string{"mcp", "serve"}, flags...))
+	}}
+	runF = cmdutil.Seam(runF, runServe)
 	cmd := &cobra.Command{
 		Use:   "serve",
 		Short: "Serve the hosting service as MCP tools, over stdio or HTTP",
@@ -67,10 +77,8 @@ FORGE_MCP_ALLOW_WRITE=1, FORGE_MCP_LOCKDOWN=1, FORGE_MCP_TOKEN; flags win.`,
 			if err := opts.fromEnv(cmd); err != nil {
 				return err
 			}
-			if Serve != nil {
-				return Serve(cmd.Context(), f, opts.o)
-			}
-			return handOff(f, cmd)
+			opts.flags = givenFlags(cmd)
+			return runF(cmd.Context(), opts)
 		},
 	}
 	cmdutil.AddRepoFlag(cmd, &opts.o.Repo)
@@ -87,7 +95,7 @@ FORGE_MCP_ALLOW_WRITE=1, FORGE_MCP_LOCKDOWN=1, FORGE_MCP_TOKEN; flags win.`,
 
 // fromEnv fills what no flag set from FORGE_MCP_*.
 func (o *serveOptions) fromEnv(cmd *cobra.Command) error {
-	getenv := o.f.Getenv
+	getenv := o.Getenv
 	list := func(flag, env string, target *[]string) {
 		if v := getenv(env); v != "" && !cmd.Flags().Changed(flag) {
 			*target = strings.FieldsFunc(v, func(r rune) bool { return r == ',' || r == ' ' })
@@ -113,10 +121,15 @@ func (o *serveOptions) fromEnv(cmd *cobra.Command) error {
 	return nil
 }
 
-// handOff runs forge-mcp in forge's place (package companion: found and
-// run as forge-server is for `forge serve`) with the flags given.
-func handOff(f *cmdutil.Factory, cmd *cobra.Command) error {
-	args := []string{"mcp", "serve"}
+func runServe(ctx context.Context, opts *serveOptions) error {
+	return opts.serve(ctx, opts.o, opts.flags)
+}
+
+// givenFlags are the flags given to cmd, as forge-mcp is handed them
+// when it runs in forge's place (package companion: found and run as
+// forge-server is for `forge serve`).
+func givenFlags(cmd *cobra.Command) []string {
+	var args []string
 	cmd.Flags().Visit(func(fl *pflag.Flag) {
 		v := fl.Value.String()
 		if sv, ok := fl.Value.(pflag.SliceValue); ok {
@@ -124,5 +137,5 @@ func handOff(f *cmdutil.Factory, cmd *cobra.Command) error {
 		}
 		args = append(args, "--"+fl.Name+"="+v)
 	})
-	return companion.Exec(f, companion.MCP, args)
+	return args
 }

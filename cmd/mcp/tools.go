@@ -1,6 +1,8 @@
 package mcp
 
 import (
+	"context"
+
 	"github.com/forgehq/forge/app/cmdutil"
 	"github.com/forgehq/forge/app/mcptools"
 	"github.com/forgehq/forge/app/output"
@@ -8,7 +10,11 @@ import (
 )
 
 // newToolsCmd returns `forge mcp tools`: what `forge mcp serve` can offer.
-func newToolsCmd(f *cmdutil.Factory) *cobra.Command {
+type toolsOptions struct{ cmdutil.Deps }
+
+func newToolsCmd(f *cmdutil.Factory, runF func(context.Context, *toolsOptions) error) *cobra.Command {
+	opts := &toolsOptions{Deps: f.Deps()}
+	runF = cmdutil.Seam(runF, runTools)
 	return &cobra.Command{
 		Use:   "tools",
 		Short: "List the tools `forge mcp serve` offers, by toolset",
@@ -17,20 +23,23 @@ change something on the service and are offered only with --allow-write.`,
 		Example: `  forge mcp tools`,
 		Args:    cmdutil.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			ios := f.IOStreams
-			t := output.NewTable(ios, "TOOLSET", "TOOL", "ACCESS", "DESCRIPTION")
-			for _, ti := range mcptools.All {
-				access := "read"
-				if ti.Write {
-					access = "write"
-				}
-				t.Add(ti.Toolset)
-				t.Add(ti.Name)
-				t.Add(access)
-				t.Add(ti.Description)
-				t.EndRow()
-			}
-			return t.Render()
+			return runF(cmd.Context(), opts)
 		},
 	}
+}
+
+func runTools(_ context.Context, opts *toolsOptions) error {
+	t := output.NewTable(opts.IO, "TOOLSET", "TOOL", "ACCESS", "DESCRIPTION")
+	for _, ti := range mcptools.All {
+		access := "read"
+		if ti.Write {
+			access = "write"
+		}
+		t.Add(ti.Toolset)
+		t.Add(ti.Name)
+		t.Add(access)
+		t.Add(ti.Description)
+		t.EndRow()
+	}
+	return t.Render()
 }

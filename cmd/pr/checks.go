@@ -27,9 +27,7 @@ type checksOptions struct {
 
 func newChecksCmd(f *cmdutil.Factory, runF func(context.Context, *checksOptions) error) *cobra.Command {
 	opts := &checksOptions{gitOptions: gitOptions{Deps: f.Deps()}}
-	if runF == nil {
-		runF = runChecks
-	}
+	runF = cmdutil.Seam(runF, runChecks)
 	cmd := prArg(&cobra.Command{
 		Use:   "checks [NUMBER | URL]",
 		Short: "Show the CI runs of a pull request's head commit",

@@ -14,6 +14,7 @@ import (
 	"github.com/forgehq/forge/internal/gitremote"
 	"github.com/forgehq/forge/internal/iostreams"
 	"github.com/forgehq/forge/internal/origin"
+	"github.com/spf13/cobra"
 )
 
 // cloneRemote is the git remote of the working tree here that points at
@@ -89,4 +90,62 @@ func loginHint(g gitremote.Git, remote gitremote.Remote) string {
 // branchExists reports whether the local branch name exists.
 func branchExists(ctx context.Context, g gitremote.Git, name string) bool {
 	return g.Command(ctx, "show-ref", "--verify", "--quiet", "refs/heads/"+name).Run() == nil
+}
+
+// gitOptions are what pr checkout and pr diff use: the pull request
+// they work on through the clone here.
+type gitOptions struct {
+	cmdutil.Deps
+	repoFlag string
+	number   int64
+}
+
+// prArg makes cmd take one pull request NUMBER or URL into opts; without
+// one, the current branch's (pullNumber).
+func prArg(cmd *cobra.Command, opts *gitOptions, run func(context.Context, *gitOptions) error) *cobra.Command {
+	cmd.Args = cmdutil.MaximumArgs(1, "a pull request NUMBER")
+	cmd.RunE = func(cmd *cobra.Command, args []string) error {
+		var n int64
+		var err error
+		if len(args) == 0 {
+			n, err = pullNumber(cmd.Context(), opts.Deps, opts.repoFlag, cmd.Name())
+		} else {
+			n, err = cmdutil.ParseRef(strings.TrimPrefix(args[0], "#"), "pull request number", "pull", &opts.repoFlag)
+		}
+		if err != nil {
+			return err
+		}
+		opts.number = n
+		return run(cmd.Context(), opts)
+	}
+	cmdutil.AddRepoFlag(cmd, &opts.repoFlag)
+	return cmd
+}
+
+// pull reads the pull request the options name.
+func (opts *gitOptions) pull(ctx context.Context) (*client.Client, client.RepoName, *client.PullRequest, error) {
+	c, name, err := opts.RepoClient(ctx, opts.repoFlag)
+	if err != nil {
+		return nil, name, nil, err
+	}
+	p, err := c.Pulls.Get(ctx, name, opts.number)
+	return c, name, p, err
+}
+
+// fetched reads the pull request and fetches its two branches into the
+// clone here; it returns the remote-tracking refs of head and base.
+func (opts *gitOptions) fetched(ctx context.Context) (g gitremote.Git, p *client.PullRequest, head, base string, err error) {
+	_, name, p, err := opts.pull(ctx)
+	if err != nil {
+		return g, nil, "", "", err
+	}
+	remote, err := cloneRemote(ctx, name)
+	if err != nil {
+		return g, nil, "", "", err
+	}
+	if g, err = opts.Git(); err != nil {
+		return g, nil, "", "", err
+	}
+	head, base, err = fetchSides(ctx, g, opts.IO, remote, p)
+	return g, p, head, base, err
 }

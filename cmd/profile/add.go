@@ -1,6 +1,7 @@
 package profile
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/forgehq/forge/app/cmdutil"
@@ -9,7 +10,7 @@ import (
 )
 
 type addOptions struct {
-	f           *cmdutil.Factory
+	cmdutil.Deps
 	name        string
 	baseURL     string
 	agentURL    string
@@ -18,8 +19,9 @@ type addOptions struct {
 	force       bool
 }
 
-func newAddCmd(f *cmdutil.Factory) *cobra.Command {
-	opts := &addOptions{f: f}
+func newAddCmd(f *cmdutil.Factory, runF func(context.Context, *addOptions) error) *cobra.Command {
+	opts := &addOptions{Deps: f.Deps()}
+	runF = cmdutil.Seam(runF, runAdd)
 	cmd := &cobra.Command{
 		Use:   "add NAME --base-url URL",
 		Short: "Add a profile for a deployment of the service",
@@ -35,7 +37,7 @@ its name. The first profile added becomes the current one.`,
 		Args: cmdutil.ExactArgs(1, "a profile name"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.name = args[0]
-			return runAdd(opts)
+			return runF(cmd.Context(), opts)
 		},
 	}
 	fl := cmd.Flags()
@@ -72,13 +74,13 @@ func (o *addOptions) validate() (*config.Profile, error) {
 	return p, nil
 }
 
-func runAdd(o *addOptions) error {
+func runAdd(_ context.Context, o *addOptions) error {
 	p, err := o.validate()
 	if err != nil {
 		return err
 	}
 	becameCurrent := false
-	err = o.f.UpdateConfig(func(cf *config.File) error {
+	err = o.UpdateConfig(func(cf *config.File) error {
 		o.name = cf.ProfileKey(o.name) // names are case-insensitive, new ones lower-case
 		if old := cf.Profile(o.name); old != nil {
 			if !o.force {
@@ -97,7 +99,7 @@ func runAdd(o *addOptions) error {
 	if err != nil {
 		return err
 	}
-	ios := o.f.IOStreams
+	ios := o.IO
 	cs := ios.ErrColorScheme()
 	fmt.Fprintf(ios.ErrOut, "%s Added profile %s (%s)\n", cs.SuccessIcon(), cs.Bold(o.name), p.BaseURL)
 	if becameCurrent {

@@ -1,6 +1,7 @@
 package profile
 
 import (
+	"context"
 	"github.com/forgehq/forge/app/cmdutil"
 	"github.com/forgehq/forge/app/output"
 	"github.com/forgehq/forge/config"
@@ -11,12 +12,13 @@ import (
 var fields = []string{"name", "current", "base_url", "agent_url", "registry_url", "user", "token", "agent_key", "registry_user", "registry_password"}
 
 type listOptions struct {
-	f        *cmdutil.Factory
+	cmdutil.Deps
 	exporter *output.Exporter
 }
 
-func newListCmd(f *cmdutil.Factory) *cobra.Command {
-	opts := &listOptions{f: f}
+func newListCmd(f *cmdutil.Factory, runF func(context.Context, *listOptions) error) *cobra.Command {
+	opts := &listOptions{Deps: f.Deps()}
+	runF = cmdutil.Seam(runF, runList)
 	cmd := &cobra.Command{
 		Use:     "list",
 		Aliases: []string{"ls"},
@@ -24,29 +26,29 @@ func newListCmd(f *cmdutil.Factory) *cobra.Command {
 		Example: `  forge profile list
   forge profile list --json name,base_url --jq '.[].name'`,
 		Args: cmdutil.NoArgs,
-		RunE: func(cmd *cobra.Command, args []string) error { return runList(opts) },
+		RunE: func(cmd *cobra.Command, args []string) error { return runF(cmd.Context(), opts) },
 	}
 	opts.exporter = output.AddJSONFlags(cmd, fields...)
 	return cmd
 }
 
-func runList(opts *listOptions) error {
+func runList(_ context.Context, opts *listOptions) error {
 	if err := opts.exporter.Validate(); err != nil {
 		return err
 	}
-	cf, err := opts.f.ConfigFile()
+	cf, err := opts.ConfigFile()
 	if err != nil {
 		return err
 	}
-	current := currentName(opts.f, cf)
+	current := currentName(opts.Deps, cf)
 	if opts.exporter.Enabled() {
 		list := make([]map[string]any, 0, len(cf.Profiles))
 		for _, name := range cf.ProfileNames() {
 			list = append(list, record(name, name == current, cf.Profile(name)))
 		}
-		return opts.exporter.Write(opts.f.IOStreams, list)
+		return opts.exporter.Write(opts.IO, list)
 	}
-	ios := opts.f.IOStreams
+	ios := opts.IO
 	if len(cf.Profiles) == 0 {
 		if ios.IsStdoutTTY() {
 			ios.ErrOut.Write([]byte("No profiles yet; add one with `forge profile add NAME --base-url URL`.\n"))
@@ -72,13 +74,13 @@ func runList(opts *listOptions) error {
 
 // currentName is the profile commands run against: --profile, then
 // FORGE_PROFILE, then the file's current_profile.
-func currentName(f *cmdutil.Factory, cf *config.File) string {
+func currentName(d cmdutil.Deps, cf *config.File) string {
 	name := cf.CurrentProfile
-	if v := f.Getenv("FORGE_PROFILE"); v != "" {
+	if v := d.Getenv("FORGE_PROFILE"); v != "" {
 		name = v
 	}
-	if f.ProfileFlag != "" {
-		name = f.ProfileFlag
+	if d.ProfileChoice() != "" {
+		name = d.ProfileChoice()
 	}
 	return cf.ProfileKey(name) // names are case-insensitive
 }

@@ -19,7 +19,7 @@ func NewCmd(f *cmdutil.Factory) *cobra.Command {
 registry addresses — and the credentials forge holds for it. The current
 profile is used unless --profile or FORGE_PROFILE names another.`,
 	})
-	cmd.AddCommand(newListCmd(f), newShowCmd(f), newUseCmd(f), newAddCmd(f), newRemoveCmd(f))
+	cmd.AddCommand(newListCmd(f, nil), newShowCmd(f, nil), newUseCmd(f, nil), newAddCmd(f, nil), newRemoveCmd(f, nil))
 	return cmd
 }
 

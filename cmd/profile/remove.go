@@ -10,13 +10,14 @@ import (
 )
 
 type removeOptions struct {
-	f    *cmdutil.Factory
+	cmdutil.Deps
 	name string
 	yes  bool
 }
 
-func newRemoveCmd(f *cmdutil.Factory) *cobra.Command {
-	opts := &removeOptions{f: f}
+func newRemoveCmd(f *cmdutil.Factory, runF func(context.Context, *removeOptions) error) *cobra.Command {
+	opts := &removeOptions{Deps: f.Deps()}
+	runF = cmdutil.Seam(runF, runRemove)
 	cmd := &cobra.Command{
 		Use:     "remove NAME",
 		Aliases: []string{"rm"},
@@ -31,7 +32,7 @@ The token is not revoked on the service: ` + "`forge auth logout`" + ` does that
 		ValidArgsFunction: completeNames(f),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.name = args[0]
-			return runRemove(cmd.Context(), opts)
+			return runF(cmd.Context(), opts)
 		},
 	}
 	cmd.Flags().BoolVarP(&opts.yes, "yes", "y", false, "Remove a profile holding credentials without asking")
@@ -39,9 +40,9 @@ The token is not revoked on the service: ` + "`forge auth logout`" + ` does that
 }
 
 func runRemove(ctx context.Context, opts *removeOptions) error {
-	f, name := opts.f, opts.name
-	ios := f.IOStreams
-	cf, err := f.ConfigFile()
+	d, name := opts.Deps, opts.name
+	ios := d.IO
+	cf, err := d.ConfigFile()
 	if err != nil {
 		return err
 	}
@@ -49,7 +50,7 @@ func runRemove(ctx context.Context, opts *removeOptions) error {
 		if !ios.CanPrompt() {
 			return cmdutil.UsageErrorf("profile %s holds credentials (%s): pass --yes to remove it", name, p.StoredSecrets())
 		}
-		ok, err := f.Prompter.Confirm(ctx, fmt.Sprintf("Remove profile %s and its %s?", name, p.StoredSecrets()), false)
+		ok, err := d.Prompter.Confirm(ctx, fmt.Sprintf("Remove profile %s and its %s?", name, p.StoredSecrets()), false)
 		if err != nil {
 			return err
 		}
@@ -60,7 +61,7 @@ func runRemove(ctx context.Context, opts *removeOptions) error {
 		opts.yes = true
 	}
 	wasCurrent := false
-	err = f.UpdateConfig(func(cf *config.File) error {
+	err = d.UpdateConfig(func(cf *config.File) error {
 		p := cf.Profile(name)
 		if p == nil {
 			return &cmdutil.UsageError{Err: &config.UnknownProfileError{Name: name, Known: cf.ProfileNames()}}

@@ -1,6 +1,7 @@
 package profile
 
 import (
+	"context"
 	"fmt"
 	"slices"
 	"strings"
@@ -12,13 +13,14 @@ import (
 )
 
 type showOptions struct {
-	f        *cmdutil.Factory
+	cmdutil.Deps
 	name     string
 	exporter *output.Exporter
 }
 
-func newShowCmd(f *cmdutil.Factory) *cobra.Command {
-	opts := &showOptions{f: f}
+func newShowCmd(f *cmdutil.Factory, runF func(context.Context, *showOptions) error) *cobra.Command {
+	opts := &showOptions{Deps: f.Deps()}
+	runF = cmdutil.Seam(runF, runShow)
 	cmd := &cobra.Command{
 		Use:   "show [NAME]",
 		Short: "Show a profile's settings, secrets masked",
@@ -33,34 +35,33 @@ config file or a default. Secrets are masked; ` + "`forge auth token`" + ` print
 			if len(args) == 1 {
 				opts.name = args[0]
 			}
-			return runShow(opts)
+			return runF(cmd.Context(), opts)
 		},
 	}
 	opts.exporter = output.AddJSONFlags(cmd, fields...)
 	return cmd
 }
 
-func runShow(opts *showOptions) error {
+func runShow(_ context.Context, opts *showOptions) error {
 	if err := opts.exporter.Validate(); err != nil {
 		return err
 	}
-	f := opts.f
-	cf, err := f.ConfigFile()
+	cf, err := opts.ConfigFile()
 	if err != nil {
 		return err
 	}
 	flag := opts.name
 	if flag == "" {
-		flag = f.ProfileFlag
+		flag = opts.ProfileChoice()
 	}
-	s, err := config.Resolve(cf, flag, f.Getenv)
+	s, err := config.Resolve(cf, flag, opts.Getenv)
 	if err != nil {
 		return &cmdutil.UsageError{Err: err}
 	}
 	if opts.exporter.Enabled() {
-		return opts.exporter.Write(f.IOStreams, settingsRecord(s, s.Profile == currentName(f, cf)))
+		return opts.exporter.Write(opts.IO, settingsRecord(s, s.Profile == currentName(opts.Deps, cf)))
 	}
-	return printSettings(f, s, cf.Profile(s.Profile))
+	return printSettings(opts.Deps, s, cf.Profile(s.Profile))
 }
 
 func settingsRecord(s *config.Settings, current bool) map[string]any {
@@ -70,11 +71,11 @@ func settingsRecord(s *config.Settings, current bool) map[string]any {
 	})
 }
 
-func printSettings(f *cmdutil.Factory, s *config.Settings, p *config.Profile) error {
+func printSettings(d cmdutil.Deps, s *config.Settings, p *config.Profile) error {
 	saved := p != nil
-	ios := f.IOStreams
+	ios := d.IO
 	cs := ios.ColorScheme()
-	path, _ := f.ConfigPath()
+	path, _ := d.ConfigPath()
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s %s\n", cs.Bold("profile:"), s.Profile)
 	if !saved {

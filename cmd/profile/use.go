@@ -1,6 +1,7 @@
 package profile
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/forgehq/forge/app/cmdutil"
@@ -8,7 +9,14 @@ import (
 	"github.com/spf13/cobra"
 )
 
-func newUseCmd(f *cmdutil.Factory) *cobra.Command {
+type useOptions struct {
+	cmdutil.Deps
+	name string
+}
+
+func newUseCmd(f *cmdutil.Factory, runF func(context.Context, *useOptions) error) *cobra.Command {
+	opts := &useOptions{Deps: f.Deps()}
+	runF = cmdutil.Seam(runF, runUse)
 	return &cobra.Command{
 		Use:               "use NAME",
 		Short:             "Make a profile the current one",
@@ -16,13 +24,15 @@ func newUseCmd(f *cmdutil.Factory) *cobra.Command {
 		Args:              cmdutil.ExactArgs(1, "a profile name"),
 		ValidArgsFunction: completeNames(f),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runUse(f, args[0])
+			opts.name = args[0]
+			return runF(cmd.Context(), opts)
 		},
 	}
 }
 
-func runUse(f *cmdutil.Factory, name string) error {
-	err := f.UpdateConfig(func(cf *config.File) error {
+func runUse(_ context.Context, opts *useOptions) error {
+	name := opts.name
+	err := opts.UpdateConfig(func(cf *config.File) error {
 		if cf.Profile(name) == nil {
 			return &cmdutil.UsageError{Err: &config.UnknownProfileError{Name: name, Known: cf.ProfileNames()}}
 		}
@@ -33,7 +43,7 @@ func runUse(f *cmdutil.Factory, name string) error {
 	if err != nil {
 		return err
 	}
-	cs := f.IOStreams.ErrColorScheme()
-	fmt.Fprintf(f.IOStreams.ErrOut, "%s Switched to profile %s\n", cs.SuccessIcon(), cs.Bold(name))
+	cs := opts.IO.ErrColorScheme()
+	fmt.Fprintf(opts.IO.ErrOut, "%s Switched to profile %s\n", cs.SuccessIcon(), cs.Bold(name))
 	return nil
 }

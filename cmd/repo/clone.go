@@ -24,9 +24,7 @@ type cloneOptions struct {
 
 func newCloneCmd(f *cmdutil.Factory, runF func(context.Context, *cloneOptions) error) *cobra.Command {
 	opts := &cloneOptions{Deps: f.Deps()}
-	if runF == nil {
-		runF = runClone
-	}
+	runF = cmdutil.Seam(runF, runClone)
 	cmd := &cobra.Command{
 		Use:   "clone OWNER/REPO [DIR] [-- GITFLAGS...]",
 		Short: "Clone a repository with git",

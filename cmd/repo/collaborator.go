@@ -36,9 +36,7 @@ type collaboratorListOptions struct {
 
 func newCollaboratorListCmd(f *cmdutil.Factory, runF func(context.Context, *collaboratorListOptions) error) *cobra.Command {
 	opts := &collaboratorListOptions{Deps: f.Deps()}
-	if runF == nil {
-		runF = runCollaboratorList
-	}
+	runF = cmdutil.Seam(runF, runCollaboratorList)
 	cmd := &cobra.Command{
 		Use:     "list",
 		Aliases: []string{"ls"},
@@ -93,9 +91,7 @@ type collaboratorAddOptions struct {
 
 func newCollaboratorAddCmd(f *cmdutil.Factory, runF func(context.Context, *collaboratorAddOptions) error) *cobra.Command {
 	opts := &collaboratorAddOptions{Deps: f.Deps()}
-	if runF == nil {
-		runF = runCollaboratorAdd
-	}
+	runF = cmdutil.Seam(runF, runCollaboratorAdd)
 	cmd := &cobra.Command{
 		Use:   "add USER",
 		Short: "Give a user access to a repository",
@@ -142,9 +138,7 @@ type collaboratorRemoveOptions struct {
 
 func newCollaboratorRemoveCmd(f *cmdutil.Factory, runF func(context.Context, *collaboratorRemoveOptions) error) *cobra.Command {
 	opts := &collaboratorRemoveOptions{Deps: f.Deps()}
-	if runF == nil {
-		runF = runCollaboratorRemove
-	}
+	runF = cmdutil.Seam(runF, runCollaboratorRemove)
 	cmd := &cobra.Command{
 		Use:     "remove USER",
 		Aliases: []string{"rm"},

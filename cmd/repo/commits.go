@@ -23,9 +23,7 @@ type commitsOptions struct {
 
 func newCommitsCmd(f *cmdutil.Factory, runF func(context.Context, *commitsOptions) error) *cobra.Command {
 	opts := &commitsOptions{Deps: f.Deps()}
-	if runF == nil {
-		runF = runCommits
-	}
+	runF = cmdutil.Seam(runF, runCommits)
 	cmd := &cobra.Command{
 		Use:   "commits",
 		Short: "List the latest commits of a repository",

@@ -26,9 +26,7 @@ type contentsOptions struct {
 
 func newContentsCmd(f *cmdutil.Factory, runF func(context.Context, *contentsOptions) error) *cobra.Command {
 	opts := &contentsOptions{Deps: f.Deps()}
-	if runF == nil {
-		runF = runContents
-	}
+	runF = cmdutil.Seam(runF, runContents)
 	cmd := &cobra.Command{
 		Use:   "contents [PATH]",
 		Short: "List a directory or print a file of a repository",

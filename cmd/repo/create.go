@@ -24,9 +24,7 @@ type createOptions struct {
 
 func newCreateCmd(f *cmdutil.Factory, runF func(context.Context, *createOptions) error) *cobra.Command {
 	opts := &createOptions{Deps: f.Deps()}
-	if runF == nil {
-		runF = runCreate
-	}
+	runF = cmdutil.Seam(runF, runCreate)
 	cmd := &cobra.Command{
 		Use:   "create NAME",
 		Short: "Create a repository under your account",

@@ -22,9 +22,7 @@ type editOptions struct {
 
 func newEditCmd(f *cmdutil.Factory, runF func(context.Context, *editOptions) error) *cobra.Command {
 	opts := &editOptions{Deps: f.Deps()}
-	if runF == nil {
-		runF = runEdit
-	}
+	runF = cmdutil.Seam(runF, runEdit)
 	var description, branch string
 	var private bool
 	cmd := &cobra.Command{

@@ -23,9 +23,7 @@ type setDefaultOptions struct {
 
 func newSetDefaultCmd(f *cmdutil.Factory, runF func(context.Context, *setDefaultOptions) error) *cobra.Command {
 	opts := &setDefaultOptions{Deps: f.Deps()}
-	if runF == nil {
-		runF = runSetDefault
-	}
+	runF = cmdutil.Seam(runF, runSetDefault)
 	cmd := &cobra.Command{
 		Use:   "set-default [OWNER/REPO]",
 		Short: "Choose which git remote's repository commands use here",

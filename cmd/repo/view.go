@@ -26,9 +26,7 @@ type viewOptions struct {
 
 func newViewCmd(f *cmdutil.Factory, runF func(context.Context, *viewOptions) error) *cobra.Command {
 	opts := &viewOptions{Deps: f.Deps()}
-	if runF == nil {
-		runF = runView
-	}
+	runF = cmdutil.Seam(runF, runView)
 	cmd := &cobra.Command{
 		Use:   "view [OWNER/REPO]",
 		Short: "Show a repository and its README",

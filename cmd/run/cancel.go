@@ -43,9 +43,7 @@ func newActionCmd(f *cmdutil.Factory, cmd *cobra.Command, run func(context.Conte
 }
 
 func newCancelCmd(f *cmdutil.Factory, runF func(context.Context, *actionOptions) error) *cobra.Command {
-	if runF == nil {
-		runF = runCancel
-	}
+	runF = cmdutil.Seam(runF, runCancel)
 	return newActionCmd(f, &cobra.Command{
 		Use:   "cancel ID",
 		Short: "Cancel a workflow run that has not completed",

@@ -53,9 +53,7 @@ type explainOptions struct {
 
 func newExplainCmd(f *cmdutil.Factory, runF func(context.Context, *explainOptions) error) *cobra.Command {
 	opts := &explainOptions{Deps: f.Deps()}
-	if runF == nil {
-		runF = runExplain
-	}
+	runF = cmdutil.Seam(runF, runExplain)
 	cmd := &cobra.Command{
 		Use:   "explain ID",
 		Short: "Ask the agent why a workflow run failed",

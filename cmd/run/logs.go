@@ -26,9 +26,7 @@ type logsOptions struct {
 
 func newLogsCmd(f *cmdutil.Factory, runF func(context.Context, *logsOptions) error) *cobra.Command {
 	opts := &logsOptions{Deps: f.Deps()}
-	if runF == nil {
-		runF = runLogs
-	}
+	runF = cmdutil.Seam(runF, runLogs)
 	cmd := &cobra.Command{
 		Use:   "logs ID",
 		Short: "Print the logs of a run's jobs, each line prefixed by its job's name",

@@ -10,9 +10,7 @@ import (
 )
 
 func newRerunCmd(f *cmdutil.Factory, runF func(context.Context, *actionOptions) error) *cobra.Command {
-	if runF == nil {
-		runF = runRerun
-	}
+	runF = cmdutil.Seam(runF, runRerun)
 	return newActionCmd(f, &cobra.Command{
 		Use:   "rerun ID",
 		Short: "Start a workflow run again, at the same commit",

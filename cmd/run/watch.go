@@ -30,9 +30,7 @@ type watchOptions struct {
 
 func newWatchCmd(f *cmdutil.Factory, runF func(context.Context, *watchOptions) error) *cobra.Command {
 	opts := &watchOptions{Deps: f.Deps()}
-	if runF == nil {
-		runF = runWatch
-	}
+	runF = cmdutil.Seam(runF, runWatch)
 	cmd := &cobra.Command{
 		Use:   "watch [ID | URL]",
 		Short: "Follow a workflow run until it completes",

@@ -16,7 +16,7 @@ import (
 func TestServeAgentFlags(t *testing.T) {
 	ios, _, out, _ := iostreams.Test()
 	f := cmdutil.New(ios, func(string) string { return "" })
-	srv, stop := serving(t, &Options{f: f, Addr: "127.0.0.1:0", AdminUser: "admin", CITick: time.Second,
+	srv, stop := serving(t, &Options{Deps: f.Deps(), Addr: "127.0.0.1:0", AdminUser: "admin", CITick: time.Second,
 		AgentKey: "agk_chosen_by_flag", AgentDelay: 7 * time.Millisecond})
 	if !strings.Contains(out.String(), "\nAGENT_API_KEY=agk_chosen_by_flag\n") || srv.AgentKey() != "agk_chosen_by_flag" {
 		t.Errorf("printed %q, key %q", out.String(), srv.AgentKey())
@@ -33,8 +33,8 @@ func TestServeAgentFlags(t *testing.T) {
 
 	var usage *cmdutil.UsageError
 	for _, o := range []*Options{
-		{f: f, Addr: "127.0.0.1:0", CITick: time.Second, AgentKey: "sk-not-ours-123456"},
-		{f: f, Addr: "127.0.0.1:0", CITick: time.Second, AgentDelay: -time.Second},
+		{Deps: f.Deps(), Addr: "127.0.0.1:0", CITick: time.Second, AgentKey: "sk-not-ours-123456"},
+		{Deps: f.Deps(), Addr: "127.0.0.1:0", CITick: time.Second, AgentDelay: -time.Second},
 	} {
 		if err := runServe(context.Background(), o); !errors.As(err, &usage) || !strings.Contains(err.Error(), "--agent-") {
 			t.Errorf("%+v: %v", o, err)

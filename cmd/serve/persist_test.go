@@ -66,7 +66,7 @@ func TestServeKeepsStateByDefault(t *testing.T) {
 	}
 	start := func() (*refserver.Server, func() error, *bytes.Buffer) {
 		ios, _, _, errOut := iostreams.Test()
-		srv, stop := serving(t, &Options{f: cmdutil.New(ios, getenv), Addr: "127.0.0.1:0", AdminUser: "admin", Demo: true,
+		srv, stop := serving(t, &Options{Deps: cmdutil.New(ios, getenv).Deps(), Addr: "127.0.0.1:0", AdminUser: "admin", Demo: true,
 			CITick: time.Second, defaultData: true})
 		return srv, stop, errOut
 	}
@@ -120,7 +120,7 @@ func TestServeKeepsStateByDefault(t *testing.T) {
 func TestServeMemorySaysWhyATokenIsRefused(t *testing.T) {
 	ios, _, _, errOut := iostreams.Test()
 	f := cmdutil.New(ios, func(string) string { return "" })
-	srv, stop := serving(t, &Options{f: f, Addr: "127.0.0.1:0", AdminUser: "admin", Demo: true, CITick: time.Second, Memory: true})
+	srv, stop := serving(t, &Options{Deps: f.Deps(), Addr: "127.0.0.1:0", AdminUser: "admin", Demo: true, CITick: time.Second, Memory: true})
 	if !strings.Contains(errOut.String(), "state kept in memory only") {
 		t.Errorf("serve's stderr does not say the state is in memory: %s", errOut)
 	}
@@ -129,7 +129,7 @@ func TestServeMemorySaysWhyATokenIsRefused(t *testing.T) {
 	if err := stop(); err != nil {
 		t.Fatal(err)
 	}
-	srv, stop = serving(t, &Options{f: f, Addr: "127.0.0.1:0", AdminUser: "admin", Demo: true, CITick: time.Second, Memory: true})
+	srv, stop = serving(t, &Options{Deps: f.Deps(), Addr: "127.0.0.1:0", AdminUser: "admin", Demo: true, CITick: time.Second, Memory: true})
 	defer stop()
 	c, err := client.New(srv.BaseURL(), alice)
 	if err != nil {

@@ -21,10 +21,10 @@ func TestServeRateLimit(t *testing.T) {
 		t.Fatalf("--rate-limit flag %+v, want default 0", fl)
 	}
 	var usage *cmdutil.UsageError
-	if err := runServe(context.Background(), &Options{f: f, Addr: "127.0.0.1:0", CITick: time.Second, RateLimit: -1}); !errors.As(err, &usage) {
+	if err := runServe(context.Background(), &Options{Deps: f.Deps(), Addr: "127.0.0.1:0", CITick: time.Second, RateLimit: -1}); !errors.As(err, &usage) {
 		t.Errorf("--rate-limit -1: %v", err)
 	}
-	srv, stop := serving(t, &Options{f: f, Addr: "127.0.0.1:0", AdminUser: "admin", CITick: time.Second, RateLimit: 0.01})
+	srv, stop := serving(t, &Options{Deps: f.Deps(), Addr: "127.0.0.1:0", AdminUser: "admin", CITick: time.Second, RateLimit: 0.01})
 	defer stop()
 	tok, err := srv.Token("admin")
 	if err != nil {

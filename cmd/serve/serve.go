@@ -25,7 +25,7 @@ import (
 
 // Options hold `forge serve`'s flags.
 type Options struct {
-	f             *cmdutil.Factory
+	cmdutil.Deps
 	Addr          string
 	ListenAny     bool
 	DataDir       string
@@ -52,8 +52,11 @@ type Options struct {
 }
 
 // NewCmd returns `forge serve`.
-func NewCmd(f *cmdutil.Factory) *cobra.Command {
-	opts := &Options{f: f}
+func NewCmd(f *cmdutil.Factory) *cobra.Command { return newServeCmd(f, nil) }
+
+func newServeCmd(f *cmdutil.Factory, runF func(context.Context, *Options) error) *cobra.Command {
+	opts := &Options{Deps: f.Deps()}
+	runF = cmdutil.Seam(runF, runServe)
 	cmd := &cobra.Command{
 		Use:   "serve",
 		Short: companion.Serve.Short,
@@ -129,7 +132,7 @@ refserver/README.md documents every endpoint, with curl examples.`,
 				return cmdutil.UsageErrorf("--memory keeps no state and --data keeps it in DIR: pass one of them")
 			}
 			opts.defaultData = !opts.Memory && opts.DataDir == ""
-			return runServe(cmd.Context(), opts)
+			return runF(cmd.Context(), opts)
 		},
 	}
 	fl := cmd.Flags()
@@ -206,7 +209,7 @@ func (o *Options) validate() error {
 		if !o.ListenAny {
 			return cmdutil.UsageErrorf("--addr %s is not a loopback address: other machines could reach the reference server, which is meant for tests and demos on this one; use 127.0.0.1:PORT, or pass --listen-any", o.Addr)
 		}
-		fmt.Fprintf(o.f.IOStreams.ErrOut, "forge: listening on %s, which other machines may reach (--listen-any)\n", o.Addr)
+		fmt.Fprintf(o.IO.ErrOut, "forge: listening on %s, which other machines may reach (--listen-any)\n", o.Addr)
 	}
 	return nil
 }
@@ -241,7 +244,7 @@ func runServe(ctx context.Context, o *Options) error {
 		return err
 	}
 	if o.defaultData {
-		dir, err := DefaultDataDir(o.f.Getenv)
+		dir, err := DefaultDataDir(o.Getenv)
 		if err != nil {
 			return err
 		}
@@ -261,7 +264,7 @@ func runServe(ctx context.Context, o *Options) error {
 	}
 	srv, err := refserver.New(refserver.Options{Addr: o.Addr, DataDir: o.DataDir, AdminUser: o.AdminUser,
 		AdminPassword: o.AdminPassword, Demo: o.Demo, CITick: o.CITick, AgentKey: o.AgentKey, AgentDelay: o.AgentDelay,
-		RateLimit: o.RateLimit, PublicURL: o.PublicURL, Log: o.f.IOStreams.ErrOut,
+		RateLimit: o.RateLimit, PublicURL: o.PublicURL, Log: o.IO.ErrOut,
 		MaxConns: o.MaxConns, MaxConnsPerAddr: o.MaxPerAddr, RequestTimeout: o.RequestTO, TransferTimeout: o.TransferTO,
 		MaxPushSpool: o.PushSpoolMiB << 20, ExplainRestarts: true})
 	if err != nil {
@@ -275,7 +278,7 @@ func runServe(ctx context.Context, o *Options) error {
 		return err
 	}
 	lines := envLines(srv.Env())
-	errOut := o.f.IOStreams.ErrOut
+	errOut := o.IO.ErrOut
 	if o.EnvFile != "" {
 		if err := writeEnvFile(o.EnvFile, lines); err != nil {
 			srv.Close()
@@ -287,7 +290,7 @@ func runServe(ctx context.Context, o *Options) error {
 		srv.Close()
 		return err
 	}
-	fmt.Fprint(o.f.IOStreams.Out, lines)
+	fmt.Fprint(o.IO.Out, lines)
 	fmt.Fprintf(errOut, "forge: serving %s (REST API at %s); Ctrl-C stops\n", srv.URL(), srv.BaseURL())
 	if srv.PublicURL() != srv.URL() {
 		fmt.Fprintf(errOut, "forge: public URL %s\n", srv.PublicURL())

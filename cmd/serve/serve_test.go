@@ -22,7 +22,7 @@ func TestServe(t *testing.T) {
 	envFile := filepath.Join(t.TempDir(), "forge.env")
 	data := t.TempDir()
 	start := time.Now()
-	srv, stop := serving(t, &Options{f: f, Addr: "127.0.0.1:0", DataDir: data, AdminUser: "admin", Demo: true, EnvFile: envFile, CITick: time.Second})
+	srv, stop := serving(t, &Options{Deps: f.Deps(), Addr: "127.0.0.1:0", DataDir: data, AdminUser: "admin", Demo: true, EnvFile: envFile, CITick: time.Second})
 	t.Logf("ready after %v", time.Since(start))
 
 	lines := out.String()
@@ -98,25 +98,25 @@ func TestServeBadInput(t *testing.T) {
 	f := cmdutil.New(ios, func(string) string { return "" })
 	ctx := context.Background()
 	var usage *cmdutil.UsageError
-	if err := runServe(ctx, &Options{f: f, Addr: "127.0.0.1:0", AdminPassword: "short", CITick: time.Second}); !errors.As(err, &usage) {
+	if err := runServe(ctx, &Options{Deps: f.Deps(), Addr: "127.0.0.1:0", AdminPassword: "short", CITick: time.Second}); !errors.As(err, &usage) {
 		t.Errorf("short admin password: %v", err)
 	}
-	if err := runServe(ctx, &Options{f: f, Addr: "nonsense", CITick: time.Second}); !errors.As(err, &usage) {
+	if err := runServe(ctx, &Options{Deps: f.Deps(), Addr: "nonsense", CITick: time.Second}); !errors.As(err, &usage) {
 		t.Errorf("bad --addr: %v", err)
 	}
-	if err := runServe(ctx, &Options{f: f, Addr: "127.0.0.1:0", PublicURL: "forge.example.com", CITick: time.Second}); !errors.As(err, &usage) ||
+	if err := runServe(ctx, &Options{Deps: f.Deps(), Addr: "127.0.0.1:0", PublicURL: "forge.example.com", CITick: time.Second}); !errors.As(err, &usage) ||
 		!strings.Contains(err.Error(), "--public-url") {
 		t.Errorf("--public-url without a scheme: %v", err)
 	}
-	if err := runServe(ctx, &Options{f: f, Addr: "127.0.0.1:0", MaxPerAddr: -5, CITick: time.Second}); !errors.As(err, &usage) ||
+	if err := runServe(ctx, &Options{Deps: f.Deps(), Addr: "127.0.0.1:0", MaxPerAddr: -5, CITick: time.Second}); !errors.As(err, &usage) ||
 		!strings.Contains(err.Error(), "--max-conns-per-addr") {
 		t.Errorf("--max-conns-per-addr -5: %v", err)
 	}
-	if err := runServe(ctx, &Options{f: f, Addr: "127.0.0.1:0", RequestTO: -time.Second, CITick: time.Second}); !errors.As(err, &usage) ||
+	if err := runServe(ctx, &Options{Deps: f.Deps(), Addr: "127.0.0.1:0", RequestTO: -time.Second, CITick: time.Second}); !errors.As(err, &usage) ||
 		!strings.Contains(err.Error(), "--request-timeout") {
 		t.Errorf("--request-timeout -1s: %v", err)
 	}
-	o := &Options{f: f, Addr: "127.0.0.1:0", PublicURL: "https://forge.example.com/", CITick: time.Second}
+	o := &Options{Deps: f.Deps(), Addr: "127.0.0.1:0", PublicURL: "https://forge.example.com/", CITick: time.Second}
 	if err := o.validate(); err != nil || o.PublicURL != "https://forge.example.com" {
 		t.Errorf("--public-url https://forge.example.com/: %v, kept as %q", err, o.PublicURL)
 	}
@@ -125,7 +125,7 @@ func TestServeBadInput(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer ln.Close()
-	err = runServe(ctx, &Options{f: f, Addr: ln.Addr().String(), AdminUser: "admin", CITick: time.Second})
+	err = runServe(ctx, &Options{Deps: f.Deps(), Addr: ln.Addr().String(), AdminUser: "admin", CITick: time.Second})
 	if err == nil || !strings.Contains(err.Error(), "--addr") || errors.As(err, &usage) {
 		t.Errorf("address in use: %v", err)
 	}
@@ -134,14 +134,14 @@ func TestServeBadInput(t *testing.T) {
 	}
 	// An address beyond loopback needs --listen-any; loopback ones do not.
 	for _, addr := range []string{"0.0.0.0:0", ":8080", "[::]:0", "192.0.2.1:8080", "example.com:80"} {
-		err := (&Options{f: f, Addr: addr, CITick: time.Second}).validate()
+		err := (&Options{Deps: f.Deps(), Addr: addr, CITick: time.Second}).validate()
 		if want := "--addr " + addr + " is not a loopback address: "; !errors.As(err, &usage) || !strings.HasPrefix(err.Error(), want) ||
 			!strings.HasSuffix(err.Error(), "use 127.0.0.1:PORT, or pass --listen-any") {
 			t.Errorf("--addr %s without --listen-any: %v", addr, err)
 		}
 	}
 	for _, addr := range []string{"127.0.0.1:0", "127.9.9.9:0", "[::1]:0", "localhost:0", "LocalHost:0"} {
-		if err := (&Options{f: f, Addr: addr, CITick: time.Second}).validate(); err != nil {
+		if err := (&Options{Deps: f.Deps(), Addr: addr, CITick: time.Second}).validate(); err != nil {
 			t.Errorf("--addr %s: %v", addr, err)
 		}
 	}
@@ -160,7 +160,7 @@ func TestServeBadInput(t *testing.T) {
 func TestServeListenAny(t *testing.T) {
 	ios, _, out, errOut := iostreams.Test()
 	f := cmdutil.New(ios, func(string) string { return "" })
-	srv, stop := serving(t, &Options{f: f, Addr: "0.0.0.0:0", ListenAny: true, AdminUser: "admin",
+	srv, stop := serving(t, &Options{Deps: f.Deps(), Addr: "0.0.0.0:0", ListenAny: true, AdminUser: "admin",
 		AdminPassword: "a-long-admin-password", CITick: time.Second})
 	defer stop()
 	host, port, err := net.SplitHostPort(strings.TrimPrefix(srv.URL(), "http://"))
@@ -197,7 +197,7 @@ func TestServeListenAny(t *testing.T) {
 func TestServeListenAnyPublicURL(t *testing.T) {
 	ios, _, out, errOut := iostreams.Test()
 	f := cmdutil.New(ios, func(string) string { return "" })
-	srv, stop := serving(t, &Options{f: f, Addr: "0.0.0.0:0", ListenAny: true, PublicURL: "https://forge.example.com/",
+	srv, stop := serving(t, &Options{Deps: f.Deps(), Addr: "0.0.0.0:0", ListenAny: true, PublicURL: "https://forge.example.com/",
 		AdminUser: "admin", AdminPassword: "a-long-admin-password", CITick: time.Second})
 	defer stop()
 	if want := "FORGE_BASE_URL=https://forge.example.com/api/v2\n"; !strings.HasPrefix(out.String(), want) {
@@ -237,7 +237,7 @@ func TestServeDataDirLocked(t *testing.T) {
 	defer unlock()
 	ios, _, _, _ := iostreams.Test()
 	f := cmdutil.New(ios, func(string) string { return "" })
-	err = runServe(context.Background(), &Options{f: f, Addr: "127.0.0.1:0", DataDir: dir, AdminUser: "admin", CITick: time.Second})
+	err = runServe(context.Background(), &Options{Deps: f.Deps(), Addr: "127.0.0.1:0", DataDir: dir, AdminUser: "admin", CITick: time.Second})
 	if err == nil || !strings.Contains(err.Error(), "in use by another server") {
 		t.Errorf("second server on one --data: %v", err)
 	}

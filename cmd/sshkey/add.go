@@ -26,9 +26,7 @@ type addOptions struct {
 
 func newAddCmd(f *cmdutil.Factory, runF func(context.Context, *addOptions) error) *cobra.Command {
 	opts := &addOptions{Deps: f.Deps()}
-	if runF == nil {
-		runF = runAdd
-	}
+	runF = cmdutil.Seam(runF, runAdd)
 	cmd := &cobra.Command{
 		Use:   "add [FILE]",
 		Short: "Add an SSH public key to your account",

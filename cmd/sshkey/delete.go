@@ -17,9 +17,7 @@ type deleteOptions struct {
 
 func newDeleteCmd(f *cmdutil.Factory, runF func(context.Context, *deleteOptions) error) *cobra.Command {
 	opts := &deleteOptions{Deps: f.Deps()}
-	if runF == nil {
-		runF = runDelete
-	}
+	runF = cmdutil.Seam(runF, runDelete)
 	cmd := &cobra.Command{
 		Use:     "delete ID",
 		Aliases: []string{"rm"},

@@ -49,8 +49,11 @@ type options struct {
 }
 
 // NewCmd returns `forge status`.
-func NewCmd(f *cmdutil.Factory) *cobra.Command {
+func NewCmd(f *cmdutil.Factory) *cobra.Command { return newStatusCmd(f, nil) }
+
+func newStatusCmd(f *cmdutil.Factory, runF func(context.Context, *options) error) *cobra.Command {
 	opts := &options{Deps: f.Deps()}
+	runF = cmdutil.Seam(runF, run)
 	cmd := &cobra.Command{
 		Use:   "status",
 		Short: "Your open issues, recent failed runs and new comments, across your repositories",
@@ -68,7 +71,7 @@ number or run ID, title, who, and the ISO 8601 time.`,
   forge status --json kind,repo,number --jq '.[] | select(.kind == "run")'`,
 		Args: cmdutil.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return run(cmd.Context(), opts)
+			return runF(cmd.Context(), opts)
 		},
 	}
 	opts.exporter = output.AddJSONFlags(cmd, "kind", "repo", "number", "title", "who", "when", "url")

@@ -21,18 +21,26 @@ import (
 )
 
 type options struct {
-	f           *cmdutil.Factory
-	repo        string
-	tab         string
-	printConfig bool
+	cmdutil.Deps
+	// screenFactory is the Factory of the screens for a profile (see
+	// screenFactory): package tui builds its clients from it.
+	screenFactory func(profile string, notes io.Writer, debugLog *os.File) *cmdutil.Factory
+	repo          string
+	tab           string
+	printConfig   bool
 }
 
 // tabs names the tabs --tab accepts, in order.
 var tabs = []string{"repos", "issues", "ci", "images", "chat", "account"}
 
 // NewCmd returns `forge tui`.
-func NewCmd(f *cmdutil.Factory) *cobra.Command {
-	opts := &options{f: f}
+func NewCmd(f *cmdutil.Factory) *cobra.Command { return newTUICmd(f, nil) }
+
+func newTUICmd(f *cmdutil.Factory, runF func(context.Context, *options) error) *cobra.Command {
+	opts := &options{Deps: f.Deps(), screenFactory: func(profile string, notes io.Writer, debugLog *os.File) *cmdutil.Factory {
+		return screenFactory(f, profile, notes, debugLog)
+	}}
+	runF = cmdutil.Seam(runF, run)
 	cmd := &cobra.Command{
 		Use:   "tui",
 		Short: "Browse and work with repos, issues, CI, images, chat and your account in one screen",
@@ -163,7 +171,7 @@ SIGINT end forge tui at once, the terminal restored, exit status 130.`,
   forge --profile dev tui`,
 		Args: cmdutil.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return run(cmd.Context(), opts)
+			return runF(cmd.Context(), opts)
 		},
 	}
 	cmdutil.AddRepoFlag(cmd, &opts.repo)
@@ -174,9 +182,8 @@ SIGINT end forge tui at once, the terminal restored, exit status 130.`,
 }
 
 func run(ctx context.Context, opts *options) error {
-	f := opts.f
-	ios := f.IOStreams
-	settings, err := readSettings(f)
+	ios := opts.IO
+	settings, err := readSettings(opts.Deps)
 	if err != nil {
 		return err
 	}
@@ -199,25 +206,25 @@ func run(ctx context.Context, opts *options) error {
 		return cmdutil.UsageErrorf("--tab %q: choose one of %s", opts.tab, strings.Join(tabs, ", "))
 	}
 	// Bad settings (an unknown --profile) fail before the screen changes.
-	if _, err := f.Settings(); err != nil {
+	if _, err := opts.Settings(); err != nil {
 		return err
 	}
 	var repo client.RepoName
-	if opts.repo != "" || f.Getenv("FORGE_REPO") != "" {
-		r, err := f.BaseRepo(ctx, opts.repo)
+	if opts.repo != "" || opts.Getenv("FORGE_REPO") != "" {
+		r, err := opts.BaseRepo(ctx, opts.repo)
 		if err != nil {
 			return err
 		}
 		repo = r
 	}
 	notes := &noteWriter{}
-	debugLog, closeLog, err := openDebugLog(f)
+	debugLog, closeLog, err := openDebugLog(opts.Debug())
 	if err != nil {
 		return err
 	}
 	defer closeLog()
-	factory := func(profile string) *cmdutil.Factory { return screenFactory(f, profile, notes, debugLog) }
-	tf := factory(f.ProfileChoice()) // -R HOST/... may have chosen the profile
+	factory := func(profile string) *cmdutil.Factory { return opts.screenFactory(profile, notes, debugLog) }
+	tf := factory(opts.ProfileChoice()) // -R HOST/... may have chosen the profile
 	err = tui.Run(ctx, tui.Options{
 		Factory:    tf,
 		NewFactory: factory,
@@ -237,14 +244,14 @@ func run(ctx context.Context, opts *options) error {
 // readSettings reads the tui section of the configuration file; a bad
 // one is an error naming the file and the choices, before the screen
 // changes.
-func readSettings(f *cmdutil.Factory) (*common.Settings, error) {
-	cf, err := f.ConfigFile()
+func readSettings(d cmdutil.Deps) (*common.Settings, error) {
+	cf, err := d.ConfigFile()
 	if err != nil {
 		return nil, err
 	}
 	s, err := common.ReadSettings(cf)
 	if err != nil {
-		path, _ := f.ConfigPath()
+		path, _ := d.ConfigPath()
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	return s, nil
@@ -269,9 +276,9 @@ func screenFactory(f *cmdutil.Factory, profile string, notes io.Writer, debugLog
 
 // openDebugLog opens the file the --debug trace goes to, in the temporary
 // directory, readable by the user only (the trace masks secrets, but it is
-// still the user's traffic).
-func openDebugLog(f *cmdutil.Factory) (*os.File, func(), error) {
-	if !f.Debug() {
+// still the user's traffic); none without --debug.
+func openDebugLog(debug bool) (*os.File, func(), error) {
+	if !debug {
 		return nil, func() {}, nil
 	}
 	fh, err := os.CreateTemp("", "forge-tui-*.log")

@@ -2,6 +2,7 @@
 package version
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/forgehq/forge/app/cmdutil"
@@ -10,7 +11,13 @@ import (
 )
 
 // NewCmd returns `forge version`.
-func NewCmd(f *cmdutil.Factory) *cobra.Command {
+func NewCmd(f *cmdutil.Factory) *cobra.Command { return newVersionCmd(f, nil) }
+
+type versionOptions struct{ cmdutil.Deps }
+
+func newVersionCmd(f *cmdutil.Factory, runF func(context.Context, *versionOptions) error) *cobra.Command {
+	opts := &versionOptions{Deps: f.Deps()}
+	runF = cmdutil.Seam(runF, runVersion)
 	return &cobra.Command{
 		Use:   "version",
 		Short: "Show forge's version, commit and build date",
@@ -18,8 +25,12 @@ func NewCmd(f *cmdutil.Factory) *cobra.Command {
   forge --version`,
 		Args: cmdutil.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			_, err := fmt.Fprintln(f.IOStreams.Out, build.String())
-			return err
+			return runF(cmd.Context(), opts)
 		},
 	}
+}
+
+func runVersion(_ context.Context, opts *versionOptions) error {
+	_, err := fmt.Fprintln(opts.IO.Out, build.String())
+	return err
 }

@@ -35,15 +35,16 @@ func (l *Flag) Check(cmd *cobra.Command) error {
 
 // Tokens is the cap: the flag's, else the profile's setting, else the
 // default. A bad setting in the config file is a usage error naming it.
-func (l *Flag) Tokens(f *cmdutil.Factory) (int, error) {
+func (l *Flag) Tokens(src cmdutil.DepsSource) (int, error) {
 	if l.set {
 		return l.n, nil
 	}
-	s, err := f.Settings()
+	d := src.Deps()
+	s, err := d.Settings()
 	if err != nil {
 		return 0, err
 	}
-	cf, err := f.ConfigFile()
+	cf, err := d.ConfigFile()
 	if err != nil {
 		return 0, err
 	}

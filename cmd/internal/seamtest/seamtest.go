@@ -1,6 +1,7 @@
 // Package seamtest checks how a command reads its flags and arguments,
 // through gh's runF seam: the command is built with a run function that
-// only keeps the options it is given.
+// only keeps the options it is given (Capture); and that every verb of a
+// tree is built with that seam (Verbs, CheckVerb).
 package seamtest
 
 import (
