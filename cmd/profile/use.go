@@ -22,12 +22,14 @@ func newUseCmd(f *cmdutil.Factory) *cobra.Command {
 }
 
 func runUse(f *cmdutil.Factory, name string) error {
+	var override string
 	err := f.UpdateConfig(func(cf *config.File) error {
 		if cf.Profile(name) == nil {
 			return &cmdutil.UsageError{Err: &config.UnknownProfileError{Name: name, Known: cf.ProfileNames()}}
 		}
 		name = cf.ProfileKey(name)
 		cf.CurrentProfile = name
+		override = config.ProfileOverride(cf, name, f.Getenv)
 		return nil
 	})
 	if err != nil {
@@ -35,5 +37,8 @@ func runUse(f *cmdutil.Factory, name string) error {
 	}
 	cs := f.IOStreams.ErrColorScheme()
 	fmt.Fprintf(f.IOStreams.ErrOut, "%s Switched to profile %s\n", cs.SuccessIcon(), cs.Bold(name))
+	if override != "" {
+		fmt.Fprintf(f.IOStreams.ErrOut, "%s %s\n", cs.WarningIcon(), override)
+	}
 	return nil
 }
