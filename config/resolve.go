@@ -58,8 +58,9 @@ type Settings struct {
 	// is taken (see WithheldError).
 	Withheld map[string]string
 	// Ignored holds, by environment variable, the value a profile named
-	// with --profile set aside: the flag beats the environment, so that
-	// profile is used whole (see profileWhole).
+	// with --profile set aside ("" for a secret, named but never kept):
+	// the flag beats the environment, so that profile is used whole (see
+	// profileWhole).
 	Ignored map[string]string
 
 	file *File // for the names of the profiles logged in at an origin
@@ -218,6 +219,10 @@ func (s *Settings) profileWhole(p *Profile, getenv func(string) string) func(str
 				s.Ignored[env] = getenv(env)
 			}
 		}
+		// A secret set aside is named, never kept.
+		if env := EnvVar(b.secret); hidden[env] {
+			s.Ignored[env] = ""
+		}
 	}
 	if len(hidden) == 0 {
 		return getenv
@@ -319,8 +324,7 @@ func (src Source) profileWord() string {
 func (s *Settings) Notes() []string {
 	var notes []string
 	for _, env := range slices.Sorted(maps.Keys(s.Ignored)) {
-		v := s.Ignored[env]
-		if k := keyOfEnv(env); !isSecretKey(k) {
+		if v := s.Ignored[env]; v != "" {
 			notes = append(notes, fmt.Sprintf("%s=%s is not used: --profile %s beats the environment, and the profile is used whole", env, v, s.Profile))
 		} else {
 			notes = append(notes, fmt.Sprintf("%s is not used: it goes with the environment's address, which --profile %s set aside", env, s.Profile))
@@ -328,17 +332,6 @@ func (s *Settings) Notes() []string {
 	}
 	return notes
 }
-
-func keyOfEnv(env string) string {
-	for _, e := range settingKeys {
-		if e.env == env {
-			return e.key
-		}
-	}
-	return ""
-}
-
-func isSecretKey(k string) bool { return k == "token" || k == "agent_key" || k == "registry_password" }
 
 // clearFromFile forgets a setting taken from the profile (or derived from
 // it by default), keeping one given in the environment.
