@@ -48,6 +48,9 @@ Files:
                        last repository forge tui opened on each service
   HOME                 home directory: default configuration, cache and state, and
                        ssh-key add's default key ~/.ssh/id_ed25519.pub
+  DOCKER_CONFIG        directory of docker's config.json (default ~/.docker):
+                       credentials for registries other than the profile's
+                       (forge's own credential helper is never asked)
 
 Behaviour and display:
   FORGE_DEBUG          1: trace HTTP requests to stderr, secrets masked
