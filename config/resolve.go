@@ -49,6 +49,11 @@ type Settings struct {
 	// does not know.
 	ServiceRegistry bool
 
+	// ProfileRegistry is the registry address the profile stores (its
+	// registry URL, else its base URL's origin), "" when it stores none:
+	// where a registry password stored in it may go.
+	ProfileRegistry string
+
 	// Sources records where each non-empty field came from, by YAML key.
 	Sources map[string]Source
 
@@ -165,6 +170,7 @@ func Resolve(f *File, profileFlag string, getenv func(string) string) (*Settings
 		(origin.SameString(s.RegistryURL, p.address("registry_url")) || origin.SameString(s.RegistryURL, Origin(s.BaseURL)))
 	s.file = f
 	s.bindSecrets(p)
+	s.ProfileRegistry = p.address("registry_url")
 	// The token service trusted for the profile's registry, whichever
 	// password goes there (stored, or FORGE_PASSWORD for this run).
 	if origin.SameString(s.RegistryURL, p.address("registry_url")) {

@@ -81,6 +81,11 @@ func runLogin(ctx context.Context, opts *loginOptions) error {
 		fmt.Fprintf(ios.ErrOut, "%s %s needs no login: it answers without credentials; nothing was stored, and image commands there work without one\n", cs.SuccessIcon(), c.Host())
 		return nil
 	}
+	// The password would be stored for the profile's registry: one it was
+	// not checked against must not receive it later.
+	if s.ProfileRegistry != "" && !origin.SameString(s.RegistryURL, s.ProfileRegistry) {
+		return cmdutil.UsageErrorf("%s is not profile %s's registry (%s): a login there would be stored for the wrong registry; add a profile for it (`forge profile add NAME --base-url URL --registry-url %s`), or unset FORGE_REGISTRY_URL", c.Host(), s.Profile, config.Origin(s.ProfileRegistry), s.RegistryURL)
+	}
 	tokenHost, err := trustTokenHost(ctx, opts, c, s, probe)
 	if err != nil {
 		return err
