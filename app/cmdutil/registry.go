@@ -18,11 +18,17 @@ import (
 // new credentials sees them. All requests go through the shared HTTP
 // client, traced under --debug.
 func (f *Factory) Registry() (*regclient.Client, error) {
-	return f.RegistryOver(f.HTTPClient().Transport)
+	c, err := f.RegistryOver(f.HTTPClient().Transport)
+	if err == nil {
+		if s, _ := f.Settings(); s.Sources["registry_user"] == config.FromEnv {
+			f.WarnEnvUser("registry commands act")
+		}
+	}
+	return c, err
 }
 
 // RegistryOver is Registry over another transport (completion's, which
-// must not wait as long nor trace). Every client of the profile's registry
+// must not wait as long nor trace), and silent. Every client of the profile's registry
 // is built here, so each gets the same account and the same pinning of
 // its password (regclient.Options.TokenOrigins).
 func (f *Factory) RegistryOver(rt http.RoundTripper) (*regclient.Client, error) {
@@ -36,9 +42,6 @@ func (f *Factory) RegistryOver(rt http.RoundTripper) (*regclient.Client, error) 
 	passwordEnv := ""
 	if s.Sources["registry_password"] == config.FromEnv {
 		passwordEnv = "FORGE_PASSWORD"
-	}
-	if s.Sources["registry_user"] == config.FromEnv {
-		f.WarnEnvUser("registry commands act")
 	}
 	wait, err := f.httpTimeout()
 	if err != nil {
