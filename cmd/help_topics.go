@@ -29,12 +29,13 @@ Service and credentials:
   AGENT_API_KEY        agent chat API key
 
 Which server gets a stored secret: a profile's token, agent key and registry
-password go only to the origin (scheme, host, port) the profile stores for
-that interface, never along a redirect to another origin. When
-FORGE_BASE_URL, AGENT_URL or FORGE_REGISTRY_URL points elsewhere, forge uses
-FORGE_TOKEN, AGENT_API_KEY or FORGE_USERNAME/FORGE_PASSWORD if set, else the
-secret of the profile whose address has that origin, else none: it stops
-with exit 4 naming the host and how to log in there.
+password go only to the origin (scheme, host, port, exactly) the profile
+stores for that interface, never along a redirect to another origin, and
+never to another profile. When FORGE_BASE_URL, AGENT_URL or
+FORGE_REGISTRY_URL points elsewhere, forge uses FORGE_TOKEN, AGENT_API_KEY or
+FORGE_USERNAME/FORGE_PASSWORD if set, else none: it stops with exit 4 naming
+the host, the profile and the profiles logged in there. --profile beats
+these variables: that profile is used whole.
 
 Files:
   FORGE_CONFIG_DIR     directory of config.yaml and aliases.yaml (default
@@ -49,6 +50,9 @@ Files:
                        ~/.local/share): forge/serve, unless --data or --memory
   HOME                 home directory: default configuration, cache and state, and
                        ssh-key add's default key ~/.ssh/id_ed25519.pub
+  DOCKER_CONFIG        directory of docker's config.json (default ~/.docker):
+                       credentials for registries other than the profile's
+                       (forge's own credential helper is never asked)
 
 Behaviour and display:
   FORGE_DEBUG          1: trace HTTP requests to stderr, secrets masked

@@ -22,6 +22,7 @@ import (
 	"github.com/forgehq/forge/app/cmdutil"
 	"github.com/forgehq/forge/client"
 	"github.com/forgehq/forge/internal/build"
+	"github.com/forgehq/forge/internal/origin"
 	"github.com/forgehq/forge/internal/text"
 	"github.com/spf13/cobra"
 )
@@ -39,7 +40,8 @@ const noFiles = cobra.ShellCompDirectiveNoFileComp
 func transport() http.RoundTripper {
 	t := http.DefaultTransport.(*http.Transport).Clone()
 	t.ResponseHeaderTimeout = Timeout
-	return t
+	// The one redirect rule of forge's clients (internal/origin).
+	return origin.Guard(t)
 }
 
 // withTimeout is the context of one completion.
@@ -59,7 +61,7 @@ func rest(f *cmdutil.Factory) (*client.Client, string, string) {
 		return nil, "", ""
 	}
 	c, err := client.New(s.BaseURL, s.Token,
-		client.WithHTTPClient(&http.Client{Transport: transport(), Timeout: Timeout}),
+		client.WithHTTPClient(&http.Client{Transport: transport(), Timeout: Timeout, CheckRedirect: origin.CheckRedirect}),
 		client.WithUserAgent(build.UserAgent()),
 		client.WithTimeout(Timeout),
 		client.WithRetryPolicy(client.RetryPolicy{}),

@@ -4,20 +4,15 @@ import (
 	"strings"
 
 	"github.com/forgehq/forge/app/cmdutil"
-	"github.com/forgehq/forge/internal/build"
 	"github.com/forgehq/forge/regclient"
 	"github.com/spf13/cobra"
 )
 
 // registry is a client of the profile's registry for completion, on the
-// plain transport; nil when none is configured.
+// plain transport: the commands' own (cmdutil.Factory.RegistryOver), so
+// its password is pinned as theirs is; nil when none is configured.
 func registry(f *cmdutil.Factory) *regclient.Client {
-	s, err := f.Settings()
-	if err != nil || s.RegistryURL == "" {
-		return nil
-	}
-	c, err := regclient.New(regclient.Options{RegistryURL: s.RegistryURL, Username: s.RegistryUser,
-		Password: s.RegistryPassword, Transport: transport(), UserAgent: build.UserAgent()})
+	c, err := f.RegistryOver(transport())
 	if err != nil {
 		return nil
 	}

@@ -371,12 +371,16 @@ func TestSecretsStayWithTheirOrigin(t *testing.T) {
 	if s.Token != "tok_a" {
 		t.Errorf("same origin lost the token: %+v", s)
 	}
-	// Another port of the same host: b's token and user, lent by name;
-	// the agent and registry default to that origin, where b has no key
-	// and nobody a registry password.
+	// Another port of the same host, where profile b is logged in: b's
+	// token is b's alone — nothing is lent, and the error names both
+	// profiles and the override.
 	s = resolve(map[string]string{"FORGE_BASE_URL": "http://127.0.0.1:2000/api/v2"})
-	if s.Token != "tok_b" || s.User != "bob" || s.Lent["token"] != "b" {
-		t.Errorf("b's origin: token %q user %q lent %v", s.Token, s.User, s.Lent)
+	if s.Token != "" || s.User != "" || s.Withheld["base_url"] != "http://127.0.0.1:2000" {
+		t.Errorf("b's origin: token %q user %q withheld %v", s.Token, s.User, s.Withheld)
+	}
+	if msg := s.WithheldError("base_url"); !strings.Contains(msg, `FORGE_BASE_URL points there, and profile "a" (the current profile) is logged in on http://127.0.0.1:1000`) ||
+		!strings.Contains(msg, "pass --profile b (logged in there)") {
+		t.Errorf("withheld error: %s", msg)
 	}
 	if s.AgentKey != "" || s.RegistryPassword != "" || s.RegistryUser == "alice" ||
 		s.Withheld["agent_url"] != "http://127.0.0.1:2000" || s.Withheld["registry_url"] != "http://127.0.0.1:2000" {
@@ -393,8 +397,59 @@ func TestSecretsStayWithTheirOrigin(t *testing.T) {
 		t.Errorf("FORGE_TOKEN: %+v", s)
 	}
 	s = resolve(map[string]string{"AGENT_URL": "http://127.0.0.1:2001"})
-	if s.AgentKey != "agk_b" || s.Token != "tok_a" {
+	if s.AgentKey != "" || s.Token != "tok_a" || s.Withheld["agent_url"] != "http://127.0.0.1:2001" {
 		t.Errorf("AGENT_URL at b's agent: %+v", s)
+	}
+}
+
+// Issue 37.1: a profile named with --profile beats the environment's
+// address and is used whole; FORGE_PROFILE and FORGE_BASE_URL, of one
+// rank, disagreeing is refused (no secret anywhere); a profile never gets
+// another's secret.
+func TestNamedProfileIsUsedWhole(t *testing.T) {
+	f := &File{CurrentProfile: "demo", Profiles: map[string]*Profile{
+		"admin": {BaseURL: "http://127.0.0.1:1000/api/v2", User: "root", Token: "tok_admin"},
+		"demo":  {BaseURL: "http://127.0.0.1:1000/api/v2", User: "alice", Token: "tok_demo"},
+		"prod":  {BaseURL: "http://127.0.0.1:2000/api/v2", User: "alice", Token: "tok_prod", RegistryUser: "alice", RegistryPassword: "pw_prod"},
+	}}
+	envA := map[string]string{"FORGE_BASE_URL": "http://127.0.0.1:1000", "FORGE_REGISTRY_URL": "http://127.0.0.1:1000",
+		"AGENT_URL": "http://127.0.0.1:1000", "AGENT_API_KEY": "agk_a", "FORGE_USERNAME": "bob", "FORGE_PASSWORD": "pw_bob"}
+	resolve := func(flag string, env map[string]string) *Settings {
+		t.Helper()
+		s, err := Resolve(f, flag, func(k string) string { return env[k] })
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	s := resolve("prod", envA)
+	if s.BaseURL != "http://127.0.0.1:2000/api/v2" || s.Token != "tok_prod" || s.User != "alice" ||
+		s.AgentURL != "http://127.0.0.1:2000" || s.AgentKey != "" ||
+		s.RegistryURL != "http://127.0.0.1:2000" || s.RegistryUser != "alice" || s.RegistryPassword != "pw_prod" {
+		t.Errorf("--profile prod with A's environment: %+v", s)
+	}
+	if len(s.Ignored) != 6 || s.Ignored["FORGE_BASE_URL"] != "http://127.0.0.1:1000" || len(s.Notes()) != 6 {
+		t.Errorf("ignored: %v notes %q", s.Ignored, s.Notes())
+	}
+	for _, n := range s.Notes() {
+		if strings.Contains(n, "agk_a") || strings.Contains(n, "pw_bob") {
+			t.Errorf("a note shows a secret: %s", n)
+		}
+	}
+	// FORGE_PROFILE=prod with A's address: neither account, both named.
+	env := map[string]string{"FORGE_PROFILE": "prod", "FORGE_BASE_URL": "http://127.0.0.1:1000"}
+	s = resolve("", env)
+	if s.Token != "" || s.User != "" || s.Withheld["base_url"] != "http://127.0.0.1:1000" {
+		t.Errorf("FORGE_PROFILE=prod at A: %+v", s)
+	}
+	want := `no token for http://127.0.0.1:1000: FORGE_BASE_URL points there, and profile "prod" (FORGE_PROFILE) is logged in on http://127.0.0.1:2000, not there; unset FORGE_BASE_URL to act as prod, pass --profile admin or --profile demo (logged in there), or set FORGE_TOKEN`
+	if got := s.WithheldError("base_url"); got != want {
+		t.Errorf("withheld error:\n got %s\nwant %s", got, want)
+	}
+	// Where the address and the profile agree, the profile's own.
+	s = resolve("demo", envA)
+	if s.Token != "tok_demo" || s.User != "alice" || len(s.Ignored) != 0 {
+		t.Errorf("--profile demo at A: %+v", s)
 	}
 }
 

@@ -2,7 +2,9 @@ package config
 
 import (
 	"fmt"
+	"maps"
 	"net/url"
+	"slices"
 	"strings"
 
 	"github.com/forgehq/forge/internal/origin"
@@ -34,9 +36,10 @@ type Settings struct {
 	AgentKey         string
 	RegistryUser     string
 	RegistryPassword string
-	// RegistryTokenHost is the token service host trusted with
-	// RegistryPassword, of the profile the password is stored in ("" for
-	// none, and for a password from the environment).
+	// RegistryTokenHost is the token service (an origin, or a bare
+	// host[:port] meaning https) the profile trusts with its registry's
+	// password ("" for none, and when RegistryURL is not the profile's
+	// registry).
 	RegistryTokenHost string
 
 	// ServiceRegistry says that RegistryURL is the hosting service's own
@@ -46,16 +49,26 @@ type Settings struct {
 	// does not know.
 	ServiceRegistry bool
 
+	// ProfileRegistry is the registry address the profile stores (its
+	// registry URL, else its base URL's origin), "" when it stores none:
+	// where a registry password stored in it may go.
+	ProfileRegistry string
+
 	// Sources records where each non-empty field came from, by YAML key.
 	Sources map[string]Source
 
-	// Lent names the profile a secret was taken from, by YAML key, when an
-	// override points an interface at another profile's origin.
-	Lent map[string]string
 	// Withheld holds, by address key (base_url, agent_url, registry_url),
-	// the origin an override points at for which forge holds no secret:
-	// the profile's own secret stayed home.
+	// the origin an override points at, away from the profile, which is
+	// logged in elsewhere: its secret stayed home, and no other profile's
+	// is taken (see WithheldError).
 	Withheld map[string]string
+	// Ignored holds, by environment variable, the value a profile named
+	// with --profile set aside ("" for a secret, named but never kept):
+	// the flag beats the environment, so that profile is used whole (see
+	// profileWhole).
+	Ignored map[string]string
+
+	file *File // for the names of the profiles logged in at an origin
 }
 
 // UnknownProfileError is returned when a profile named by flag or
@@ -121,6 +134,9 @@ func Resolve(f *File, profileFlag string, getenv func(string) string) (*Settings
 		p = &Profile{}
 	}
 
+	if s.ProfileSource == FromFlag {
+		getenv = s.profileWhole(p, getenv)
+	}
 	l := newLayers(getenv)
 	for _, e := range settingKeys {
 		l.bindEnv(e.key, e.env)
@@ -152,18 +168,30 @@ func Resolve(f *File, profileFlag string, getenv func(string) string) (*Settings
 	}
 	s.ServiceRegistry = s.RegistryURL != "" &&
 		(origin.SameString(s.RegistryURL, p.address("registry_url")) || origin.SameString(s.RegistryURL, Origin(s.BaseURL)))
-	s.bindSecrets(f, s.Profile, p)
-	if s.Sources["registry_password"] == FromFile {
+	s.file = f
+	s.bindSecrets(p)
+	s.ProfileRegistry = p.address("registry_url")
+	// The token service trusted for the profile's registry, whichever
+	// password goes there (stored, or FORGE_PASSWORD for this run).
+	if origin.SameString(s.RegistryURL, p.address("registry_url")) {
 		s.RegistryTokenHost = p.RegistryTokenHost
-		if q := f.Profile(s.Lent["registry_password"]); q != nil && s.Lent["registry_password"] != "" {
-			s.RegistryTokenHost = q.RegistryTokenHost
-		}
 	}
 	return s, nil
 }
 
+// ProfileOverride says, when the environment's FORGE_PROFILE overrides a
+// profile made current in the file (name), that it does, and until when;
+// "" when it does not.
+func ProfileOverride(f *File, name string, getenv func(string) string) string {
+	env := getenv("FORGE_PROFILE")
+	if env == "" || f.ProfileKey(env) == f.ProfileKey(name) {
+		return ""
+	}
+	return fmt.Sprintf("FORGE_PROFILE=%s is set and overrides it: commands here act as %s until you unset FORGE_PROFILE", env, env)
+}
+
 // secretBinding ties an interface's address to the secret (and the user
-// name) that may be sent to it.
+// name) that may be sent to it, with their environment variables.
 type secretBinding struct{ addr, secret, user string }
 
 var secretBindings = []secretBinding{
@@ -172,13 +200,57 @@ var secretBindings = []secretBinding{
 	{"registry_url", "registry_password", "registry_user"},
 }
 
-// bindSecrets keeps every stored secret with the origin its profile stores
-// for that interface. When an override (FORGE_BASE_URL, AGENT_URL,
-// FORGE_REGISTRY_URL, a flag) points an interface elsewhere, the profile's
-// secret is not used; a secret given in the environment is, else the
-// secret of the profile whose address has that origin, else none (and the
-// origin is noted in Withheld, for the error that says how to log in).
-func (s *Settings) bindSecrets(f *File, name string, p *Profile) {
+// profileWhole applies "a flag beats the environment" to a profile named
+// with --profile (or selected by a host in -R): for each interface whose
+// address the environment points away from the profile's, the
+// environment's address and account for it (FORGE_BASE_URL and
+// FORGE_TOKEN, AGENT_URL and AGENT_API_KEY, FORGE_REGISTRY_URL and
+// FORGE_USERNAME/FORGE_PASSWORD) are set aside and noted in Ignored: the
+// command acts as that profile, where it is. The returned getenv hides
+// them.
+func (s *Settings) profileWhole(p *Profile, getenv func(string) string) func(string) string {
+	hidden := map[string]bool{}
+	for _, b := range secretBindings {
+		addrEnv := EnvVar(b.addr)
+		v, home := getenv(addrEnv), p.address(b.addr)
+		if v == "" || home == "" || origin.SameString(v, home) {
+			continue
+		}
+		if s.Ignored == nil {
+			s.Ignored = map[string]string{}
+		}
+		for _, env := range []string{addrEnv, EnvVar(b.secret), EnvVar(b.user)} {
+			if env != "" && getenv(env) != "" {
+				hidden[env] = true
+				s.Ignored[env] = getenv(env)
+			}
+		}
+		// A secret set aside is named, never kept.
+		if env := EnvVar(b.secret); hidden[env] {
+			s.Ignored[env] = ""
+		}
+	}
+	if len(hidden) == 0 {
+		return getenv
+	}
+	return func(k string) string {
+		if hidden[k] {
+			return ""
+		}
+		return getenv(k)
+	}
+}
+
+// bindSecrets keeps every stored secret with the origin its profile
+// stores for that interface. When an override (FORGE_BASE_URL, AGENT_URL,
+// FORGE_REGISTRY_URL, a command's flag) points an interface elsewhere, the
+// profile's secret and user are not used there; a secret given in the
+// environment is, else none. Another profile's secret is never taken, even
+// one stored for that very origin: a command acts as its own profile or
+// as the environment's account, never as whichever profile is logged in
+// there. When the profile held a secret back, the origin is noted in
+// Withheld, for the error that names both and the ways out.
+func (s *Settings) bindSecrets(p *Profile) {
 	for _, b := range secretBindings {
 		addr := s.get(b.addr)
 		if addr == "" || s.Sources[b.secret] == FromEnv {
@@ -189,30 +261,82 @@ func (s *Settings) bindSecrets(f *File, name string, p *Profile) {
 		}
 		s.clearFromFile(b.secret)
 		s.clearFromFile(b.user)
-		owner, q := f.profileAt(b.addr, addr, name)
-		if q == nil {
-			if *p.secret(b.secret) == "" {
-				continue // nothing was held back: plainly not logged in
-			}
-			if s.Withheld == nil {
-				s.Withheld = map[string]string{}
-			}
-			s.Withheld[b.addr] = Origin(addr)
-			continue
+		if *p.secret(b.secret) == "" {
+			continue // nothing was held back: plainly not logged in
 		}
-		s.Set(b.secret, *q.secret(b.secret), FromFile)
-		if s.Lent == nil {
-			s.Lent = map[string]string{}
+		if s.Withheld == nil {
+			s.Withheld = map[string]string{}
 		}
-		s.Lent[b.secret] = owner
-		if b.user != "" && s.get(b.user) == "" {
-			u := q.User
-			if b.user == "registry_user" && q.RegistryUser != "" {
-				u = q.RegistryUser
-			}
-			s.Set(b.user, u, FromFile)
+		s.Withheld[b.addr] = Origin(addr)
+	}
+}
+
+// WithheldError says, for an interface (base_url, agent_url,
+// registry_url) whose secret was held back (see Withheld), why and how
+// to go on: it names the override, the profile and where that profile is
+// logged in, and the profiles logged in at the override's origin, if any.
+// "" when nothing was held back.
+func (s *Settings) WithheldError(addrKey string) string {
+	at, ok := s.Withheld[addrKey]
+	if !ok {
+		return ""
+	}
+	var secret, fix string
+	switch addrKey {
+	case "base_url":
+		secret, fix = "token", "set FORGE_TOKEN"
+	case "agent_url":
+		secret, fix = "agent API key", "set AGENT_API_KEY"
+	default:
+		secret, fix = "registry password", "set FORGE_USERNAME and FORGE_PASSWORD"
+	}
+	by := "--" + strings.ReplaceAll(addrKey, "_", "-")
+	if s.Sources[addrKey] == FromEnv {
+		by = EnvVar(addrKey)
+	}
+	f := s.file
+	if f == nil {
+		f = &File{}
+	}
+	var home string
+	if p := f.Profile(s.Profile); p != nil {
+		home = Origin(p.address(addrKey))
+	}
+	msg := fmt.Sprintf("no %s for %s: %s points there, and profile %q (%s) is logged in on %s, not there; unset %s to act as %s",
+		secret, at, by, s.Profile, s.ProfileSource.profileWord(), home, by, s.Profile)
+	if others := f.profilesAt(addrKey, at); len(others) > 0 {
+		msg += fmt.Sprintf(", pass --profile %s (logged in there)", strings.Join(others, " or --profile "))
+	} else if addrKey == "base_url" {
+		msg += fmt.Sprintf(", log in there as a profile of its own (`forge --profile NAME auth login --base-url %s`)", s.BaseURL)
+	}
+	return msg + ", or " + fix
+}
+
+// profileWord says how the profile was chosen.
+func (src Source) profileWord() string {
+	switch src {
+	case FromFlag:
+		return "--profile"
+	case FromEnv:
+		return "FORGE_PROFILE"
+	case FromFile:
+		return "the current profile"
+	}
+	return "the default profile"
+}
+
+// Notes are sentences about settings the command does not use as given:
+// the environment a profile named with --profile set aside.
+func (s *Settings) Notes() []string {
+	var notes []string
+	for _, env := range slices.Sorted(maps.Keys(s.Ignored)) {
+		if v := s.Ignored[env]; v != "" {
+			notes = append(notes, fmt.Sprintf("%s=%s is not used: --profile %s beats the environment, and the profile is used whole", env, v, s.Profile))
+		} else {
+			notes = append(notes, fmt.Sprintf("%s is not used: it goes with the environment's address, which --profile %s set aside", env, s.Profile))
 		}
 	}
+	return notes
 }
 
 // clearFromFile forgets a setting taken from the profile (or derived from
@@ -271,15 +395,16 @@ func (p *Profile) address(key string) string {
 	return v
 }
 
-// profileAt returns the profile (other than skip) whose address for an
-// interface has the origin of addr, by name order; nil when none has.
-func (f *File) profileAt(key, addr, skip string) (string, *Profile) {
+// profilesAt names the profiles logged in (holding the interface's
+// secret) at the origin of addr, by name order.
+func (f *File) profilesAt(key, addr string) []string {
+	var names []string
 	for _, n := range f.ProfileNames() {
-		if q := f.Profiles[n]; n != skip && *q.secret(secretOf(key)) != "" && origin.SameString(addr, q.address(key)) {
-			return n, q
+		if q := f.Profiles[n]; *q.secret(secretOf(key)) != "" && origin.SameString(addr, q.address(key)) {
+			names = append(names, n)
 		}
 	}
-	return "", nil
+	return names
 }
 
 func secretOf(addrKey string) string {

@@ -41,13 +41,15 @@ type Options struct {
 	// under the user's namespace. CheckWrite applies it before any request
 	// on that registry alone; any other registry decides for itself.
 	Service bool
-	// PasswordHosts, when set, pins Password to the registry's own host and
-	// these (its token service's, as the service's base URL host): a
-	// request that would carry it anywhere else fails with a
-	// *WithheldError. Set it for a stored password, which belongs to one
-	// origin; a password given for this run (FORGE_PASSWORD) goes wherever
-	// the registry's challenge sends it, as docker's does.
-	PasswordHosts []string
+	// TokenOrigins are the origins (scheme://host[:port]) besides the
+	// registry's own that may receive Password: the service's (its token
+	// service) and a token service the user trusted at `image login`. A
+	// bare host[:port] means https. Every password is pinned: a request
+	// that would carry it to any other origin fails with a *WithheldError
+	// before it is sent. Origins compare exactly — scheme, host as
+	// written, port — so a name and an address literal (localhost and
+	// 127.0.0.1) are two origins, as two names that resolve alike are.
+	TokenOrigins []string
 	// PasswordEnv names the environment variable Password came from
 	// ("FORGE_PASSWORD"), "" for a stored one: a refusal names it, since
 	// the stored password may be right.
@@ -111,11 +113,9 @@ func New(o Options) (*Client, error) {
 	if u.Scheme == "http" {
 		t.httpHost = u.Host
 	}
-	if o.PasswordHosts != nil {
-		t.allowed = append([]string{u.Host}, o.PasswordHosts...)
-		if o.Username != "" && o.Password != "" {
-			t.basic = basicAuth(o.Username, o.Password)
-		}
+	t.allowed = pinOrigins(u, o.TokenOrigins)
+	if o.Username != "" && o.Password != "" {
+		t.basic = basicAuth(o.Username, o.Password)
 	}
 	c := &Client{host: u.Host, scheme: u.Scheme, service: o.Service, user: o.Username, password: o.Password, transport: t, userAgent: o.UserAgent,
 		passwordEnv: o.PasswordEnv, noPasswordHint: o.NoPasswordHint, sizes: newSizeCache(o.CacheDir), uploads: newUploadCache(o.CacheDir)}
@@ -143,19 +143,25 @@ func (c *Client) IsService(repo name.Repository) bool {
 	return c.service && repo.RegistryStr() == c.host
 }
 
-// Keychain answers with forge's credentials for the service's registry
-// and with the docker configuration (credential helpers included) for
-// every other registry, and for the service's registry when forge holds no
-// credentials for it.
+// Keychain answers with the profile's account for the profile's registry
+// — forge's credentials, or none — and with the docker configuration for
+// every other registry, except where that names forge itself as the
+// credential helper (see dockerKeychain). The profile's registry never
+// gets docker's credentials: they may be another profile's account (forge
+// serves them to docker as its helper) or another user's, and a command
+// acts as its profile or as nobody.
 func (c *Client) Keychain() authn.Keychain { return keychain{c} }
 
 type keychain struct{ c *Client }
 
 func (k keychain) Resolve(target authn.Resource) (authn.Authenticator, error) {
-	if target.RegistryStr() == k.c.host && k.c.HasCredentials() {
-		return &authn.Basic{Username: k.c.user, Password: k.c.password}, nil
+	if target.RegistryStr() == k.c.host {
+		if k.c.HasCredentials() {
+			return &authn.Basic{Username: k.c.user, Password: k.c.password}, nil
+		}
+		return authn.Anonymous, nil
 	}
-	return authn.DefaultKeychain.Resolve(target)
+	return dockerKeychain{}.Resolve(target)
 }
 
 // nameOpts are the options references to the service registry are parsed

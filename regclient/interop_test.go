@@ -23,8 +23,11 @@ func TestDistributionRegistry(t *testing.T) {
 		t.Skip("docker-registry is not installed (.ci/run installs it)")
 	}
 	e := newEnv(t)
+	// The token service is the reference server, named otherwise than by
+	// its address: another origin, which the client is told to trust.
+	realm := "http://localhost:" + strings.TrimPrefix(e.srv.URL(), "http://127.0.0.1:")
 	dist, err := disttest.Start(t.TempDir(), &disttest.Token{
-		Realm:       "http://localhost:" + strings.TrimPrefix(e.srv.URL(), "http://127.0.0.1:") + "/token",
+		Realm:       realm + "/token",
 		Issuer:      e.srv.Registry().Issuer(),
 		Certificate: e.srv.Registry().CertificatePEM(),
 	})
@@ -36,7 +39,7 @@ func TestDistributionRegistry(t *testing.T) {
 	logs := func() string { b, _ := os.ReadFile(dist.Log); return string(b) }
 
 	ctx := context.Background()
-	c, err := regclient.New(regclient.Options{RegistryURL: url, Username: "alice", Password: passwords["alice"], Transport: e.transport})
+	c, err := regclient.New(regclient.Options{RegistryURL: url, Username: "alice", Password: passwords["alice"], Transport: e.transport, TokenOrigins: []string{realm}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -68,7 +71,7 @@ func TestDistributionRegistry(t *testing.T) {
 	if !errors.As(err, &re) || (re.HTTPStatus() != 401 && re.HTTPStatus() != 403) {
 		t.Fatalf("push to bob/: %v", err)
 	}
-	wrong, _ := regclient.New(regclient.Options{RegistryURL: url, Username: "alice", Password: "nope", Transport: e.transport})
+	wrong, _ := regclient.New(regclient.Options{RegistryURL: url, Username: "alice", Password: "nope", Transport: e.transport, TokenOrigins: []string{realm}})
 	if err := wrong.Login(ctx, "alice", "nope"); !errors.As(err, &re) || re.HTTPStatus() != 401 {
 		t.Fatalf("wrong password: %v", err)
 	}

@@ -16,6 +16,8 @@ import (
 	"github.com/google/go-containerregistry/pkg/v1/remote"
 	"github.com/google/go-containerregistry/pkg/v1/remote/transport"
 	"golang.org/x/sync/errgroup"
+
+	"github.com/forgehq/forge/internal/origin"
 )
 
 // Login checks credentials against the registry the way a client will use
@@ -46,8 +48,9 @@ type Probe struct {
 	// credentials (open to anyone).
 	NeedsLogin bool
 	// TokenHost is the host[:port] of the token service its challenge
-	// names (the realm), "" when it names none.
-	TokenHost string
+	// names (the realm), "" when it names none; TokenOrigin is its origin
+	// (scheme://host:port).
+	TokenHost, TokenOrigin string
 }
 
 // Probe asks the registry's GET /v2/ without credentials.
@@ -69,7 +72,7 @@ func (c *Client) Probe(ctx context.Context) (Probe, error) {
 		for _, h := range resp.Header.Values("WWW-Authenticate") {
 			if realm := challengeParam(h, "realm"); realm != "" {
 				if u, err := url.Parse(realm); err == nil {
-					p.TokenHost = u.Host
+					p.TokenHost, p.TokenOrigin = u.Host, origin.Of(u)
 				}
 			}
 		}
@@ -78,17 +81,18 @@ func (c *Client) Probe(ctx context.Context) (Probe, error) {
 	return Probe{}, c.wrap(transport.CheckError(resp, http.StatusOK), c.host)
 }
 
-// Trusts reports whether the stored password may go to host: the
-// registry's, or one of Options.PasswordHosts (always, without pinning).
-func (c *Client) Trusts(host string) bool {
-	return c.transport.allowed == nil || c.transport.mayReceive(host)
+// Trusts reports whether the password may go to the origin o (a URL or
+// origin): the registry's, or one of Options.TokenOrigins.
+func (c *Client) Trusts(o string) bool {
+	o = origin.OfHost(o)
+	return o != "" && slices.Contains(c.transport.allowed, o)
 }
 
-// Trust lets the password go to host too, for this client (a token
-// service the user trusts at login).
-func (c *Client) Trust(host string) {
-	if c.transport.allowed != nil && host != "" {
-		c.transport.allowed = append(c.transport.allowed, host)
+// Trust lets the password go to the origin o too, for this client (a
+// token service the user trusts at login).
+func (c *Client) Trust(o string) {
+	if o = origin.OfHost(o); o != "" && !c.Trusts(o) {
+		c.transport.allowed = append(c.transport.allowed, o)
 	}
 }
 

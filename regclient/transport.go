@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 	"sync"
 
@@ -25,9 +26,9 @@ import (
 //     (`WWW-Authenticate: Bearer ... error="insufficient_scope"`): the
 //     token was issued, so the credentials were right, but the account may
 //     not do this. go-containerregistry's errors keep no response headers.
-//   - The stored password goes only where it belongs: a request carrying it
-//     to a host other than the registry's and its token service's (the
-//     service's base URL) fails before it is sent. A registry names its
+//   - The password goes only where it belongs: a request carrying it to an
+//     origin other than the registry's and its token service's (the
+//     service's base URL, or one the user trusted) fails before it is sent. A registry names its
 //     token service in its challenge, so a hostile or misconfigured one
 //     could otherwise collect the password at a realm of its choosing.
 type regTransport struct {
@@ -35,7 +36,7 @@ type regTransport struct {
 	httpHost string // host[:port] given with http://, "" for none
 
 	basic   string   // the Authorization header carrying the password, "" for none
-	allowed []string // host[:port]s that may receive it (origin.SameHost)
+	allowed []string // the origins that may receive it (origin.Of), the registry's first
 
 	mu     sync.Mutex
 	scopes map[string]string // "METHOD URL" -> the scope asked for
@@ -46,8 +47,8 @@ func (t *regTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 		req = req.Clone(req.Context())
 		req.URL.Scheme = "http"
 	}
-	if t.basic != "" && req.Header.Get("Authorization") == t.basic && !t.mayReceive(req.URL.Host) {
-		return nil, &WithheldError{Host: req.URL.Host, Registry: t.allowed[0]}
+	if t.basic != "" && req.Header.Get("Authorization") == t.basic && !t.mayReceive(req.URL) {
+		return nil, &WithheldError{Host: req.URL.Host, Origin: origin.Of(req.URL), Registry: registryHost(t.allowed[0])}
 	}
 	if s, ok := req.Body.(interface{ uploadStarted(*url.URL) }); ok && req.Method == http.MethodPatch {
 		s.uploadStarted(req.URL)
@@ -72,37 +73,54 @@ func (t *regTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 }
 
 // pinned is t for another user and password (a login being checked),
-// pinned to the same hosts when t pins its own.
+// pinned to the same origins.
 func (t *regTransport) pinned(user, password string) *regTransport {
-	n := &regTransport{inner: t.inner, httpHost: t.httpHost, allowed: t.allowed}
-	if t.allowed != nil {
-		n.basic = basicAuth(user, password)
+	return &regTransport{inner: t.inner, httpHost: t.httpHost, allowed: t.allowed, basic: basicAuth(user, password)}
+}
+
+// pinOrigins is where a registry's password may go: the registry's origin
+// first, then the token origins given (a bare host[:port] is https), each
+// in canonical form (origin.Of).
+func pinOrigins(registry *url.URL, tokenOrigins []string) []string {
+	allowed := []string{origin.Of(registry)}
+	for _, o := range tokenOrigins {
+		if c := origin.OfHost(o); c != "" && !slices.Contains(allowed, c) {
+			allowed = append(allowed, c)
+		}
 	}
-	return n
+	return allowed
+}
+
+// registryHost is the host[:port] of a canonical origin, for messages.
+func registryHost(o string) string {
+	u, err := url.Parse(o)
+	if err != nil {
+		return o
+	}
+	return u.Host
 }
 
 func basicAuth(user, password string) string {
 	return "Basic " + base64.StdEncoding.EncodeToString([]byte(user+":"+password))
 }
 
-func (t *regTransport) mayReceive(host string) bool {
-	for _, h := range t.allowed {
-		if origin.SameHost(host, h) {
-			return true
-		}
-	}
-	return false
+// mayReceive reports whether the password may go to u's origin: exactly
+// one of the allowed origins.
+func (t *regTransport) mayReceive(u *url.URL) bool {
+	o := origin.Of(u)
+	return o != "" && slices.Contains(t.allowed, o)
 }
 
 // WithheldError is a request forge did not send because it would have
 // carried the registry password to another host.
 type WithheldError struct {
-	Host     string // where the request was going
-	Registry string // the registry the password is stored for
+	Host     string // where the request was going, host[:port]
+	Origin   string // its origin, scheme://host:port
+	Registry string // the registry the password is for
 }
 
 func (e *WithheldError) Error() string {
-	return fmt.Sprintf("the registry %s sends its login to %s, another server: forge did not send the password it keeps for %s there; if you trust that token service, run `forge image login --trust-token-host %s`; else set FORGE_USERNAME and FORGE_PASSWORD for this run", e.Registry, e.Host, e.Registry, e.Host)
+	return fmt.Sprintf("the registry %s sends its login to %s, another origin: forge did not send the password it holds for %s there; if you trust that token service, run `forge image login --trust-token-host %s`", e.Registry, e.Origin, e.Registry, e.Host)
 }
 
 // refusedScope reports whether the registry refused req for want of

@@ -24,8 +24,8 @@ func (f *Factory) Agent() (*chat.Client, error) {
 	if s.AgentURL == "" {
 		return nil, UsageErrorf("no agent API address: set AGENT_URL (and AGENT_API_KEY), or add one to the profile with `forge profile add %s --force --base-url URL --agent-url URL`", s.Profile)
 	}
-	if host, ok := s.Withheld["agent_url"]; ok && s.AgentKey == "" {
-		return nil, AuthErrorf("no agent API key for %s: profile %q holds one only for its own agent address; set AGENT_API_KEY, or store one in a profile for %s with `forge auth agent-key set`", host, s.Profile, host)
+	if msg := s.WithheldError("agent_url"); msg != "" && s.AgentKey == "" {
+		return nil, AuthErrorf("%s", msg)
 	}
 	if s.AgentKey == "" {
 		return nil, AuthErrorf("no agent API key: set AGENT_API_KEY (and AGENT_URL), or store one in the profile with `forge auth agent-key set`")

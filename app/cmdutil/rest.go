@@ -31,8 +31,8 @@ func (f *Factory) REST() (*client.Client, error) {
 		return nil, &UsageError{Err: err}
 	}
 	if s.Token == "" {
-		if host, ok := s.Withheld["base_url"]; ok {
-			return nil, AuthErrorf("no token for %s: profile %q holds one only for its own server; log in there with `forge --profile NAME auth login --base-url %s` (a new profile) or set FORGE_TOKEN", host, s.Profile, s.BaseURL)
+		if msg := s.WithheldError("base_url"); msg != "" {
+			return nil, AuthErrorf("%s", msg)
 		}
 		return nil, AuthErrorf("not logged in to %s (profile %q): %s", s.BaseURL, s.Profile, LoginHint(s))
 	}

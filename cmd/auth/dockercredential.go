@@ -12,7 +12,6 @@ import (
 	"github.com/forgehq/forge/app/cmdutil"
 	"github.com/forgehq/forge/config"
 	"github.com/forgehq/forge/internal/build"
-	"github.com/forgehq/forge/internal/origin"
 	"github.com/forgehq/forge/internal/text"
 	"github.com/spf13/cobra"
 )
@@ -39,11 +38,13 @@ and in ~/.docker/config.json name forge for your registry:
   {"credHelpers": {"registry.example.com": "forge"}}
 
 get reads a server URL on stdin and prints {"ServerURL","Username","Secret"};
-store reads that JSON and stores it in the profile whose registry it is; erase
-reads a server URL and forgets its credentials; list prints {URL: username}.
-The current profile is asked first (with FORGE_USERNAME and FORGE_PASSWORD
-applied), then every other profile. Loopback names of one port are one
-registry (localhost:5000, 127.0.0.1:5000, [::1]:5000); no other two names are.`,
+store reads that JSON and stores it in the profile; erase reads a server URL
+and forgets its credentials; list prints {HOST: username}.
+Each answers for the profile in force alone — FORGE_PROFILE, else the current
+profile, with FORGE_USERNAME and FORGE_PASSWORD applied — and for its
+registry's host[:port] as written (localhost:5000 and 127.0.0.1:5000 are two
+registries): never with another profile's account. forge's own image commands
+never ask this helper.`,
 		Example: `  echo 127.0.0.1:8080 | forge auth docker-credential get
   echo 127.0.0.1:8080 | docker-credential-forge get
   forge auth docker-credential list`,
@@ -104,16 +105,6 @@ func credHost(s string) string {
 	return host
 }
 
-// credProfileHost is the registry host a profile's credentials are for: its
-// registry URL, else its base URL's origin (where the registry defaults).
-func credProfileHost(p *config.Profile) string {
-	raw := p.RegistryURL
-	if raw == "" {
-		raw = config.Origin(p.BaseURL)
-	}
-	return credHost(raw)
-}
-
 func credReadStdin(d cmdutil.Deps) (string, error) {
 	b, err := io.ReadAll(io.LimitReader(d.IO.In, 64<<10))
 	if err != nil {
@@ -129,53 +120,35 @@ func credNotFound(d cmdutil.Deps) error {
 	return cmdutil.ErrSilent
 }
 
+// credGet answers for the profile in force (FORGE_PROFILE, else the
+// current profile; FORGE_USERNAME and FORGE_PASSWORD applied), for its
+// registry's exact host[:port], or not at all: never with another
+// profile's account.
 func credGet(_ context.Context, opts *dockerCredOptions) error {
-	in, err := credReadStdin(opts.Deps)
+	d := opts.Deps
+	in, err := credReadStdin(d)
 	if err != nil {
 		return err
 	}
-	host := credHost(in)
-	if host == "" {
-		return credNotFound(opts.Deps)
-	}
-	if s, err := opts.Settings(); err == nil && s.RegistryUser != "" && s.RegistryPassword != "" && origin.SameHost(credHost(s.RegistryURL), host) {
-		return credWrite(opts.Deps, in, s.RegistryUser, s.RegistryPassword)
-	}
-	cf, err := opts.ConfigFile()
+	s, err := d.Settings()
 	if err != nil {
 		return err
 	}
-	for _, name := range cf.ProfileNames() {
-		p := cf.Profile(name)
-		if p.RegistryUser != "" && p.RegistryPassword != "" && origin.SameHost(credProfileHost(p), host) {
-			return credWrite(opts.Deps, in, p.RegistryUser, p.RegistryPassword)
-		}
+	if a := cmdutil.RegistryAccountFor(s, credHost(in)); a != nil {
+		return credWrite(d, in, a.User, a.Password)
 	}
-	return credNotFound(opts.Deps)
+	return credNotFound(d)
 }
 
 func credWrite(d cmdutil.Deps, server, user, secret string) error {
 	return json.NewEncoder(d.IO.Out).Encode(dockerCreds{ServerURL: server, Username: user, Secret: secret})
 }
 
-// credProfileFor picks the profile whose registry is host: the current one
-// first.
-func credProfileFor(d cmdutil.Deps, cf *config.File, host string) string {
-	if s, err := d.Settings(); err == nil {
-		if p := cf.Profile(s.Profile); p != nil && origin.SameHost(credProfileHost(p), host) {
-			return s.Profile
-		}
-	}
-	for _, name := range cf.ProfileNames() {
-		if origin.SameHost(credProfileHost(cf.Profile(name)), host) {
-			return name
-		}
-	}
-	return ""
-}
-
+// credStore stores credentials in the profile in force, when host is its
+// registry.
 func credStore(_ context.Context, opts *dockerCredOptions) error {
-	in, err := credReadStdin(opts.Deps)
+	d := opts.Deps
+	in, err := credReadStdin(d)
 	if err != nil {
 		return err
 	}
@@ -184,69 +157,69 @@ func credStore(_ context.Context, opts *dockerCredOptions) error {
 		return errors.New(`store wants {"ServerURL": ..., "Username": ..., "Secret": ...} on stdin`)
 	}
 	host := credHost(c.ServerURL)
-	var stored string
-	err = opts.UpdateConfig(func(cf *config.File) error {
-		name := credProfileFor(opts.Deps, cf, host)
-		if name == "" {
-			return fmt.Errorf("no forge profile has the registry %s: add one with `forge profile add NAME --base-url URL --registry-url https://%s`", host, host)
+	s, err := d.Settings()
+	if err != nil {
+		return err
+	}
+	if !cmdutil.IsProfileRegistry(d, s, host) {
+		return fmt.Errorf("the registry %s is not profile %s's: forge stores credentials only for the registry of the profile in force (set FORGE_PROFILE, or add a profile with `forge profile add NAME --base-url URL --registry-url https://%s`)", text.OneLine(host), s.Profile, text.OneLine(host))
+	}
+	err = d.UpdateConfig(func(cf *config.File) error {
+		p := cf.Profile(s.Profile)
+		if p == nil {
+			return fmt.Errorf("profile %s is not in the configuration file", s.Profile)
 		}
-		p := cf.Profile(name)
 		p.RegistryUser, p.RegistryPassword = c.Username, c.Secret
-		stored = name
 		return nil
 	})
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(opts.IO.ErrOut, "Stored the credentials of %s for %s in profile %s\n",
-		text.OnTerminal(opts.IO.IsStderrTTY(), c.Username), text.OnTerminal(opts.IO.IsStderrTTY(), host), stored)
+	fmt.Fprintf(d.IO.ErrOut, "Stored the credentials of %s for %s in profile %s\n",
+		text.OnTerminal(d.IO.IsStderrTTY(), c.Username), text.OnTerminal(d.IO.IsStderrTTY(), host), s.Profile)
 	return nil
 }
 
+// credErase forgets the credentials of the profile in force, when host is
+// its registry.
 func credErase(_ context.Context, opts *dockerCredOptions) error {
-	in, err := credReadStdin(opts.Deps)
+	d := opts.Deps
+	in, err := credReadStdin(d)
 	if err != nil {
 		return err
 	}
-	host := credHost(in)
+	s, err := d.Settings()
+	if err != nil {
+		return err
+	}
+	if !cmdutil.IsProfileRegistry(d, s, credHost(in)) {
+		return credNotFound(d)
+	}
 	erased := false
-	err = opts.UpdateConfig(func(cf *config.File) error {
-		for _, name := range cf.ProfileNames() {
-			p := cf.Profile(name)
-			if origin.SameHost(credProfileHost(p), host) && (p.RegistryUser != "" || p.RegistryPassword != "") {
-				p.RegistryUser, p.RegistryPassword = "", ""
-				erased = true
-			}
-		}
-		if !erased {
-			return errors.New(errCredNotFound)
+	err = d.UpdateConfig(func(cf *config.File) error {
+		if p := cf.Profile(s.Profile); p != nil && (p.RegistryUser != "" || p.RegistryPassword != "") {
+			p.RegistryUser, p.RegistryPassword = "", ""
+			erased = true
 		}
 		return nil
 	})
-	if err != nil && !erased {
-		return credNotFound(opts.Deps)
+	if err == nil && !erased {
+		return credNotFound(d)
 	}
 	return err
 }
 
+// credList lists the registry the profile in force holds credentials
+// for.
 func credList(_ context.Context, opts *dockerCredOptions) error {
+	d := opts.Deps
 	out := map[string]string{}
-	cf, err := opts.ConfigFile()
+	s, err := d.Settings()
 	if err != nil {
 		return err
 	}
-	for _, name := range cf.ProfileNames() {
-		p := cf.Profile(name)
-		if h := credProfileHost(p); h != "" && p.RegistryUser != "" && p.RegistryPassword != "" {
-			if _, taken := out[h]; !taken {
-				out[h] = p.RegistryUser
-			}
-		}
+	if a := cmdutil.RegistryAccountFor(s, credHost(s.RegistryURL)); a != nil {
+		out[a.Host] = a.User
 	}
-	if s, err := opts.Settings(); err == nil && s.RegistryUser != "" && s.RegistryPassword != "" {
-		if h := credHost(s.RegistryURL); h != "" {
-			out[h] = s.RegistryUser
-		}
-	}
-	return json.NewEncoder(opts.IO.Out).Encode(out)
+	return json.NewEncoder(d.IO.Out).Encode(out)
 }

@@ -32,9 +32,9 @@ For "get", git writes the protocol and host it needs credentials for on
 standard input. If they are the scheme and host of a profile's base URL,
 forge answers with that profile's user name and token (the service accepts
 the token as the password for git over HTTP). It answers for no other host.
-The profile is --profile or FORGE_PROFILE when given; else the current
-profile when its host matches, else the first profile (by name) whose host
-does. "store" and "erase" are accepted and ignored: the token stays in the
+The profile is --profile (forge auth setup-git writes it) or FORGE_PROFILE
+when given, else the current profile; no other profile answers, so git acts
+as the account it was set up with or asks. "store" and "erase" are accepted and ignored: the token stays in the
 profile, and forge auth logout removes it. Other operations are ignored, as
 the protocol asks.`,
 		Example: `  printf 'protocol=https\nhost=forge.example.com\n\n' | forge auth git-credential get`,
@@ -141,16 +141,12 @@ func runGitCredentialGet(ctx context.Context, d cmdutil.Deps) error {
 	return nil
 }
 
-// candidates lists the profiles that may answer, in order: only the named
-// one when --profile or FORGE_PROFILE names it; else the active profile
-// (with FORGE_BASE_URL and FORGE_TOKEN applied), then the others as the
-// file has them.
+// candidates lists the profiles that may answer: the profile in force
+// alone (--profile, FORGE_PROFILE, else the current profile, with
+// FORGE_BASE_URL and FORGE_TOKEN applied). Another profile logged in on
+// the host never answers: git would act as an account nobody chose.
 func candidates(d cmdutil.Deps) ([]candidate, error) {
 	s, err := d.Settings()
-	if err != nil {
-		return nil, err
-	}
-	cf, err := d.ConfigFile()
 	if err != nil {
 		return nil, err
 	}
@@ -160,16 +156,7 @@ func candidates(d cmdutil.Deps) ([]candidate, error) {
 	if s.Sources["token"] == config.FromFile {
 		active.user = s.User
 	}
-	out := []candidate{active}
-	if s.ProfileSource == config.FromFlag || s.ProfileSource == config.FromEnv {
-		return out, nil
-	}
-	for _, name := range cf.ProfileNames() {
-		if p := cf.Profile(name); name != s.Profile && p != nil {
-			out = append(out, candidate{profile: name, baseURL: p.BaseURL, user: p.User, token: p.Token})
-		}
-	}
-	return out, nil
+	return []candidate{active}, nil
 }
 
 // whoAmI asks the service whose token it is, for a profile that stores no

@@ -25,16 +25,15 @@ func newSetupGitCmd(f *cmdutil.Factory, runF func(context.Context, *setupGitOpti
 global git configuration (~/.gitconfig):
 
   credential.<origin>.helper = ""          (the helpers before are reset)
-  credential.<origin>.helper = !/path/to/forge auth git-credential
+  credential.<origin>.helper = !/path/to/forge --profile NAME auth git-credential
 
 so git clone, fetch and push over HTTPS (or HTTP) to that host use the
 profile's user name and token, without asking. The helper names this forge
 by its absolute path, so it works where forge is not on PATH (an IDE, a
 cron job); run setup-git again after moving forge. Running it again changes
-nothing; run it once per host. When --profile or FORGE_PROFILE names the
-profile, the helper is pinned to it (!/path/to/forge --profile NAME auth
-git-credential); otherwise the helper answers with whichever profile has
-the host, the current one first.`,
+nothing; run it once per host. The helper is pinned to the profile it was
+set up for (!/path/to/forge --profile NAME auth git-credential): git acts
+as that account on that host, whichever profile is current later.`,
 		Example: `  forge auth setup-git
   forge repo clone alice/demo && cd demo && git push`,
 		Args: cmdutil.NoArgs,
@@ -57,11 +56,9 @@ func runSetupGit(ctx context.Context, opts *setupGitOptions) error {
 	if err != nil {
 		return errors.New("git is not installed (or not on PATH): install git, then run forge auth setup-git again")
 	}
-	pinned := ""
-	if s.ProfileSource == config.FromFlag || s.ProfileSource == config.FromEnv {
-		pinned = s.Profile
-	}
-	helper := "!" + gitremote.HelperCommand(pinned)
+	// Pinned, so that git acts as this profile's account on this host and
+	// never as another profile's later made current.
+	helper := "!" + gitremote.HelperCommand(s.Profile)
 	key := "credential." + origin + ".helper"
 	for _, args := range [][]string{
 		{"config", "--global", "--replace-all", key, ""},

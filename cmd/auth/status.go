@@ -75,8 +75,9 @@ type status struct {
 
 	unreadable map[string]string // why a secret in the keyring could not be read
 
-	rejected bool   // the service answered 401
-	login    string // how to log in to this profile (cmdutil.LoginHint)
+	rejected bool     // the service answered 401
+	notes    []string // environment the profile set aside (config.Settings.Notes)
+	login    string   // how to log in to this profile (cmdutil.LoginHint)
 }
 
 func runStatus(ctx context.Context, opts *statusOptions) error {
@@ -161,9 +162,10 @@ func statusOf(ctx context.Context, d cmdutil.Deps) (*status, error) {
 	if err := storage(d, s.Profile, st); err != nil {
 		return nil, err
 	}
-	if host, ok := s.Withheld["base_url"]; ok && s.Token == "" {
-		st.Error = fmt.Sprintf("profile %q holds a token only for its own server, not for %s: log in there with `forge --profile NAME auth login --base-url %s` (a new profile) or set FORGE_TOKEN", s.Profile, host, s.BaseURL)
+	if msg := s.WithheldError("base_url"); msg != "" && s.Token == "" {
+		st.Error = msg
 	}
+	st.notes = s.Notes()
 	if s.BaseURL != "" && s.Token != "" {
 		st.LoggedIn = true
 		if err := check(ctx, d, s, st); err != nil {
@@ -228,9 +230,6 @@ func storage(d cmdutil.Deps, profile string, st *status) error {
 }
 
 func sourceName(s *config.Settings, key string) string {
-	if owner := s.Lent[key]; owner != "" {
-		return "profile " + owner
-	}
 	switch src := s.Sources[key]; src {
 	case config.FromEnv:
 		return config.EnvVar(key)
@@ -283,6 +282,9 @@ func printStatus(d cmdutil.Deps, st *status) {
 		}
 	}
 	printSecrets(&b, cs.Gray, show, st)
+	for _, n := range st.notes {
+		fmt.Fprintf(&b, "  - %s\n", cs.Gray(show(n)))
+	}
 	fmt.Fprint(ios.Out, b.String())
 }
 

@@ -37,9 +37,9 @@ login stores nothing and keeps what was stored before. A registry that answers
 without credentials needs no login: forge says so, asks for nothing and stores
 nothing.
 
-The password goes only to the registry and the service's own host. A registry
-whose token service lives on another host (its challenge's realm) is named at
-login: trust that host by answering the question on a terminal, or with
+The password goes only to the registry's and the service's own origins
+(scheme, host and port, exactly). A registry whose token service lives on
+another origin (its challenge's realm) is named at login: trust that host by answering the question on a terminal, or with
 --trust-token-host HOST; the answer is kept in the profile, and a realm that
 moves to yet another host later is refused until you log in again.
 
@@ -81,7 +81,12 @@ func runLogin(ctx context.Context, opts *loginOptions) error {
 		fmt.Fprintf(ios.ErrOut, "%s %s needs no login: it answers without credentials; nothing was stored, and image commands there work without one\n", cs.SuccessIcon(), c.Host())
 		return nil
 	}
-	tokenHost, err := trustTokenHost(ctx, opts, c, s, probe.TokenHost)
+	// The password would be stored for the profile's registry: one it was
+	// not checked against must not receive it later.
+	if s.ProfileRegistry != "" && !origin.SameString(s.RegistryURL, s.ProfileRegistry) {
+		return cmdutil.UsageErrorf("%s is not profile %s's registry (%s): a login there would be stored for the wrong registry; add a profile for it (`forge profile add NAME --base-url URL --registry-url %s`), or unset FORGE_REGISTRY_URL", c.Host(), s.Profile, config.Origin(s.ProfileRegistry), s.RegistryURL)
+	}
+	tokenHost, err := trustTokenHost(ctx, opts, c, s, probe)
 	if err != nil {
 		return err
 	}
@@ -162,23 +167,26 @@ func readPassword(ctx context.Context, opts *loginOptions, user, host string) (s
 }
 
 // trustTokenHost decides whether the password may go to the token service
-// the registry's challenge names (realm), and returns the host to store in
-// the profile: "" when it is the registry's or the service's own, the host
-// the profile trusts already, or a new one the user trusts now, by
-// --trust-token-host or by answering the question on a terminal.
-func trustTokenHost(ctx context.Context, opts *loginOptions, c *regclient.Client, s *config.Settings, realmHost string) (string, error) {
+// the registry's challenge names (its realm's origin), and returns the
+// origin to store in the profile: "" when it is the registry's or the
+// service's own, the one the profile trusts already, or a new one the user
+// trusts now, by --trust-token-host or by answering the question on a
+// terminal. Origins compare exactly (internal/origin): localhost and
+// 127.0.0.1 are two token services.
+func trustTokenHost(ctx context.Context, opts *loginOptions, c *regclient.Client, s *config.Settings, probe regclient.Probe) (string, error) {
+	realm, realmHost := probe.TokenOrigin, probe.TokenHost
 	switch {
-	case realmHost == "":
+	case realm == "":
 		return "", nil
-	case s.RegistryTokenHost != "" && origin.SameHost(realmHost, s.RegistryTokenHost):
-		return s.RegistryTokenHost, nil
-	case c.Trusts(realmHost):
+	case s.RegistryTokenHost != "" && origin.OfHost(s.RegistryTokenHost) == realm:
+		return realm, nil
+	case c.Trusts(realm):
 		return "", nil
 	}
 	ios := opts.IO
 	shown := text.OneLine(realmHost)
 	switch {
-	case opts.trustHost != "" && origin.SameHost(opts.trustHost, realmHost):
+	case opts.trustHost != "" && (strings.EqualFold(opts.trustHost, realmHost) || origin.OfHost(opts.trustHost) == realm):
 	case opts.trustHost != "":
 		return "", cmdutil.UsageErrorf("%s sends logins to %s, not to %s: nothing was stored; pass --trust-token-host %s if you trust it", c.Host(), shown, opts.trustHost, shown)
 	case ios.CanPrompt():
@@ -192,6 +200,6 @@ func trustTokenHost(ctx context.Context, opts *loginOptions, c *regclient.Client
 	default:
 		return "", cmdutil.UsageErrorf("%s sends logins to its token service at %s, another host: pass --trust-token-host %s if you trust it (it is kept in the profile); nothing was stored", c.Host(), shown, shown)
 	}
-	c.Trust(realmHost)
-	return realmHost, nil
+	c.Trust(realm)
+	return realm, nil
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/forgehq/forge/app/cmdutil"
 	"github.com/forgehq/forge/app/output"
 	"github.com/forgehq/forge/config"
+	"github.com/forgehq/forge/internal/text"
 	"github.com/spf13/cobra"
 )
 
@@ -90,9 +91,6 @@ func printSettings(d cmdutil.Deps, s *config.Settings, p *config.Profile) error 
 		val := r.val
 		if val == "" {
 			val = cs.Gray("(not set)")
-		} else if owner := s.Lent[r.key]; owner != "" {
-			// An override points at another profile's server: its secret.
-			val += cs.Gray("  (from profile " + owner + ")")
 		} else if src := s.Sources[r.key]; src != config.FromFile {
 			val += cs.Gray("  (" + sourceText(src, r.key) + ")")
 		} else if saved && slices.Contains(config.SecretKeys, r.key) && p.SecretLocation(r.key) == config.InKeyring {
@@ -101,6 +99,9 @@ func printSettings(d cmdutil.Deps, s *config.Settings, p *config.Profile) error 
 			val += cs.Gray("  (config file)")
 		}
 		fmt.Fprintf(&b, "%-18s %s\n", r.key+":", val)
+	}
+	for _, n := range s.Notes() {
+		fmt.Fprintf(&b, "%s\n", cs.Gray(text.OnTerminal(ios.IsStdoutTTY(), n)))
 	}
 	_, err := fmt.Fprint(ios.Out, b.String())
 	return err

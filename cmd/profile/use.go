@@ -32,12 +32,14 @@ func newUseCmd(f *cmdutil.Factory, runF func(context.Context, *useOptions) error
 
 func runUse(_ context.Context, opts *useOptions) error {
 	name := opts.name
+	var override string
 	err := opts.UpdateConfig(func(cf *config.File) error {
 		if cf.Profile(name) == nil {
 			return &cmdutil.UsageError{Err: &config.UnknownProfileError{Name: name, Known: cf.ProfileNames()}}
 		}
 		name = cf.ProfileKey(name)
 		cf.CurrentProfile = name
+		override = config.ProfileOverride(cf, name, opts.Getenv)
 		return nil
 	})
 	if err != nil {
@@ -45,5 +47,8 @@ func runUse(_ context.Context, opts *useOptions) error {
 	}
 	cs := opts.IO.ErrColorScheme()
 	fmt.Fprintf(opts.IO.ErrOut, "%s Switched to profile %s\n", cs.SuccessIcon(), cs.Bold(name))
+	if override != "" {
+		fmt.Fprintf(opts.IO.ErrOut, "%s %s\n", cs.WarningIcon(), override)
+	}
 	return nil
 }

@@ -44,6 +44,17 @@ func OfString(raw string) string {
 	return Of(u)
 }
 
+// OfHost is OfString for an origin that may be given as a bare
+// host[:port] (as a flag or an older configuration names a token
+// service), which means https.
+func OfHost(s string) string {
+	s = strings.TrimSpace(s)
+	if s != "" && !strings.Contains(s, "://") {
+		s = "https://" + s
+	}
+	return OfString(s)
+}
+
 // Same reports whether a and b have the same origin. Two URLs without an
 // origin are not the same.
 func Same(a, b *url.URL) bool {
