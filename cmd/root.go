@@ -92,7 +92,11 @@ func RunTree(parent context.Context, f *cmdutil.Factory, args []string, newRoot 
 		root.SetArgs(output.NormalizeJSONArgs(root, completions.Args(args)))
 		err = root.ExecuteContext(ctx)
 	}
-	if err != nil && ctx.Err() != nil {
+	// Interrupted, the command's error is that; but an ExitError has been
+	// reported already (the demo's step that was stopped said
+	// "interrupted" itself) and keeps its code without a second line.
+	var reported *cmdutil.ExitError
+	if err != nil && ctx.Err() != nil && !errors.As(err, &reported) {
 		err = context.Canceled
 	}
 	if cmdutil.ShouldPrint(err) {
