@@ -47,13 +47,16 @@ import (
 
 // Main runs forge with the process's arguments and environment and returns
 // the exit code.
-func Main() int { return MainTree(NewRootCmd) }
+func Main() int { return MainTree(NewTree) }
 
-// MainTree is Main with the command tree newRoot builds: forge-server's
+// A Tree builds the command tree for a command line (see NewTree).
+type Tree func(f *cmdutil.Factory, args []string) *cobra.Command
+
+// MainTree is Main with the command tree tree builds: forge-server's
 // (package withserver) runs `serve` and `demo` in its own process.
-func MainTree(newRoot func(*cmdutil.Factory) *cobra.Command) int {
+func MainTree(tree Tree) int {
 	f := cmdutil.New(iostreams.System(), os.Getenv)
-	return RunTree(context.Background(), f, dispatchArgs(os.Args), newRoot)
+	return RunTree(context.Background(), f, dispatchArgs(os.Args), tree)
 }
 
 // dispatchArgs is the command line forge runs: invoked as
@@ -69,14 +72,14 @@ func dispatchArgs(argv []string) []string {
 // Run executes forge with args and returns the exit code; tests call it
 // with their own Factory.
 func Run(parent context.Context, f *cmdutil.Factory, args []string) int {
-	return RunTree(parent, f, args, NewRootCmd)
+	return RunTree(parent, f, args, NewTree)
 }
 
-// RunTree is Run with the command tree newRoot builds.
-func RunTree(parent context.Context, f *cmdutil.Factory, args []string, newRoot func(*cmdutil.Factory) *cobra.Command) int {
+// RunTree is Run with the command tree tree builds for args.
+func RunTree(parent context.Context, f *cmdutil.Factory, args []string, tree Tree) int {
 	ctx, cancel := context.WithCancel(parent)
 	defer cancel()
-	root := newRoot(f)
+	root := tree(f, args)
 	root.PersistentPreRunE = func(*cobra.Command, []string) error {
 		watchInterrupt(ctx, cancel)
 		return nil
@@ -132,7 +135,93 @@ func watchInterrupt(ctx context.Context, cancel context.CancelFunc) {
 // connects nowhere. Its `serve` and `demo` run the forge-server companion
 // and `mcp serve` the forge-mcp one (package companion), which link the
 // reference server and the MCP SDK that forge does not.
-func NewRootCmd(f *cmdutil.Factory) *cobra.Command {
+func NewRootCmd(f *cmdutil.Factory) *cobra.Command { return NewTree(f, nil) }
+
+// NewTree builds the command tree args need: when they name a command
+// (`forge issue list`, `forge --profile dev issue list`), that command's
+// subtree alone; when they name none but ask for the version, no command
+// at all; otherwise (help, completion, an alias, a mistyped word) the
+// whole tree. Building the whole tree costs about a millisecond of CPU
+// that `forge --version` and every single command would otherwise pay
+// (bench/README.md, "Start-up: the command tree built lazily").
+func NewTree(f *cmdutil.Factory, args []string) *cobra.Command {
+	root := newRoot(f)
+	word, wantsVersion := firstWord(args)
+	one := -1
+	for i, n := range nouns {
+		if n.name == word {
+			one = i
+		}
+	}
+	switch {
+	case one >= 0:
+		root.AddCommand(nouns[one].build(f))
+	case word == "" && wantsVersion:
+	default:
+		for _, n := range nouns {
+			root.AddCommand(n.build(f))
+		}
+	}
+	addHelpTopics(root)
+	strictHelp(root)
+	completions.Register(root, f)
+	return root
+}
+
+// nouns are forge's commands, in the order help lists them; each is built
+// only when a command line needs it (NewTree). Their names are the
+// commands' own (TestNounNames).
+var nouns = []struct {
+	name  string
+	build func(*cmdutil.Factory) *cobra.Command
+}{
+	{"version", version.NewCmd},
+	{"profile", profile.NewCmd},
+	{"auth", auth.NewCmd},
+	{"account", account.NewCmd},
+	{"ssh-key", sshkey.NewCmd},
+	{"chat", chat.NewCmd},
+	{companion.Serve.Name, func(f *cmdutil.Factory) *cobra.Command { return companion.NewCmd(f, companion.Serve) }},
+	{"image", image.NewCmd},
+	{"run", run.NewCmd},
+	{"job", job.NewCmd},
+	{"admin", admin.NewCmd},
+	{"mcp", mcp.NewCmd},
+	{"api", api.NewCmd},
+	{"repo", repo.NewCmd},
+	{"issue", issue.NewCmd},
+	{"pr", pr.NewCmd},
+	{"release", release.NewCmd},
+	{companion.Demo.Name, func(f *cmdutil.Factory) *cobra.Command { return companion.NewCmd(f, companion.Demo) }},
+	{"completion", completion.NewCmd},
+	{"tui", tui.NewCmd},
+	{"browse", func(f *cmdutil.Factory) *cobra.Command { return browse.NewCmd(f, nil) }},
+	{"alias", alias.NewCmd},
+	{"status", status.NewCmd},
+}
+
+// firstWord is args' first word that is not a root flag or a root flag's
+// value, and whether args ask for the version (--version, -v).
+func firstWord(args []string) (word string, version bool) {
+	for i := 0; i < len(args); i++ {
+		switch a := args[i]; {
+		case a == "--":
+			return "", false
+		case a == "--profile":
+			i++
+		case a == "--version" || a == "-v":
+			version = true
+		case strings.HasPrefix(a, "-"):
+			// --profile=NAME, --debug, --help: no value to skip.
+		default:
+			return a, version
+		}
+	}
+	return "", version
+}
+
+// newRoot is the root command alone.
+func newRoot(f *cmdutil.Factory) *cobra.Command {
 	root := &cobra.Command{
 		Use:   "forge <command> <subcommand> [flags]",
 		Short: "Work with the hosting service from the command line",
@@ -168,36 +257,9 @@ and two-factor authentication; the agent chat; and the container registry.`,
 	// cmd/completion replaces cobra's own `completion` command.
 	root.CompletionOptions.DisableDefaultCmd = true
 
-	root.AddCommand(
-		version.NewCmd(f),
-		profile.NewCmd(f),
-		auth.NewCmd(f),
-		account.NewCmd(f),
-		sshkey.NewCmd(f),
-		chat.NewCmd(f),
-		companion.NewCmd(f, companion.Serve),
-		image.NewCmd(f),
-		run.NewCmd(f),
-		job.NewCmd(f),
-		admin.NewCmd(f),
-		mcp.NewCmd(f),
-		api.NewCmd(f),
-		repo.NewCmd(f),
-		issue.NewCmd(f),
-		pr.NewCmd(f),
-		release.NewCmd(f),
-		companion.NewCmd(f, companion.Demo),
-		completion.NewCmd(f),
-		tui.NewCmd(f),
-		browse.NewCmd(f, nil),
-		alias.NewCmd(f),
-		status.NewCmd(f),
-	)
-	addHelpTopics(root)
-	strictHelp(root)
-	completions.Register(root, f)
 	return root
 }
+
 
 var cobraGlobals sync.Once
 
