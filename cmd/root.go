@@ -260,7 +260,6 @@ and two-factor authentication; the agent chat; and the container registry.`,
 	return root
 }
 
-
 var cobraGlobals sync.Once
 
 // setCobraGlobals sets cobra's package-level settings, once per process:
