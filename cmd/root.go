@@ -9,11 +9,9 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"os/signal"
 	"path/filepath"
 	"strings"
 	"sync"
-	"syscall"
 
 	"github.com/forgehq/forge/app/cmdutil"
 	"github.com/forgehq/forge/app/output"
@@ -27,6 +25,7 @@ import (
 	"github.com/forgehq/forge/cmd/companion"
 	"github.com/forgehq/forge/cmd/completion"
 	"github.com/forgehq/forge/cmd/image"
+	"github.com/forgehq/forge/cmd/internal/rootcmd"
 	"github.com/forgehq/forge/cmd/issue"
 	"github.com/forgehq/forge/cmd/job"
 	"github.com/forgehq/forge/cmd/mcp"
@@ -40,7 +39,6 @@ import (
 	"github.com/forgehq/forge/cmd/tui"
 	"github.com/forgehq/forge/cmd/version"
 	"github.com/forgehq/forge/completions"
-	"github.com/forgehq/forge/internal/build"
 	"github.com/forgehq/forge/internal/iostreams"
 	"github.com/spf13/cobra"
 )
@@ -77,58 +75,18 @@ func Run(parent context.Context, f *cmdutil.Factory, args []string) int {
 
 // RunTree is Run with the command tree tree builds for args.
 func RunTree(parent context.Context, f *cmdutil.Factory, args []string, tree Tree) int {
-	ctx, cancel := context.WithCancel(parent)
-	defer cancel()
 	root := tree(f, args)
-	root.PersistentPreRunE = func(*cobra.Command, []string) error {
-		watchInterrupt(ctx, cancel)
-		return nil
-	}
 	args, sh, err := alias.Expand(f.Getenv, func(w string) bool {
 		c, _, err := root.Find([]string{w})
 		return err == nil && c != root || w == "help" || strings.HasPrefix(w, "__")
 	}, args)
 	if err == nil && sh != nil {
-		return runShellAlias(ctx, f, sh)
+		return runShellAlias(parent, f, sh)
 	}
 	if err == nil {
-		root.SetArgs(output.NormalizeJSONArgs(root, completions.Args(args)))
-		err = root.ExecuteContext(ctx)
+		err = rootcmd.Execute(parent, root, output.NormalizeJSONArgs(root, completions.Args(args)))
 	}
-	// Interrupted, the command's error is that; but an ExitError has been
-	// reported already (the demo's step that was stopped said
-	// "interrupted" itself) and keeps its code without a second line.
-	var reported *cmdutil.ExitError
-	if err != nil && ctx.Err() != nil && !errors.As(err, &reported) {
-		err = context.Canceled
-	}
-	if cmdutil.ShouldPrint(err) {
-		if cmdutil.ExitCode(err) == cmdutil.ExitInterrupted {
-			fmt.Fprintln(f.IOStreams.ErrOut, "forge: interrupted")
-		} else {
-			fmt.Fprintf(f.IOStreams.ErrOut, "forge: %s\n", cmdutil.ErrorMessage(f.IOStreams, err))
-		}
-	}
-	return cmdutil.ExitCode(err)
-}
-
-// watchInterrupt makes Ctrl-C (or SIGTERM) cancel the running command's
-// context, so it stops its request and forge exits 130; a second Ctrl-C
-// kills forge at once. It is installed only when a command runs: setting up
-// signal delivery costs about half a millisecond, which `forge --version`
-// and help (answered by cobra before any hook) do not pay.
-func watchInterrupt(ctx context.Context, cancel context.CancelFunc) {
-	ch := make(chan os.Signal, 1)
-	signal.Notify(ch, os.Interrupt, syscall.SIGTERM)
-	go func() {
-		select {
-		case <-ch:
-			cancel()
-			signal.Stop(ch)
-		case <-ctx.Done():
-			signal.Stop(ch)
-		}
-	}()
+	return rootcmd.Exit(f, err)
 }
 
 // NewRootCmd builds the whole command tree. Building it reads nothing and
@@ -145,7 +103,8 @@ func NewRootCmd(f *cmdutil.Factory) *cobra.Command { return NewTree(f, nil) }
 // that `forge --version` and every single command would otherwise pay
 // (bench/README.md, "Start-up: the command tree built lazily").
 func NewTree(f *cmdutil.Factory, args []string) *cobra.Command {
-	root := newRoot(f)
+	root := rootcmd.New(f)
+	setCobraGlobals()
 	word, wantsVersion := firstWord(args)
 	one := -1
 	for i, n := range nouns {
@@ -154,7 +113,7 @@ func NewTree(f *cmdutil.Factory, args []string) *cobra.Command {
 		}
 	}
 	switch {
-	case one >= 0:
+	case one >= 0 && !nouns[one].whole:
 		root.AddCommand(nouns[one].build(f))
 	case word == "" && wantsVersion:
 	default:
@@ -170,34 +129,37 @@ func NewTree(f *cmdutil.Factory, args []string) *cobra.Command {
 
 // nouns are forge's commands, in the order help lists them; each is built
 // only when a command line needs it (NewTree). Their names are the
-// commands' own (TestNounNames).
+// commands' own (TestNounNames). A command that reads the tree it is in
+// (alias set asks whether a word is a command; completion writes the
+// tree's script) is whole: it runs in the whole tree.
 var nouns = []struct {
 	name  string
 	build func(*cmdutil.Factory) *cobra.Command
+	whole bool
 }{
-	{"version", version.NewCmd},
-	{"profile", profile.NewCmd},
-	{"auth", auth.NewCmd},
-	{"account", account.NewCmd},
-	{"ssh-key", sshkey.NewCmd},
-	{"chat", chat.NewCmd},
-	{companion.Serve.Name, func(f *cmdutil.Factory) *cobra.Command { return companion.NewCmd(f, companion.Serve) }},
-	{"image", image.NewCmd},
-	{"run", run.NewCmd},
-	{"job", job.NewCmd},
-	{"admin", admin.NewCmd},
-	{"mcp", mcp.NewCmd},
-	{"api", api.NewCmd},
-	{"repo", repo.NewCmd},
-	{"issue", issue.NewCmd},
-	{"pr", pr.NewCmd},
-	{"release", release.NewCmd},
-	{companion.Demo.Name, func(f *cmdutil.Factory) *cobra.Command { return companion.NewCmd(f, companion.Demo) }},
-	{"completion", completion.NewCmd},
-	{"tui", tui.NewCmd},
-	{"browse", func(f *cmdutil.Factory) *cobra.Command { return browse.NewCmd(f, nil) }},
-	{"alias", alias.NewCmd},
-	{"status", status.NewCmd},
+	{"version", version.NewCmd, false},
+	{"profile", profile.NewCmd, false},
+	{"auth", auth.NewCmd, false},
+	{"account", account.NewCmd, false},
+	{"ssh-key", sshkey.NewCmd, false},
+	{"chat", chat.NewCmd, false},
+	{companion.Serve.Name, func(f *cmdutil.Factory) *cobra.Command { return companion.NewCmd(f, companion.Serve) }, false},
+	{"image", image.NewCmd, false},
+	{"run", run.NewCmd, false},
+	{"job", job.NewCmd, false},
+	{"admin", admin.NewCmd, false},
+	{"mcp", mcp.NewCmd, false},
+	{"api", api.NewCmd, false},
+	{"repo", repo.NewCmd, false},
+	{"issue", issue.NewCmd, false},
+	{"pr", pr.NewCmd, false},
+	{"release", release.NewCmd, false},
+	{companion.Demo.Name, func(f *cmdutil.Factory) *cobra.Command { return companion.NewCmd(f, companion.Demo) }, false},
+	{"completion", completion.NewCmd, true},
+	{"tui", tui.NewCmd, false},
+	{"browse", func(f *cmdutil.Factory) *cobra.Command { return browse.NewCmd(f, nil) }, false},
+	{"alias", alias.NewCmd, true},
+	{"status", status.NewCmd, false},
 }
 
 // firstWord is args' first word that is not a root flag or a root flag's
@@ -220,56 +182,12 @@ func firstWord(args []string) (word string, version bool) {
 	return "", version
 }
 
-// newRoot is the root command alone.
-func newRoot(f *cmdutil.Factory) *cobra.Command {
-	root := &cobra.Command{
-		Use:   "forge <command> <subcommand> [flags]",
-		Short: "Work with the hosting service from the command line",
-		Long: `forge works with the hosting service from your terminal and from CI:
-git repositories, issues, pull requests, releases and CI runs; your account
-and two-factor authentication; the agent chat; and the container registry.`,
-		Example: `  forge profile add dev --base-url http://127.0.0.1:8080/api/v2
-  forge profile use dev
-  forge profile show`,
-		Version:       build.Version,
-		SilenceErrors: true,
-		SilenceUsage:  true,
-		Args:          cmdutil.GroupArgs,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			return cmd.Help()
-		},
-	}
-	setCobraGlobals()
-	root.SetVersionTemplate("{{forgeVersion}}\n")
-	root.SetOut(f.IOStreams.Out)
-	root.SetErr(f.IOStreams.ErrOut)
-	root.SetFlagErrorFunc(func(cmd *cobra.Command, err error) error {
-		if uerr := cmdutil.GroupFlagError(cmd); uerr != nil {
-			return uerr
-		}
-		if ferr := cmdutil.FlagError(err); ferr != err {
-			return ferr
-		}
-		return &cmdutil.UsageError{Err: fmt.Errorf("%w; see `%s --help`", err, cmd.CommandPath())}
-	})
-	root.PersistentFlags().StringVar(&f.ProfileFlag, "profile", "", "Use the named configuration `profile` (also FORGE_PROFILE)")
-	root.PersistentFlags().BoolVar(&f.DebugFlag, "debug", false, "Trace HTTP requests to stderr, secrets masked (also FORGE_DEBUG=1)")
-	// cmd/completion replaces cobra's own `completion` command.
-	root.CompletionOptions.DisableDefaultCmd = true
-
-	return root
-}
-
 var cobraGlobals sync.Once
 
 // setCobraGlobals sets cobra's package-level settings, once per process:
 // they are globals, and tests build root commands in parallel.
 func setCobraGlobals() {
 	cobraGlobals.Do(func() {
-		// Every parent's persistent hooks run, not only the nearest one's,
-		// so the root's interrupt handling survives subcommands with hooks.
-		cobra.EnableTraverseRunHooks = true
-		cobra.AddTemplateFunc("forgeVersion", build.String)
 		cobra.AddTemplateFunc("forgeHelpTopics", helpTopicsSection)
 	})
 }

@@ -24,8 +24,9 @@ func TestNounNames(t *testing.T) {
 }
 
 // TestTreeBuiltForTheCommandLine: a command line naming a command builds
-// that command alone; --version none; help, completion, an alias or a
-// mistyped word the whole tree.
+// that command alone; --version none; help, completion, an alias, a
+// mistyped word or a command that reads the tree (alias, completion) the
+// whole tree.
 func TestTreeBuiltForTheCommandLine(t *testing.T) {
 	ios, _, _, _ := iostreams.Test()
 	f := cmdutil.New(ios, func(string) string { return "" })
@@ -48,6 +49,8 @@ func TestTreeBuiltForTheCommandLine(t *testing.T) {
 		{[]string{"__complete", "iss"}, all},
 		{[]string{"isue", "list"}, all},
 		{[]string{"--profile", "issue"}, all},
+		{[]string{"alias", "set", "co", "pr checkout"}, all},
+		{[]string{"completion", "bash"}, all},
 	} {
 		var got []string
 		for _, cmd := range NewTree(f, c.args).Commands() {
@@ -71,6 +74,7 @@ func TestLazyTreeAnswersAsTheWholeOne(t *testing.T) {
 	for _, args := range [][]string{
 		{"--version"}, {"version"}, {"issue", "--help"}, {"issue", "lst"}, {"--profile", "x", "profile", "list", "--help"},
 		{"issue", "list", "--bogus"}, {"auth", "status", "extra", "--help"},
+		{"alias", "set", "issue", "pr list"}, {"alias", "set", "x", "nothing here"},
 	} {
 		run := func(tree Tree) (int, string) {
 			ios, _, out, errOut := iostreams.Test()

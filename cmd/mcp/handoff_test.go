@@ -109,3 +109,18 @@ func TestForgeDoesNotLinkTheSDK(t *testing.T) {
 		}
 	}
 }
+
+// forge-mcp is the MCP server and forge's root alone: not a third copy of
+// forge's commands and terminal UI (bench/README.md, "Companions decided
+// again").
+func TestForgeMCPLinksNoOtherCommand(t *testing.T) {
+	out, err := exec.Command("go", "list", "-deps", "github.com/forgehq/forge/cmd/forge-mcp").Output()
+	if err != nil {
+		t.Skipf("go list: %v", err)
+	}
+	for _, p := range strings.Fields(string(out)) {
+		if p == "github.com/forgehq/forge/cmd" || p == "github.com/forgehq/forge/cmd/issue" || strings.HasPrefix(p, "github.com/forgehq/forge/tui") || strings.HasPrefix(p, "charm.land/bubbletea") {
+			t.Errorf("forge-mcp links %s", p)
+		}
+	}
+}

@@ -14,14 +14,15 @@ import (
 	"github.com/spf13/cobra"
 )
 
-// NewRootCmd is cmd.NewRootCmd with serve and demo of its own: the whole
-// tree.
+// NewRootCmd is cmd.NewRootCmd with serve and demo of its own.
 func NewRootCmd(f *cmdutil.Factory) *cobra.Command { return NewTree(f, nil) }
 
-// NewTree is cmd.NewTree with serve and demo of its own. The demo runs its
-// tour's commands with cmd.Run: they need no server of their own.
-func NewTree(f *cmdutil.Factory, args []string) *cobra.Command {
-	root := cmd.NewTree(f, args)
+// NewTree is the whole tree whatever the command line (forge-server runs
+// once per server or demo, and the demo asks its tree whether `forge tui`
+// exists), with serve and demo of its own. The demo runs its tour's
+// commands with cmd.Run: they need no server of their own.
+func NewTree(f *cmdutil.Factory, _ []string) *cobra.Command {
+	root := cmd.NewRootCmd(f)
 	for _, c := range []*cobra.Command{serve.NewCmd(f), demo.NewCmd(f, cmd.Run)} {
 		if old, _, err := root.Find([]string{c.Name()}); err == nil && old != root {
 			root.RemoveCommand(old)
