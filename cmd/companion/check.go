@@ -1,7 +1,6 @@
 package companion
 
 import (
-	"debug/buildinfo"
 	"fmt"
 	"path/filepath"
 	"runtime/debug"
@@ -13,10 +12,11 @@ import (
 // check refuses an installed companion that is not forge's (another
 // program of that name) or not of forge's version: a forge-server of
 // another release may take other flags or serve another API than this
-// forge speaks. It reads the binary's build info from its file, so
-// nothing runs before it is known to be forge's; an error names the fix.
+// forge speaks. It reads the binary's build info from its file
+// (readBuildInfo), so nothing runs before it is known to be forge's; an
+// error names the fix.
 func check(path, binary string) error {
-	theirs, err := buildinfo.ReadFile(path)
+	theirs, err := readBuildInfo(path)
 	ours, ok := debug.ReadBuildInfo()
 	if err != nil || !ok || !sameProgram(theirs.Path, ours.Path, binary) {
 		return fmt.Errorf("%s is not forge's %s: remove it, or install forge again from a release or package, which ships both", path, binary)
