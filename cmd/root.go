@@ -143,7 +143,7 @@ var nouns = []struct {
 	{"account", account.NewCmd, false},
 	{"ssh-key", sshkey.NewCmd, false},
 	{"chat", chat.NewCmd, false},
-	{companion.Serve.Name, func(f *cmdutil.Factory) *cobra.Command { return companion.NewCmd(f, companion.Serve) }, false},
+	{"serve", newServe, false},
 	{"image", image.NewCmd, false},
 	{"run", run.NewCmd, false},
 	{"job", job.NewCmd, false},
@@ -154,13 +154,19 @@ var nouns = []struct {
 	{"issue", issue.NewCmd, false},
 	{"pr", pr.NewCmd, false},
 	{"release", release.NewCmd, false},
-	{companion.Demo.Name, func(f *cmdutil.Factory) *cobra.Command { return companion.NewCmd(f, companion.Demo) }, false},
+	{"demo", newDemo, false},
 	{"completion", completion.NewCmd, true},
 	{"tui", tui.NewCmd, false},
-	{"browse", func(f *cmdutil.Factory) *cobra.Command { return browse.NewCmd(f, nil) }, false},
+	{"browse", newBrowse, false},
 	{"alias", alias.NewCmd, true},
 	{"status", status.NewCmd, false},
 }
+
+// The constructors of the nouns that take more than the Factory: named
+// functions, so that the table needs no init() work.
+func newServe(f *cmdutil.Factory) *cobra.Command  { return companion.NewCmd(f, companion.Serve) }
+func newDemo(f *cmdutil.Factory) *cobra.Command   { return companion.NewCmd(f, companion.Demo) }
+func newBrowse(f *cmdutil.Factory) *cobra.Command { return browse.NewCmd(f, nil) }
 
 // firstWord is args' first word that is not a root flag or a root flag's
 // value, and whether args ask for the version (--version, -v).
