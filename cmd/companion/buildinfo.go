@@ -23,13 +23,24 @@ func readBuildInfo(path string) (*debug.BuildInfo, error) {
 		return nil, err
 	}
 	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
 	// Built at run time: a literal would put the header itself in the
-	// binary's read-only data, where this scan would find it first.
+	// binary's read-only data, where this scan could find it.
 	magic := append([]byte{0xff}, " Go buildinf:"...)
+	// The blob opens the data, which follows the code and the read-only
+	// data in all three formats: read from the end, a megabyte at a time
+	// (the chunks overlap by the header's length).
 	const chunk = 1 << 20
 	buf := make([]byte, chunk+len(magic))
-	for off := int64(0); ; off += chunk {
-		n, err := f.ReadAt(buf, off)
+	for end := fi.Size(); end > 0; end -= chunk {
+		start := max(0, end-chunk)
+		n, err := f.ReadAt(buf[:min(int64(len(buf)), fi.Size()-start)], start)
+		if err != nil && err != io.EOF {
+			return nil, err
+		}
 		data := buf[:n]
 		for i := 0; ; i++ {
 			j := bytes.Index(data[i:], magic)
@@ -37,19 +48,14 @@ func readBuildInfo(path string) (*debug.BuildInfo, error) {
 				break
 			}
 			i += j
-			if pos := off + int64(i); pos%16 == 0 {
+			if pos := start + int64(i); pos%16 == 0 {
 				if bi, err := parseBuildInfo(f, pos); err == nil {
 					return bi, nil
 				}
 			}
 		}
-		if err == io.EOF || n < len(buf) {
-			return nil, errNoBuildInfo
-		}
-		if err != nil {
-			return nil, err
-		}
 	}
+	return nil, errNoBuildInfo
 }
 
 // parseBuildInfo reads the blob at pos: a 32-byte header (the magic, the

@@ -49,3 +49,18 @@ func TestReadBuildInfo(t *testing.T) {
 		t.Errorf("readBuildInfo of a script = %+v", bi)
 	}
 }
+
+// What the check costs forge serve and forge mcp serve once per start:
+// go test -bench ReadBuildInfo -benchtime 50x ./cmd/companion/ (with
+// FORGE_BENCH_BINARY=path/to/forge-mcp for a release build).
+func BenchmarkReadBuildInfo(b *testing.B) {
+	path := os.Getenv("FORGE_BENCH_BINARY")
+	if path == "" {
+		path = os.Args[0]
+	}
+	for b.Loop() {
+		if _, err := readBuildInfo(path); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
