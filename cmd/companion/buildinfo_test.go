@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"reflect"
 	"testing"
+
+	"github.com/forgehq/forge/cmd/companion/companiontest"
 )
 
 // readBuildInfo reads what debug/buildinfo reads: of this test binary,
@@ -16,14 +18,10 @@ func TestReadBuildInfo(t *testing.T) {
 	paths := []string{os.Args[0]}
 	if _, err := exec.LookPath("go"); err == nil {
 		dir := t.TempDir()
-		for name, content := range map[string]string{
+		companiontest.WriteTree(t, dir, map[string]string{
 			"go.mod":  "module example.com/stripped\n\ngo 1.22\n",
 			"main.go": "package main\n\nfunc main() {}\n",
-		} {
-			if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644); err != nil {
-				t.Fatal(err)
-			}
-		}
+		})
 		c := exec.Command("go", "build", "-trimpath", "-ldflags=-s -w", "-o", "stripped", ".")
 		c.Dir = dir
 		if out, err := c.CombinedOutput(); err != nil {

@@ -253,14 +253,10 @@ func TestOtherProgramRefused(t *testing.T) {
 	t.Parallel()
 	dir := install(t, false)
 	other := t.TempDir()
-	for name, content := range map[string]string{
+	companiontest.WriteTree(t, other, map[string]string{
 		"go.mod":  "module example.com/other\n\ngo 1.22\n",
 		"main.go": "package main\n\nimport \"os\"\n\nfunc main() { os.WriteFile(\"ran\", nil, 0o644); os.Exit(3) }\n",
-	} {
-		if err := os.WriteFile(filepath.Join(other, name), []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	})
 	bin := t.TempDir()
 	goBuild(t, other, filepath.Join(bin, companion.Binary), ".")
 	c := forge(t, dir, "serve")

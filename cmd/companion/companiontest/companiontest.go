@@ -56,8 +56,16 @@ func main() {
 }
 `,
 	}
+	WriteTree(t, clone, files)
+	return clone
+}
+
+// WriteTree writes files (slash-separated names below dir, and their
+// contents) into dir.
+func WriteTree(t testing.TB, dir string, files map[string]string) {
+	t.Helper()
 	for name, content := range files {
-		path := filepath.Join(clone, name)
+		path := filepath.Join(dir, filepath.FromSlash(name))
 		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 			t.Fatal(err)
 		}
@@ -65,7 +73,6 @@ func main() {
 			t.Fatal(err)
 		}
 	}
-	return clone
 }
 
 // Ran says whether a program built from the clone has run.
