@@ -1,10 +1,11 @@
-// Package companion runs forge's companions: binaries that are forge's
-// command tree with something heavy linked in, which forge itself leaves
-// out so that every forge run, `forge --version` included, stays fast
-// (docs/DESIGN.md, "Start-up cost"; bench/README.md). There are two:
-// forge-server (Binary) links the reference server (go-git, openpgp, jwt,
-// otp: 5 MB and 49 package inits) for `forge serve` and `forge demo`;
-// forge-mcp (MCP) links the MCP SDK for `forge mcp serve` (cmd/mcp).
+// Package companion runs forge's companions: binaries holding something
+// heavy that forge itself leaves out so that every forge run, `forge
+// --version` included, stays fast (docs/DESIGN.md, "Start-up cost";
+// bench/README.md). There are two: forge-server (Binary), forge's command
+// tree with the reference server (go-git, openpgp, jwt, otp: 5 MB and 49
+// package inits) for `forge serve` and `forge demo`; forge-mcp (MCP),
+// forge's root with the mcp commands and the MCP SDK, for `forge mcp
+// serve` (cmd/mcp).
 //
 // A companion is found, in order:
 //
