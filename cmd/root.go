@@ -169,8 +169,10 @@ func newDemo(f *cmdutil.Factory) *cobra.Command   { return companion.NewCmd(f, c
 func newBrowse(f *cmdutil.Factory) *cobra.Command { return browse.NewCmd(f, nil) }
 
 // firstWord is args' first word that is not a root flag or a root flag's
-// value, and whether args ask for the version (--version, -v).
+// value, and whether args ask for the version (--version, -v) and not for
+// help, which cobra answers first.
 func firstWord(args []string) (word string, version bool) {
+	help := false
 	for i := 0; i < len(args); i++ {
 		switch a := args[i]; {
 		case a == "--":
@@ -179,13 +181,15 @@ func firstWord(args []string) (word string, version bool) {
 			i++
 		case a == "--version" || a == "-v":
 			version = true
+		case a == "--help" || a == "-h":
+			help = true
 		case strings.HasPrefix(a, "-"):
-			// --profile=NAME, --debug, --help: no value to skip.
+			// --profile=NAME, --debug: no value to skip.
 		default:
-			return a, version
+			return a, version && !help
 		}
 	}
-	return "", version
+	return "", version && !help
 }
 
 var cobraGlobals sync.Once

@@ -43,6 +43,7 @@ func TestTreeBuiltForTheCommandLine(t *testing.T) {
 		{[]string{"--profile=dev", "serve", "--help"}, []string{"serve"}},
 		{[]string{"--version"}, nil},
 		{[]string{"-v"}, nil},
+		{[]string{"--version", "--help"}, all},
 		{nil, all},
 		{[]string{"--help"}, all},
 		{[]string{"help", "issue"}, all},
@@ -72,7 +73,7 @@ func TestTreeBuiltForTheCommandLine(t *testing.T) {
 func TestLazyTreeAnswersAsTheWholeOne(t *testing.T) {
 	whole := func(f *cmdutil.Factory, _ []string) *cobra.Command { return NewRootCmd(f) }
 	for _, args := range [][]string{
-		{"--version"}, {"version"}, {"issue", "--help"}, {"issue", "lst"}, {"--profile", "x", "profile", "list", "--help"},
+		{"--version"}, {"version"}, {"--version", "-h"}, {"issue", "--help"}, {"issue", "lst"}, {"--profile", "x", "profile", "list", "--help"},
 		{"issue", "list", "--bogus"}, {"auth", "status", "extra", "--help"},
 		{"alias", "set", "issue", "pr list"}, {"alias", "set", "x", "nothing here"},
 	} {
