@@ -9,11 +9,9 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"os/signal"
 	"path/filepath"
 	"strings"
 	"sync"
-	"syscall"
 
 	"github.com/forgehq/forge/app/cmdutil"
 	"github.com/forgehq/forge/app/output"
@@ -27,6 +25,7 @@ import (
 	"github.com/forgehq/forge/cmd/companion"
 	"github.com/forgehq/forge/cmd/completion"
 	"github.com/forgehq/forge/cmd/image"
+	"github.com/forgehq/forge/cmd/internal/rootcmd"
 	"github.com/forgehq/forge/cmd/issue"
 	"github.com/forgehq/forge/cmd/job"
 	"github.com/forgehq/forge/cmd/mcp"
@@ -40,20 +39,22 @@ import (
 	"github.com/forgehq/forge/cmd/tui"
 	"github.com/forgehq/forge/cmd/version"
 	"github.com/forgehq/forge/completions"
-	"github.com/forgehq/forge/internal/build"
 	"github.com/forgehq/forge/internal/iostreams"
 	"github.com/spf13/cobra"
 )
 
 // Main runs forge with the process's arguments and environment and returns
 // the exit code.
-func Main() int { return MainTree(NewRootCmd) }
+func Main() int { return MainTree(NewTree) }
 
-// MainTree is Main with the command tree newRoot builds: forge-server's
+// A Tree builds the command tree for a command line (see NewTree).
+type Tree func(f *cmdutil.Factory, args []string) *cobra.Command
+
+// MainTree is Main with the command tree tree builds: forge-server's
 // (package withserver) runs `serve` and `demo` in its own process.
-func MainTree(newRoot func(*cmdutil.Factory) *cobra.Command) int {
+func MainTree(tree Tree) int {
 	f := cmdutil.New(iostreams.System(), os.Getenv)
-	return RunTree(context.Background(), f, dispatchArgs(os.Args), newRoot)
+	return RunTree(context.Background(), f, dispatchArgs(os.Args), tree)
 }
 
 // dispatchArgs is the command line forge runs: invoked as
@@ -69,133 +70,133 @@ func dispatchArgs(argv []string) []string {
 // Run executes forge with args and returns the exit code; tests call it
 // with their own Factory.
 func Run(parent context.Context, f *cmdutil.Factory, args []string) int {
-	return RunTree(parent, f, args, NewRootCmd)
+	return RunTree(parent, f, args, NewTree)
 }
 
-// RunTree is Run with the command tree newRoot builds.
-func RunTree(parent context.Context, f *cmdutil.Factory, args []string, newRoot func(*cmdutil.Factory) *cobra.Command) int {
-	ctx, cancel := context.WithCancel(parent)
-	defer cancel()
-	root := newRoot(f)
-	root.PersistentPreRunE = func(*cobra.Command, []string) error {
-		watchInterrupt(ctx, cancel)
-		return nil
-	}
+// RunTree is Run with the command tree tree builds for args.
+func RunTree(parent context.Context, f *cmdutil.Factory, args []string, tree Tree) int {
+	root := tree(f, args)
 	args, sh, err := alias.Expand(f.Getenv, func(w string) bool {
 		c, _, err := root.Find([]string{w})
 		return err == nil && c != root || w == "help" || strings.HasPrefix(w, "__")
 	}, args)
 	if err == nil && sh != nil {
-		return runShellAlias(ctx, f, sh)
+		return runShellAlias(parent, f, sh)
 	}
 	if err == nil {
-		root.SetArgs(output.NormalizeJSONArgs(root, completions.Args(args)))
-		err = root.ExecuteContext(ctx)
+		err = rootcmd.Execute(parent, root, output.NormalizeJSONArgs(root, completions.Args(args)))
 	}
-	if err != nil && ctx.Err() != nil && !errors.Is(err, context.Canceled) {
-		err = fmt.Errorf("%w: %w", context.Canceled, err)
-	}
-	if cmdutil.ShouldPrint(err) {
-		if cmdutil.ExitCode(err) == cmdutil.ExitInterrupted {
-			fmt.Fprintf(f.IOStreams.ErrOut, "forge: %s\n", cmdutil.InterruptedMessage(err))
-		} else {
-			fmt.Fprintf(f.IOStreams.ErrOut, "forge: %s\n", cmdutil.ErrorMessage(f.IOStreams, err))
-		}
-	}
-	return cmdutil.ExitCode(err)
-}
-
-// watchInterrupt makes Ctrl-C (or SIGTERM) cancel the running command's
-// context, so it stops its request and forge exits 130; a second Ctrl-C
-// kills forge at once. It is installed only when a command runs: setting up
-// signal delivery costs about half a millisecond, which `forge --version`
-// and help (answered by cobra before any hook) do not pay.
-func watchInterrupt(ctx context.Context, cancel context.CancelFunc) {
-	ch := make(chan os.Signal, 1)
-	signal.Notify(ch, os.Interrupt, syscall.SIGTERM)
-	go func() {
-		select {
-		case <-ch:
-			cancel()
-			signal.Stop(ch)
-		case <-ctx.Done():
-			signal.Stop(ch)
-		}
-	}()
+	return rootcmd.Exit(f, err)
 }
 
 // NewRootCmd builds the whole command tree. Building it reads nothing and
 // connects nowhere. Its `serve` and `demo` run the forge-server companion
 // and `mcp serve` the forge-mcp one (package companion), which link the
 // reference server and the MCP SDK that forge does not.
-func NewRootCmd(f *cmdutil.Factory) *cobra.Command {
-	root := &cobra.Command{
-		Use:   "forge <command> <subcommand> [flags]",
-		Short: "Work with the hosting service from the command line",
-		Long: `forge works with the hosting service from your terminal and from CI:
-git repositories, issues, pull requests, releases and CI runs; your account
-and two-factor authentication; the agent chat; and the container registry.`,
-		Example: `  forge profile add dev --base-url http://127.0.0.1:8080/api/v2
-  forge profile use dev
-  forge profile show`,
-		Version:       build.Version,
-		SilenceErrors: true,
-		SilenceUsage:  true,
-		Args:          cmdutil.GroupArgs,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			return cmd.Help()
-		},
-	}
+func NewRootCmd(f *cmdutil.Factory) *cobra.Command { return NewTree(f, nil) }
+
+// NewTree builds the command tree args need: when they name a command
+// (`forge issue list`, `forge --profile dev issue list`), that command's
+// subtree alone; when they name none but ask for the version, no command
+// at all; otherwise (help, completion, an alias, a mistyped word) the
+// whole tree. Building the whole tree costs about a millisecond of CPU
+// that `forge --version` and every single command would otherwise pay
+// (bench/README.md, "Start-up: the command tree built lazily").
+func NewTree(f *cmdutil.Factory, args []string) *cobra.Command {
+	root := rootcmd.New(f)
 	setCobraGlobals()
-	root.SetVersionTemplate("{{forgeVersion}}\n")
-	root.SetOut(f.IOStreams.Out)
-	root.SetErr(f.IOStreams.ErrOut)
+	flagError := root.FlagErrorFunc()
 	root.SetFlagErrorFunc(func(cmd *cobra.Command, err error) error {
-		if uerr := cmdutil.GroupFlagError(cmd); uerr != nil {
-			return uerr
-		}
 		if herr := habitError(cmd, err); herr != nil {
 			return herr
 		}
-		if ferr := cmdutil.FlagError(err); ferr != err {
-			return ferr
-		}
-		return &cmdutil.UsageError{Err: fmt.Errorf("%w; see `%s --help`", err, cmd.CommandPath())}
+		return flagError(cmd, err)
 	})
-	root.PersistentFlags().StringVar(&f.ProfileFlag, "profile", "", "Use the named configuration `profile` (also FORGE_PROFILE)")
-	root.PersistentFlags().BoolVar(&f.DebugFlag, "debug", false, "Trace HTTP requests to stderr, secrets masked (also FORGE_DEBUG=1)")
-	// cmd/completion replaces cobra's own `completion` command.
-	root.CompletionOptions.DisableDefaultCmd = true
-
-	root.AddCommand(
-		version.NewCmd(f),
-		profile.NewCmd(f),
-		auth.NewCmd(f),
-		account.NewCmd(f),
-		sshkey.NewCmd(f),
-		chat.NewCmd(f),
-		companion.NewCmd(f, companion.Serve),
-		image.NewCmd(f),
-		run.NewCmd(f),
-		job.NewCmd(f),
-		admin.NewCmd(f),
-		mcp.NewCmd(f),
-		api.NewCmd(f),
-		repo.NewCmd(f),
-		issue.NewCmd(f),
-		pr.NewCmd(f),
-		release.NewCmd(f),
-		companion.NewCmd(f, companion.Demo),
-		completion.NewCmd(f),
-		tui.NewCmd(f),
-		browse.NewCmd(f, nil),
-		alias.NewCmd(f),
-		status.NewCmd(f),
-	)
+	word, wantsVersion := firstWord(args)
+	one := -1
+	for i, n := range nouns {
+		if n.name == word {
+			one = i
+		}
+	}
+	switch {
+	case one >= 0 && !nouns[one].whole:
+		root.AddCommand(nouns[one].build(f))
+	case word == "" && wantsVersion:
+	default:
+		for _, n := range nouns {
+			root.AddCommand(n.build(f))
+		}
+	}
 	addHelpTopics(root)
 	strictHelp(root)
 	completions.Register(root, f)
 	return root
+}
+
+// nouns are forge's commands, in the order help lists them; each is built
+// only when a command line needs it (NewTree). Their names are the
+// commands' own (TestNounNames). A command that reads the tree it is in
+// (alias set asks whether a word is a command; completion writes the
+// tree's script) is whole: it runs in the whole tree.
+var nouns = []struct {
+	name  string
+	build func(*cmdutil.Factory) *cobra.Command
+	whole bool
+}{
+	{"version", version.NewCmd, false},
+	{"profile", profile.NewCmd, false},
+	{"auth", auth.NewCmd, false},
+	{"account", account.NewCmd, false},
+	{"ssh-key", sshkey.NewCmd, false},
+	{"chat", chat.NewCmd, false},
+	{"serve", newServe, false},
+	{"image", image.NewCmd, false},
+	{"run", run.NewCmd, false},
+	{"job", job.NewCmd, false},
+	{"admin", admin.NewCmd, false},
+	{"mcp", mcp.NewCmd, false},
+	{"api", api.NewCmd, false},
+	{"repo", repo.NewCmd, false},
+	{"issue", issue.NewCmd, false},
+	{"pr", pr.NewCmd, false},
+	{"release", release.NewCmd, false},
+	{"demo", newDemo, false},
+	{"completion", completion.NewCmd, true},
+	{"tui", tui.NewCmd, false},
+	{"browse", newBrowse, false},
+	{"alias", alias.NewCmd, true},
+	{"status", status.NewCmd, false},
+}
+
+// The constructors of the nouns that take more than the Factory: named
+// functions, so that the table needs no init() work.
+func newServe(f *cmdutil.Factory) *cobra.Command  { return companion.NewCmd(f, companion.Serve) }
+func newDemo(f *cmdutil.Factory) *cobra.Command   { return companion.NewCmd(f, companion.Demo) }
+func newBrowse(f *cmdutil.Factory) *cobra.Command { return browse.NewCmd(f, nil) }
+
+// firstWord is args' first word that is not a root flag or a root flag's
+// value, and whether args ask for the version (--version, -v) and not for
+// help, which cobra answers first.
+func firstWord(args []string) (word string, version bool) {
+	help := false
+	for i := 0; i < len(args); i++ {
+		switch a := args[i]; {
+		case a == "--":
+			return "", false
+		case a == "--profile":
+			i++
+		case a == "--version" || a == "-v":
+			version = true
+		case a == "--help" || a == "-h":
+			help = true
+		case strings.HasPrefix(a, "-"):
+			// --profile=NAME, --debug: no value to skip.
+		default:
+			return a, version && !help
+		}
+	}
+	return "", version && !help
 }
 
 var cobraGlobals sync.Once
@@ -204,10 +205,6 @@ var cobraGlobals sync.Once
 // they are globals, and tests build root commands in parallel.
 func setCobraGlobals() {
 	cobraGlobals.Do(func() {
-		// Every parent's persistent hooks run, not only the nearest one's,
-		// so the root's interrupt handling survives subcommands with hooks.
-		cobra.EnableTraverseRunHooks = true
-		cobra.AddTemplateFunc("forgeVersion", build.String)
 		cobra.AddTemplateFunc("forgeHelpTopics", helpTopicsSection)
 	})
 }

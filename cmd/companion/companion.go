@@ -1,18 +1,24 @@
-// Package companion runs forge's companions: binaries that are forge's
-// command tree with something heavy linked in, which forge itself leaves
-// out so that every forge run, `forge --version` included, stays fast
-// (docs/DESIGN.md, "Start-up cost"; bench/README.md). There are two:
-// forge-server (Binary) links the reference server (go-git, openpgp, jwt,
-// otp: 5 MB and 49 package inits) for `forge serve` and `forge demo`;
-// forge-mcp (MCP) links the MCP SDK for `forge mcp serve` (cmd/mcp).
+// Package companion runs forge's companions: binaries holding something
+// heavy that forge itself leaves out so that every forge run, `forge
+// --version` included, stays fast (docs/DESIGN.md, "Start-up cost";
+// bench/README.md). There are two: forge-server (Binary), forge's command
+// tree with the reference server (go-git, openpgp, jwt, otp: 5 MB and 49
+// package inits) for `forge serve` and `forge demo`; forge-mcp (MCP),
+// forge's root with the mcp commands and the MCP SDK, for `forge mcp
+// serve` (cmd/mcp).
 //
 // A companion is found, in order:
 //
 //  1. beside forge's own executable, as releases and packages install it;
-//  2. when forge runs inside a clone of its module (`go run ./cmd/forge
-//     demo`), built from that clone into forge's cache directory, so a
-//     clone still needs one command;
+//  2. when forge was built from a clone of its module (`go run ./cmd/forge
+//     demo`) and runs inside that very clone, built from it into forge's
+//     cache directory, so a clone still needs one command;
 //  3. on the PATH.
+//
+// An installed one (1 or 3) must be forge's companion of forge's version
+// (check), and forge never builds code from any other tree: a directory
+// whose go.mod names forge's module is not forge's source for that (a
+// stranger's clone would run its own code).
 //
 // It then replaces forge's process (on Windows, runs as its child), so
 // the command takes the same flags, prints the same, answers the same
@@ -21,7 +27,6 @@ package companion
 
 import (
 	"bufio"
-	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -123,7 +128,9 @@ func complete(f *cmdutil.Factory, args []string) ([]cobra.Completion, cobra.Shel
 }
 
 // Find is the path of the companion binary to run (see the package
-// comment).
+// comment). One found installed must be forge's own companion of forge's
+// version (check); one built is built from the clone forge itself was
+// built from, never from another tree the user happens to stand in.
 func Find(f *cmdutil.Factory, binary string) (string, error) {
 	name := binary
 	if runtime.GOOS == "windows" {
@@ -134,15 +141,15 @@ func Find(f *cmdutil.Factory, binary string) (string, error) {
 		if self, err = filepath.EvalSymlinks(self); err == nil {
 			beside := filepath.Join(filepath.Dir(self), name)
 			if fi, err := os.Stat(beside); err == nil && !fi.IsDir() {
-				return beside, nil
+				return beside, check(beside, binary)
 			}
 		}
 	}
-	if root := ModuleRoot(binary); root != "" {
-		return build(f, root, binary, name)
+	if root := ownClone(binary); root != "" {
+		return buildFromClone(f, root, binary, name)
 	}
 	if path, err := exec.LookPath(name); err == nil {
-		return path, nil
+		return path, check(path, binary)
 	}
 	dir := "forge's directory"
 	if self != "" {
@@ -152,38 +159,11 @@ func Find(f *cmdutil.Factory, binary string) (string, error) {
 		binary, dir, filepath.Join(dir, name), binary)
 }
 
-// ModuleRoot is the root of the clone of forge's module the working
-// directory is in, if it holds cmd/binary, or "".
-func ModuleRoot(binary string) string {
-	dir, err := os.Getwd()
-	if err != nil {
-		return ""
-	}
-	for {
-		mod, err := os.ReadFile(filepath.Join(dir, "go.mod"))
-		if err == nil {
-			first, _, _ := bytes.Cut(mod, []byte("\n"))
-			if string(bytes.TrimSpace(first)) != "module "+module {
-				return ""
-			}
-			if _, err := os.Stat(filepath.Join(dir, "cmd", binary, "main.go")); err != nil {
-				return ""
-			}
-			return dir
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return ""
-		}
-		dir = parent
-	}
-}
-
-// build builds binary (file name) from the clone at root into forge's
+// buildFromClone builds binary (file name) from the clone at root into forge's
 // cache directory. go build leaves a binary that is up to date alone, so
 // only the first run (or one after a change) waits for it, and only then
 // does forge say it is building (see watch).
-func build(f *cmdutil.Factory, root, binary, name string) (string, error) {
+func buildFromClone(f *cmdutil.Factory, root, binary, name string) (string, error) {
 	cache := f.CacheDir()
 	if cache == "" {
 		var err error
@@ -192,7 +172,10 @@ func build(f *cmdutil.Factory, root, binary, name string) (string, error) {
 		}
 	}
 	out := filepath.Join(cache, "companion", name)
-	gobuild := exec.Command("go", "build", "-x", "-o", out, "./cmd/"+binary)
+	// -buildvcs=false: the companion is forge's own source, so the VCS
+	// stamp tells nothing, and asking git for it would print steps (git
+	// status, git log) that watch would take for work on every run.
+	gobuild := exec.Command("go", "build", "-buildvcs=false", "-x", "-o", out, "./cmd/"+binary)
 	gobuild.Dir = root
 	steps, err := gobuild.StderrPipe()
 	if err != nil {
@@ -213,7 +196,7 @@ func build(f *cmdutil.Factory, root, binary, name string) (string, error) {
 	}
 	// -x's steps bury go's errors: build again without it, on forge's
 	// stderr (what did build is cached), for the errors alone.
-	again := exec.Command("go", "build", "-o", out, "./cmd/"+binary)
+	again := exec.Command("go", "build", "-buildvcs=false", "-o", out, "./cmd/"+binary)
 	again.Dir = root
 	again.Stdout, again.Stderr = f.IOStreams.ErrOut, f.IOStreams.ErrOut
 	if again.Run() == nil {

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 	"syscall"
 	"testing"
@@ -17,6 +18,7 @@ import (
 	"github.com/forgehq/forge/cmd/companion"
 	"github.com/forgehq/forge/cmd/companion/companiontest"
 	"github.com/forgehq/forge/cmd/withserver"
+	"github.com/forgehq/forge/internal/build"
 )
 
 // TestMain lets the test binary be forge or forge-server, by the name of
@@ -173,50 +175,109 @@ func TestNoCompanion(t *testing.T) {
 	}
 }
 
-// TestFromClone: run inside a clone of forge's module (`go run ./cmd/forge
-// demo`), forge builds that clone's forge-server and runs it with the
-// arguments, its output and exit code passing through. The clone here
-// is a module of that path whose forge-server only echoes
-// (companiontest.Clone). forge says it is building only when go build has
-// work: the second run, with the binary up to date, says nothing, so a
-// script's stderr stays quiet too; stdout is the companion's alone both
-// times.
-func TestFromClone(t *testing.T) {
+// TestStrangersCloneIsNeverBuilt: in a tree whose go.mod names forge's
+// module but which forge was not built from (a stranger's "clone"), forge
+// without an installed forge-server neither builds nor runs the tree's
+// cmd/forge-server: it says the companion is missing, as anywhere else.
+func TestStrangersCloneIsNeverBuilt(t *testing.T) {
 	t.Parallel()
 	dir := install(t, false)
 	clone := companiontest.Clone(t, companion.Binary)
-	first := forge(t, dir, "demo", "--flag", "x y")
-	first.Dir = filepath.Join(clone, "cmd")
-	notice := "forge: building forge-server from the clone at " + clone + " (go build ./cmd/forge-server)\n"
-	for _, want := range []string{notice, ""} {
-		// The same cache directory (XDG_CACHE_HOME) both times.
-		c := exec.Command(first.Path, first.Args[1:]...)
-		c.Dir, c.Env = first.Dir, first.Env
+	want := "forge: forge-server is not installed beside forge (in " + dir + ") nor on the PATH: install a release or package of forge, which ships both, or from a clone run `go build -o " + filepath.Join(dir, "forge-server") + " ./cmd/forge-server`\n"
+	for _, args := range [][]string{{"serve"}, {"demo", "--flag"}, {"help", "serve"}, {"__complete", "serve", "--ad"}} {
+		c := forge(t, dir, args...)
+		c.Dir = filepath.Join(clone, "cmd")
 		code, stdout, stderr := runBuild(t, c)
-		if code != 3 || stdout != "the clone's forge-server: demo --flag x y\n" || stderr != want {
-			t.Errorf("exit %d, stdout %q, stderr %q, want %q", code, stdout, stderr, want)
+		if args[0] == "__complete" {
+			// TAB offers nothing.
+			if code != 0 || stdout != ":4\n" {
+				t.Errorf("forge %s: exit %d, stdout %q, stderr %q", strings.Join(args, " "), code, stdout, stderr)
+			}
+		} else if code != 1 || stdout != "" || stderr != want {
+			t.Errorf("forge %s: exit %d, stdout %q, stderr %q", strings.Join(args, " "), code, stdout, stderr)
+		}
+		if companiontest.Ran(clone) {
+			t.Fatalf("forge %s ran the clone's forge-server", strings.Join(args, " "))
+		}
+		if _, err := os.Stat(filepath.Join(envOf(c, "XDG_CACHE_HOME"), "forge", "companion")); err == nil {
+			t.Errorf("forge %s built something into its cache", strings.Join(args, " "))
 		}
 	}
 }
 
-// TestFromBrokenClone: when the clone's forge-server does not build, forge
-// shows go's errors alone (not go build -x's steps) and says what to do,
-// exit 1.
-func TestFromBrokenClone(t *testing.T) {
+// envOf is the value c's environment gives name.
+func envOf(c *exec.Cmd, name string) string {
+	v := ""
+	for _, kv := range c.Env {
+		if val, ok := strings.CutPrefix(kv, name+"="); ok {
+			v = val
+		}
+	}
+	return v
+}
+
+// TestOtherVersionRefused: a forge-server of another version, beside forge
+// or on the PATH, is not run: forge says whose versions differ and how to
+// install the two together, in one line, exit 1.
+func TestOtherVersionRefused(t *testing.T) {
+	t.Parallel()
+	clone := companiontest.Clone(t, companion.Binary)
+	bi, _ := debug.ReadBuildInfo()
+	ours := build.Stamp(bi)
+	for _, where := range []string{"beside", "PATH"} {
+		dir := install(t, false)
+		companionDir := dir
+		if where == "PATH" {
+			companionDir = t.TempDir()
+		}
+		goBuild(t, clone, filepath.Join(companionDir, companion.Binary), "-ldflags=-X github.com/forgehq/forge/internal/build.Version=0.9.0", "./cmd/forge-server")
+		c := forge(t, dir, "serve", "--addr", "127.0.0.1:0")
+		if where == "PATH" {
+			c.Env = append(c.Env, "PATH="+companionDir+string(os.PathListSeparator)+goBin(t))
+		}
+		code, stdout, stderr := runBuild(t, c)
+		path := filepath.Join(companionDir, companion.Binary)
+		want := "forge: " + path + " is version 0.9.0 but forge is " + ours + ": install forge and its companions from one release or package (or build them together: `go build -o " + companionDir + "/ ./cmd/forge ./cmd/forge-server`)\n"
+		if code != 1 || stdout != "" || stderr != want {
+			t.Errorf("%s: exit %d, stdout %q, stderr:\n%s\nwant:\n%s", where, code, stdout, stderr, want)
+		}
+		if companiontest.Ran(clone) {
+			t.Fatalf("%s: forge ran a forge-server of another version", where)
+		}
+	}
+}
+
+// TestOtherProgramRefused: a program named forge-server on the PATH that
+// is not forge's is not run.
+func TestOtherProgramRefused(t *testing.T) {
 	t.Parallel()
 	dir := install(t, false)
-	clone := companiontest.Clone(t, companion.Binary)
-	main := filepath.Join(clone, "cmd", companion.Binary, "main.go")
-	if err := os.WriteFile(main, []byte("package main\n\nfunc main() { undefinedName() }\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	c := forge(t, dir, "serve", "--env-file", "forge.env")
-	c.Dir = clone
+	other := t.TempDir()
+	companiontest.WriteTree(t, other, map[string]string{
+		"go.mod":  "module example.com/other\n\ngo 1.22\n",
+		"main.go": "package main\n\nimport \"os\"\n\nfunc main() { os.WriteFile(\"ran\", nil, 0o644); os.Exit(3) }\n",
+	})
+	bin := t.TempDir()
+	goBuild(t, other, filepath.Join(bin, companion.Binary), ".")
+	c := forge(t, dir, "serve")
+	c.Env = append(c.Env, "PATH="+bin+string(os.PathListSeparator)+goBin(t))
 	code, stdout, stderr := runBuild(t, c)
-	want := "forge: go build ./cmd/forge-server failed in the clone at " + clone + " (its errors are above): fix them, or run forge outside the clone to use an installed forge-server\n"
-	if code != 1 || stdout != "" || !strings.HasPrefix(stderr, "forge: building forge-server from the clone at "+clone) ||
-		!strings.Contains(stderr, "undefined: undefinedName") || strings.Contains(stderr, "WORK=") || !strings.HasSuffix(stderr, want) {
-		t.Errorf("exit %d, stdout %q, stderr:\n%s", code, stdout, stderr)
+	want := "forge: " + filepath.Join(bin, companion.Binary) + " is not forge's forge-server: remove it, or install forge again from a release or package, which ships both\n"
+	if code != 1 || stdout != "" || stderr != want {
+		t.Errorf("exit %d, stdout %q, stderr:\n%s\nwant:\n%s", code, stdout, stderr, want)
+	}
+	if _, err := os.Stat(filepath.Join(c.Dir, "ran")); err == nil {
+		t.Error("forge ran another program's forge-server")
+	}
+}
+
+// goBuild builds pkg in dir to out, with the test's go cache.
+func goBuild(t *testing.T, dir, out string, args ...string) {
+	t.Helper()
+	c := exec.Command("go", append([]string{"build", "-o", out}, args...)...)
+	c.Dir = dir
+	if b, err := c.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, b)
 	}
 }
 

@@ -132,9 +132,10 @@ func nextSteps(ios *iostreams.IOStreams) {
 	cs := ios.ColorScheme()
 	fmt.Fprintf(ios.Out, "\n%s\n", cs.Bold("What next: forge on a server of your own, with the demo's data."))
 	for _, l := range []string{
-		"1. Put forge on your PATH, with forge-server, which its serve runs (from a clone;",
-		"   README.md, \"Install\", has the other ways):",
-		"     go build -o ~/.local/bin/ ./cmd/forge ./cmd/forge-server",
+		"1. Put forge on your PATH with its companions, forge-server (what forge serve runs)",
+		"   and forge-mcp (forge mcp serve), from a clone (README.md, \"Install\", has the",
+		"   other ways):",
+		"     go build -o ~/.local/bin/ ./cmd/forge ./cmd/forge-server ./cmd/forge-mcp",
 		"2. In one terminal, start the reference server (Ctrl-C stops it; started again,",
 		"   it has kept everything; forge serve --help says where):",
 		"     forge serve --demo --env-file forge.env",

@@ -80,7 +80,9 @@ func TestDemo(t *testing.T) {
 		t.Errorf("no closing line:\n%s", out)
 	}
 	// Piped too, it ends with what to do next.
-	for _, want := range []string{"What next: forge on a server of your own", "forge serve --demo --env-file forge.env", "forge auth login --username alice"} {
+	// The install line is README's step 2: forge with both companions.
+	for _, want := range []string{"What next: forge on a server of your own", "go build -o ~/.local/bin/ ./cmd/forge ./cmd/forge-server ./cmd/forge-mcp\n",
+		"forge serve --demo --env-file forge.env", "forge auth login --username alice"} {
 		if !strings.Contains(out[strings.Index(out, "The tour is done"):], want) {
 			t.Errorf("after the tour, stdout lacks %q", want)
 		}

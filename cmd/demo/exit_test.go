@@ -2,6 +2,7 @@ package demo_test
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -187,5 +188,39 @@ func TestDemoOnTerminalSaysWhatNext(t *testing.T) {
 	}
 	if left, _ := filepath.Glob(filepath.Join(tmp, "forge-demo-*")); len(left) != 0 {
 		t.Errorf("left behind: %v", left)
+	}
+}
+
+// TestDemoSaysInterruptedOnce: Ctrl-C stops the step running and the demo
+// with it; forge says so once, not once for the step and again for the
+// demo.
+func TestDemoSaysInterruptedOnce(t *testing.T) {
+	c := exec.Command(os.Args[0], "demo")
+	c.Env = append(os.Environ(), tmuxtest.AsForge+"=1", "TMPDIR="+t.TempDir(), "FORGE_CONFIG_DIR="+t.TempDir())
+	var stderr bytes.Buffer
+	c.Stderr = &stderr
+	out, err := c.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Process.Kill() })
+	// A step that waits for the CI run: Ctrl-C comes while it runs.
+	sc := bufio.NewScanner(out)
+	for sc.Scan() && !strings.HasPrefix(sc.Text(), "$ forge run watch") {
+	}
+	go io.Copy(io.Discard, out)
+	if err := c.Process.Signal(syscall.SIGINT); err != nil {
+		t.Fatal(err)
+	}
+	err = c.Wait()
+	var exit *exec.ExitError
+	if !errors.As(err, &exit) || exit.ExitCode() != 130 {
+		t.Errorf("forge demo ended with %v, want exit status 130", err)
+	}
+	if n := strings.Count(stderr.String(), "forge: interrupted\n"); n != 1 {
+		t.Errorf("stderr says interrupted %d times:\n%s", n, stderr.String())
 	}
 }

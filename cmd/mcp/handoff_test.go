@@ -2,6 +2,7 @@ package mcp_test
 
 import (
 	"context"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
@@ -65,33 +66,34 @@ func TestForgeWithoutForgeMCPSaysHowToGetIt(t *testing.T) {
 	}
 }
 
-// Inside a clone of forge without forge-mcp installed (`go run
-// ./cmd/forge mcp serve`), forge builds the clone's forge-mcp and runs it
-// with the flags given, its output and exit code passing through, as it
-// does forge-server for `forge serve` (package companion).
-func TestForgeBuildsForgeMCPInAClone(t *testing.T) {
+// An editor starts `forge mcp serve` in whatever directory it has open:
+// in a tree whose go.mod names forge's module but which forge was not
+// built from, forge without an installed forge-mcp neither builds nor runs
+// the tree's cmd/forge-mcp (its code would run with the user's
+// credentials); it says forge-mcp is missing, as anywhere else.
+func TestForgeNeverBuildsForgeMCPFromAStrangersClone(t *testing.T) {
 	gobin, err := exec.LookPath("go")
 	if err != nil {
 		t.Skip("no go tool")
-	}
-	gocache, err := exec.Command("go", "env", "GOCACHE").Output()
-	if err != nil {
-		t.Fatal(err)
 	}
 	dir := companiontest.Install(t, "forge")
 	clone := companiontest.Clone(t, companion.MCP)
 	c := exec.Command(filepath.Join(dir, "forge"), "mcp", "serve", "--tools", "whoami,issue_view", "--lockdown")
 	c.Dir = clone
-	c.Env = []string{"PATH=" + filepath.Dir(gobin), "FORGE_MCP_TEST_AS_FORGE=1", "HOME=" + t.TempDir(),
-		"XDG_CACHE_HOME=" + t.TempDir(), "GOCACHE=" + strings.TrimSpace(string(gocache))}
+	cache := t.TempDir()
+	c.Env = []string{"PATH=" + filepath.Dir(gobin), "FORGE_MCP_TEST_AS_FORGE=1", "HOME=" + t.TempDir(), "XDG_CACHE_HOME=" + cache}
 	var stdout, stderr strings.Builder
 	c.Stdout, c.Stderr = &stdout, &stderr
 	c.Run()
-	if code := c.ProcessState.ExitCode(); code != 3 || stdout.String() != "the clone's forge-mcp: mcp serve --lockdown=true --tools=whoami,issue_view\n" {
-		t.Errorf("exit %d, stdout %q, stderr:\n%s", code, stdout.String(), stderr.String())
+	want := "forge: forge-mcp is not installed beside forge (in " + dir + ") nor on the PATH: install a release or package of forge, which ships both, or from a clone run `go build -o " + filepath.Join(dir, "forge-mcp") + " ./cmd/forge-mcp`\n"
+	if code := c.ProcessState.ExitCode(); code != 1 || stdout.String() != "" || stderr.String() != want {
+		t.Errorf("exit %d, stdout %q, stderr %q", code, stdout.String(), stderr.String())
 	}
-	if want := "forge: building forge-mcp from the clone at " + clone + " (go build ./cmd/forge-mcp)\n"; stderr.String() != want {
-		t.Errorf("stderr %q, want %q", stderr.String(), want)
+	if companiontest.Ran(clone) {
+		t.Error("forge ran the clone's forge-mcp")
+	}
+	if _, err := os.Stat(filepath.Join(cache, "forge", "companion")); err == nil {
+		t.Error("forge built something into its cache")
 	}
 }
 
@@ -105,6 +107,21 @@ func TestForgeDoesNotLinkTheSDK(t *testing.T) {
 	for _, p := range strings.Fields(string(out)) {
 		if strings.HasPrefix(p, "github.com/modelcontextprotocol/") || strings.HasPrefix(p, "github.com/google/jsonschema-go") || p == "github.com/forgehq/forge/mcpserver" {
 			t.Errorf("forge links %s", p)
+		}
+	}
+}
+
+// forge-mcp is the MCP server and forge's root alone: not a third copy of
+// forge's commands and terminal UI (bench/README.md, "Companions decided
+// again").
+func TestForgeMCPLinksNoOtherCommand(t *testing.T) {
+	out, err := exec.Command("go", "list", "-deps", "github.com/forgehq/forge/cmd/forge-mcp").Output()
+	if err != nil {
+		t.Skipf("go list: %v", err)
+	}
+	for _, p := range strings.Fields(string(out)) {
+		if p == "github.com/forgehq/forge/cmd" || p == "github.com/forgehq/forge/cmd/issue" || strings.HasPrefix(p, "github.com/forgehq/forge/tui") || strings.HasPrefix(p, "charm.land/bubbletea") {
+			t.Errorf("forge-mcp links %s", p)
 		}
 	}
 }

@@ -27,6 +27,7 @@ func TestMain(m *testing.M) {
 	if os.Getenv("FORGE_MCP_TEST_AS_FORGE") == "1" {
 		if self, _ := os.Executable(); filepath.Base(self) == companion.MCP {
 			mcp.Serve = mcpserver.Serve
+			os.Exit(mcp.Main())
 		}
 		os.Exit(cmd.Main())
 	}

@@ -6,6 +6,7 @@ package companiontest
 import (
 	"os"
 	"path/filepath"
+	"strconv"
 	"testing"
 )
 
@@ -31,9 +32,10 @@ func Install(t testing.TB, names ...string) string {
 }
 
 // Clone is a new directory holding a module of forge's path whose
-// cmd/BINARY prints "the clone's BINARY: ARGS" and exits 3: what forge
-// takes for a clone of itself, from which it builds the companion binary
-// when none is installed.
+// cmd/BINARY, when built and run, writes the file Ran checks, prints "the
+// clone's BINARY: ARGS" and exits 3: a stranger's tree that looks like a
+// clone of forge, which forge must never build from (its code would run
+// as forge), unless forge was built from that very tree.
 func Clone(t testing.TB, binary string) string {
 	t.Helper()
 	clone := t.TempDir()
@@ -48,13 +50,22 @@ import (
 )
 
 func main() {
+	os.WriteFile(` + strconv.Quote(ranFile(clone)) + `, nil, 0o644)
 	fmt.Println("the clone's ` + binary + `:", strings.Join(os.Args[1:], " "))
 	os.Exit(3)
 }
 `,
 	}
+	WriteTree(t, clone, files)
+	return clone
+}
+
+// WriteTree writes files (slash-separated names below dir, and their
+// contents) into dir.
+func WriteTree(t testing.TB, dir string, files map[string]string) {
+	t.Helper()
 	for name, content := range files {
-		path := filepath.Join(clone, name)
+		path := filepath.Join(dir, filepath.FromSlash(name))
 		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 			t.Fatal(err)
 		}
@@ -62,5 +73,12 @@ func main() {
 			t.Fatal(err)
 		}
 	}
-	return clone
 }
+
+// Ran says whether a program built from the clone has run.
+func Ran(clone string) bool {
+	_, err := os.Stat(ranFile(clone))
+	return err == nil
+}
+
+func ranFile(clone string) string { return filepath.Join(clone, "the-clone-ran") }
