@@ -14,9 +14,15 @@ import (
 	"github.com/forgehq/forge/tui/extedit"
 )
 
+// commentMsg is the outcome of a comment sent: err when the service
+// said no. A send that got no answer (Unanswered) reads the thread
+// again: found says the comment is there after all; unsure that the
+// thread could not be read either, so forge does not know.
 type commentMsg struct {
-	owner int
-	err   error
+	owner  int
+	err    error
+	found  bool
+	unsure bool
 }
 
 // closeMsg is the answer yes to "Close #N?".
@@ -49,6 +55,12 @@ type View struct {
 	// it is hidden, and after a failed send.
 	composing bool
 	sending   string // "comment", "close", "reopen" while one is in flight
+	// unsure: the last comment sent got no answer and the thread could
+	// not be read since: it may be there. The next ctrl+s reads the
+	// thread first. sentAs counts the comments of the account with the
+	// same body the thread held before that send.
+	unsure bool
+	sentAs int
 	toEnd     bool   // show the end once the issue is read again (a new comment)
 	width     int
 	height    int
@@ -113,6 +125,9 @@ func (v *View) Update(msg tea.Msg) tea.Cmd {
 			return failed
 		}
 		v.issue, v.stale = msg.Value, true
+		if v.unsure && v.holdsComment(v.issue, strings.TrimSpace(v.editor.Value())) {
+			return v.commented(commentMsg{owner: v.id, found: true})
+		}
 		if v.toEnd {
 			v.toEnd = false
 			v.pager.SetLines(v.render())
@@ -197,10 +212,36 @@ func (v *View) sendComment() tea.Cmd {
 	if err != nil {
 		return common.Error(err)
 	}
+	check, me := v.unsure, v.ctx.Account()
+	if !check {
+		v.sentAs = countComment(v.issue, body, me)
+	}
 	v.sending = "comment"
-	ctx, repo, n, owner := v.ctx.Ctx, v.repo, v.issue.Number, v.id
+	ctx, repo, n, owner, before := v.ctx.Ctx, v.repo, v.issue.Number, v.id, v.sentAs
+	holds := func(is *client.Issue) bool { return countComment(is, body, me) > before }
 	return func() tea.Msg {
+		if check {
+			// The last send got no answer: send only if it is not there.
+			is, err := c.Issues.Get(ctx, repo, n)
+			if err != nil {
+				return commentMsg{owner: owner, err: err, unsure: true}
+			}
+			if holds(is) {
+				return commentMsg{owner: owner, found: true}
+			}
+		}
 		_, err := c.Issues.Comment(ctx, repo, n, body)
+		if !common.Unanswered(err) {
+			return commentMsg{owner: owner, err: err}
+		}
+		// No answer: the service may have taken it. The thread says.
+		is, rerr := c.Issues.Get(ctx, repo, n)
+		switch {
+		case rerr != nil:
+			return commentMsg{owner: owner, err: err, unsure: true}
+		case holds(is):
+			return commentMsg{owner: owner, found: true}
+		}
 		return commentMsg{owner: owner, err: err}
 	}
 }
@@ -210,7 +251,14 @@ func (v *View) commented(msg commentMsg) tea.Cmd {
 		return nil
 	}
 	v.sending = ""
-	if msg.err != nil {
+	v.unsure = msg.unsure
+	switch {
+	case msg.unsure:
+		// The draft stays, and the next ctrl+s looks before it sends.
+		return common.Error(fmt.Errorf("the comment may have been sent: %w, and the thread could not be read again to see (the draft is kept: ctrl+s reads the thread before sending again, r reads it now)", msg.err))
+	case msg.err != nil && common.Unanswered(msg.err):
+		return common.Error(fmt.Errorf("the comment was not sent: %w, and the thread read again does not hold it (the draft is kept: ctrl+s sends it)", msg.err))
+	case msg.err != nil:
 		// The draft stays in the editor, to send again.
 		return common.Error(fmt.Errorf("the comment was not sent (the draft is kept): %w", msg.err))
 	}
@@ -220,8 +268,31 @@ func (v *View) commented(msg commentMsg) tea.Cmd {
 	n := v.issue.Number
 	changed := *v.issue
 	changed.Comments++
-	return tea.Batch(v.saveDraft(""), v.fetch(), common.Status(fmt.Sprintf("Commented on #%d.", n)),
+	note := fmt.Sprintf("Commented on #%d.", n)
+	if msg.found {
+		note = fmt.Sprintf("Commented on #%d: the service answered late, the thread read again holds the comment.", n)
+	}
+	return tea.Batch(v.saveDraft(""), v.fetch(), common.Status(note),
 		func() tea.Msg { return common.IssueChangedMsg{Repo: v.repo, Issue: &changed} })
+}
+
+// countComment counts the comments of is that me (any author when
+// "") wrote with body: a send that got no answer is known to have
+// arrived when the thread read again holds one more.
+func countComment(is *client.Issue, body, me string) int {
+	n := 0
+	for _, cm := range is.CommentsList {
+		if strings.TrimSpace(cm.Body) == body && (me == "" || strings.EqualFold(cm.User.Login, me)) {
+			n++
+		}
+	}
+	return n
+}
+
+// holdsComment reports whether is holds the comment whose send got no
+// answer.
+func (v *View) holdsComment(is *client.Issue, body string) bool {
+	return body != "" && countComment(is, body, v.ctx.Account()) > v.sentAs
 }
 
 // askState closes (after asking) or reopens the issue, when the caller
