@@ -61,11 +61,11 @@ type View struct {
 	// same body the thread held before that send.
 	unsure bool
 	sentAs int
-	toEnd     bool   // show the end once the issue is read again (a new comment)
-	width     int
-	height    int
-	drawnW    int
-	stale     bool
+	toEnd  bool // show the end once the issue is read again (a new comment)
+	width  int
+	height int
+	drawnW int
+	stale  bool
 
 	keyComment, keyClose, keyCloseShort, keyReopen, keySend, keyHide key.Binding
 }
