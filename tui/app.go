@@ -282,7 +282,9 @@ func (a *App) key(msg tea.KeyPressMsg) tea.Cmd {
 		if b, ok := top.(common.Backer); ok && b.CanGoBack() {
 			return a.toTop(msg)
 		}
-		a.stack.Pop()
+		if a.stack.Pop() {
+			return a.shownAgain()
+		}
 	case key.Matches(msg, k.Refresh):
 		if r, ok := top.(common.Refresher); ok {
 			return a.refresh(r)
@@ -362,7 +364,21 @@ func (a *App) switchTab(msg common.SwitchTabMsg) tea.Cmd {
 	if f, ok := a.top().(common.Focuser); ok {
 		f.Focus()
 	}
-	return cmd
+	if cmd != nil {
+		return cmd // opened just now: its first load is under way
+	}
+	return a.shownAgain()
+}
+
+// shownAgain reads again what the view coming back into sight shows (a
+// tab shown again, a page closed over it): another session, another
+// shell or the service may have changed it meanwhile, and a hidden view
+// polls nothing.
+func (a *App) shownAgain() tea.Cmd {
+	if r, ok := a.top().(common.Refresher); ok {
+		return a.fromActive(r.Refresh())
+	}
+	return nil
 }
 
 // ask opens the chat tab and hands it what to attach.

@@ -104,7 +104,7 @@ func (l *Log) Update(msg tea.Msg) tea.Cmd {
 		l.add(msg.Value.start, msg.Value.data)
 		return l.schedule(msg.Value.more)
 	case pollMsg:
-		if msg.owner == l.id && msg.gen == l.poll && !l.load.Busy {
+		if msg.owner == l.id && msg.gen == l.poll && !l.load.Busy && l.ctx.InSight(l) {
 			return l.fetch()
 		}
 	case tea.KeyPressMsg:

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"strings"
+	"time"
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
@@ -164,5 +165,23 @@ func TestListOpen(t *testing.T) {
 	d.Key("enter")
 	if len(*opened) != 1 || (*opened)[0] != "v0.1.0" {
 		t.Errorf("opened %v, want v0.1.0", *opened)
+	}
+}
+
+// TestListSaysItsAge: a list whose items were read a while ago says so
+// beside its head.
+func TestListSaysItsAge(t *testing.T) {
+	ctx := tuitest.Context(t, tuitest.Server(t), "alice")
+	now := tuitest.Now
+	ctx.Now = func() time.Time { return now }
+	l, _ := releaseList(t, ctx, "alice/webapp")
+	l.Head, l.HeadLines = func() string { return "Releases" }, 1
+	d := tuitest.Drive(t, l, 60, 10)
+	if v := d.UntilView("Releases"); strings.Contains(v, "read ") {
+		t.Fatalf("a list read just now says its age:\n%s", v)
+	}
+	now = now.Add(5 * time.Minute)
+	if v := d.View(); !strings.Contains(v, "Releases · read 5m ago, r reads again") {
+		t.Fatalf("no age:\n%s", v)
 	}
 }

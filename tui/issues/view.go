@@ -407,6 +407,10 @@ func (v *View) render() []string {
 }
 
 func (v *View) View() string {
+	if client.IsNotFound(v.load.Err) {
+		// Deleted, or another session's: the page read before is gone.
+		return v.ctx.Placeholder(&v.load, "the issue", v.width, v.height)
+	}
 	if v.stale || v.drawnW != v.width {
 		v.pager.SetLines(v.render())
 		v.drawnW, v.stale = v.width, v.load.Busy && !v.load.Done
