@@ -4,8 +4,8 @@ import (
 	"context"
 	"errors"
 	"strings"
-	"time"
 	"testing"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/forgehq/forge/client"
