@@ -51,6 +51,9 @@ type App struct {
 	statusRows int  // rows a long notice takes beyond the status line's own
 	noticeTab  int  // 1 + the tab whose notice is being handled; 0: none
 
+	// keptTold is the keep whose kept notice was said.
+	keptTold *common.Keep
+
 	spin    spinner.Model
 	ticking bool
 	full    bool // the active view was full screen at the last layout
@@ -168,6 +171,8 @@ func (a *App) update(msg tea.Msg) tea.Cmd {
 		return statusbar.FromTab(tab, cmd)
 	case common.RepoChosenMsg:
 		return tea.Batch(a.chooseRepo(msg.Repo), rememberRepo(a.ctx, msg.Repo))
+	case keptMsg:
+		return a.keptSaid(msg)
 	case whoMsg:
 		if msg.ctx == a.ctx {
 			return a.account(msg.login)
@@ -330,8 +335,24 @@ func (a *App) keptNotice() tea.Cmd {
 		if len(kept) == 0 {
 			return nil
 		}
-		return common.StatusMsg{Text: "Kept from your last session: " + strings.Join(kept, ", ") + "."}
+		return keptMsg{keep: keep, text: "Kept from your last session: " + strings.Join(kept, ", ") + "."}
 	}
+}
+
+// keptMsg is what the keep held as the program started, or as the
+// account became known: said once per keep, however often it is asked.
+type keptMsg struct {
+	keep *common.Keep
+	text string
+}
+
+// keptSaid says the notice of what keep held, unless it was said.
+func (a *App) keptSaid(msg keptMsg) tea.Cmd {
+	if msg.keep != a.ctx.Keep || a.keptTold == msg.keep {
+		return nil
+	}
+	a.keptTold = msg.keep
+	return a.setStatus(common.StatusMsg{Text: msg.text})
 }
 
 // toTop gives msg to the view in sight.

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"sync"
 
@@ -173,9 +174,11 @@ func (k *Keep) Kept() []string {
 		}
 	}
 	sort.Slice(items, func(i, j int) bool { return items[i].when < items[j].when })
-	out := make([]string, len(items))
-	for i, it := range items {
-		out[i] = it.what
+	out := make([]string, 0, len(items))
+	for _, it := range items {
+		if !slices.Contains(out, it.what) {
+			out = append(out, it.what)
+		}
 	}
 	return out
 }

@@ -148,3 +148,17 @@ func TestKeepTwoPrograms(t *testing.T) {
 		t.Fatalf("Kept() = %q", kept)
 	}
 }
+
+// TestKeptSaysEachOnce: two things kept that are said alike are listed
+// once.
+func TestKeptSaysEachOnce(t *testing.T) {
+	k := OpenKeep(t.TempDir(), "alice", "http://127.0.0.1:1")
+	for _, name := range []string{"chat\nhttp://a", "chat\nhttp://b"} {
+		if err := k.Save(name, "the chat conversation", "hello"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if kept := k.Kept(); len(kept) != 1 {
+		t.Fatalf("Kept() = %q", kept)
+	}
+}
