@@ -119,8 +119,10 @@ the profile and used at once.
 Keys and colours are yours: the tui section of config.yaml rebinds the keys
 every view shares, picks a theme (auto, dark, light or high-contrast; NO_COLOR
 still turns colour off) and saves filters on a key per list (repos, issues,
-ci, images; a view's own keys come first). forge tui --print-config prints the
-settings in effect, every action with its keys, ready to paste and edit:
+ci, images; a view's own keys come first). A key given to two actions, or a
+filter saved on an action's key, is refused, naming both: one of them would
+never work. forge tui --print-config prints the settings in effect, every
+action with its keys, ready to paste and edit:
 
   tui:
     theme: high-contrast
