@@ -41,6 +41,8 @@ type App struct {
 	ready bool // the first window size has arrived
 
 	showHelp bool
+	// helpOffset is how far the help box is scrolled.
+	helpOffset int
 	switcher *profiles.Switcher
 	login    *login.Form
 	// loginOffered is the context the login form last opened by itself
@@ -254,8 +256,11 @@ func (a *App) key(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.Suspend):
 		return tea.Suspend
 	case a.showHelp:
-		// Any key closes the help.
-		a.showHelp = false
+		// Movement keys scroll a help taller than the terminal; any
+		// other key closes it.
+		if !a.scrollHelp(msg) {
+			a.showHelp, a.helpOffset = false, 0
+		}
 		return nil
 	case a.login != nil:
 		return a.login.Update(msg)
@@ -272,7 +277,7 @@ func (a *App) key(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.Quit):
 		return a.quit()
 	case key.Matches(msg, k.Help):
-		a.showHelp = true
+		a.showHelp, a.helpOffset = true, 0
 	case key.Matches(msg, k.Profiles):
 		return a.openSwitcher()
 	case key.Matches(msg, k.Login):
@@ -298,6 +303,34 @@ func (a *App) key(msg tea.KeyPressMsg) tea.Cmd {
 		return a.toTop(msg)
 	}
 	return nil
+}
+
+// scrollHelp scrolls the help box by a movement key, when it is taller
+// than the terminal; false for any other key.
+func (a *App) scrollHelp(msg tea.KeyPressMsg) bool {
+	last := frame.HelpScroll(a.ctx, a.top().FullHelp())
+	if last == 0 {
+		return false
+	}
+	k, page := a.ctx.Keys, max(a.ctx.Height-5, 1)
+	switch {
+	case key.Matches(msg, k.Down):
+		a.helpOffset++
+	case key.Matches(msg, k.Up):
+		a.helpOffset--
+	case key.Matches(msg, k.PageDown):
+		a.helpOffset += page
+	case key.Matches(msg, k.PageUp):
+		a.helpOffset -= page
+	case key.Matches(msg, k.Top):
+		a.helpOffset = 0
+	case key.Matches(msg, k.Bottom):
+		a.helpOffset = last
+	default:
+		return false
+	}
+	a.helpOffset = min(max(a.helpOffset, 0), last)
+	return true
 }
 
 // account makes login the account the views work as. Another account
@@ -535,7 +568,7 @@ func (a *App) parts() frame.Parts {
 	}
 	switch {
 	case a.showHelp:
-		p.Overlay = frame.HelpBox(a.ctx, a.top().Title(), a.top().FullHelp())
+		p.Overlay = frame.HelpBox(a.ctx, a.top().Title(), a.top().FullHelp(), a.helpOffset)
 	case a.login != nil:
 		p.Overlay = a.login.View()
 	case a.switcher != nil:
