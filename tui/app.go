@@ -43,8 +43,8 @@ type App struct {
 	showHelp bool
 	// helpOffset is how far the help box is scrolled.
 	helpOffset int
-	switcher *profiles.Switcher
-	login    *login.Form
+	switcher   *profiles.Switcher
+	login      *login.Form
 	// loginOffered is the context the login form last opened by itself
 	// for: once per profile, then L.
 	loginOffered *common.Context
