@@ -252,3 +252,27 @@ func pushedForms(d *tuitest.Driver) []*Form {
 	})
 	return forms
 }
+
+// TestViewSearch: / finds text in an issue's body and comments; esc
+// clears the search before it leaves the page.
+func TestViewSearch(t *testing.T) {
+	t.Parallel()
+	ctx := tuitest.Context(t, tuitest.Server(t), "alice")
+	v := NewView(ctx, tuitest.Webapp, &client.Issue{Number: 2, Title: "Document the deploy process"})
+	d := tuitest.Drive(t, v, 80, 20)
+	d.UntilView("Good point, I'll write it up.")
+	d.Key("/")
+	if !v.Capturing() {
+		t.Fatal("/ did not start a search")
+	}
+	d.Type("TLS")
+	d.Key("enter")
+	d.UntilView("/TLS", "match 1 of 1")
+	if !v.CanGoBack() {
+		t.Error("esc would leave the page with the search on")
+	}
+	d.Key("esc")
+	if view := d.View(); strings.Contains(view, "/TLS") {
+		t.Errorf("esc did not clear the search:\n%s", view)
+	}
+}

@@ -50,6 +50,7 @@ type View struct {
 	perms   common.Perms
 	confirm *components.Confirm
 	pager   *components.Pager
+	search  *components.Search
 	editor  *components.Editor
 	// composing: the comment editor has the keys. The draft stays when
 	// it is hidden, and after a failed send.
@@ -74,6 +75,7 @@ type View struct {
 // knows (the full issue and comments load at once).
 func NewView(ctx *common.Context, repo client.RepoName, is *client.Issue) *View {
 	v := &View{ctx: ctx, id: ctx.NewID(), repo: repo, issue: is, pager: components.NewPager(ctx), confirm: components.NewConfirm(ctx), stale: true}
+	v.search = components.NewSearch(ctx, v.pager, "the issue")
 	v.editor = components.NewEditor(ctx, true)
 	v.editor.Placeholder = "Leave a comment (markdown)"
 	v.keyComment = common.Binding("c", "comment", "c")
@@ -130,7 +132,7 @@ func (v *View) Update(msg tea.Msg) tea.Cmd {
 		}
 		if v.toEnd {
 			v.toEnd = false
-			v.pager.SetLines(v.render())
+			v.setLines()
 			v.drawnW, v.stale = v.width, false
 			v.pager.ScrollTo(v.pager.Len())
 		}
@@ -158,6 +160,7 @@ func (v *View) Update(msg tea.Msg) tea.Cmd {
 		if v.composing {
 			return v.edit(msg)
 		}
+		v.search.Paste(msg)
 	case tea.MouseWheelMsg:
 		v.pager.Update(msg)
 	}
@@ -167,6 +170,10 @@ func (v *View) Update(msg tea.Msg) tea.Cmd {
 func (v *View) key(msg tea.KeyPressMsg) tea.Cmd {
 	if v.confirm.Active() {
 		return v.confirm.Update(msg)
+	}
+	if !v.composing && v.search.Key(msg) {
+		v.layout()
+		return nil
 	}
 	if key.Matches(msg, v.ctx.Keys.Edit) {
 		v.compose()
@@ -367,6 +374,9 @@ func (v *View) SetSize(width, height int) {
 // layout shares the height between the page and, when open, the editor.
 func (v *View) layout() {
 	h := v.height
+	if v.search.Active() {
+		h--
+	}
 	if v.editorShown() {
 		h -= editorRows + 1
 	}
@@ -412,14 +422,14 @@ func (v *View) View() string {
 		return v.ctx.Placeholder(&v.load, "the issue", v.width, v.height)
 	}
 	if v.stale || v.drawnW != v.width {
-		v.pager.SetLines(v.render())
+		v.setLines()
 		v.drawnW, v.stale = v.width, v.load.Busy && !v.load.Done
 	}
 	if v.confirm.Active() {
-		return common.Pad(v.pager.View(), v.width, v.height-1) + "\n" + v.confirm.View(v.width)
+		return common.Pad(v.page(), v.width, v.height-1) + "\n" + v.confirm.View(v.width)
 	}
 	if !v.editorShown() {
-		return common.Pad(v.pager.View(), v.width, v.height)
+		return common.Pad(v.page(), v.width, v.height)
 	}
 	st := v.ctx.Styles
 	label := st.Bold.Render("Comment") + st.Dim.Render(" · ctrl+s sends · esc or ctrl+c hides (the draft is kept)")
@@ -429,8 +439,17 @@ func (v *View) View() string {
 	case v.sending == "comment":
 		label = st.Accent.Render(v.ctx.Spinner) + " Sending the comment…"
 	}
-	page := common.Pad(v.pager.View(), v.width, v.height-editorRows-1)
+	page := common.Pad(v.page(), v.width, v.height-editorRows-1)
 	return common.Pad(page+"\n"+label+"\n"+v.editor.View(), v.width, v.height)
+}
+
+// page is the issue as the pager shows it, and the search's line under
+// it while one is on.
+func (v *View) page() string {
+	if !v.search.Active() {
+		return v.pager.View()
+	}
+	return common.Pad(v.pager.View(), v.width, v.pager.Height()) + "\n" + v.search.View(v.width)
 }
 
 // editorShown: the editor is drawn while composing, and while it holds a
@@ -446,7 +465,17 @@ func (v *View) Title() string {
 // Link is the issue's web page.
 func (v *View) Link() string { return v.issue.HTMLURL }
 
-func (v *View) Capturing() bool { return v.composing || v.confirm.Active() }
+func (v *View) Capturing() bool { return v.composing || v.confirm.Active() || v.search.Typing() }
+
+// CanGoBack: esc clears a search before it leaves the page.
+func (v *View) CanGoBack() bool { return !v.composing && v.search.Active() }
+
+// setLines draws the issue into the pager, and finds a search's matches
+// in the new lines.
+func (v *View) setLines() {
+	v.pager.SetLines(v.render())
+	v.search.Rescan()
+}
 func (v *View) Animating() bool { return v.load.Busy || v.sending != "" }
 
 func (v *View) ShortHelp() []key.Binding {
@@ -455,6 +484,9 @@ func (v *View) ShortHelp() []key.Binding {
 	}
 	if v.confirm.Active() {
 		return []key.Binding{common.Binding("y", "close it", "y"), common.Binding("n/esc", "keep it open", "n")}
+	}
+	if keys := v.search.ShortHelp(); keys != nil {
+		return keys
 	}
 	k := v.ctx.Keys
 	// The help line says just "close", to leave room: the question says
@@ -476,7 +508,7 @@ func (v *View) stateKeys(closeKey key.Binding) []key.Binding {
 
 func (v *View) FullHelp() [][]key.Binding {
 	k := v.ctx.Keys
-	return [][]key.Binding{v.pager.KeyHelp(), append([]key.Binding{v.keyComment, v.keySend, k.Edit, v.keyHide}, append(v.stateKeys(v.keyClose), k.Ask, k.Refresh, k.Copy, keyCopyCode(), k.Browse)...)}
+	return [][]key.Binding{append(v.pager.KeyHelp(), components.KeySearch(), components.KeyNext()), append([]key.Binding{v.keyComment, v.keySend, k.Edit, v.keyHide}, append(v.stateKeys(v.keyClose), k.Ask, k.Refresh, k.Copy, keyCopyCode(), k.Browse)...)}
 }
 
 // draftName names the comment draft in the keep.
