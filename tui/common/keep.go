@@ -153,6 +153,20 @@ func (k *Keep) setMoved(name, p string) {
 	k.moved[name] = p
 }
 
+// Holds reports whether the keep's file of name still holds what this
+// keep last wrote there: false once another program sent or dropped it
+// (then Save keeps it again, in a copy of this keep's own). Without a
+// keep (no home) nothing is to be checked.
+func (k *Keep) Holds(name string) bool {
+	if k == nil || k.dir == "" {
+		return true
+	}
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	b, err := os.ReadFile(k.fileOf(name))
+	return err == nil && bytes.Equal(b, k.seen[name])
+}
+
 // Kept says what the keep holds, as Save was told, oldest first: what a
 // new launch has to come back to.
 func (k *Keep) Kept() []string {

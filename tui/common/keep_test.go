@@ -162,3 +162,25 @@ func TestKeptSaysEachOnce(t *testing.T) {
 		t.Fatalf("Kept() = %q", kept)
 	}
 }
+
+// TestKeepHolds: once another program removed a draft this keep wrote
+// (it sent the same draft), Holds says so, and saving it again keeps it.
+func TestKeepHolds(t *testing.T) {
+	dir := t.TempDir()
+	one, two := OpenKeep(dir, "alice", "o"), OpenKeep(dir, "alice", "o")
+	name := "comment\nalice/webapp#6"
+	var got string
+	one.Load(name, &got)
+	if err := one.Save(name, "the draft", "mine"); err != nil || !one.Holds(name) {
+		t.Fatalf("saved: %v, holds %v", err, one.Holds(name))
+	}
+	if !two.Load(name, &got) || two.Save(name, "", nil) != nil {
+		t.Fatal("the second did not read and drop it")
+	}
+	if one.Holds(name) {
+		t.Fatal("a draft another program removed is still said held")
+	}
+	if err := one.Save(name, "the draft", "mine"); err != nil || !one.Holds(name) || !OpenKeep(dir, "alice", "o").Load(name, &got) || got != "mine" {
+		t.Fatalf("kept again: %v, %q", err, got)
+	}
+}

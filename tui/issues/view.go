@@ -559,10 +559,14 @@ func (v *View) Interrupt() (tea.Cmd, bool) {
 	return common.Status("The draft is kept: c brings the editor back."), true
 }
 
-// Unsent names the comment draft.
+// Unsent names the comment draft, making sure it is kept: another
+// program on the account may have sent or dropped the copy on disk.
 func (v *View) Unsent() string {
 	if strings.TrimSpace(v.editor.Value()) == "" {
 		return ""
+	}
+	if !v.ctx.Keep.Holds(v.draftName()) {
+		_ = v.ctx.Keep.Save(v.draftName(), v.draftWhat(), v.editor.Value())
 	}
 	return v.draftWhat()
 }
