@@ -461,6 +461,16 @@ func (a *App) setStatus(msg common.StatusMsg) tea.Cmd {
 	return a.bar.Set(i, msg)
 }
 
+// inSight reports whether c is in view: the top of the tab in sight, or
+// the section it shows (a pull request's checks).
+func (a *App) inSight(c common.Component) bool {
+	top := a.top()
+	if s, ok := top.(interface{ Active() common.Component }); ok && s.Active() == c {
+		return true
+	}
+	return top == c
+}
+
 // top is the component in view.
 func (a *App) top() common.Component { return a.stack.Top() }
 

@@ -80,7 +80,7 @@ func New(ctx context.Context, o Options) *App {
 	settings.Apply(c)
 	a := &App{ctx: c, opts: o, bar: statusbar.New(), frame: frame.New(c)}
 	a.stack = stack.New(newTabs(), o.Tab, a.sizeOf)
-	c.SetInSight(func(x common.Component) bool { return a.top() == x })
+	c.SetInSight(a.inSight)
 	a.spin = spinner.New(spinner.WithSpinner(spinner.MiniDot))
 	if o.Spinner != nil {
 		a.spin = spinner.New(spinner.WithSpinner(*o.Spinner))

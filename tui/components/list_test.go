@@ -185,3 +185,20 @@ func TestListSaysItsAge(t *testing.T) {
 		t.Fatalf("no age:\n%s", v)
 	}
 }
+
+// TestSectionShownAgainReadsAgain: a section shown again reads again,
+// as a tab does; the first time it starts.
+func TestSectionShownAgainReadsAgain(t *testing.T) {
+	ctx := tuitest.Context(t, tuitest.Server(t), "alice")
+	a, _ := releaseList(t, ctx, "alice/webapp")
+	b, _ := releaseList(t, ctx, "alice/infra")
+	p := NewSectionPage(ctx, "Repo", func() string { return "head" }, a, b)
+	d := tuitest.Drive(t, p, 80, 20)
+	d.Until("the first section's load", func() bool { return a.Done() })
+	d.Run(p.Show(1))
+	d.Until("the second section's load", func() bool { return b.Done() })
+	d.Run(p.Show(0))
+	if !a.Loading() {
+		t.Error("the first section shown again did not read again")
+	}
+}
