@@ -2,6 +2,7 @@ package components
 
 import (
 	"context"
+	"fmt"
 	"github.com/forgehq/forge/internal/text"
 	"maps"
 	"slices"
@@ -151,7 +152,21 @@ func (l *List[T]) SelectFirst(match func(T) bool) bool {
 	return false
 }
 
-func (l *List[T]) Init() tea.Cmd { return l.Refresh() }
+func (l *List[T]) Init() tea.Cmd { return tea.Batch(l.Refresh(), l.deadFilters()) }
+
+// deadFilters warns of a filter saved on a key the view's own keys
+// take first (tui.filters.issues.n: n opens a new issue): the settings
+// refuse those on the shared keys, but only the view knows its own.
+func (l *List[T]) deadFilters() tea.Cmd {
+	for _, k := range slices.Sorted(maps.Keys(l.Saved)) {
+		for _, b := range l.Keys {
+			if slices.Contains(b.Keys(), k) {
+				return common.Error(fmt.Errorf("the filter %q saved on %s is never typed: %s is %s here; save it on another key (tui.filters)", l.Saved[k], k, k, b.Help().Desc))
+			}
+		}
+	}
+	return nil
+}
 
 // Refresh loads the items again.
 func (l *List[T]) Refresh() tea.Cmd {

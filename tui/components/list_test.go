@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"github.com/forgehq/forge/client"
 	"github.com/forgehq/forge/tui/common"
@@ -201,4 +202,20 @@ func TestSectionShownAgainReadsAgain(t *testing.T) {
 	if !a.Loading() {
 		t.Error("the first section shown again did not read again")
 	}
+}
+
+// TestListWarnsOfADeadFilter: a filter saved on a key the view takes
+// first is said in the status line as the list opens.
+func TestListWarnsOfADeadFilter(t *testing.T) {
+	ctx := tuitest.Context(t, tuitest.Server(t), "alice")
+	l, _ := releaseList(t, ctx, "alice/webapp")
+	l.Keys = []key.Binding{common.Binding("n", "new release", "n")}
+	l.Saved = map[string]string{"n": "v1", "m": "v2"}
+	d := tuitest.Drive(t, l, 60, 10)
+	d.Until("the warning", func() bool {
+		return d.Seen(func(m tea.Msg) bool {
+			s, ok := m.(common.StatusMsg)
+			return ok && s.Err && strings.Contains(s.Text, `the filter "v1" saved on n is never typed: n is new release here`)
+		})
+	})
 }
