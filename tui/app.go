@@ -41,8 +41,10 @@ type App struct {
 	ready bool // the first window size has arrived
 
 	showHelp bool
-	switcher *profiles.Switcher
-	login    *login.Form
+	// helpOffset is how far the help box is scrolled.
+	helpOffset int
+	switcher   *profiles.Switcher
+	login      *login.Form
 	// loginOffered is the context the login form last opened by itself
 	// for: once per profile, then L.
 	loginOffered *common.Context
@@ -50,6 +52,9 @@ type App struct {
 	typed      bool // a key or a paste has come (see account)
 	statusRows int  // rows a long notice takes beyond the status line's own
 	noticeTab  int  // 1 + the tab whose notice is being handled; 0: none
+
+	// keptTold is the keep whose kept notice was said.
+	keptTold *common.Keep
 
 	spin    spinner.Model
 	ticking bool
@@ -168,6 +173,8 @@ func (a *App) update(msg tea.Msg) tea.Cmd {
 		return statusbar.FromTab(tab, cmd)
 	case common.RepoChosenMsg:
 		return tea.Batch(a.chooseRepo(msg.Repo), rememberRepo(a.ctx, msg.Repo))
+	case keptMsg:
+		return a.keptSaid(msg)
 	case whoMsg:
 		if msg.ctx == a.ctx {
 			return a.account(msg.login)
@@ -249,8 +256,11 @@ func (a *App) key(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.Suspend):
 		return tea.Suspend
 	case a.showHelp:
-		// Any key closes the help.
-		a.showHelp = false
+		// Movement keys scroll a help taller than the terminal; any
+		// other key closes it.
+		if !a.scrollHelp(msg) {
+			a.showHelp, a.helpOffset = false, 0
+		}
 		return nil
 	case a.login != nil:
 		return a.login.Update(msg)
@@ -267,7 +277,7 @@ func (a *App) key(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.Quit):
 		return a.quit()
 	case key.Matches(msg, k.Help):
-		a.showHelp = true
+		a.showHelp, a.helpOffset = true, 0
 	case key.Matches(msg, k.Profiles):
 		return a.openSwitcher()
 	case key.Matches(msg, k.Login):
@@ -282,7 +292,9 @@ func (a *App) key(msg tea.KeyPressMsg) tea.Cmd {
 		if b, ok := top.(common.Backer); ok && b.CanGoBack() {
 			return a.toTop(msg)
 		}
-		a.stack.Pop()
+		if a.stack.Pop() {
+			return a.shownAgain()
+		}
 	case key.Matches(msg, k.Refresh):
 		if r, ok := top.(common.Refresher); ok {
 			return a.refresh(r)
@@ -291,6 +303,34 @@ func (a *App) key(msg tea.KeyPressMsg) tea.Cmd {
 		return a.toTop(msg)
 	}
 	return nil
+}
+
+// scrollHelp scrolls the help box by a movement key, when it is taller
+// than the terminal; false for any other key.
+func (a *App) scrollHelp(msg tea.KeyPressMsg) bool {
+	last := frame.HelpScroll(a.ctx, a.top().FullHelp())
+	if last == 0 {
+		return false
+	}
+	k, page := a.ctx.Keys, max(a.ctx.Height-5, 1)
+	switch {
+	case key.Matches(msg, k.Down):
+		a.helpOffset++
+	case key.Matches(msg, k.Up):
+		a.helpOffset--
+	case key.Matches(msg, k.PageDown):
+		a.helpOffset += page
+	case key.Matches(msg, k.PageUp):
+		a.helpOffset -= page
+	case key.Matches(msg, k.Top):
+		a.helpOffset = 0
+	case key.Matches(msg, k.Bottom):
+		a.helpOffset = last
+	default:
+		return false
+	}
+	a.helpOffset = min(max(a.helpOffset, 0), last)
+	return true
 }
 
 // account makes login the account the views work as. Another account
@@ -328,8 +368,24 @@ func (a *App) keptNotice() tea.Cmd {
 		if len(kept) == 0 {
 			return nil
 		}
-		return common.StatusMsg{Text: "Kept from your last session: " + strings.Join(kept, ", ") + "."}
+		return keptMsg{keep: keep, text: "Kept from your last session: " + strings.Join(kept, ", ") + "."}
 	}
+}
+
+// keptMsg is what the keep held as the program started, or as the
+// account became known: said once per keep, however often it is asked.
+type keptMsg struct {
+	keep *common.Keep
+	text string
+}
+
+// keptSaid says the notice of what keep held, unless it was said.
+func (a *App) keptSaid(msg keptMsg) tea.Cmd {
+	if msg.keep != a.ctx.Keep || a.keptTold == msg.keep {
+		return nil
+	}
+	a.keptTold = msg.keep
+	return a.setStatus(common.StatusMsg{Text: msg.text})
 }
 
 // toTop gives msg to the view in sight.
@@ -362,7 +418,21 @@ func (a *App) switchTab(msg common.SwitchTabMsg) tea.Cmd {
 	if f, ok := a.top().(common.Focuser); ok {
 		f.Focus()
 	}
-	return cmd
+	if cmd != nil {
+		return cmd // opened just now: its first load is under way
+	}
+	return a.shownAgain()
+}
+
+// shownAgain reads again what the view coming back into sight shows (a
+// tab shown again, a page closed over it): another session, another
+// shell or the service may have changed it meanwhile, and a hidden view
+// polls nothing.
+func (a *App) shownAgain() tea.Cmd {
+	if r, ok := a.top().(common.Refresher); ok {
+		return a.fromActive(r.Refresh())
+	}
+	return nil
 }
 
 // ask opens the chat tab and hands it what to attach.
@@ -389,6 +459,16 @@ func (a *App) setStatus(msg common.StatusMsg) tea.Cmd {
 		i = a.stack.Active()
 	}
 	return a.bar.Set(i, msg)
+}
+
+// inSight reports whether c is in view: the top of the tab in sight, or
+// the section it shows (a pull request's checks).
+func (a *App) inSight(c common.Component) bool {
+	top := a.top()
+	if s, ok := top.(interface{ Active() common.Component }); ok && s.Active() == c {
+		return true
+	}
+	return top == c
 }
 
 // top is the component in view.
@@ -498,7 +578,7 @@ func (a *App) parts() frame.Parts {
 	}
 	switch {
 	case a.showHelp:
-		p.Overlay = frame.HelpBox(a.ctx, a.top().Title(), a.top().FullHelp())
+		p.Overlay = frame.HelpBox(a.ctx, a.top().Title(), a.top().FullHelp(), a.helpOffset)
 	case a.login != nil:
 		p.Overlay = a.login.View()
 	case a.switcher != nil:

@@ -6,6 +6,7 @@ import (
 	"github.com/forgehq/forge/config"
 	"github.com/forgehq/forge/tui/common"
 	"github.com/forgehq/forge/tui/login"
+	"github.com/forgehq/forge/tui/statusbar"
 )
 
 // The service refusing the token (a restarted server, a revoked token)
@@ -84,9 +85,9 @@ func (a *App) loggedIn(msg login.DoneMsg) tea.Cmd {
 // refreshAll reloads the view in sight of every tab.
 func (a *App) refreshAll() tea.Cmd {
 	var cmds []tea.Cmd
-	for _, t := range a.stack.Tabs() {
+	for i, t := range a.stack.Tabs() {
 		if r, ok := t.Top().(common.Refresher); ok {
-			cmds = append(cmds, r.Refresh())
+			cmds = append(cmds, statusbar.FromTab(i, r.Refresh()))
 		}
 	}
 	return tea.Batch(cmds...)
@@ -119,7 +120,6 @@ func (a *App) credsRead(msg credsMsg) tea.Cmd {
 	if msg.ctx != a.ctx {
 		return nil // another profile since
 	}
-	var note tea.Cmd
 	if msg.changed {
 		a.ctx.Reload(msg.f, nil)
 		var restart tea.Cmd
@@ -136,7 +136,9 @@ func (a *App) credsRead(msg credsMsg) tea.Cmd {
 		if msg.token {
 			what = "the token"
 		}
-		note = common.Status("Using " + what + " stored in profile " + a.ctx.Profile + " since.")
+		// Every tab's view in sight reads again with them; the others
+		// do when they are shown.
+		return tea.Batch(common.Status("Using "+what+" stored in profile "+a.ctx.Profile+" since."), a.refreshAll())
 	}
-	return tea.Batch(note, msg.then.Refresh())
+	return msg.then.Refresh()
 }

@@ -104,3 +104,27 @@ func TestReopenedIssueTakesItsPlace(t *testing.T) {
 		t.Errorf("#2 is not back below #6:\n%s", s)
 	}
 }
+
+// TestShownAgainReadsAgain: a list shown again — its tab, or the page
+// above it closed — reads again what it shows: an issue opened meanwhile
+// (by another session, another shell) appears without r.
+func TestShownAgainReadsAgain(t *testing.T) {
+	t.Parallel()
+	srv := tuitest.Server(t)
+	h := start(t, srv, "alice", 100, 24, Options{Repo: tuitest.Webapp, Tab: tabIssues})
+	h.wait("Support graceful shutdown")
+	if _, err := srv.CreateIssue("alice/webapp", "alice", "Opened while the tab was hidden", ""); err != nil {
+		t.Fatal(err)
+	}
+	h.keys("1")
+	h.wait("Your repositories")
+	h.keys("2")
+	h.wait("Opened while the tab was hidden")
+	h.keys("enter")
+	h.wait(" › #")
+	if _, err := srv.CreateIssue("alice/webapp", "alice", "Opened while a page was open", ""); err != nil {
+		t.Fatal(err)
+	}
+	h.keys("esc")
+	h.wait("Opened while a page was open")
+}

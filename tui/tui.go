@@ -80,6 +80,7 @@ func New(ctx context.Context, o Options) *App {
 	settings.Apply(c)
 	a := &App{ctx: c, opts: o, bar: statusbar.New(), frame: frame.New(c)}
 	a.stack = stack.New(newTabs(), o.Tab, a.sizeOf)
+	c.SetInSight(a.inSight)
 	a.spin = spinner.New(spinner.WithSpinner(spinner.MiniDot))
 	if o.Spinner != nil {
 		a.spin = spinner.New(spinner.WithSpinner(*o.Spinner))
@@ -87,6 +88,13 @@ func New(ctx context.Context, o Options) *App {
 	c.Spinner = a.spin.View()
 	return a
 }
+
+// FrameRate is how often a frame the keys changed may reach the
+// terminal: bubbletea draws on a ticker, not on input, so a key waits
+// for the next tick — up to 16.7 ms at its default 60 frames a second,
+// a frame behind less. 120 is the most it allows (8.3 ms); a tick with
+// nothing new writes nothing.
+const FrameRate = 120
 
 // Run runs the program until the user quits, or a signal ends it.
 //
@@ -100,7 +108,7 @@ func Run(ctx context.Context, o Options) error {
 	ctx, cancel := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	defer cancel()
 	a := New(ctx, o)
-	opts := []tea.ProgramOption{tea.WithContext(ctx), tea.WithoutSignalHandler()}
+	opts := []tea.ProgramOption{tea.WithContext(ctx), tea.WithoutSignalHandler(), tea.WithFPS(FrameRate)}
 	if !o.Color {
 		opts = append(opts, tea.WithColorProfile(colorprofile.Ascii))
 	}

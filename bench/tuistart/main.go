@@ -6,10 +6,12 @@
 // the exec to the first frame (the tab bar) and to the repository list
 // (the first data); then from a key press to the frame it changes (tab 2,
 // then enter on a repository); then quits it with q. bench/README.md has
-// the figures.
+// the figures. With -keys it times keys in a 10,003-line job log instead
+// (keys.go), beside less on the same lines.
 //
 //	go build -o /tmp/forge ./cmd/forge
 //	go run ./bench/tuistart -forge /tmp/forge -n 30
+//	go run ./bench/tuistart -forge /tmp/forge -keys -n 20
 package main
 
 import (
@@ -31,6 +33,7 @@ import (
 func main() {
 	forge := flag.String("forge", "forge", "the forge binary")
 	n := flag.Int("n", 20, "runs")
+	keysOnly := flag.Bool("keys", false, "time keys in a 10,003-line job log instead, beside less on the same lines")
 	flag.Parse()
 	srv, err := refserver.New(refserver.Options{Demo: true})
 	if err == nil {
@@ -44,6 +47,10 @@ func main() {
 	check(err)
 	defer os.RemoveAll(cfg)
 	env := append(os.Environ(), "FORGE_CONFIG_DIR="+cfg, "FORGE_BASE_URL="+srv.BaseURL(), "FORGE_TOKEN="+tok, "TERM=xterm-256color")
+	if *keysOnly {
+		keys(*forge, srv, env, *n)
+		return
+	}
 
 	var frame, data, tab, open []time.Duration
 	for range *n {

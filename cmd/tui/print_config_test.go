@@ -47,6 +47,15 @@ func TestPrintConfig(t *testing.T) {
 	if code := cmd.Run(context.Background(), f, []string{"tui", "--print-config"}); code != 1 || !strings.Contains(errOut.String(), `config.yaml: tui.theme "neon": choose one of auto, dark, light, high-contrast`) {
 		t.Errorf("exit %d: %s", code, errOut)
 	}
+	// A key given to two things: one would never work, so it is refused.
+	if err := os.WriteFile(filepath.Join(dir, "config.yaml"), []byte("tui:\n  keys:\n    refresh: [j]\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	ios, _, _, errOut = iostreams.Test()
+	f = cmdutil.New(ios, f.Getenv)
+	if code := cmd.Run(context.Background(), f, []string{"tui", "--print-config"}); code != 1 || !strings.Contains(errOut.String(), `config.yaml: tui.keys: "j" is both down's key and refresh's, and only one of them would work`) {
+		t.Errorf("exit %d: %s", code, errOut)
+	}
 }
 
 // TestHelpListsEveryKey: forge tui --help (and so the man page and the

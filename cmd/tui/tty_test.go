@@ -144,7 +144,7 @@ func TestNothingLostOnATerminal(t *testing.T) {
 	// The next launch, on a terminal of its own.
 	x = tmuxtest.New(t, "tuikeep2")
 	x.Start(80, 24, env, "", "tui", "-R", "alice/webapp", "--tab", "issues")
-	x.Shows("#6 Support graceful shutdown", "Kept from your last session: the chat conversation, the comment")
+	x.Shows("#6 Support graceful shutdown", "Kept from your last session: the chat conversation with")
 	x.Keys("Enter")
 	x.Shows("Comment draft (kept) · c continues it", "a draft that must not be lost")
 	x.Keys("c")

@@ -52,7 +52,7 @@ commands do.
              o opens any repository you may see by OWNER/NAME. A pull request
              shows its description, its checks (the runs of its head commit)
              and its diff; a commit its changed files and diff (n and N go from
-             file to file)
+             file to file; / searches a diff, as it does an issue and a log)
   2 Issues   the current repository's issues: open, closed or all (s); enter
              shows one rendered, c comments, x closes (after y), o reopens,
              Y copies its last code block, n opens one; close and reopen are
@@ -61,7 +61,8 @@ commands do.
              failed ones, and so does f); enter shows a run's jobs, the cursor
              on the first failed one, x cancels it (asks first), R runs it
              again; a job's log follows new lines, / searches it, n and N go
-             to the matches, Y copies the lines in view
+             to the matches (from the page in view once it moved, as in
+             less), Y copies the lines in view; a hidden tab polls nothing
   4 Images   the registry's repositories, their tags and manifests; d deletes
   5 Chat     the agent, replies streamed as they arrive; /reset, /usage,
              /model, /with, /context and /exit as in forge chat; outside the
@@ -127,8 +128,10 @@ the profile and used at once.
 Keys and colours are yours: the tui section of config.yaml rebinds the keys
 every view shares, picks a theme (auto, dark, light or high-contrast; NO_COLOR
 still turns colour off) and saves filters on a key per list (repos, issues,
-ci, images; a view's own keys come first). forge tui --print-config prints the
-settings in effect, every action with its keys, ready to paste and edit:
+ci, images; a view's own keys come first). A key given to two actions, or a
+filter saved on an action's key, is refused, naming both: one of them would
+never work. forge tui --print-config prints the settings in effect, every
+action with its keys, ready to paste and edit:
 
   tui:
     theme: high-contrast

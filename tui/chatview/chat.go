@@ -86,6 +86,10 @@ type View struct {
 	sent    []string // messages sent, for the up arrow
 	choices []string // what the last Tab left to choose from
 	keep    keepState
+	// review: the input holds a message not typed since the tab came
+	// into sight (kept from the last launch, or left before another
+	// tab): the first enter says so rather than send it.
+	review bool
 
 	busy     string // "reply" or "command" while one runs
 	turn     int
@@ -238,6 +242,11 @@ func (v *View) key(msg tea.KeyPressMsg) tea.Cmd {
 		return nil
 	}
 	v.choices = nil
+	if s := msg.String(); s == "enter" && v.review && strings.TrimSpace(v.input.Value()) != "" {
+		v.review = false
+		return common.Status("The message in the input was kept from before: enter again sends it, esc leaves it, typing edits it.")
+	}
+	v.review = false
 	switch s := msg.String(); {
 	case s == "tab" && completes(v.input.Value()):
 		return v.complete()
@@ -277,9 +286,13 @@ func (v *View) scroll(msg tea.Msg) {
 }
 
 // Focus puts the focus in the input, as the tab comes into sight.
+//
+// A message left in the input is not sent by the first enter: coming
+// back to the tab is no reason to send it.
 func (v *View) Focus() {
 	if v.session != nil {
 		v.input.Focus()
+		v.review = strings.TrimSpace(v.input.Value()) != ""
 	}
 }
 

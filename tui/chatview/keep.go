@@ -1,11 +1,13 @@
 package chatview
 
 import (
+	"net/url"
 	"slices"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/forgehq/forge/chat"
+	"github.com/forgehq/forge/internal/text"
 	"github.com/forgehq/forge/tui/common"
 )
 
@@ -28,6 +30,7 @@ type keptEntry struct {
 // keepState is what was last kept, to keep only changes.
 type keepState struct {
 	name    string // the conversation's name in the keep: one per agent
+	what    string // and what it is, said for people
 	input   string
 	entries int
 	model   string
@@ -39,8 +42,14 @@ const lastSession = "This is the conversation of your last session; /reset forge
 
 // restore brings back the conversation and the input of the last launch.
 func (v *View) restore() {
+	v.keep.what = "the chat conversation"
 	if s, err := v.ctx.Settings(); err == nil {
 		v.keep.name = "chat\n" + s.AgentURL
+		// Said with its agent: one kept with another (a profile's agent
+		// moved) is not the one this tab shows.
+		if u, err := url.Parse(s.AgentURL); err == nil && u.Host != "" {
+			v.keep.what += " with " + text.OneLine(u.Host)
+		}
 	}
 	var k kept
 	var unanswered string
@@ -69,6 +78,7 @@ func (v *View) restore() {
 	if unanswered != "" && v.input.Value() == "" {
 		v.input.SetValue(unanswered)
 	}
+	v.review = strings.TrimSpace(v.input.Value()) != ""
 	v.keep.input, v.keep.entries, v.keep.model = v.input.Value(), len(v.entries), v.model
 	v.keep.history = slices.Clone(v.session.History)
 }
@@ -103,7 +113,7 @@ func (v *View) persist() tea.Cmd {
 			}
 			val = k
 		}
-		cmds = append(cmds, common.Error(v.ctx.Keep.Save(v.keep.name, "the chat conversation", val)))
+		cmds = append(cmds, common.Error(v.ctx.Keep.Save(v.keep.name, v.keep.what, val)))
 	}
 	return tea.Batch(cmds...)
 }

@@ -2,6 +2,7 @@ package ci
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"strings"
 	"testing"
@@ -314,29 +315,6 @@ func TestLogSearch(t *testing.T) {
 	d.UntilView("/no such text no match")
 }
 
-// TestSearchHolds: the search ignores case and a log's colours, also for
-// a query that is not ASCII.
-func TestSearchHolds(t *testing.T) {
-	s := &search{}
-	for _, c := range []struct {
-		line, query string
-		want        bool
-	}{
-		{"##[error]Process completed", "error", true},
-		{"##[ERROR]Process", "error", true},
-		{"\x1b[31mFA\x1b[0mIL ok", "fail", true},
-		{"Größe überschritten", "grösse", false},
-		{"Größe ÜBERSCHRITTEN", "überschritten", true},
-		{"short", "longer than the line", false},
-		{"", "x", false},
-	} {
-		s.query = c.query
-		if got := s.holds(c.line); got != c.want {
-			t.Errorf("holds(%q, %q) = %v", c.line, c.query, got)
-		}
-	}
-}
-
 // A run's head SHA is server text: its first seven bytes are drawn made
 // safe, as every other string of the header (an escape sequence there
 // reached the terminal).
@@ -350,5 +328,41 @@ func TestRunHeadSHAIsMadeSafe(t *testing.T) {
 	}
 	if !strings.Contains(head, "^[]0;x") {
 		t.Errorf("the SHA's bytes are not shown made visible: %q", head)
+	}
+}
+
+// TestLogSearchFromWhereTheViewIs: once the page moved (g, G), n and N
+// look from the top line in view, as less does: n after g goes to the
+// first match, N after G to the last.
+func TestLogSearchFromWhereTheViewIs(t *testing.T) {
+	t.Parallel()
+	ctx := tuitest.Context(t, tuitest.Server(t), "alice")
+	l := NewLog(ctx, tuitest.Webapp, &client.WorkflowRun{ID: 1}, &client.Job{ID: 1, Name: "build", Status: "completed", Conclusion: "success"})
+	var log strings.Builder
+	for i := range 200 {
+		word := "step"
+		if i%20 == 10 {
+			word = "needle"
+		}
+		fmt.Fprintf(&log, "line %d %s\n", i+1, word)
+	}
+	l.load.Done = true
+	l.add(0, []byte(log.String()))
+	d := tuitest.Drive(t, l, 80, 14)
+	d.Key("g", "/")
+	d.Type("needle")
+	d.Key("enter")
+	d.UntilView("match 1 of 10")
+	d.Key("n", "n", "n")
+	d.UntilView("match 4 of 10")
+	d.Key("g", "n")
+	d.UntilView("match 1 of 10", "line 11 needle")
+	d.Key("n")
+	d.UntilView("match 2 of 10")
+	d.Key("G", "N")
+	d.UntilView("match 10 of 10", "line 191 needle")
+	d.Key("pgup", "pgup", "n")
+	if v := d.View(); !strings.Contains(v, "line 171 needle") || strings.Contains(v, "match 1 of 10") {
+		t.Errorf("n after two pages up:\n%s", v)
 	}
 }

@@ -82,7 +82,9 @@ func (j *Jobs) fetch() (components.Work[*client.Job], error) {
 
 func (j *Jobs) Update(msg tea.Msg) tea.Cmd {
 	if msg, ok := msg.(pollMsg); ok {
-		if msg.owner == j.ID() && msg.gen == j.poll && !j.Loading() {
+		// Hidden, the view asks nothing: shown again, it reads again
+		// (and polls on from there).
+		if msg.owner == j.ID() && msg.gen == j.poll && !j.Loading() && j.ctx.InSight(j) {
 			return j.Refresh()
 		}
 		return nil

@@ -40,7 +40,7 @@ type Log struct {
 	run     *client.WorkflowRun
 	job     *client.Job
 	pager   *components.Pager
-	search  *search
+	search  *components.Search
 	load    common.Load
 	seen    int64  // bytes of the log read so far
 	partial []byte // the last line, until its newline arrives
@@ -53,7 +53,7 @@ type Log struct {
 func NewLog(ctx *common.Context, repo client.RepoName, run *client.WorkflowRun, job *client.Job) *Log {
 	l := &Log{ctx: ctx, id: ctx.NewID(), repo: repo, run: run, job: job, pager: components.NewPager(ctx)}
 	l.pager.Follow, l.pager.Numbers, l.pager.Sideways = true, true, true
-	l.search = newSearch(ctx, l.pager)
+	l.search = components.NewSearch(ctx, l.pager, "the log")
 	return l
 }
 
@@ -104,15 +104,13 @@ func (l *Log) Update(msg tea.Msg) tea.Cmd {
 		l.add(msg.Value.start, msg.Value.data)
 		return l.schedule(msg.Value.more)
 	case pollMsg:
-		if msg.owner == l.id && msg.gen == l.poll && !l.load.Busy {
+		if msg.owner == l.id && msg.gen == l.poll && !l.load.Busy && l.ctx.InSight(l) {
 			return l.fetch()
 		}
 	case tea.KeyPressMsg:
 		return l.key(msg)
 	case tea.PasteMsg:
-		if l.search.typing {
-			l.search.paste(msg)
-		}
+		l.search.Paste(msg)
 	case tea.MouseWheelMsg:
 		l.pager.Update(msg)
 	}
@@ -121,22 +119,11 @@ func (l *Log) Update(msg tea.Msg) tea.Cmd {
 
 func (l *Log) key(msg tea.KeyPressMsg) tea.Cmd {
 	k := l.ctx.Keys
-	if l.search.typing {
-		l.search.key(msg)
+	if l.search.Key(msg) {
 		l.layout()
 		return nil
 	}
 	switch {
-	case key.Matches(msg, k.Filter):
-		l.search.start()
-		l.layout()
-	case msg.String() == "n":
-		l.search.next(1)
-	case msg.String() == "N":
-		l.search.next(-1)
-	case key.Matches(msg, k.Back) && l.search.active():
-		l.search.clear()
-		l.layout()
 	case key.Matches(msg, k.Ask):
 		return askAbout(l.repo, l.run, "the job "+text.OneLine(l.job.Name), client.Broke(l.job.Conclusion))
 	case key.Matches(msg, keyCopyLines()):
@@ -173,7 +160,7 @@ func (l *Log) add(start int64, data []byte) {
 	l.partial = append([]byte(nil), buf...)
 	l.pager.Append(lines...)
 	l.pager.SetTail(l.logLine(string(l.partial)))
-	l.search.scan()
+	l.search.Scan()
 }
 
 // logLine is a line of the log as shown: safe for the terminal, its
@@ -215,7 +202,7 @@ func (l *Log) SetSize(width, height int) {
 // is on, its line.
 func (l *Log) layout() {
 	h := l.height - 1
-	if l.search.active() {
+	if l.search.Active() {
 		h--
 	}
 	l.pager.SetSize(l.width, max(h, 1))
@@ -244,10 +231,10 @@ func (l *Log) View() string {
 	if l.pager.Len() == 0 {
 		body = st.Dim.Render("No output yet.")
 	}
-	if !l.search.active() {
+	if !l.search.Active() {
 		return common.Pad(head+"\n"+body, l.width, l.height)
 	}
-	return common.Pad(head+"\n"+common.Pad(body, l.width, l.height-2)+"\n"+l.search.view(l.width), l.width, l.height)
+	return common.Pad(head+"\n"+common.Pad(body, l.width, l.height-2)+"\n"+l.search.View(l.width), l.width, l.height)
 }
 
 func (l *Log) Title() string   { return text.OneLine(l.job.Name) + " log" }
@@ -257,10 +244,10 @@ func (l *Log) Animating() bool { return l.load.Busy || !client.Done(l.job.Status
 func (l *Log) Link() string { return cmp.Or(l.job.HTMLURL, l.run.HTMLURL) }
 
 // Capturing: the search query takes every key while it is typed.
-func (l *Log) Capturing() bool { return l.search.typing }
+func (l *Log) Capturing() bool { return l.search.Typing() }
 
 // CanGoBack: esc clears a search before it leaves the log.
-func (l *Log) CanGoBack() bool { return l.search.active() }
+func (l *Log) CanGoBack() bool { return l.search.Active() }
 
 // keyCopyLines copies the lines in view.
 func keyCopyLines() key.Binding {
@@ -282,27 +269,23 @@ func (l *Log) copyLines() tea.Cmd {
 	return common.Copy(strings.Join(lines, "\n")+"\n", fmt.Sprintf("lines %d–%d", from+1, to))
 }
 
-// keySearch and keyNext are the search's keys, for the help.
-func keySearch() key.Binding { return common.Binding("/", "search", "/") }
-func keyNext() key.Binding   { return common.Binding("n/N", "next/previous match", "n", "N") }
-
 func (l *Log) ShortHelp() []key.Binding {
 	k := l.ctx.Keys
-	if l.search.typing {
-		return []key.Binding{common.Binding("enter", "keep the search", "enter"), common.Binding("esc", "cancel", "esc")}
-	}
-	if l.search.active() {
-		return []key.Binding{keyNext(), common.Binding("esc", "clear the search", "esc"), k.Ask}
+	if keys := l.search.ShortHelp(); keys != nil {
+		if l.search.Typing() {
+			return keys
+		}
+		return append(keys, k.Ask)
 	}
 	// Only a live log has new lines to follow.
 	end := common.Binding("G", "follow new lines", "G", "end")
 	if client.Done(l.job.Status, l.job.Conclusion) {
 		end = common.Binding("G", "last line", "G", "end")
 	}
-	return []key.Binding{keySearch(), k.Ask, end, k.PageDown, k.Back}
+	return []key.Binding{components.KeySearch(), k.Ask, end, k.PageDown, k.Back}
 }
 
 func (l *Log) FullHelp() [][]key.Binding {
 	k := l.ctx.Keys
-	return [][]key.Binding{l.pager.KeyHelp(), {keySearch(), keyNext(), k.Ask, k.Refresh, keyCopyLines(), k.Copy, k.Browse, k.Back}}
+	return [][]key.Binding{l.pager.KeyHelp(), {components.KeySearch(), components.KeyNext(), k.Ask, k.Refresh, keyCopyLines(), k.Copy, k.Browse, k.Back}}
 }

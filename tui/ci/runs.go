@@ -58,7 +58,9 @@ func NewRuns(ctx *common.Context, repo client.RepoName) *Runs {
 
 func (r *Runs) Update(msg tea.Msg) tea.Cmd {
 	if msg, ok := msg.(pollMsg); ok {
-		if msg.owner == r.ID() && msg.gen == r.poll && !r.Loading() {
+		// Hidden, the view asks nothing: shown again, it reads again
+		// (and polls on from there).
+		if msg.owner == r.ID() && msg.gen == r.poll && !r.Loading() && r.ctx.InSight(r) {
 			return r.Refresh()
 		}
 		return nil

@@ -64,6 +64,9 @@ type Context struct {
 	account, keptOn string
 
 	ids int
+	// inSight reports whether a component is the one in view (the
+	// program's; nil: every component is, as in a view's own tests).
+	inSight func(Component) bool
 	// inflight counts the requests sent (Fetch) whose answer the program
 	// has not had yet.
 	inflight atomic.Int64
@@ -144,6 +147,14 @@ func (c *Context) SetTheme(color, dark bool) {
 // answer: a frame drawn when none does shows all they asked for.
 func (c *Context) InFlight() bool { return c.inflight.Load() > 0 }
 
+// InSight reports whether c is the view in sight: a view that polls
+// (the CI runs) asks nothing while its tab is hidden, and reads again
+// when it is shown.
+func (c *Context) InSight(x Component) bool { return c.inSight == nil || c.inSight(x) }
+
+// SetInSight makes in the program's answer to InSight.
+func (c *Context) SetInSight(in func(Component) bool) { c.inSight = in }
+
 // NewID returns an identifier no other component of this context has:
 // results of a component's commands carry it, so a component knows its
 // own answers.
@@ -216,6 +227,6 @@ func (c *Context) Derive(f *cmdutil.Factory) *Context {
 	n := NewContext(c.Ctx, f, c.Color)
 	n.Width, n.Height = c.Width, c.Height
 	n.Dark, n.Styles, n.Keys, n.Theme, n.Filters = c.Dark, c.Styles, c.Keys, c.Theme, c.Filters
-	n.Now, n.Spinner, n.ids = c.Now, c.Spinner, c.ids
+	n.Now, n.Spinner, n.ids, n.inSight = c.Now, c.Spinner, c.ids, c.inSight
 	return n
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -88,5 +89,98 @@ func TestAdoptProfileKeep(t *testing.T) {
 	AdoptProfileKeep(dir, "default", base, carol)
 	if carol.Load("chat", &got) {
 		t.Error("a second account got the profile's keep")
+	}
+}
+
+// TestKeepTwoPrograms: two programs on one account edit the same draft;
+// neither overwrites nor forgets the other's, both are listed, and the
+// copy left once the first is sent is read back by the next launch.
+func TestKeepTwoPrograms(t *testing.T) {
+	dir := t.TempDir()
+	open := func() *Keep { return OpenKeep(dir, "alice", "http://127.0.0.1:1") }
+	one, two := open(), open()
+	name, what := "comment\nalice/webapp#6", "the comment draft on alice/webapp#6"
+	var got string
+	one.Load(name, &got)
+	if err := one.Save(name, what, "from one"); err != nil {
+		t.Fatal(err)
+	}
+	// The second opens the page after the first typed: it reads the
+	// first's draft and goes on with it.
+	if !two.Load(name, &got) || got != "from one" {
+		t.Fatalf("two read %q", got)
+	}
+	if err := two.Save(name, what, "from one, and two"); err != nil {
+		t.Fatal(err)
+	}
+	// The first types on: the file is the second's now, so the first's
+	// goes beside it.
+	if err := one.Save(name, what, "from one, more"); err != nil {
+		t.Fatal(err)
+	}
+	if err := two.Save(name, what, "from one, and two!"); err != nil {
+		t.Fatal(err)
+	}
+	kept := open().Kept()
+	slices.Sort(kept)
+	if len(kept) != 2 || kept[0] != what || kept[1] != what+" (kept beside another forge tui's)" {
+		t.Fatalf("Kept() = %q", kept)
+	}
+	// The first sends its comment: the second's draft stays.
+	if err := one.Save(name, what, nil); err != nil {
+		t.Fatal(err)
+	}
+	if !open().Load(name, &got) || got != "from one, and two!" {
+		t.Fatalf("after the first sent, the keep holds %q", got)
+	}
+	// The other way round: the second's is sent, the first's copy is
+	// what the next launch reads.
+	if err := one.Save(name, what, "from one, again"); err != nil {
+		t.Fatal(err)
+	}
+	if err := two.Save(name, what, nil); err != nil {
+		t.Fatal(err)
+	}
+	if !open().Load(name, &got) || got != "from one, again" {
+		t.Fatalf("after the second sent, the keep holds %q", got)
+	}
+	if kept := open().Kept(); len(kept) != 1 {
+		t.Fatalf("Kept() = %q", kept)
+	}
+}
+
+// TestKeptSaysEachOnce: two things kept that are said alike are listed
+// once.
+func TestKeptSaysEachOnce(t *testing.T) {
+	k := OpenKeep(t.TempDir(), "alice", "http://127.0.0.1:1")
+	for _, name := range []string{"chat\nhttp://a", "chat\nhttp://b"} {
+		if err := k.Save(name, "the chat conversation", "hello"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if kept := k.Kept(); len(kept) != 1 {
+		t.Fatalf("Kept() = %q", kept)
+	}
+}
+
+// TestKeepHolds: once another program removed a draft this keep wrote
+// (it sent the same draft), Holds says so, and saving it again keeps it.
+func TestKeepHolds(t *testing.T) {
+	dir := t.TempDir()
+	one, two := OpenKeep(dir, "alice", "o"), OpenKeep(dir, "alice", "o")
+	name := "comment\nalice/webapp#6"
+	var got string
+	one.Load(name, &got)
+	if err := one.Save(name, "the draft", "mine"); err != nil || !one.Holds(name) {
+		t.Fatalf("saved: %v, holds %v", err, one.Holds(name))
+	}
+	if !two.Load(name, &got) || two.Save(name, "", nil) != nil {
+		t.Fatal("the second did not read and drop it")
+	}
+	if one.Holds(name) {
+		t.Fatal("a draft another program removed is still said held")
+	}
+	if err := one.Save(name, "the draft", "mine"); err != nil || !one.Holds(name) || !OpenKeep(dir, "alice", "o").Load(name, &got) || got != "mine" {
+		t.Fatalf("kept again: %v, %q", err, got)
 	}
 }

@@ -2,6 +2,7 @@ package common
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -89,6 +90,37 @@ func (s *Settings) check() error {
 		for k := range fs {
 			if k == "" {
 				return fmt.Errorf("tui.filters.%s: a filter needs a key", list)
+			}
+		}
+	}
+	return s.conflicts()
+}
+
+// sharedKeys are the pairs of actions that may share a key: never
+// asked for in the same view (a pager scrolls sideways, a page of
+// sections switches them).
+var sharedKeys = [][2]string{{"left", "prev-section"}, {"right", "next-section"}}
+
+// conflicts refuses a key given to two things at once — an action
+// rebound onto another's key, a filter saved on a shared key: one of
+// the two would never be reached (j bound to refresh stops moving down,
+// a filter on L opens the login form).
+func (s *Settings) conflicts() error {
+	km := NewKeyMap()
+	s.Bind(km)
+	owner := map[string]string{} // key → the action that has it
+	for _, a := range km.Actions() {
+		for _, k := range a.Binding.Keys() {
+			if other, ok := owner[k]; ok && !slices.Contains(sharedKeys, [2]string{other, a.Name}) {
+				return fmt.Errorf("tui.keys: %q is both %s's key and %s's, and only one of them would work; give one of them another key", k, other, a.Name)
+			}
+			owner[k] = a.Name
+		}
+	}
+	for _, list := range Lists {
+		for _, k := range slices.Sorted(maps.Keys(s.Filters[list])) {
+			if a, ok := owner[k]; ok {
+				return fmt.Errorf("tui.filters.%s: %q is %s's key (tui.keys.%s), so the filter would never be typed; save it on another key", list, k, a, a)
 			}
 		}
 	}

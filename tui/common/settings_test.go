@@ -78,3 +78,25 @@ func TestThemeOverridesBackground(t *testing.T) {
 		}
 	}
 }
+
+// TestSettingsRefuseConflicts: a key rebound onto another action's, or a
+// filter saved on a shared key, is refused, naming both; the defaults'
+// own pairs (left scrolls, or switches a section) are not.
+func TestSettingsRefuseConflicts(t *testing.T) {
+	if _, err := readYAML(t, "tui: {}\n"); err != nil {
+		t.Fatalf("the defaults conflict: %v", err)
+	}
+	for src, want := range map[string]string{
+		"tui:\n  keys:\n    refresh: [j]\n":             `tui.keys: "j" is both down's key and refresh's`,
+		"tui:\n  filters:\n    issues: {L: alice}\n":    `tui.filters.issues: "L" is login's key (tui.keys.login)`,
+		"tui:\n  filters:\n    ci: {j: fail}\n":         `tui.filters.ci: "j" is down's key`,
+		"tui:\n  keys:\n    left: [x]\n    quit: [x]\n": `"x" is both left's key and quit's`,
+	} {
+		if _, err := readYAML(t, src); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%q: %v", src, err)
+		}
+	}
+	if _, err := readYAML(t, "tui:\n  keys:\n    refresh: [R]\n    down: [j, J]\n  filters:\n    issues: {m: alice}\n"); err != nil {
+		t.Errorf("no conflict refused: %v", err)
+	}
+}

@@ -2,8 +2,12 @@ package components
 
 import (
 	"context"
+	"fmt"
+	"github.com/forgehq/forge/internal/text"
 	"maps"
 	"slices"
+	"strings"
+	"time"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
@@ -45,8 +49,9 @@ type List[T any] struct {
 	table *Table
 	load  common.Load
 	items []T
-	rows  []int // the index in items of each table row, when kept
-	kept  bool  // the rows were drawn with a Keep
+	rows  []int     // the index in items of each table row, when kept
+	kept  bool      // the rows were drawn with a Keep
+	read  time.Time // when the items were last read (the context's clock)
 
 	width, height int
 
@@ -147,7 +152,21 @@ func (l *List[T]) SelectFirst(match func(T) bool) bool {
 	return false
 }
 
-func (l *List[T]) Init() tea.Cmd { return l.Refresh() }
+func (l *List[T]) Init() tea.Cmd { return tea.Batch(l.Refresh(), l.deadFilters()) }
+
+// deadFilters warns of a filter saved on a key the view's own keys
+// take first (tui.filters.issues.n: n opens a new issue): the settings
+// refuse those on the shared keys, but only the view knows its own.
+func (l *List[T]) deadFilters() tea.Cmd {
+	for _, k := range slices.Sorted(maps.Keys(l.Saved)) {
+		for _, b := range l.Keys {
+			if slices.Contains(b.Keys(), k) {
+				return common.Error(fmt.Errorf("the filter %q saved on %s is never typed: %s is %s here; save it on another key (tui.filters)", l.Saved[k], k, k, b.Help().Desc))
+			}
+		}
+	}
+	return nil
+}
 
 // Refresh loads the items again.
 func (l *List[T]) Refresh() tea.Cmd {
@@ -166,6 +185,7 @@ func (l *List[T]) Update(msg tea.Msg) tea.Cmd {
 			return nil
 		}
 		if msg.Err == nil {
+			l.read = l.ctx.Now()
 			l.SetItems(msg.Value)
 		}
 		var after tea.Cmd
@@ -236,7 +256,9 @@ func (l *List[T]) SetSize(width, height int) {
 // View draws the spinner or the error until the first load is in, then
 // the head, the table and the foot.
 func (l *List[T]) View() string {
-	if !l.load.Done {
+	if !l.load.Done || client.IsNotFound(l.load.Err) {
+		// A 404 on reading again: what the rows (a run's head) said
+		// is gone; the error stands in their place.
 		return l.ctx.Placeholder(&l.load, l.what, l.width, l.height)
 	}
 	body := l.table.View()
@@ -244,9 +266,28 @@ func (l *List[T]) View() string {
 		body = common.Pad(body, l.width, l.height-l.HeadLines-l.FootLines) + "\n" + l.Foot()
 	}
 	if l.Head != nil {
-		body = l.Head() + "\n" + body
+		head := l.Head()
+		if age := l.age(); age != "" {
+			first, rest, more := strings.Cut(head, "\n")
+			head = first + age
+			if more {
+				head += "\n" + rest
+			}
+		}
+		body = head + "\n" + body
 	}
 	return common.Pad(body, l.width, l.height)
+}
+
+// age says, after the head's first line, how old the items are once
+// they are a minute old: a list in sight is not read again by itself
+// (but for the runs while some are unfinished).
+func (l *List[T]) age() string {
+	now := l.ctx.Now()
+	if l.read.IsZero() || now.Sub(l.read) < time.Minute {
+		return ""
+	}
+	return l.ctx.Styles.Dim.Render(" · read " + text.Since(l.read, now) + ", r reads again")
 }
 
 // Width is the width last given to SetSize.

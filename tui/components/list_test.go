@@ -5,7 +5,9 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"time"
 
+	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"github.com/forgehq/forge/client"
 	"github.com/forgehq/forge/tui/common"
@@ -165,4 +167,55 @@ func TestListOpen(t *testing.T) {
 	if len(*opened) != 1 || (*opened)[0] != "v0.1.0" {
 		t.Errorf("opened %v, want v0.1.0", *opened)
 	}
+}
+
+// TestListSaysItsAge: a list whose items were read a while ago says so
+// beside its head.
+func TestListSaysItsAge(t *testing.T) {
+	ctx := tuitest.Context(t, tuitest.Server(t), "alice")
+	now := tuitest.Now
+	ctx.Now = func() time.Time { return now }
+	l, _ := releaseList(t, ctx, "alice/webapp")
+	l.Head, l.HeadLines = func() string { return "Releases" }, 1
+	d := tuitest.Drive(t, l, 60, 10)
+	if v := d.UntilView("Releases"); strings.Contains(v, "read ") {
+		t.Fatalf("a list read just now says its age:\n%s", v)
+	}
+	now = now.Add(5 * time.Minute)
+	if v := d.View(); !strings.Contains(v, "Releases · read 5m ago, r reads again") {
+		t.Fatalf("no age:\n%s", v)
+	}
+}
+
+// TestSectionShownAgainReadsAgain: a section shown again reads again,
+// as a tab does; the first time it starts.
+func TestSectionShownAgainReadsAgain(t *testing.T) {
+	ctx := tuitest.Context(t, tuitest.Server(t), "alice")
+	a, _ := releaseList(t, ctx, "alice/webapp")
+	b, _ := releaseList(t, ctx, "alice/infra")
+	p := NewSectionPage(ctx, "Repo", func() string { return "head" }, a, b)
+	d := tuitest.Drive(t, p, 80, 20)
+	d.Until("the first section's load", func() bool { return a.Done() })
+	d.Run(p.Show(1))
+	d.Until("the second section's load", func() bool { return b.Done() })
+	d.Run(p.Show(0))
+	if !a.Loading() {
+		t.Error("the first section shown again did not read again")
+	}
+}
+
+// TestListWarnsOfADeadFilter: a filter saved on a key the view takes
+// first is said in the status line as the list opens.
+func TestListWarnsOfADeadFilter(t *testing.T) {
+	ctx := tuitest.Context(t, tuitest.Server(t), "alice")
+	l, _ := releaseList(t, ctx, "alice/webapp")
+	l.Keys = []key.Binding{common.Binding("n", "new release", "n")}
+	l.Saved = map[string]string{"n": "v1", "m": "v2"}
+	d := tuitest.Drive(t, l, 60, 10)
+	d.Until("the warning", func() bool {
+		return d.Seen(func(m tea.Msg) bool {
+			s, ok := m.(common.StatusMsg)
+			return ok && s.Err && strings.Contains(s.Text, `the filter "v1" saved on n is never typed: n is new release here`)
+		})
+	})
 }

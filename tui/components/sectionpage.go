@@ -48,6 +48,11 @@ func (p *SectionPage) Init() tea.Cmd { return p.start() }
 func (p *SectionPage) start() tea.Cmd {
 	i := p.sections.Active
 	if p.started[i] {
+		// Shown again: read again, as a tab shown again is (a hidden
+		// section, the checks, polls nothing).
+		if r, ok := p.children[i].(common.Refresher); ok {
+			return r.Refresh()
+		}
 		return nil
 	}
 	p.started[i] = true

@@ -33,6 +33,7 @@ type Page struct {
 	change *Change
 	load   common.Load
 	pager  *components.Pager
+	search *components.Search
 	starts []int // the line of each file's diff
 	width  int
 	height int
@@ -51,6 +52,7 @@ type Page struct {
 func NewPage(ctx *common.Context, title string, read func(context.Context, *client.Client) (*Change, error)) *Page {
 	p := &Page{ctx: ctx, id: ctx.NewID(), title: title, read: read, pager: components.NewPager(ctx), stale: true}
 	p.pager.Sideways = true
+	p.search = components.NewSearch(ctx, p.pager, "the changes")
 	return p
 }
 
@@ -70,6 +72,8 @@ func (p *Page) Update(msg tea.Msg) tea.Cmd {
 		p.stale = true
 	case tea.KeyPressMsg:
 		return p.key(msg)
+	case tea.PasteMsg:
+		p.search.Paste(msg)
 	case tea.MouseWheelMsg:
 		p.pager.Update(msg)
 	}
@@ -77,6 +81,12 @@ func (p *Page) Update(msg tea.Msg) tea.Cmd {
 }
 
 func (p *Page) key(msg tea.KeyPressMsg) tea.Cmd {
+	// With a search on, n and N go from match to match; else from file
+	// to file.
+	if p.search.Key(msg) {
+		p.layout()
+		return nil
+	}
 	switch {
 	case key.Matches(msg, p.ctx.Keys.Ask) && p.Ask != nil:
 		return p.Ask()
@@ -148,7 +158,17 @@ func changedFiles(ctx *common.Context, ch *Change) []string {
 
 func (p *Page) SetSize(width, height int) {
 	p.width, p.height = width, height
-	p.pager.SetSize(width, height)
+	p.layout()
+}
+
+// layout gives the pager the height, less the search's line while one
+// is on.
+func (p *Page) layout() {
+	h := p.height
+	if p.search.Active() {
+		h--
+	}
+	p.pager.SetSize(p.width, max(h, 1))
 }
 
 func (p *Page) View() string {
@@ -156,10 +176,20 @@ func (p *Page) View() string {
 		off := p.pager.Offset()
 		p.pager.SetLines(p.render())
 		p.pager.ScrollTo(off)
+		p.search.Rescan()
 		p.drawnW, p.stale = p.width, false
 	}
-	return common.Pad(p.pager.View(), p.width, p.height)
+	if !p.search.Active() {
+		return common.Pad(p.pager.View(), p.width, p.height)
+	}
+	return common.Pad(common.Pad(p.pager.View(), p.width, p.pager.Height())+"\n"+p.search.View(p.width), p.width, p.height)
 }
+
+// Capturing: the search query takes every key while it is typed.
+func (p *Page) Capturing() bool { return p.search.Typing() }
+
+// CanGoBack: esc clears a search before it leaves the page.
+func (p *Page) CanGoBack() bool { return p.search.Active() }
 
 func (p *Page) Title() string   { return p.title }
 func (p *Page) Animating() bool { return p.load.Busy }
@@ -169,6 +199,9 @@ func (p *Page) Link() string { return p.URL }
 
 func (p *Page) ShortHelp() []key.Binding {
 	k := p.ctx.Keys
+	if keys := p.search.ShortHelp(); keys != nil {
+		return keys
+	}
 	keys := []key.Binding{k.Down, k.PageDown, keyNextFile()}
 	if p.Ask != nil {
 		keys = append(keys, k.Ask)
@@ -178,7 +211,7 @@ func (p *Page) ShortHelp() []key.Binding {
 
 func (p *Page) FullHelp() [][]key.Binding {
 	k := p.ctx.Keys
-	own := []key.Binding{keyNextFile(), k.Refresh, k.Copy, k.Browse}
+	own := []key.Binding{keyNextFile(), components.KeySearch(), common.Binding("n/N", "next/previous match (searching)", "n", "N"), k.Refresh, k.Copy, k.Browse}
 	if p.Ask != nil {
 		own = append(own, k.Ask)
 	}

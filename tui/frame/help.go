@@ -12,9 +12,48 @@ import (
 // HelpBox is the help overlay: every key of the view in sight (title),
 // from its key map (groups), and the keys that work everywhere. Columns
 // that do not fit side by side go below one another, so no key is ever
-// left out.
-func HelpBox(ctx *common.Context, title string, groups [][]key.Binding) string {
+// left out; a box taller than the terminal shows the rows from offset
+// on, and scrolls (HelpScroll).
+func HelpBox(ctx *common.Context, title string, groups [][]key.Binding, offset int) string {
 	st := ctx.Styles
+	rows := helpRows(ctx, groups)
+	room := helpRoom(ctx)
+	head := st.BoxTitle.Render("Keys: "+title) + st.Dim.Render(" · any key closes")
+	if last := len(rows) - room; last > 0 {
+		offset = min(max(offset, 0), last)
+		rows = rows[offset : offset+room]
+		more := "↑↓ scroll · any other key closes"
+		switch {
+		case offset == 0:
+			more = "↓/j more · any other key closes"
+		case offset == last:
+			more = "↑/k back · any other key closes"
+		}
+		head = st.BoxTitle.Render("Keys: "+title) + st.Dim.Render(" · "+more)
+	}
+	inner := max(ctx.Width-4, 10)
+	lines := append([]string{head, ""}, rows...)
+	for i, l := range lines {
+		if ansi.StringWidth(l) > inner {
+			lines[i] = ansi.Truncate(l, inner, "…")
+		}
+	}
+	return st.Box.Render(strings.Join(lines, "\n"))
+}
+
+// HelpScroll is how many lines the help box's keys may scroll: 0 when
+// they fit the terminal.
+func HelpScroll(ctx *common.Context, groups [][]key.Binding) int {
+	return max(len(helpRows(ctx, groups))-helpRoom(ctx), 0)
+}
+
+// helpRoom is how many lines of keys the box shows: the terminal less
+// the box's border and its head.
+func helpRoom(ctx *common.Context) int { return max(ctx.Height-4, 1) }
+
+// helpRows are the lines of keys of the help box: its columns side by
+// side while they fit the width, blank lines between rows of them.
+func helpRows(ctx *common.Context, groups [][]key.Binding) []string {
 	groups = append(append([][]key.Binding{}, groups...), ctx.Keys.Global())
 	var blocks []string
 	seen := map[key.Help]bool{}
@@ -43,19 +82,7 @@ func HelpBox(ctx *common.Context, title string, groups [][]key.Binding) string {
 	if len(row) > 0 {
 		rows = append(rows, lipgloss.JoinHorizontal(lipgloss.Top, row...))
 	}
-	body := st.BoxTitle.Render("Keys: "+title) + st.Dim.Render(" · any key closes") +
-		"\n\n" + strings.Join(rows, "\n\n")
-	// The box never outgrows the terminal: it is cut, lines and rows.
-	lines := strings.Split(body, "\n")
-	if max(ctx.Height-2, 1) < len(lines) {
-		lines = lines[:max(ctx.Height-2, 1)]
-	}
-	for i, l := range lines {
-		if ansi.StringWidth(l) > inner {
-			lines[i] = ansi.Truncate(l, inner, "…")
-		}
-	}
-	return st.Box.Render(strings.Join(lines, "\n"))
+	return strings.Split(strings.Join(rows, "\n\n"), "\n")
 }
 
 // helpColumn lists a group of keys, one per line: keys, then what they do.

@@ -8,6 +8,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/forgehq/forge/client"
+	"github.com/forgehq/forge/config"
 	"github.com/forgehq/forge/tui/common"
 	"github.com/forgehq/forge/tui/tuitest"
 )
@@ -251,4 +252,61 @@ func pushedForms(d *tuitest.Driver) []*Form {
 		return false
 	})
 	return forms
+}
+
+// TestViewSearch: / finds text in an issue's body and comments; esc
+// clears the search before it leaves the page.
+func TestViewSearch(t *testing.T) {
+	t.Parallel()
+	ctx := tuitest.Context(t, tuitest.Server(t), "alice")
+	v := NewView(ctx, tuitest.Webapp, &client.Issue{Number: 2, Title: "Document the deploy process"})
+	d := tuitest.Drive(t, v, 80, 20)
+	d.UntilView("Good point, I'll write it up.")
+	d.Key("/")
+	if !v.Capturing() {
+		t.Fatal("/ did not start a search")
+	}
+	d.Type("TLS")
+	d.Key("enter")
+	d.UntilView("/TLS", "match 1 of 1")
+	if !v.CanGoBack() {
+		t.Error("esc would leave the page with the search on")
+	}
+	d.Key("esc")
+	if view := d.View(); strings.Contains(view, "/TLS") {
+		t.Errorf("esc did not clear the search:\n%s", view)
+	}
+}
+
+// TestUnsentDraftIsKeptAgain: the quit question names a comment draft as
+// kept only once it is: another program on the account that sent (and so
+// dropped) the same draft leaves this one's written again.
+func TestUnsentDraftIsKeptAgain(t *testing.T) {
+	t.Parallel()
+	ctx := tuitest.Context(t, tuitest.Server(t), "alice")
+	v := NewView(ctx, tuitest.Webapp, &client.Issue{Number: 2, Title: "Document the deploy process"})
+	d := tuitest.Drive(t, v, 80, 20)
+	d.UntilView("Good point, I'll write it up.")
+	d.Key("c")
+	d.Type("both had this")
+	d.Key("esc")
+	s, err := ctx.Settings()
+	if err != nil {
+		t.Fatal(err)
+	}
+	other := func() *common.Keep { return common.OpenKeep(ctx.Factory.CacheDir(), "alice", config.Origin(s.BaseURL)) }
+	var got string
+	o := other()
+	if !o.Load(v.draftName(), &got) || got != "both had this" {
+		t.Fatalf("the other program reads %q", got)
+	}
+	if err := o.Save(v.draftName(), "", nil); err != nil { // it sent the comment
+		t.Fatal(err)
+	}
+	if v.Unsent() == "" {
+		t.Fatal("the draft in the editor is not named")
+	}
+	if !other().Load(v.draftName(), &got) || got != "both had this" {
+		t.Fatalf("the draft named as kept is not on disk: %q", got)
+	}
 }

@@ -14,9 +14,15 @@ import (
 	"github.com/forgehq/forge/tui/extedit"
 )
 
+// commentMsg is the outcome of a comment sent: err when the service
+// said no. A send that got no answer (Unanswered) reads the thread
+// again: found says the comment is there after all; unsure that the
+// thread could not be read either, so forge does not know.
 type commentMsg struct {
-	owner int
-	err   error
+	owner  int
+	err    error
+	found  bool
+	unsure bool
 }
 
 // closeMsg is the answer yes to "Close #N?".
@@ -44,16 +50,23 @@ type View struct {
 	perms   common.Perms
 	confirm *components.Confirm
 	pager   *components.Pager
+	search  *components.Search
 	editor  *components.Editor
 	// composing: the comment editor has the keys. The draft stays when
 	// it is hidden, and after a failed send.
 	composing bool
 	sending   string // "comment", "close", "reopen" while one is in flight
-	toEnd     bool   // show the end once the issue is read again (a new comment)
-	width     int
-	height    int
-	drawnW    int
-	stale     bool
+	// unsure: the last comment sent got no answer and the thread could
+	// not be read since: it may be there. The next ctrl+s reads the
+	// thread first. sentAs counts the comments of the account with the
+	// same body the thread held before that send.
+	unsure bool
+	sentAs int
+	toEnd  bool // show the end once the issue is read again (a new comment)
+	width  int
+	height int
+	drawnW int
+	stale  bool
 
 	keyComment, keyClose, keyCloseShort, keyReopen, keySend, keyHide key.Binding
 }
@@ -62,6 +75,7 @@ type View struct {
 // knows (the full issue and comments load at once).
 func NewView(ctx *common.Context, repo client.RepoName, is *client.Issue) *View {
 	v := &View{ctx: ctx, id: ctx.NewID(), repo: repo, issue: is, pager: components.NewPager(ctx), confirm: components.NewConfirm(ctx), stale: true}
+	v.search = components.NewSearch(ctx, v.pager, "the issue")
 	v.editor = components.NewEditor(ctx, true)
 	v.editor.Placeholder = "Leave a comment (markdown)"
 	v.keyComment = common.Binding("c", "comment", "c")
@@ -113,9 +127,12 @@ func (v *View) Update(msg tea.Msg) tea.Cmd {
 			return failed
 		}
 		v.issue, v.stale = msg.Value, true
+		if v.unsure && v.holdsComment(v.issue, strings.TrimSpace(v.editor.Value())) {
+			return v.commented(commentMsg{owner: v.id, found: true})
+		}
 		if v.toEnd {
 			v.toEnd = false
-			v.pager.SetLines(v.render())
+			v.setLines()
 			v.drawnW, v.stale = v.width, false
 			v.pager.ScrollTo(v.pager.Len())
 		}
@@ -143,6 +160,7 @@ func (v *View) Update(msg tea.Msg) tea.Cmd {
 		if v.composing {
 			return v.edit(msg)
 		}
+		v.search.Paste(msg)
 	case tea.MouseWheelMsg:
 		v.pager.Update(msg)
 	}
@@ -152,6 +170,10 @@ func (v *View) Update(msg tea.Msg) tea.Cmd {
 func (v *View) key(msg tea.KeyPressMsg) tea.Cmd {
 	if v.confirm.Active() {
 		return v.confirm.Update(msg)
+	}
+	if !v.composing && v.search.Key(msg) {
+		v.layout()
+		return nil
 	}
 	if key.Matches(msg, v.ctx.Keys.Edit) {
 		v.compose()
@@ -197,10 +219,36 @@ func (v *View) sendComment() tea.Cmd {
 	if err != nil {
 		return common.Error(err)
 	}
+	check, me := v.unsure, v.ctx.Account()
+	if !check {
+		v.sentAs = countComment(v.issue, body, me)
+	}
 	v.sending = "comment"
-	ctx, repo, n, owner := v.ctx.Ctx, v.repo, v.issue.Number, v.id
+	ctx, repo, n, owner, before := v.ctx.Ctx, v.repo, v.issue.Number, v.id, v.sentAs
+	holds := func(is *client.Issue) bool { return countComment(is, body, me) > before }
 	return func() tea.Msg {
+		if check {
+			// The last send got no answer: send only if it is not there.
+			is, err := c.Issues.Get(ctx, repo, n)
+			if err != nil {
+				return commentMsg{owner: owner, err: err, unsure: true}
+			}
+			if holds(is) {
+				return commentMsg{owner: owner, found: true}
+			}
+		}
 		_, err := c.Issues.Comment(ctx, repo, n, body)
+		if !common.Unanswered(err) {
+			return commentMsg{owner: owner, err: err}
+		}
+		// No answer: the service may have taken it. The thread says.
+		is, rerr := c.Issues.Get(ctx, repo, n)
+		switch {
+		case rerr != nil:
+			return commentMsg{owner: owner, err: err, unsure: true}
+		case holds(is):
+			return commentMsg{owner: owner, found: true}
+		}
 		return commentMsg{owner: owner, err: err}
 	}
 }
@@ -210,7 +258,14 @@ func (v *View) commented(msg commentMsg) tea.Cmd {
 		return nil
 	}
 	v.sending = ""
-	if msg.err != nil {
+	v.unsure = msg.unsure
+	switch {
+	case msg.unsure:
+		// The draft stays, and the next ctrl+s looks before it sends.
+		return common.Error(fmt.Errorf("the comment may have been sent: %w, and the thread could not be read again to see (the draft is kept: ctrl+s reads the thread before sending again, r reads it now)", msg.err))
+	case msg.err != nil && common.Unanswered(msg.err):
+		return common.Error(fmt.Errorf("the comment was not sent: %w, and the thread read again does not hold it (the draft is kept: ctrl+s sends it)", msg.err))
+	case msg.err != nil:
 		// The draft stays in the editor, to send again.
 		return common.Error(fmt.Errorf("the comment was not sent (the draft is kept): %w", msg.err))
 	}
@@ -220,8 +275,31 @@ func (v *View) commented(msg commentMsg) tea.Cmd {
 	n := v.issue.Number
 	changed := *v.issue
 	changed.Comments++
-	return tea.Batch(v.saveDraft(""), v.fetch(), common.Status(fmt.Sprintf("Commented on #%d.", n)),
+	note := fmt.Sprintf("Commented on #%d.", n)
+	if msg.found {
+		note = fmt.Sprintf("Commented on #%d: the service answered late, the thread read again holds the comment.", n)
+	}
+	return tea.Batch(v.saveDraft(""), v.fetch(), common.Status(note),
 		func() tea.Msg { return common.IssueChangedMsg{Repo: v.repo, Issue: &changed} })
+}
+
+// countComment counts the comments of is that me (any author when
+// "") wrote with body: a send that got no answer is known to have
+// arrived when the thread read again holds one more.
+func countComment(is *client.Issue, body, me string) int {
+	n := 0
+	for _, cm := range is.CommentsList {
+		if strings.TrimSpace(cm.Body) == body && (me == "" || strings.EqualFold(cm.User.Login, me)) {
+			n++
+		}
+	}
+	return n
+}
+
+// holdsComment reports whether is holds the comment whose send got no
+// answer.
+func (v *View) holdsComment(is *client.Issue, body string) bool {
+	return body != "" && countComment(is, body, v.ctx.Account()) > v.sentAs
 }
 
 // askState closes (after asking) or reopens the issue, when the caller
@@ -296,6 +374,9 @@ func (v *View) SetSize(width, height int) {
 // layout shares the height between the page and, when open, the editor.
 func (v *View) layout() {
 	h := v.height
+	if v.search.Active() {
+		h--
+	}
 	if v.editorShown() {
 		h -= editorRows + 1
 	}
@@ -336,15 +417,19 @@ func (v *View) render() []string {
 }
 
 func (v *View) View() string {
+	if client.IsNotFound(v.load.Err) {
+		// Deleted, or another session's: the page read before is gone.
+		return v.ctx.Placeholder(&v.load, "the issue", v.width, v.height)
+	}
 	if v.stale || v.drawnW != v.width {
-		v.pager.SetLines(v.render())
+		v.setLines()
 		v.drawnW, v.stale = v.width, v.load.Busy && !v.load.Done
 	}
 	if v.confirm.Active() {
-		return common.Pad(v.pager.View(), v.width, v.height-1) + "\n" + v.confirm.View(v.width)
+		return common.Pad(v.page(), v.width, v.height-1) + "\n" + v.confirm.View(v.width)
 	}
 	if !v.editorShown() {
-		return common.Pad(v.pager.View(), v.width, v.height)
+		return common.Pad(v.page(), v.width, v.height)
 	}
 	st := v.ctx.Styles
 	label := st.Bold.Render("Comment") + st.Dim.Render(" · ctrl+s sends · esc or ctrl+c hides (the draft is kept)")
@@ -354,8 +439,17 @@ func (v *View) View() string {
 	case v.sending == "comment":
 		label = st.Accent.Render(v.ctx.Spinner) + " Sending the comment…"
 	}
-	page := common.Pad(v.pager.View(), v.width, v.height-editorRows-1)
+	page := common.Pad(v.page(), v.width, v.height-editorRows-1)
 	return common.Pad(page+"\n"+label+"\n"+v.editor.View(), v.width, v.height)
+}
+
+// page is the issue as the pager shows it, and the search's line under
+// it while one is on.
+func (v *View) page() string {
+	if !v.search.Active() {
+		return v.pager.View()
+	}
+	return common.Pad(v.pager.View(), v.width, v.pager.Height()) + "\n" + v.search.View(v.width)
 }
 
 // editorShown: the editor is drawn while composing, and while it holds a
@@ -371,7 +465,17 @@ func (v *View) Title() string {
 // Link is the issue's web page.
 func (v *View) Link() string { return v.issue.HTMLURL }
 
-func (v *View) Capturing() bool { return v.composing || v.confirm.Active() }
+func (v *View) Capturing() bool { return v.composing || v.confirm.Active() || v.search.Typing() }
+
+// CanGoBack: esc clears a search before it leaves the page.
+func (v *View) CanGoBack() bool { return !v.composing && v.search.Active() }
+
+// setLines draws the issue into the pager, and finds a search's matches
+// in the new lines.
+func (v *View) setLines() {
+	v.pager.SetLines(v.render())
+	v.search.Rescan()
+}
 func (v *View) Animating() bool { return v.load.Busy || v.sending != "" }
 
 func (v *View) ShortHelp() []key.Binding {
@@ -380,6 +484,9 @@ func (v *View) ShortHelp() []key.Binding {
 	}
 	if v.confirm.Active() {
 		return []key.Binding{common.Binding("y", "close it", "y"), common.Binding("n/esc", "keep it open", "n")}
+	}
+	if keys := v.search.ShortHelp(); keys != nil {
+		return keys
 	}
 	k := v.ctx.Keys
 	// The help line says just "close", to leave room: the question says
@@ -401,7 +508,7 @@ func (v *View) stateKeys(closeKey key.Binding) []key.Binding {
 
 func (v *View) FullHelp() [][]key.Binding {
 	k := v.ctx.Keys
-	return [][]key.Binding{v.pager.KeyHelp(), append([]key.Binding{v.keyComment, v.keySend, k.Edit, v.keyHide}, append(v.stateKeys(v.keyClose), k.Ask, k.Refresh, k.Copy, keyCopyCode(), k.Browse)...)}
+	return [][]key.Binding{append(v.pager.KeyHelp(), components.KeySearch(), components.KeyNext()), append([]key.Binding{v.keyComment, v.keySend, k.Edit, v.keyHide}, append(v.stateKeys(v.keyClose), k.Ask, k.Refresh, k.Copy, keyCopyCode(), k.Browse)...)}
 }
 
 // draftName names the comment draft in the keep.
@@ -452,10 +559,14 @@ func (v *View) Interrupt() (tea.Cmd, bool) {
 	return common.Status("The draft is kept: c brings the editor back."), true
 }
 
-// Unsent names the comment draft.
+// Unsent names the comment draft, making sure it is kept: another
+// program on the account may have sent or dropped the copy on disk.
 func (v *View) Unsent() string {
 	if strings.TrimSpace(v.editor.Value()) == "" {
 		return ""
+	}
+	if !v.ctx.Keep.Holds(v.draftName()) {
+		_ = v.ctx.Keep.Save(v.draftName(), v.draftWhat(), v.editor.Value())
 	}
 	return v.draftWhat()
 }

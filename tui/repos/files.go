@@ -204,6 +204,7 @@ type fileView struct {
 	size   int64 // the whole file's, -1 when the service did not say
 	cut    bool  // data is the first maxView bytes only
 	pager  *components.Pager
+	search *components.Search
 	width  int
 	height int
 	drawnW int
@@ -211,7 +212,9 @@ type fileView struct {
 }
 
 func newFileView(ctx *common.Context, repo client.RepoName, e *client.Content) *fileView {
-	return &fileView{ctx: ctx, id: ctx.NewID(), repo: repo, entry: e, pager: components.NewPager(ctx), stale: true}
+	v := &fileView{ctx: ctx, id: ctx.NewID(), repo: repo, entry: e, pager: components.NewPager(ctx), stale: true}
+	v.search = components.NewSearch(ctx, v.pager, "the file")
+	return v
 }
 
 func (v *fileView) Init() tea.Cmd    { return v.fetch() }
@@ -245,10 +248,16 @@ func (v *fileView) Update(msg tea.Msg) tea.Cmd {
 	case common.ThemeMsg:
 		v.stale = true
 	case tea.KeyPressMsg:
+		if v.search.Key(msg) {
+			v.layout()
+			return nil
+		}
 		if key.Matches(msg, v.ctx.Keys.Ask) {
 			return common.AskAgent(v.repo, "file:"+v.entry.Path, "")
 		}
 		v.pager.Update(msg)
+	case tea.PasteMsg:
+		v.search.Paste(msg)
 	default:
 		v.pager.Update(msg)
 	}
@@ -294,8 +303,24 @@ func (v *fileView) sizeText() string {
 
 func (v *fileView) SetSize(width, height int) {
 	v.width, v.height = width, height
-	v.pager.SetSize(width, height-1)
+	v.layout()
 }
+
+// layout gives the pager the height less the head and, while a search
+// is on, its line.
+func (v *fileView) layout() {
+	h := v.height - 1
+	if v.search.Active() {
+		h--
+	}
+	v.pager.SetSize(v.width, max(h, 1))
+}
+
+// Capturing: the search query takes every key while it is typed.
+func (v *fileView) Capturing() bool { return v.search.Typing() }
+
+// CanGoBack: esc clears a search before it leaves the file.
+func (v *fileView) CanGoBack() bool { return v.search.Active() }
 
 func (v *fileView) View() string {
 	if !v.load.Done {
@@ -303,11 +328,16 @@ func (v *fileView) View() string {
 	}
 	if v.stale || v.drawnW != v.width {
 		v.pager.SetLines(v.render())
+		v.search.Rescan()
 		v.drawnW, v.stale = v.width, false
 	}
 	st := v.ctx.Styles
 	head := st.Bold.Render(text.OneLine(v.entry.Path)) + st.Dim.Render(" · "+v.sizeText()+" · "+v.pager.Position())
-	return common.Pad(head+"\n"+v.pager.View(), v.width, v.height)
+	body := v.pager.View()
+	if v.search.Active() {
+		body = common.Pad(body, v.width, v.pager.Height()) + "\n" + v.search.View(v.width)
+	}
+	return common.Pad(head+"\n"+body, v.width, v.height)
 }
 
 func (v *fileView) Title() string   { return text.OneLine(v.entry.Name) }
@@ -315,9 +345,12 @@ func (v *fileView) Animating() bool { return v.load.Busy }
 
 func (v *fileView) ShortHelp() []key.Binding {
 	k := v.ctx.Keys
+	if keys := v.search.ShortHelp(); keys != nil {
+		return keys
+	}
 	return []key.Binding{k.Down, k.PageDown, k.Ask, k.Back}
 }
 
 func (v *fileView) FullHelp() [][]key.Binding {
-	return [][]key.Binding{v.pager.KeyHelp(), {v.ctx.Keys.Ask}}
+	return [][]key.Binding{v.pager.KeyHelp(), {components.KeySearch(), components.KeyNext(), v.ctx.Keys.Ask}}
 }

@@ -78,3 +78,29 @@ func TestFileViewRendersMarkdownByName(t *testing.T) {
 	d = tuitest.Drive(t, newFileView(ctx, repo, &client.Content{Name: "NOTES", Path: "NOTES"}), 100, 20)
 	d.UntilView("1 Notes", "3 Some **bold** words.")
 }
+
+// TestFileViewSearch: / finds text in a file as in a log; esc clears it.
+func TestFileViewSearch(t *testing.T) {
+	t.Parallel()
+	srv := tuitest.Server(t)
+	if _, err := srv.CommitFiles("alice/webapp", "", map[string]string{"notes.txt": "alpha\nbeta\nalpha again\n"}, "Add notes"); err != nil {
+		t.Fatal(err)
+	}
+	ctx := tuitest.Context(t, srv, "alice")
+	v := newFileView(ctx, client.RepoName{Owner: "alice", Name: "webapp"}, &client.Content{Name: "notes.txt", Path: "notes.txt"})
+	d := tuitest.Drive(t, v, 80, 12)
+	d.UntilView("notes.txt", "alpha again")
+	d.Key("/")
+	if !v.Capturing() {
+		t.Fatal("/ did not start a search")
+	}
+	d.Type("alpha")
+	d.Key("enter")
+	d.UntilView("/alpha", "match 1 of 2")
+	d.Key("n")
+	d.UntilView("match 2 of 2")
+	d.Key("esc")
+	if s := d.View(); strings.Contains(s, "/alpha") || v.CanGoBack() {
+		t.Errorf("esc did not clear the search:\n%s", s)
+	}
+}

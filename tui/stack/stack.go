@@ -111,13 +111,16 @@ func (s *Stack) Push(c common.Component) tea.Cmd {
 	return c.Init()
 }
 
-// Pop closes the active tab's top component, never its root.
-func (s *Stack) Pop() {
+// Pop closes the active tab's top component, never its root; false when
+// there was only the root.
+func (s *Stack) Pop() bool {
 	t := s.tabs[s.active]
 	if len(t.views) > 1 {
 		t.views = t.views[:len(t.views)-1]
 		s.size(t.Top())
+		return true
 	}
+	return false
 }
 
 // Close removes c and what was opened above it, in whatever tab; a root

@@ -1,25 +1,27 @@
-package ci
+package components
 
 import (
+	"sort"
 	"strconv"
 	"strings"
 
+	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/forgehq/forge/internal/text"
 	"github.com/forgehq/forge/tui/common"
-	"github.com/forgehq/forge/tui/components"
 )
 
-// search finds text in a job's log, as less does: / types a query (the
-// view jumps to the first match as it is typed), enter keeps it, n and N
-// go to the next and previous line holding it, wrapping around; the
-// matches in view are highlighted, the current one in reverse video. It
-// ignores case and looks at the text as shown (a log's colours stripped).
-type search struct {
+// Search finds text in a pager's lines (a job's log, a diff, an issue),
+// as less does: / types a query (the view jumps to the first match as it
+// is typed), enter keeps it, n and N go to the next and previous line
+// holding it from the page in view, wrapping around; the matches in view
+// are highlighted, the current one in reverse video. It ignores case and
+// looks at the text as shown (a log's colours stripped).
+type Search struct {
 	ctx    *common.Context
-	pager  *components.Pager
-	input  *components.Editor
+	pager  *Pager
+	input  *Editor
 	typing bool
 	from   int // the top line when typing began: matches are looked for from there
 
@@ -27,21 +29,93 @@ type search struct {
 	hits    []int  // the lines holding query, among the first scanned
 	scanned int
 	cur     int // index in hits of the current match, -1 for none
+	at      int // the pager's top line when the current match was shown
 }
 
-func newSearch(ctx *common.Context, pager *components.Pager) *search {
-	s := &search{ctx: ctx, pager: pager, input: components.NewEditor(ctx, false), cur: -1}
+// NewSearch returns the search of pager's lines; what names them in the
+// query's placeholder ("the log").
+func NewSearch(ctx *common.Context, pager *Pager, what string) *Search {
+	s := &Search{ctx: ctx, pager: pager, input: NewEditor(ctx, false), cur: -1}
 	s.input.Prompt = "/"
-	s.input.Placeholder = "search the log"
+	s.input.Placeholder = "search " + what
 	pager.Decorate = s.decorate
 	return s
 }
 
+// Active reports whether the search line is shown; Typing whether the
+// query is being typed (it takes every key).
+func (s *Search) Active() bool { return s.active() }
+func (s *Search) Typing() bool { return s.typing }
+
+// Key handles a page's key if it is the search's: any while the query
+// is typed, / to start one, and with one kept n, N and esc (which clears
+// it). false: the key is the page's.
+func (s *Search) Key(msg tea.KeyPressMsg) bool {
+	k := s.ctx.Keys
+	switch {
+	case s.typing:
+		s.key(msg)
+	case key.Matches(msg, k.Filter):
+		s.start()
+	case s.query != "" && msg.String() == "n":
+		s.next(1)
+	case s.query != "" && msg.String() == "N":
+		s.next(-1)
+	case s.query != "" && key.Matches(msg, k.Back):
+		s.clear()
+	default:
+		return false
+	}
+	return true
+}
+
+// Paste types pasted text into the query while it is typed; false when
+// it is not.
+func (s *Search) Paste(msg tea.PasteMsg) bool {
+	if !s.typing {
+		return false
+	}
+	s.paste(msg)
+	return true
+}
+
+// Scan looks for the query in lines appended since (a log's new lines).
+func (s *Search) Scan() { s.scan() }
+
+// Rescan looks for the query again in lines replaced (a page drawn
+// again at another width): the matches are lines of the old ones.
+func (s *Search) Rescan() {
+	if s.query == "" {
+		return
+	}
+	s.hits, s.scanned, s.cur = s.hits[:0], 0, -1
+	s.scan()
+}
+
+// View is the search line.
+func (s *Search) View(width int) string { return s.view(width) }
+
+// ShortHelp is the search's keys while it is shown (nil when not): the
+// page's give way to them.
+func (s *Search) ShortHelp() []key.Binding {
+	switch {
+	case s.typing:
+		return []key.Binding{common.Binding("enter", "keep the search", "enter"), common.Binding("esc", "cancel", "esc")}
+	case s.query != "":
+		return []key.Binding{KeyNext(), common.Binding("esc", "clear the search", "esc")}
+	}
+	return nil
+}
+
+// KeySearch and KeyNext are the search's keys, for the help.
+func KeySearch() key.Binding { return common.Binding("/", "search", "/") }
+func KeyNext() key.Binding   { return common.Binding("n/N", "next/previous match", "n", "N") }
+
 // active reports whether the search line is shown.
-func (s *search) active() bool { return s.typing || s.query != "" }
+func (s *Search) active() bool { return s.typing || s.query != "" }
 
 // start begins typing a query.
-func (s *search) start() {
+func (s *Search) start() {
 	s.typing = true
 	s.from = s.pager.Offset()
 	s.input.SetValue("")
@@ -49,14 +123,14 @@ func (s *search) start() {
 }
 
 // clear ends the search.
-func (s *search) clear() {
+func (s *Search) clear() {
 	s.typing = false
 	s.input.Blur()
 	s.set("")
 }
 
 // key handles a key while the query is typed.
-func (s *search) key(msg tea.KeyPressMsg) {
+func (s *Search) key(msg tea.KeyPressMsg) {
 	switch msg.String() {
 	case "enter":
 		s.typing = false
@@ -74,7 +148,7 @@ func (s *search) key(msg tea.KeyPressMsg) {
 }
 
 // paste types pasted text into the query.
-func (s *search) paste(msg tea.PasteMsg) {
+func (s *Search) paste(msg tea.PasteMsg) {
 	s.input.Update(msg)
 	s.set(s.input.Value())
 	s.first()
@@ -83,7 +157,7 @@ func (s *search) paste(msg tea.PasteMsg) {
 // set makes q the query and finds the lines that hold it. A query that
 // grows as it is typed is looked for only in the lines that held the
 // shorter one.
-func (s *search) set(q string) {
+func (s *Search) set(q string) {
 	q = strings.ToLower(text.OneLine(q))
 	if s.query != "" && strings.HasPrefix(q, s.query) {
 		s.query = q
@@ -102,7 +176,7 @@ func (s *search) set(q string) {
 }
 
 // scan looks at the lines that arrived since the last scan.
-func (s *search) scan() {
+func (s *Search) scan() {
 	if s.query == "" {
 		return
 	}
@@ -117,7 +191,7 @@ func (s *search) scan() {
 
 // holds reports whether line holds the query, ignoring case; without
 // allocating for the usual log line (no escapes, an ASCII query).
-func (s *search) holds(line string) bool {
+func (s *Search) holds(line string) bool {
 	if strings.IndexByte(line, 0x1b) >= 0 {
 		line = ansi.Strip(line)
 	}
@@ -143,7 +217,7 @@ func lowerASCII(c byte) byte {
 }
 
 // first goes to the first match at or below where typing began.
-func (s *search) first() {
+func (s *Search) first() {
 	if len(s.hits) == 0 {
 		s.cur = -1
 		return
@@ -158,34 +232,40 @@ func (s *search) first() {
 	s.show()
 }
 
-// next goes d matches along (1: n, -1: N), wrapping around.
-func (s *search) next(d int) {
+// next goes d matches along (1: n, -1: N), wrapping around: from the
+// current match while the page is where it was shown, else — the page
+// moved since (g, G, a page down) — from the page in view, as less
+// does: n goes to the first match at or below its top line, N to the
+// last at or above its bottom one.
+func (s *Search) next(d int) {
 	s.scan()
 	if len(s.hits) == 0 {
 		return
 	}
-	if s.cur < 0 {
-		s.from = s.pager.Offset()
-		s.first()
-		if d < 0 && s.hits[s.cur] >= s.from {
-			// N: the last match above the top line (wrapping).
-			s.cur = (s.cur - 1 + len(s.hits)) % len(s.hits)
-			s.show()
-		}
+	top := s.pager.Offset()
+	if s.cur >= 0 && top == s.at {
+		s.cur = (s.cur + d + len(s.hits)) % len(s.hits)
+		s.show()
 		return
 	}
-	s.cur = (s.cur + d + len(s.hits)) % len(s.hits)
+	if d > 0 {
+		s.cur = sort.SearchInts(s.hits, top) % len(s.hits) // the first at or below the top
+	} else {
+		end := top + s.pager.Height() // the last at or above the bottom
+		s.cur = (sort.SearchInts(s.hits, end) - 1 + len(s.hits)) % len(s.hits)
+	}
 	s.show()
 }
 
 // show scrolls the current match into view, a third down the page.
-func (s *search) show() {
+func (s *Search) show() {
 	s.pager.Follow = false
 	s.pager.ScrollTo(max(s.hits[s.cur]-s.pager.Height()/3, 0))
+	s.at = s.pager.Offset()
 }
 
 // decorate highlights the query's occurrences in line i.
-func (s *search) decorate(i int, line string) string {
+func (s *Search) decorate(i int, line string) string {
 	if s.query == "" {
 		return line
 	}
@@ -219,7 +299,7 @@ func (s *search) decorate(i int, line string) string {
 }
 
 // view is the search line: the query as typed, or where the search is.
-func (s *search) view(width int) string {
+func (s *Search) view(width int) string {
 	st := s.ctx.Styles
 	var status string
 	switch {

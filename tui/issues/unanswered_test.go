@@ -1,0 +1,159 @@
+package issues
+
+import (
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/forgehq/forge/client"
+	"github.com/forgehq/forge/tui/common"
+	"github.com/forgehq/forge/tui/tuitest"
+)
+
+// frozen stands in front of the reference server as a server that
+// freezes: a comment posted reaches the service, but its answer never
+// comes back (the client gives up after its timeout); while reads is
+// set, reading an issue hangs the same way.
+type frozen struct {
+	posts atomic.Int32
+	reads atomic.Bool
+}
+
+func (f *frozen) start(t *testing.T, upstream string) string {
+	t.Helper()
+	u, err := url.Parse(upstream)
+	if err != nil {
+		t.Fatal(err)
+	}
+	proxy := httputil.NewSingleHostReverseProxy(u)
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch {
+		case r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/comments"):
+			f.posts.Add(1)
+			proxy.ServeHTTP(httptest.NewRecorder(), r) // the service takes it…
+			<-r.Context().Done()                       // …and its answer is lost
+		case r.Method == http.MethodGet && strings.Contains(r.URL.Path, "/issues/") && f.reads.Load():
+			<-r.Context().Done()
+		default:
+			proxy.ServeHTTP(w, r)
+		}
+	}))
+	t.Cleanup(ts.Close)
+	return ts.URL
+}
+
+// frozenView is the page of alice/webapp#3 for alice through f, with a
+// client timeout of a second.
+func frozenView(t *testing.T, f *frozen) (*View, *tuitest.Driver, *common.Context) {
+	srv := tuitest.Server(t)
+	env := tuitest.Env(t, srv, "alice")
+	env["FORGE_BASE_URL"] = f.start(t, srv.URL()) + "/api/v2"
+	env["FORGE_HTTP_TIMEOUT"] = "1"
+	ctx := tuitest.Context(t, srv, "alice")
+	ctx.Factory = tuitest.Factory(env)
+	v := NewView(ctx, tuitest.Webapp, &client.Issue{Number: 3, Title: "Add a health check endpoint"})
+	d := tuitest.Drive(t, v, 80, 20)
+	d.UntilView("GET /healthz")
+	return v, d, tuitest.Context(t, srv, "alice")
+}
+
+func notice(d *tuitest.Driver, text string) {
+	d.Until("a notice saying "+text, func() bool {
+		return d.Seen(func(m tea.Msg) bool { s, ok := m.(common.StatusMsg); return ok && strings.Contains(s.Text, text) })
+	})
+}
+
+func countOn(t *testing.T, direct *common.Context, body string) int {
+	n := 0
+	for _, c := range issueState(t, direct, 3).CommentsList {
+		if c.Body == body {
+			n++
+		}
+	}
+	return n
+}
+
+// TestUnansweredCommentIsLookedFor: a comment whose answer never came is
+// looked for in the thread, read again: there, it counts as sent (the
+// draft goes); it is never reported "not sent".
+func TestUnansweredCommentIsLookedFor(t *testing.T) {
+	t.Parallel()
+	f := &frozen{}
+	v, d, direct := frozenView(t, f)
+	d.Key("c")
+	d.Type("Arrived late")
+	d.Key("ctrl+s")
+	notice(d, "the service answered late, the thread read again holds the comment")
+	if d.Seen(func(m tea.Msg) bool { s, ok := m.(common.StatusMsg); return ok && strings.Contains(s.Text, "not sent") }) {
+		t.Error("a comment the service took was reported not sent")
+	}
+	if v.editor.Value() != "" {
+		t.Errorf("the draft of a comment sent stays: %q", v.editor.Value())
+	}
+	if n := countOn(t, direct, "Arrived late"); n != 1 || f.posts.Load() != 1 {
+		t.Errorf("%d comments on the service, %d posts", n, f.posts.Load())
+	}
+}
+
+// TestUnknownCommentIsNotSentTwice: with the thread unreadable too, the
+// view says the comment may have been sent and keeps the draft; ctrl+s
+// then reads the thread first and, finding it, does not post it again.
+func TestUnknownCommentIsNotSentTwice(t *testing.T) {
+	t.Parallel()
+	f := &frozen{}
+	v, d, direct := frozenView(t, f)
+	f.reads.Store(true)
+	d.Key("c")
+	d.Type("Maybe there")
+	d.Key("ctrl+s")
+	notice(d, "the comment may have been sent")
+	if d.Seen(func(m tea.Msg) bool { s, ok := m.(common.StatusMsg); return ok && strings.Contains(s.Text, "not sent") }) {
+		t.Error("a comment of unknown fate was reported not sent")
+	}
+	if v.editor.Value() != "Maybe there" {
+		t.Fatalf("the draft is gone: %q", v.editor.Value())
+	}
+	f.reads.Store(false) // the server is back
+	d.Key("ctrl+s")
+	notice(d, "the thread read again holds the comment")
+	if n := countOn(t, direct, "Maybe there"); n != 1 || f.posts.Load() != 1 {
+		t.Errorf("%d comments on the service, %d posts: sent twice", n, f.posts.Load())
+	}
+}
+
+// TestUnansweredCommentNotThere: a send that got no answer and is not in
+// the thread read again is not sent, and says so.
+func TestUnansweredCommentNotThere(t *testing.T) {
+	t.Parallel()
+	srv := tuitest.Server(t)
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodPost {
+			io.Copy(io.Discard, r.Body)
+			<-r.Context().Done() // lost before the service saw it
+			return
+		}
+		u, _ := url.Parse(srv.URL())
+		httputil.NewSingleHostReverseProxy(u).ServeHTTP(w, r)
+	}))
+	t.Cleanup(ts.Close)
+	env := tuitest.Env(t, srv, "alice")
+	env["FORGE_BASE_URL"], env["FORGE_HTTP_TIMEOUT"] = ts.URL+"/api/v2", "1"
+	ctx := tuitest.Context(t, srv, "alice")
+	ctx.Factory = tuitest.Factory(env)
+	v := NewView(ctx, tuitest.Webapp, &client.Issue{Number: 3, Title: "Add a health check endpoint"})
+	d := tuitest.Drive(t, v, 80, 20)
+	d.UntilView("GET /healthz")
+	d.Key("c")
+	d.Type("Lost")
+	d.Key("ctrl+s")
+	notice(d, "the thread read again does not hold it (the draft is kept: ctrl+s sends it)")
+	if v.editor.Value() != "Lost" {
+		t.Errorf("draft %q", v.editor.Value())
+	}
+}
