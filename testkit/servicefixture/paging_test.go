@@ -138,7 +138,7 @@ func TestNotFoundPastTheLastPage(t *testing.T) {
 		t.Errorf("forge api --paginate: exit %d, %q rows, want 120; stderr %q", r.Code, r.Out, r.Err)
 	}
 	r = h.Run(clitest.Run{TTY: true}, "admin", "user", "list", "-L", "60")
-	if r.Code != 0 || strings.Contains(r.Out+r.Err, "Showing") {
+	if r.Code != 0 || strings.Contains(r.Out+r.Err, "for more") || !strings.Contains(r.Out, "Showing 60 accounts\n") {
 		t.Errorf("a list read whole says there is more: exit %d\n%s", r.Code, r.Output())
 	}
 
