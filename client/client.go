@@ -99,7 +99,9 @@ func WithRetryPolicy(p RetryPolicy) Option { return func(c *Client) { c.retry = 
 
 // WithNotify receives the client's messages for the user: the warning about
 // a plain-http base URL and "retrying in ..." notes on long waits. forge
-// prints them to stderr; without it they are dropped.
+// prints them to stderr; without it they are dropped. fn runs on the
+// goroutine of the request it is about: a client used from several
+// goroutines calls it from each, possibly at once.
 func WithNotify(fn func(msg string)) Option { return func(c *Client) { c.notify = fn } }
 
 // WithTokenFix replaces what a rejected token's error tells the user to do
