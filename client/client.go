@@ -42,6 +42,7 @@ import (
 	"github.com/forgehq/forge/internal/build"
 	"github.com/forgehq/forge/internal/httpwait"
 	"github.com/forgehq/forge/internal/origin"
+	"github.com/forgehq/forge/internal/wire"
 )
 
 // DefaultTimeout bounds one attempt of a request: connecting, sending, and
@@ -126,7 +127,7 @@ func New(baseURL, token string, opts ...Option) (*Client, error) {
 	c := &Client{
 		base:      u,
 		token:     token,
-		http:      &http.Client{},
+		http:      &http.Client{Transport: wire.Default()},
 		userAgent: build.UserAgent(),
 		timeout:   DefaultTimeout,
 		retry:     DefaultRetryPolicy(),

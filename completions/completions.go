@@ -23,6 +23,7 @@ import (
 	"github.com/forgehq/forge/client"
 	"github.com/forgehq/forge/internal/build"
 	"github.com/forgehq/forge/internal/text"
+	"github.com/forgehq/forge/internal/wire"
 	"github.com/spf13/cobra"
 )
 
@@ -36,11 +37,7 @@ const noFiles = cobra.ShellCompDirectiveNoFileComp
 
 // transport is the plain transport of completion requests: forge's shared
 // client may trace to stderr under --debug, which a TAB must not.
-func transport() http.RoundTripper {
-	t := http.DefaultTransport.(*http.Transport).Clone()
-	t.ResponseHeaderTimeout = Timeout
-	return t
-}
+func transport() http.RoundTripper { return wire.New(Timeout) }
 
 // withTimeout is the context of one completion.
 func withTimeout(cmd *cobra.Command) (context.Context, context.CancelFunc) {
