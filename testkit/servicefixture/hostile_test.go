@@ -30,6 +30,7 @@ func TestHostileBytesNeverReachTheTerminal(t *testing.T) {
 			{"issue", "create", "--title", "t", "--body", "b"}, {"issue", "comment", "3", "--body", "c"},
 			{"issue", "close", "3"}, {"issue", "reopen", "3"},
 			{"repo", "create", "repo002"}, {"admin", "invite", "create", "dave", "--email", "d@example.com"},
+			{"run", "view", "2", "--log-failed"}, {"chat", "-m", "hello", "--with", "issue:3"}, {"run", "rerun", "2"},
 		} {
 			r := h.Run(clitest.Run{TTY: true, ErrTTY: true}, args...)
 			if out := r.Out + r.Err; !strings.Contains(out, "^[") && !strings.Contains(out, `\u001b`) { // ESC as forge shows it
