@@ -43,10 +43,11 @@ const MaxDecoded = 64 << 20
 // MaxDecoded.
 type TooLargeError struct {
 	Method, URL string
+	Max         int64 // the bound: MaxDecoded
 }
 
 func (e *TooLargeError) Error() string {
-	return fmt.Sprintf("%s %s: the compressed answer decodes to more than %d MiB, which forge does not read (a service's answers are far smaller; this one is broken or hostile)", e.Method, e.URL, MaxDecoded>>20)
+	return fmt.Sprintf("%s %s: the compressed answer decodes to more than %d MiB, which forge does not read (a service's answers are far smaller; this one is broken or hostile)", e.Method, e.URL, e.Max>>20)
 }
 
 // Transport is the transport; see the package comment. Its zero value is
@@ -54,6 +55,7 @@ func (e *TooLargeError) Error() string {
 type Transport struct {
 	base *http.Transport
 	wait time.Duration
+	max  int64 // MaxDecoded; smaller in tests
 }
 
 // New returns a transport with its own connection pool that waits at most
@@ -64,7 +66,7 @@ func New(wait time.Duration) *Transport {
 	t.ResponseHeaderTimeout = wait
 	// Decoding is this package's, with its bound.
 	t.DisableCompression = true
-	return &Transport{base: t, wait: wait}
+	return &Transport{base: t, wait: wait, max: MaxDecoded}
 }
 
 // Default is the transport of a client given none: one pool, the default
@@ -101,7 +103,7 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 		resp.Body = watch(resp.Body, t.wait, cancel, what)
 	}
 	if gz && strings.EqualFold(resp.Header.Get("Content-Encoding"), "gzip") {
-		resp.Body = &gunzip{raw: resp.Body, left: MaxDecoded, method: req.Method, url: req.URL.Redacted()}
+		resp.Body = &gunzip{raw: resp.Body, left: t.max, max: t.max, method: req.Method, url: req.URL.Redacted()}
 		resp.Header.Del("Content-Encoding")
 		resp.Header.Del("Content-Length")
 		resp.ContentLength = -1
@@ -154,7 +156,7 @@ type gunzip struct {
 	raw         io.ReadCloser
 	zr          *gzip.Reader
 	err         error
-	left        int64
+	left, max   int64
 	method, url string
 }
 
@@ -172,7 +174,7 @@ func (g *gunzip) Read(p []byte) (int, error) {
 	}
 	n, err := g.zr.Read(p)
 	if int64(n) > g.left {
-		n, err = int(g.left), &TooLargeError{Method: g.method, URL: g.url}
+		n, err = int(g.left), &TooLargeError{Method: g.method, URL: g.url, Max: g.max}
 	}
 	g.left -= int64(n)
 	if err != nil {

@@ -36,20 +36,25 @@ func serveGzip(body []byte) *httptest.Server {
 	}))
 }
 
+// TestDecodedIsBounded, at a bound of 2 MiB (MaxDecoded's 64 MiB, at
+// forge's scale, is cmd/forge's TestGzipBombIsBounded).
 func TestDecodedIsBounded(t *testing.T) {
-	srv := serveGzip(bomb(t, 4*MaxDecoded))
+	const max = 2 << 20
+	srv := serveGzip(bomb(t, 4*max))
 	defer srv.Close()
-	resp, err := (&http.Client{Transport: New(0)}).Get(srv.URL + "/v2/x/tags/list")
+	tr := New(0)
+	tr.max = max
+	resp, err := (&http.Client{Transport: tr}).Get(srv.URL + "/v2/x/tags/list")
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer resp.Body.Close()
 	n, err := io.Copy(io.Discard, resp.Body)
 	var tl *TooLargeError
-	if !errors.As(err, &tl) || n != MaxDecoded {
-		t.Fatalf("read %d bytes, err %v; want %d and a *TooLargeError", n, err, MaxDecoded)
+	if !errors.As(err, &tl) || n != max {
+		t.Fatalf("read %d bytes, err %v; want %d and a *TooLargeError", n, err, max)
 	}
-	if !strings.Contains(err.Error(), "GET "+srv.URL+"/v2/x/tags/list: the compressed answer decodes to more than 64 MiB") {
+	if !strings.Contains(err.Error(), "GET "+srv.URL+"/v2/x/tags/list: the compressed answer decodes to more than 2 MiB") {
 		t.Errorf("error: %v", err)
 	}
 }
