@@ -8,6 +8,7 @@ import (
 	"github.com/forgehq/forge/app/cmdutil"
 	"github.com/forgehq/forge/client"
 	"github.com/forgehq/forge/internal/gitremote"
+	"github.com/forgehq/forge/internal/text"
 	"github.com/spf13/cobra"
 )
 
@@ -96,7 +97,7 @@ func runCheckout(ctx context.Context, opts *gitOptions) error {
 		return err
 	}
 	ios := opts.IO
-	fmt.Fprintf(ios.ErrOut, "%s Checked out pull request #%d on branch %s\n", ios.ErrColorScheme().SuccessIcon(), p.Number, branch)
+	fmt.Fprintf(ios.ErrOut, "%s Checked out pull request #%d on branch %s\n", ios.ErrColorScheme().SuccessIcon(), p.Number, text.OnTerminal(ios.IsStderrTTY(), branch))
 	return nil
 }
 
