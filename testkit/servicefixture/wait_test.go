@@ -102,9 +102,11 @@ func TestOneWaitRuleCoversBodies(t *testing.T) {
 		{"chat", "--no-stream", "-m", "hello"},
 		{"image", "tags", addr + "/alice/app"},
 	} {
-		r := h.Run(clitest.Run{}, args...)
-		if r.Code != 1 || !strings.Contains(r.Err, sentence) || strings.Count(strings.TrimSpace(r.Err), "\n") > 0 {
-			t.Errorf("forge %s: exit %d, stderr %q; want exit 1 and one line saying %q", strings.Join(args, " "), r.Code, r.Err, sentence)
-		}
+		t.Run(args[0], func(t *testing.T) {
+			r := h.Run(clitest.Run{}, args...)
+			if r.Code != 1 || !strings.Contains(r.Err, sentence) || strings.Count(strings.TrimSpace(r.Err), "\n") > 0 {
+				t.Errorf("forge %s: exit %d, stderr %q; want exit 1 and one line saying %q", strings.Join(args, " "), r.Code, r.Err, sentence)
+			}
+		})
 	}
 }
