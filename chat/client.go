@@ -57,6 +57,7 @@ import (
 	"github.com/forgehq/forge/internal/httpwait"
 	"github.com/forgehq/forge/internal/origin"
 	"github.com/forgehq/forge/internal/timestamp"
+	"github.com/forgehq/forge/internal/wire"
 )
 
 // Message is one item of a conversation: Role is "user" or "assistant".
@@ -124,13 +125,13 @@ type Client struct {
 
 // New returns a client of the agent API at agentURL (the service's address;
 // a trailing /api/v1 is accepted too). hc is the HTTP client to use; nil
-// means http.DefaultClient. It must not have a timeout shorter than a
+// means one on internal/wire's default transport. It must not have a timeout shorter than a
 // streamed reply.
 func New(agentURL, key string, hc *http.Client, userAgent string) *Client {
 	base := strings.TrimRight(agentURL, "/")
 	base = strings.TrimSuffix(base, "/api/v1")
 	if hc == nil {
-		hc = http.DefaultClient
+		hc = &http.Client{Transport: wire.Default()}
 	}
 	// A copy with forge's redirect rule: the key goes only to the origin
 	// it was sent to first (net/http would forward it to another port of
@@ -324,15 +325,21 @@ func (c *Client) Models(ctx context.Context) (names []string, def string, err er
 	return names, body.Default, nil
 }
 
+// maxAnswer is the largest JSON answer read into memory.
+const maxAnswer = 64 << 20
+
 // decodeBody decodes a JSON response into v and keeps the raw bytes in v's
 // Raw field when it has one.
 func decodeBody(ctx context.Context, resp *http.Response, v any) error {
-	data, err := io.ReadAll(io.LimitReader(resp.Body, 64<<20))
+	data, err := io.ReadAll(io.LimitReader(resp.Body, maxAnswer+1))
 	if err != nil {
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
 		return fmt.Errorf("agent API: reading the response: %w", err)
+	}
+	if len(data) > maxAnswer {
+		return fmt.Errorf("agent API: the answer is larger than %d MiB", maxAnswer>>20)
 	}
 	if mt, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type")); mt != "" && mt != "application/json" && !strings.HasSuffix(mt, "+json") {
 		return fmt.Errorf("agent API: expected JSON, got %s", mt)

@@ -28,7 +28,8 @@ type Session struct {
 	// ContextLimit caps the attached context of one message, in tokens
 	// (0: DefaultContextLimit); the key's remaining quota caps it too.
 	ContextLimit int
-	// Notify hears what the budget cut from an attachment.
+	// Notify hears what the budget cut from an attachment, on the
+	// goroutine of the Turn that cut it.
 	Notify func(string)
 	// LastContextTokens is the estimated part of the last message's
 	// prompt that attached context took (the service does not report it).
@@ -48,7 +49,8 @@ type Session struct {
 // it was, so the message can be sent again.
 //
 // Attached context that has not been sent yet goes before the message (see
-// Fit for the budget); LastContextTokens says what it took.
+// Fit for the budget); LastContextTokens says what it took. onDelta runs
+// as Client.Stream's does: on Turn's goroutine, never after it returns.
 func (s *Session) Turn(ctx context.Context, message string, onDelta func(string)) (Usage, error) {
 	if err := (&Request{Message: message}).check(); err != nil {
 		return Usage{}, err

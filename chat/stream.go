@@ -47,7 +47,9 @@ func (e *StreamError) Unwrap() error { return e.Err }
 // than 2xx an *Error, a reply over MaxReply ErrReplyTooLarge — in each
 // case after onDelta has seen every chunk that did arrive (up to the
 // limit). A service that answers with a JSON reply instead of a
-// stream is accepted: onDelta gets the whole reply at once.
+// stream is accepted: onDelta gets the whole reply at once. onDelta runs
+// on Stream's goroutine, one chunk at a time, and never after Stream
+// returns.
 func (c *Client) Stream(ctx context.Context, r Request, onDelta func(string)) (Usage, error) {
 	if err := r.check(); err != nil {
 		return Usage{}, err

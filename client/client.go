@@ -42,6 +42,7 @@ import (
 	"github.com/forgehq/forge/internal/build"
 	"github.com/forgehq/forge/internal/httpwait"
 	"github.com/forgehq/forge/internal/origin"
+	"github.com/forgehq/forge/internal/wire"
 )
 
 // DefaultTimeout bounds one attempt of a request: connecting, sending, and
@@ -99,7 +100,9 @@ func WithRetryPolicy(p RetryPolicy) Option { return func(c *Client) { c.retry = 
 
 // WithNotify receives the client's messages for the user: the warning about
 // a plain-http base URL and "retrying in ..." notes on long waits. forge
-// prints them to stderr; without it they are dropped.
+// prints them to stderr; without it they are dropped. fn runs on the
+// goroutine of the request it is about: a client used from several
+// goroutines calls it from each, possibly at once.
 func WithNotify(fn func(msg string)) Option { return func(c *Client) { c.notify = fn } }
 
 // WithTokenFix replaces what a rejected token's error tells the user to do
@@ -124,7 +127,7 @@ func New(baseURL, token string, opts ...Option) (*Client, error) {
 	c := &Client{
 		base:      u,
 		token:     token,
-		http:      &http.Client{},
+		http:      &http.Client{Transport: wire.Default()},
 		userAgent: build.UserAgent(),
 		timeout:   DefaultTimeout,
 		retry:     DefaultRetryPolicy(),

@@ -7,6 +7,8 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+
+	"github.com/forgehq/forge/internal/origin"
 )
 
 // The spec shows no pagination, so forge reads every common way a service
@@ -30,6 +32,18 @@ import (
 // service ignores `page` but cut the list at the size asked, or its total
 // says more than it gives), Pager.Unsure says so, for the caller to say on
 // stderr rather than present a partial list as whole.
+//
+// Two bounds hold whatever the service sends: a next page on another
+// origin than the page that named it (scheme, host and port) is not
+// followed, since its answer is not the service's list and the request
+// would go where the service's credentials do not belong; and one list is
+// read to at most MaxPages pages, so a next link that never ends does not
+// keep forge reading forever. Either stops the walk with Unsure saying
+// why.
+
+// MaxPages is the most pages forge reads of one list: 1000 pages, 100,000
+// records at the page size forge asks.
+const MaxPages = 1000
 
 // Pager walks the pages of one list.
 type Pager struct {
@@ -43,6 +57,7 @@ type Pager struct {
 	lastURL string
 	linked  bool // the service has sent Link headers: it pages by Link
 	probe   bool // the next page is a guess: a full page, no Link, no total
+	pages   int  // answers read
 }
 
 // NewPager starts a walk over pages of size records (the size forge
@@ -53,12 +68,30 @@ func NewPager(size int) *Pager { return &Pager{size: size, total: -1} }
 // body and how many records it held — and returns the URL of the page
 // after it, "" for none. use is false when the page repeats the one
 // before (the service ignores `page`): its records were already read.
+// A next page on another origin, or past MaxPages, is not given: next is
+// "" and Unsure says why.
 func (p *Pager) Next(cur *url.URL, h http.Header, body []byte, count int) (next string, use bool) {
+	p.pages++
+	next, use = p.follow(cur, h, body, count)
+	switch {
+	case next == "":
+	case !origin.SameString(next, cur.String()):
+		p.unsure = "the service's next page is on another origin (" + origin.OfString(next) + "), which forge does not follow"
+		next, p.probe = "", false
+	case p.pages >= MaxPages:
+		p.unsure = "forge reads at most " + strconv.Itoa(MaxPages) + " pages of one list (client.MaxPages), and the service offers more; narrow the request"
+		next, p.probe = "", false
+	}
+	return next, use
+}
+
+// follow is Next without its bounds.
+func (p *Pager) follow(cur *url.URL, h http.Header, body []byte, count int) (next string, use bool) {
 	p.page, p.probe = pageNumber(cur), false
 	if t, ok := headerTotal(h); ok {
 		p.total = t
 	}
-	if last := linkRel(h, cur, "last"); last != "" {
+	if last := linkRel(h, cur, "last"); last != "" && origin.SameString(last, cur.String()) {
 		p.lastURL = last
 	}
 	p.linked = p.linked || len(h.Values("Link")) > 0

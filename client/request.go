@@ -14,6 +14,7 @@ import (
 
 	"github.com/forgehq/forge/internal/httpwait"
 	"github.com/forgehq/forge/internal/origin"
+	"github.com/forgehq/forge/internal/wire"
 )
 
 // maxBody is the largest response body the client reads into memory; a
@@ -351,6 +352,10 @@ func (c *Client) networkError(ctx context.Context, method string, u *url.URL, er
 	var re *origin.RedirectError
 	if errors.As(err, &re) {
 		return re // an answer, refused: not "cannot reach"
+	}
+	var big *wire.TooLargeError
+	if errors.As(err, &big) {
+		return big // an answer too large: not "cannot reach", nor worth asking again
 	}
 	if httpwait.IsTimeout(err) {
 		return c.timeoutError(method, u) // the transport's wait for headers

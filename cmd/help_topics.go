@@ -57,9 +57,9 @@ Files:
 Behaviour and display:
   FORGE_DEBUG          1: trace HTTP requests to stderr, secrets masked
   FORGE_HTTP_TIMEOUT   longest wait for the service, on all three interfaces
-                       (a REST request whole, an agent or registry
-                       answer's headers): seconds or a duration (45, 2m);
-                       0 for none; default 30s
+                       (a REST request whole; an answer's headers, then
+                       each wait for more of its body): seconds or a
+                       duration (45, 2m); 0 for none; default 30s
   FORGE_FORCE_TTY      treat stdout as a terminal; a number sets the width
   NO_COLOR             any value: no colour
   CLICOLOR             0: no colour

@@ -24,6 +24,7 @@ import (
 	"github.com/forgehq/forge/internal/build"
 	"github.com/forgehq/forge/internal/origin"
 	"github.com/forgehq/forge/internal/text"
+	"github.com/forgehq/forge/internal/wire"
 	"github.com/spf13/cobra"
 )
 
@@ -38,10 +39,9 @@ const noFiles = cobra.ShellCompDirectiveNoFileComp
 // transport is the plain transport of completion requests: forge's shared
 // client may trace to stderr under --debug, which a TAB must not.
 func transport() http.RoundTripper {
-	t := http.DefaultTransport.(*http.Transport).Clone()
-	t.ResponseHeaderTimeout = Timeout
-	// The one redirect rule of forge's clients (internal/origin).
-	return origin.Guard(t)
+	// The one transport of forge's clients (its bounds) under the one
+	// redirect rule (internal/origin).
+	return origin.Guard(wire.New(Timeout))
 }
 
 // withTimeout is the context of one completion.

@@ -72,7 +72,9 @@ type Options struct {
 	// it short to watch runs complete quickly.
 	CITick time.Duration
 	// Now is the server's clock; nil is time.Now. Tests move it to
-	// drive runs, TOTP steps and lockouts.
+	// drive runs, TOTP steps and lockouts. Request handlers and the CI
+	// runner call it from several goroutines at once: it must be safe for
+	// concurrent use.
 	Now func() time.Time
 	// PasswordCost is the bcrypt cost of stored passwords (default 6:
 	// this is a test and demo server, and logins should be quick).

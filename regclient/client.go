@@ -21,6 +21,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/forgehq/forge/internal/wire"
 	"github.com/google/go-containerregistry/pkg/authn"
 	"github.com/google/go-containerregistry/pkg/name"
 	"github.com/google/go-containerregistry/pkg/v1/remote"
@@ -63,7 +64,8 @@ type Options struct {
 	// layer uploads in progress under CacheDir/uploads (to resume a push
 	// stopped midway). Empty keeps nothing.
 	CacheDir string
-	// Transport carries every request; nil means http.DefaultTransport.
+	// Transport carries every request; nil means internal/wire's default
+	// (forge gives its shared one, a wire.Transport too).
 	Transport http.RoundTripper
 	// UserAgent is sent with every request.
 	UserAgent string
@@ -108,7 +110,7 @@ func New(o Options) (*Client, error) {
 	}
 	t := &regTransport{inner: o.Transport}
 	if t.inner == nil {
-		t.inner = http.DefaultTransport
+		t.inner = wire.Default()
 	}
 	if u.Scheme == "http" {
 		t.httpHost = u.Host

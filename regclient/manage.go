@@ -186,7 +186,9 @@ func (c *Client) Delete(ctx context.Context, d name.Digest) error {
 // CopyOptions tune Copy.
 type CopyOptions struct {
 	Jobs int
-	// Progress receives the bytes written so far and the total.
+	// Progress receives the bytes written so far and the total, one call
+	// at a time, from a goroutine of Copy's own (Copy returns after its
+	// last call).
 	Progress func(done, total int64)
 }
 

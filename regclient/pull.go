@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"sync"
 	"sync/atomic"
 
 	"github.com/google/go-containerregistry/pkg/name"
@@ -33,7 +34,10 @@ type PullOptions struct {
 	// linux image for this machine's architecture.
 	Platform *v1.Platform
 	// Progress, when set, is called as blob bytes arrive with the total
-	// received and the total expected.
+	// received and the total expected. Blobs arrive on several goroutines
+	// at once, but the calls never overlap: one at a time, done never
+	// smaller than the call before (the last call has the pull's bytes).
+	// It runs while the pull waits, so it should return quickly.
 	Progress func(done, total int64)
 }
 
@@ -234,17 +238,23 @@ func indexSize(idx v1.ImageIndex) int64 {
 	return n
 }
 
-// byteCounter adds up blob bytes received.
+// byteCounter adds up blob bytes received, from the several goroutines
+// the blobs arrive on, and reports them one call at a time in order
+// (PullOptions.Progress).
 type byteCounter struct {
 	done, total atomic.Int64
 	report      func(done, total int64)
+	mu          sync.Mutex // serializes report
 }
 
 func (b *byteCounter) add(n int) {
-	d := b.done.Add(int64(n))
-	if b.report != nil {
-		b.report(d, b.total.Load())
+	if b.report == nil {
+		b.done.Add(int64(n))
+		return
 	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.report(b.done.Add(int64(n)), b.total.Load())
 }
 
 // countingTransport counts the bytes of blob downloads as they are read.

@@ -43,7 +43,8 @@ type PushOptions struct {
 	// Jobs is how many layers upload at once; default 4.
 	Jobs int
 	// Progress, when set, receives every layer's events, from several
-	// goroutines at once.
+	// goroutines at once (Jobs of them): it must be safe for concurrent
+	// use, and one layer's events arrive in order.
 	Progress func(LayerEvent)
 }
 

@@ -260,8 +260,20 @@ func TestPushPullTarball(t *testing.T) {
 
 	// Pull it back, as a tarball, and compare.
 	out := filepath.Join(e.dir, "pulled.tar")
+	// Progress's calls never overlap and never go back (PullOptions),
+	// so the last one has the pull's bytes.
 	var last int64
-	pr, err := c.Pull(ctx, ref, out, nil, regclient.PullOptions{Progress: func(done, total int64) { last = done }})
+	var inside atomic.Int32
+	pr, err := c.Pull(ctx, ref, out, nil, regclient.PullOptions{Progress: func(done, total int64) {
+		if inside.Add(1) != 1 {
+			t.Error("two Progress calls at once")
+		}
+		if done < last {
+			t.Errorf("progress went back from %d to %d", last, done)
+		}
+		last = done
+		inside.Add(-1)
+	}})
 	if err != nil {
 		t.Fatal(err)
 	}

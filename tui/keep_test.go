@@ -75,7 +75,7 @@ func TestChatCtrlCAndKeep(t *testing.T) {
 	again := startEnv(t, srv, env, 80, 24, Options{Tab: tabChat})
 	again.wait("› Tell me more", "(reply interrupted; the part received stays in the", "This is the conversation of your last session")
 	again.keys("up")
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.Now().Add(tuitest.Patience)
 	for strings.Count(again.plain(), "› Tell me more") < 2 {
 		if time.Now().After(deadline) {
 			t.Fatalf("the up arrow did not recall the last message:\n%s", again.plain())

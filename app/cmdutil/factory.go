@@ -11,6 +11,7 @@ import (
 	"github.com/forgehq/forge/internal/origin"
 	"github.com/forgehq/forge/internal/prompt"
 	"github.com/forgehq/forge/internal/text"
+	"github.com/forgehq/forge/internal/wire"
 )
 
 // Factory carries what commands share. Everything that costs something —
@@ -138,19 +139,21 @@ func (f *Factory) UpdateConfig(fn func(*config.File) error) error {
 // HTTPClient is the one HTTP client all of forge's API clients share: one
 // connection pool (so consecutive requests reuse a TCP connection), traced
 // to stderr under --debug. It has no overall timeout, because chat streams
-// and image pushes run long; the wait for an answer's headers is
-// FORGE_HTTP_TIMEOUT's, and API clients set their own deadlines.
+// and image pushes run long; the wait for an answer's headers and for
+// each part of its body is FORGE_HTTP_TIMEOUT's (internal/wire), and API
+// clients set their own deadlines.
 func (f *Factory) HTTPClient() *http.Client {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if f.httpc != nil {
 		return f.httpc
 	}
-	t := http.DefaultTransport.(*http.Transport).Clone()
-	t.MaxIdleConnsPerHost = 16
-	// One wait for all three interfaces (internal/httpwait): the REST
-	// client bounds its attempts whole as well.
-	t.ResponseHeaderTimeout, _ = f.httpTimeout()
+	// One wait for all three interfaces (internal/httpwait), for headers
+	// and each part of a body, and one bound on what an answer decodes
+	// to (internal/wire); the REST client bounds its attempts whole as
+	// well.
+	wait, _ := f.httpTimeout()
+	t := wire.New(wait)
 	var rt http.RoundTripper = t
 	if f.Debug() {
 		rt = httpdebug.Wrap(t, debugOut(f.IOStreams))

@@ -292,3 +292,29 @@ func TestTemplateTimes(t *testing.T) {
 		}
 	}
 }
+
+// TestFieldsSanitizeOnTheTerminal: output.Fields sanitizes every value on
+// a terminal, whatever the command hands it, and passes the exact data
+// when piped.
+func TestFieldsSanitizeOnTheTerminal(t *testing.T) {
+	const hostile = "alice\x1b]52;c;cHduZWQ=\x07\u202e"
+	for _, tty := range []bool{true, false} {
+		ios, _, out, _ := iostreams.Test()
+		ios.SetStdoutTTY(tty)
+		kv := NewFields(ios)
+		kv.Title("profile:", "work"+hostile)
+		kv.Note("(not saved yet)")
+		kv.Add("user", hostile, "(config file)")
+		kv.Add("token", "")
+		if err := kv.Render(ios.Out); err != nil {
+			t.Fatal(err)
+		}
+		want := "profile: work" + hostile + "\n  (not saved yet)\nuser:  " + hostile + "  (config file)\ntoken: (not set)\n"
+		if tty {
+			want = strings.ReplaceAll(want, hostile, "alice^[]52;c;cHduZWQ=^G<U+202E>")
+		}
+		if out.String() != want {
+			t.Errorf("tty %v:\n%q\nwant\n%q", tty, out.String(), want)
+		}
+	}
+}

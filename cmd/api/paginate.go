@@ -60,7 +60,7 @@ func paginate(ctx context.Context, c *client.Client, opts *apiOptions, req clien
 			if err != nil {
 				return err
 			}
-			req.Path = client.NextPage(resp)
+			req.Path, _ = pager.Next(resp.Request.URL, resp.Header, nil, 0)
 			continue
 		}
 		body, err := io.ReadAll(resp.Body)

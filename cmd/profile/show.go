@@ -2,9 +2,7 @@ package profile
 
 import (
 	"context"
-	"fmt"
 	"slices"
-	"strings"
 
 	"github.com/forgehq/forge/app/cmdutil"
 	"github.com/forgehq/forge/app/output"
@@ -75,12 +73,13 @@ func settingsRecord(s *config.Settings, current bool) map[string]any {
 func printSettings(d cmdutil.Deps, s *config.Settings, p *config.Profile) error {
 	saved := p != nil
 	ios := d.IO
-	cs := ios.ColorScheme()
 	path, _ := d.ConfigPath()
-	var b strings.Builder
-	fmt.Fprintf(&b, "%s %s\n", cs.Bold("profile:"), s.Profile)
+	// The values — a login stored from the service's answer among them —
+	// meet the terminal in output.Fields, which sanitizes them there.
+	kv := output.NewFields(ios)
+	kv.Title("profile:", s.Profile)
 	if !saved {
-		fmt.Fprintf(&b, "  %s\n", cs.Gray("(not in "+path+" yet)"))
+		kv.Note("(not in " + path + " yet)")
 	}
 	rows := []struct{ key, val string }{
 		{"base_url", s.BaseURL}, {"agent_url", s.AgentURL}, {"registry_url", s.RegistryURL},
@@ -88,23 +87,22 @@ func printSettings(d cmdutil.Deps, s *config.Settings, p *config.Profile) error 
 		{"registry_user", s.RegistryUser}, {"registry_password", config.MaskPassword(s.RegistryPassword)},
 	}
 	for _, r := range rows {
-		val := r.val
-		if val == "" {
-			val = cs.Gray("(not set)")
-		} else if src := s.Sources[r.key]; src != config.FromFile {
-			val += cs.Gray("  (" + sourceText(src, r.key) + ")")
-		} else if saved && slices.Contains(config.SecretKeys, r.key) && p.SecretLocation(r.key) == config.InKeyring {
-			val += cs.Gray("  (in the keyring)")
-		} else {
-			val += cs.Gray("  (config file)")
+		var note string
+		switch {
+		case r.val == "":
+		case s.Sources[r.key] != config.FromFile:
+			note = "(" + sourceText(s.Sources[r.key], r.key) + ")"
+		case saved && slices.Contains(config.SecretKeys, r.key) && p.SecretLocation(r.key) == config.InKeyring:
+			note = "(in the keyring)"
+		default:
+			note = "(config file)"
 		}
-		fmt.Fprintf(&b, "%-18s %s\n", r.key+":", val)
+		kv.Add(r.key, r.val, note)
 	}
 	for _, n := range s.Notes() {
-		fmt.Fprintf(&b, "%s\n", cs.Gray(text.OnTerminal(ios.IsStdoutTTY(), n)))
+		kv.Note(text.OnTerminal(ios.IsStdoutTTY(), n)) // names values from the environment
 	}
-	_, err := fmt.Fprint(ios.Out, b.String())
-	return err
+	return kv.Render(ios.Out)
 }
 
 // sourceText says where a value that is not the profile's own comes

@@ -105,7 +105,7 @@ func runView(ctx context.Context, opts *viewOptions) error {
 			}
 		}
 		if len(failed) == 0 {
-			fmt.Fprintf(ios.ErrOut, "No failed jobs in run %d (%s)\n", run.ID, stateWords(run.Status, run.Conclusion))
+			fmt.Fprintf(ios.ErrOut, "No failed jobs in run %d (%s)\n", run.ID, text.OnTerminal(ios.IsStderrTTY(), stateWords(run.Status, run.Conclusion)))
 		} else if err := printLogs(ctx, ios, c, repo, run.ID, failed); err != nil {
 			return err
 		}

@@ -3,9 +3,10 @@
 // sentence it says when the wait runs out.
 //
 // FORGE_HTTP_TIMEOUT (seconds, or a Go duration; 0 for no bound; default
-// 30s) bounds each REST request attempt whole, and how long an agent or
-// registry request waits for the answer's headers (a chat stream and an
-// image upload then run as long as they need).
+// 30s) bounds each REST request attempt whole, and on every interface the
+// wait for an answer's headers and each wait for more of its body (a chat
+// stream and an image download run as long as they keep coming; silence
+// ends them). internal/wire, the one transport, applies it.
 package httpwait
 
 import (

@@ -33,6 +33,15 @@ func New(ios *iostreams.IOStreams) Prompter {
 type terminal struct {
 	ios *iostreams.IOStreams
 	r   *bufio.Reader
+	// pending is the read a cancelled question left waiting on r: the
+	// next question takes its line rather than start a second read of
+	// r (two goroutines reading one bufio.Reader at once).
+	pending chan lineResult
+}
+
+type lineResult struct {
+	s   string
+	err error
 }
 
 func (t *terminal) Input(ctx context.Context, question, def string) (string, error) {
@@ -104,17 +113,17 @@ func (t *terminal) Password(ctx context.Context, question string) (string, error
 
 // readLine reads one line; Ctrl-C (ctx) abandons the read.
 func (t *terminal) readLine(ctx context.Context) (string, error) {
-	type result struct {
-		s   string
-		err error
+	if t.pending == nil {
+		ch := make(chan lineResult, 1)
+		go func() {
+			s, err := t.r.ReadString('\n')
+			ch <- lineResult{s, err}
+		}()
+		t.pending = ch
 	}
-	ch := make(chan result, 1)
-	go func() {
-		s, err := t.r.ReadString('\n')
-		ch <- result{s, err}
-	}()
 	select {
-	case r := <-ch:
+	case r := <-t.pending:
+		t.pending = nil
 		if r.err != nil && !(errors.Is(r.err, io.EOF) && r.s != "") {
 			if errors.Is(r.err, io.EOF) {
 				return "", errors.New("no answer: input ended")

@@ -81,7 +81,9 @@ type Options struct {
 	// BaseURL returns the REST API's base URL ({origin}/api/v2); the token
 	// service checks credentials with POST {BaseURL()}/auth/login. It is a
 	// function because the reference server knows its port only once it
-	// listens.
+	// listens. BaseURL, PublicURL, UserState and AccountID are called from
+	// the goroutines of the requests being served, several at once: each
+	// must be safe for concurrent use.
 	BaseURL func() string
 	// DataDir keeps blobs, manifests, shares and the signing key across
 	// restarts; empty keeps everything in memory.

@@ -21,7 +21,9 @@ const Prefix = "/api/v2"
 type Config struct {
 	Store *store.Store
 	Git   *gitstore.Store
-	// Now is the clock (tests move it); nil is time.Now.
+	// Now is the clock (tests move it); nil is time.Now. Every request's
+	// handler calls it, from several goroutines at once: it must be safe
+	// for concurrent use.
 	Now func() time.Time
 	// PasswordCost is the bcrypt cost for new passwords (default 6).
 	PasswordCost int
@@ -33,14 +35,18 @@ type Config struct {
 	// CITick is how long a step of a new workflow run takes per log line
 	// (default 1s).
 	CITick time.Duration
-	// OnPush, when set, is called after a push updated a repository.
+	// OnPush, when set, is called after a push updated a repository, on
+	// the push's request goroutine: pushes to different repositories call
+	// it at once.
 	OnPush func(repo store.Repo)
 	// PublicURL returns the server's public origin (scheme://host:port),
-	// from which every URL in a response is built.
+	// from which every URL in a response is built; called from every
+	// request's goroutine, at once.
 	PublicURL func() string
 	// OnUserDeleted, when set, is called when an account has been
 	// deleted, before the request is answered (the registry deletes the
-	// user's images and shares).
+	// user's images and shares); on the request's goroutine, and two
+	// deletions may call it at once.
 	OnUserDeleted func(login string) error
 	// PushSpool bounds the bytes of the pushes being received at once,
 	// all together, as they are spooled before the repository is locked

@@ -1,6 +1,8 @@
 package servicefixture_test
 
 import (
+	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 
@@ -30,6 +32,7 @@ func TestHostileBytesNeverReachTheTerminal(t *testing.T) {
 			{"issue", "create", "--title", "t", "--body", "b"}, {"issue", "comment", "3", "--body", "c"},
 			{"issue", "close", "3"}, {"issue", "reopen", "3"},
 			{"repo", "create", "repo002"}, {"admin", "invite", "create", "dave", "--email", "d@example.com"},
+			{"run", "view", "2", "--log-failed"}, {"chat", "-m", "hello", "--with", "issue:3"}, {"run", "rerun", "2"},
 		} {
 			r := h.Run(clitest.Run{TTY: true, ErrTTY: true}, args...)
 			if out := r.Out + r.Err; !strings.Contains(out, "^[") && !strings.Contains(out, `\u001b`) { // ESC as forge shows it
@@ -41,5 +44,26 @@ func TestHostileBytesNeverReachTheTerminal(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestHostileHeadersNeverReachTheTerminal: forge api -i prints the
+// status line and headers, the service's text like any other. (net/http
+// refuses C0 controls in a header; a C1 control as UTF-8 and a bidi
+// override pass.)
+func TestHostileHeadersNeverReachTheTerminal(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("X-Note", "fine\u009b2J\u202e")
+		w.Header().Set("Content-Type", "application/json")
+		w.Write([]byte(`{"ok":true}`))
+	}))
+	defer srv.Close()
+	h := clitest.Against(t, srv.URL+"/api/v2", "some-token-value")
+	r := h.Run(clitest.Run{TTY: true, ErrTTY: true}, "api", "-i", "repos/alice/app")
+	if !strings.Contains(r.Out, "X-Note: fine<U+009B>2J<U+202E>") {
+		t.Errorf("the header is not shown visibly (exit %d):\n%s", r.Code, r.Output())
+	}
+	if c, bad := servicefixture.Unsafe(r.Out); bad {
+		t.Errorf("%U reached the terminal:\n%q", c, r.Out)
 	}
 }

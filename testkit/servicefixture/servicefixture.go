@@ -322,7 +322,9 @@ func (s *Server) login(w http.ResponseWriter, r *http.Request) {
 		s.json(w, 401, map[string]any{"error": "invalid username or password"})
 		return
 	}
-	out := map[string]any{"user": map[string]any{"login": Login, "email": "alice@example.com", "is_admin": true}}
+	// Hostile, the login answer's user is too: forge stores it in the
+	// profile, and prints it later from there.
+	out := map[string]any{"user": map[string]any{"login": s.str(Login), "email": s.str("alice@example.com"), "is_admin": true}}
 	tok := s.Token
 	if s.opts.TwoFA403 {
 		s.mu.Lock()

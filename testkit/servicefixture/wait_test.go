@@ -2,6 +2,8 @@ package servicefixture_test
 
 import (
 	"net"
+	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 
@@ -59,5 +61,52 @@ func TestProfileShowHidesPassword(t *testing.T) {
 	r := h.Run(clitest.Run{}, "profile", "show")
 	if r.Code != 0 || strings.Contains(r.Out, "zq9x") || !strings.Contains(r.Out, "registry_password: ****") {
 		t.Errorf("profile show: exit %d\n%s", r.Code, r.Output())
+	}
+}
+
+// stalling answers every request but the registry's ping with its
+// headers and the start of a body, then sends nothing more until the test
+// ends: a service stuck mid-answer.
+func stalling(t *testing.T) string {
+	hang := make(chan struct{})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/v2/" {
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusOK)
+		w.Write([]byte(`{"tags": ["v1", `))
+		w.(http.Flusher).Flush()
+		select {
+		case <-hang:
+		case <-r.Context().Done():
+		}
+	}))
+	t.Cleanup(func() { close(hang); srv.Close() })
+	return strings.TrimPrefix(srv.URL, "http://")
+}
+
+// TestOneWaitRuleCoversBodies: the wait is for each part of an answer,
+// not only its headers. A job's log (the REST client's streamed read), a
+// reply without streaming (the agent API) and a tags list (the registry)
+// from a service that stops mid-body end with the same sentence.
+func TestOneWaitRuleCoversBodies(t *testing.T) {
+	addr := stalling(t)
+	h := clitest.Against(t, "http://"+addr+"/api/v2", "some-token-value")
+	h.Env["FORGE_HTTP_TIMEOUT"] = "1"
+	h.Env["AGENT_URL"], h.Env["AGENT_API_KEY"] = "http://"+addr, "agk_waitkey0123456789"
+	h.Env["FORGE_REGISTRY_URL"], h.Env["FORGE_USERNAME"], h.Env["FORGE_PASSWORD"] = "http://"+addr, "alice", "registry-pass-123"
+	const sentence = "no answer within 1s; the service is slow or stuck (FORGE_HTTP_TIMEOUT sets a longer wait)"
+	for _, args := range [][]string{
+		{"job", "logs", "21", "-R", "alice/app"},
+		{"chat", "--no-stream", "-m", "hello"},
+		{"image", "tags", addr + "/alice/app"},
+	} {
+		t.Run(args[0], func(t *testing.T) {
+			r := h.Run(clitest.Run{}, args...)
+			if r.Code != 1 || !strings.Contains(r.Err, sentence) || strings.Count(strings.TrimSpace(r.Err), "\n") > 0 {
+				t.Errorf("forge %s: exit %d, stderr %q; want exit 1 and one line saying %q", strings.Join(args, " "), r.Code, r.Err, sentence)
+			}
+		})
 	}
 }

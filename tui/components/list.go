@@ -59,7 +59,9 @@ type List[T any] struct {
 	// can fail at once: no token, not logged in) and captures what the
 	// request depends on, and returns the Work to run. Required.
 	Fetch func() (Work[T], error)
-	// Row draws an item as a table row. Required.
+	// Row draws an item as a table row. Required. Row, Open, Loaded,
+	// Keep, Head, Foot and PageOf run on the UI goroutine, as Fetch does;
+	// only the Work Fetch returns runs off it.
 	Row func(T) Row
 	// Open is what enter does on the selected item; nil: enter does
 	// nothing and the help does not offer it.

@@ -32,7 +32,8 @@ type Pager struct {
 	// cut at the width.
 	Sideways bool
 	// Decorate, when set, restyles line i as it is drawn (a search
-	// highlights its matches); only lines in view pass through it.
+	// highlights its matches); only lines in view pass through it, on
+	// the UI goroutine.
 	Decorate func(i int, line string) string
 }
 

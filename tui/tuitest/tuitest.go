@@ -172,10 +172,10 @@ func (d *Driver) Type(s string) {
 }
 
 // Until feeds the commands' messages to the component until cond holds;
-// after 10 seconds the test fails with the component's view.
+// after Patience the test fails with the component's view.
 func (d *Driver) Until(what string, cond func() bool) {
 	d.t.Helper()
-	deadline := time.After(10 * time.Second)
+	deadline := time.After(Patience)
 	for !cond() {
 		select {
 		case msg := <-d.msgs:

@@ -1,0 +1,5 @@
+//go:build !race
+
+package refserver_test
+
+const raceDetector = false
