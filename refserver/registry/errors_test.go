@@ -79,17 +79,9 @@ func TestLoginUnavailableEverywhere(t *testing.T) {
 	down := httptest.NewServer(http.NotFoundHandler())
 	downURL := down.URL
 	down.Close()
-	reg, err := registry.New(registry.Options{BaseURL: func() string { return downURL + "/api/v2" }})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { reg.Close() })
-	mux := http.NewServeMux()
-	reg.Mount(mux)
-	srv := httptest.NewServer(mux)
-	t.Cleanup(srv.Close)
+	srv := serveRegistry(t, registry.Options{BaseURL: func() string { return downURL + "/api/v2" }})
 	for _, path := range []string{"/v2/", "/v2/alice/app/tags/list", "/token", "/api/catalog", "/api/tags/alice/app", "/api/shares/alice/app"} {
-		req, _ := http.NewRequest("GET", srv.URL+path, nil)
+		req, _ := http.NewRequest("GET", srv.url+path, nil)
 		req.SetBasicAuth("alice", "alice-password-1")
 		resp, err := http.DefaultClient.Do(req)
 		if err != nil {
