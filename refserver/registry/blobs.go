@@ -2,20 +2,18 @@ package registry
 
 import (
 	"errors"
-	"fmt"
 	"net/http"
 	"os"
 	"time"
 )
 
-func (r *Registry) serveBlob(w http.ResponseWriter, req *http.Request, rt route) {
+func (r *Registry) serveBlob(w http.ResponseWriter, req *http.Request, rt route) error {
 	if !validDigest(rt.ref) {
-		regError(w, codeDigestInvalid, fmt.Sprintf("%q is not a digest: want sha256:<64 hex digits> or sha512:<128 hex digits>", rt.ref))
-		return
+		return errorf(codeDigestInvalid, "%q is not a digest: want sha256:<64 hex digits> or sha512:<128 hex digits>", rt.ref)
 	}
 	switch req.Method {
 	case http.MethodGet, http.MethodHead:
-		r.getBlob(w, req, rt)
+		return r.getBlob(w, req, rt)
 	case http.MethodDelete:
 		r.storeMu.Lock()
 		ok, err := r.state.unlinkBlob(rt.repo, rt.ref)
@@ -25,17 +23,19 @@ func (r *Registry) serveBlob(w http.ResponseWriter, req *http.Request, rt route)
 		r.storeMu.Unlock()
 		switch {
 		case err != nil:
-			r.storageError(w, "deleting the blob", err)
+			return storageFailed("deleting the blob", err)
 		case !ok:
-			regError(w, codeBlobUnknown, fmt.Sprintf("blob %s not found in %s", rt.ref, rt.repo))
-		default:
-			w.Header().Set("Content-Length", "0")
-			w.WriteHeader(http.StatusAccepted)
+			return blobUnknown(rt)
 		}
-	default:
-		w.Header().Set("Allow", "GET, HEAD, DELETE")
-		regError(w, codeUnsupported, "blobs are read with GET and HEAD and removed with DELETE")
+		w.Header().Set("Content-Length", "0")
+		w.WriteHeader(http.StatusAccepted)
+		return nil
 	}
+	return unsupported("GET, HEAD, DELETE", "blobs are read with GET and HEAD and removed with DELETE")
+}
+
+func blobUnknown(rt route) *regError {
+	return errorf(codeBlobUnknown, "blob %s not found in %s", rt.ref, rt.repo)
 }
 
 // getBlob serves a blob from its file, with Range requests (a single
@@ -43,19 +43,16 @@ func (r *Registry) serveBlob(w http.ResponseWriter, req *http.Request, rt route)
 // blob is clamped; a range starting past it, or ending before it starts,
 // is 416). The file's name is its digest, verified when it was uploaded,
 // so it is not hashed again.
-func (r *Registry) getBlob(w http.ResponseWriter, req *http.Request, rt route) {
+func (r *Registry) getBlob(w http.ResponseWriter, req *http.Request, rt route) error {
 	if !r.state.hasBlob(rt.repo, rt.ref) {
-		regError(w, codeBlobUnknown, fmt.Sprintf("blob %s not found in %s", rt.ref, rt.repo))
-		return
+		return blobUnknown(rt)
 	}
 	f, err := os.Open(r.blobPath(rt.ref))
 	if errors.Is(err, os.ErrNotExist) {
-		regError(w, codeBlobUnknown, fmt.Sprintf("blob %s not found in %s", rt.ref, rt.repo))
-		return
+		return blobUnknown(rt)
 	}
 	if err != nil {
-		r.storageError(w, "reading the blob", err)
-		return
+		return storageFailed("reading the blob", err)
 	}
 	defer f.Close()
 	h := w.Header()
@@ -63,4 +60,5 @@ func (r *Registry) getBlob(w http.ResponseWriter, req *http.Request, rt route) {
 	h.Set("Content-Type", "application/octet-stream")
 	h.Set("ETag", `"`+rt.ref+`"`)
 	http.ServeContent(w, req, "", time.Time{}, f)
+	return nil
 }

@@ -3,9 +3,13 @@ package registry_test
 import (
 	"bytes"
 	"encoding/json"
+	"io"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
+
+	"github.com/forgehq/forge/refserver/registry"
 
 	"github.com/google/go-containerregistry/pkg/v1/remote"
 )
@@ -64,5 +68,32 @@ func TestErrorCodeStatuses(t *testing.T) {
 	// pinned by TestChunkedUploadResumes.
 	if r := f.call(t, "alice", "GET", "/v2/alice/app/manifests/1", nil, nil); r.status != http.StatusOK {
 		t.Fatalf("the refused pushes changed alice/app: %d", r.status)
+	}
+}
+
+// A login that cannot be asked (the REST API is down) is one answer on
+// every endpoint that takes credentials: 503, saying so, in the
+// endpoint's shape.
+func TestLoginUnavailableEverywhere(t *testing.T) {
+	t.Parallel()
+	down := httptest.NewServer(http.NotFoundHandler())
+	downURL := down.URL
+	down.Close()
+	srv := serveRegistry(t, registry.Options{BaseURL: func() string { return downURL + "/api/v2" }})
+	for _, path := range []string{"/v2/", "/v2/alice/app/tags/list", "/token", "/api/catalog", "/api/tags/alice/app", "/api/shares/alice/app"} {
+		req, _ := http.NewRequest("GET", srv.url+path, nil)
+		req.SetBasicAuth("alice", "alice-password-1")
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusServiceUnavailable || !strings.Contains(string(body), "the account service could not check the credentials") {
+			t.Errorf("GET %s: %d %s", path, resp.StatusCode, body)
+		}
+		if strings.HasPrefix(path, "/api/") != strings.HasPrefix(string(body), `{`+"\n"+`  "error"`) {
+			t.Errorf("GET %s: the shape of %s", path, body)
+		}
 	}
 }

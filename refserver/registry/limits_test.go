@@ -22,6 +22,12 @@ import (
 func limitedRegistry(t *testing.T, f *fixture, opts registry.Options) *fixture {
 	t.Helper()
 	opts.BaseURL = func() string { return f.url + "/api/v2" }
+	return serveRegistry(t, opts)
+}
+
+// serveRegistry serves a registry of its own on 127.0.0.1.
+func serveRegistry(t *testing.T, opts registry.Options) *fixture {
+	t.Helper()
 	reg, err := registry.New(opts)
 	if err != nil {
 		t.Fatal(err)

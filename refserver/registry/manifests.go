@@ -53,39 +53,37 @@ func (r *Registry) missingContent(repo string, m manifestFields) string {
 	return ""
 }
 
-func (r *Registry) serveManifest(w http.ResponseWriter, req *http.Request, rt route) {
+func (r *Registry) serveManifest(w http.ResponseWriter, req *http.Request, rt route) error {
 	isDigest := looksLikeDigest(rt.ref)
 	switch {
 	case isDigest && !validDigest(rt.ref):
-		regError(w, codeDigestInvalid, fmt.Sprintf("%q is not a digest: want sha256:<64 hex digits> or sha512:<128 hex digits>", rt.ref))
-		return
+		return errorf(codeDigestInvalid, "%q is not a digest: want sha256:<64 hex digits> or sha512:<128 hex digits>", rt.ref)
 	case !isDigest && !validTag(rt.ref):
-		regError(w, codeTagInvalid, fmt.Sprintf("%q is not a tag: want [A-Za-z0-9_][A-Za-z0-9._-]{0,127}", rt.ref))
-		return
+		return errorf(codeTagInvalid, "%q is not a tag: want [A-Za-z0-9_][A-Za-z0-9._-]{0,127}", rt.ref)
 	}
 	switch req.Method {
 	case http.MethodGet, http.MethodHead:
-		r.getManifest(w, req, rt)
+		return r.getManifest(w, req, rt)
 	case http.MethodPut:
-		r.putManifest(w, req, rt, isDigest)
+		return r.putManifest(w, req, rt, isDigest)
 	case http.MethodDelete:
-		r.deleteManifest(w, rt, isDigest)
-	default:
-		w.Header().Set("Allow", "GET, HEAD, PUT, DELETE")
-		regError(w, codeUnsupported, "manifests are read with GET and HEAD, pushed with PUT and removed with DELETE")
+		return r.deleteManifest(w, rt, isDigest)
 	}
+	return unsupported("GET, HEAD, PUT, DELETE", "manifests are read with GET and HEAD, pushed with PUT and removed with DELETE")
 }
 
-func (r *Registry) getManifest(w http.ResponseWriter, req *http.Request, rt route) {
+func manifestUnknown(rt route) *regError {
+	return errorf(codeManifestUnknown, "manifest %s not found in %s", rt.ref, rt.repo)
+}
+
+func (r *Registry) getManifest(w http.ResponseWriter, req *http.Request, rt route) error {
 	digest, info, ok := r.state.resolve(rt.repo, rt.ref)
 	if !ok {
-		regError(w, codeManifestUnknown, fmt.Sprintf("manifest %s not found in %s", rt.ref, rt.repo))
-		return
+		return manifestUnknown(rt)
 	}
 	data, err := os.ReadFile(r.manifestPath(digest))
 	if err != nil {
-		r.storageError(w, "reading the manifest", err)
-		return
+		return storageFailed("reading the manifest", err)
 	}
 	h := w.Header()
 	h.Set("Content-Type", info.MediaType)
@@ -96,12 +94,13 @@ func (r *Registry) getManifest(w http.ResponseWriter, req *http.Request, rt rout
 	if req.Method != http.MethodHead {
 		w.Write(data)
 	}
+	return nil
 }
 
 // putManifest stores a manifest pushed by tag or by digest; ?tag= adds
 // tags to a push by digest (OCI 1.1), which is how a manifest with a
 // sha512 digest gets a tag.
-func (r *Registry) putManifest(w http.ResponseWriter, req *http.Request, rt route, isDigest bool) {
+func (r *Registry) putManifest(w http.ResponseWriter, req *http.Request, rt route, isDigest bool) error {
 	var tags []string
 	if !isDigest {
 		tags = append(tags, rt.ref)
@@ -109,24 +108,20 @@ func (r *Registry) putManifest(w http.ResponseWriter, req *http.Request, rt rout
 	paramTags := req.URL.Query()["tag"]
 	for _, t := range paramTags {
 		if !validTag(t) {
-			regError(w, codeTagInvalid, fmt.Sprintf("?tag=%q is not a tag", t))
-			return
+			return errorf(codeTagInvalid, "?tag=%q is not a tag", t)
 		}
 	}
 	tags = append(tags, paramTags...)
 	body, err := io.ReadAll(io.LimitReader(req.Body, maxManifest+1))
 	if err != nil {
-		regError(w, codeManifestInvalid, "reading the manifest: "+err.Error())
-		return
+		return errorf(codeManifestInvalid, "reading the manifest: %v", err)
 	}
 	if len(body) > maxManifest {
-		regError(w, codeSizeInvalid, "the manifest is larger than 4 MiB, the most this registry accepts")
-		return
+		return errorf(codeSizeInvalid, "the manifest is larger than 4 MiB, the most this registry accepts")
 	}
 	var m manifestFields
 	if err := json.Unmarshal(body, &m); err != nil {
-		regError(w, codeManifestInvalid, "the manifest is not JSON: "+err.Error())
-		return
+		return errorf(codeManifestInvalid, "the manifest is not JSON: %v", err)
 	}
 	alg := "sha256"
 	if isDigest {
@@ -134,20 +129,17 @@ func (r *Registry) putManifest(w http.ResponseWriter, req *http.Request, rt rout
 	}
 	digest := digestOf(alg, body)
 	if isDigest && rt.ref != digest {
-		regError(w, codeDigestInvalid, fmt.Sprintf("the manifest's digest is %s, not %s", digest, rt.ref))
-		return
+		return errorf(codeDigestInvalid, "the manifest's digest is %s, not %s", digest, rt.ref)
 	}
 	info, msg := describeManifest(m, trimMediaType(req.Header.Get("Content-Type")), int64(len(body)))
 	if msg != "" {
-		regError(w, codeManifestInvalid, msg)
-		return
+		return errorf(codeManifestInvalid, "%s", msg)
 	}
 	info.PushedAt = r.now().UTC()
 	r.storeMu.Lock()
 	if missing := r.missingContent(rt.repo, m); missing != "" {
 		r.storeMu.Unlock()
-		regError(w, codeManifestBlobUnknown, fmt.Sprintf("the manifest refers to %s, which %s does not hold: push it first", missing, rt.repo))
-		return
+		return errorf(codeManifestBlobUnknown, "the manifest refers to %s, which %s does not hold: push it first", missing, rt.repo)
 	}
 	err = r.writeObject("manifests", digest, body)
 	if err == nil {
@@ -157,20 +149,17 @@ func (r *Registry) putManifest(w http.ResponseWriter, req *http.Request, rt rout
 	}
 	r.storeMu.Unlock()
 	if err != nil {
-		r.storageError(w, "storing the manifest", err)
-		return
+		return storageFailed("storing the manifest", err)
 	}
 	h := w.Header()
-	h.Set("Location", "/v2/"+rt.repo+"/manifests/"+digest)
-	h.Set("Docker-Content-Digest", digest)
 	if info.Subject != "" {
 		h.Set("OCI-Subject", info.Subject)
 	}
 	for _, t := range paramTags {
 		h.Add("OCI-Tag", t)
 	}
-	h.Set("Content-Length", "0")
-	w.WriteHeader(http.StatusCreated)
+	created(w, "/v2/"+rt.repo+"/manifests/"+digest, digest)
+	return nil
 }
 
 // describeManifest is what the registry keeps about a manifest; msg says
@@ -205,7 +194,7 @@ func describeManifest(m manifestFields, contentType string, size int64) (info ma
 
 // deleteManifest deletes a digest together with every tag pointing at it,
 // or one tag alone.
-func (r *Registry) deleteManifest(w http.ResponseWriter, rt route, isDigest bool) {
+func (r *Registry) deleteManifest(w http.ResponseWriter, rt route, isDigest bool) error {
 	var found bool
 	var err error
 	if isDigest {
@@ -220,15 +209,15 @@ func (r *Registry) deleteManifest(w http.ResponseWriter, rt route, isDigest bool
 	}
 	switch {
 	case err != nil && isDigest:
-		r.storageError(w, "deleting the manifest", err)
+		return storageFailed("deleting the manifest", err)
 	case err != nil:
-		r.storageError(w, "deleting the tag", err)
+		return storageFailed("deleting the tag", err)
 	case !found:
-		regError(w, codeManifestUnknown, fmt.Sprintf("manifest %s not found in %s", rt.ref, rt.repo))
-	default:
-		w.Header().Set("Content-Length", "0")
-		w.WriteHeader(http.StatusAccepted)
+		return manifestUnknown(rt)
 	}
+	w.Header().Set("Content-Length", "0")
+	w.WriteHeader(http.StatusAccepted)
+	return nil
 }
 
 // descriptor is an entry of a referrers list.
@@ -243,15 +232,12 @@ type descriptor struct {
 // serveReferrers lists the manifests of the repository whose subject is
 // the digest, as an OCI index: always 200, empty when there are none.
 // ?artifactType= filters, which OCI-Filters-Applied says.
-func (r *Registry) serveReferrers(w http.ResponseWriter, req *http.Request, rt route) {
+func (r *Registry) serveReferrers(w http.ResponseWriter, req *http.Request, rt route) error {
 	if req.Method != http.MethodGet && req.Method != http.MethodHead {
-		w.Header().Set("Allow", "GET, HEAD")
-		regError(w, codeUnsupported, "referrers are listed with GET")
-		return
+		return unsupported("GET, HEAD", "referrers are listed with GET")
 	}
 	if !validDigest(rt.ref) {
-		regError(w, codeDigestInvalid, fmt.Sprintf("%q is not a digest", rt.ref))
-		return
+		return errorf(codeDigestInvalid, "%q is not a digest", rt.ref)
 	}
 	at := req.URL.Query().Get("artifactType")
 	list := r.state.referrers(rt.repo, rt.ref, at)
@@ -265,6 +251,7 @@ func (r *Registry) serveReferrers(w http.ResponseWriter, req *http.Request, rt r
 	if req.Method == http.MethodGet {
 		w.Write(data)
 	}
+	return nil
 }
 
 // trimMediaType drops parameters from a Content-Type.

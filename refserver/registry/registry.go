@@ -282,17 +282,17 @@ func (r *Registry) logf(format string, args ...any) { r.log.Printf(format, args.
 
 // Mount registers the registry's routes on mux.
 func (r *Registry) Mount(mux *http.ServeMux) {
-	mux.HandleFunc("/v2/", r.serveV2)
+	mux.Handle("/v2/", r.handler(r.serveV2, protocolBody))
 	mux.Handle("/token", r.TokenHandler())
-	mux.HandleFunc(CertificatePath, r.serveCertificate)
-	mux.HandleFunc("/api/catalog", r.serveAdminCatalog)
-	mux.HandleFunc("/api/tags/", r.serveAPITags)
-	mux.HandleFunc("/api/shares/", r.serveShares)
+	mux.Handle(CertificatePath, r.handler(r.serveCertificate, serviceBody))
+	mux.Handle("/api/catalog", r.handler(r.serveAdminCatalog, serviceBody))
+	mux.Handle("/api/tags/", r.handler(r.serveAPITags, serviceBody))
+	mux.Handle("/api/shares/", r.handler(r.serveShares, serviceBody))
 }
 
 // TokenHandler is the token service alone, to mount wherever a registry
 // expects its realm.
-func (r *Registry) TokenHandler() http.Handler { return http.HandlerFunc(r.serveToken) }
+func (r *Registry) TokenHandler() http.Handler { return r.handler(r.serveToken, tokenBody) }
 
 // CertificatePath is where the token-signing certificate is served, for a
 // registry that trusts this token service (auth.token.rootcertbundle).
@@ -300,11 +300,9 @@ const CertificatePath = "/token/certificate.pem"
 
 // serveCertificate serves the token-signing certificate, to anyone: it is
 // public, and a registry needs it before it has any credentials.
-func (r *Registry) serveCertificate(w http.ResponseWriter, req *http.Request) {
+func (r *Registry) serveCertificate(w http.ResponseWriter, req *http.Request) error {
 	if req.Method != http.MethodGet && req.Method != http.MethodHead {
-		w.Header().Set("Allow", "GET, HEAD")
-		apiError(w, http.StatusMethodNotAllowed, "the certificate is read with GET")
-		return
+		return unsupported("GET, HEAD", "the certificate is read with GET")
 	}
 	w.Header().Set("Content-Type", "application/x-pem-file")
 	w.Header().Set("Content-Length", fmt.Sprint(len(r.signer.certPEM)))
@@ -312,6 +310,7 @@ func (r *Registry) serveCertificate(w http.ResponseWriter, req *http.Request) {
 	if req.Method == http.MethodGet {
 		w.Write(r.signer.certPEM)
 	}
+	return nil
 }
 
 // Service is the service name tokens for this registry carry as audience.
@@ -373,11 +372,6 @@ func (r *Registry) Unshare(repo, user string) error { return r.state.unshare(rep
 
 // SharedWith lists the users repo is shared with.
 func (r *Registry) SharedWith(repo string) []string { return r.state.shareList(repo) }
-
-// apiError writes the service's error shape, {"error": "..."}.
-func apiError(w http.ResponseWriter, status int, msg string) {
-	writeJSON(w, status, map[string]string{"error": msg})
-}
 
 func writeJSON(w http.ResponseWriter, status int, v any) {
 	data, _ := json.MarshalIndent(v, "", "  ")

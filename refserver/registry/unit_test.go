@@ -119,6 +119,8 @@ func TestCodeStatusTable(t *testing.T) {
 		"SIZE_INVALID": 400, "TAG_INVALID": 400, "UNAUTHORIZED": 401, "DENIED": 403,
 		"UNSUPPORTED": 405, "TOOMANYREQUESTS": 429, "PAGINATION_NUMBER_INVALID": 400,
 		"RANGE_INVALID": 416, "NOT_FOUND": 404, "UNKNOWN": 500, "UNAVAILABLE": 503,
+		// forge's own: the token service's OAuth2 errors, /api/'s bodies.
+		"invalid_request": 400, "unsupported_grant_type": 400, "UNPROCESSABLE": 422,
 	}
 	if !maps.Equal(codeStatus, want) {
 		t.Errorf("codeStatus = %v\nwant %v", codeStatus, want)

@@ -246,17 +246,17 @@ func (u *upload) digest(alg string) (string, error) {
 // location is the upload's URL, for the Location header.
 func (u *upload) location() string { return "/v2/" + u.repo + "/blobs/uploads/" + u.id }
 
-// progress writes the headers that say where an upload stands.
-func (u *upload) progress(w http.ResponseWriter) {
-	w.Header().Set("Location", u.location())
-	w.Header().Set("Docker-Upload-UUID", u.id)
+// progress sets the headers that say where an upload stands.
+func (u *upload) progress(h http.Header) {
+	h.Set("Location", u.location())
+	h.Set("Docker-Upload-UUID", u.id)
 	last := u.size - 1
 	if last < 0 {
 		// What distribution answers for an empty upload; clients read it
 		// as "nothing yet".
 		last = 0
 	}
-	w.Header().Set("Range", fmt.Sprintf("0-%d", last))
+	h.Set("Range", fmt.Sprintf("0-%d", last))
 }
 
 // contentRange reads a chunk's Content-Range, "START-END" (as the

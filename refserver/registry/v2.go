@@ -138,9 +138,9 @@ func (r *Registry) authenticate(req *http.Request) (*principal, error) {
 	return nil, errNoCredentials
 }
 
-// challenge answers 401 with the Bearer challenge that tells a client
-// where to get a token and for what.
-func (r *Registry) challenge(w http.ResponseWriter, req *http.Request, scope, errCode, msg string) {
+// challenge is a 401 with the Bearer challenge that tells a client where
+// to get a token and for what.
+func (r *Registry) challenge(req *http.Request, scope, errCode, msg string) *regError {
 	realm := r.opts.Realm
 	if realm == "" && r.opts.PublicURL != nil {
 		realm = r.opts.PublicURL() + "/token"
@@ -159,35 +159,31 @@ func (r *Registry) challenge(w http.ResponseWriter, req *http.Request, scope, er
 	if errCode != "" {
 		v += fmt.Sprintf(",error=%q", errCode)
 	}
-	w.Header().Set("WWW-Authenticate", v)
-	w.Header().Set("Docker-Distribution-API-Version", "registry/2.0")
-	regError(w, codeUnauthorized, msg)
+	return errorf(codeUnauthorized, "%s", msg).with("WWW-Authenticate", v)
 }
 
 // authorize decides whether p may take action on the route: 401 asking for
 // a wider token when the user may but the token does not say so, 403 when
 // the user may not.
-func (r *Registry) authorize(w http.ResponseWriter, req *http.Request, p *principal, rt route, action string) bool {
+func (r *Registry) authorize(req *http.Request, p *principal, rt route, action string) error {
 	switch rt.kind {
 	case routeBase:
-		return true
+		return nil
 	case routeCatalog:
 		// Any signed-in caller: the catalog lists only what they may
 		// pull, so it needs no registry:catalog:* (which the token
 		// service grants to site admins only).
-		return true
+		return nil
 	}
 	// A token grants what it says only while the policy still does: an
 	// unshared repository or a deleted namespace takes effect at once.
 	if r.may(p.user, rt.repo, action) {
 		if p.token == nil || p.token.allows("repository", rt.repo, action) {
-			return true
+			return nil
 		}
-		r.challenge(w, req, rt.scopeFor(action), "insufficient_scope", fmt.Sprintf("the token does not grant %s on %s", action, rt.repo))
-		return false
+		return r.challenge(req, rt.scopeFor(action), "insufficient_scope", fmt.Sprintf("the token does not grant %s on %s", action, rt.repo))
 	}
-	regError(w, codeDenied, denial(p.user, rt.repo, action))
-	return false
+	return errorf(codeDenied, "%s", denial(p.user, rt.repo, action))
 }
 
 // denial says why a user may not do something, naming what they may do.
@@ -199,104 +195,96 @@ func denial(user, repo, action string) string {
 	return fmt.Sprintf("requested access to %s is denied: %s may %s only in %s/...", repo, user, action, ns)
 }
 
-func (r *Registry) serveV2(w http.ResponseWriter, req *http.Request) {
+func (r *Registry) serveV2(w http.ResponseWriter, req *http.Request) error {
 	w.Header().Set("Docker-Distribution-API-Version", "registry/2.0")
 	rt := parseRoute(req.URL.Path)
 	if rt.kind == routeUnknown {
 		// Before authentication, as distribution's router does: the path
 		// names nothing, so there is nothing to deny.
-		regError(w, codeNotFound, fmt.Sprintf("%s is not a path of the registry protocol", req.URL.Path))
-		return
+		return errorf(codeNotFound, "%s is not a path of the registry protocol", req.URL.Path)
 	}
 	if rt.kind != routeBase && rt.kind != routeCatalog && !validRepo(rt.repo) {
-		regError(w, codeNameInvalid, fmt.Sprintf("invalid repository name %q", rt.repo))
-		return
+		return errorf(codeNameInvalid, "invalid repository name %q", rt.repo)
 	}
 	action := rt.action(req.Method)
 	p, err := r.authenticate(req)
-	switch {
-	case errors.Is(err, errLoginUnavailable):
-		regError(w, codeUnavailable, err.Error())
-		return
-	case errors.Is(err, errLockedOut):
-		regError(w, codeTooManyRequests, err.Error())
-		return
-	case errors.Is(err, errTokenInvalid):
-		r.challenge(w, req, rt.scopeFor(action), "invalid_token", err.Error())
-		return
-	case err != nil:
-		r.challenge(w, req, rt.scopeFor(action), "", err.Error())
-		return
+	if err != nil {
+		kind := ""
+		if errors.Is(err, errTokenInvalid) {
+			kind = "invalid_token"
+		}
+		return loginFailure(err, func(msg string) *regError {
+			return r.challenge(req, rt.scopeFor(action), kind, msg)
+		})
 	}
-	if !r.authorize(w, req, p, rt, action) {
-		return
+	if err := r.authorize(req, p, rt, action); err != nil {
+		return err
 	}
 	switch rt.kind {
 	case routeCatalog:
-		r.serveCatalog(w, req, p)
+		return r.serveCatalog(w, req, p)
 	case routeTags:
-		r.serveTags(w, req, rt)
+		return r.serveTags(w, req, rt)
 	case routeManifest:
-		r.serveManifest(w, req, rt)
+		return r.serveManifest(w, req, rt)
 	case routeBlob:
-		r.serveBlob(w, req, rt)
+		return r.serveBlob(w, req, rt)
 	case routeUpload:
-		r.serveUpload(w, req, p, rt)
+		return r.serveUpload(w, req, p, rt)
 	case routeReferrers:
-		r.serveReferrers(w, req, rt)
-	default:
-		writeJSON(w, http.StatusOK, map[string]any{})
+		return r.serveReferrers(w, req, rt)
 	}
+	writeJSON(w, http.StatusOK, map[string]any{})
+	return nil
 }
 
 // serveCatalog lists the repositories the caller may pull, sorted, with
 // the protocol's n/last pagination.
-func (r *Registry) serveCatalog(w http.ResponseWriter, req *http.Request, p *principal) {
+func (r *Registry) serveCatalog(w http.ResponseWriter, req *http.Request, p *principal) error {
 	if req.Method != http.MethodGet {
-		regError(w, codeUnsupported, "the catalog is read with GET")
-		return
+		return errorf(codeUnsupported, "the catalog is read with GET")
 	}
 	var names []string
 	for _, e := range r.state.repositories(func(repo string) bool { return r.may(p.user, repo, actionPull) }) {
 		names = append(names, e.Name)
 	}
-	page, next, ok := paginate(w, req, names)
-	if !ok {
-		return
+	page, next, err := paginate(req, names)
+	if err != nil {
+		return err
 	}
 	if next != "" {
 		setNextLink(w, "/v2/_catalog", next, req)
 	}
 	writeJSON(w, http.StatusOK, map[string]any{"repositories": page})
+	return nil
 }
 
-func (r *Registry) serveTags(w http.ResponseWriter, req *http.Request, rt route) {
+func (r *Registry) serveTags(w http.ResponseWriter, req *http.Request, rt route) error {
 	if req.Method != http.MethodGet {
-		regError(w, codeUnsupported, "tags are listed with GET")
-		return
+		return errorf(codeUnsupported, "tags are listed with GET")
 	}
 	list, ok := r.state.tags(rt.repo)
 	if !ok {
-		regError(w, codeNameUnknown, fmt.Sprintf("repository %s not found", rt.repo))
-		return
+		return errorf(codeNameUnknown, "repository %s not found", rt.repo)
 	}
 	names := make([]string, len(list))
 	for i, t := range list {
 		names[i] = t.Name
 	}
-	page, next, ok := paginate(w, req, names)
-	if !ok {
-		return
+	page, next, err := paginate(req, names)
+	if err != nil {
+		return err
 	}
 	if next != "" {
 		setNextLink(w, "/v2/"+rt.repo+"/tags/list", next, req)
 	}
 	writeJSON(w, http.StatusOK, map[string]any{"name": rt.repo, "tags": page})
+	return nil
 }
 
 // paginate applies ?last= and ?n= to a sorted list; next is the last entry
 // of the page when more follow.
-func paginate(w http.ResponseWriter, req *http.Request, all []string) (page []string, next string, ok bool) {
+func paginate(req *http.Request, all []string) (page []string, next string, err error) {
 	q := req.URL.Query()
 	if last := q.Get("last"); last != "" {
 		i := 0
@@ -309,8 +297,7 @@ func paginate(w http.ResponseWriter, req *http.Request, all []string) (page []st
 	if ns := q.Get("n"); ns != "" {
 		n, err := strconv.Atoi(ns)
 		if err != nil || n < 0 {
-			regError(w, codePaginationNumberInvalid, fmt.Sprintf("n must be a number, not %q", ns))
-			return nil, "", false
+			return nil, "", errorf(codePaginationNumberInvalid, "n must be a number, not %q", ns)
 		}
 		if n < len(all) {
 			page = all[:n]
@@ -322,7 +309,7 @@ func paginate(w http.ResponseWriter, req *http.Request, all []string) (page []st
 	if page == nil {
 		page = []string{}
 	}
-	return page, next, true
+	return page, next, nil
 }
 
 func setNextLink(w http.ResponseWriter, path, last string, req *http.Request) {
@@ -330,16 +317,14 @@ func setNextLink(w http.ResponseWriter, path, last string, req *http.Request) {
 	w.Header().Set("Link", fmt.Sprintf("<%s?%s>; rel=\"next\"", path, q.Encode()))
 }
 
-func (r *Registry) serveUpload(w http.ResponseWriter, req *http.Request, p *principal, rt route) {
+func (r *Registry) serveUpload(w http.ResponseWriter, req *http.Request, p *principal, rt route) error {
 	q := req.URL.Query()
 	if rt.ref == "" {
-		r.startUpload(w, req, p, rt)
-		return
+		return r.startUpload(w, req, p, rt)
 	}
 	u := r.uploads.get(rt.repo, rt.ref)
 	if u == nil {
-		regError(w, codeBlobUploadUnknown, fmt.Sprintf("upload %s of %s not found: it was completed, cancelled, or abandoned for %s; start again with POST /v2/%s/blobs/uploads/", rt.ref, rt.repo, r.opts.UploadTTL, rt.repo))
-		return
+		return errorf(codeBlobUploadUnknown, "upload %s of %s not found: it was completed, cancelled, or abandoned for %s; start again with POST /v2/%s/blobs/uploads/", rt.ref, rt.repo, r.opts.UploadTTL, rt.repo)
 	}
 	defer func() {
 		// Touched when the request ends too: a long PATCH is not idle time.
@@ -349,108 +334,102 @@ func (r *Registry) serveUpload(w http.ResponseWriter, req *http.Request, p *prin
 	u.touched = r.now()
 	switch req.Method {
 	case http.MethodGet:
-		u.progress(w)
+		u.progress(w.Header())
 		w.WriteHeader(http.StatusNoContent)
 	case http.MethodDelete:
 		r.uploads.drop(u)
 		w.WriteHeader(http.StatusNoContent)
 	case http.MethodPatch:
-		if r.appendChunk(w, req, u) {
-			u.progress(w)
-			w.Header().Set("Content-Length", "0")
-			w.WriteHeader(http.StatusAccepted)
+		if err := r.appendChunk(w, req, u); err != nil {
+			return err
 		}
+		u.progress(w.Header())
+		w.Header().Set("Content-Length", "0")
+		w.WriteHeader(http.StatusAccepted)
 	case http.MethodPut:
-		if r.appendChunk(w, req, u) {
-			r.completeUpload(w, u, q.Get("digest"))
+		if err := r.appendChunk(w, req, u); err != nil {
+			return err
 		}
+		return r.completeUpload(w, u, q.Get("digest"))
 	default:
-		w.Header().Set("Allow", "GET, PATCH, PUT, DELETE")
-		regError(w, codeUnsupported, "an upload is continued with PATCH, completed with PUT, read with GET and cancelled with DELETE")
+		return unsupported("GET, PATCH, PUT, DELETE", "an upload is continued with PATCH, completed with PUT, read with GET and cancelled with DELETE")
 	}
+	return nil
 }
 
 // startUpload answers POST .../blobs/uploads/: a mount, a whole blob in
 // one request (?digest=), or a new upload to PATCH.
-func (r *Registry) startUpload(w http.ResponseWriter, req *http.Request, p *principal, rt route) {
+func (r *Registry) startUpload(w http.ResponseWriter, req *http.Request, p *principal, rt route) error {
 	if req.Method != http.MethodPost {
-		w.Header().Set("Allow", "POST")
-		regError(w, codeUnsupported, "an upload is started with POST")
-		return
+		return unsupported("POST", "an upload is started with POST")
 	}
 	q := req.URL.Query()
-	if m := q.Get("mount"); m != "" && r.mount(w, p, rt.repo, m, q.Get("from")) {
-		return
+	if m := q.Get("mount"); m != "" {
+		if mounted, err := r.mount(w, p, rt.repo, m, q.Get("from")); mounted || err != nil {
+			return err
+		}
 	}
 	r.expireUploads()
 	u, err := r.uploads.start(rt.repo, p.user, r.opts.MaxUploads, r.now())
 	if errors.Is(err, errTooManyUploads) {
-		regError(w, codeTooManyRequests, err.Error())
-		return
+		return errorf(codeTooManyRequests, "%v", err)
 	}
 	if err != nil {
-		r.storageError(w, "starting the upload", err)
-		return
+		return storageFailed("starting the upload", err)
 	}
 	u.mu.Lock()
 	defer u.mu.Unlock()
 	if d := q.Get("digest"); d != "" {
-		if r.appendChunk(w, req, u) {
-			r.completeUpload(w, u, d)
-		} else {
+		if err := r.appendChunk(w, req, u); err != nil {
 			r.uploads.drop(u)
+			return err
 		}
-		return
+		return r.completeUpload(w, u, d)
 	}
-	u.progress(w)
+	u.progress(w.Header())
 	w.Header().Set("Content-Length", "0")
 	w.WriteHeader(http.StatusAccepted)
+	return nil
 }
 
 // appendChunk adds the request's body to the upload. A Content-Range must
 // start where the upload ends (416 otherwise, with the upload's progress,
 // so the client can resume).
-func (r *Registry) appendChunk(w http.ResponseWriter, req *http.Request, u *upload) bool {
+func (r *Registry) appendChunk(w http.ResponseWriter, req *http.Request, u *upload) error {
 	start, end, has, err := contentRange(req)
 	if err != nil {
-		regError(w, codeBlobUploadInvalid, err.Error())
-		return false
+		return errorf(codeBlobUploadInvalid, "%v", err)
 	}
 	if has && (start != u.size || req.ContentLength >= 0 && req.ContentLength != end-start+1) {
-		u.progress(w)
-		regError(w, codeRangeInvalid,
-			fmt.Sprintf("chunk %d-%d does not continue the upload, which holds %d bytes: send the chunk that starts at byte %d", start, end, u.size, u.size))
-		return false
+		e := errorf(codeRangeInvalid, "chunk %d-%d does not continue the upload, which holds %d bytes: send the chunk that starts at byte %d", start, end, u.size, u.size)
+		u.progress(e.header)
+		return e
 	}
 	if req.ContentLength == 0 {
-		return true
+		return nil
 	}
 	if err := u.appendFrom(r.paced(w, req), req.ContentLength); err != nil {
 		var be *bodyError
 		if errors.As(err, &be) {
-			regError(w, codeBlobUploadInvalid, "reading the chunk: "+be.Error())
-		} else {
-			r.storageError(w, "storing the chunk", err)
+			return errorf(codeBlobUploadInvalid, "reading the chunk: %v", be)
 		}
-		return false
+		return storageFailed("storing the chunk", err)
 	}
-	return true
+	return nil
 }
 
 // completeUpload checks the upload against the digest it is completed with
 // and makes it a blob of its repository. A wrong digest drops the upload.
-func (r *Registry) completeUpload(w http.ResponseWriter, u *upload, digest string) {
+func (r *Registry) completeUpload(w http.ResponseWriter, u *upload, digest string) error {
 	alg, _, ok := parseDigest(digest)
 	if !ok {
 		r.uploads.drop(u)
-		regError(w, codeDigestInvalid, fmt.Sprintf("complete the upload with ?digest=sha256:<64 hex digits> (or sha512:), not %q", digest))
-		return
+		return errorf(codeDigestInvalid, "complete the upload with ?digest=sha256:<64 hex digits> (or sha512:), not %q", digest)
 	}
 	got, err := u.digest(alg)
 	if err == nil && got != digest {
 		r.uploads.drop(u)
-		regError(w, codeDigestInvalid, fmt.Sprintf("the uploaded content's digest is %s, not %s", got, digest))
-		return
+		return errorf(codeDigestInvalid, "the uploaded content's digest is %s, not %s", got, digest)
 	}
 	if err == nil {
 		r.storeMu.Lock()
@@ -466,11 +445,16 @@ func (r *Registry) completeUpload(w http.ResponseWriter, u *upload, digest strin
 	}
 	r.uploads.drop(u)
 	if err != nil {
-		r.storageError(w, "storing the blob", err)
-		return
+		return storageFailed("storing the blob", err)
 	}
+	created(w, "/v2/"+u.repo+"/blobs/"+digest, digest)
+	return nil
+}
+
+// created answers 201 for what was stored at location, with its digest.
+func created(w http.ResponseWriter, location, digest string) {
 	h := w.Header()
-	h.Set("Location", "/v2/"+u.repo+"/blobs/"+digest)
+	h.Set("Location", location)
 	h.Set("Docker-Content-Digest", digest)
 	h.Set("Content-Length", "0")
 	w.WriteHeader(http.StatusCreated)
@@ -486,9 +470,9 @@ func (r *Registry) expireUploads() {
 // mount links a blob the user may already read elsewhere into repo,
 // answering 201 as the protocol says; it reports false when there is
 // nothing to mount.
-func (r *Registry) mount(w http.ResponseWriter, p *principal, repo, digest, from string) bool {
+func (r *Registry) mount(w http.ResponseWriter, p *principal, repo, digest, from string) (bool, error) {
 	if !validDigest(digest) {
-		return false
+		return false, nil
 	}
 	candidates := []string{from}
 	if from == "" {
@@ -501,16 +485,12 @@ func (r *Registry) mount(w http.ResponseWriter, p *principal, repo, digest, from
 			continue
 		}
 		if err := r.state.linkBlob(repo, digest); err != nil {
-			r.storageError(w, "mounting the blob", err)
-			return true
+			return false, storageFailed("mounting the blob", err)
 		}
-		w.Header().Set("Location", "/v2/"+repo+"/blobs/"+digest)
-		w.Header().Set("Docker-Content-Digest", digest)
-		w.Header().Set("Content-Length", "0")
-		w.WriteHeader(http.StatusCreated)
-		return true
+		created(w, "/v2/"+repo+"/blobs/"+digest, digest)
+		return true, nil
 	}
-	return false
+	return false, nil
 }
 
 // paced is the request's body, cut off when it arrives slower than

@@ -114,7 +114,7 @@ func New(cfg Config) *API {
 }
 
 func (a *API) routes() {
-	a.mux.HandleFunc("POST "+Prefix+"/auth/login", a.login)
+	a.handleAnonymous("POST /auth/login", a.login)
 	a.handlePending("POST /auth/logout", a.logout)
 
 	a.handle("GET /me", a.getMe)

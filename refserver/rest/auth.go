@@ -26,16 +26,24 @@ func (a *API) handle(pattern string, h handlerFunc) { a.mount(pattern, h, false)
 func (a *API) handlePending(pattern string, h handlerFunc) { a.mount(pattern, h, true) }
 
 func (a *API) mount(pattern string, h handlerFunc, pendingOK bool) {
-	method, path, _ := strings.Cut(pattern, " ")
-	a.mux.HandleFunc(method+" "+Prefix+path, func(w http.ResponseWriter, r *http.Request) {
+	a.handleAnonymous(pattern, func(w http.ResponseWriter, r *http.Request) error {
 		s, err := a.authenticate(r)
 		if err == nil && s.token.Pending && !pendingOK {
 			err = errUnauthorized("two-factor verification required")
 		}
-		if err == nil {
-			err = h(w, r, s)
-		}
 		if err != nil {
+			return err
+		}
+		return h(w, r, s)
+	})
+}
+
+// handleAnonymous mounts a route that takes no token (POST /auth/login),
+// and is where every handler's error goes to writeError.
+func (a *API) handleAnonymous(pattern string, h func(http.ResponseWriter, *http.Request) error) {
+	method, path, _ := strings.Cut(pattern, " ")
+	a.mux.HandleFunc(method+" "+Prefix+path, func(w http.ResponseWriter, r *http.Request) {
+		if err := h(w, r); err != nil {
 			writeError(w, err)
 		}
 	})
@@ -85,18 +93,16 @@ type loginResponse struct {
 }
 
 // login: POST /auth/login {username, password}.
-func (a *API) login(w http.ResponseWriter, r *http.Request) {
+func (a *API) login(w http.ResponseWriter, r *http.Request) error {
 	var in struct {
 		Username *string `json:"username"`
 		Password *string `json:"password"`
 	}
 	if err := decode(w, r, &in); err != nil {
-		writeError(w, err)
-		return
+		return err
 	}
 	if err := required("username", in.Username, "password", in.Password); err != nil {
-		writeError(w, err)
-		return
+		return err
 	}
 	name := strings.ToLower(strings.TrimSpace(*in.Username))
 	now := a.cfg.Now()
@@ -109,35 +115,30 @@ func (a *API) login(w http.ResponseWriter, r *http.Request) {
 		return store.PasswordMatches(hash, *in.Password) && found
 	})
 	if wait > 0 {
-		writeError(w, errTooMany(wait, fmt.Sprintf("too many failed logins for %q", name)))
-		return
+		return errTooMany(wait, fmt.Sprintf("too many failed logins for %q", name))
 	}
 	if !ok {
-		writeError(w, errUnauthorized("incorrect username or password"))
-		return
+		return errUnauthorized("incorrect username or password")
 	}
 	if u.Disabled {
-		writeError(w, errForbidden("account %s is disabled; ask an administrator to enable it", u.Login))
-		return
+		return errForbidden("account %s is disabled; ask an administrator to enable it", u.Login)
 	}
 	if u.Temporary != "" {
 		if spent, err := a.st.SpendTemporary(u.ID); err != nil || !spent {
-			writeError(w, errOr401(err, "the temporary password of %s logged in once already and works no more: log in with the password set since, or ask an administrator to invite the account again", u.Login))
-			return
+			return errOr401(err, "the temporary password of %s logged in once already and works no more: log in with the password set since, or ask an administrator to invite the account again", u.Login)
 		}
 	}
 	if u.ActivatedAt == nil {
 		if err := a.st.MarkActivated(u.ID); err != nil {
-			writeError(w, err)
-			return
+			return err
 		}
 	}
 	tok, err := a.st.IssueToken(u.ID, u.TwoFA)
 	if err != nil {
-		writeError(w, err)
-		return
+		return err
 	}
 	writeJSON(w, http.StatusOK, loginResponse{Token: tok, User: a.userView(r, u), TwoFARequired: u.TwoFA})
+	return nil
 }
 
 // errOr401 is err, or when it is nil a 401 saying format.
