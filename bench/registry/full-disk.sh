@@ -50,7 +50,7 @@ done
 tags=$("$FORGE" image tags ok --json name --jq '[.[].name] | join(",")')
 echo "after the failures: tags $tags"
 [ "$tags" = "1,2" ] || status=1
-kill "$pid"; wait "$pid" 2>/dev/null; pid=
+kill "$pid" 2>/dev/null || { echo "--- the server had ended:"; tail -20 "$work/serve.log"; }; wait "$pid" 2>/dev/null; pid=
 serve
 tags=$("$FORGE" image tags ok --json name --jq '[.[].name] | join(",")')
 echo "after a restart: tags $tags"
