@@ -97,7 +97,9 @@ its own environment.`},
 
   0    success, also when the state asked for already held (admin user
        disable of a disabled account, auth 2fa disable when it is off,
-       run cancel of a run that ended), said on stderr
+       auth 2fa setup when it is on, issue close of a closed issue and
+       reopen of an open one, posting no --comment, run cancel of a run
+       that ended), said on stderr
   1    failure: a request failed, a resource was not found, permission
        was denied, the service refused a value (HTTP 400); pr checks,
        run view and run watch --exit-status, and run explain: a run
