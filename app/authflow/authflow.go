@@ -114,21 +114,39 @@ func (a *Attempt) Finish(ctx context.Context) (*client.User, error) {
 // stored should not stay valid (or half-valid) on the service.
 func (a *Attempt) Abandon(ctx context.Context) {
 	if ctx.Err() == nil {
-		_ = Revoke(ctx, a.c)
+		_, _ = Revoke(ctx, a.c)
 	}
 }
 
-// Revoke ends the session of c's token (POST /auth/logout). A service
-// without the endpoint (404, 405) or that no longer knows the token (401)
-// counts as done.
-func Revoke(ctx context.Context, c *client.Client) error {
+// Revocation is what the service said when asked to revoke a token.
+type Revocation int
+
+const (
+	// Revoked: the service confirmed it (2xx).
+	Revoked Revocation = iota
+	// NoEndpoint: the service has no logout endpoint (404, 405; the spec
+	// shows none); the token stays valid there until it expires.
+	NoEndpoint
+	// Unknown: the service no longer knew the token (401): revoked or
+	// expired before.
+	Unknown
+)
+
+// Revoke ends the session of c's token (POST /auth/logout) and says what
+// the service answered. A service without the endpoint (404, 405) or that
+// no longer knows the token (401) is no error, but no confirmation either;
+// err is a service that did not answer or refused otherwise.
+func Revoke(ctx context.Context, c *client.Client) (Revocation, error) {
 	_, err := c.Post(ctx, "/auth/logout", nil, nil)
-	for _, ok := range []int{http.StatusNotFound, http.StatusMethodNotAllowed, http.StatusUnauthorized} {
-		if client.HasStatus(err, ok) {
-			return nil
-		}
+	switch {
+	case err == nil:
+		return Revoked, nil
+	case client.HasStatus(err, http.StatusNotFound), client.HasStatus(err, http.StatusMethodNotAllowed):
+		return NoEndpoint, nil
+	case client.HasStatus(err, http.StatusUnauthorized):
+		return Unknown, nil
 	}
-	return err
+	return Revoked, err
 }
 
 // Store writes the token and user into profile, creating it (and making
