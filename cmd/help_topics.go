@@ -115,7 +115,8 @@ its own environment.`},
        logout and image logout), or the service refused the
        credentials: a rejected token or agent key (401, or 403 saying
        it is invalid or expired), a login refused for a wrong password,
-       a disabled account or a lockout after failed attempts
+       a disabled account or a lockout after failed attempts, a token
+       auth login --with-token was given that the service refused
   8    pr checks: no run failed, but one is still queued or running (as
        gh's pr checks); --watch waits for them to finish instead
   130  interrupted with Ctrl-C (or SIGTERM); run watch leaves the run's

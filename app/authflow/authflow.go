@@ -72,6 +72,28 @@ func Start(ctx context.Context, anon *client.Client, username, password string) 
 	return a, nil
 }
 
+// CheckToken checks a token made elsewhere (`forge auth login
+// --with-token`) with GET /me on anon's service and says whose it is. The
+// service refusing it (401, or a 403 saying the token is invalid) is an
+// AuthError (exit 4), as a refused password is; only a failure to get an
+// answer is another error. It stores nothing.
+func CheckToken(ctx context.Context, anon *client.Client, token string) (*client.User, error) {
+	me, err := anon.WithToken(token).Account.Me(ctx)
+	if err == nil {
+		return me, nil
+	}
+	var apiErr *client.Error
+	switch {
+	case client.IsTwoFactorRequired(err):
+		return nil, cmdutil.AuthErrorf("the token works only after a two-factor code, which forge can send only in a login: log in with your password instead")
+	case errors.As(err, &apiErr) && (apiErr.StatusCode == http.StatusUnauthorized || apiErr.CredentialsRefused()):
+		// forge's sentence, not the service's: its advice ("log in
+		// again") is not this command's fix.
+		return nil, cmdutil.AuthErrorf("%s did not accept the token: it is unknown there, expired or revoked", anon.BaseURL())
+	}
+	return nil, fmt.Errorf("checking the token: %w", err)
+}
+
 // Verify sends a two-factor code, as NormalizeCode gives it. The
 // service's refusal comes back as it is: withCode-style retry loops tell
 // a wrong code from other failures with WrongCode, and CodeError words it.

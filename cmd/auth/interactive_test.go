@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/forgehq/forge/refserver"
+	"github.com/forgehq/forge/refserver/refservertest"
 	"github.com/forgehq/forge/testkit/clitest"
 	"github.com/pquerna/otp"
 	"github.com/pquerna/otp/totp"
@@ -430,5 +431,27 @@ func TestLoginOffersToSetUpGit(t *testing.T) {
 	// Set up already: the next login does not ask.
 	if got := h.run([]any{"jo-password-1234"}, "auth", "login", "--username", "jo"); got != 0 {
 		t.Fatalf("second login: exit %d:\n%s", got, h.errOut)
+	}
+}
+
+// On a terminal, --with-token asks for the token without echo, checks it
+// and stores it with its user; a refused one stores nothing (exit 4).
+func TestLoginWithTokenAsks(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	token := refservertest.User(t, h.srv, "tina", "")
+	if got := h.run([]any{"fgt_unknown_here"}, "auth", "login", "--with-token", "--base-url", h.srv.BaseURL()); got != 4 ||
+		!strings.Contains(h.errOut.String(), "did not accept the token") || h.config() != "" {
+		t.Fatalf("a refused token: exit %d\n%s\nconfig:\n%s", got, h.errOut, h.config())
+	}
+	if got := h.run([]any{" " + token + " "}, "auth", "login", "--with-token", "--base-url", h.srv.BaseURL()); got != 0 ||
+		!strings.Contains(h.errOut.String(), "as tina (profile default)") || strings.Contains(h.errOut.String(), token) {
+		t.Fatalf("login exit %d:\n%s", got, h.errOut)
+	}
+	if fmt.Sprint(h.asked) != "[password: Token]" {
+		t.Errorf("questions %q", h.asked)
+	}
+	if !strings.Contains(h.config(), "user: tina") {
+		t.Fatalf("config:\n%s", h.config())
 	}
 }
