@@ -176,7 +176,7 @@ func findNumber(ctx context.Context, opts *Options, c *client.Client, repo clien
 	if opts.RepoFlag != "" {
 		other += " -R " + repo.String()
 	}
-	fmt.Fprintf(ios.ErrOut, "%s #%d is both an issue and a pull request in %s: opening the issue; for the pull request: %s\n",
+	fmt.Fprintf(ios.ErrOut, "%s #%d is both an issue and a pull request in %s: chose the issue; for the pull request: %s\n",
 		ios.ErrColorScheme().WarningIcon(), n, repo, other)
 	return is.HTMLURL, nil
 }
