@@ -97,7 +97,9 @@ its own environment.`},
 
   0    success, also when the state asked for already held (admin user
        disable of a disabled account, auth 2fa disable when it is off,
-       run cancel of a run that ended), said on stderr
+       auth 2fa setup when it is on, issue close of a closed issue and
+       reopen of an open one, posting no --comment, run cancel of a run
+       that ended), said on stderr
   1    failure: a request failed, a resource was not found, permission
        was denied, the service refused a value (HTTP 400); pr checks,
        run view and run watch --exit-status, and run explain: a run
@@ -113,7 +115,8 @@ its own environment.`},
        logout and image logout), or the service refused the
        credentials: a rejected token or agent key (401, or 403 saying
        it is invalid or expired), a login refused for a wrong password,
-       a disabled account or a lockout after failed attempts
+       a disabled account or a lockout after failed attempts, a token
+       auth login --with-token was given that the service refused
   8    pr checks: no run failed, but one is still queued or running (as
        gh's pr checks); --watch waits for them to finish instead
   130  interrupted with Ctrl-C (or SIGTERM); run watch leaves the run's

@@ -345,7 +345,7 @@ func TestHostileAuthOnATerminal(t *testing.T) {
 		t.Fatal(err)
 	}
 	delete(h.Env, "FORGE_BASE_URL")
-	clean("auth logout", h.Run(clitest.Run{TTY: true, ErrTTY: true}, "auth", "logout"), "Could not revoke the token on the service (HTTP 422: "+shownError)
+	clean("auth logout", h.Run(clitest.Run{TTY: true, ErrTTY: true}, "auth", "logout"), "Could not revoke the token on the service: HTTP 422: "+shownError)
 
 	// A two-factor enrolment whose secret and account label carry controls.
 	enrol := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

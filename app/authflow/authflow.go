@@ -72,6 +72,28 @@ func Start(ctx context.Context, anon *client.Client, username, password string) 
 	return a, nil
 }
 
+// CheckToken checks a token made elsewhere (`forge auth login
+// --with-token`) with GET /me on anon's service and says whose it is. The
+// service refusing it (401, or a 403 saying the token is invalid) is an
+// AuthError (exit 4), as a refused password is; only a failure to get an
+// answer is another error. It stores nothing.
+func CheckToken(ctx context.Context, anon *client.Client, token string) (*client.User, error) {
+	me, err := anon.WithToken(token).Account.Me(ctx)
+	if err == nil {
+		return me, nil
+	}
+	var apiErr *client.Error
+	switch {
+	case client.IsTwoFactorRequired(err):
+		return nil, cmdutil.AuthErrorf("the token works only after a two-factor code, which forge can send only in a login: log in with your password instead")
+	case errors.As(err, &apiErr) && (apiErr.StatusCode == http.StatusUnauthorized || apiErr.CredentialsRefused()):
+		// forge's sentence, not the service's: its advice ("log in
+		// again") is not this command's fix.
+		return nil, cmdutil.AuthErrorf("%s did not accept the token: it is unknown there, expired or revoked", anon.BaseURL())
+	}
+	return nil, fmt.Errorf("checking the token: %w", err)
+}
+
 // Verify sends a two-factor code, as NormalizeCode gives it. The
 // service's refusal comes back as it is: withCode-style retry loops tell
 // a wrong code from other failures with WrongCode, and CodeError words it.
@@ -114,21 +136,39 @@ func (a *Attempt) Finish(ctx context.Context) (*client.User, error) {
 // stored should not stay valid (or half-valid) on the service.
 func (a *Attempt) Abandon(ctx context.Context) {
 	if ctx.Err() == nil {
-		_ = Revoke(ctx, a.c)
+		_, _ = Revoke(ctx, a.c)
 	}
 }
 
-// Revoke ends the session of c's token (POST /auth/logout). A service
-// without the endpoint (404, 405) or that no longer knows the token (401)
-// counts as done.
-func Revoke(ctx context.Context, c *client.Client) error {
+// Revocation is what the service said when asked to revoke a token.
+type Revocation int
+
+const (
+	// Revoked: the service confirmed it (2xx).
+	Revoked Revocation = iota
+	// NoEndpoint: the service has no logout endpoint (404, 405; the spec
+	// shows none); the token stays valid there until it expires.
+	NoEndpoint
+	// Unknown: the service no longer knew the token (401): revoked or
+	// expired before.
+	Unknown
+)
+
+// Revoke ends the session of c's token (POST /auth/logout) and says what
+// the service answered. A service without the endpoint (404, 405) or that
+// no longer knows the token (401) is no error, but no confirmation either;
+// err is a service that did not answer or refused otherwise.
+func Revoke(ctx context.Context, c *client.Client) (Revocation, error) {
 	_, err := c.Post(ctx, "/auth/logout", nil, nil)
-	for _, ok := range []int{http.StatusNotFound, http.StatusMethodNotAllowed, http.StatusUnauthorized} {
-		if client.HasStatus(err, ok) {
-			return nil
-		}
+	switch {
+	case err == nil:
+		return Revoked, nil
+	case client.HasStatus(err, http.StatusNotFound), client.HasStatus(err, http.StatusMethodNotAllowed):
+		return NoEndpoint, nil
+	case client.HasStatus(err, http.StatusUnauthorized):
+		return Unknown, nil
 	}
-	return err
+	return Revoked, err
 }
 
 // Store writes the token and user into profile, creating it (and making

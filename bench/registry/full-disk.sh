@@ -41,7 +41,7 @@ echo "before: tags $("$FORGE" image tags ok --json name --jq '[.[].name] | join(
 dd if=/dev/zero of="$data/registry/fill" bs=64k 2>/dev/null
 echo "tmpfs: $(df -h --output=avail "$data/registry" | tail -1 | tr -d ' ') free"
 status=0
-for cmd in "copy ok:1 ok:3" "delete ok:2"; do
+for cmd in "copy ok:1 ok:3" "delete ok:2 --yes"; do
   echo "\$ forge image $cmd"
   out=$("$FORGE" image $cmd 2>&1)
   echo "$out" | tail -1

@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/forgehq/forge/refserver"
+	"github.com/forgehq/forge/refserver/refservertest"
 	"github.com/forgehq/forge/testkit/clitest"
 	"github.com/pquerna/otp"
 	"github.com/pquerna/otp/totp"
@@ -370,7 +371,8 @@ func TestKeyringThatDoesNotAnswer(t *testing.T) {
 
 // TestLogoutWhereTheServiceCannotRevoke: a service without POST
 // /auth/logout (404 or 405: the reference server behind a proxy that
-// refuses that one path) is no error: the secrets go all the same.
+// refuses that one path) is no error: the secrets go all the same, and
+// forge says plainly that the token was not revoked.
 func TestLogoutWhereTheServiceCannotRevoke(t *testing.T) {
 	t.Parallel()
 	for _, status := range []int{http.StatusNotFound, http.StatusMethodNotAllowed} {
@@ -391,7 +393,9 @@ func TestLogoutWhereTheServiceCannotRevoke(t *testing.T) {
 		if got := h.run([]any{"ned-password-123"}, "auth", "login", "--base-url", front.URL+"/api/v2", "--username", "ned"); got != 0 {
 			t.Fatalf("login exit %d:\n%s", got, h.errOut)
 		}
-		if got := h.run(nil, "auth", "logout"); got != 0 || strings.Contains(h.errOut.String(), "Could not revoke") || !strings.Contains(h.errOut.String(), "removed the token") {
+		if got := h.run(nil, "auth", "logout"); got != 0 || strings.Contains(h.errOut.String(), "Revoked the token") ||
+			!strings.Contains(h.errOut.String(), "Could not revoke the token on the service: the service has no logout endpoint") ||
+			!strings.Contains(h.errOut.String(), "removed the token") {
 			t.Fatalf("%d: logout exit %d:\n%s", status, got, h.errOut)
 		}
 		if strings.Contains(h.config(), "in_keyring") {
@@ -427,5 +431,27 @@ func TestLoginOffersToSetUpGit(t *testing.T) {
 	// Set up already: the next login does not ask.
 	if got := h.run([]any{"jo-password-1234"}, "auth", "login", "--username", "jo"); got != 0 {
 		t.Fatalf("second login: exit %d:\n%s", got, h.errOut)
+	}
+}
+
+// On a terminal, --with-token asks for the token without echo, checks it
+// and stores it with its user; a refused one stores nothing (exit 4).
+func TestLoginWithTokenAsks(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	token := refservertest.User(t, h.srv, "tina", "")
+	if got := h.run([]any{"fgt_unknown_here"}, "auth", "login", "--with-token", "--base-url", h.srv.BaseURL()); got != 4 ||
+		!strings.Contains(h.errOut.String(), "did not accept the token") || h.config() != "" {
+		t.Fatalf("a refused token: exit %d\n%s\nconfig:\n%s", got, h.errOut, h.config())
+	}
+	if got := h.run([]any{" " + token + " "}, "auth", "login", "--with-token", "--base-url", h.srv.BaseURL()); got != 0 ||
+		!strings.Contains(h.errOut.String(), "as tina (profile default)") || strings.Contains(h.errOut.String(), token) {
+		t.Fatalf("login exit %d:\n%s", got, h.errOut)
+	}
+	if fmt.Sprint(h.asked) != "[password: Token]" {
+		t.Errorf("questions %q", h.asked)
+	}
+	if !strings.Contains(h.config(), "user: tina") {
+		t.Fatalf("config:\n%s", h.config())
 	}
 }

@@ -21,6 +21,7 @@ type loginOptions struct {
 	baseURL       string
 	username      string
 	passwordStdin bool
+	withToken     bool
 	code          string
 	insecure      bool
 	setupGit      bool
@@ -44,15 +45,23 @@ Without a terminal, a missing value is an error naming its flag:
   --password-stdin or FORGE_PASSWORD  the password
   --code or FORGE_TOTP_CODE           the two-factor code, if the account has 2FA on
 
+With --with-token, forge stores a token you already have (made on the
+service's web page, or by another tool) instead of logging in with a
+password: it reads the token from standard input (asking for it, without
+echo, on a terminal), checks it with GET /me and stores it with the user
+it belongs to, as a login does. A token the service refuses stores nothing
+(exit 4).
+
 The stored token is replaced only after a fully successful login: a wrong
-password or code leaves the profile as it was. It is stored in the OS
+password, code or token leaves the profile as it was. It is stored in the OS
 keyring (Secret Service, macOS Keychain, Windows Credential Manager); when
 no keyring service answers within 3 seconds (a headless CI machine), or with
 --insecure-storage, in the config file (mode 0600). ` + "`forge auth status`" + ` says
 which.`,
 		Example: `  forge auth login --base-url https://forge.example.com/api/v2
   forge auth login --username alice
-  echo "$PASSWORD" | forge auth login --username alice --password-stdin --code 123456`,
+  echo "$PASSWORD" | forge auth login --username alice --password-stdin --code 123456
+  forge auth login --with-token < token.txt`,
 		Args: cmdutil.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.setupGitSet = cmd.Flags().Changed("setup-git")
@@ -63,6 +72,7 @@ which.`,
 	fl.StringVar(&opts.baseURL, "base-url", "", "REST API base `URL`, ending in /api/v2")
 	fl.StringVarP(&opts.username, "username", "u", "", "Account `name` (also FORGE_USERNAME)")
 	fl.BoolVar(&opts.passwordStdin, "password-stdin", false, "Read the password from standard input")
+	fl.BoolVar(&opts.withToken, "with-token", false, "Store a token made elsewhere, read from standard input, instead of logging in with a password")
 	fl.StringVar(&opts.code, "code", "", "Two-factor `code` from your authenticator app (also FORGE_TOTP_CODE)")
 	fl.BoolVar(&opts.insecure, "insecure-storage", false, config.InsecureStorageUsage)
 	fl.BoolVar(&opts.setupGit, "setup-git", false, "Also make git use forge's token for the host, as forge auth setup-git does (--setup-git=false: never ask)")
@@ -91,15 +101,11 @@ func runLogin(ctx context.Context, opts *loginOptions) error {
 	if err != nil {
 		return err
 	}
-	cred, err := opts.gather(ctx, name, s)
-	if err != nil {
-		return err
+	logIn := opts.withPassword
+	if opts.withToken {
+		logIn = opts.withGivenToken
 	}
-	c, err := opts.RESTClient(cred.baseURL, "")
-	if err != nil {
-		return err
-	}
-	token, me, err := login(ctx, opts.Deps, c, cred)
+	cred, token, me, err := logIn(ctx, name, s)
 	if err != nil {
 		return err
 	}
@@ -120,6 +126,68 @@ func runLogin(ctx context.Context, opts *loginOptions) error {
 		fmt.Fprintf(ios.ErrOut, "%s FORGE_TOKEN is set in the environment and overrides the stored token\n", cs.WarningIcon())
 	}
 	return opts.offerGit(ctx, cred.baseURL)
+}
+
+// withPassword logs in with a username and password (and a two-factor
+// code when the account asks for one).
+func (opts *loginOptions) withPassword(ctx context.Context, name string, s *config.Settings) (*credentials, string, *client.User, error) {
+	cred, err := opts.gather(ctx, name, s)
+	if err != nil {
+		return nil, "", nil, err
+	}
+	c, err := opts.RESTClient(cred.baseURL, "")
+	if err != nil {
+		return nil, "", nil, err
+	}
+	token, me, err := login(ctx, opts.Deps, c, cred)
+	return cred, token, me, err
+}
+
+// withGivenToken takes a token made elsewhere from standard input and
+// checks it with the service (authflow.CheckToken), as gh's --with-token.
+func (opts *loginOptions) withGivenToken(ctx context.Context, name string, s *config.Settings) (*credentials, string, *client.User, error) {
+	if opts.username != "" || opts.passwordStdin || opts.code != "" {
+		return nil, "", nil, cmdutil.UsageErrorf("--with-token stores a token: it takes no --username, --password-stdin or --code")
+	}
+	baseURL, err := opts.baseURLFor(ctx, name, s)
+	if err != nil {
+		return nil, "", nil, err
+	}
+	token, err := opts.readToken(ctx)
+	if err != nil {
+		return nil, "", nil, err
+	}
+	c, err := opts.RESTClient(baseURL, "")
+	if err != nil {
+		return nil, "", nil, err
+	}
+	me, err := authflow.CheckToken(ctx, c, token)
+	if err != nil {
+		return nil, "", nil, fmt.Errorf("%w; nothing was stored", err)
+	}
+	return &credentials{profile: name, baseURL: baseURL}, token, me, nil
+}
+
+// readToken reads --with-token's token: asked for without echo on a
+// terminal, else standard input, which must hold the token alone.
+func (opts *loginOptions) readToken(ctx context.Context) (string, error) {
+	ios := opts.IO
+	if ios.IsStdinTTY() {
+		v, err := opts.Prompter.Password(ctx, "Token")
+		return strings.TrimSpace(v), err
+	}
+	b, err := io.ReadAll(io.LimitReader(ios.In, 64<<10))
+	if err != nil {
+		return "", fmt.Errorf("reading the token from standard input: %w", err)
+	}
+	token := strings.TrimSpace(string(b))
+	switch {
+	case token == "":
+		return "", cmdutil.UsageErrorf("--with-token read no token from standard input: send it there, as in `forge auth login --with-token < token.txt`")
+	case strings.ContainsAny(token, " \t\r\n"):
+		return "", cmdutil.UsageErrorf("--with-token read more than a token from standard input: send the token alone")
+	}
+	return token, nil
 }
 
 // offerGit sets git up for the host, as gh's login does: with
@@ -155,25 +223,11 @@ func (opts *loginOptions) offerGit(ctx context.Context, baseURL string) error {
 // and cannot be asked for.
 func (o *loginOptions) gather(ctx context.Context, name string, s *config.Settings) (*credentials, error) {
 	ios := o.IO
-	cred := &credentials{profile: name, baseURL: s.BaseURL, username: o.username, code: o.code}
-	if o.baseURL != "" {
-		cred.baseURL = o.baseURL
-	}
-	if cred.baseURL == "" {
-		if !ios.CanPrompt() {
-			return nil, cmdutil.UsageErrorf("profile %q has no base URL: pass --base-url https://HOST/api/v2", name)
-		}
-		v, err := askBaseURL(ctx, o.Deps)
-		if err != nil {
-			return nil, err
-		}
-		cred.baseURL = v
-	}
-	norm, err := config.NormalizeBaseURL(cred.baseURL)
+	baseURL, err := o.baseURLFor(ctx, name, s)
 	if err != nil {
-		return nil, &cmdutil.UsageError{Err: err}
+		return nil, err
 	}
-	cred.baseURL = norm
+	cred := &credentials{profile: name, baseURL: baseURL, username: o.username, code: o.code}
 
 	if cred.username == "" {
 		cred.username = o.Getenv("FORGE_USERNAME")
@@ -229,6 +283,30 @@ func (o *loginOptions) gather(ctx context.Context, name string, s *config.Settin
 		}
 	}
 	return cred, nil
+}
+
+// baseURLFor is the service to log in to: --base-url, else the
+// profile's, else asked for on a terminal; normalised.
+func (o *loginOptions) baseURLFor(ctx context.Context, name string, s *config.Settings) (string, error) {
+	baseURL := s.BaseURL
+	if o.baseURL != "" {
+		baseURL = o.baseURL
+	}
+	if baseURL == "" {
+		if !o.IO.CanPrompt() {
+			return "", cmdutil.UsageErrorf("profile %q has no base URL: pass --base-url https://HOST/api/v2", name)
+		}
+		v, err := askBaseURL(ctx, o.Deps)
+		if err != nil {
+			return "", err
+		}
+		baseURL = v
+	}
+	norm, err := config.NormalizeBaseURL(baseURL)
+	if err != nil {
+		return "", &cmdutil.UsageError{Err: err}
+	}
+	return norm, nil
 }
 
 // login exchanges the credentials for a token, passes two-factor

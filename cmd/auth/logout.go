@@ -25,9 +25,12 @@ profile's addresses and usernames stay, so ` + "`forge auth login`" + ` offers t
 username and asks only for the password.
 
 The token is also revoked on the service when it offers POST /auth/logout
-(the reference server does; the specification does not show revocation; a
-service answering 404 or 405 has no such endpoint). If the service cannot
-be reached, the secrets are removed locally all the same.`,
+(the reference server does; the specification does not show revocation),
+and forge says "Revoked the token on the service" when the service
+confirmed it. When it could not be revoked — a service answering 404 or 405
+has no such endpoint, or the service did not answer — forge says so (the
+token may stay valid there until it expires) and removes the secrets here
+all the same.`,
 		Example: `  forge auth logout
   forge --profile dev auth logout`,
 		Args: cmdutil.NoArgs,
@@ -56,9 +59,7 @@ func runLogout(ctx context.Context, opts *logoutOptions) error {
 		return cmdutil.AuthErrorf("not logged in (profile %q has no token)", name)
 	}
 	if p.Token != "" {
-		if revokeErr := revoke(ctx, opts.Deps, p.BaseURL, p.Token); revokeErr != nil {
-			fmt.Fprintf(ios.ErrOut, "%s Could not revoke the token on the service (%s); removing it here all the same\n", cs.WarningIcon(), text.OnTerminal(ios.IsStderrTTY(), revokeErr.Error()))
-		}
+		revoke(ctx, opts.Deps, p.BaseURL, p.Token)
 	}
 	for _, k := range config.SecretKeys {
 		if err := p.SecretError(k); err != nil {
@@ -90,16 +91,34 @@ func runLogout(ctx context.Context, opts *logoutOptions) error {
 	return nil
 }
 
-// revoke asks the service to revoke the token. A service without the
-// endpoint (404, 405), or one that already forgot the token (401), is not
-// an error.
-func revoke(ctx context.Context, d cmdutil.Deps, baseURL, token string) error {
+// revoke asks the service to revoke the token and says what it answered:
+// revoked, already unknown to it, or not revoked (no logout endpoint, no
+// answer, a refusal), in which case the token may stay valid there. The
+// secrets are removed here whatever the answer.
+func revoke(ctx context.Context, d cmdutil.Deps, baseURL, token string) {
+	ios := d.IO
+	cs := ios.ErrColorScheme()
+	notRevoked := func(why string) {
+		fmt.Fprintf(ios.ErrOut, "%s Could not revoke the token on the service: %s; it may stay valid there until it expires\n", cs.WarningIcon(), why)
+	}
 	if baseURL == "" {
-		return nil
+		notRevoked("the profile names no service address")
+		return
 	}
 	c, err := d.RESTClient(baseURL, token)
 	if err != nil {
-		return err
+		notRevoked(text.OnTerminal(ios.IsStderrTTY(), err.Error()))
+		return
 	}
-	return authflow.Revoke(ctx, c)
+	got, err := authflow.Revoke(ctx, c)
+	switch {
+	case err != nil:
+		notRevoked(text.OnTerminal(ios.IsStderrTTY(), err.Error()))
+	case got == authflow.NoEndpoint:
+		notRevoked("the service has no logout endpoint (POST /auth/logout)")
+	case got == authflow.Unknown:
+		fmt.Fprintf(ios.ErrOut, "%s The service no longer knew the token (revoked or expired before): nothing to revoke\n", cs.SuccessIcon())
+	default:
+		fmt.Fprintf(ios.ErrOut, "%s Revoked the token on the service\n", cs.SuccessIcon())
+	}
 }

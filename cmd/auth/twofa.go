@@ -3,6 +3,7 @@ package auth
 import (
 	"context"
 	"fmt"
+	"net/http"
 	"os"
 	"strconv"
 	"strings"
@@ -53,6 +54,9 @@ without colour (NO_COLOR, or not a terminal) it assumes light text on a dark
 background, unless COLORFGBG says the background is light or --invert is
 given. --qr-png saves the service's own PNG of the code instead.
 
+With two-factor authentication already on, setup says so, names
+` + "`forge auth 2fa disable`" + ` and exits 0 (the state asked for holds).
+
 Without a terminal, or with --json, setup only starts the enrolment and
 prints the secret; confirm it afterwards with --code:
   secret=$(forge auth 2fa setup --jq .secret)
@@ -89,7 +93,7 @@ func runSetup(ctx context.Context, opts *setupOptions) error {
 	confirm := func(code string) error { return c.Account.ConfirmTwoFactor(ctx, code) }
 	if opts.code != "" {
 		if err := withCode(ctx, opts.Deps, opts.code, "--code CODE", confirm); err != nil {
-			return err
+			return alreadyOn(ctx, opts.Deps, c, err)
 		}
 		fmt.Fprintf(ios.ErrOut, "%s Two-factor authentication is on; logins now ask for a code\n", cs.SuccessIcon())
 		return nil
@@ -97,7 +101,7 @@ func runSetup(ctx context.Context, opts *setupOptions) error {
 
 	setup, err := c.Account.SetupTwoFactor(ctx)
 	if err != nil {
-		return err
+		return alreadyOn(ctx, opts.Deps, c, err)
 	}
 	if opts.qrPNG != "" {
 		png, err := setup.QRPNG()
@@ -128,6 +132,21 @@ func runSetup(ctx context.Context, opts *setupOptions) error {
 		return err
 	}
 	fmt.Fprintf(ios.ErrOut, "%s Two-factor authentication is on; logins now ask for a code\n", cs.SuccessIcon())
+	return nil
+}
+
+// alreadyOn answers a setup or confirm the service refused: a 409 while
+// the account's state (GET /me/state) says two-factor authentication is
+// on is the state asked for, said with the way to turn it off (exit 0);
+// any other error (a 409 for no enrolment in progress) stays an error.
+func alreadyOn(ctx context.Context, d cmdutil.Deps, c *client.Client, err error) error {
+	if !client.HasStatus(err, http.StatusConflict) {
+		return err
+	}
+	if st, serr := c.Account.State(ctx); serr != nil || !st.TwoFAEnabled {
+		return err
+	}
+	fmt.Fprintf(d.IO.ErrOut, "%s Two-factor authentication is already on; to turn it off: forge auth 2fa disable\n", d.IO.ErrColorScheme().WarningIcon())
 	return nil
 }
 

@@ -90,8 +90,10 @@ ends it): forge chat prints the reply to stdout as it streams, and nothing
 else. --no-stream waits for the whole reply; --json prints the service's JSON
 ({reply, usage, ...}); --history FILE continues a saved conversation and
 --save FILE writes it back; given the same FILE, the first turn, before the
-file exists, starts the conversation. With -i, a session reads its lines
-(messages and commands) from a pipe.
+file exists, starts the conversation. A reader that stops early
+(` + "`| head -1`" + `) loses nothing: the reply is received whole and saved, and
+forge exits 0. With -i, a session reads its lines (messages and commands)
+from a pipe.
 
 The agent's address and key come from AGENT_URL and AGENT_API_KEY, else the
 profile's agent_url and agent_key (see ` + "`forge auth agent-key set`" + `).`,

@@ -13,6 +13,10 @@ import (
 // usage goes to stderr, only when it is a terminal.
 func runOneShot(ctx context.Context, opts *chatOptions, s *chat.Session, message string) error {
 	ios := opts.IO
+	// The reply arrives and its tokens are spent even when the reader of
+	// stdout stops early (`| head -1`): the turn is saved all the same,
+	// and a closed stdout is not a failure of the conversation (exit 0).
+	defer ios.KeepOnBrokenPipe()()
 	var (
 		usage chat.Usage
 		err   error

@@ -39,6 +39,8 @@ func TestMain(m *testing.M) {
 		"forge": func() { noKeyring(); os.Exit(cmd.Main()) },
 		// forge under the name docker tools call it by.
 		"docker-credential-forge": func() { noKeyring(); os.Exit(cmd.Main()) },
+		// a command whose stdout's reader has gone (brokenpipe_test.go).
+		"brokenpipe": func() { os.Exit(brokenPipe(os.Args[1:])) },
 	})
 }
 

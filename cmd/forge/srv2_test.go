@@ -107,6 +107,7 @@ func specOnly(h http.Handler, status int) http.Handler {
 		"POST /api/v2/repos/{owner}/{repo}/actions/runs/{id}/rerun",
 		"DELETE /api/v2/repos/{owner}/{repo}/collaborators/{user}",
 		"PATCH /api/v2/repos/{owner}/{repo}/issues/{number}",
+		"POST /api/v2/auth/logout",
 	} {
 		mux.HandleFunc(p, refuse)
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/forgehq/forge/cmd/internal/confirm"
 	"github.com/forgehq/forge/completions"
 	"github.com/forgehq/forge/internal/text"
+	"github.com/forgehq/forge/regclient"
 	"github.com/google/go-containerregistry/pkg/name"
 	"github.com/spf13/cobra"
 )
@@ -26,16 +27,17 @@ func newDeleteCmd(f *cmdutil.Factory, runF func(context.Context, *deleteOptions)
 		Use:     "delete REF [--yes]",
 		Aliases: []string{"rm"},
 		Short:   "Delete a tag or an image from the registry",
-		Long: `Delete what REF names. A tag (app:1.0) is deleted alone where the registry
-can delete tags (OCI distribution 1.1; the service's registry can): its
-manifest stays, with every other tag naming it.
+		Long: `Delete what REF names, after asking on a terminal; --yes deletes without
+asking, and without a terminal it is required, as for every delete.
 
-Where the registry cannot (it answers 400 or 405, as docker-registry 2.8
-does), the tag goes only with its manifest, and deleting the manifest
-removes every tag naming it. When other tags name it, forge lists them and
-asks first; --yes deletes without asking, and without a terminal it is
-required. REF@DIGEST deletes that manifest and its tags, asking the same
-way. Layers stay in storage: the registry collects no garbage.`,
+A tag (app:1.0) is deleted alone where the registry can delete tags (OCI
+distribution 1.1; the service's registry can): its manifest stays, with
+every other tag naming it. Where the registry cannot (it answers 400 or
+405, as docker-registry 2.8 does), the tag goes only with its manifest, and
+deleting the manifest removes every tag naming it: when other tags name
+it, forge lists them and asks again. REF@DIGEST deletes that manifest and
+its tags, naming them in the question. Layers stay in storage: the registry
+collects no garbage.`,
 		Example: `  forge image delete app:1.0
   forge image delete app@sha256:4f2c... --yes`,
 		ValidArgsFunction: completions.ImageRefs(f, 0),
@@ -51,6 +53,10 @@ way. Layers stay in storage: the registry collects no garbage.`,
 
 func runDelete(ctx context.Context, opts *deleteOptions) error {
 	ios := opts.IO
+	// As every delete: a script says yes itself, before any request.
+	if err := confirm.Possible(ios, opts.yes, opts.ref); err != nil {
+		return err
+	}
 	c, err := opts.Registry()
 	if err != nil {
 		return err
@@ -65,6 +71,15 @@ func runDelete(ctx context.Context, opts *deleteOptions) error {
 	cs := ios.ErrColorScheme()
 	tag, isTag := ref.(name.Tag)
 	if isTag {
+		if !opts.yes {
+			// Read first, so a mistyped tag fails before the question.
+			if _, err := c.Descriptor(ctx, tag); err != nil {
+				return err
+			}
+			if err := confirm.YesNo(ctx, opts.Deps, fmt.Sprintf("Delete the tag %s?", text.OneLine(tag.String()))); err != nil {
+				return err
+			}
+		}
 		deleted, err := c.DeleteTag(ctx, tag)
 		if err != nil {
 			return err
@@ -74,10 +89,20 @@ func runDelete(ctx context.Context, opts *deleteOptions) error {
 			return nil
 		}
 	}
+	return deleteManifest(ctx, opts, c, ref)
+}
+
+// deleteManifest deletes the manifest ref names, with every tag naming
+// it: for a digest, or for a tag where the registry cannot delete a tag
+// alone. It asks first (without --yes) when the manifest takes more than
+// the tag the user agreed to delete.
+func deleteManifest(ctx context.Context, opts *deleteOptions, c *regclient.Client, ref name.Reference) error {
+	ios := opts.IO
 	plan, err := c.PlanDelete(ctx, ref)
 	if err != nil {
 		return err
 	}
+	tag, isTag := ref.(name.Tag)
 	others := 0 // tags the manifest takes along besides the one named
 	for _, t := range plan.Tags {
 		if !isTag || t != tag.TagStr() {
@@ -92,13 +117,10 @@ func runDelete(ctx context.Context, opts *deleteOptions) error {
 	default:
 		what = "the tags " + text.OneLine(strings.Join(plan.Tags, ", "))
 	}
-	if others > 0 && !opts.yes {
+	if !opts.yes && (others > 0 || !isTag) {
 		cause := ""
 		if isTag {
 			cause = fmt.Sprintf("the registry %s cannot delete a tag alone: ", ref.Context().RegistryStr())
-		}
-		if !ios.CanPrompt() {
-			return cmdutil.UsageErrorf("%sdeleting %s removes the manifest %s and %s: pass --yes to delete them all", cause, opts.ref, plan.Digest.DigestStr(), what)
 		}
 		fmt.Fprintf(ios.ErrOut, "%sdeleting %s removes the manifest %s and %s.\n", text.Capitalize(cause), ref, plan.Digest.DigestStr(), what)
 		if err := confirm.YesNo(ctx, opts.Deps, "Delete?"); err != nil {
@@ -108,6 +130,6 @@ func runDelete(ctx context.Context, opts *deleteOptions) error {
 	if err := c.Delete(ctx, plan.Digest); err != nil {
 		return err
 	}
-	fmt.Fprintf(ios.ErrOut, "%s Deleted %s (%s)\n", cs.SuccessIcon(), plan.Digest, what)
+	fmt.Fprintf(ios.ErrOut, "%s Deleted %s (%s)\n", ios.ErrColorScheme().SuccessIcon(), plan.Digest, what)
 	return nil
 }

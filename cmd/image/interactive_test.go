@@ -106,11 +106,23 @@ func TestDeleteAsks(t *testing.T) {
 	if code, _ := h.run(nil, "image", "tags", "app"); code != 1 {
 		t.Fatal("the image is still there")
 	}
-	// A tag alone: deleted without a question, the manifest stays.
+	// A tag alone: asked too, as every delete; no keeps it, yes deletes
+	// it and the manifest stays.
 	h.run(nil, "image", "push", tb, "app:1")
 	h.run(nil, "image", "copy", "app:1", "app:2")
-	if code, errOut = h.run(nil, "image", "delete", "app:1"); code != 0 || !strings.Contains(errOut, "Deleted the tag") {
+	r := h.Run(clitest.Run{TTY: true, Answers: []any{"n"}, Strict: true}, "image", "delete", "app:1")
+	if r.Code != 1 || !strings.Contains(r.Err, "Nothing deleted.") || len(r.Questions) != 1 || !strings.HasPrefix(r.Questions[0], "Delete the tag ") || !strings.HasSuffix(r.Questions[0], "/alice/app:1?") {
+		t.Fatalf("declined tag delete: %d %q %q", r.Code, r.Questions, r.Err)
+	}
+	if code, _ := h.run(nil, "image", "inspect", "app:1"); code != 0 {
+		t.Fatal("the tag went although the delete was declined")
+	}
+	if code, errOut = h.run([]any{"y"}, "image", "delete", "app:1"); code != 0 || !strings.Contains(errOut, "Deleted the tag") {
 		t.Fatalf("tag delete: %d %q", code, errOut)
+	}
+	// A mistyped tag fails before the question.
+	if code, errOut = h.run(nil, "image", "delete", "app:nope"); code != 1 || strings.Contains(errOut, "Delete the tag") {
+		t.Fatalf("missing tag: %d %q", code, errOut)
 	}
 	if code, errOut = h.run(nil, "image", "inspect", "app:2"); code != 0 {
 		t.Fatalf("the manifest went with the tag: %q", errOut)

@@ -26,8 +26,9 @@ func newCloseCmd(f *cmdutil.Factory, runF func(context.Context, *stateOptions) e
 		Short: "Close an issue",
 		Long: `Close the issue, with a comment from --comment if given: the comment first,
 then the state, so a comment the service refuses leaves the issue open. An
-issue that is already closed stays as it is: forge says so and exits 0, as
-the issue is in the state you asked for (a --comment is still added).
+issue that is already closed stays as it is: forge says so, posts no
+--comment and exits 0, as the issue is in the state you asked for (a CI
+step run again adds no second comment).
 Needs write permission on the repository, unless you opened the issue.`,
 		Example: `  forge issue close 12
   forge issue close 12 -R alice/demo --comment "Done in v1.2"`,
@@ -41,8 +42,8 @@ func newReopenCmd(f *cmdutil.Factory, runF func(context.Context, *stateOptions) 
 		Short: "Reopen a closed issue",
 		Long: `Reopen the issue, with a comment from --comment if given (the comment
 first). An issue that is already open stays as it is: forge says so and
-exits 0, as the issue is in the state you asked for (a --comment is still
-added). Needs write permission on the repository, unless you opened the
+exits 0 without posting the --comment, as the issue is in the state you
+asked for. Needs write permission on the repository, unless you opened the
 issue.`,
 		Example: `  forge issue reopen 12
   forge issue reopen 12 -R alice/demo --comment "Done in v1.2"`,
@@ -84,6 +85,16 @@ func runState(ctx context.Context, opts *stateOptions) error {
 	cs := ios.ErrColorScheme()
 	past := map[string]string{"closed": "Closed", "open": "Reopened"}[opts.want]
 	title := text.OneLine(is.Title)
+	// A state that already holds is the end, as gh's: a --comment is
+	// not posted, so a CI step run again piles up no duplicates.
+	if is.State == opts.want {
+		note := ""
+		if opts.comment != "" {
+			note = "; the comment was not posted"
+		}
+		fmt.Fprintf(ios.ErrOut, "%s Issue #%d (%s) is already %s%s\n", cs.WarningIcon(), is.Number, title, opts.want, note)
+		return nil
+	}
 	// The comment first, then the state, as gh does: a comment the
 	// service refuses leaves the issue as it was (and the text in the
 	// shell's history), never closed without its explanation.
@@ -92,10 +103,6 @@ func runState(ctx context.Context, opts *stateOptions) error {
 			return fmt.Errorf("adding the comment (the issue is left %s): %w", is.State, err)
 		}
 		fmt.Fprintf(ios.ErrOut, "%s Commented on issue #%d\n", cs.SuccessIcon(), is.Number)
-	}
-	if is.State == opts.want {
-		fmt.Fprintf(ios.ErrOut, "%s Issue #%d (%s) is already %s\n", cs.WarningIcon(), is.Number, title, opts.want)
-		return nil
 	}
 	if _, err := c.Issues.SetState(ctx, name, opts.number, opts.want); err != nil {
 		return err

@@ -53,7 +53,7 @@ func (s *IOStreams) StartPager() (stop func()) {
 		return noop
 	}
 	out := s.Out
-	s.Out = &pagerWriter{w: w}
+	s.Out = &goneWriter{w: w}
 	return func() {
 		w.Close()
 		_ = cmd.Wait()
@@ -74,13 +74,14 @@ func (s *IOStreams) lookupPager() (string, bool) {
 	return "less", false
 }
 
-// pagerWriter drops what is written after the pager has gone.
-type pagerWriter struct {
+// goneWriter drops what is written after its reader has gone (the pager
+// quit, the pipe's reading end closed).
+type goneWriter struct {
 	w    io.Writer
 	gone bool
 }
 
-func (p *pagerWriter) Write(b []byte) (int, error) {
+func (p *goneWriter) Write(b []byte) (int, error) {
 	if p.gone {
 		return len(b), nil
 	}

@@ -70,6 +70,7 @@ func TestNoTerminalNeedsYes(t *testing.T) {
 		{"repo delete alice/app", "alice/app"},
 		{"ssh-key delete 1", "key 1"},
 		{"admin user delete alice", "user alice"},
+		{"image delete app:1", "app:1"},
 	} {
 		r := h.Run(clitest.Run{}, strings.Fields(c.args)...)
 		want := "forge: pass --yes to delete " + c.what + " without a prompt\n"
