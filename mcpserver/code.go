@@ -12,6 +12,7 @@ import (
 	"os/exec"
 	"path"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -221,8 +222,7 @@ func (s *Server) clone(ctx context.Context, in RepoArg, ref string) (*gitClone, 
 		return nil, err
 	}
 	g.env = []string{"GIT_TERMINAL_PROMPT=0", "GIT_CONFIG_NOSYSTEM=1", "GIT_ALLOW_PROTOCOL=http:https", "HOME=" + g.dir,
-		"GIT_CONFIG_COUNT=2", "GIT_CONFIG_KEY_0=credential.helper", "GIT_CONFIG_VALUE_0=",
-		"GIT_CONFIG_KEY_1=http.extraHeader", "GIT_CONFIG_VALUE_1=Authorization: Basic " + base64.StdEncoding.EncodeToString([]byte(user+":"+token))}
+		"GIT_CONFIG_COUNT=1", "GIT_CONFIG_KEY_0=credential.helper", "GIT_CONFIG_VALUE_0="}
 	mu, _ := clones.LoadOrStore(g.dir, &sync.Mutex{})
 	mu.(*sync.Mutex).Lock()
 	defer mu.(*sync.Mutex).Unlock()
@@ -234,18 +234,74 @@ func (s *Server) clone(ctx context.Context, in RepoArg, ref string) (*gitClone, 
 			return nil, err
 		}
 	}
+	now := time.Now()
+	os.Chtimes(g.dir, now, now) // used now: the last the cache lets go
 	if _, err := g.git(ctx, "cat-file", "-e", g.sha+"^{commit}"); err == nil {
 		return g, nil // the cache holds the commit
 	}
-	fctx, cancel := context.WithTimeout(ctx, gitTimeout)
-	defer cancel()
-	if _, err := g.git(fctx, "fetch", "-q", "--depth", "1", "--no-tags", r.CloneURL, ref); err != nil {
+	if err := g.fetch(ctx, r.CloneURL, ref, user, token); err != nil {
 		return nil, err
 	}
+	trimCache(s.opts.CodeCache, g.dir)
 	if head, err := g.git(ctx, "rev-parse", "FETCH_HEAD"); err == nil {
 		g.sha = strings.TrimSpace(string(head)) // the ref moved since: its newest commit
 	}
 	return g, nil
+}
+
+// fetch fetches ref's newest commit, at depth 1. The token reaches git as
+// an Authorization header in a configuration file of the user's alone
+// (0600, in the clone's 0700 directory, removed after), which git includes:
+// never in git's arguments, whose `ps` shows them, or in its environment,
+// which every program git starts inherits.
+func (g *gitClone) fetch(ctx context.Context, cloneURL, ref, user, token string) error {
+	auth, err := os.CreateTemp(g.dir, "forge-auth-*.config")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(auth.Name())
+	header := "Authorization: Basic " + base64.StdEncoding.EncodeToString([]byte(user+":"+token))
+	_, err = fmt.Fprintf(auth, "[http]\n\textraHeader = %s\n", header)
+	if cerr := auth.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return err
+	}
+	fctx, cancel := context.WithTimeout(ctx, gitTimeout)
+	defer cancel()
+	_, err = g.git(fctx, "-c", "include.path="+auth.Name(), "fetch", "-q", "--depth", "1", "--no-tags", cloneURL, ref)
+	return err
+}
+
+// MaxClones is how many repositories' clones the code cache keeps: past
+// it, the ones used longest ago go (a clone is fetched again when asked).
+const MaxClones = 16
+
+// trimCache removes the clones under cache used longest ago, past
+// MaxClones; keep (the clone in use) stays.
+func trimCache(cache, keep string) {
+	dirs, _ := filepath.Glob(filepath.Join(cache, "*", "*", "*.git"))
+	if len(dirs) <= MaxClones {
+		return
+	}
+	used := map[string]time.Time{}
+	for _, d := range dirs {
+		if st, err := os.Stat(d); err == nil {
+			used[d] = st.ModTime()
+		}
+	}
+	slices.SortFunc(dirs, func(a, b string) int { return used[a].Compare(used[b]) })
+	for _, d := range dirs[:len(dirs)-MaxClones] {
+		if d == keep {
+			continue
+		}
+		mu, _ := clones.LoadOrStore(d, &sync.Mutex{})
+		if mu.(*sync.Mutex).TryLock() { // one in use by another call stays
+			os.RemoveAll(d)
+			mu.(*sync.Mutex).Unlock()
+		}
+	}
 }
 
 func (g *gitClone) command(ctx context.Context, args ...string) *exec.Cmd {

@@ -1,11 +1,14 @@
 package mcpserver
 
 import (
+	"bytes"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/forgehq/forge/mcpserver/mcpservertest"
 )
@@ -60,5 +63,44 @@ func TestFindCode(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(clones[0], "shallow")); err != nil {
 		t.Errorf("the clone is not shallow: %v", err)
+	}
+	// The token reached git in a private file removed after the fetch:
+	// nothing in the clone holds it.
+	token := h.Env["FORGE_TOKEN"]
+	filepath.WalkDir(clones[0], func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		if strings.HasPrefix(d.Name(), "forge-auth-") {
+			t.Errorf("%s is left behind", p)
+		}
+		if b, _ := os.ReadFile(p); token != "" && bytes.Contains(b, []byte(token)) {
+			t.Errorf("%s holds the token", p)
+		}
+		return nil
+	})
+}
+
+// TestCacheKeepsTheClonesUsedLast: past MaxClones, the clones used longest
+// ago go, and the one in use stays whatever its age.
+func TestCacheKeepsTheClonesUsedLast(t *testing.T) {
+	cache := t.TempDir()
+	start := time.Now().Add(-time.Hour)
+	var dirs []string
+	for i := range MaxClones + 4 {
+		d := filepath.Join(cache, "host", "alice", fmt.Sprintf("r%02d.git", i))
+		if err := os.MkdirAll(d, 0o700); err != nil {
+			t.Fatal(err)
+		}
+		at := start.Add(time.Duration(i) * time.Minute)
+		os.Chtimes(d, at, at)
+		dirs = append(dirs, d)
+	}
+	trimCache(cache, dirs[0]) // the oldest, but in use
+	for i, d := range dirs {
+		_, err := os.Stat(d)
+		if kept := err == nil; kept != (i == 0 || i >= 4) {
+			t.Errorf("clone %d (used %d min after the first): kept %v", i, i, kept)
+		}
 	}
 }
