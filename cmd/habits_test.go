@@ -16,9 +16,10 @@ func TestGhHabitsNameForgesWay(t *testing.T) {
 	if err := checkHabits(NewRootCmd(cmdutil.New(ios, func(string) string { return "" }))); err != nil {
 		t.Fatal(err)
 	}
-	for key, hint := range ghHabits {
+	for _, h := range ghHabits {
+		hint := h.hint
 		ios, _, _, errOut := iostreams.Test()
-		args := append(strings.Fields(key)[1:], "1")
+		args := append(strings.Fields(h.flag)[1:], "1")
 		code := Run(t.Context(), cmdutil.New(ios, func(string) string { return "" }), args)
 		if code != cmdutil.ExitUsage || !strings.Contains(errOut.String(), hint) {
 			t.Errorf("forge %s: exit %d, stderr %q; want exit 2 naming %q", strings.Join(args, " "), code, errOut, hint)

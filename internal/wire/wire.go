@@ -23,7 +23,6 @@ package wire
 import (
 	"compress/gzip"
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -71,7 +70,17 @@ func New(wait time.Duration) *Transport {
 
 // Default is the transport of a client given none: one pool, the default
 // wait (httpwait.Default). Made on first use, not at start-up.
-var Default = sync.OnceValue(func() *Transport { return New(httpwait.Default) })
+// (A function rather than a sync.OnceValue variable, which would be built
+// by an init() on every start of forge.)
+func Default() *Transport {
+	defaultOnce.Do(func() { defaultTransport = New(httpwait.Default) })
+	return defaultTransport
+}
+
+var (
+	defaultOnce      sync.Once
+	defaultTransport *Transport
+)
 
 // CloseIdleConnections closes the pool's idle connections.
 func (t *Transport) CloseIdleConnections() { t.base.CloseIdleConnections() }
@@ -122,7 +131,13 @@ type watched struct {
 	what   string
 }
 
-var errSilent = errors.New("the answer stopped arriving")
+// errSilent is the cause a silent body's read ends with (a type, not
+// errors.New, so the package has no init work).
+var errSilent error = silentError{}
+
+type silentError struct{}
+
+func (silentError) Error() string { return "the answer stopped arriving" }
 
 func watch(rc io.ReadCloser, wait time.Duration, cancel context.CancelCauseFunc, what string) *watched {
 	w := &watched{rc: rc, wait: wait, cancel: cancel, what: what}

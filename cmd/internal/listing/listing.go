@@ -146,14 +146,19 @@ func drain[T Record](ios *iostreams.IOStreams, l *Flags, seq iter.Seq2[T, error]
 // notFilters are the flags of a list that choose how much and in what form
 // it is shown, or where: every other flag given filters it. --state is
 // named by the lists' own empty sentence ("No closed issues").
-var notFilters = map[string]bool{"limit": true, "paginate": true, "json": true, "jq": true, "template": true,
-	"repo": true, "web": true, "help": true, "state": true}
+func notFilter(name string) bool {
+	switch name {
+	case "limit", "paginate", "json", "jq", "template", "repo", "web", "help", "state":
+		return true
+	}
+	return false
+}
 
 // filtersSet names the filtering flags given, as typed: `--author nobody`.
 func filtersSet(cmd *cobra.Command) []string {
 	var out []string
 	cmd.Flags().Visit(func(f *pflag.Flag) {
-		if notFilters[f.Name] {
+		if notFilter(f.Name) {
 			return
 		}
 		v := f.Value.String()
