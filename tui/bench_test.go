@@ -35,7 +35,7 @@ func settle(tb testing.TB, a *App, cmd tea.Cmd, want string) {
 		}()
 	}
 	run(cmd)
-	deadline := time.After(10 * time.Second)
+	deadline := time.After(tuitest.Hang)
 	for !strings.Contains(a.View().Content, want) {
 		select {
 		case m := <-msgs:
