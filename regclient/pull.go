@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"sync"
 	"sync/atomic"
 
 	"github.com/google/go-containerregistry/pkg/name"
@@ -33,7 +34,8 @@ type PullOptions struct {
 	// linux image for this machine's architecture.
 	Platform *v1.Platform
 	// Progress, when set, is called as blob bytes arrive with the total
-	// received and the total expected.
+	// received and the total expected: from the goroutines that read the
+	// blobs, but one call at a time, with done rising from call to call.
 	Progress func(done, total int64)
 }
 
@@ -122,7 +124,7 @@ func (c *Client) Pull(ctx context.Context, ref name.Reference, dest string, out 
 		}
 		err = writeFileAtomic(dest, func(f *os.File) error { return writeTarballFile(f, ref, img, stop) })
 	}
-	res.Bytes = counter.done.Load()
+	res.Bytes = counter.received()
 	if cause := context.Cause(ctx); err != nil && cause != nil && parent.Err() == nil {
 		err = cause
 	}
@@ -234,17 +236,30 @@ func indexSize(idx v1.ImageIndex) int64 {
 	return n
 }
 
-// byteCounter adds up blob bytes received.
+// byteCounter adds up blob bytes received. The blobs are read by several
+// goroutines at once; report is called under the lock, so one call at a
+// time and done rising from call to call: the last call holds the total.
 type byteCounter struct {
-	done, total atomic.Int64
-	report      func(done, total int64)
+	mu     sync.Mutex
+	done   int64
+	total  atomic.Int64
+	report func(done, total int64)
 }
 
 func (b *byteCounter) add(n int) {
-	d := b.done.Add(int64(n))
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.done += int64(n)
 	if b.report != nil {
-		b.report(d, b.total.Load())
+		b.report(b.done, b.total.Load())
 	}
+}
+
+// received is the number of blob bytes received so far.
+func (b *byteCounter) received() int64 {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.done
 }
 
 // countingTransport counts the bytes of blob downloads as they are read.
