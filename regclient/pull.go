@@ -10,7 +10,6 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
-	"sync"
 	"sync/atomic"
 
 	"github.com/google/go-containerregistry/pkg/name"
@@ -34,8 +33,7 @@ type PullOptions struct {
 	// linux image for this machine's architecture.
 	Platform *v1.Platform
 	// Progress, when set, is called as blob bytes arrive with the total
-	// received and the total expected: from the goroutines that read the
-	// blobs, but one call at a time, with done rising from call to call.
+	// received and the total expected.
 	Progress func(done, total int64)
 }
 
@@ -124,7 +122,7 @@ func (c *Client) Pull(ctx context.Context, ref name.Reference, dest string, out 
 		}
 		err = writeFileAtomic(dest, func(f *os.File) error { return writeTarballFile(f, ref, img, stop) })
 	}
-	res.Bytes = counter.received()
+	res.Bytes = counter.done.Load()
 	if cause := context.Cause(ctx); err != nil && cause != nil && parent.Err() == nil {
 		err = cause
 	}
@@ -236,30 +234,17 @@ func indexSize(idx v1.ImageIndex) int64 {
 	return n
 }
 
-// byteCounter adds up blob bytes received. The blobs are read by several
-// goroutines at once; report is called under the lock, so one call at a
-// time and done rising from call to call: the last call holds the total.
+// byteCounter adds up blob bytes received.
 type byteCounter struct {
-	mu     sync.Mutex
-	done   int64
-	total  atomic.Int64
-	report func(done, total int64)
+	done, total atomic.Int64
+	report      func(done, total int64)
 }
 
 func (b *byteCounter) add(n int) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	b.done += int64(n)
+	d := b.done.Add(int64(n))
 	if b.report != nil {
-		b.report(b.done, b.total.Load())
+		b.report(d, b.total.Load())
 	}
-}
-
-// received is the number of blob bytes received so far.
-func (b *byteCounter) received() int64 {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.done
 }
 
 // countingTransport counts the bytes of blob downloads as they are read.
