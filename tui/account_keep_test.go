@@ -3,6 +3,7 @@ package tui
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/charmbracelet/x/exp/teatest/v2"
 	"github.com/forgehq/forge/refserver"
@@ -41,7 +42,7 @@ func TestAnotherAccountStartsClean(t *testing.T) {
 		t.Fatalf("carol sees alice's typed message:\n%s", s)
 	}
 	h.tm.Quit()
-	h.tm.WaitFinished(t, teatest.WithFinalTimeout(tuitest.Hang))
+	h.tm.WaitFinished(t, teatest.WithFinalTimeout(5*time.Second))
 
 	// carol's next launch: clean too; the profile now says carol.
 	c := startEnv(t, srv, env, 80, 24, Options{Tab: tabChat})
@@ -50,7 +51,7 @@ func TestAnotherAccountStartsClean(t *testing.T) {
 		t.Fatalf("carol's launch shows alice's keep:\n%s", s)
 	}
 	c.tm.Quit()
-	c.tm.WaitFinished(t, teatest.WithFinalTimeout(tuitest.Hang))
+	c.tm.WaitFinished(t, teatest.WithFinalTimeout(5*time.Second))
 
 	// alice again on the profile: her typed message is back.
 	tok, err := srv.Token("alice")

@@ -99,7 +99,7 @@ func startEnv(t *testing.T, srv *refserver.Server, env map[string]string, w, h i
 	tm.Send(tea.BackgroundColorMsg{Color: color.Black})
 	t.Cleanup(func() {
 		tm.Quit()
-		tm.WaitFinished(t, teatest.WithFinalTimeout(tuitest.Hang))
+		tm.WaitFinished(t, teatest.WithFinalTimeout(5*time.Second))
 	})
 	return &harness{t: t, srv: srv, app: app, rec: rec, tm: tm}
 }
@@ -121,7 +121,7 @@ func (h *harness) settled() string {
 	_, want, _ := h.rec.frame()
 	want++
 	h.tm.Send(markMsg{})
-	deadline := time.Now().Add(tuitest.Hang)
+	deadline := time.Now().Add(10 * time.Second)
 	for {
 		s, marks, busy := h.rec.frame()
 		if marks >= want && !busy {
@@ -137,7 +137,7 @@ func (h *harness) settled() string {
 // wait polls the frames until one shows every one of want.
 func (h *harness) wait(want ...string) string {
 	h.t.Helper()
-	deadline := time.Now().Add(tuitest.Hang)
+	deadline := time.Now().Add(10 * time.Second)
 	for {
 		s := h.plain()
 		ok := true
@@ -159,7 +159,7 @@ func (h *harness) wait(want ...string) string {
 // gone polls the frames until none shows text.
 func (h *harness) gone(text string) {
 	h.t.Helper()
-	deadline := time.Now().Add(tuitest.Hang)
+	deadline := time.Now().Add(10 * time.Second)
 	for strings.Contains(h.plain(), text) {
 		if time.Now().After(deadline) {
 			h.t.Fatalf("the screen still shows %q:\n%s", text, h.plain())

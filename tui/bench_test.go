@@ -35,7 +35,7 @@ func settle(tb testing.TB, a *App, cmd tea.Cmd, want string) {
 		}()
 	}
 	run(cmd)
-	deadline := time.After(tuitest.Hang)
+	deadline := time.After(10 * time.Second)
 	for !strings.Contains(a.View().Content, want) {
 		select {
 		case m := <-msgs:

@@ -74,12 +74,12 @@ func TestChatCtrlCAndKeep(t *testing.T) {
 	h.keys("n")
 	h.gone("Quit?")
 	h.keys("ctrl+c", "ctrl+c")
-	h.tm.WaitFinished(t, teatest.WithFinalTimeout(tuitest.Hang))
+	h.tm.WaitFinished(t, teatest.WithFinalTimeout(5*time.Second))
 
 	again := startEnv(t, srv, env, 80, 24, Options{Tab: tabChat})
 	again.wait("› Tell me more", "(reply interrupted; the part received stays in the", "This is the conversation of your last session")
 	again.keys("up")
-	deadline := time.Now().Add(tuitest.Hang)
+	deadline := time.Now().Add(10 * time.Second)
 	for strings.Count(again.plain(), "› Tell me more") < 2 {
 		if time.Now().After(deadline) {
 			t.Fatalf("the up arrow did not recall the last message:\n%s", again.plain())
@@ -111,7 +111,7 @@ func TestCommentDraftSurvives(t *testing.T) {
 	h.keys("q")
 	h.wait("Quit? Kept for your next forge tui: the comment draft on alice/webapp#6.")
 	h.keys("y")
-	h.tm.WaitFinished(t, teatest.WithFinalTimeout(tuitest.Hang))
+	h.tm.WaitFinished(t, teatest.WithFinalTimeout(5*time.Second))
 
 	again := startEnv(t, srv, env, 80, 24, Options{Tab: tabIssues, Repo: tuitest.Webapp})
 	again.wait("Support graceful shutdown", "Kept from your last session: the comment draft on alice/webapp#6.")
@@ -145,7 +145,7 @@ func TestNewIssueDraftSurvives(t *testing.T) {
 	h.keys("ctrl+c")
 	h.wait("Quit? Kept for your next forge tui: the new issue draft for alice/webapp.")
 	h.keys("ctrl+c")
-	h.tm.WaitFinished(t, teatest.WithFinalTimeout(tuitest.Hang))
+	h.tm.WaitFinished(t, teatest.WithFinalTimeout(5*time.Second))
 
 	again := startEnv(t, srv, env, 80, 24, Options{Tab: tabIssues, Repo: tuitest.Webapp})
 	again.wait("Support graceful shutdown")

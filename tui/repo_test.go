@@ -41,7 +41,7 @@ func TestRemembersTheLastRepository(t *testing.T) {
 	h.wait("Repositories › alice/infra")
 
 	path := filepath.Join(env["HOME"], ".local", "state", "forge", "tui.json")
-	deadline := time.Now().Add(tuitest.Hang)
+	deadline := time.Now().Add(10 * time.Second)
 	for {
 		b, err := os.ReadFile(path)
 		if err == nil && strings.Contains(string(b), `"alice/infra"`) {

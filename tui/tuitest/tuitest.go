@@ -171,16 +171,11 @@ func (d *Driver) Type(s string) {
 	}
 }
 
-// Hang bounds every wait of the TUI's tests for a condition the code
-// signals: far longer than any frame takes on a busy machine, so it only
-// ends a test that is stuck, never one that is slow.
-const Hang = 2 * time.Minute
-
 // Until feeds the commands' messages to the component until cond holds;
-// after Hang the test fails with the component's view.
+// after 10 seconds the test fails with the component's view.
 func (d *Driver) Until(what string, cond func() bool) {
 	d.t.Helper()
-	deadline := time.After(Hang)
+	deadline := time.After(10 * time.Second)
 	for !cond() {
 		select {
 		case msg := <-d.msgs:
