@@ -43,12 +43,16 @@ func TestChatCtrlCAndKeep(t *testing.T) {
 	h.tm.Type("Hello there")
 	h.keys("enter")
 	h.wait("reply 132 tokens (6 + 126)")
-	srv.Agent().SetChunkDelay(50 * time.Millisecond)
+	// Held after 3 chunks: ctrl+c comes in the middle of the reply
+	// however slow the machine.
+	release := srv.Agent().HoldAfter(3)
+	defer release()
 	h.tm.Type("Tell me more")
 	h.keys("enter")
 	h.wait("replying · esc stops")
 	h.keys("ctrl+c")
 	s := h.wait("(reply interrupted; the part received stays in the conversation)")
+	release()
 	if strings.Contains(s, "reply 132 tokens") {
 		t.Errorf("the footer shows the last reply's tokens after the stop:\n%s", s)
 	}

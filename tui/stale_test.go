@@ -4,7 +4,6 @@ import (
 	"regexp"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/forgehq/forge/tui/tuitest"
 )
@@ -57,13 +56,13 @@ func TestAccountAfterSwitchingProfile(t *testing.T) {
 // status bar's usage is asked again: the service charged the prompt.
 //
 // The usage is matched in the status bar as a whole number ("· N/1,000,000
-// used"): how many tokens arrive before esc depends on the machine's load,
-// and a count ending in 0 ("10/1,000,000 used") holds the text
+// used"): a count ending in 0 ("10/1,000,000 used") holds the text
 // "0/1,000,000 used" too.
 func TestChatUsageAfterInterruptedReply(t *testing.T) {
 	t.Parallel()
 	srv := tuitest.Server(t)
-	srv.Agent().SetChunkDelay(30 * time.Millisecond)
+	release := srv.Agent().HoldAfter(3) // esc comes in the middle of the reply
+	defer release()
 	h := start(t, srv, "alice", 100, 30, Options{Tab: tabChat})
 	h.wait("model ref-1 (default)", "· 0/1,000,000 used (pro)")
 	h.typeText("Tell me more")
@@ -71,6 +70,7 @@ func TestChatUsageAfterInterruptedReply(t *testing.T) {
 	h.wait("replying · esc stops", "You asked")
 	h.keys("esc")
 	h.wait("(reply interrupted")
+	release()
 	// The prompt was charged before the reply began: the status bar
 	// says so without waiting for /usage.
 	h.gone("· 0/1,000,000 used")

@@ -10,6 +10,7 @@ import (
 	"github.com/forgehq/forge/cmd"
 	"github.com/forgehq/forge/cmd/run"
 	"github.com/forgehq/forge/refserver"
+	"github.com/forgehq/forge/refserver/ci"
 	"github.com/forgehq/forge/refserver/refservertest"
 	"github.com/forgehq/forge/testkit/tmuxtest"
 )
@@ -47,8 +48,11 @@ func seededServer(t *testing.T, tick time.Duration) (*refserver.Server, string) 
 // screen is back with the cursor, showing the final state.
 func TestWatchOnTerminal(t *testing.T) {
 	t.Parallel()
-	srv, token := seededServer(t, 300*time.Millisecond)
-	run, err := srv.CreateRun("alice/demo", refserver.RunSeed{})
+	srv, token := seededServer(t, 50*time.Millisecond)
+	// Held in progress while the test looks at the frames, then let go: a
+	// run moving with time alone may end before a slow machine has drawn
+	// the first frame, or before the terminal shrinks.
+	run, err := srv.CreateRun("alice/demo", refserver.RunSeed{Status: ci.InProgress})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -81,6 +85,9 @@ func TestWatchOnTerminal(t *testing.T) {
 		}
 	}
 
+	if _, err := srv.Store().SetRunClock(run.ID, func(c *ci.Clock) { c.Hold = nil }); err != nil {
+		t.Fatal(err)
+	}
 	if st := x.ExitStatus(); st != "0" {
 		t.Errorf("exit status %s, want 0", st)
 	}

@@ -7,7 +7,6 @@ import (
 	"strings"
 	"syscall"
 	"testing"
-	"time"
 
 	"github.com/forgehq/forge/app/cmdutil"
 	"github.com/forgehq/forge/client"
@@ -103,7 +102,10 @@ func TestNeedsTerminal(t *testing.T) {
 // launch; quitting with it asks first.
 func TestNothingLostOnATerminal(t *testing.T) {
 	x, srv, token := tmuxtest.Demo(t, "tuikeep")
-	srv.Agent().SetChunkDelay(40 * time.Millisecond)
+	// Held after 3 chunks: Ctrl-C comes in the middle of the reply
+	// however slow the machine.
+	release := srv.Agent().HoldAfter(3)
+	defer release()
 	env := append(tmuxtest.Env(t, srv, token), "HOME="+t.TempDir())
 
 	x.Start(80, 24, env, "", "tui", "--tab", "chat")
@@ -112,6 +114,7 @@ func TestNothingLostOnATerminal(t *testing.T) {
 	x.Shows("replying · esc stops")
 	x.Keys("C-c")
 	x.Shows("(reply interrupted; the part received stays in the", "model ref-1 (default)")
+	release()
 
 	// A comment draft, then forge is killed.
 	x.Keys("Escape")

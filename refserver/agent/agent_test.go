@@ -435,14 +435,15 @@ func TestStreamCutAtQuota(t *testing.T) {
 }
 
 // TestStreamDisconnect: a client that goes away stops generation and pays
-// only for the prompt and what it was sent.
+// only for the prompt and what it was sent. The stream is held after 3
+// chunks, so the client leaves in the middle on a machine of any speed.
 func TestStreamDisconnect(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t, "free")
 	body := map[string]any{"message": "a long question about many things"}
 	full := f.chat(t, body)
 	f.svc.SetUsed(f.key, 0)
-	f.svc.SetChunkDelay(20 * time.Millisecond)
+	defer f.svc.HoldAfter(3)()
 
 	ctx, cancel := context.WithCancel(context.Background())
 	resp := f.stream(ctx, t, body)
@@ -462,8 +463,38 @@ func TestStreamDisconnect(t *testing.T) {
 	}
 	u, _ := f.svc.Usage(f.key)
 	billed := u.UsedTokens - full.Usage.Prompt
-	if billed < received || billed >= full.Usage.Completion {
+	if billed != received || billed >= full.Usage.Completion {
 		t.Errorf("billed %d completion tokens after receiving %d of %d", billed, received, full.Usage.Completion)
+	}
+}
+
+// TestStreamHeld: a stream held after 2 chunks goes on, whole, once
+// released; the hold ends with the release.
+func TestStreamHeld(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t, "free")
+	body := map[string]any{"message": "a long question about many things"}
+	full := f.chat(t, body)
+	release := f.svc.HoldAfter(2)
+	for range 2 {
+		resp := f.stream(context.Background(), t, body)
+		var got strings.Builder
+		deltas := 0
+		readEvents(t, resp.Body, func(ev event) bool {
+			if ev.name == "delta" {
+				var s string
+				json.Unmarshal([]byte(ev.data), &s)
+				got.WriteString(s)
+				if deltas++; deltas == 2 {
+					release() // the third chunk waits for it
+				}
+			}
+			return true
+		})
+		resp.Body.Close()
+		if got.String() != full.Reply {
+			t.Errorf("held then released stream\n%q\nwant\n%q", got.String(), full.Reply)
+		}
 	}
 }
 

@@ -62,6 +62,7 @@ type Service struct {
 	defaultModel string
 	now          func() time.Time
 	delay        atomic.Int64 // time.Duration before each streamed chunk
+	hold         atomic.Pointer[holdPoint]
 	handler      http.Handler
 	// changes counts changes of usage, tier or quota; onUsage is told
 	// of them (see persist.go).
@@ -177,6 +178,27 @@ func (s *Service) SetChunkDelay(d time.Duration) { s.delay.Store(int64(d)) }
 
 // ChunkDelay is the pause before each streamed chunk.
 func (s *Service) ChunkDelay() time.Duration { return time.Duration(s.delay.Load()) }
+
+// holdPoint stops streams after some chunks until released.
+type holdPoint struct {
+	after   int
+	release chan struct{}
+	once    sync.Once
+}
+
+// HoldAfter makes every reply streamed from now on stop after its first n
+// chunks, until release is called or its client goes away: a client can
+// be interrupted in the middle of a reply on a machine of any speed, where
+// a chunk delay only makes the middle likely. release (idempotent) lets
+// the held streams go on and ends the hold.
+func (s *Service) HoldAfter(n int) (release func()) {
+	h := &holdPoint{after: n, release: make(chan struct{})}
+	s.hold.Store(h)
+	return func() {
+		s.hold.CompareAndSwap(h, nil)
+		h.once.Do(func() { close(h.release) })
+	}
+}
 
 // SetModel adds or replaces a model.
 func (s *Service) SetModel(name string, m Model) {

@@ -37,10 +37,18 @@ func (s *Service) handleStream(w http.ResponseWriter, r *http.Request, key strin
 	}
 	ctx := r.Context()
 	delay := time.Duration(s.delay.Load())
+	hold := s.hold.Load()
 	var timer *time.Timer
 	sent, finish := 0, "stop"
 	buf := make([]byte, 0, 128)
-	for _, tok := range t.reply {
+	for i, tok := range t.reply {
+		if hold != nil && i == hold.after {
+			select {
+			case <-hold.release:
+			case <-ctx.Done():
+				return
+			}
+		}
 		if delay > 0 {
 			if timer == nil {
 				timer = time.NewTimer(delay)

@@ -34,7 +34,7 @@ func Main(m *testing.M, forgeMain func() int) {
 
 // timeout bounds every wait: far longer than any screen takes to appear,
 // so it only ends a test that is stuck.
-const timeout = 15 * time.Second
+const timeout = 2 * time.Minute
 
 // Term is a terminal with forge running in it.
 type Term struct {

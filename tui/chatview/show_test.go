@@ -4,7 +4,6 @@ import (
 	"errors"
 	"strings"
 	"testing"
-	"time"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/forgehq/forge/internal/markdown"
@@ -63,7 +62,7 @@ func TestFooterAfterStop(t *testing.T) {
 	d.Type("Hello")
 	d.Key("enter")
 	d.UntilView("reply 130 tokens")
-	srv.Agent().SetChunkDelay(50 * time.Millisecond)
+	defer srv.Agent().HoldAfter(3)() // esc comes in the middle of the reply
 	d.Type("More")
 	d.Key("enter")
 	d.UntilView("replying · esc stops")

@@ -103,7 +103,11 @@ func TestLogFollows(t *testing.T) {
 	for i := range lines {
 		lines[i] = "step output line"
 	}
-	run, err := srv.CreateRun("alice/app", refserver.RunSeed{Tick: 40 * time.Millisecond,
+	// Held halfway through its step until the view shows part of the
+	// log, then let go: the log grows while the view follows it however
+	// slow the machine, where a run moving with time alone may end before
+	// the first poll.
+	run, err := srv.CreateRun("alice/app", refserver.RunSeed{Tick: 40 * time.Millisecond, Status: ci.InProgress,
 		Jobs: []ci.JobPlan{{Name: "build", Steps: []ci.StepPlan{{Name: "Build", Lines: lines}}}}})
 	if err != nil {
 		t.Fatal(err)
@@ -123,6 +127,10 @@ func TestLogFollows(t *testing.T) {
 	log := NewLog(ctx, repo, wr, jobs[0])
 	d := tuitest.Drive(t, log, 80, 10)
 	d.UntilView("following")
+	d.Until("part of the log", func() bool { return log.pager.Len() > 0 })
+	if _, err := srv.Store().SetRunClock(run.ID, func(c *ci.Clock) { c.Hold = nil }); err != nil {
+		t.Fatal(err)
+	}
 	grew := false
 	first := -1
 	d.Until("the job to finish", func() bool {
