@@ -155,7 +155,7 @@ var gitEndpoint = sync.OnceValue(func() *transport.Endpoint {
 func (a *API) advertise(w http.ResponseWriter, r *http.Request, g *gitstore.Repo, service string) {
 	b, err := advertisement(r.Context(), g, service)
 	if err != nil {
-		gitHTTPError(w, http.StatusInternalServerError, err.Error())
+		gitHTTPError(w, http.StatusInternalServerError, internalMessage(err))
 		return
 	}
 	// Written after the lock is released: a client that does not read
@@ -475,7 +475,11 @@ func (a *API) receivePack(w http.ResponseWriter, r *http.Request, g *gitstore.Re
 	}
 	report, done, status, perr := receiveLocked(g, req, pack, shallow)
 	if status != 0 {
-		gitHTTPError(w, status, perr.Error())
+		msg := perr.Error()
+		if status >= http.StatusInternalServerError {
+			msg = internalMessage(perr)
+		}
+		gitHTTPError(w, status, msg)
 		return
 	}
 	var out bytes.Buffer

@@ -92,15 +92,22 @@ func writeError(w http.ResponseWriter, err error) {
 	status := statusOf(err)
 	msg := err.Error()
 	if status == http.StatusInternalServerError {
-		// The cause, not the file: no answer carries a filesystem path.
-		var pe *fs.PathError
-		if errors.As(err, &pe) {
-			msg = pe.Op + ": " + pe.Err.Error()
-		}
-		msg = "internal error: " + msg
+		msg = internalMessage(err)
 	}
 	setRetryAfter(w, err)
 	writeJSON(w, status, errorBody{msg})
+}
+
+// internalMessage is what an answer says of an internal error, the JSON
+// API's and git's alike: its cause, not the file — no answer carries a
+// filesystem path.
+func internalMessage(err error) string {
+	msg := err.Error()
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		msg = pe.Op + ": " + pe.Err.Error()
+	}
+	return "internal error: " + msg
 }
 
 // Shorthands for the errors handlers return.
