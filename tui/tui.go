@@ -98,17 +98,22 @@ const FrameRate = 120
 
 // Run runs the program until the user quits, or a signal ends it.
 //
-// SIGINT, SIGTERM and SIGHUP (the terminal closed) cancel the program's
-// context: it stops at once and restores the terminal. bubbletea's own
-// signal handler is off — it sends a QuitMsg nobody may read any more once
-// the context is cancelled (forge's interrupt watcher handles the same
-// signals), and the exit waits on it for good. Drafts need nothing on the
+// SIGINT, SIGTERM and SIGHUP (the terminal closed), or ctx ending
+// (forge's interrupt watcher handles the same signals), cancel the views'
+// requests at once and quit the program as q does (stop): its input
+// reader ends before the terminal is closed and restored. Run then
+// returns the context's error. bubbletea's own signal handler is off — it
+// sends a QuitMsg nobody may read any more once the program's context is
+// cancelled, and the exit waits on it for good. Drafts need nothing on the
 // way out: the keep writes them as they change.
 func Run(ctx context.Context, o Options) error {
 	ctx, cancel := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	defer cancel()
 	a := New(ctx, o)
-	opts := []tea.ProgramOption{tea.WithContext(ctx), tea.WithoutSignalHandler(), tea.WithFPS(FrameRate)}
+	// The program's own context outlives ctx by at most quitGrace (stop).
+	progCtx, kill := context.WithCancel(context.WithoutCancel(ctx))
+	defer kill()
+	opts := []tea.ProgramOption{tea.WithContext(progCtx), tea.WithoutSignalHandler(), tea.WithFPS(FrameRate)}
 	if !o.Color {
 		opts = append(opts, tea.WithColorProfile(colorprofile.Ascii))
 	}
@@ -123,11 +128,28 @@ func Run(ctx context.Context, o Options) error {
 	if o.Notes != nil {
 		o.Notes.SetSender(p.Send)
 	}
+	defer context.AfterFunc(ctx, func() { stop(p, kill) })()
 	_, err := p.Run()
-	if errors.Is(err, tea.ErrProgramKilled) && ctx.Err() != nil {
+	if ctx.Err() != nil && (err == nil || errors.Is(err, tea.ErrProgramKilled)) {
 		return ctx.Err()
 	}
 	return err
+}
+
+// quitGrace is how long a program told to quit may take before it is
+// killed: time for its event loop to read the QuitMsg and for the input
+// reader to end (bubbletea waits up to 500 ms for it).
+const quitGrace = 2 * time.Second
+
+// stop quits p the way q does, so that bubbletea waits for its input
+// reader to end before closing the terminal: killing the program (its
+// context cancelled) closes the terminal's file while the reader may
+// still be using it (a data race go test -race reports in
+// cmd/tui's TestSignalsRestoreTheTerminal). A program that has not
+// stopped after quitGrace is killed. Called once, on its own goroutine.
+func stop(p *tea.Program, kill context.CancelFunc) {
+	time.AfterFunc(quitGrace, kill) // a no-op once Run has returned
+	p.Quit()                        // returns when the event loop has the message, or p was killed
 }
 
 // Notice is a message for the status line, sent from outside the program.
