@@ -125,39 +125,23 @@ func load(dir string) (d *data, dropped string, err error) {
 
 // fill replaces maps a snapshot left null.
 func (d *data) fill() {
-	n := newData()
-	if d.Users == nil {
-		d.Users = n.Users
-	}
-	if d.Tokens == nil {
-		d.Tokens = n.Tokens
-	}
-	if d.Keys == nil {
-		d.Keys = n.Keys
-	}
-	if d.Invites == nil {
-		d.Invites = n.Invites
-	}
-	if d.Repos == nil {
-		d.Repos = n.Repos
-	}
-	if d.Collabs == nil {
-		d.Collabs = n.Collabs
-	}
-	if d.Issues == nil {
-		d.Issues = n.Issues
-	}
-	if d.Comments == nil {
-		d.Comments = n.Comments
-	}
-	if d.Pulls == nil {
-		d.Pulls = n.Pulls
-	}
-	if d.Releases == nil {
-		d.Releases = n.Releases
-	}
-	if d.Runs == nil {
-		d.Runs = n.Runs
+	orEmpty(&d.Users)
+	orEmpty(&d.Tokens)
+	orEmpty(&d.Keys)
+	orEmpty(&d.Invites)
+	orEmpty(&d.Repos)
+	orEmpty(&d.Collabs)
+	orEmpty(&d.Issues)
+	orEmpty(&d.Comments)
+	orEmpty(&d.Pulls)
+	orEmpty(&d.Releases)
+	orEmpty(&d.Runs)
+}
+
+// orEmpty makes a nil map *m an empty one.
+func orEmpty[M ~map[K]V, K comparable, V any](m *M) {
+	if *m == nil {
+		*m = M{}
 	}
 }
 

@@ -480,3 +480,24 @@ func TestLockDir(t *testing.T) {
 	}
 	again()
 }
+
+// A snapshot whose tables are null (as json.Marshal writes an empty map
+// that was nil) opens as empty tables that take new records.
+func TestSnapshotWithNullTables(t *testing.T) {
+	dir := t.TempDir()
+	tables := []string{"users", "tokens", "keys", "invites", "repos", "collaborators", "issues", "comments", "pulls", "releases", "runs"}
+	var b strings.Builder
+	for i, name := range tables {
+		if i > 0 {
+			b.WriteString(",")
+		}
+		fmt.Fprintf(&b, "%q:null", name)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "state.json"), []byte("{"+b.String()+"}"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	s := open(t, dir)
+	if _, err := s.CreateUser(store.NewUser{Login: "dana", Role: store.RoleUser}); err != nil {
+		t.Fatalf("CreateUser on a snapshot of null tables: %v", err)
+	}
+}
