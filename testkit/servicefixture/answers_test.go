@@ -40,6 +40,20 @@ func TestCommentTextField(t *testing.T) {
 	}
 }
 
+// TestCommentSentOnce: a comment's text goes under one field, so a
+// comment of 150 KiB fits the fixture's 200 KiB request limit (sent under
+// both body and comment it was 300 KiB, refused with a 413), whichever
+// field the service reads.
+func TestCommentSentOnce(t *testing.T) {
+	for _, field := range []string{"", "comment"} {
+		_, h := against(t, servicefixture.Options{CommentField: field})
+		r := h.Run(clitest.Run{}, "issue", "comment", "5", "--body", strings.Repeat("x", 150<<10))
+		if r.Code != 0 || !strings.Contains(r.Err, "Commented on issue #5") {
+			t.Errorf("a service reading %q: exit %d\n%s", field, r.Code, r.Err)
+		}
+	}
+}
+
 // TestConflictWhenStateHolds: a service answering 409 to disabling a
 // disabled account, enabling an enabled one or turning 2FA off when it is
 // off: the state asked for holds, forge says so on stderr and exits 0
@@ -70,7 +84,7 @@ func TestConflictWhenStateHolds(t *testing.T) {
 // its size and names no limit it does not know.
 func TestTooLargeNamesNoLimit(t *testing.T) {
 	_, h := against(t, servicefixture.Options{})
-	r := h.Run(clitest.Run{}, "issue", "comment", "5", "--body", strings.Repeat("x", 103<<10))
+	r := h.Run(clitest.Run{}, "issue", "comment", "5", "--body", strings.Repeat("x", 206<<10))
 	if r.Code != 1 || !strings.Contains(r.Err, "HTTP 413: the request body is larger than the service takes; this one was 206") || strings.Contains(r.Err, "limit") {
 		t.Errorf("exit %d\n%s", r.Code, r.Err)
 	}
