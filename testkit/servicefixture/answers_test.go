@@ -57,7 +57,8 @@ func TestCommentSentOnce(t *testing.T) {
 // TestConflictWhenStateHolds: a service answering 409 to disabling a
 // disabled account, enabling an enabled one or turning 2FA off when it is
 // off: the state asked for holds, forge says so on stderr and exits 0
-// (forge help exit-codes).
+// (forge help exit-codes); a 409 while the state read back does not hold
+// is the service's conflict, exit 1.
 func TestConflictWhenStateHolds(t *testing.T) {
 	_, h := against(t, servicefixture.Options{ConflictWhenHeld: true})
 	for _, c := range []struct {
@@ -71,6 +72,16 @@ func TestConflictWhenStateHolds(t *testing.T) {
 		r := h.Run(clitest.Run{}, c.args...)
 		if r.Code != 0 || !strings.Contains(r.Err, c.want) {
 			t.Errorf("forge %s: exit %d, want 0 saying %q\n%s", strings.Join(c.args, " "), r.Code, c.want, r.Output())
+		}
+	}
+	// A 409 of another kind: the state read back does not hold, so the
+	// service's conflict is the answer, exit 1.
+	const other = "the account owns running jobs: cancel them first"
+	_, h = against(t, servicefixture.Options{ConflictOther: other})
+	for _, args := range [][]string{{"admin", "user", "disable", "user003"}, {"admin", "user", "enable", "user002"}, {"auth", "2fa", "disable", "--code", servicefixture.Code}} {
+		r := h.Run(clitest.Run{}, args...)
+		if r.Code != 1 || !strings.Contains(r.Err, "HTTP 409: "+other) || strings.Contains(r.Err, "already") {
+			t.Errorf("forge %s: exit %d, want 1 giving the conflict\n%s", strings.Join(args, " "), r.Code, r.Output())
 		}
 	}
 	_, h = against(t, servicefixture.Options{})
