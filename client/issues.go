@@ -32,6 +32,22 @@ type Issue struct {
 	ClosedAt  Time `json:"closed_at"`
 }
 
+// IsPullRequest reports whether the service answered a pull request as
+// an issue: GitHub's and Gitea's issue endpoints cover pull requests
+// (issues and pull requests share their numbers there) and mark them
+// with a pull_request object. The reference server numbers the two apart
+// and never marks one.
+func (i *Issue) IsPullRequest() bool {
+	var v struct {
+		PullRequest json.RawMessage `json:"pull_request"`
+	}
+	if decode(i.raw, &v) != nil {
+		return false
+	}
+	pr := strings.TrimSpace(string(v.PullRequest))
+	return pr != "" && pr != "null" && pr != "false"
+}
+
 // Comment is a comment on an issue.
 type Comment struct {
 	Raw

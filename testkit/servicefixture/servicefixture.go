@@ -173,6 +173,10 @@ type Options struct {
 	LogTokens bool
 	// Registry: how the registry's listings answer.
 	Registry Registry
+	// IssuesCoverPulls numbers issues and pull requests together, as
+	// GitHub and Gitea do: reading issue 1, 2 or 3 answers that pull
+	// request, marked with a pull_request object.
+	IssuesCoverPulls bool
 	// Issues, Repos, Users: how many of each (defaults 120, 45, 55).
 	Issues, Repos, Users int
 	// Conclusions, when set, replace the three runs of alice/app: run n
@@ -401,7 +405,7 @@ func (s *Server) route(w http.ResponseWriter, r *http.Request, path string) {
 		case "state":
 			s.json(w, 200, s.issue(n))
 		default:
-			s.json(w, 200, s.issue(n))
+			s.json(w, 200, s.issueOrPull(n))
 		}
 	case path == repo+"/pulls":
 		s.list(w, r, s.pulls(q.Get("state")))
@@ -682,6 +686,22 @@ func (s *Server) issue(n int) map[string]any {
 	}
 	return map[string]any{"id": 1000 + n, "number": n, "title": s.str(fmt.Sprintf("issue %d", n)), "body": s.str("body"), "state": state,
 		"user": s.user(Login, 1), "comments": 0, "created_at": "2026-01-02T03:04:05Z", "html_url": s.str(fmt.Sprintf("%s/alice/app/issues/%d", s.URL, n)), "comments_list": []any{}}
+}
+
+// issueOrPull is issue n as its own read answers it: with
+// Options.IssuesCoverPulls, pull request n when there is one.
+func (s *Server) issueOrPull(n int) map[string]any {
+	if s.opts.IssuesCoverPulls {
+		for _, p := range s.pulls("all") {
+			if p["number"] == n {
+				is := s.issue(n)
+				is["title"], is["html_url"], is["comments_list"] = p["title"], p["html_url"], []any{}
+				is["pull_request"] = map[string]any{"url": fmt.Sprintf("%s/repos/alice/app/pulls/%d", s.BaseURL, n), "html_url": p["html_url"]}
+				return is
+			}
+		}
+	}
+	return s.issue(n)
 }
 
 func (s *Server) issues() []map[string]any {
