@@ -1,6 +1,7 @@
 package issues
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"strings"
@@ -196,19 +197,27 @@ func (f *Form) send() tea.Cmd {
 	if f.since.IsZero() {
 		f.since = f.ctx.Now()
 	}
-	ctx, repo, owner, look, me, since := f.ctx.Ctx, f.repo, f.id, f.lookFirst, f.ctx.Account(), f.since
+	ctx, repo, owner, lookFirst, me, since := f.ctx.Ctx, f.repo, f.id, f.lookFirst, f.ctx.Account(), f.since
 	in := client.IssueCreate{Title: title, Body: f.body.Value()}
-	find := func() (*client.Issue, error) { return findCreated(ctx, c, repo, title, me, since) }
+	// look reads the list for an issue an attempt that got no answer
+	// (cause, or an earlier one) opened: the outcome when that settles
+	// the send, nil when the list does not hold it.
+	look := func(cause error) *createdMsg {
+		is, err := findCreated(ctx, c, repo, title, me, since)
+		switch {
+		case err != nil:
+			return &createdMsg{owner: owner, err: cmp.Or(cause, err), unsure: true}
+		case is != nil:
+			return &createdMsg{owner: owner, issue: is, found: true}
+		}
+		return nil
+	}
 	return func() tea.Msg {
-		if look {
+		if lookFirst {
 			// An earlier attempt got no answer: post only if it opened
 			// nothing.
-			is, err := find()
-			switch {
-			case err != nil:
-				return createdMsg{owner: owner, err: err, unsure: true}
-			case is != nil:
-				return createdMsg{owner: owner, issue: is, found: true}
+			if m := look(nil); m != nil {
+				return *m
 			}
 		}
 		is, err := c.Issues.Create(ctx, repo, in)
@@ -216,12 +225,8 @@ func (f *Form) send() tea.Cmd {
 			return createdMsg{owner: owner, issue: is, err: err}
 		}
 		// No answer: the service may have opened it. Its list says.
-		found, ferr := find()
-		switch {
-		case ferr != nil:
-			return createdMsg{owner: owner, err: err, unsure: true}
-		case found != nil:
-			return createdMsg{owner: owner, issue: found, found: true}
+		if m := look(err); m != nil {
+			return *m
 		}
 		return createdMsg{owner: owner, err: err, unanswered: true}
 	}

@@ -14,6 +14,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/forgehq/forge/client"
+	"github.com/forgehq/forge/refserver"
 	"github.com/forgehq/forge/tui/common"
 	"github.com/forgehq/forge/tui/tuitest"
 )
@@ -50,15 +51,37 @@ func (f *frozen) start(t *testing.T, upstream string) string {
 	return ts.URL
 }
 
+// through is alice's context on srv with her requests sent to the
+// server at front instead, and a client timeout of a second.
+func through(t *testing.T, srv *refserver.Server, front string) *common.Context {
+	env := tuitest.Env(t, srv, "alice")
+	env["FORGE_BASE_URL"], env["FORGE_HTTP_TIMEOUT"] = front+"/api/v2", "1"
+	ctx := tuitest.Context(t, srv, "alice")
+	ctx.Factory = tuitest.Factory(env)
+	return ctx
+}
+
+// lossy stands in front of srv as a server that loses every POST before
+// the service sees it: the client gives up after its timeout.
+func lossy(t *testing.T, srv *refserver.Server) string {
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodPost {
+			io.Copy(io.Discard, r.Body)
+			<-r.Context().Done() // lost before the service saw it
+			return
+		}
+		u, _ := url.Parse(srv.URL())
+		httputil.NewSingleHostReverseProxy(u).ServeHTTP(w, r)
+	}))
+	t.Cleanup(ts.Close)
+	return ts.URL
+}
+
 // frozenView is the page of alice/webapp#3 for alice through f, with a
 // client timeout of a second.
 func frozenView(t *testing.T, f *frozen) (*View, *tuitest.Driver, *common.Context) {
 	srv := tuitest.Server(t)
-	env := tuitest.Env(t, srv, "alice")
-	env["FORGE_BASE_URL"] = f.start(t, srv.URL()) + "/api/v2"
-	env["FORGE_HTTP_TIMEOUT"] = "1"
-	ctx := tuitest.Context(t, srv, "alice")
-	ctx.Factory = tuitest.Factory(env)
+	ctx := through(t, srv, f.start(t, srv.URL()))
 	v := NewView(ctx, tuitest.Webapp, &client.Issue{Number: 3, Title: "Add a health check endpoint"})
 	d := tuitest.Drive(t, v, 80, 20)
 	d.UntilView("GET /healthz")
@@ -134,20 +157,7 @@ func TestUnknownCommentIsNotSentTwice(t *testing.T) {
 func TestUnansweredCommentNotThere(t *testing.T) {
 	t.Parallel()
 	srv := tuitest.Server(t)
-	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Method == http.MethodPost {
-			io.Copy(io.Discard, r.Body)
-			<-r.Context().Done() // lost before the service saw it
-			return
-		}
-		u, _ := url.Parse(srv.URL())
-		httputil.NewSingleHostReverseProxy(u).ServeHTTP(w, r)
-	}))
-	t.Cleanup(ts.Close)
-	env := tuitest.Env(t, srv, "alice")
-	env["FORGE_BASE_URL"], env["FORGE_HTTP_TIMEOUT"] = ts.URL+"/api/v2", "1"
-	ctx := tuitest.Context(t, srv, "alice")
-	ctx.Factory = tuitest.Factory(env)
+	ctx := through(t, srv, lossy(t, srv))
 	v := NewView(ctx, tuitest.Webapp, &client.Issue{Number: 3, Title: "Add a health check endpoint"})
 	d := tuitest.Drive(t, v, 80, 20)
 	d.UntilView("GET /healthz")
@@ -164,12 +174,7 @@ func TestUnansweredCommentNotThere(t *testing.T) {
 // with a client timeout of a second.
 func frozenForm(t *testing.T, f *frozen) (*Form, *tuitest.Driver, *common.Context) {
 	srv := tuitest.Server(t)
-	env := tuitest.Env(t, srv, "alice")
-	env["FORGE_BASE_URL"] = f.start(t, srv.URL()) + "/api/v2"
-	env["FORGE_HTTP_TIMEOUT"] = "1"
-	ctx := tuitest.Context(t, srv, "alice")
-	ctx.Factory = tuitest.Factory(env)
-	form := NewForm(ctx, tuitest.Webapp)
+	form := NewForm(through(t, srv, f.start(t, srv.URL())), tuitest.Webapp)
 	return form, tuitest.Drive(t, form, 80, 20), tuitest.Context(t, srv, "alice")
 }
 
@@ -260,16 +265,6 @@ func TestUnknownIssueIsNotOpenedTwice(t *testing.T) {
 func TestUnansweredIssueNotThere(t *testing.T) {
 	t.Parallel()
 	srv := tuitest.Server(t)
-	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Method == http.MethodPost {
-			io.Copy(io.Discard, r.Body)
-			<-r.Context().Done() // lost before the service saw it
-			return
-		}
-		u, _ := url.Parse(srv.URL())
-		httputil.NewSingleHostReverseProxy(u).ServeHTTP(w, r)
-	}))
-	t.Cleanup(ts.Close)
 	direct := tuitest.Context(t, srv, "alice")
 	c, err := direct.REST()
 	if err != nil {
@@ -278,10 +273,7 @@ func TestUnansweredIssueNotThere(t *testing.T) {
 	if _, err := c.Issues.Create(context.Background(), tuitest.Webapp, client.IssueCreate{Title: "Twice asked"}); err != nil {
 		t.Fatal(err)
 	}
-	env := tuitest.Env(t, srv, "alice")
-	env["FORGE_BASE_URL"], env["FORGE_HTTP_TIMEOUT"] = ts.URL+"/api/v2", "1"
-	ctx := tuitest.Context(t, srv, "alice")
-	ctx.Factory = tuitest.Factory(env)
+	ctx := through(t, srv, lossy(t, srv))
 	ctx.Now = func() time.Time { return tuitest.Now.Add(time.Hour) }
 	f := NewForm(ctx, tuitest.Webapp)
 	d := tuitest.Drive(t, f, 80, 20)
