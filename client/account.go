@@ -32,6 +32,26 @@ type User struct {
 	State string `json:"state"`
 }
 
+// Disabled reads whether the account is disabled from an admin
+// listing's entry: its state (the reference server's enabled/disabled,
+// and other services' active, blocked, suspended, deactivated), else a
+// boolean disabled. known is false when the entry says neither.
+func (u *User) Disabled() (disabled, known bool) {
+	switch strings.ToLower(u.State) {
+	case "disabled", "blocked", "suspended", "deactivated", "banned":
+		return true, true
+	case "enabled", "active":
+		return false, true
+	}
+	var alt struct {
+		Disabled *bool `json:"disabled"`
+	}
+	if decode(u.raw, &alt) == nil && alt.Disabled != nil {
+		return *alt.Disabled, true
+	}
+	return false, false
+}
+
 // UserState is GET /me/state: the account's role and set-up progress.
 type UserState struct {
 	Raw
@@ -306,13 +326,16 @@ func (s *AccountService) VerifyTwoFactor(ctx context.Context, code string) (toke
 }
 
 // DisableTwoFactor switches 2FA off (POST /me/2fa/disable); it needs a
-// current code. already is true when the service answered 409 Conflict:
-// 2FA was off (the spec's states allow no other conflict here), the state
-// asked for.
+// current code. already is true when the service answered 409 Conflict
+// and GET /me/state, read back, says 2FA is off: the state asked for. A
+// 409 while it is on, or when the state cannot be read, is the service's
+// error.
 func (s *AccountService) DisableTwoFactor(ctx context.Context, code string) (already bool, err error) {
 	_, err = s.c.Post(ctx, "/me/2fa/disable", map[string]string{"code": code}, nil)
 	if HasStatus(err, http.StatusConflict) {
-		return true, nil
+		if st, serr := s.State(ctx); serr == nil && !st.TwoFAEnabled {
+			return true, nil
+		}
 	}
 	return false, err
 }

@@ -7,6 +7,7 @@ import (
 	"iter"
 	"net/http"
 	"net/url"
+	"strings"
 )
 
 // Invite is an invitation to the service. The spec does not show its
@@ -95,9 +96,12 @@ func userPath(login string, more ...string) string {
 }
 
 // DisableUser disables an account. already is true when the service said
-// the account was disabled before (its answer's "changed": false, or 409
-// Conflict: the spec's states allow no other conflict); a service that
-// does not say is taken to have changed it.
+// the account was disabled before: its answer's "changed": false, or a
+// 409 Conflict after which the account, read back from the admin listing
+// (the spec has no read of one account), is disabled. A 409 whose
+// account is not in that state, or whose state cannot be read back, is
+// another conflict: the service's error. A service that does not say is
+// taken to have changed it.
 func (s *AdminService) DisableUser(ctx context.Context, login string) (already bool, err error) {
 	return s.setState(ctx, login, "disable")
 }
@@ -111,7 +115,10 @@ func (s *AdminService) setState(ctx context.Context, login, verb string) (bool, 
 	var body json.RawMessage
 	_, err := s.c.Post(ctx, userPath(login, verb), nil, &body)
 	if HasStatus(err, http.StatusConflict) {
-		return true, nil // the account is in that state already
+		if disabled, known := s.disabled(ctx, login); known && disabled == (verb == "disable") {
+			return true, nil // the account is in that state already
+		}
+		return false, err
 	}
 	if err != nil {
 		return false, err
@@ -121,6 +128,21 @@ func (s *AdminService) setState(ctx context.Context, login, verb string) (bool, 
 	}
 	_ = json.Unmarshal(body, &out) // the body is not shown: any answer will do
 	return out.Changed != nil && !*out.Changed, nil
+}
+
+// disabled reads login's state back from the admin listing; known is
+// false when the listing cannot be read, does not hold the account, or
+// does not say its state.
+func (s *AdminService) disabled(ctx context.Context, login string) (disabled, known bool) {
+	for u, err := range s.ListUsers(ctx, ListOptions{PerPage: 100}) {
+		if err != nil {
+			return false, false
+		}
+		if strings.EqualFold(u.Login, login) {
+			return u.Disabled()
+		}
+	}
+	return false, false
 }
 
 // DeleteUser removes an account.

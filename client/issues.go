@@ -3,11 +3,14 @@ package client
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"iter"
 	"net/http"
 	"net/url"
 	"strconv"
+	"strings"
+	"unicode"
 )
 
 // Issue is an issue of a repository.
@@ -27,6 +30,22 @@ type Issue struct {
 	// Not in the spec; GitHub's names.
 	UpdatedAt Time `json:"updated_at"`
 	ClosedAt  Time `json:"closed_at"`
+}
+
+// IsPullRequest reports whether the service answered a pull request as
+// an issue: GitHub's and Gitea's issue endpoints cover pull requests
+// (issues and pull requests share their numbers there) and mark them
+// with a pull_request object. The reference server numbers the two apart
+// and never marks one.
+func (i *Issue) IsPullRequest() bool {
+	var v struct {
+		PullRequest json.RawMessage `json:"pull_request"`
+	}
+	if decode(i.raw, &v) != nil {
+		return false
+	}
+	pr := strings.TrimSpace(string(v.PullRequest))
+	return pr != "" && pr != "null" && pr != "false"
 }
 
 // Comment is a comment on an issue.
@@ -79,24 +98,68 @@ func (s *IssuesService) Get(ctx context.Context, repo RepoName, number int64) (*
 }
 
 // Comment adds a comment. The spec does not show the body's fields: the
-// client sends the text under GitHub's "body" and under "comment", which
-// other services read, so each finds it. The answer's comment is returned
-// when the server sends one, else a Comment holding only the body. An
-// answer whose comment is there with an empty body means the service
-// stored an empty comment: that is an error saying so.
+// client sends the text once, under GitHub's "body" (the reference
+// server's field too); only when the service refuses that with a 400 or
+// 422 that names "comment" or calls "body" unknown does it send the text
+// again, once, under "comment", which other services read. Nothing is
+// remembered between calls. (Sending both fields at once made a service
+// counting its request size count the text twice.) The answer's comment is
+// returned when the server sends one, else a Comment holding only the
+// body. An answer whose comment is there with an empty body means the
+// service stored an empty comment: that is an error saying so.
 func (s *IssuesService) Comment(ctx context.Context, repo RepoName, number int64, body string) (*Comment, error) {
 	path := issuePath(repo, number, "comments")
-	cm, err := sendOne[Comment](s.c, ctx, http.MethodPost, path, map[string]string{"body": body, "comment": body})
+	cm, err := sendOne[Comment](s.c, ctx, http.MethodPost, path, map[string]string{"body": body})
+	if wantsCommentField(err) {
+		cm, err = sendOne[Comment](s.c, ctx, http.MethodPost, path, map[string]string{"comment": body})
+	}
 	if err != nil {
 		return cm, err
 	}
 	if cm.Body == "" && textSentEmpty(cm.RawJSON()) {
-		return cm, fmt.Errorf("POST %s: the service stored the comment with no text: it reads the text from a field forge does not send (forge sends body and comment)", s.c.redact(path))
+		return cm, fmt.Errorf("POST %s: the service stored the comment with no text: it reads the text from a field forge does not send (forge sends body, or comment when body is refused)", s.c.redact(path))
 	}
 	if cm.Body == "" {
 		cm.Body = body
 	}
 	return cm, nil
+}
+
+// wantsCommentField reports whether a comment sent under "body" was
+// refused by a service that reads its text from "comment": a 400 or 422
+// whose message names the field comment, or says body is not a field it
+// knows. Any other refusal (a body too long, no right to comment) is the
+// answer.
+func wantsCommentField(err error) bool {
+	var e *Error
+	if !errors.As(err, &e) || e.StatusCode != http.StatusBadRequest && e.StatusCode != http.StatusUnprocessableEntity {
+		return false
+	}
+	m := strings.ToLower(e.Message)
+	if hasWord(m, "comment") && containsAny(m, "missing", "required", "blank", "empty") {
+		return true
+	}
+	return hasWord(m, "body") && containsAny(m, "unknown", "unrecognized", "unexpected", "not allowed", "not permitted", "invalid field")
+}
+
+// hasWord reports whether s holds w as a word of its own (not inside
+// "comments" or "somebody").
+func hasWord(s, w string) bool {
+	for _, f := range strings.FieldsFunc(s, func(r rune) bool { return !unicode.IsLetter(r) && r != '_' }) {
+		if f == w {
+			return true
+		}
+	}
+	return false
+}
+
+func containsAny(s string, subs ...string) bool {
+	for _, sub := range subs {
+		if strings.Contains(s, sub) {
+			return true
+		}
+	}
+	return false
 }
 
 // textSentEmpty reports whether a comment's answer holds its text field

@@ -50,7 +50,9 @@ default branch. The address is the one the service gives (html_url).
 The service numbers issues and pull requests apart, so issue #3 and pull
 request #3 may both exist: --issue or --pr says which one NUMBER is.
 Without them, forge asks on a terminal; without a terminal it opens the
-issue (as gh does) and says on stderr how to open the pull request.
+issue (as gh does) and says on stderr how to open the pull request. On a
+service that numbers them together (its issue read answers a pull request,
+marked as one), that one read decides.
 
 $BROWSER, when set, is the command that opens pages; without it forge uses
 the system's opener, and where there is none (an SSH session without a
@@ -140,6 +142,13 @@ func find(ctx context.Context, c *client.Client, repo client.RepoName, target st
 // or --pr names, else the one that exists. When both do, it asks on a
 // terminal; without one it takes the issue, as gh's browse does, and says
 // how to open the other.
+//
+// The spec does not say whether issues and pull requests share numbers.
+// One request decides when --issue or --pr names the kind, or when the
+// issue read answers a pull request marked as one (a service numbering
+// both together: #n is that pull request, and no issue). Otherwise both
+// are read: the reference server numbers them apart, and only the second
+// read can tell whether #n is both.
 func findNumber(ctx context.Context, opts *Options, c *client.Client, repo client.RepoName, n int64) (string, error) {
 	var is *client.Issue
 	var p *client.PullRequest
@@ -148,6 +157,15 @@ func findNumber(ctx context.Context, opts *Options, c *client.Client, repo clien
 		if is, err = c.Issues.Get(ctx, repo, n); err != nil && (opts.Issue || !client.IsNotFound(err)) {
 			return "", err
 		}
+	}
+	if is != nil && is.IsPullRequest() {
+		if opts.Issue {
+			return "", fmt.Errorf("#%d in %s is a pull request, not an issue: drop --issue", n, repo)
+		}
+		if is.HTMLURL != "" {
+			return is.HTMLURL, nil
+		}
+		is = nil // no address given: the pull request's own read has one
 	}
 	if !opts.Issue {
 		if p, err = c.Pulls.Get(ctx, repo, n); err != nil && (opts.PR || !client.IsNotFound(err)) {

@@ -93,7 +93,8 @@ else. --no-stream waits for the whole reply; --json prints the service's JSON
 file exists, starts the conversation. A reader that stops early
 (` + "`| head -1`" + `) loses nothing: the reply is received whole and saved, and
 forge exits 0. With -i, a session reads its lines (messages and commands)
-from a pipe.
+from a pipe; when its stdout's reader goes away, the session saves the turn
+in progress and ends there (exit 0; exit 1 when stdout cannot be written).
 
 The agent's address and key come from AGENT_URL and AGENT_API_KEY, else the
 profile's agent_url and agent_key (see ` + "`forge auth agent-key set`" + `).`,

@@ -5,7 +5,10 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/forgehq/forge/app/cmdutil"
@@ -113,5 +116,31 @@ func TestRenderedOnTerminal(t *testing.T) {
 		if len([]rune(l)) > 60 {
 			t.Errorf("line wider than the terminal: %q", l)
 		}
+	}
+}
+
+// failingOut is a stdout whose terminal has gone: every write fails.
+type failingOut struct{}
+
+func (failingOut) Write([]byte) (int, error) { return 0, syscall.EIO }
+
+// TestSessionEndsWhenStdoutFails: a session whose stdout can no longer be
+// written (the terminal gone) saves the turn in progress, sends nothing
+// more, and exits 1 saying why.
+func TestSessionEndsWhenStdoutFails(t *testing.T) {
+	t.Parallel()
+	srv := refservertest.Start(t)
+	ios, in, _, errOut := iostreams.Test()
+	ios.Out = failingOut{}
+	in.WriteString("first\nsecond\n")
+	conv := filepath.Join(t.TempDir(), "conv.json")
+	env := map[string]string{"AGENT_URL": srv.AgentURL(), "AGENT_API_KEY": srv.AgentKey(), "FORGE_CONFIG_DIR": t.TempDir()}
+	code := cmd.Run(context.Background(), cmdutil.New(ios, func(k string) string { return env[k] }), []string{"chat", "-i", "--save", conv})
+	if code != 1 || !strings.Contains(errOut.String(), "forge: cannot write to standard output (input/output error): the session ended; the conversation is saved in "+conv+"\n") {
+		t.Errorf("exit %d, stderr %q", code, errOut)
+	}
+	saved, err := os.ReadFile(conv)
+	if err != nil || !strings.Contains(string(saved), `"content": "first"`) || strings.Contains(string(saved), "second") {
+		t.Errorf("saved %s (%v)", saved, err)
 	}
 }

@@ -22,11 +22,15 @@ import (
 func runSession(ctx context.Context, opts *chatOptions, s *chat.Session) error {
 	ios := opts.IO
 	cs := ios.ErrColorScheme()
-	src, out, errOut, tty, err := sessionIO(ctx, opts, s)
+	// A reader of stdout that goes away (`| head -1`) must not kill the
+	// session mid-turn: the turn is saved, then the session ends.
+	defer ios.KeepOnBrokenPipe()()
+	src, rawOut, errOut, tty, err := sessionIO(ctx, opts, s)
 	if err != nil {
 		return err
 	}
 	defer src.close()
+	out := &sessionOut{w: rawOut, gone: ios.OutGone}
 	s.Notify = func(note string) { fmt.Fprintln(errOut, cs.Dim("forge: "+note)) }
 	for _, a := range s.Pending() {
 		fmt.Fprintln(errOut, cs.Dim(fmt.Sprintf("Attached %s (%s, about %s tokens); it goes with your first message.", a.Ref, a.Title, chat.Thousands(a.Tokens()))))
@@ -44,6 +48,14 @@ func runSession(ctx context.Context, opts *chatOptions, s *chat.Session) error {
 		fmt.Fprintf(errOut, "forge: %s\n", cmdutil.ErrorMessage(ios, explain(err)))
 	}
 	for {
+		if out.ended() {
+			// Nobody reads the replies any more: nothing more is sent.
+			// The last turn was saved after it ended, as each is.
+			if out.err != nil {
+				return fmt.Errorf("cannot write to standard output (%w): the session ended%s", out.err, savedIn(opts))
+			}
+			return sessionEnd(failed, tty)
+		}
 		if blank {
 			fmt.Fprintln(out)
 			blank = false
@@ -139,6 +151,14 @@ func sessionIO(ctx context.Context, opts *chatOptions, s *chat.Session) (src lin
 	return t, out, errOut, true, nil
 }
 
+// savedIn says where the conversation is kept, when --save keeps it.
+func savedIn(opts *chatOptions) string {
+	if opts.saveFile == "" {
+		return ""
+	}
+	return "; the conversation is saved in " + opts.saveFile
+}
+
 func sessionEnd(failed, tty bool) error {
 	if failed && !tty {
 		return cmdutil.ErrSilent
@@ -192,3 +212,22 @@ func turn(ctx context.Context, src lineSource, s *chat.Session, msg string, noSt
 	}
 	return err
 }
+
+// sessionOut is the session's stdout. Its first failed write (a terminal
+// gone: EIO) is kept and what follows dropped; gone says the reader went
+// away on purpose (KeepOnBrokenPipe dropped the write). Either ends the
+// session once the turn in progress has been saved.
+type sessionOut struct {
+	w    io.Writer
+	gone func() bool
+	err  error
+}
+
+func (o *sessionOut) Write(b []byte) (int, error) {
+	if o.err == nil {
+		_, o.err = o.w.Write(b)
+	}
+	return len(b), nil
+}
+
+func (o *sessionOut) ended() bool { return o.err != nil || o.gone() }

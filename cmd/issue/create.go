@@ -2,6 +2,7 @@ package issue
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -85,6 +86,13 @@ func runCreate(ctx context.Context, opts *createOptions) error {
 		return err
 	}
 	is, err := c.Issues.Create(ctx, name, client.IssueCreate{Title: title, Body: body.body})
+	var te *client.TimeoutError
+	if errors.As(err, &te) {
+		// The service may have opened it before its answer was lost:
+		// forge never posts again on its own (client/retry.go), and says
+		// to look before the user does.
+		err = fmt.Errorf("%w; the issue may have been opened all the same: look with `forge issue list -R %s` before creating it again", err, name)
+	}
 	if err != nil {
 		return body.keep(err)
 	}

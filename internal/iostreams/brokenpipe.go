@@ -28,3 +28,11 @@ func (s *IOStreams) KeepOnBrokenPipe() (stop func()) {
 		signal.Stop(ch)
 	}
 }
+
+// OutGone reports whether stdout's reader has gone while KeepOnBrokenPipe
+// (or the pager) held it: its writes are being dropped, so a command that
+// goes on writing (a chat session) can stop instead.
+func (s *IOStreams) OutGone() bool {
+	g, ok := s.Out.(*goneWriter)
+	return ok && g.gone
+}

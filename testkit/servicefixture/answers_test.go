@@ -40,10 +40,25 @@ func TestCommentTextField(t *testing.T) {
 	}
 }
 
+// TestCommentSentOnce: a comment's text goes under one field, so a
+// comment of 150 KiB fits the fixture's 200 KiB request limit (sent under
+// both body and comment it was 300 KiB, refused with a 413), whichever
+// field the service reads.
+func TestCommentSentOnce(t *testing.T) {
+	for _, field := range []string{"", "comment"} {
+		_, h := against(t, servicefixture.Options{CommentField: field})
+		r := h.Run(clitest.Run{}, "issue", "comment", "5", "--body", strings.Repeat("x", 150<<10))
+		if r.Code != 0 || !strings.Contains(r.Err, "Commented on issue #5") {
+			t.Errorf("a service reading %q: exit %d\n%s", field, r.Code, r.Err)
+		}
+	}
+}
+
 // TestConflictWhenStateHolds: a service answering 409 to disabling a
 // disabled account, enabling an enabled one or turning 2FA off when it is
 // off: the state asked for holds, forge says so on stderr and exits 0
-// (forge help exit-codes).
+// (forge help exit-codes); a 409 while the state read back does not hold
+// is the service's conflict, exit 1.
 func TestConflictWhenStateHolds(t *testing.T) {
 	_, h := against(t, servicefixture.Options{ConflictWhenHeld: true})
 	for _, c := range []struct {
@@ -59,6 +74,16 @@ func TestConflictWhenStateHolds(t *testing.T) {
 			t.Errorf("forge %s: exit %d, want 0 saying %q\n%s", strings.Join(c.args, " "), r.Code, c.want, r.Output())
 		}
 	}
+	// A 409 of another kind: the state read back does not hold, so the
+	// service's conflict is the answer, exit 1.
+	const other = "the account owns running jobs: cancel them first"
+	_, h = against(t, servicefixture.Options{ConflictOther: other})
+	for _, args := range [][]string{{"admin", "user", "disable", "user003"}, {"admin", "user", "enable", "user002"}, {"auth", "2fa", "disable", "--code", servicefixture.Code}} {
+		r := h.Run(clitest.Run{}, args...)
+		if r.Code != 1 || !strings.Contains(r.Err, "HTTP 409: "+other) || strings.Contains(r.Err, "already") {
+			t.Errorf("forge %s: exit %d, want 1 giving the conflict\n%s", strings.Join(args, " "), r.Code, r.Output())
+		}
+	}
 	_, h = against(t, servicefixture.Options{})
 	if r := h.Run(clitest.Run{}, "admin", "user", "disable", "user003"); r.Code != 0 || !strings.Contains(r.Err, "Disabled user003") {
 		t.Errorf("a change: exit %d\n%s", r.Code, r.Output())
@@ -70,7 +95,7 @@ func TestConflictWhenStateHolds(t *testing.T) {
 // its size and names no limit it does not know.
 func TestTooLargeNamesNoLimit(t *testing.T) {
 	_, h := against(t, servicefixture.Options{})
-	r := h.Run(clitest.Run{}, "issue", "comment", "5", "--body", strings.Repeat("x", 103<<10))
+	r := h.Run(clitest.Run{}, "issue", "comment", "5", "--body", strings.Repeat("x", 206<<10))
 	if r.Code != 1 || !strings.Contains(r.Err, "HTTP 413: the request body is larger than the service takes; this one was 206") || strings.Contains(r.Err, "limit") {
 		t.Errorf("exit %d\n%s", r.Code, r.Err)
 	}

@@ -160,6 +160,10 @@ type Options struct {
 	// turning alice's two-factor authentication off (it is off).
 	// Without it those answer 200 {"ok": true}.
 	ConflictWhenHeld bool
+	// ConflictOther answers every disable, enable and two-factor
+	// disable with 409 and this error: a conflict of another kind, the
+	// state asked for not holding (two-factor authentication is on).
+	ConflictOther string
 	// RateLimited answers every REST request with GitHub's 403 for a
 	// used-up rate limit: X-RateLimit-Remaining 0, the reset (Unix
 	// seconds) 15 minutes on, no Retry-After.
@@ -169,6 +173,10 @@ type Options struct {
 	LogTokens bool
 	// Registry: how the registry's listings answer.
 	Registry Registry
+	// IssuesCoverPulls numbers issues and pull requests together, as
+	// GitHub and Gitea do: reading issue 1, 2 or 3 answers that pull
+	// request, marked with a pull_request object.
+	IssuesCoverPulls bool
 	// Issues, Repos, Users: how many of each (defaults 120, 45, 55).
 	Issues, Repos, Users int
 	// Conclusions, when set, replace the three runs of alice/app: run n
@@ -369,7 +377,7 @@ func (s *Server) route(w http.ResponseWriter, r *http.Request, path string) {
 	case path == "/api/v2/me" || path == "/api/v2/user":
 		s.json(w, 200, s.user(Login, 1))
 	case path == "/api/v2/me/state":
-		s.json(w, 200, map[string]any{"role": s.str("site_admin"), "twofa_enabled": false, "ssh_key_added": true, "invited_by": s.str("root"), "activated_at": "2026-01-02T03:04:05Z"})
+		s.json(w, 200, map[string]any{"role": s.str("site_admin"), "twofa_enabled": s.opts.ConflictOther != "", "ssh_key_added": true, "invited_by": s.str("root"), "activated_at": "2026-01-02T03:04:05Z"})
 	case path == "/api/v2/me/keys":
 		s.list(w, r, []map[string]any{{"id": 1, "title": s.str("laptop"), "key": s.str("ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIOMqqnkVzrm0SdG6UOoqKLsabgH5C9okWi0dh2l9GKJl"), "fingerprint": s.str("SHA256:abc"), "created_at": "2026-01-02T03:04:05Z"}})
 	case path == "/api/v2/repos" && r.Method == http.MethodPost:
@@ -397,7 +405,7 @@ func (s *Server) route(w http.ResponseWriter, r *http.Request, path string) {
 		case "state":
 			s.json(w, 200, s.issue(n))
 		default:
-			s.json(w, 200, s.issue(n))
+			s.json(w, 200, s.issueOrPull(n))
 		}
 	case path == repo+"/pulls":
 		s.list(w, r, s.pulls(q.Get("state")))
@@ -450,11 +458,17 @@ func (s *Server) route(w http.ResponseWriter, r *http.Request, path string) {
 		fmt.Fprintf(w, "\x1b[32m==> Test\x1b[0m\ngo test ./...\n\x1b[31mFAIL\x1b[0m example.com/app %s\n##[error]Process completed with exit code 1.\n", s.str(""))
 	case strings.HasPrefix(path, "/api/v2/admin/users/") && r.Method == http.MethodPost:
 		login, verb, _ := strings.Cut(strings.TrimPrefix(path, "/api/v2/admin/users/"), "/")
+		if s.opts.ConflictOther != "" {
+			s.json(w, 409, map[string]any{"error": s.opts.ConflictOther})
+			return
+		}
 		if s.opts.ConflictWhenHeld && (verb == "disable") == (login == "user002") {
 			s.json(w, 409, map[string]any{"error": "user " + login + " is already " + verb + "d"})
 			return
 		}
 		s.json(w, 200, map[string]any{"ok": true})
+	case path == "/api/v2/me/2fa/disable" && r.Method == http.MethodPost && s.opts.ConflictOther != "":
+		s.json(w, 409, map[string]any{"error": s.opts.ConflictOther})
 	case path == "/api/v2/me/2fa/disable" && r.Method == http.MethodPost:
 		if s.opts.ConflictWhenHeld {
 			s.json(w, 409, map[string]any{"error": "two-factor authentication is not enabled"})
@@ -639,6 +653,9 @@ func (s *Server) users() []map[string]any {
 	for i := 2; i <= s.opts.Users; i++ {
 		out = append(out, s.user(fmt.Sprintf("user%03d", i), i))
 	}
+	for i, u := range out { // user002 is disabled (Options.ConflictWhenHeld)
+		u["state"] = s.str(map[bool]string{true: "disabled", false: "enabled"}[i == 1])
+	}
 	return out
 }
 
@@ -669,6 +686,22 @@ func (s *Server) issue(n int) map[string]any {
 	}
 	return map[string]any{"id": 1000 + n, "number": n, "title": s.str(fmt.Sprintf("issue %d", n)), "body": s.str("body"), "state": state,
 		"user": s.user(Login, 1), "comments": 0, "created_at": "2026-01-02T03:04:05Z", "html_url": s.str(fmt.Sprintf("%s/alice/app/issues/%d", s.URL, n)), "comments_list": []any{}}
+}
+
+// issueOrPull is issue n as its own read answers it: with
+// Options.IssuesCoverPulls, pull request n when there is one.
+func (s *Server) issueOrPull(n int) map[string]any {
+	if s.opts.IssuesCoverPulls {
+		for _, p := range s.pulls("all") {
+			if p["number"] == n {
+				is := s.issue(n)
+				is["title"], is["html_url"], is["comments_list"] = p["title"], p["html_url"], []any{}
+				is["pull_request"] = map[string]any{"url": fmt.Sprintf("%s/repos/alice/app/pulls/%d", s.BaseURL, n), "html_url": p["html_url"]}
+				return is
+			}
+		}
+	}
+	return s.issue(n)
 }
 
 func (s *Server) issues() []map[string]any {

@@ -53,6 +53,17 @@ func TestOneWaitRule(t *testing.T) {
 	}
 }
 
+// TestIssueCreateMayHaveOpened: an issue sent without an answer may have
+// been opened: forge says so, and where to look, before it is sent again.
+func TestIssueCreateMayHaveOpened(t *testing.T) {
+	h := clitest.Against(t, "http://"+silent(t)+"/api/v2", "some-token-value")
+	h.Env["FORGE_HTTP_TIMEOUT"] = "1"
+	r := h.Run(clitest.Run{}, "issue", "create", "-R", "alice/app", "--title", "t", "--body", "b")
+	if r.Code != 1 || !strings.Contains(r.Err, "no answer within 1s") || !strings.Contains(r.Err, "; the issue may have been opened all the same: look with `forge issue list -R alice/app` before creating it again") {
+		t.Errorf("exit %d\n%s", r.Code, r.Err)
+	}
+}
+
 // TestProfileShowHidesPassword: profile show shows none of the registry
 // password (it showed its last four characters).
 func TestProfileShowHidesPassword(t *testing.T) {

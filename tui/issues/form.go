@@ -1,8 +1,11 @@
 package issues
 
 import (
+	"cmp"
+	"context"
 	"fmt"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"charm.land/bubbles/v2/key"
@@ -13,10 +16,19 @@ import (
 	"github.com/forgehq/forge/tui/extedit"
 )
 
+// createdMsg is the outcome of a send: the issue opened, or err. After
+// an attempt that got no answer (common.Unanswered) the issue list is read
+// again: found says the issue is there after all (issue is it);
+// unanswered that err got no answer and the list does not hold the
+// issue; unsure that the list could not be read either, so forge does
+// not know whether it was opened.
 type createdMsg struct {
-	owner int
-	issue *client.Issue
-	err   error
+	owner      int
+	issue      *client.Issue
+	err        error
+	found      bool
+	unanswered bool
+	unsure     bool
 }
 
 // Form opens a new issue: a title line and a markdown body. esc leaves it
@@ -30,8 +42,15 @@ type Form struct {
 	body    *components.Editor
 	focus   int // 0 title, 1 body
 	sending bool
-	width   int
-	height  int
+	// since is when the first attempt of this draft whose answer never
+	// came was sent (zero while none is), and lookFirst that one was:
+	// every later ctrl+s reads the issue list for an issue it opened
+	// before it posts again, so a retry after a timeout never opens a
+	// second issue (docs/DESIGN.md, "Nothing typed is lost").
+	since     time.Time
+	lookFirst bool
+	width     int
+	height    int
 
 	keySend, keyField, keyTitle, keyLeave key.Binding
 }
@@ -108,17 +127,7 @@ func (f *Form) Update(msg tea.Msg) tea.Cmd {
 		if msg.owner != f.id {
 			return nil
 		}
-		f.sending = false
-		if msg.err != nil {
-			return common.Error(fmt.Errorf("the issue was not opened (the draft is kept): %w", msg.err))
-		}
-		f.title.Reset()
-		f.body.Reset()
-		f.setFocus(0)
-		is := msg.issue
-		return tea.Batch(f.saveDraft(), common.Replace(f, NewView(f.ctx, f.repo, is)),
-			common.Status(fmt.Sprintf("Opened #%d.", is.Number)),
-			func() tea.Msg { return common.IssueChangedMsg{Repo: f.repo, Issue: is} })
+		return f.created(msg)
 	case tea.KeyPressMsg:
 		return f.key(msg)
 	case tea.PasteMsg:
@@ -185,12 +194,96 @@ func (f *Form) send() tea.Cmd {
 		return common.Error(err)
 	}
 	f.sending = true
-	ctx, repo, owner := f.ctx.Ctx, f.repo, f.id
-	body := f.body.Value()
-	return func() tea.Msg {
-		is, err := c.Issues.Create(ctx, repo, client.IssueCreate{Title: title, Body: body})
-		return createdMsg{owner: owner, issue: is, err: err}
+	if f.since.IsZero() {
+		f.since = f.ctx.Now()
 	}
+	ctx, repo, owner, lookFirst, me, since := f.ctx.Ctx, f.repo, f.id, f.lookFirst, f.ctx.Account(), f.since
+	in := client.IssueCreate{Title: title, Body: f.body.Value()}
+	// look reads the list for an issue an attempt that got no answer
+	// (cause, or an earlier one) opened: the outcome when that settles
+	// the send, nil when the list does not hold it.
+	look := func(cause error) *createdMsg {
+		is, err := findCreated(ctx, c, repo, title, me, since)
+		switch {
+		case err != nil:
+			return &createdMsg{owner: owner, err: cmp.Or(cause, err), unsure: true}
+		case is != nil:
+			return &createdMsg{owner: owner, issue: is, found: true}
+		}
+		return nil
+	}
+	return func() tea.Msg {
+		if lookFirst {
+			// An earlier attempt got no answer: post only if it opened
+			// nothing.
+			if m := look(nil); m != nil {
+				return *m
+			}
+		}
+		is, err := c.Issues.Create(ctx, repo, in)
+		if !common.Unanswered(err) {
+			return createdMsg{owner: owner, issue: is, err: err}
+		}
+		// No answer: the service may have opened it. Its list says.
+		if m := look(err); m != nil {
+			return *m
+		}
+		return createdMsg{owner: owner, err: err, unanswered: true}
+	}
+}
+
+// created takes a send's outcome: the new issue's page, or the error
+// with the draft kept.
+func (f *Form) created(msg createdMsg) tea.Cmd {
+	f.sending = false
+	switch {
+	case msg.unsure:
+		f.lookFirst = true
+		return common.Error(fmt.Errorf("the issue may have been opened: %w, and the issue list could not be read to see (the draft is kept: ctrl+s looks for it before opening it again)", msg.err))
+	case msg.unanswered:
+		f.lookFirst = true
+		return common.Error(fmt.Errorf("the issue was not opened: %w, and the issue list read again does not hold it (the draft is kept: ctrl+s looks once more, then opens it)", msg.err))
+	case msg.err != nil:
+		f.since, f.lookFirst = time.Time{}, false
+		return common.Error(fmt.Errorf("the issue was not opened (the draft is kept): %w", msg.err))
+	}
+	note := fmt.Sprintf("Opened #%d.", msg.issue.Number)
+	if msg.found {
+		note = fmt.Sprintf("Opened #%d: the service answered late, and its issue list holds it (it was not opened again).", msg.issue.Number)
+	}
+	f.since, f.lookFirst = time.Time{}, false
+	f.title.Reset()
+	f.body.Reset()
+	f.setFocus(0)
+	is := msg.issue
+	return tea.Batch(f.saveDraft(), common.Replace(f, NewView(f.ctx, f.repo, is)), common.Status(note),
+		func() tea.Msg { return common.IssueChangedMsg{Repo: f.repo, Issue: is} })
+}
+
+// clockSkew is how far the service's clock may run behind forge's when
+// an issue's created_at is compared with the moment forge sent it.
+const clockSkew = time.Minute
+
+// findCreated looks for the issue an attempt that got no answer may have
+// opened: among the newest 100 issues (services list newest first), one
+// by me (any author while the account is not known) titled title,
+// created since the first attempt was sent. Its title alone does not
+// make it that attempt's: an older issue of the same title does not
+// count.
+func findCreated(ctx context.Context, c *client.Client, repo client.RepoName, title, me string, since time.Time) (*client.Issue, error) {
+	n := 0
+	for is, err := range c.Issues.List(ctx, repo, client.IssueListOptions{State: "all", ListOptions: client.ListOptions{PerPage: 100}}) {
+		if err != nil {
+			return nil, err
+		}
+		if is.Title == title && (me == "" || strings.EqualFold(is.User.Login, me)) && !is.CreatedAt.Time.Before(since.Add(-clockSkew)) {
+			return is, nil
+		}
+		if n++; n == 100 {
+			break
+		}
+	}
+	return nil, nil
 }
 
 func (f *Form) SetSize(width, height int) {

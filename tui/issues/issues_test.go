@@ -189,16 +189,7 @@ func TestFormCreates(t *testing.T) {
 	d.Key("enter")
 	d.Type("Prometheus format.")
 	d.Key("ctrl+s")
-	var view *View
-	d.Until("the new issue's page", func() bool {
-		return d.Seen(func(m tea.Msg) bool {
-			r, ok := m.(common.ReplaceMsg)
-			if ok && r.Old == f {
-				view, _ = r.New.(*View)
-			}
-			return view != nil
-		})
-	})
+	view := opened(d, f)
 	if view.issue.Number != 7 || view.issue.Title != "Add metrics" {
 		t.Fatalf("the page is of %+v", view.issue)
 	}

@@ -1,6 +1,7 @@
 package issues
 
 import (
+	"context"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -9,17 +10,19 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/forgehq/forge/client"
+	"github.com/forgehq/forge/refserver"
 	"github.com/forgehq/forge/tui/common"
 	"github.com/forgehq/forge/tui/tuitest"
 )
 
 // frozen stands in front of the reference server as a server that
-// freezes: a comment posted reaches the service, but its answer never
-// comes back (the client gives up after its timeout); while reads is
-// set, reading an issue hangs the same way.
+// freezes: a comment or an issue posted reaches the service, but its
+// answer never comes back (the client gives up after its timeout); while
+// reads is set, reading an issue or the issue list hangs the same way.
 type frozen struct {
 	posts atomic.Int32
 	reads atomic.Bool
@@ -34,11 +37,11 @@ func (f *frozen) start(t *testing.T, upstream string) string {
 	proxy := httputil.NewSingleHostReverseProxy(u)
 	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		switch {
-		case r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/comments"):
+		case r.Method == http.MethodPost && (strings.HasSuffix(r.URL.Path, "/comments") || strings.HasSuffix(r.URL.Path, "/issues")):
 			f.posts.Add(1)
 			proxy.ServeHTTP(httptest.NewRecorder(), r) // the service takes it…
 			<-r.Context().Done()                       // …and its answer is lost
-		case r.Method == http.MethodGet && strings.Contains(r.URL.Path, "/issues/") && f.reads.Load():
+		case r.Method == http.MethodGet && strings.Contains(r.URL.Path, "/issues") && f.reads.Load():
 			<-r.Context().Done()
 		default:
 			proxy.ServeHTTP(w, r)
@@ -48,15 +51,37 @@ func (f *frozen) start(t *testing.T, upstream string) string {
 	return ts.URL
 }
 
+// through is alice's context on srv with her requests sent to the
+// server at front instead, and a client timeout of a second.
+func through(t *testing.T, srv *refserver.Server, front string) *common.Context {
+	env := tuitest.Env(t, srv, "alice")
+	env["FORGE_BASE_URL"], env["FORGE_HTTP_TIMEOUT"] = front+"/api/v2", "1"
+	ctx := tuitest.Context(t, srv, "alice")
+	ctx.Factory = tuitest.Factory(env)
+	return ctx
+}
+
+// lossy stands in front of srv as a server that loses every POST before
+// the service sees it: the client gives up after its timeout.
+func lossy(t *testing.T, srv *refserver.Server) string {
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodPost {
+			io.Copy(io.Discard, r.Body)
+			<-r.Context().Done() // lost before the service saw it
+			return
+		}
+		u, _ := url.Parse(srv.URL())
+		httputil.NewSingleHostReverseProxy(u).ServeHTTP(w, r)
+	}))
+	t.Cleanup(ts.Close)
+	return ts.URL
+}
+
 // frozenView is the page of alice/webapp#3 for alice through f, with a
 // client timeout of a second.
 func frozenView(t *testing.T, f *frozen) (*View, *tuitest.Driver, *common.Context) {
 	srv := tuitest.Server(t)
-	env := tuitest.Env(t, srv, "alice")
-	env["FORGE_BASE_URL"] = f.start(t, srv.URL()) + "/api/v2"
-	env["FORGE_HTTP_TIMEOUT"] = "1"
-	ctx := tuitest.Context(t, srv, "alice")
-	ctx.Factory = tuitest.Factory(env)
+	ctx := through(t, srv, f.start(t, srv.URL()))
 	v := NewView(ctx, tuitest.Webapp, &client.Issue{Number: 3, Title: "Add a health check endpoint"})
 	d := tuitest.Drive(t, v, 80, 20)
 	d.UntilView("GET /healthz")
@@ -132,20 +157,7 @@ func TestUnknownCommentIsNotSentTwice(t *testing.T) {
 func TestUnansweredCommentNotThere(t *testing.T) {
 	t.Parallel()
 	srv := tuitest.Server(t)
-	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Method == http.MethodPost {
-			io.Copy(io.Discard, r.Body)
-			<-r.Context().Done() // lost before the service saw it
-			return
-		}
-		u, _ := url.Parse(srv.URL())
-		httputil.NewSingleHostReverseProxy(u).ServeHTTP(w, r)
-	}))
-	t.Cleanup(ts.Close)
-	env := tuitest.Env(t, srv, "alice")
-	env["FORGE_BASE_URL"], env["FORGE_HTTP_TIMEOUT"] = ts.URL+"/api/v2", "1"
-	ctx := tuitest.Context(t, srv, "alice")
-	ctx.Factory = tuitest.Factory(env)
+	ctx := through(t, srv, lossy(t, srv))
 	v := NewView(ctx, tuitest.Webapp, &client.Issue{Number: 3, Title: "Add a health check endpoint"})
 	d := tuitest.Drive(t, v, 80, 20)
 	d.UntilView("GET /healthz")
@@ -155,5 +167,120 @@ func TestUnansweredCommentNotThere(t *testing.T) {
 	notice(d, "the thread read again does not hold it (the draft is kept: ctrl+s sends it)")
 	if v.editor.Value() != "Lost" {
 		t.Errorf("draft %q", v.editor.Value())
+	}
+}
+
+// frozenForm is the new-issue form of alice/webapp for alice through f,
+// with a client timeout of a second.
+func frozenForm(t *testing.T, f *frozen) (*Form, *tuitest.Driver, *common.Context) {
+	srv := tuitest.Server(t)
+	form := NewForm(through(t, srv, f.start(t, srv.URL())), tuitest.Webapp)
+	return form, tuitest.Drive(t, form, 80, 20), tuitest.Context(t, srv, "alice")
+}
+
+// issuesTitled counts the issues of alice/webapp titled title.
+func issuesTitled(t *testing.T, direct *common.Context, title string) int {
+	c, err := direct.REST()
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for is, err := range c.Issues.List(context.Background(), tuitest.Webapp, client.IssueListOptions{State: "all"}) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		if is.Title == title {
+			n++
+		}
+	}
+	return n
+}
+
+// opened waits for the form to give way to the page of the issue opened.
+func opened(d *tuitest.Driver, f *Form) *View {
+	var view *View
+	d.Until("the new issue's page", func() bool {
+		return d.Seen(func(m tea.Msg) bool {
+			r, ok := m.(common.ReplaceMsg)
+			if ok && r.Old == f {
+				view, _ = r.New.(*View)
+			}
+			return view != nil
+		})
+	})
+	return view
+}
+
+// TestUnansweredIssueIsLookedFor: an issue whose answer never came is
+// looked for in the issue list, read again: there, its page opens and
+// the draft goes; it is never reported "not opened".
+func TestUnansweredIssueIsLookedFor(t *testing.T) {
+	t.Parallel()
+	fr := &frozen{}
+	f, d, direct := frozenForm(t, fr)
+	d.Type("Slow service")
+	d.Key("ctrl+s")
+	notice(d, "the service answered late, and its issue list holds it")
+	if v := opened(d, f); v.issue.Title != "Slow service" {
+		t.Errorf("the page is of %+v", v.issue)
+	}
+	if n := issuesTitled(t, direct, "Slow service"); n != 1 || fr.posts.Load() != 1 {
+		t.Errorf("%d issues on the service, %d posts", n, fr.posts.Load())
+	}
+}
+
+// TestUnknownIssueIsNotOpenedTwice: with the issue list unreadable too,
+// the form says the issue may have been opened and keeps the draft;
+// ctrl+s then reads the list first and, finding it, shows it instead of
+// opening a second one.
+func TestUnknownIssueIsNotOpenedTwice(t *testing.T) {
+	t.Parallel()
+	fr := &frozen{}
+	f, d, direct := frozenForm(t, fr)
+	fr.reads.Store(true)
+	d.Type("Maybe opened")
+	d.Key("ctrl+s")
+	notice(d, "the issue may have been opened")
+	if d.Seen(func(m tea.Msg) bool {
+		s, ok := m.(common.StatusMsg)
+		return ok && strings.Contains(s.Text, "not opened")
+	}) {
+		t.Error("an issue of unknown fate was reported not opened")
+	}
+	if f.title.Value() != "Maybe opened" {
+		t.Fatalf("the draft is gone: %q", f.title.Value())
+	}
+	fr.reads.Store(false) // the server is back
+	d.Key("ctrl+s")
+	notice(d, "it was not opened again")
+	opened(d, f)
+	if n := issuesTitled(t, direct, "Maybe opened"); n != 1 || fr.posts.Load() != 1 {
+		t.Errorf("%d issues on the service, %d posts: opened twice", n, fr.posts.Load())
+	}
+}
+
+// TestUnansweredIssueNotThere: a send that got no answer, whose issue is
+// not in the list read again, is not opened and says so — an older issue
+// of the same title (opened an hour before the send) is not taken for it.
+func TestUnansweredIssueNotThere(t *testing.T) {
+	t.Parallel()
+	srv := tuitest.Server(t)
+	direct := tuitest.Context(t, srv, "alice")
+	c, err := direct.REST()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Issues.Create(context.Background(), tuitest.Webapp, client.IssueCreate{Title: "Twice asked"}); err != nil {
+		t.Fatal(err)
+	}
+	ctx := through(t, srv, lossy(t, srv))
+	ctx.Now = func() time.Time { return tuitest.Now.Add(time.Hour) }
+	f := NewForm(ctx, tuitest.Webapp)
+	d := tuitest.Drive(t, f, 80, 20)
+	d.Type("Twice asked")
+	d.Key("ctrl+s")
+	notice(d, "the issue list read again does not hold it (the draft is kept: ctrl+s looks once more, then opens it)")
+	if f.title.Value() != "Twice asked" {
+		t.Errorf("draft %q", f.title.Value())
 	}
 }
