@@ -278,6 +278,11 @@ func testConnected(t *testing.T, dataDir string) {
 	refused(rawPush(t, s, alice, "refs/heads/broken", noTree), "refs/heads/broken", "tree "+tree)
 	noBlob, tree2, blob := commit("b.txt")
 	refused(rawPushPack(t, s, alice, "refs/heads/broken", noBlob, pack(noBlob, tree2)), "refs/heads/broken", "blob "+blob)
+	// Its child keeps the tree: a child's entries its parent holds are
+	// left out of its check, and the parent's own check finds the blob
+	// missing.
+	child := strings.TrimSpace(mustGit(t, dir, "commit-tree", tree2, "-p", noBlob, "-m", "child"))
+	refused(rawPushPack(t, s, alice, "refs/heads/broken", child, pack(child, noBlob, tree2)), "refs/heads/broken", "blob "+blob)
 	if got := branches(); got != before {
 		t.Errorf("branches after refused pushes: %q, want %q", got, before)
 	}
