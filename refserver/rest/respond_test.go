@@ -75,6 +75,11 @@ func TestWriteGitError(t *testing.T) {
 			"the server could not save the change (no space left on device); nothing was changed, retry later", ""},
 		{fmt.Errorf("advertising the refs: %w", &fs.PathError{Op: "open", Path: "/data/git/1.git/packed-refs", Err: syscall.EACCES}), 500,
 			"internal error: open: permission denied", ""},
+		// A fetch that failed making its answer: the request's fault,
+		// unless the repository's files failed to be read.
+		{fetchError(errors.New("object not found")), 400, "object not found", ""},
+		{fetchError(&fs.PathError{Op: "read", Path: "/data/git/1.git/objects/pack/pack-1.pack", Err: syscall.EIO}), 500,
+			"internal error: read: input/output error", ""},
 	} {
 		w := httptest.NewRecorder()
 		writeGitError(w, c.err)
