@@ -30,7 +30,14 @@ func needGit(t *testing.T) {
 // gitCmd runs the real git in dir with a clean, non-interactive setup.
 func gitCmd(t *testing.T, dir string, args ...string) (string, error) {
 	t.Helper()
+	return gitInput(t, dir, "", args...)
+}
+
+// gitInput is gitCmd with stdin as git's standard input.
+func gitInput(t *testing.T, dir, stdin string, args ...string) (string, error) {
+	t.Helper()
 	cmd := exec.Command("git", args...)
+	cmd.Stdin = strings.NewReader(stdin)
 	cmd.Dir = dir
 	home := t.TempDir()
 	cmd.Env = append(os.Environ(), "HOME="+home, "XDG_CONFIG_HOME="+home, "GIT_CONFIG_NOSYSTEM=1",

@@ -197,7 +197,14 @@ func rawPush(t *testing.T, s *refserver.Server, token, ref, sha string) string {
 // pack (its checksum added).
 func rawPushPack(t *testing.T, s *refserver.Server, token, ref, sha, pack string) string {
 	t.Helper()
-	cmd := fmt.Sprintf("%s %s %s\x00report-status\n", strings.Repeat("0", 40), sha, ref)
+	return rawUpdate(t, s, token, ref, strings.Repeat("0", 40), sha, pack)
+}
+
+// rawUpdate sends receive-pack a move of ref from old to sha with the
+// pack pack (its checksum added), and returns the report.
+func rawUpdate(t *testing.T, s *refserver.Server, token, ref, old, sha, pack string) string {
+	t.Helper()
+	cmd := fmt.Sprintf("%s %s %s\x00report-status\n", old, sha, ref)
 	body := fmt.Sprintf("%04x%s0000", len(cmd)+4, cmd)
 	sum := sha1.Sum([]byte(pack))
 	status, report := postPush(t, s, token, strings.NewReader(body+pack+string(sum[:])), false)
@@ -205,4 +212,86 @@ func rawPushPack(t *testing.T, s *refserver.Server, token, ref, sha, pack string
 		t.Fatalf("receive-pack answered %d %s", status, report)
 	}
 	return report
+}
+
+// TestGitPushMustBeConnected: a push whose new ref value reaches an
+// object that is in neither its pack nor the repository (a commit whose
+// tree is absent, a tree whose blob is) leaves the ref where it was, with
+// git's "missing necessary objects" for it and "unpack ok"; also when the
+// commit itself was stored by such a refused push before. A complete
+// pack of the same kind moves the ref. In memory and on disk.
+func TestGitPushMustBeConnected(t *testing.T) {
+	needGit(t)
+	t.Parallel()
+	t.Run("memory", func(t *testing.T) { t.Parallel(); testConnected(t, "") })
+	t.Run("disk", func(t *testing.T) { t.Parallel(); testConnected(t, t.TempDir()) })
+}
+
+func testConnected(t *testing.T, dataDir string) {
+	s := refservertest.Start(t, refservertest.DataDir(dataDir))
+	alice := mustUser(t, s, "alice", "alice-password-123", "")
+	want(t, call(t, s, "POST", "/repos", alice, map[string]any{"name": "app", "auto_init": true}), 201)
+	u, _ := url.Parse(s.URL() + "/alice/app.git")
+	u.User = url.UserPassword("x", alice)
+	work := t.TempDir()
+	mustGit(t, work, "clone", "-q", u.String(), "app")
+	dir := filepath.Join(work, "app")
+	head := strings.TrimSpace(mustGit(t, dir, "rev-parse", "HEAD"))
+	// commit makes, without pushing, a commit on HEAD adding name.
+	commit := func(name string) (c, tree, blob string) {
+		mustGit(t, dir, "read-tree", head)
+		os.WriteFile(filepath.Join(dir, name), []byte("content of "+name+"\n"), 0o644)
+		blob = strings.TrimSpace(mustGit(t, dir, "hash-object", "-w", name))
+		mustGit(t, dir, "update-index", "--add", "--cacheinfo", "100644,"+blob+","+name)
+		tree = strings.TrimSpace(mustGit(t, dir, "write-tree"))
+		c = strings.TrimSpace(mustGit(t, dir, "commit-tree", tree, "-p", head, "-m", "add "+name))
+		return c, tree, blob
+	}
+	// pack is git's pack of exactly objects, without its checksum.
+	pack := func(objects ...string) string {
+		out, err := gitInput(t, dir, strings.Join(objects, "\n")+"\n", "pack-objects", "--stdout")
+		if err != nil {
+			t.Fatalf("git pack-objects: %v\n%s", err, out)
+		}
+		return out[:len(out)-20]
+	}
+	branches := func() string {
+		var names []string
+		for _, b := range want(t, call(t, s, "GET", "/repos/alice/app/branches", alice, nil), 200).arr {
+			b := b.(map[string]any)
+			names = append(names, b["name"].(string)+"@"+b["commit"].(map[string]any)["sha"].(string)[:7])
+		}
+		return strings.Join(names, " ")
+	}
+	before := branches()
+	refused := func(report, ref, missing string) {
+		t.Helper()
+		if !strings.Contains(report, "unpack ok") || !strings.Contains(report, "ng "+ref+" missing necessary objects: ") || !strings.Contains(report, missing) {
+			t.Errorf("report %q, want ng %s missing necessary objects naming %s", report, ref, missing)
+		}
+	}
+
+	noTree, tree, _ := commit("a.txt")
+	refused(rawPushPack(t, s, alice, "refs/heads/broken", noTree, pack(noTree)), "refs/heads/broken", "tree "+tree)
+	refused(rawUpdate(t, s, alice, "refs/heads/main", head, noTree, pack(noTree)), "refs/heads/main", "tree "+tree)
+	// The commit is stored now (its pack was), and still not connected.
+	refused(rawPush(t, s, alice, "refs/heads/broken", noTree), "refs/heads/broken", "tree "+tree)
+	noBlob, tree2, blob := commit("b.txt")
+	refused(rawPushPack(t, s, alice, "refs/heads/broken", noBlob, pack(noBlob, tree2)), "refs/heads/broken", "blob "+blob)
+	// Its child keeps the tree: a child's entries its parent holds are
+	// left out of its check, and the parent's own check finds the blob
+	// missing.
+	child := strings.TrimSpace(mustGit(t, dir, "commit-tree", tree2, "-p", noBlob, "-m", "child"))
+	refused(rawPushPack(t, s, alice, "refs/heads/broken", child, pack(child, noBlob, tree2)), "refs/heads/broken", "blob "+blob)
+	if got := branches(); got != before {
+		t.Errorf("branches after refused pushes: %q, want %q", got, before)
+	}
+
+	whole, tree3, blob3 := commit("c.txt")
+	if report := rawPushPack(t, s, alice, "refs/heads/whole", whole, pack(whole, tree3, blob3)); !strings.Contains(report, "ok refs/heads/whole") {
+		t.Errorf("a complete pack: %q", report)
+	}
+	if got := branches(); got != before+" whole@"+whole[:7] {
+		t.Errorf("branches after a complete push: %q", got)
+	}
 }

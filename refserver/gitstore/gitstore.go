@@ -51,6 +51,9 @@ type Repo struct {
 	mu  sync.RWMutex
 	st  storage.Storer
 	dir string
+	// known holds the commits known to be connected (knownCommits),
+	// under the write lock; nil until the first push.
+	known map[plumbing.Hash]bool
 }
 
 // New returns a store under dir ("" keeps repositories in memory).

@@ -190,8 +190,9 @@ func writeObject(w io.Writer, obj plumbing.EncodedObject) error {
 
 // apply moves one ref: a create needs the ref absent, an update or delete
 // needs it where the pusher saw it (another push may have moved it since
-// the advertisement), a branch points at a commit, and the branch HEAD
-// names (the default branch) is never deleted.
+// the advertisement), a branch points at a commit, everything the new
+// value reaches is in the repository (checkConnected), and the branch
+// HEAD names (the default branch) is never deleted.
 func (r *Repo) apply(c *packp.Command) error {
 	if err := CheckRefName(c.Name.String()); err != nil {
 		return err
@@ -221,6 +222,9 @@ func (r *Repo) apply(c *packp.Command) error {
 	}
 	if c.Name.IsBranch() && obj.Type() != plumbing.CommitObject {
 		return fmt.Errorf("a branch points at a commit, and %s is a %s", c.New, obj.Type())
+	}
+	if err := r.checkConnected(c.New, maxConnectivityWalk); err != nil {
+		return err
 	}
 	return r.setRef(plumbing.NewHashReference(c.Name, c.New))
 }

@@ -140,8 +140,7 @@ func (a *API) getRaw(w http.ResponseWriter, r *http.Request, s *session) error {
 	h.Set("Content-Length", strconv.FormatInt(out.Size(), 10))
 	h.Set("ETag", `"`+e.SHA+`"`)
 	h.Set("X-Content-Type-Options", "nosniff")
-	w.WriteHeader(http.StatusOK)
-	io.Copy(w, rd)
+	io.Copy(w, rd) // a 200, also when the file is empty
 	return nil
 }
 

@@ -7,10 +7,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"net/http"
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/forgehq/forge/refserver/ci"
 	"github.com/forgehq/forge/refserver/gitstore"
@@ -37,6 +39,10 @@ import (
 // A push moves the repository's updated_at and starts a workflow run per
 // updated branch, as a CI service would: "[skip ci]" in the head commit's
 // message skips it, "[ci fail]" makes it fail.
+//
+// Its handlers return their errors, as the JSON API's do, and one writer
+// answers (writeGitError): statusOf decides the status; no code here
+// writes one (TestGitWritesNoStatus).
 
 // GitHTTP reports whether path is a git smart HTTP path and, if so,
 // serves it.
@@ -45,7 +51,9 @@ func (a *API) GitHTTP(w http.ResponseWriter, r *http.Request) bool {
 	if !ok {
 		return false
 	}
-	a.serveGit(w, r, owner, name, op)
+	if err := a.serveGit(w, r, owner, name, op); err != nil {
+		writeGitError(w, err)
+	}
 	return true
 }
 
@@ -63,57 +71,43 @@ func splitGitPath(p string) (owner, name, op string, ok bool) {
 	return parts[0], strings.TrimSuffix(parts[1], ".git"), op, parts[0] != "" && parts[1] != ""
 }
 
-func gitHTTPError(w http.ResponseWriter, status int, msg string) {
-	if status == http.StatusUnauthorized {
-		w.Header().Set("WWW-Authenticate", `Basic realm="forge"`)
-	}
-	http.Error(w, msg, status)
-}
-
-func (a *API) serveGit(w http.ResponseWriter, r *http.Request, owner, name, op string) {
+func (a *API) serveGit(w http.ResponseWriter, r *http.Request, owner, name, op string) error {
 	service := r.URL.Query().Get("service")
 	if op != "info/refs" {
 		service = op
 	}
 	if service != "git-upload-pack" && service != "git-receive-pack" {
-		gitHTTPError(w, http.StatusForbidden, "only the smart HTTP protocol is served: use git 1.6.6 or later")
-		return
+		return errForbidden("only the smart HTTP protocol is served: use git 1.6.6 or later")
 	}
 	if (op == "info/refs") != (r.Method == http.MethodGet) {
-		gitHTTPError(w, http.StatusMethodNotAllowed, "method not allowed")
-		return
+		return errMethod("method not allowed")
 	}
 	s, err := a.gitSession(r)
 	if err != nil {
-		gitHTTPError(w, http.StatusUnauthorized, err.Error())
-		return
+		return err
 	}
 	r.SetPathValue("owner", owner)
 	r.SetPathValue("repo", name)
 	x, err := a.repoAccess(r, s)
 	if err != nil {
-		gitHTTPError(w, http.StatusNotFound, fmt.Sprintf("repository %s/%s not found", owner, name))
-		return
+		return err
 	}
 	push := service == "git-receive-pack"
 	if push && !x.canWrite() {
-		gitHTTPError(w, http.StatusForbidden, fmt.Sprintf("pushing needs write permission on %s", x.repo.FullName()))
-		return
+		return errForbidden("pushing needs write permission on %s", x.repo.FullName())
 	}
 	g, err := a.git.Open(x.repo.ID)
 	if err != nil {
-		gitHTTPError(w, http.StatusNotFound, "repository has no git data")
-		return
+		return errNotFound("repository has no git data")
 	}
 	w.Header().Set("Cache-Control", "no-cache")
 	switch {
 	case op == "info/refs":
-		a.advertise(w, r, g, service)
+		return a.advertise(w, r, g, service)
 	case push:
-		a.receivePack(w, r, g, x, s)
-	default:
-		a.uploadPack(w, r, g)
+		return a.receivePack(w, r, g, x, s)
 	}
+	return a.uploadPack(w, r, g)
 }
 
 // gitSession authenticates basic auth (token as password) or a token
@@ -152,15 +146,21 @@ var gitEndpoint = sync.OnceValue(func() *transport.Endpoint {
 	return ep
 })
 
-func (a *API) advertise(w http.ResponseWriter, r *http.Request, g *gitstore.Repo, service string) {
+func (a *API) advertise(w http.ResponseWriter, r *http.Request, g *gitstore.Repo, service string) error {
 	b, err := advertisement(r.Context(), g, service)
 	if err != nil {
-		gitHTTPError(w, http.StatusInternalServerError, internalMessage(err))
-		return
+		return fmt.Errorf("advertising the refs: %w", err)
 	}
 	// Written after the lock is released: a client that does not read
 	// must not hold up a push.
-	w.Header().Set("Content-Type", "application/x-"+service+"-advertisement")
+	writeGitAnswer(w, "application/x-"+service+"-advertisement", b)
+	return nil
+}
+
+// writeGitAnswer answers 200 with b.
+func writeGitAnswer(w http.ResponseWriter, contentType string, b []byte) {
+	w.Header().Set("Content-Type", contentType)
+	w.Header().Set("Content-Length", strconv.Itoa(len(b)))
 	w.Write(b)
 }
 
@@ -245,28 +245,24 @@ func (b *boundedReader) Read(p []byte) (int, error) {
 // uploadPack answers one round of a stateless fetch: without "done" it
 // only acknowledges the first common commit (or NAKs); with it, it sends
 // the pack of what the wants reach and the haves do not.
-func (a *API) uploadPack(w http.ResponseWriter, r *http.Request, g *gitstore.Repo) {
+func (a *API) uploadPack(w http.ResponseWriter, r *http.Request, g *gitstore.Repo) error {
 	ctx := r.Context()
 	body, err := requestBody(r)
 	if err != nil {
-		gitHTTPError(w, http.StatusBadRequest, err.Error())
-		return
+		return errInvalid("%v", err)
 	}
 	body = &boundedReader{ctx: ctx, r: body, limit: maxUploadRequest}
 	req := packp.NewUploadPackRequest()
 	if err := req.UploadRequest.Decode(body); err != nil {
-		gitHTTPError(w, http.StatusBadRequest, "bad upload-pack request: "+err.Error())
-		return
+		return errInvalid("bad upload-pack request: %v", err)
 	}
 	done, negotiating, err := readHaves(body, &req.UploadHaves)
 	if err != nil {
-		gitHTTPError(w, http.StatusBadRequest, "bad upload-pack request: "+err.Error())
-		return
+		return errInvalid("bad upload-pack request: %v", err)
 	}
 	depth, err := commitDepth(req.Depth)
 	if err != nil {
-		gitHTTPError(w, http.StatusBadRequest, err.Error())
-		return
+		return err
 	}
 	// The answer is made under the read lock into a spool, and sent
 	// after the lock is released: a clone that never reads its answer
@@ -274,25 +270,35 @@ func (a *API) uploadPack(w http.ResponseWriter, r *http.Request, g *gitstore.Rep
 	var out gitstore.Spool
 	defer out.Close()
 	if err := a.packInto(ctx, &out, g, req, depth, done, negotiating); err != nil {
-		gitHTTPError(w, http.StatusBadRequest, err.Error())
-		return
+		return fetchError(err)
 	}
 	if ctx.Err() != nil {
-		return
+		return nil
 	}
-	sendSpool(w, &out, "application/x-git-upload-pack-result")
+	return sendSpool(w, &out, "application/x-git-upload-pack-result")
+}
+
+// fetchError is the error of a fetch that failed making its answer: the
+// request's fault (a want or a depth the repository cannot serve), a
+// 400, unless the repository's files failed to be read (a 500).
+func fetchError(err error) error {
+	var pe *fs.PathError
+	if store.KindOf(err) != store.Internal || errors.As(err, &pe) {
+		return err
+	}
+	return errInvalid("%v", err)
 }
 
 // sendSpool answers 200 with what out holds.
-func sendSpool(w http.ResponseWriter, out *gitstore.Spool, contentType string) {
+func sendSpool(w http.ResponseWriter, out *gitstore.Spool, contentType string) error {
 	rd, err := out.Reader()
 	if err != nil {
-		gitHTTPError(w, http.StatusInternalServerError, "reading the spooled answer failed")
-		return
+		return fmt.Errorf("reading the spooled answer: %w", err)
 	}
 	w.Header().Set("Content-Type", contentType)
 	w.Header().Set("Content-Length", strconv.FormatInt(out.Size(), 10))
 	io.Copy(w, rd)
+	return nil
 }
 
 // packInto writes one round's answer of a fetch to out, under the read
@@ -419,11 +425,10 @@ func (b *inflationBound) Read(p []byte) (int, error) {
 	return n, err
 }
 
-func (a *API) receivePack(w http.ResponseWriter, r *http.Request, g *gitstore.Repo, x access, s *session) {
+func (a *API) receivePack(w http.ResponseWriter, r *http.Request, g *gitstore.Repo, x access, s *session) error {
 	raw, err := pushBody(r)
 	if err != nil {
-		gitHTTPError(w, http.StatusBadRequest, err.Error())
-		return
+		return errInvalid("%v", err)
 	}
 	// The whole request is read before the repository is locked: a push
 	// that stalls mid-way must not hold up every reader. What pushes
@@ -431,41 +436,25 @@ func (a *API) receivePack(w http.ResponseWriter, r *http.Request, g *gitstore.Re
 	// them at once (Config.PushSpool).
 	in := gitstore.Spool{Budget: a.pushes}
 	defer in.Close()
-	_, err = io.Copy(&in, io.LimitReader(raw, maxPush+1))
-	var full *gitstore.BudgetError
-	switch {
-	case errors.As(err, &full):
-		w.Header().Set("Retry-After", "10")
-		gitHTTPError(w, http.StatusServiceUnavailable, fmt.Sprintf("the server is receiving %d MiB of pushes at once, its bound (--max-push-spool): push again in a moment", full.Limit>>20))
-		return
-	case errors.Is(err, errInflated):
-		gitHTTPError(w, http.StatusRequestEntityTooLarge, "reading the push: "+err.Error())
-		return
-	case err != nil:
-		gitHTTPError(w, bodyErrorStatus(err), "reading the push: "+bodyErrorText(err))
-		return
-	case in.Size() > maxPush:
-		gitHTTPError(w, http.StatusRequestEntityTooLarge, fmt.Sprintf("push over %d GiB: push in parts", maxPush>>30))
-		return
+	if err := spoolPush(&in, raw); err != nil {
+		return err
 	}
 	sr := in.Section(0)
+	const resultType = "application/x-git-receive-pack-result"
 	if isProbe(sr, in.Size()) {
 		// Before a push larger than http.postBuffer git sends a lone
 		// flush to learn whether the server takes requests at all;
 		// receive-pack reads no command from it and answers nothing.
-		w.Header().Set("Content-Type", "application/x-git-receive-pack-result")
-		w.WriteHeader(http.StatusOK)
-		return
+		writeGitAnswer(w, resultType, nil)
+		return nil
 	}
 	body, shallow, err := stripShallow(sr)
 	if err != nil {
-		gitHTTPError(w, http.StatusBadRequest, "malformed receive-pack request: "+err.Error())
-		return
+		return errInvalid("malformed receive-pack request: %v", err)
 	}
 	req := packp.NewReferenceUpdateRequest()
 	if err := req.Decode(body); err != nil {
-		gitHTTPError(w, http.StatusBadRequest, "malformed receive-pack request: "+err.Error())
-		return
+		return errInvalid("malformed receive-pack request: %v", err)
 	}
 	// The commands are read with exact reads: the pack starts where they
 	// stopped, and is read from the spool where it lies.
@@ -473,14 +462,9 @@ func (a *API) receivePack(w http.ResponseWriter, r *http.Request, g *gitstore.Re
 	if off, err := sr.Seek(0, io.SeekCurrent); err == nil && needsPack(req.Commands) {
 		pack = in.Section(off)
 	}
-	report, done, status, perr := receiveLocked(g, req, pack, shallow)
-	if status != 0 {
-		msg := perr.Error()
-		if status >= http.StatusInternalServerError {
-			msg = internalMessage(perr)
-		}
-		gitHTTPError(w, status, msg)
-		return
+	report, done, err := receiveLocked(g, req, pack, shallow)
+	if err != nil {
+		return err
 	}
 	var out bytes.Buffer
 	if req.Capabilities.Supports(capability.ReportStatus) {
@@ -489,8 +473,45 @@ func (a *API) receivePack(w http.ResponseWriter, r *http.Request, g *gitstore.Re
 	if len(done) > 0 {
 		a.afterPush(x, g, s, done)
 	}
-	w.Header().Set("Content-Type", "application/x-git-receive-pack-result")
-	w.Write(out.Bytes())
+	writeGitAnswer(w, resultType, out.Bytes())
+	return nil
+}
+
+// spoolPush reads a push's request into in, within maxPush. What the
+// client sent wrong or too much is its error; a spool that fails to be
+// written (its temporary file) is the server's.
+func spoolPush(in *gitstore.Spool, raw io.Reader) error {
+	src := &readErrors{r: raw}
+	_, err := io.Copy(in, io.LimitReader(src, maxPush+1))
+	var full *gitstore.BudgetError
+	switch {
+	case errors.As(err, &full):
+		return errBusy(10*time.Second, "the server is receiving %d MiB of pushes at once, its bound (--max-push-spool): push again in a moment", full.Limit>>20)
+	case errors.Is(err, errInflated):
+		return errTooLarge("reading the push: %v", err)
+	case err != nil && err == src.err:
+		return errBody("the push", err)
+	case err != nil:
+		return fmt.Errorf("spooling the push: %w", err)
+	case in.Size() > maxPush:
+		return errTooLarge("push over %d GiB: push in parts", maxPush>>30)
+	}
+	return nil
+}
+
+// readErrors keeps the error its reader returned, to tell it from the
+// writer's in an io.Copy.
+type readErrors struct {
+	r   io.Reader
+	err error
+}
+
+func (e *readErrors) Read(p []byte) (int, error) {
+	n, err := e.r.Read(p)
+	if err != nil && err != io.EOF {
+		e.err = err
+	}
+	return n, err
 }
 
 // needsPack reports whether a push carries a pack: git sends none when
@@ -505,17 +526,16 @@ func needsPack(cmds []*packp.Command) bool {
 }
 
 // receiveLocked applies a spooled push under the write lock: the report
-// for git, and the commands done. A status other than 0 is an answer to
-// give instead of the report.
-func receiveLocked(g *gitstore.Repo, req *packp.ReferenceUpdateRequest, pack *io.SectionReader, shallow []plumbing.Hash) (*packp.ReportStatus, []*packp.Command, int, error) {
+// for git, and the commands done. An error is an answer to give instead
+// of the report.
+func receiveLocked(g *gitstore.Repo, req *packp.ReferenceUpdateRequest, pack *io.SectionReader, shallow []plumbing.Hash) (*packp.ReportStatus, []*packp.Command, error) {
 	g.Lock()
 	defer g.Unlock()
 	for _, h := range shallow {
 		// Its parents would be missing here, as git's own server
 		// refuses by default (receive.shallowUpdate).
 		if g.Storer().HasEncodedObject(h) != nil {
-			return nil, nil, http.StatusBadRequest, errors.New("pushing from a shallow clone whose boundary commit " + h.String() +
-				" this repository lacks: run git fetch --unshallow first")
+			return nil, nil, errInvalid("pushing from a shallow clone whose boundary commit %s this repository lacks: run git fetch --unshallow first", h)
 		}
 	}
 	refErrs, unpackErr := g.Receive(req.Commands, pack)
@@ -537,7 +557,7 @@ func receiveLocked(g *gitstore.Repo, req *packp.ReferenceUpdateRequest, pack *io
 		}
 		rs.CommandStatuses = append(rs.CommandStatuses, &packp.CommandStatus{ReferenceName: c.Name, Status: msg})
 	}
-	return rs, done, 0, nil
+	return rs, done, nil
 }
 
 // isProbe reports whether the request is git's probe: a flush-pkt and

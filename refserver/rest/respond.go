@@ -14,6 +14,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/forgehq/forge/refserver/store"
 )
@@ -86,6 +87,25 @@ func statusOf(err error) int {
 
 // writeError answers with err's status and message in the Error shape.
 func writeError(w http.ResponseWriter, err error) {
+	status, msg := errorAnswer(w, err)
+	writeJSON(w, status, errorBody{msg})
+}
+
+// writeGitError is git's smart HTTP's writeError: the same status and
+// message, as plain text (git shows a text/plain body's lines as
+// "remote: ..."), and a 401 names the scheme git answers with its
+// credentials.
+func writeGitError(w http.ResponseWriter, err error) {
+	status, msg := errorAnswer(w, err)
+	if status == http.StatusUnauthorized {
+		w.Header().Set("WWW-Authenticate", `Basic realm="forge"`)
+	}
+	http.Error(w, msg, status)
+}
+
+// errorAnswer is what both writers answer for err: its status, its
+// message (a 500's without the file), and the headers that go with it.
+func errorAnswer(w http.ResponseWriter, err error) (int, string) {
 	if statusOf(err) == http.StatusInternalServerError && store.IsDiskFull(err) {
 		err = store.StorageError(err) // a full disk is a 507
 	}
@@ -95,7 +115,7 @@ func writeError(w http.ResponseWriter, err error) {
 		msg = internalMessage(err)
 	}
 	setRetryAfter(w, err)
-	writeJSON(w, status, errorBody{msg})
+	return status, msg
 }
 
 // internalMessage is what an answer says of an internal error, the JSON
@@ -122,6 +142,28 @@ func errUnauthorized(format string, a ...any) error {
 	return &httpError{status: http.StatusUnauthorized, msg: fmt.Sprintf(format, a...)}
 }
 
+// errTooLarge is a 413: a request over one of the server's bounds.
+func errTooLarge(format string, a ...any) error {
+	return &httpError{status: http.StatusRequestEntityTooLarge, msg: fmt.Sprintf(format, a...)}
+}
+
+// errMethod is a 405: a method the path does not have.
+func errMethod(format string, a ...any) error {
+	return &httpError{status: http.StatusMethodNotAllowed, msg: fmt.Sprintf(format, a...)}
+}
+
+// errBusy is a 503 whose answer carries Retry-After: the server is at a
+// bound that frees itself (e.g. the pushes being received at once).
+func errBusy(wait time.Duration, format string, a ...any) error {
+	return &retryLater{wait: wait, err: &httpError{status: http.StatusServiceUnavailable, msg: fmt.Sprintf(format, a...)}}
+}
+
+// errBody is the error of a failed read of a request's body: 408 when
+// the server's body-read deadline passed, else 400; what names the body.
+func errBody(what string, err error) error {
+	return &httpError{status: bodyErrorStatus(err), msg: "reading " + what + ": " + bodyErrorText(err)}
+}
+
 // maxBody bounds request bodies; requests here are small.
 const maxBody = 1 << 20
 
@@ -134,9 +176,9 @@ func decode(w http.ResponseWriter, r *http.Request, v any) error {
 	if err != nil {
 		var tooBig *http.MaxBytesError
 		if errors.As(err, &tooBig) {
-			return &httpError{status: http.StatusRequestEntityTooLarge, msg: fmt.Sprintf("request body over %d bytes", maxBody)}
+			return errTooLarge("request body over %d bytes", maxBody)
 		}
-		return &httpError{status: bodyErrorStatus(err), msg: "reading request body: " + bodyErrorText(err)}
+		return errBody("request body", err)
 	}
 	body = bytes.TrimSpace(body)
 	if len(body) == 0 {

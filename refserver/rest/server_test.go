@@ -18,7 +18,8 @@ import (
 // testAPI is the REST API's real handler over a store in memory, served on
 // 127.0.0.1, with a token per account.
 type testAPI struct {
-	url    string
+	url    string // the API's, origin + Prefix
+	origin string // git's repositories are at origin/OWNER/NAME.git
 	st     *store.Store
 	tokens map[string]string
 }
@@ -26,7 +27,10 @@ type testAPI struct {
 // newTestAPI serves the API with alice (owner of alice/pub, public, and
 // alice/priv, private: bob reads it, carol writes), dave (a stranger to
 // both) and root (a site admin).
-func newTestAPI(t *testing.T) *testAPI {
+func newTestAPI(t *testing.T) *testAPI { return newTestAPIWith(t, nil) }
+
+// newTestAPIWith is newTestAPI with configure's changes to its Config.
+func newTestAPIWith(t *testing.T, configure func(*Config)) *testAPI {
 	t.Helper()
 	st, err := store.Open("", nil)
 	if err != nil {
@@ -34,11 +38,21 @@ func newTestAPI(t *testing.T) *testAPI {
 	}
 	t.Cleanup(func() { st.Close() })
 	var origin string
-	api := New(Config{Store: st, Git: gitstore.New(t.TempDir()), PasswordCost: 4, PublicURL: func() string { return origin }})
-	srv := httptest.NewServer(api)
+	cfg := Config{Store: st, Git: gitstore.New(t.TempDir()), PasswordCost: 4, PublicURL: func() string { return origin }}
+	if configure != nil {
+		configure(&cfg)
+	}
+	api := New(cfg)
+	// Routed as the server routes (refserver/server.go): the API under
+	// its prefix, git's smart HTTP at the repositories' clone URLs.
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if strings.HasPrefix(r.URL.Path, Prefix+"/") || !api.GitHTTP(w, r) {
+			api.ServeHTTP(w, r)
+		}
+	}))
 	t.Cleanup(srv.Close)
 	origin = srv.URL
-	ta := &testAPI{url: srv.URL + Prefix, st: st, tokens: map[string]string{}}
+	ta := &testAPI{url: srv.URL + Prefix, origin: srv.URL, st: st, tokens: map[string]string{}}
 	users := map[string]store.User{}
 	for login, role := range map[string]string{"alice": store.RoleUser, "bob": store.RoleUser, "carol": store.RoleUser, "dave": store.RoleUser, "root": store.RoleSiteAdmin} {
 		u, err := st.CreateUser(store.NewUser{Login: login, Email: login + "@example.com", Role: role, Activated: true})
