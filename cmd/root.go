@@ -24,6 +24,7 @@ import (
 	"github.com/forgehq/forge/cmd/chat"
 	"github.com/forgehq/forge/cmd/companion"
 	"github.com/forgehq/forge/cmd/completion"
+	"github.com/forgehq/forge/cmd/demo"
 	"github.com/forgehq/forge/cmd/image"
 	"github.com/forgehq/forge/cmd/internal/rootcmd"
 	"github.com/forgehq/forge/cmd/issue"
@@ -50,8 +51,7 @@ func Main() int { return MainTree(NewTree) }
 // A Tree builds the command tree for a command line (see NewTree).
 type Tree func(f *cmdutil.Factory, args []string) *cobra.Command
 
-// MainTree is Main with the command tree tree builds: forge-server's
-// (package withserver) runs `serve` and `demo` in its own process.
+// MainTree is Main with the command tree tree builds.
 func MainTree(tree Tree) int {
 	f := cmdutil.New(iostreams.System(), os.Getenv)
 	return RunTree(context.Background(), f, dispatchArgs(os.Args), tree)
@@ -90,9 +90,10 @@ func RunTree(parent context.Context, f *cmdutil.Factory, args []string, tree Tre
 }
 
 // NewRootCmd builds the whole command tree. Building it reads nothing and
-// connects nowhere. Its `serve` and `demo` run the forge-server companion
-// and `mcp serve` the forge-mcp one (package companion), which link the
-// reference server and the MCP SDK that forge does not.
+// connects nowhere. Its `serve` runs the forge-server companion, `demo`
+// starts it as a child, and `mcp serve` runs the forge-mcp one (package
+// companion): they link the reference server and the MCP SDK that forge
+// does not.
 func NewRootCmd(f *cmdutil.Factory) *cobra.Command { return NewTree(f, nil) }
 
 // NewTree builds the command tree args need: when they name a command
@@ -113,6 +114,7 @@ func NewTree(f *cmdutil.Factory, args []string) *cobra.Command {
 		return flagError(cmd, err)
 	})
 	word, wantsVersion := firstWord(args)
+	nouns := nounTable()
 	one := -1
 	for i, n := range nouns {
 		if n.name == word {
@@ -134,45 +136,53 @@ func NewTree(f *cmdutil.Factory, args []string) *cobra.Command {
 	return root
 }
 
-// nouns are forge's commands, in the order help lists them; each is built
-// only when a command line needs it (NewTree). Their names are the
-// commands' own (TestNounNames). A command that reads the tree it is in
-// (alias set asks whether a word is a command; completion writes the
-// tree's script) is whole: it runs in the whole tree.
-var nouns = []struct {
+// noun is one of forge's commands, built only when a command line needs
+// it (NewTree). A command that reads the tree it is in (alias set asks
+// whether a word is a command; completion writes the tree's script; the
+// demo offers `forge tui` when there is one) is whole: it runs in the
+// whole tree.
+type noun struct {
 	name  string
 	build func(*cmdutil.Factory) *cobra.Command
 	whole bool
-}{
-	{"version", version.NewCmd, false},
-	{"profile", profile.NewCmd, false},
-	{"auth", auth.NewCmd, false},
-	{"account", account.NewCmd, false},
-	{"ssh-key", sshkey.NewCmd, false},
-	{"chat", chat.NewCmd, false},
-	{"serve", newServe, false},
-	{"image", image.NewCmd, false},
-	{"run", run.NewCmd, false},
-	{"job", job.NewCmd, false},
-	{"admin", admin.NewCmd, false},
-	{"mcp", mcp.NewCmd, false},
-	{"api", api.NewCmd, false},
-	{"repo", repo.NewCmd, false},
-	{"issue", issue.NewCmd, false},
-	{"pr", pr.NewCmd, false},
-	{"release", release.NewCmd, false},
-	{"demo", newDemo, false},
-	{"completion", completion.NewCmd, true},
-	{"tui", tui.NewCmd, false},
-	{"browse", newBrowse, false},
-	{"alias", alias.NewCmd, true},
-	{"status", status.NewCmd, false},
+}
+
+// nounTable is forge's commands, in the order help lists them; their names
+// are the commands' own (TestNounNames). A function, not a table built at
+// start-up: the demo's constructor runs forge's command lines (Run), which
+// build the tree from this table, and a variable may not depend on itself.
+func nounTable() []noun {
+	return []noun{
+		{"version", version.NewCmd, false},
+		{"profile", profile.NewCmd, false},
+		{"auth", auth.NewCmd, false},
+		{"account", account.NewCmd, false},
+		{"ssh-key", sshkey.NewCmd, false},
+		{"chat", chat.NewCmd, false},
+		{"serve", newServe, false},
+		{"image", image.NewCmd, false},
+		{"run", run.NewCmd, false},
+		{"job", job.NewCmd, false},
+		{"admin", admin.NewCmd, false},
+		{"mcp", mcp.NewCmd, false},
+		{"api", api.NewCmd, false},
+		{"repo", repo.NewCmd, false},
+		{"issue", issue.NewCmd, false},
+		{"pr", pr.NewCmd, false},
+		{"release", release.NewCmd, false},
+		{"demo", newDemo, true},
+		{"completion", completion.NewCmd, true},
+		{"tui", tui.NewCmd, false},
+		{"browse", newBrowse, false},
+		{"alias", alias.NewCmd, true},
+		{"status", status.NewCmd, false},
+	}
 }
 
 // The constructors of the nouns that take more than the Factory: named
 // functions, so that the table needs no init() work.
 func newServe(f *cmdutil.Factory) *cobra.Command  { return companion.NewCmd(f, companion.Serve) }
-func newDemo(f *cmdutil.Factory) *cobra.Command   { return companion.NewCmd(f, companion.Demo) }
+func newDemo(f *cmdutil.Factory) *cobra.Command   { return demo.NewCmd(f, Run) }
 func newBrowse(f *cmdutil.Factory) *cobra.Command { return browse.NewCmd(f, nil) }
 
 // firstWord is args' first word that is not a root flag or a root flag's
