@@ -87,7 +87,7 @@ in one terminal (a server to keep using), a login as a demo user in another.`,
 		Example: `  forge demo
   go run ./cmd/forge demo
   forge demo > tour.txt`,
-		Args:    cmdutil.NoArgs,
+		Args: cmdutil.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.root = cmd.Root()
 			return runF(cmd.Context(), opts)

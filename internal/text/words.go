@@ -77,8 +77,9 @@ func ShellQuote(s string) string {
 }
 
 // ShellUnquote undoes ShellQuote: the word a shell would make of q, for
-// the words ShellQuote writes (bare, or single-quoted, with '\'' for a
-// quote); false for anything else.
+// the words ShellQuote writes (bare, or in single quotes, each quote
+// inside closing them, escaped, and opening them again); false for
+// anything else.
 func ShellUnquote(q string) (string, bool) {
 	if q != "" && ShellQuote(q) == q {
 		return q, true
