@@ -8,7 +8,6 @@ package totp
 import (
 	"crypto/hmac"
 	"crypto/sha1"
-	"encoding/base32"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -33,17 +32,36 @@ func Code(secret string, t time.Time) (string, error) {
 	return codeAt(key, uint64(t.Unix())/uint64(Period/time.Second), Digits), nil
 }
 
-// Key decodes a base32 secret as a person would type it: upper or lower
-// case, in groups separated by spaces, with or without "=" padding.
+// Key decodes a base32 secret (RFC 4648's alphabet) as a person would
+// type it: upper or lower case, in groups separated by spaces, with or
+// without "=" padding. Decoded here: encoding/base32 builds its encodings
+// when the program starts, which every forge run would pay for.
 func Key(secret string) ([]byte, error) {
 	s := strings.ToUpper(strings.Join(strings.Fields(secret), ""))
 	s = strings.TrimRight(s, "=")
-	key, err := base32.StdEncoding.WithPadding(base32.NoPadding).DecodeString(s)
-	if err != nil || len(key) == 0 {
-		return nil, errors.New("the two-factor secret is not base32")
+	var key []byte
+	var bits, n uint
+	for _, c := range []byte(s) {
+		i := strings.IndexByte("ABCDEFGHIJKLMNOPQRSTUVWXYZ234567", c)
+		if i < 0 {
+			return nil, errNotBase32
+		}
+		bits, n = bits<<5|uint(i), n+5
+		if n >= 8 {
+			key = append(key, byte(bits>>(n-8)))
+			n -= 8
+			bits &= 1<<n - 1
+		}
+	}
+	// What is left are the last character's unused bits, fewer than five
+	// as RFC 4648 writes them, and zero.
+	if len(key) == 0 || n >= 5 || bits != 0 {
+		return nil, errNotBase32
 	}
 	return key, nil
 }
+
+var errNotBase32 = errors.New("the two-factor secret is not base32")
 
 // codeAt is RFC 4226's HOTP of key at counter, digits long.
 func codeAt(key []byte, counter uint64, digits int) string {

@@ -87,3 +87,25 @@ func TestAsTheServerComputesIt(t *testing.T) {
 		}
 	}
 }
+
+// TestKeyAsEncodingBase32: Key decodes what encoding/base32 encodes, of
+// every length; it refuses lengths RFC 4648 never writes (1, 3 or 6
+// characters past a group of 8) and unused bits that are not zero.
+func TestKeyAsEncodingBase32(t *testing.T) {
+	enc := base32.StdEncoding.WithPadding(base32.NoPadding)
+	for n := 1; n <= 40; n++ {
+		b := make([]byte, n)
+		for i := range b {
+			b[i] = byte(i*37 + n)
+		}
+		got, err := Key(enc.EncodeToString(b))
+		if err != nil || string(got) != string(b) {
+			t.Errorf("%d bytes: %x, %v, want %x", n, got, err, b)
+		}
+	}
+	for _, s := range []string{"A", "ABC", "ABCDEF", "GEZDGNBVA", "AB", "GEZDGNBVGY3TQOJ="} {
+		if k, err := Key(s); err == nil {
+			t.Errorf("Key(%q) = %x", s, k)
+		}
+	}
+}
