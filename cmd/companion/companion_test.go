@@ -27,13 +27,7 @@ import (
 // TestMain lets the test binary be forge or forge-server, by the name of
 // the file it runs from (forge-server keeps forge's argv[0]).
 func TestMain(m *testing.M) {
-	self, _ := os.Executable()
-	switch filepath.Base(self) {
-	case "forge":
-		os.Exit(cmd.Main())
-	case companion.Binary:
-		os.Exit(serve.Main())
-	}
+	companiontest.Play(map[string]func() int{"forge": cmd.Main, companion.Binary: serve.Main})
 	os.Exit(m.Run())
 }
 

@@ -27,13 +27,7 @@ import (
 // starts) and forge, by the name of the file it runs from
 // (companiontest.Install), or forge where tmuxtest asks for it.
 func TestMain(m *testing.M) {
-	self, _ := os.Executable()
-	switch filepath.Base(self) {
-	case "forge":
-		os.Exit(cmd.Main())
-	case companion.Binary:
-		os.Exit(serve.Main())
-	}
+	companiontest.Play(map[string]func() int{"forge": cmd.Main, companion.Binary: serve.Main})
 	tmuxtest.Main(m, cmd.Main)
 }
 
