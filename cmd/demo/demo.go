@@ -53,11 +53,11 @@ func newDemoCmd(f *cmdutil.Factory, run Runner, runF func(context.Context, *Opti
 		Short: "Tour forge's main jobs on a throw-away reference server",
 		Long: `Start the reference server (forge-server, which ` + "`forge serve`" + ` runs) as a
 child process on a free loopback port, in memory and seeded with demo data,
-and walk through forge's main jobs as alice,
-one of the demo users: log in, create a repository, open and close an
-issue, watch a CI run, turn on two-factor authentication (with the QR
-code), ask the agent a question and see the reply stream in, push a small
-generated image to the registry and list its tags.
+and walk through forge's main jobs as alice, one of the demo users: log in,
+create a repository, open and close an issue, watch a CI run, turn on
+two-factor authentication (with the QR code), ask the agent a question and
+see the reply stream in, push a small generated image to the registry and
+list its tags.
 
 Each command is printed, after a "$", before its output, which is what you
 would see typing it yourself; forge runs it in its own process. Nothing
@@ -74,7 +74,8 @@ forge-server is found beside forge, else (forge run from its own clone, as
 
 The QR code step draws the code as on a terminal even when the demo's
 output is not one, so it shows in a CI log too; the demo then plays your
-authenticator app and confirms the enrolment with the current code.
+authenticator app, reading the secret shown below the code, and confirms
+the enrolment with the current code.
 
 On a terminal the server stays up at the end: the demo prints the
 settings to use it from another shell, offers ` + "`forge tui`" + ` on it, and
