@@ -11,14 +11,16 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// children are the IDs of the processes whose parent is pid, from /proc.
-func children(t *testing.T, pid int) []int {
+// servers are the IDs of the demo's servers among pid's children, from
+// /proc: forge-server serve with the demo's --until-stdin-eof (a step may
+// have a child of its own meanwhile, as the keyring's dbus-launch).
+func servers(t *testing.T, pid int) []int {
 	t.Helper()
 	stats, err := filepath.Glob("/proc/[0-9]*/stat")
 	if err != nil {
 		t.Fatal(err)
 	}
-	var kids []int
+	var found []int
 	for _, s := range stats {
 		b, err := os.ReadFile(s)
 		if err != nil {
@@ -27,32 +29,35 @@ func children(t *testing.T, pid int) []int {
 		// pid (comm) state ppid ...: comm may hold spaces and parentheses.
 		i := strings.LastIndexByte(string(b), ')')
 		f := strings.Fields(string(b[i+1:]))
-		if len(f) > 1 && f[1] == strconv.Itoa(pid) {
+		if len(f) < 2 || f[1] != strconv.Itoa(pid) {
+			continue
+		}
+		cmdline, _ := os.ReadFile(filepath.Join(filepath.Dir(s), "cmdline"))
+		if strings.Contains(string(cmdline), "\x00serve\x00") && strings.Contains(string(cmdline), "\x00--until-stdin-eof") {
 			id, _ := strconv.Atoi(filepath.Base(filepath.Dir(s)))
-			kids = append(kids, id)
+			found = append(found, id)
 		}
 	}
-	return kids
+	return found
 }
 
-// noChildren fails the test if this process has a child left: a demo run
-// here must not leave its forge-server behind.
+// noChildren fails the test if a demo run in this process left its
+// forge-server behind.
 func noChildren(t *testing.T) {
 	t.Helper()
-	if kids := children(t, os.Getpid()); len(kids) != 0 {
-		t.Errorf("processes left behind: %v", kids)
+	if left := servers(t, os.Getpid()); len(left) != 0 {
+		t.Errorf("the demo's server left behind: processes %v", left)
 	}
 }
 
-// serverOf is the ID of the one child of the demo running as pid: its
-// forge-server (0 where the tests cannot tell: not here).
+// serverOf is the ID of the server of the demo running as pid.
 func serverOf(t *testing.T, pid int) int {
 	t.Helper()
-	kids := children(t, pid)
-	if len(kids) != 1 {
-		t.Fatalf("the demo has children %v, want its server alone", kids)
+	found := servers(t, pid)
+	if len(found) != 1 {
+		t.Fatalf("the demo has servers %v, want one", found)
 	}
-	return kids[0]
+	return found[0]
 }
 
 // gone says whether the process pid has ended (and been reaped).
