@@ -114,7 +114,6 @@ func NewTree(f *cmdutil.Factory, args []string) *cobra.Command {
 		return flagError(cmd, err)
 	})
 	word, wantsVersion := firstWord(args)
-	nouns := nounTable()
 	one := -1
 	for i, n := range nouns {
 		if n.name == word {
@@ -123,11 +122,11 @@ func NewTree(f *cmdutil.Factory, args []string) *cobra.Command {
 	}
 	switch {
 	case one >= 0 && !nouns[one].whole:
-		root.AddCommand(nouns[one].build(f))
+		root.AddCommand(nouns[one].cmd(f))
 	case word == "" && wantsVersion:
 	default:
 		for _, n := range nouns {
-			root.AddCommand(n.build(f))
+			root.AddCommand(n.cmd(f))
 		}
 	}
 	addHelpTopics(root)
@@ -147,42 +146,48 @@ type noun struct {
 	whole bool
 }
 
-// nounTable is forge's commands, in the order help lists them; their names
-// are the commands' own (TestNounNames). A function, not a table built at
-// start-up: the demo's constructor runs forge's command lines (Run), which
-// build the tree from this table, and a variable may not depend on itself.
-func nounTable() []noun {
-	return []noun{
-		{"version", version.NewCmd, false},
-		{"profile", profile.NewCmd, false},
-		{"auth", auth.NewCmd, false},
-		{"account", account.NewCmd, false},
-		{"ssh-key", sshkey.NewCmd, false},
-		{"chat", chat.NewCmd, false},
-		{"serve", newServe, false},
-		{"image", image.NewCmd, false},
-		{"run", run.NewCmd, false},
-		{"job", job.NewCmd, false},
-		{"admin", admin.NewCmd, false},
-		{"mcp", mcp.NewCmd, false},
-		{"api", api.NewCmd, false},
-		{"repo", repo.NewCmd, false},
-		{"issue", issue.NewCmd, false},
-		{"pr", pr.NewCmd, false},
-		{"release", release.NewCmd, false},
-		{"demo", newDemo, true},
-		{"completion", completion.NewCmd, true},
-		{"tui", tui.NewCmd, false},
-		{"browse", newBrowse, false},
-		{"alias", alias.NewCmd, true},
-		{"status", status.NewCmd, false},
+// cmd builds the command. The demo's entry names no constructor: the demo
+// runs forge's command lines (Run), which read the table, and a table
+// naming it would depend on itself (an initialisation cycle), so it is
+// named here, outside the table.
+func (n noun) cmd(f *cmdutil.Factory) *cobra.Command {
+	if n.build == nil {
+		return demo.NewCmd(f, Run)
 	}
+	return n.build(f)
+}
+
+// nouns are forge's commands, in the order help lists them; their names
+// are the commands' own (TestNounNames).
+var nouns = []noun{
+	{"version", version.NewCmd, false},
+	{"profile", profile.NewCmd, false},
+	{"auth", auth.NewCmd, false},
+	{"account", account.NewCmd, false},
+	{"ssh-key", sshkey.NewCmd, false},
+	{"chat", chat.NewCmd, false},
+	{"serve", newServe, false},
+	{"image", image.NewCmd, false},
+	{"run", run.NewCmd, false},
+	{"job", job.NewCmd, false},
+	{"admin", admin.NewCmd, false},
+	{"mcp", mcp.NewCmd, false},
+	{"api", api.NewCmd, false},
+	{"repo", repo.NewCmd, false},
+	{"issue", issue.NewCmd, false},
+	{"pr", pr.NewCmd, false},
+	{"release", release.NewCmd, false},
+	{"demo", nil, true},
+	{"completion", completion.NewCmd, true},
+	{"tui", tui.NewCmd, false},
+	{"browse", newBrowse, false},
+	{"alias", alias.NewCmd, true},
+	{"status", status.NewCmd, false},
 }
 
 // The constructors of the nouns that take more than the Factory: named
 // functions, so that the table needs no init() work.
 func newServe(f *cmdutil.Factory) *cobra.Command  { return companion.NewCmd(f, companion.Serve) }
-func newDemo(f *cmdutil.Factory) *cobra.Command   { return demo.NewCmd(f, Run) }
 func newBrowse(f *cmdutil.Factory) *cobra.Command { return browse.NewCmd(f, nil) }
 
 // firstWord is args' first word that is not a root flag or a root flag's

@@ -16,8 +16,8 @@ import (
 func TestNounNames(t *testing.T) {
 	ios, _, _, _ := iostreams.Test()
 	f := cmdutil.New(ios, func(string) string { return "" })
-	for _, n := range nounTable() {
-		if got := n.build(f).Name(); got != n.name {
+	for _, n := range nouns {
+		if got := n.cmd(f).Name(); got != n.name {
 			t.Errorf("nouns names %q the command %q", n.name, got)
 		}
 	}
@@ -31,7 +31,7 @@ func TestTreeBuiltForTheCommandLine(t *testing.T) {
 	ios, _, _, _ := iostreams.Test()
 	f := cmdutil.New(ios, func(string) string { return "" })
 	var all []string
-	for _, n := range nounTable() {
+	for _, n := range nouns {
 		all = append(all, n.name)
 	}
 	for _, c := range []struct {
