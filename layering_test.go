@@ -114,11 +114,11 @@ func TestInterfacesStayApart(t *testing.T) {
 
 // TestFacesStayApart: the TUI and the MCP server import neither each other
 // nor the CLI; the CLI reaches the MCP server and the reference server only
-// from the companions' own trees (cmd/forge-mcp; cmd/withserver with the
-// serve and demo it links).
+// from the companions' own trees (cmd/forge-mcp; cmd/serve, which
+// forge-server is, and cmd/withserver, the documented tree that holds it).
 func TestFacesStayApart(t *testing.T) {
 	companion := map[string]bool{}
-	for _, p := range []string{"cmd/forge-mcp", "cmd/withserver", "cmd/serve", "cmd/demo"} {
+	for _, p := range []string{"cmd/forge-mcp", "cmd/withserver", "cmd/serve"} {
 		companion[module+p] = true
 	}
 	for pkg, deps := range imports(t) {

@@ -210,7 +210,10 @@ func helpTopicsSection() string {
 
 // strictHelp makes `forge help NAME` a usage error (exit 2) when NAME is
 // neither a command nor a topic: cobra's own prints the root's usage and
-// exits 0, which a script cannot tell from success.
+// exits 0, which a script cannot tell from success. A command that parses
+// no flags of its own (`serve`, which runs forge-server: package
+// companion) answers `help NAME` as it answers `NAME --help`, and its
+// error and exit code reach forge's main as any command's do.
 func strictHelp(root *cobra.Command) {
 	root.InitDefaultHelpCmd()
 	var help *cobra.Command
@@ -228,6 +231,9 @@ func strictHelp(root *cobra.Command) {
 		cmd, rest, err := c.Root().Find(args)
 		if cmd == nil || err != nil || len(rest) > 0 {
 			return cmdutil.UsageErrorf("no help topic or command %q: see `forge help` for the commands and topics", strings.Join(args, " "))
+		}
+		if cmd.DisableFlagParsing && cmd.RunE != nil {
+			return cmd.RunE(cmd, []string{"--help"})
 		}
 		show(c, args)
 		return nil

@@ -67,9 +67,9 @@ var verbArgs = map[string][]string{
 }
 
 // forwarded are the verbs whose arguments another program parses: forge
-// runs the forge-server companion with them (cmd/companion), whose tree
+// runs the forge-server companion with them (cmd/companion), whose serve
 // cmd/withserver's test checks.
-var forwarded = map[string]bool{"forge serve": true, "forge demo": true}
+var forwarded = map[string]bool{"forge serve": true}
 
 // TestEveryVerbIsBuiltOneWay walks the command tree and runs every verb
 // (every command with a run function but the help topics) with its run

@@ -24,6 +24,7 @@ import (
 	"github.com/forgehq/forge/cmd/chat"
 	"github.com/forgehq/forge/cmd/companion"
 	"github.com/forgehq/forge/cmd/completion"
+	"github.com/forgehq/forge/cmd/demo"
 	"github.com/forgehq/forge/cmd/image"
 	"github.com/forgehq/forge/cmd/internal/rootcmd"
 	"github.com/forgehq/forge/cmd/issue"
@@ -50,8 +51,7 @@ func Main() int { return MainTree(NewTree) }
 // A Tree builds the command tree for a command line (see NewTree).
 type Tree func(f *cmdutil.Factory, args []string) *cobra.Command
 
-// MainTree is Main with the command tree tree builds: forge-server's
-// (package withserver) runs `serve` and `demo` in its own process.
+// MainTree is Main with the command tree tree builds.
 func MainTree(tree Tree) int {
 	f := cmdutil.New(iostreams.System(), os.Getenv)
 	return RunTree(context.Background(), f, dispatchArgs(os.Args), tree)
@@ -90,9 +90,10 @@ func RunTree(parent context.Context, f *cmdutil.Factory, args []string, tree Tre
 }
 
 // NewRootCmd builds the whole command tree. Building it reads nothing and
-// connects nowhere. Its `serve` and `demo` run the forge-server companion
-// and `mcp serve` the forge-mcp one (package companion), which link the
-// reference server and the MCP SDK that forge does not.
+// connects nowhere. Its `serve` runs the forge-server companion, `demo`
+// starts it as a child, and `mcp serve` runs the forge-mcp one (package
+// companion): they link the reference server and the MCP SDK that forge
+// does not.
 func NewRootCmd(f *cmdutil.Factory) *cobra.Command { return NewTree(f, nil) }
 
 // NewTree builds the command tree args need: when they name a command
@@ -121,11 +122,11 @@ func NewTree(f *cmdutil.Factory, args []string) *cobra.Command {
 	}
 	switch {
 	case one >= 0 && !nouns[one].whole:
-		root.AddCommand(nouns[one].build(f))
+		root.AddCommand(nouns[one].cmd(f))
 	case word == "" && wantsVersion:
 	default:
 		for _, n := range nouns {
-			root.AddCommand(n.build(f))
+			root.AddCommand(n.cmd(f))
 		}
 	}
 	addHelpTopics(root)
@@ -134,16 +135,31 @@ func NewTree(f *cmdutil.Factory, args []string) *cobra.Command {
 	return root
 }
 
-// nouns are forge's commands, in the order help lists them; each is built
-// only when a command line needs it (NewTree). Their names are the
-// commands' own (TestNounNames). A command that reads the tree it is in
-// (alias set asks whether a word is a command; completion writes the
-// tree's script) is whole: it runs in the whole tree.
-var nouns = []struct {
+// noun is one of forge's commands, built only when a command line needs
+// it (NewTree). A command that reads the tree it is in (alias set asks
+// whether a word is a command; completion writes the tree's script; the
+// demo offers `forge tui` when there is one) is whole: it runs in the
+// whole tree.
+type noun struct {
 	name  string
 	build func(*cmdutil.Factory) *cobra.Command
 	whole bool
-}{
+}
+
+// cmd builds the command. The demo's entry names no constructor: the demo
+// runs forge's command lines (Run), which read the table, and a table
+// naming it would depend on itself (an initialisation cycle), so it is
+// named here, outside the table.
+func (n noun) cmd(f *cmdutil.Factory) *cobra.Command {
+	if n.build == nil {
+		return demo.NewCmd(f, Run)
+	}
+	return n.build(f)
+}
+
+// nouns are forge's commands, in the order help lists them; their names
+// are the commands' own (TestNounNames).
+var nouns = []noun{
 	{"version", version.NewCmd, false},
 	{"profile", profile.NewCmd, false},
 	{"auth", auth.NewCmd, false},
@@ -161,7 +177,7 @@ var nouns = []struct {
 	{"issue", issue.NewCmd, false},
 	{"pr", pr.NewCmd, false},
 	{"release", release.NewCmd, false},
-	{"demo", newDemo, false},
+	{"demo", nil, true},
 	{"completion", completion.NewCmd, true},
 	{"tui", tui.NewCmd, false},
 	{"browse", newBrowse, false},
@@ -172,7 +188,6 @@ var nouns = []struct {
 // The constructors of the nouns that take more than the Factory: named
 // functions, so that the table needs no init() work.
 func newServe(f *cmdutil.Factory) *cobra.Command  { return companion.NewCmd(f, companion.Serve) }
-func newDemo(f *cmdutil.Factory) *cobra.Command   { return companion.NewCmd(f, companion.Demo) }
 func newBrowse(f *cmdutil.Factory) *cobra.Command { return browse.NewCmd(f, nil) }
 
 // firstWord is args' first word that is not a root flag or a root flag's

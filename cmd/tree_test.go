@@ -17,7 +17,7 @@ func TestNounNames(t *testing.T) {
 	ios, _, _, _ := iostreams.Test()
 	f := cmdutil.New(ios, func(string) string { return "" })
 	for _, n := range nouns {
-		if got := n.build(f).Name(); got != n.name {
+		if got := n.cmd(f).Name(); got != n.name {
 			t.Errorf("nouns names %q the command %q", n.name, got)
 		}
 	}

@@ -36,7 +36,7 @@ func builtFrom(t *testing.T, clone, dir string) (*cmdutil.Factory, *strings.Buil
 }
 
 // TestBuildsFromItsOwnClone: forge built from a clone and run inside it
-// (`go run ./cmd/forge demo`) builds that clone's forge-server and runs
+// (`go run ./cmd/forge serve`) builds that clone's forge-server and runs
 // it. It says it is building only when go build has work: the second
 // time, with the binary up to date, it says nothing, although the clone
 // is a git repository whose VCS stamp go would look up (git status, git
@@ -62,8 +62,8 @@ func TestBuildsFromItsOwnClone(t *testing.T) {
 		if err != nil || errOut.String() != want {
 			t.Fatalf("Find: %v, stderr %q, want %q", err, errOut.String(), want)
 		}
-		out, err := exec.Command(path, "demo", "--flag", "x y").Output()
-		if code := exitCode(err); code != 3 || string(out) != "the clone's forge-server: demo --flag x y\n" || !companiontest.Ran(clone) {
+		out, err := exec.Command(path, "serve", "--flag", "x y").Output()
+		if code := exitCode(err); code != 3 || string(out) != "the clone's forge-server: serve --flag x y\n" || !companiontest.Ran(clone) {
 			t.Errorf("the built forge-server: exit %d, stdout %q", code, out)
 		}
 	}

@@ -1,11 +1,12 @@
 // Package companion runs forge's companions: binaries holding something
 // heavy that forge itself leaves out so that every forge run, `forge
 // --version` included, stays fast (docs/DESIGN.md, "Start-up cost";
-// bench/README.md). There are two: forge-server (Binary), forge's command
-// tree with the reference server (go-git, openpgp, jwt, otp: 5 MB and 49
-// package inits) for `forge serve` and `forge demo`; forge-mcp (MCP),
-// forge's root with the mcp commands and the MCP SDK, for `forge mcp
-// serve` (cmd/mcp).
+// bench/README.md). There are two, each forge's root (its global flags,
+// errors and exit codes) with one command: forge-server (Binary), the
+// reference server (go-git, openpgp, jwt, otp: 5 MB and 49 package inits)
+// for `forge serve`, which `forge demo` also starts as its child
+// (cmd/demo); forge-mcp (MCP), the mcp commands and the MCP SDK, for
+// `forge mcp serve` (cmd/mcp).
 //
 // A companion is found, in order:
 //
@@ -20,9 +21,12 @@
 // whose go.mod names forge's module is not forge's source for that (a
 // stranger's clone would run its own code).
 //
-// It then replaces forge's process (on Windows, runs as its child), so
-// the command takes the same flags, prints the same, answers the same
-// signals and exits with the same codes as if forge linked it.
+// Exec then replaces forge's process with it (on Windows, runs it as a
+// child), so the command takes the same flags, prints the same, answers
+// the same signals and exits with the same codes as if forge linked it.
+// Its help is the companion's too, through forge's `help` command, which
+// runs a command that parses no flags of its own as `CMD --help` so that
+// the exit code reaches forge's main: nothing here exits the process.
 package companion
 
 import (
@@ -43,7 +47,7 @@ import (
 
 // The companions' names.
 const (
-	Binary = "forge-server" // serve and demo
+	Binary = "forge-server" // serve, and the demo's server
 	MCP    = "forge-mcp"    // mcp serve
 )
 
@@ -51,22 +55,20 @@ const (
 const module = "github.com/forgehq/forge"
 
 // A Command is one of forge-server's commands that forge offers as its
-// own. Short and Example are shared with the command itself (cmd/serve,
-// cmd/demo): forge's help and forge-server's say the same.
+// own. Short and Example are shared with the command itself (cmd/serve):
+// forge's help and forge-server's say the same.
 type Command struct{ Name, Short, Example string }
 
-// The commands forge runs in forge-server.
-var (
-	Serve = Command{"serve", "Run the reference server of the whole service on this machine", `  forge serve
+// Serve is the command forge runs in forge-server.
+var Serve = Command{"serve", "Run the reference server of the whole service on this machine", `  forge serve
   forge serve --demo --env-file forge.env
   forge serve --addr 127.0.0.1:9000 --data ~/.local/share/forge-server --admin-password 'a long password'`}
-	Demo = Command{"demo", "Tour forge's main jobs on a throw-away reference server", `  forge demo
-  go run ./cmd/forge demo
-  forge demo > tour.txt`}
-)
 
 // NewCmd returns forge's c: every argument, --help included, goes to
-// `forge-server NAME`.
+// `forge-server NAME`. It parses no flags of its own, so forge's `help`
+// command asks it for its help as `NAME --help` (cmd's strictHelp), exit
+// code included: a script asking for help from a forge without
+// forge-server sees exit 1, not 0.
 func NewCmd(f *cmdutil.Factory, c Command) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:                c.Name,
@@ -81,24 +83,11 @@ func NewCmd(f *cmdutil.Factory, c Command) *cobra.Command {
 	cmd.ValidArgsFunction = func(_ *cobra.Command, args []string, toComplete string) ([]cobra.Completion, cobra.ShellCompDirective) {
 		return complete(f, append(append([]string{c.Name}, args...), toComplete))
 	}
-	// `forge help serve` is forge-server's `serve --help`, exit code
-	// included: a help function returns nothing, so forge ends here as it
-	// does when the companion replaces it, and a script asking for help
-	// from a forge without forge-server sees exit 1, not 0.
-	cmd.SetHelpFunc(func(cmd *cobra.Command, _ []string) {
-		err := Exec(f, Binary, []string{c.Name, "--help"})
-		if cmdutil.ShouldPrint(err) {
-			fmt.Fprintf(f.IOStreams.ErrOut, "forge: %s\n", err)
-		}
-		if err != nil {
-			os.Exit(cmdutil.ExitCode(err))
-		}
-	})
 	return cmd
 }
 
 // Exec runs the companion binary with args in forge's place.
-func Exec(f *cmdutil.Factory, binary string, args []string) error {
+func Exec(f cmdutil.DepsSource, binary string, args []string) error {
 	path, err := Find(f, binary)
 	if err != nil {
 		return err
@@ -131,7 +120,7 @@ func complete(f *cmdutil.Factory, args []string) ([]cobra.Completion, cobra.Shel
 // comment). One found installed must be forge's own companion of forge's
 // version (check); one built is built from the clone forge itself was
 // built from, never from another tree the user happens to stand in.
-func Find(f *cmdutil.Factory, binary string) (string, error) {
+func Find(f cmdutil.DepsSource, binary string) (string, error) {
 	name := binary
 	if runtime.GOOS == "windows" {
 		name += ".exe"
@@ -146,7 +135,7 @@ func Find(f *cmdutil.Factory, binary string) (string, error) {
 		}
 	}
 	if root := ownClone(binary); root != "" {
-		return buildFromClone(f, root, binary, name)
+		return buildFromClone(f.Deps(), root, binary, name)
 	}
 	if path, err := exec.LookPath(name); err == nil {
 		return path, check(path, binary)
@@ -163,7 +152,7 @@ func Find(f *cmdutil.Factory, binary string) (string, error) {
 // cache directory. go build leaves a binary that is up to date alone, so
 // only the first run (or one after a change) waits for it, and only then
 // does forge say it is building (see watch).
-func buildFromClone(f *cmdutil.Factory, root, binary, name string) (string, error) {
+func buildFromClone(f cmdutil.Deps, root, binary, name string) (string, error) {
 	cache := f.CacheDir()
 	if cache == "" {
 		var err error
@@ -189,7 +178,7 @@ func buildFromClone(f *cmdutil.Factory, root, binary, name string) (string, erro
 		return "", fmt.Errorf("building %s from the clone at %s: %w", binary, root, err)
 	}
 	watch(steps, func() {
-		fmt.Fprintf(f.IOStreams.ErrOut, "forge: building %s from the clone at %s (go build ./cmd/%s)\n", binary, root, binary)
+		fmt.Fprintf(f.IO.ErrOut, "forge: building %s from the clone at %s (go build ./cmd/%s)\n", binary, root, binary)
 	})
 	if gobuild.Wait() == nil {
 		return out, nil
@@ -198,7 +187,7 @@ func buildFromClone(f *cmdutil.Factory, root, binary, name string) (string, erro
 	// stderr (what did build is cached), for the errors alone.
 	again := exec.Command("go", "build", "-buildvcs=false", "-o", out, "./cmd/"+binary)
 	again.Dir = root
-	again.Stdout, again.Stderr = f.IOStreams.ErrOut, f.IOStreams.ErrOut
+	again.Stdout, again.Stderr = f.IO.ErrOut, f.IO.ErrOut
 	if again.Run() == nil {
 		return out, nil
 	}

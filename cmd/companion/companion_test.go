@@ -3,6 +3,7 @@ package companion_test
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"fmt"
 	"io"
 	"os"
@@ -14,23 +15,19 @@ import (
 	"testing"
 	"time"
 
+	"github.com/forgehq/forge/app/cmdutil"
 	"github.com/forgehq/forge/cmd"
 	"github.com/forgehq/forge/cmd/companion"
 	"github.com/forgehq/forge/cmd/companion/companiontest"
-	"github.com/forgehq/forge/cmd/withserver"
+	"github.com/forgehq/forge/cmd/serve"
 	"github.com/forgehq/forge/internal/build"
+	"github.com/forgehq/forge/internal/iostreams"
 )
 
 // TestMain lets the test binary be forge or forge-server, by the name of
 // the file it runs from (forge-server keeps forge's argv[0]).
 func TestMain(m *testing.M) {
-	self, _ := os.Executable()
-	switch filepath.Base(self) {
-	case "forge":
-		os.Exit(cmd.Main())
-	case companion.Binary:
-		os.Exit(withserver.Main())
-	}
+	companiontest.Play(map[string]func() int{"forge": cmd.Main, companion.Binary: serve.Main})
 	os.Exit(m.Run())
 }
 
@@ -108,8 +105,9 @@ func TestServe(t *testing.T) {
 	}
 }
 
-// TestHelp: forge's help of serve and demo is forge-server's, whichever
-// way it is asked for; forge's own help lists them as before.
+// TestHelp: forge's help of serve is forge-server's, whichever way it is
+// asked for, exit 0; forge's own help lists it as before. The demo's is
+// forge's own.
 func TestHelp(t *testing.T) {
 	t.Parallel()
 	dir := install(t, true)
@@ -131,7 +129,7 @@ func TestHelp(t *testing.T) {
 		t.Errorf("forge demo -h:\n%s", demo)
 	}
 	root := out("--help")
-	for _, want := range []string{companion.Serve.Short, companion.Demo.Short} {
+	for _, want := range []string{companion.Serve.Short, "Tour forge's main jobs on a throw-away reference server"} {
 		if !strings.Contains(root, want) {
 			t.Errorf("forge --help lacks %q", want)
 		}
@@ -158,13 +156,13 @@ func TestComplete(t *testing.T) {
 }
 
 // TestNoCompanion: forge without forge-server, outside a clone, says
-// where it looked and how to get it, and exits 1 — for the commands and
-// for their help.
+// where it looked and how to get it, and exits 1 — for serve and the demo,
+// and for serve's help.
 func TestNoCompanion(t *testing.T) {
 	t.Parallel()
 	dir := install(t, false)
 	want := "forge: forge-server is not installed beside forge (in " + dir + ") nor on the PATH: install a release or package of forge, which ships both, or from a clone run `go build -o " + filepath.Join(dir, "forge-server") + " ./cmd/forge-server`\n"
-	for _, args := range [][]string{{"serve"}, {"demo"}, {"serve", "--help"}, {"help", "serve"}, {"help", "demo"}} {
+	for _, args := range [][]string{{"serve"}, {"demo"}, {"serve", "--help"}, {"help", "serve"}} {
 		var stdout, stderr bytes.Buffer
 		c := forge(t, dir, args...)
 		c.Stdout, c.Stderr = &stdout, &stderr
@@ -172,6 +170,20 @@ func TestNoCompanion(t *testing.T) {
 		if code := c.ProcessState.ExitCode(); code != 1 || stderr.String() != want || stdout.Len() != 0 {
 			t.Errorf("forge %s: exit %d (%v), stdout %q, stderr:\n%s\nwant:\n%s", strings.Join(args, " "), code, err, stdout.String(), stderr.String(), want)
 		}
+	}
+}
+
+// TestHelpReturnsItsExitCode: `forge help serve` without forge-server
+// returns its exit code to forge's main, as a command's error does; run
+// in this process, a library that ended the process would end the test.
+func TestHelpReturnsItsExitCode(t *testing.T) {
+	t.Setenv("PATH", t.TempDir())
+	t.Chdir(t.TempDir()) // outside forge's clone, where forge would build forge-server
+	ios, _, out, errOut := iostreams.Test()
+	f := cmdutil.New(ios, func(string) string { return "" })
+	code := cmd.Run(context.Background(), f, []string{"help", "serve"})
+	if code != 1 || out.Len() != 0 || !strings.HasPrefix(errOut.String(), "forge: forge-server is not installed beside forge") || strings.Count(errOut.String(), "\n") != 1 {
+		t.Errorf("exit %d, stdout %q, stderr %q", code, out.String(), errOut.String())
 	}
 }
 
@@ -184,7 +196,7 @@ func TestStrangersCloneIsNeverBuilt(t *testing.T) {
 	dir := install(t, false)
 	clone := companiontest.Clone(t, companion.Binary)
 	want := "forge: forge-server is not installed beside forge (in " + dir + ") nor on the PATH: install a release or package of forge, which ships both, or from a clone run `go build -o " + filepath.Join(dir, "forge-server") + " ./cmd/forge-server`\n"
-	for _, args := range [][]string{{"serve"}, {"demo", "--flag"}, {"help", "serve"}, {"__complete", "serve", "--ad"}} {
+	for _, args := range [][]string{{"serve"}, {"demo"}, {"help", "serve"}, {"__complete", "serve", "--ad"}} {
 		c := forge(t, dir, args...)
 		c.Dir = filepath.Join(clone, "cmd")
 		code, stdout, stderr := runBuild(t, c)

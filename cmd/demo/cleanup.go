@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 
 	"github.com/forgehq/forge/app/cmdutil"
@@ -21,15 +22,43 @@ const dirPattern = "forge-demo-"
 // that made it, for removeStale.
 const ownerFile = "forge-demo.pid"
 
+// leftovers are what the demo must not leave behind however it ends: its
+// directory (a logged-in configuration) and its server process. remove
+// may be called from the signal handler while the tour's own deferred
+// call runs: each is removed once.
+type leftovers struct {
+	dir string
+	mu  sync.Mutex
+	srv *server
+}
+
+func (l *leftovers) setServer(s *server) {
+	l.mu.Lock()
+	l.srv = s
+	l.mu.Unlock()
+}
+
+// remove stops the server (its stop waits for it to be gone) and removes
+// the directory.
+func (l *leftovers) remove() {
+	l.mu.Lock()
+	srv := l.srv
+	l.mu.Unlock()
+	if srv != nil {
+		srv.stop()
+	}
+	os.RemoveAll(l.dir)
+}
+
 // removeOnSignal takes SIGINT, SIGTERM and SIGHUP for as long as the
-// demo's directory exists. forge's root stops a command on the first
+// demo's leftovers exist. forge's root stops a command on the first
 // SIGINT or SIGTERM and lets a second one kill it at once, and SIGHUP (the
 // terminal closed) kills it outright: either way the deferred removal
 // would not run. Here the first signal cancels the tour, which then removes
-// the directory on its way out; another one removes it and exits 130 at
-// once, keeping the "a second Ctrl-C ends it now" promise. stop ends the
+// them on its way out; another one removes them and exits 130 at once,
+// keeping the "a second Ctrl-C ends it now" promise. stop ends the
 // handling.
-func removeOnSignal(ctx context.Context, dir string) (context.Context, func()) {
+func removeOnSignal(ctx context.Context, left *leftovers) (context.Context, func()) {
 	ctx, cancel := context.WithCancel(ctx)
 	ch := make(chan os.Signal, 2)
 	signal.Notify(ch, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
@@ -42,7 +71,7 @@ func removeOnSignal(ctx context.Context, dir string) (context.Context, func()) {
 					cancel()
 					continue
 				}
-				os.RemoveAll(dir)
+				left.remove()
 				os.Exit(cmdutil.ExitInterrupted)
 			case <-done:
 				return

@@ -1,5 +1,7 @@
 // Package demo implements `forge demo`: a guided tour of forge's main jobs
-// against the bundled reference server, started in-process.
+// against the bundled reference server, which it starts as a child
+// process (forge-server, found as `forge serve` finds it: package
+// companion) and whose commands it runs in forge's own process.
 package demo
 
 import (
@@ -11,11 +13,14 @@ import (
 	"time"
 
 	"github.com/forgehq/forge/app/cmdutil"
-	"github.com/forgehq/forge/cmd/companion"
 	"github.com/forgehq/forge/internal/iostreams"
-	"github.com/forgehq/forge/refserver"
 	"github.com/spf13/cobra"
 )
+
+// password is every demo account's password, as forge-server's --demo
+// seeds them (refserver.DemoPassword, which forge does not link; the
+// tests check the two agree).
+const password = "forge-demo-password"
 
 // Runner runs one forge command line with a Factory and returns its exit
 // code: cmd.Run, passed in because this package cannot import the root.
@@ -28,9 +33,10 @@ type Options struct {
 	// root is the command tree, to tell whether `forge tui` exists.
 	root *cobra.Command
 
-	// CITick and AgentDelay pace the server's CI runs and chat stream;
-	// WatchInterval is `run watch`'s polling interval. The defaults let a
-	// person follow along; tests make them short.
+	// CITick and AgentDelay pace the server's CI runs and chat stream
+	// (forge-server's --ci-tick and --agent-delay); WatchInterval is `run
+	// watch`'s polling interval. The defaults let a person follow along;
+	// tests make them short.
 	CITick        time.Duration
 	AgentDelay    time.Duration
 	WatchInterval string
@@ -44,24 +50,32 @@ func newDemoCmd(f *cmdutil.Factory, run Runner, runF func(context.Context, *Opti
 	runF = cmdutil.Seam(runF, Run)
 	cmd := &cobra.Command{
 		Use:   "demo",
-		Short: companion.Demo.Short,
-		Long: `Start the bundled reference server in this process, on a free loopback
-port, seeded with demo data, and walk through forge's main jobs as alice,
-one of the demo users: log in, create a repository, open and close an
-issue, watch a CI run, turn on two-factor authentication (with the QR
-code), ask the agent a question and see the reply stream in, push a small
-generated image to the registry and list its tags.
+		Short: "Tour forge's main jobs on a throw-away reference server",
+		Long: `Start the reference server (forge-server, which ` + "`forge serve`" + ` runs) as a
+child process on a free loopback port, in memory and seeded with demo data,
+and walk through forge's main jobs as alice, one of the demo users: log in,
+create a repository, open and close an issue, watch a CI run, turn on
+two-factor authentication (with the QR code), ask the agent a question and
+see the reply stream in, push a small generated image to the registry and
+list its tags.
 
 Each command is printed, after a "$", before its output, which is what you
-would see typing it yourself. Nothing touches your own configuration: the
-demo uses a directory of its own under $TMPDIR (forge-demo-*), removed
-however the demo ends — done, failed, Ctrl-C, SIGTERM, a closed terminal
-(a second signal ends it at once, still removing it); the next demo removes
-one left by a forge killed outright.
+would see typing it yourself; forge runs it in its own process. Nothing
+touches your own configuration: the demo uses a directory of its own under
+$TMPDIR (forge-demo-*), removed however the demo ends — done, failed,
+Ctrl-C, SIGTERM, a closed terminal (a second signal ends it at once, still
+removing it); the next demo removes one left by a forge killed outright.
+The server ends with the demo, every way it ends: the demo stops it, and
+one whose forge was killed outright stops when the pipe forge held as its
+stdin closes.
+
+forge-server is found beside forge, else (forge run from its own clone, as
+` + "`go run ./cmd/forge demo`" + `) built from that clone, else on the PATH.
 
 The QR code step draws the code as on a terminal even when the demo's
 output is not one, so it shows in a CI log too; the demo then plays your
-authenticator app and confirms the enrolment with the current code.
+authenticator app, reading the secret shown below the code, and confirms
+the enrolment with the current code.
 
 On a terminal the server stays up at the end: the demo prints the
 settings to use it from another shell, offers ` + "`forge tui`" + ` on it, and
@@ -71,8 +85,10 @@ failing step's exit code.
 
 The demo ends with what to do next: forge on your PATH, ` + "`forge serve --demo`" + `
 in one terminal (a server to keep using), a login as a demo user in another.`,
-		Example: companion.Demo.Example,
-		Args:    cmdutil.NoArgs,
+		Example: `  forge demo
+  go run ./cmd/forge demo
+  forge demo > tour.txt`,
+		Args: cmdutil.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.root = cmd.Root()
 			return runF(cmd.Context(), opts)
@@ -95,22 +111,24 @@ func Run(ctx context.Context, opts *Options) error {
 	}
 	defer os.RemoveAll(dir)
 	markOwner(dir)
-	ctx, stop := removeOnSignal(ctx, dir)
-	defer stop()
-	srv, err := refserver.New(refserver.Options{Demo: true, CITick: opts.CITick, AgentDelay: opts.AgentDelay})
+	left := &leftovers{dir: dir}
+	ctx, stop := removeOnSignal(ctx, left)
+	// Removed while signals are still taken: a second one meanwhile ends
+	// the demo at once, still removing them (removing twice does no harm).
+	defer func() {
+		left.remove()
+		stop()
+	}()
+	srv, err := startServer(ctx, opts)
 	if err != nil {
-		return fmt.Errorf("starting the reference server: %w", err)
+		return err
 	}
-	if err := srv.Start(); err != nil {
-		srv.Close()
-		return fmt.Errorf("starting the reference server: %w", err)
-	}
-	defer srv.Close()
+	left.setServer(srv)
 
 	t := newTour(ctx, opts, srv, dir)
-	t.say("forge demo: the bundled reference server is up at %s,\n"+
+	t.say("forge demo: the reference server (forge-server) is up at %s,\n"+
 		"seeded with demo users, repositories, issues and CI runs. The tour runs as\n"+
-		"alice, a demo user, with a configuration of its own in %s.", srv.URL(), dir)
+		"alice, a demo user, with a configuration of its own in %s.", srv.url, dir)
 	if err := t.walk(); err != nil {
 		return err
 	}
@@ -132,9 +150,9 @@ func nextSteps(ios *iostreams.IOStreams) {
 	cs := ios.ColorScheme()
 	fmt.Fprintf(ios.Out, "\n%s\n", cs.Bold("What next: forge on a server of your own, with the demo's data."))
 	for _, l := range []string{
-		"1. Put forge on your PATH with its companions, forge-server (what forge serve runs)",
-		"   and forge-mcp (forge mcp serve), from a clone (README.md, \"Install\", has the",
-		"   other ways):",
+		"1. Put forge on your PATH with its companions, forge-server (the server that",
+		"   forge serve and this demo run) and forge-mcp (forge mcp serve), from a clone",
+		"   (README.md, \"Install\", has the other ways):",
 		"     go build -o ~/.local/bin/ ./cmd/forge ./cmd/forge-server ./cmd/forge-mcp",
 		"2. In one terminal, start the reference server (Ctrl-C stops it; started again,",
 		"   it has kept everything; forge serve --help says where):",
@@ -143,7 +161,7 @@ func nextSteps(ios *iostreams.IOStreams) {
 		"   as a demo user (alice, bob, carol, dave or erin):",
 		"     set -a; . ./forge.env; set +a",
 		"     export FORGE_PROFILE=demo",
-		"     echo " + refserver.DemoPassword + " | forge auth login --username alice --password-stdin",
+		"     echo " + password + " | forge auth login --username alice --password-stdin",
 		"4. Work as alice, then take the README's tour:",
 		"     forge issue list -R alice/webapp",
 		"     forge run list -R alice/webapp",
@@ -166,9 +184,9 @@ func (t *tour) env(key string) string {
 	case "HOME":
 		return filepath.Join(t.dir, "home")
 	case "AGENT_URL":
-		return t.srv.AgentURL()
+		return t.srv.agentURL
 	case "AGENT_API_KEY":
-		return t.srv.AgentKey()
+		return t.srv.agentKey
 	case "NO_COLOR", "CLICOLOR", "CLICOLOR_FORCE", "TERM", "COLUMNS", "COLORFGBG":
 		return t.opts.Getenv(key)
 	}

@@ -3,6 +3,7 @@ package demo_test
 import (
 	"context"
 	"os"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
@@ -11,14 +12,30 @@ import (
 
 	"github.com/forgehq/forge/app/cmdutil"
 	"github.com/forgehq/forge/cmd"
+	"github.com/forgehq/forge/cmd/companion"
+	"github.com/forgehq/forge/cmd/companion/companiontest"
 	"github.com/forgehq/forge/cmd/demo"
 	"github.com/forgehq/forge/internal/iostreams"
 )
 
+// withForgeServer installs the test binary as forge-server (its TestMain
+// runs it as one by that name) for a demo run in this process to find, as
+// a package installs it: on the PATH, the working directory outside
+// forge's clone (inside it, forge would build cmd/forge-server from the
+// clone instead). It returns the directory.
+func withForgeServer(t *testing.T) string {
+	t.Helper()
+	dir := companiontest.Install(t, companion.Binary)
+	t.Setenv("PATH", dir+string(os.PathListSeparator)+os.Getenv("PATH"))
+	t.Chdir(t.TempDir())
+	return dir
+}
+
 // fastDemo returns the demo's options at test pace, with an environment
 // that holds a config directory and a token of the user's own, which the
-// demo must leave alone.
+// demo must leave alone, and a forge-server to start.
 func fastDemo(t *testing.T, run demo.Runner) (*demo.Options, string, func() string, func() string) {
+	withForgeServer(t)
 	ios, _, out, errOut := iostreams.Test()
 	userConfig := t.TempDir()
 	env := map[string]string{"FORGE_CONFIG_DIR": userConfig, "FORGE_TOKEN": "user-token-never-used", "FORGE_BASE_URL": "http://127.0.0.1:1/api/v2"}
@@ -36,6 +53,7 @@ func TestDemo(t *testing.T) {
 	if err := demo.Run(context.Background(), opts); err != nil {
 		t.Fatalf("demo: %v (exit %d)\nstdout:\n%s\nstderr:\n%s", err, cmdutil.ExitCode(err), stdout(), stderr())
 	}
+	noChildren(t) // its forge-server is gone with it
 	out, errs := stdout(), stderr()
 	// Each step's command line, in order, each followed by what it printed.
 	steps := []struct{ command, output string }{
@@ -147,5 +165,27 @@ func TestDemoStopsOnFailure(t *testing.T) {
 		t.Errorf("the demo does not say where its configuration is")
 	} else if _, err := os.Stat(dir[1]); !os.IsNotExist(err) {
 		t.Errorf("%s is still there after a failure: %v", dir[1], err)
+	}
+	// Nor does its server outlive it.
+	noChildren(t)
+}
+
+// TestDemoWithoutForgeServer: without a forge-server to start, the demo
+// says where forge looked and how to get one, in one line, exit 1, and
+// leaves no directory behind.
+func TestDemoWithoutForgeServer(t *testing.T) {
+	tmp := t.TempDir()
+	t.Setenv("TMPDIR", tmp)
+	opts, _, stdout, _ := fastDemo(t, cmd.Run)
+	t.Setenv("PATH", t.TempDir())
+	err := demo.Run(context.Background(), opts)
+	if err == nil || cmdutil.ExitCode(err) != 1 || !strings.HasPrefix(err.Error(), "forge-server is not installed beside forge") || strings.Contains(err.Error(), "\n") {
+		t.Errorf("demo without forge-server: %v", err)
+	}
+	if stdout() != "" {
+		t.Errorf("stdout: %q", stdout())
+	}
+	if left, _ := filepath.Glob(filepath.Join(tmp, "forge-demo-*")); len(left) != 0 {
+		t.Errorf("left behind: %v", left)
 	}
 }

@@ -16,26 +16,41 @@ import (
 	"testing"
 
 	"github.com/forgehq/forge/cmd"
+	"github.com/forgehq/forge/cmd/companion"
+	"github.com/forgehq/forge/cmd/companion/companiontest"
 	"github.com/forgehq/forge/cmd/demo"
-	"github.com/forgehq/forge/cmd/withserver"
+	"github.com/forgehq/forge/cmd/serve"
 	"github.com/forgehq/forge/testkit/tmuxtest"
 )
 
-// TestMain lets the test binary run as forge-server, for the tests that
-// start forge demo as a process of its own (to signal it) or on a
-// terminal: forge's `demo` becomes forge-server's process (package
-// companion), so that is the process they signal.
-func TestMain(m *testing.M) { tmuxtest.Main(m, withserver.Main) }
+// TestMain lets the test binary be forge-server (the server the demo
+// starts) and forge, by the name of the file it runs from
+// (companiontest.Install), or forge where tmuxtest asks for it.
+func TestMain(m *testing.M) {
+	companiontest.Play(map[string]func() int{"forge": cmd.Main, companion.Binary: serve.Main})
+	tmuxtest.Main(m, cmd.Main)
+}
 
 var dirLine = regexp.MustCompile(`configuration of its own in (\S+)\.$`)
 
-// startDemo runs `forge demo` as a child process with its own TMPDIR and
-// returns it once the demo has said where its directory is, with a channel
-// that receives each line of its stderr.
+// forgeDemo is `forge demo` run as packages install forge: the test
+// binary as forge, with forge-server beside it, its own TMPDIR and
+// configuration.
+func forgeDemo(t *testing.T) *exec.Cmd {
+	t.Helper()
+	dir := companiontest.Install(t, "forge", companion.Binary)
+	c := exec.Command(filepath.Join(dir, "forge"), "demo")
+	c.Dir = t.TempDir()
+	c.Env = append(os.Environ(), "TMPDIR="+t.TempDir(), "FORGE_CONFIG_DIR="+t.TempDir())
+	return c
+}
+
+// startDemo runs `forge demo` as a child process and returns it once the
+// demo has said where its directory is, with a channel that receives each
+// line of its stderr.
 func startDemo(t *testing.T) (*exec.Cmd, string, <-chan string) {
 	t.Helper()
-	c := exec.Command(os.Args[0], "demo")
-	c.Env = append(os.Environ(), tmuxtest.AsForge+"=1", "TMPDIR="+t.TempDir(), "FORGE_CONFIG_DIR="+t.TempDir())
+	c := forgeDemo(t)
 	out, err := c.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -73,7 +88,8 @@ func startDemo(t *testing.T) (*exec.Cmd, string, <-chan string) {
 // TestDemoRemovesItsDirectoryWhenSignalled: however forge demo is stopped
 // (Ctrl-C, a service manager's SIGTERM, a closed terminal's SIGHUP, an
 // impatient second signal that ends it at once), its directory, which
-// holds a logged-in configuration, is gone and forge exits 130.
+// holds a logged-in configuration, is gone, its server too, and forge
+// exits 130.
 func TestDemoRemovesItsDirectoryWhenSignalled(t *testing.T) {
 	for _, signals := range [][]syscall.Signal{
 		{syscall.SIGINT},
@@ -88,6 +104,7 @@ func TestDemoRemovesItsDirectoryWhenSignalled(t *testing.T) {
 			if _, err := os.Stat(dir); err != nil {
 				t.Fatalf("the demo's directory: %v", err)
 			}
+			srv := serverOf(t, c.Process.Pid)
 			for i, s := range signals {
 				if i > 0 {
 					// The second signal once the first has stopped the
@@ -112,8 +129,28 @@ func TestDemoRemovesItsDirectoryWhenSignalled(t *testing.T) {
 			if _, err := os.Stat(dir); !os.IsNotExist(err) {
 				t.Errorf("%s is still there after %v: %v", dir, signals, err)
 			}
+			// The demo waited for its server to end before it did.
+			if srv != 0 && !gone(srv) {
+				t.Errorf("the demo's server (process %d) outlived it", srv)
+			}
 		})
 	}
+}
+
+// TestDemoServerEndsWithAKilledDemo: a demo killed outright (SIGKILL),
+// which can stop nothing, still takes its server with it: the pipe it
+// held as the server's stdin closes, and the server stops.
+func TestDemoServerEndsWithAKilledDemo(t *testing.T) {
+	c, _, _ := startDemo(t)
+	srv := serverOf(t, c.Process.Pid)
+	if srv == 0 {
+		t.Skip("cannot see the demo's server here")
+	}
+	if err := c.Process.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	c.Wait()
+	waitGone(t, srv)
 }
 
 // TestDemoRemovesStaleDirectories: a demo killed where nothing can clean
@@ -122,13 +159,13 @@ func TestDemoRemovesItsDirectoryWhenSignalled(t *testing.T) {
 func TestDemoRemovesStaleDirectories(t *testing.T) {
 	tmp := t.TempDir()
 	t.Setenv("TMPDIR", tmp)
-	gone := exec.Command(os.Args[0], "version")
-	gone.Env = append(os.Environ(), tmuxtest.AsForge+"=1")
-	if err := gone.Run(); err != nil {
+	ended := exec.Command(os.Args[0], "version")
+	ended.Env = append(os.Environ(), tmuxtest.AsForge+"=1")
+	if err := ended.Run(); err != nil {
 		t.Fatal(err)
 	}
 	dirs := map[string]string{
-		"forge-demo-killed":  fmt.Sprint(gone.Process.Pid),
+		"forge-demo-killed":  fmt.Sprint(ended.Process.Pid),
 		"forge-demo-running": fmt.Sprint(os.Getpid()),
 		"forge-demo-making":  "",
 	}
@@ -164,7 +201,11 @@ func TestDemoOnTerminalSaysWhatNext(t *testing.T) {
 	x := tmuxtest.New(t, "demo")
 	x.History = 200
 	tmp := t.TempDir()
-	x.Start(100, 40, []string{"TMPDIR=" + tmp, "FORGE_CONFIG_DIR=" + t.TempDir(), "TERM=xterm-256color"}, "", "demo")
+	// forge-server on the PATH, run outside forge's clone (where forge
+	// would build it from the clone).
+	bin := companiontest.Install(t, companion.Binary)
+	x.Start(100, 40, []string{"TMPDIR=" + tmp, "FORGE_CONFIG_DIR=" + t.TempDir(), "TERM=xterm-256color", "PATH=" + bin + string(os.PathListSeparator) + os.Getenv("PATH")},
+		"cd "+t.TempDir(), "demo")
 	// The tour at a person's pace, waited for a step at a time.
 	x.Shows("$ forge issue create")
 	x.Shows("$ forge auth 2fa setup")
@@ -195,8 +236,7 @@ func TestDemoOnTerminalSaysWhatNext(t *testing.T) {
 // with it; forge says so once, not once for the step and again for the
 // demo.
 func TestDemoSaysInterruptedOnce(t *testing.T) {
-	c := exec.Command(os.Args[0], "demo")
-	c.Env = append(os.Environ(), tmuxtest.AsForge+"=1", "TMPDIR="+t.TempDir(), "FORGE_CONFIG_DIR="+t.TempDir())
+	c := forgeDemo(t)
 	var stderr bytes.Buffer
 	c.Stderr = &stderr
 	out, err := c.StdoutPipe()

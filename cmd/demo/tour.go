@@ -6,14 +6,14 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/forgehq/forge/app/cmdutil"
 	"github.com/forgehq/forge/internal/text"
-	"github.com/forgehq/forge/refserver"
-	"github.com/pquerna/otp/totp"
+	"github.com/forgehq/forge/internal/totp"
 )
 
 // demoUser is the account the tour runs as.
@@ -24,11 +24,11 @@ const demoUser = "alice"
 type tour struct {
 	ctx  context.Context
 	opts *Options
-	srv  *refserver.Server
+	srv  *server
 	dir  string
 }
 
-func newTour(ctx context.Context, opts *Options, srv *refserver.Server, dir string) *tour {
+func newTour(ctx context.Context, opts *Options, srv *server, dir string) *tour {
 	return &tour{ctx: ctx, opts: opts, srv: srv, dir: dir}
 }
 
@@ -108,10 +108,10 @@ func shellLine(s step) string {
 // walk is the tour itself.
 func (t *tour) walk() error {
 	repo := demoUser + "/hello"
-	pw := refserver.DemoPassword + "\n"
+	pw := password + "\n"
 
 	t.say("Log in. The password comes on stdin here; on a terminal forge asks for it.")
-	if err := t.exec(step{args: []string{"auth", "login", "--base-url", t.srv.BaseURL(), "--username", demoUser, "--password-stdin"}, stdin: pw}); err != nil {
+	if err := t.exec(step{args: []string{"auth", "login", "--base-url", t.srv.baseURL, "--username", demoUser, "--password-stdin"}, stdin: pw}); err != nil {
 		return err
 	}
 	if err := t.exec(step{args: []string{"auth", "status"}}); err != nil {
@@ -147,10 +147,11 @@ func (t *tour) walk() error {
 	}
 
 	t.say("Turn on two-factor authentication: scan the QR code with your app.")
-	if err := t.exec(step{args: []string{"auth", "2fa", "setup"}, drawAsTerminal: true}); err != nil {
+	var setup bytes.Buffer
+	if err := t.exec(step{args: []string{"auth", "2fa", "setup"}, drawAsTerminal: true, capture: &setup}); err != nil {
 		return err
 	}
-	code, err := t.currentCode()
+	code, err := currentCode(setup.String(), time.Now())
 	if err != nil {
 		return err
 	}
@@ -179,12 +180,17 @@ func (t *tour) walk() error {
 }
 
 // currentCode is what alice's authenticator app would show: the TOTP code
-// of the enrolment `auth 2fa setup` just started, whose secret the app
-// would have read from the QR code.
-func (t *tour) currentCode() (string, error) {
-	u, ok := t.srv.Store().UserByLogin(demoUser)
-	if !ok || u.PendingSecret == "" {
-		return "", fmt.Errorf("no two-factor enrolment was started for %s", demoUser)
+// (RFC 6238) of the secret `auth 2fa setup` printed under the QR code for
+// typing in by hand, which is what the demo reads, as a person would.
+func currentCode(printed string, now time.Time) (string, error) {
+	// The secret as `auth 2fa setup` prints it on a terminal: indented,
+	// base32 in groups of four, maybe in colour. Compiled here, not at
+	// start-up: every forge run would pay for it.
+	sgr := regexp.MustCompile(`\x1b\[[0-9;]*m`)
+	secretLine := regexp.MustCompile(`(?m)^ {4}([A-Z2-7]{1,4}(?: [A-Z2-7]{1,4})+)$`)
+	m := secretLine.FindStringSubmatch(sgr.ReplaceAllString(printed, ""))
+	if m == nil {
+		return "", fmt.Errorf("`forge auth 2fa setup` printed no secret to type in")
 	}
-	return totp.GenerateCode(u.PendingSecret, time.Now())
+	return totp.Code(m[1], now)
 }

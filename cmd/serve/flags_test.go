@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/forgehq/forge/app/cmdutil"
-	"github.com/forgehq/forge/cmd/withserver"
+	"github.com/forgehq/forge/cmd/serve"
 	"github.com/forgehq/forge/internal/iostreams"
 )
 
@@ -27,7 +27,7 @@ func TestPathFlags(t *testing.T) {
 		ios, _, out, errOut := iostreams.Test()
 		f := cmdutil.New(ios, func(string) string { return "" })
 		args := append([]string{"serve", "--addr", "127.0.0.1:0", "--ci-tick", "0"}, c.args...)
-		code := withserver.Run(context.Background(), f, args)
+		code := serve.Run(context.Background(), f, args)
 		if code != cmdutil.ExitUsage || errOut.String() != c.want || out.Len() != 0 {
 			t.Errorf("forge %s: exit %d, stdout %q, stderr %q, want %q", strings.Join(args, " "), code, out.String(), errOut.String(), c.want)
 		}
@@ -39,7 +39,7 @@ func TestPathFlags(t *testing.T) {
 func TestListenAnyFlag(t *testing.T) {
 	ios, _, out, errOut := iostreams.Test()
 	f := cmdutil.New(ios, func(string) string { return "" })
-	code := withserver.Run(context.Background(), f, []string{"serve", "--addr", "0.0.0.0:0"})
+	code := serve.Run(context.Background(), f, []string{"serve", "--addr", "0.0.0.0:0"})
 	want := "forge: --addr 0.0.0.0:0 is not a loopback address: other machines could reach the reference server, which is meant for tests and demos on this one; use 127.0.0.1:PORT, or pass --listen-any\n"
 	if code != cmdutil.ExitUsage || errOut.String() != want || out.Len() != 0 {
 		t.Errorf("exit %d, stdout %q, stderr %q", code, out.String(), errOut.String())

@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"os"
 	"path/filepath"
@@ -15,6 +16,7 @@ import (
 
 	"github.com/forgehq/forge/app/cmdutil"
 	"github.com/forgehq/forge/cmd/companion"
+	"github.com/forgehq/forge/cmd/internal/rootcmd"
 	"github.com/forgehq/forge/internal/origin"
 	"github.com/forgehq/forge/internal/text"
 	"github.com/forgehq/forge/refserver"
@@ -47,8 +49,23 @@ type Options struct {
 	// (defaultData, set by the command line) DefaultDataDir.
 	Memory      bool
 	defaultData bool
+	// UntilStdinEOF stops the server, as Ctrl-C does, when stdin ends
+	// (hidden --until-stdin-eof): forge demo runs forge-server with a pipe
+	// it holds as stdin, so the server ends with the demo however the demo
+	// ends, SIGKILL included, on every system.
+	UntilStdinEOF bool
 	// ready, when set, is called with the server once it listens (tests).
 	ready func(*refserver.Server)
+}
+
+// Main runs forge-server (cmd/forge-server) with the process's arguments
+// and returns the exit code: forge's root with `serve` alone, which forge
+// runs for `forge serve` and `forge demo` (package companion).
+func Main() int { return rootcmd.Main(NewCmd) }
+
+// Run is Main with a Factory and arguments of the caller's (tests).
+func Run(ctx context.Context, f *cmdutil.Factory, args []string) int {
+	return rootcmd.Run(ctx, f, args, NewCmd)
 }
 
 // NewCmd returns `forge serve`.
@@ -154,6 +171,8 @@ refserver/README.md documents every endpoint, with curl examples.`,
 	fl.DurationVar(&opts.TransferTO, "transfer-timeout", refserver.DefaultTransferTimeout, "The same for transfers: git, the registry, raw files, agent streams")
 	fl.Int64Var(&opts.PushSpoolMiB, "max-push-spool", refserver.DefaultMaxPushSpool>>20, "At most `MiB` of git pushes being received at once, all together (503 past it)")
 	fl.DurationVar(&opts.AgentDelay, "agent-delay", 20*time.Millisecond, "Pause before each chunk of a streamed agent reply (`duration`; 0: full speed)")
+	fl.BoolVar(&opts.UntilStdinEOF, "until-stdin-eof", false, "Stop, as Ctrl-C does, when stdin ends (forge demo's lifeline)")
+	_ = fl.MarkHidden("until-stdin-eof")
 	return cmd
 }
 
@@ -242,6 +261,15 @@ func DefaultDataDir(getenv func(string) string) (string, error) {
 func runServe(ctx context.Context, o *Options) error {
 	if err := o.validate(); err != nil {
 		return err
+	}
+	if o.UntilStdinEOF {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithCancel(ctx)
+		defer cancel()
+		go func() {
+			_, _ = io.Copy(io.Discard, o.IO.In)
+			cancel()
+		}()
 	}
 	if o.defaultData {
 		dir, err := DefaultDataDir(o.Getenv)

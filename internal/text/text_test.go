@@ -95,6 +95,15 @@ func TestFlatten(t *testing.T) {
 	}
 }
 
+// TestShellUnquote: what ShellQuote never writes is refused.
+func TestShellUnquote(t *testing.T) {
+	for _, q := range []string{"", "'", "a b", "'it's'", "'abc'", "$HOME", `"x"`, "'a'b"} {
+		if s, ok := ShellUnquote(q); ok {
+			t.Errorf("ShellUnquote(%s) = %q, true", q, s)
+		}
+	}
+}
+
 func TestShellQuote(t *testing.T) {
 	for in, want := range map[string]string{
 		"/usr/local/bin/forge":         "/usr/local/bin/forge",
@@ -107,6 +116,9 @@ func TestShellQuote(t *testing.T) {
 	} {
 		if got := ShellQuote(in); got != want {
 			t.Errorf("ShellQuote(%q) = %s, want %s", in, got, want)
+		}
+		if back, ok := ShellUnquote(want); !ok || back != in {
+			t.Errorf("ShellUnquote(%s) = %q, %v, want %q", want, back, ok, in)
 		}
 	}
 }

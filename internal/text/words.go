@@ -75,3 +75,19 @@ func ShellQuote(s string) string {
 	}
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
+
+// ShellUnquote undoes ShellQuote: the word a shell would make of q, for
+// the words ShellQuote writes (bare, or in single quotes, each quote
+// inside closing them, escaped, and opening them again); false for
+// anything else.
+func ShellUnquote(q string) (string, bool) {
+	if q != "" && ShellQuote(q) == q {
+		return q, true
+	}
+	if len(q) < 2 || q[0] != '\'' || q[len(q)-1] != '\'' {
+		return "", false
+	}
+	s := strings.ReplaceAll(q[1:len(q)-1], `'\''`, "'")
+	// Only the form ShellQuote writes: "'a'b" or "'it's'" are not.
+	return s, ShellQuote(s) == q
+}

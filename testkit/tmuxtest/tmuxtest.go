@@ -23,8 +23,7 @@ import (
 const AsForge = "FORGE_TEST_AS_FORGE"
 
 // Main is a TestMain that lets the test binary run as forge (forgeMain,
-// as cmd.Main, or withserver.Main where forge's serve and demo run in
-// process) when AsForge is set, and runs the tests otherwise.
+// as cmd.Main) when AsForge is set, and runs the tests otherwise.
 func Main(m *testing.M, forgeMain func() int) {
 	if os.Getenv(AsForge) == "1" {
 		os.Exit(forgeMain())

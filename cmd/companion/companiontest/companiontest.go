@@ -10,6 +10,18 @@ import (
 	"testing"
 )
 
+// Play runs the test binary as the program its file is named for, as
+// Install names it ("forge", "forge-server", ...: programs gives each its
+// main) and exits with its code; under any other name it returns, for the
+// tests to run. A TestMain calls it first. The name is the file's, as
+// os.Executable gives it: a companion keeps forge's argv[0].
+func Play(programs map[string]func() int) {
+	self, _ := os.Executable()
+	if main, ok := programs[filepath.Base(self)]; ok {
+		os.Exit(main())
+	}
+}
+
 // Install puts the test binary in a new directory under each of names
 // ("forge", "forge-server", ...), as packages install them side by side,
 // and returns the directory. The copies are hard links where possible:

@@ -1,6 +1,7 @@
 // Package rootcmd is forge's root command and the way a command line runs
-// on it: the part of package cmd that forge-mcp shares without linking
-// forge's other commands (docs/DESIGN.md, "Start-up cost").
+// on it: the part of package cmd that the companions, forge-server and
+// forge-mcp, share without linking forge's other commands (docs/DESIGN.md,
+// "Start-up cost").
 package rootcmd
 
 import (
@@ -14,6 +15,7 @@ import (
 
 	"github.com/forgehq/forge/app/cmdutil"
 	"github.com/forgehq/forge/internal/build"
+	"github.com/forgehq/forge/internal/iostreams"
 	"github.com/spf13/cobra"
 )
 
@@ -67,6 +69,22 @@ func setGlobals() {
 	// the root's interrupt handling survives subcommands with hooks.
 	cobra.EnableTraverseRunHooks = true
 	cobra.AddTemplateFunc("forgeVersion", build.String)
+}
+
+// Main runs a companion with the process's arguments and environment and
+// returns the exit code: forge's root, for its global flags, errors and
+// exit codes, with the one command cmd builds (forge-server's serve,
+// forge-mcp's mcp) and no other.
+func Main(cmd func(*cmdutil.Factory) *cobra.Command) int {
+	f := cmdutil.New(iostreams.System(), os.Getenv)
+	return Run(context.Background(), f, os.Args[1:], cmd)
+}
+
+// Run is Main with a Factory and arguments of the caller's (tests).
+func Run(ctx context.Context, f *cmdutil.Factory, args []string, cmd func(*cmdutil.Factory) *cobra.Command) int {
+	root := New(f)
+	root.AddCommand(cmd(f))
+	return Exit(f, Execute(ctx, root, args))
 }
 
 // Execute runs root on args: Ctrl-C (or SIGTERM) cancels the command's
