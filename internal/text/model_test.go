@@ -57,6 +57,18 @@ func TestProseForModel(t *testing.T) {
 		{"~~~\n<div hidden>shown as code\n", "~~~\n<div hidden>shown as code\n"},
 		{"<div hidden>`code` in hidden</div>!", HiddenMarkup + "!"},
 		{"vs \U000E0100", "vs <U+E0100>"},
+		{"```\nx\n```\n[x]: # (after a fence)", "```\nx\n```\n" + HiddenMarkup},
+		// Indented code blocks are code; a paragraph's indented line, a list
+		// item's paragraph and an HTML block's lines are not.
+		{"a <!-- x -->\n\n    <!-- kept -->\n    <script>y</script>\n\nb <!-- z -->", "a " + HiddenComment + "\n\n    <!-- kept -->\n    <script>y</script>\n\nb " + HiddenComment},
+		{"a\n\n\t<div hidden>tab</div>\r\n", "a\n\n\t<div hidden>tab</div>\r\n"},
+		{"> quote\n>\n>     <!-- code in a quote -->", "> quote\n>\n>     <!-- code in a quote -->"},
+		{"Foo\n    <!-- continues Foo -->", "Foo\n    " + HiddenComment},
+		{"- item\n\n    <!-- the item's paragraph -->", "- item\n\n    " + HiddenComment},
+		{"<div>\n\n    <!-- code -->\n", "<div>\n\n    <!-- code -->\n"},
+		{"<div>\n    <!-- in the HTML block -->\n</div>", "<div>\n    " + HiddenComment + "\n</div>"},
+		{"<!--\n    in the comment\n-->", HiddenComment},
+		{"1.  item\n\n        <!-- code in the item -->", "1.  item\n\n        <!-- code in the item -->"},
 	} {
 		if got := ProseForModel(tc.in); got != tc.want {
 			t.Errorf("ProseForModel(%q)\n = %q\nwant %q", tc.in, got, tc.want)

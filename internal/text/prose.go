@@ -48,12 +48,13 @@ const (
 	codeClose = "\ufdd1"
 )
 
-// maskCode replaces the fenced code blocks and code spans of markdown s
-// with placeholders, so the markup pass leaves them as written. An HTML
+// maskCode replaces the code blocks (fenced and indented, as CommonMark
+// finds them: codeBlocks) and code spans of markdown s with
+// placeholders, so the markup pass leaves them as written. An HTML
 // comment or tag that starts before a code span wins over it, as in
 // CommonMark.
 func maskCode(s string) (string, []string) {
-	if !strings.Contains(s, "`") && !strings.Contains(s, "~~~") {
+	if !strings.Contains(s, "`") && !strings.Contains(s, "~~~") && !strings.Contains(s, "    ") && !strings.Contains(s, "\t") {
 		return s, nil
 	}
 	var b strings.Builder
@@ -62,35 +63,13 @@ func maskCode(s string) (string, []string) {
 		b.WriteString(codeOpen + strconv.Itoa(len(code)) + codeClose)
 		code = append(code, c)
 	}
-	for len(s) > 0 {
-		line, rest := cutLine(s)
-		if n, fc := fence(line); n > 0 {
-			end := len(line)
-			for r := rest; r != ""; {
-				l, more := cutLine(r)
-				end += len(l)
-				if closes(l, fc, n) {
-					break
-				}
-				r = more
-			}
-			mask(s[:end])
-			s = s[end:]
-			continue
-		}
-		// Inline: up to the next fence.
-		end := len(line)
-		for r := rest; r != ""; {
-			l, more := cutLine(r)
-			if n, _ := fence(l); n > 0 {
-				break
-			}
-			end += len(l)
-			r = more
-		}
-		maskSpans(&b, s[:end], mask)
-		s = s[end:]
+	at := 0
+	for _, blk := range codeBlocks(s) {
+		maskSpans(&b, s[at:blk[0]], mask)
+		mask(s[blk[0]:blk[1]])
+		at = blk[1]
 	}
+	maskSpans(&b, s[at:], mask)
 	return b.String(), code
 }
 
@@ -175,37 +154,6 @@ func run(s string, c byte) int {
 		n++
 	}
 	return n
-}
-
-// cutLine splits s after its first newline.
-func cutLine(s string) (line, rest string) {
-	if i := strings.IndexByte(s, '\n'); i >= 0 {
-		return s[:i+1], s[i+1:]
-	}
-	return s, ""
-}
-
-// fence is the length and character of the code fence line opens, or 0.
-func fence(line string) (int, byte) {
-	t := strings.TrimLeft(line, " ")
-	if len(line)-len(t) > 3 || t == "" || t[0] != '`' && t[0] != '~' {
-		return 0, 0
-	}
-	n := run(t, t[0])
-	if n < 3 || t[0] == '`' && strings.Contains(t[n:], "`") {
-		return 0, 0
-	}
-	return n, t[0]
-}
-
-// closes reports whether line closes a fence of n characters c.
-func closes(line string, c byte, n int) bool {
-	t := strings.TrimLeft(line, " ")
-	if len(line)-len(t) > 3 {
-		return false
-	}
-	m := run(t, c)
-	return m >= n && strings.TrimSpace(t[m:]) == ""
 }
 
 // unmask puts the code regions back in place of their placeholders.
