@@ -68,6 +68,10 @@ func TestProseForModel(t *testing.T) {
 		{"<div>\n\n    <!-- code -->\n", "<div>\n\n    <!-- code -->\n"},
 		{"<div>\n    <!-- in the HTML block -->\n</div>", "<div>\n    " + HiddenComment + "\n</div>"},
 		{"<!--\n    in the comment\n-->", HiddenComment},
+		{"<!--\n```\nin the comment\n```\n-->", HiddenComment},
+		{"a <!-- b\n\n    code\n\n--> `c` <!-- d -->", "a <!-- b\n\n    code\n\n--> `c` " + HiddenComment},
+		{"a <!-- b\n```\ncode\n```\n-->", "a <!-- b\n```\ncode\n```\n-->"},
+		{"<div hidden>\n\n    code in a hidden element goes with it\n\n</div>", HiddenMarkup},
 		{"1.  item\n\n        <!-- code in the item -->", "1.  item\n\n        <!-- code in the item -->"},
 	} {
 		if got := ProseForModel(tc.in); got != tc.want {

@@ -10,9 +10,10 @@ import (
 // ProseForModel is ForModel for rendered prose — the markdown bodies of
 // issues, pull requests, comments and releases — where a model is
 // attacked with what a person reading the rendered page would not see.
-// Besides what ForModel does, outside code spans and fenced code blocks
-// (which show their text as written) it takes out what the page hides,
-// leaving a marker where it was:
+// Besides what ForModel does, outside code spans and code blocks —
+// fenced or indented, in quotes and list items, as CommonMark finds them
+// (codeBlocks) — which show their text as written, it takes out what the
+// page hides, leaving a marker where it was:
 //
 //	HTML comments, <?...>, <!...>  [hidden HTML comment removed]
 //	<script>, <style>, <template>, [hidden markup removed]
@@ -25,7 +26,9 @@ import (
 //
 // A comment or hidden element never closed is not taken out (a browser
 // would hide the rest of the page): its opener becomes a marker saying
-// so, and the text after it is kept.
+// so, and the text after it is kept. A comment that would hold a code
+// block is not one (CommonMark ends it with its paragraph) and stays;
+// a hidden element's code goes with it, as the page hides it.
 func ProseForModel(s string) string {
 	if modelClean(s) && !strings.Contains(s, "<") && !strings.Contains(s, "]:") {
 		return s
@@ -254,7 +257,8 @@ func hidesContent(tag, attrs string) bool {
 }
 
 // stripComments replaces each <!-- ... -->, <?...> and <!...> with
-// HiddenComment; the opener of a comment never closed with Unclosed.
+// HiddenComment; the opener of a comment never closed with Unclosed. One
+// that would hold code (a placeholder of maskCode) is left as it is.
 func stripComments(s string) string {
 	var b strings.Builder
 	unclosed := map[string]bool{} // an end not found once is not found later
@@ -281,6 +285,13 @@ func stripComments(s string) string {
 			unclosed[end] = true
 			b.WriteString(Unclosed("HTML comment"))
 			s = s[len(open):]
+			continue
+		}
+		if strings.Contains(s[:len(open)+j], codeOpen) {
+			// Not a comment: one in a paragraph ends with it, and an HTML
+			// block's holds no code, so a page shows both ends as text.
+			b.WriteByte('<')
+			s = s[1:]
 			continue
 		}
 		b.WriteString(HiddenComment)
