@@ -153,8 +153,9 @@ func TestWatchStopsAGrowingFetch(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	over := g.watch(ctx, cancel, dirSize(g.dir))
-	os.WriteFile(filepath.Join(g.dir, "tmp_pack_1"), make([]byte, 1<<20+1), 0o600) // one byte past the bound
-	<-ctx.Done()                                                                   // the fetch is stopped
+	// One byte past the bound, then wait for the watch to stop the fetch.
+	os.WriteFile(filepath.Join(g.dir, "tmp_pack_1"), make([]byte, 1<<20+1), 0o600)
+	<-ctx.Done()
 	if !over() {
 		t.Error("the watch did not say it stopped the fetch")
 	}
