@@ -65,7 +65,7 @@ const (
 )
 
 type blockScanner struct {
-	stack []container
+	stack, opens []container
 	leaf  leafKind
 	// the open fence: its character, length and indentation
 	fenceCh  byte
@@ -154,7 +154,8 @@ func (b *blockScanner) line(start, end int, text string) {
 	}
 	para := b.leaf == leafPara
 	interrupts := para && all // a paragraph goes on unless the line starts a block that may interrupt it
-	var opens []container
+	opens := b.opens[:0] // reused: most lines open nothing, and none allocates
+	defer func() { b.opens = opens[:0] }()
 	kind := lineText
 	for {
 		ind, p = c.indent()
