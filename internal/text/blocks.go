@@ -65,9 +65,10 @@ const (
 )
 
 type blockScanner struct {
-	stack, opens []container
+	stack []container
+	opens []container // the line's, reused
 	leaf  leafKind
-	// the open fence: its character, length and indentation
+	// the open fence: its character and length
 	fenceCh  byte
 	fenceN   int
 	htmlKind int // the open HTML block's kind, 1-7
@@ -153,51 +154,11 @@ func (b *blockScanner) line(start, end int, text string) {
 		return
 	}
 	para := b.leaf == leafPara
-	interrupts := para && all // a paragraph goes on unless the line starts a block that may interrupt it
-	opens := b.opens[:0] // reused: most lines open nothing, and none allocates
-	defer func() { b.opens = opens[:0] }()
-	kind := lineText
-	for {
-		ind, p = c.indent()
-		if ind >= 4 {
-			if p < len(text) && (!para || len(opens) > 0) {
-				kind = lineCode
-			}
-			break
-		}
-		if p < len(text) && text[p] == '>' {
-			c.quote(p)
-			opens = append(opens, container{quote: true})
-			continue
-		}
-		if p == len(text) || isBreak(text[p:]) || interrupts && len(opens) == 0 && setextLine(text[p:]) {
-			break
-		}
-		item, ok := listItem(&c, p, interrupts && len(opens) == 0)
-		if !ok {
-			break
-		}
-		opens = append(opens, item)
-		if item.blankStart {
-			break
-		}
-	}
+	opens, kind := b.open(&c, para, all)
 	ind, p = c.indent()
 	rest := text[p:]
-	switch {
-	case kind == lineCode:
-	case p == len(text):
-		kind = lineBlank
-	case ind >= 4:
-		kind = lineText // a paragraph's, continued
-	case fenceOpen(rest) > 0:
-		kind = lineFence
-		b.fenceCh, b.fenceN = rest[0], fenceOpen(rest)
-	case htmlStart(rest, para && len(opens) == 0) > 0: // kind 7 interrupts no paragraph, not even a lazy one
-		kind = lineHTML
-		b.htmlKind = htmlStart(rest, para && len(opens) == 0)
-	case isBreak(rest) || atxHeading(rest) || interrupts && len(opens) == 0 && setextLine(rest):
-		kind = lineOther
+	if kind != lineCode {
+		kind = b.starts(rest, ind, para && len(opens) == 0, para && all && len(opens) == 0)
 	}
 	if para && len(opens) == 0 && kind == lineText {
 		if !all {
@@ -225,6 +186,64 @@ func (b *blockScanner) line(start, end int, text string) {
 			b.leaf = leafHTML
 		}
 	}
+}
+
+// open opens the containers a line starts at c (block quotes, list
+// items), into b.opens, moving c to their content; the kind is lineCode
+// when that content is indented code, else lineText (to be decided by
+// starts). A paragraph (para) goes on unless the line starts a block
+// that may interrupt it; one whose containers all match (all) is not
+// interrupted by an empty list item or one numbered from other than 1.
+func (b *blockScanner) open(c *cursor, para, all bool) ([]container, lineKind) {
+	opens := b.opens[:0]
+	defer func() { b.opens = opens[:0] }() // reused: none allocates after the first
+	interrupts := para && all
+	for {
+		ind, p := c.indent()
+		if ind >= 4 {
+			if p < len(c.s) && (!para || len(opens) > 0) {
+				return opens, lineCode
+			}
+			return opens, lineText
+		}
+		if p < len(c.s) && c.s[p] == '>' {
+			c.quote(p)
+			opens = append(opens, container{quote: true})
+			continue
+		}
+		if p == len(c.s) || isBreak(c.s[p:]) || interrupts && len(opens) == 0 && setextLine(c.s[p:]) {
+			return opens, lineText
+		}
+		item, ok := listItem(c, p, interrupts && len(opens) == 0)
+		if !ok {
+			return opens, lineText
+		}
+		opens = append(opens, item)
+		if item.blankStart {
+			return opens, lineText
+		}
+	}
+}
+
+// starts is what a line's content, rest, indented ind, starts: cont says
+// it may continue a paragraph (a paragraph is open and the line opened no
+// container), interrupts that all of that paragraph's containers match.
+func (b *blockScanner) starts(rest string, ind int, cont, interrupts bool) lineKind {
+	switch {
+	case rest == "":
+		return lineBlank
+	case ind >= 4:
+		return lineText // a paragraph's, continued
+	case fenceOpen(rest) > 0:
+		b.fenceCh, b.fenceN = rest[0], fenceOpen(rest)
+		return lineFence
+	case htmlStart(rest, cont) > 0: // kind 7 interrupts no paragraph, not even a lazy one
+		b.htmlKind = htmlStart(rest, cont)
+		return lineHTML
+	case isBreak(rest) || atxHeading(rest) || interrupts && setextLine(rest):
+		return lineOther
+	}
+	return lineText
 }
 
 // inLeaf takes a line all of whose containers match into the code or
