@@ -478,8 +478,17 @@ var blockTags = []string{"address", "article", "aside", "base", "basefont", "blo
 	"table", "tbody", "td", "tfoot", "th", "thead", "title", "tr", "track", "ul"}
 
 // completeTag matches a line that is one whole open or closing tag and
-// nothing else: an HTML block of kind 7. Compiled on first use.
-var completeTag = sync.OnceValue(func() *regexp.Regexp {
-	const attr = `(?:[ \t]+[A-Za-z_:][A-Za-z0-9_.:-]*(?:[ \t]*=[ \t]*(?:[^ \t"'=<>` + "`" + `]+|'[^']*'|"[^"]*"))?)`
-	return regexp.MustCompile(`^(?:<[A-Za-z][A-Za-z0-9-]*` + attr + `*[ \t]*/?>|</[A-Za-z][A-Za-z0-9-]*[ \t]*>)[ \t]*$`)
-})
+// nothing else: an HTML block of kind 7. It is compiled on first use,
+// and its sync.Once is a zero value: nothing runs when forge starts.
+func completeTag() *regexp.Regexp {
+	completeTagOnce.Do(func() {
+		const attr = `(?:[ \t]+[A-Za-z_:][A-Za-z0-9_.:-]*(?:[ \t]*=[ \t]*(?:[^ \t"'=<>` + "`" + `]+|'[^']*'|"[^"]*"))?)`
+		completeTagRE = regexp.MustCompile(`^(?:<[A-Za-z][A-Za-z0-9-]*` + attr + `*[ \t]*/?>|</[A-Za-z][A-Za-z0-9-]*[ \t]*>)[ \t]*$`)
+	})
+	return completeTagRE
+}
+
+var (
+	completeTagOnce sync.Once
+	completeTagRE   *regexp.Regexp
+)
