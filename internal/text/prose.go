@@ -61,9 +61,12 @@ func maskCode(s string) (string, []string) {
 		return s, nil
 	}
 	var b strings.Builder
+	b.Grow(len(s) + 64) // markers may make it longer
 	var code []string
 	mask := func(c string) {
-		b.WriteString(codeOpen + strconv.Itoa(len(code)) + codeClose)
+		b.WriteString(codeOpen)
+		b.WriteString(strconv.Itoa(len(code)))
+		b.WriteString(codeClose)
 		code = append(code, c)
 	}
 	at := 0
@@ -103,9 +106,16 @@ func maskSpans(b *strings.Builder, s string, mask func(string)) {
 			end := tagEnd(s[i:])
 			b.WriteString(s[i : i+end])
 			i += end
-		default:
-			b.WriteByte(s[i])
+		case s[i] == '<':
+			b.WriteByte('<')
 			i++
+		default: // up to the next '`' or '<'
+			j := strings.IndexAny(s[i:], "`<")
+			if j < 0 {
+				j = len(s) - i
+			}
+			b.WriteString(s[i : i+j])
+			i += j
 		}
 	}
 }
@@ -165,6 +175,7 @@ func unmask(s string, code []string) string {
 		return s
 	}
 	var b strings.Builder
+	b.Grow(len(s) + 64) // markers may make it longer
 	for {
 		i := strings.Index(s, codeOpen)
 		if i < 0 {
@@ -189,7 +200,7 @@ func unmask(s string, code []string) string {
 // hiddenRules find markup a rendered page does not show. They are compiled
 // on first use: a package-level regexp would cost every forge invocation.
 var hiddenRules = sync.OnceValues(func() (open, mdComment *regexp.Regexp) {
-	return regexp.MustCompile(`(?is)<([a-z][a-z0-9-]*)\b((?:[^>"']|"[^"]*"|'[^']*')*)>`),
+	return regexp.MustCompile(`(?is)^<([a-z][a-z0-9-]*)\b((?:[^>"']|"[^"]*"|'[^']*')*)>`),
 		regexp.MustCompile(`(?m)^[ \t]{0,3}\[[^\]\n]+\]:[ \t]*(?:#|<>)[^\n]*$`)
 })
 
@@ -211,11 +222,12 @@ func stripHidden(s string) string {
 		s = md.ReplaceAllString(s, HiddenMarkup)
 	}
 	var b strings.Builder
+	b.Grow(len(s) + 64)      // markers may make it longer
 	lower := asciiLower(s)   // once: the closing tags are looked for in it
 	last := map[string]int{} // where each tag's last closing tag starts
 	for at := 0; ; {
-		loc := open.FindStringSubmatchIndex(s[at:])
-		if loc == nil {
+		loc, ok := nextTag(open, s, at)
+		if !ok {
 			b.WriteString(s[at:])
 			return b.String()
 		}
@@ -248,6 +260,50 @@ func stripHidden(s string) string {
 	}
 }
 
+// nextTag finds the first opening tag in s from at, as open (anchored)
+// matches it, its indexes relative to at: the pattern is tried where a
+// '<' and a letter are, not searched for at every byte, and a tag with
+// no attributes (<b>) is read without it.
+func nextTag(open *regexp.Regexp, s string, at int) (loc [6]int, ok bool) {
+	for i := at; ; i++ {
+		j := strings.IndexByte(s[i:], '<')
+		if j < 0 {
+			return loc, false
+		}
+		i += j
+		if i+1 >= len(s) || !isLetter(s[i+1]) {
+			continue
+		}
+		loc, ok = bareTag(s, i)
+		if !ok {
+			m := open.FindStringSubmatchIndex(s[i:])
+			ok = m != nil
+			copy(loc[:], m)
+		}
+		if ok {
+			for k := range loc {
+				loc[k] += i - at
+			}
+			return loc, true
+		}
+	}
+}
+
+// bareTag is open's match of a tag without attributes at s[i] (its
+// indexes from i). A name ending in '-' is left to open, which takes the
+// '-' for an attribute (\b).
+func bareTag(s string, i int) ([6]int, bool) {
+	k := i + 1
+	for k < len(s) && (isLetter(s[k]) || s[k] >= '0' && s[k] <= '9' || s[k] == '-') {
+		k++
+	}
+	if k == len(s) || s[k] != '>' || s[k-1] == '-' {
+		return [6]int{}, false
+	}
+	n := k - i
+	return [6]int{0, n + 1, 1, n, n, n}, true
+}
+
 func hidesContent(tag, attrs string) bool {
 	switch tag {
 	case "script", "style", "template", "noscript", "iframe", "object":
@@ -270,6 +326,9 @@ func stripComments(s string) string {
 			}
 			b.WriteString(s)
 			return b.String()
+		}
+		if b.Cap() == 0 {
+			b.Grow(len(s) + 64)
 		}
 		b.WriteString(s[:i])
 		s = s[i:]
