@@ -386,11 +386,19 @@ func trimCache(cache, keep string) {
 	}
 }
 
+// command is git on the clone. When ctx ends git is killed with its
+// children (killGroup), and its output waited for gitKillWait at most: a
+// child of git's still holding it (the HTTP helper, blocked on a server
+// that sends nothing) would keep the call waiting.
 func (g *gitClone) command(ctx context.Context, args ...string) *exec.Cmd {
 	cmd := exec.CommandContext(ctx, "git", append([]string{"--git-dir", g.dir}, args...)...)
 	cmd.Env = append(os.Environ(), g.env...)
+	killGroup(cmd)
+	cmd.WaitDelay = gitKillWait
 	return cmd
 }
+
+const gitKillWait = 5 * time.Second
 
 // git runs git on the clone: its output, or an error with git's first
 // line of complaint.
