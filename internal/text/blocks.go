@@ -18,9 +18,11 @@ import (
 // the fence lines; the blank lines that end an indented block are not in
 // it.
 //
-// It follows the block rules only as far as they decide what is code: a
-// heading, a thematic break or a table ends a paragraph as any other
-// block would, and link reference definitions are paragraph text.
+// It follows the block rules only as far as they decide what is code:
+// headings and thematic breaks are told from paragraphs; a GFM table and
+// link reference definitions are read as the paragraph they start as (an
+// indented line after a table's row is a row in GFM, not code, as it is
+// a continuation here).
 func codeBlocks(s string) [][2]int {
 	var b blockScanner
 	for at := 0; at < len(s); {
