@@ -85,6 +85,50 @@ type blockScanner struct {
 type cursor struct {
 	s        string
 	pos, col int
+	// tail is where the line's trailing spaces and tabs start: from there
+	// it is blank.
+	tail int
+	// other holds, for '*', '-' and '_', the last index of a character
+	// that is neither it nor a space or tab (-1: none): past it the line
+	// may be a thematic break of that character.
+	other [3]int
+}
+
+func newCursor(s string) cursor {
+	c := cursor{s: s, tail: len(strings.TrimRight(s, " \t")), other: [3]int{-1, -1, -1}}
+	for i := 0; i < len(s); i++ {
+		if s[i] == ' ' || s[i] == '\t' {
+			continue
+		}
+		for k := range len(breakChars) {
+			if s[i] != breakChars[k] {
+				c.other[k] = i
+			}
+		}
+	}
+	return c
+}
+
+const breakChars = "*-_"
+
+// breakAt reports whether the line from p is a thematic break, without
+// reading it again for each list marker of a line of them ("- - - x").
+func (c cursor) breakAt(p int) bool {
+	k := strings.IndexByte(breakChars, c.s[p])
+	return k >= 0 && c.other[k] < p && isBreak(c.s[p:])
+}
+
+// blank reports whether the line is blank from the cursor on.
+func (c cursor) blank() bool { return c.pos >= c.tail }
+
+// indentMax is indent, looking no further than limit columns: a line's
+// containers are matched without reading its indentation again for each.
+func (c cursor) indentMax(limit int) (cols, p int) {
+	d := c
+	for d.pos < len(d.s) && d.col-c.col < limit && (d.s[d.pos] == ' ' || d.s[d.pos] == '\t') {
+		d.to(d.pos + 1)
+	}
+	return d.col - c.col, d.pos
 }
 
 // indent is the columns of spaces and tabs from the cursor to the next
@@ -148,7 +192,7 @@ const (
 // line takes one line, text (its line ending left out), which spans
 // s[start:end].
 func (b *blockScanner) line(start, end int, text string) {
-	c := cursor{s: text}
+	c := newCursor(text)
 	matched := b.match(&c)
 	all := matched == len(b.stack)
 	ind, p := c.indent()
@@ -213,7 +257,7 @@ func (b *blockScanner) open(c *cursor, para, all bool) ([]container, lineKind) {
 			opens = append(opens, container{quote: true})
 			continue
 		}
-		if p == len(c.s) || isBreak(c.s[p:]) || interrupts && len(opens) == 0 && setextLine(c.s[p:]) {
+		if p == len(c.s) || c.breakAt(p) || interrupts && len(opens) == 0 && setextLine(c.s[p:]) {
 			return opens, lineText
 		}
 		item, ok := listItem(c, p, interrupts && len(opens) == 0)
@@ -290,21 +334,22 @@ func (b *blockScanner) markContent() {
 // many.
 func (b *blockScanner) match(c *cursor) int {
 	for m, ct := range b.stack {
-		ind, p := c.indent()
 		switch {
-		case ct.quote && (ind > 3 || p == len(c.s) || c.s[p] != '>'):
-			return m
 		case ct.quote:
+			ind, p := c.indentMax(4)
+			if ind > 3 || p == len(c.s) || c.s[p] != '>' {
+				return m
+			}
 			c.quote(p)
-		case p == len(c.s):
+		case c.blank():
 			if ct.blankStart && !ct.content {
 				return m // an item starts with at most one blank line
 			}
-			c.to(p)
-		case ind >= ct.width:
-			c.skip(ct.width)
 		default:
-			return m
+			if ind, _ := c.indentMax(ct.width); ind < ct.width {
+				return m
+			}
+			c.skip(ct.width)
 		}
 	}
 	return len(b.stack)
