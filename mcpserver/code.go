@@ -6,7 +6,9 @@ import (
 	"cmp"
 	"context"
 	"encoding/base64"
+	"errors"
 	"fmt"
+	"io/fs"
 	"net/url"
 	"os"
 	"os/exec"
@@ -31,7 +33,17 @@ const (
 	MatchLine      = 300
 	// gitTimeout bounds a fetch or a search.
 	gitTimeout = 2 * time.Minute
+	// MaxClone bounds what one fetch brings into a clone, on disk: past
+	// it the fetch is stopped (its growth is looked at every cloneWatch)
+	// and the clone removed. A clone over it before a fetch (commits
+	// fetched one after another add up) is started again, so a clone
+	// never holds much more than twice this.
+	MaxClone   = 256 << 20
+	cloneWatch = 100 * time.Millisecond
 )
+
+// cloneLimit is MaxClone; tests lower it.
+var cloneLimit int64 = MaxClone
 
 // TreeIn asks for the files of a ref.
 type TreeIn struct {
@@ -226,20 +238,23 @@ func (s *Server) clone(ctx context.Context, in RepoArg, ref string) (*gitClone, 
 	mu, _ := clones.LoadOrStore(g.dir, &sync.Mutex{})
 	mu.(*sync.Mutex).Lock()
 	defer mu.(*sync.Mutex).Unlock()
-	if _, err := os.Stat(g.dir); err != nil {
-		if err := os.MkdirAll(g.dir, 0o700); err != nil {
-			return nil, err
-		}
-		if _, err := g.git(ctx, "init", "-q", "--bare"); err != nil {
-			return nil, err
-		}
+	if err := g.init(ctx); err != nil {
+		return nil, err
 	}
 	now := time.Now()
 	os.Chtimes(g.dir, now, now) // used now: the last the cache lets go
 	if _, err := g.git(ctx, "cat-file", "-e", g.sha+"^{commit}"); err == nil {
 		return g, nil // the cache holds the commit
 	}
-	if err := g.fetch(ctx, r.CloneURL, ref, user, token); err != nil {
+	if dirSize(g.dir) > cloneLimit {
+		os.RemoveAll(g.dir) // fetches of commits added up: start again
+		if err := g.init(ctx); err != nil {
+			return nil, err
+		}
+	}
+	if err := g.fetch(ctx, r.CloneURL, ref, user, token); errors.Is(err, errCloneTooBig) {
+		return nil, fmt.Errorf("%s at %s is over %s, the most repo_tree and code_search fetch of a repository: read its files with repo_contents", name, ref, fmt.Sprintf("%d MiB", cloneLimit>>20))
+	} else if err != nil {
 		return nil, err
 	}
 	trimCache(s.opts.CodeCache, g.dir)
@@ -270,7 +285,74 @@ func (g *gitClone) fetch(ctx context.Context, cloneURL, ref, user, token string)
 	}
 	fctx, cancel := context.WithTimeout(ctx, gitTimeout)
 	defer cancel()
+	before := dirSize(g.dir)
+	over := g.watch(fctx, cancel, before)
 	_, err = g.git(fctx, "-c", "include.path="+auth.Name(), "fetch", "-q", "--depth", "1", "--no-tags", cloneURL, ref)
+	if over() || dirSize(g.dir)-before > cloneLimit {
+		os.RemoveAll(g.dir) // with what the fetch brought; the next call starts again
+		return errCloneTooBig
+	}
+	return err
+}
+
+// errCloneTooBig: a fetch brought more than cloneLimit.
+var errCloneTooBig = errors.New("the clone is over its bound")
+
+// watch stops a fetch (cancel) once the clone has grown past cloneLimit
+// from before. over, called when the fetch has ended, stops the watch
+// and says whether it stopped the fetch.
+func (g *gitClone) watch(ctx context.Context, cancel func(), before int64) (over func() bool) {
+	stop := make(chan struct{})
+	result := make(chan bool, 1)
+	go func() {
+		t := time.NewTicker(cloneWatch)
+		defer t.Stop()
+		for {
+			select {
+			case <-stop:
+				result <- false
+				return
+			case <-ctx.Done():
+				result <- false
+				return
+			case <-t.C:
+				if dirSize(g.dir)-before > cloneLimit {
+					cancel()
+					result <- true
+					return
+				}
+			}
+		}
+	}()
+	return func() bool {
+		close(stop)
+		return <-result
+	}
+}
+
+// dirSize is the bytes of the files under dir.
+func dirSize(dir string) int64 {
+	var n int64
+	filepath.WalkDir(dir, func(_ string, d fs.DirEntry, err error) error {
+		if err == nil && d.Type().IsRegular() {
+			if info, err := d.Info(); err == nil { // a file git has removed since is not counted
+				n += info.Size()
+			}
+		}
+		return nil
+	})
+	return n
+}
+
+// init makes the clone's bare repository if it is not there.
+func (g *gitClone) init(ctx context.Context) error {
+	if _, err := os.Stat(g.dir); err == nil {
+		return nil
+	}
+	if err := os.MkdirAll(g.dir, 0o700); err != nil {
+		return err
+	}
+	_, err := g.git(ctx, "init", "-q", "--bare")
 	return err
 }
 
@@ -304,11 +386,19 @@ func trimCache(cache, keep string) {
 	}
 }
 
+// command is git on the clone. When ctx ends git is killed with its
+// children (killGroup), and its output waited for gitKillWait at most: a
+// child of git's still holding it (the HTTP helper, blocked on a server
+// that sends nothing) would keep the call waiting.
 func (g *gitClone) command(ctx context.Context, args ...string) *exec.Cmd {
 	cmd := exec.CommandContext(ctx, "git", append([]string{"--git-dir", g.dir}, args...)...)
 	cmd.Env = append(os.Environ(), g.env...)
+	killGroup(cmd)
+	cmd.WaitDelay = gitKillWait
 	return cmd
 }
+
+const gitKillWait = 5 * time.Second
 
 // git runs git on the clone: its output, or an error with git's first
 // line of complaint.
@@ -319,7 +409,11 @@ func (g *gitClone) git(ctx context.Context, args ...string) ([]byte, error) {
 	out, err := cmd.Output()
 	if err != nil {
 		msg, _, _ := strings.Cut(strings.TrimSpace(stderr.String()), "\n")
-		return nil, fmt.Errorf("git %s: %v %s", args[0], err, msg)
+		name := args[0]
+		if name == "-c" && len(args) > 2 {
+			name = args[2] // the command, after a setting
+		}
+		return nil, fmt.Errorf("git %s: %v %s", name, err, msg)
 	}
 	return out, nil
 }

@@ -2,6 +2,8 @@ package mcpserver
 
 import (
 	"bytes"
+	"context"
+	"crypto/rand"
 	"fmt"
 	"io/fs"
 	"os"
@@ -10,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/forgehq/forge/client"
 	"github.com/forgehq/forge/mcpserver/mcpservertest"
 )
 
@@ -102,5 +105,64 @@ func TestCacheKeepsTheClonesUsedLast(t *testing.T) {
 		if kept := err == nil; kept != (i == 0 || i >= 4) {
 			t.Errorf("clone %d (used %d min after the first): kept %v", i, i, kept)
 		}
+	}
+}
+
+// TestCloneIsBounded: a repository whose files are over the clone's bound
+// (a 3 MiB blob pushed with git, against a bound of 1 MiB) gives a tool
+// error naming the bound, and leaves no clone behind; a repository within
+// it is still searched. Before, only the fetch's 2-minute deadline
+// bounded a clone.
+func TestCloneIsBounded(t *testing.T) {
+	defer func(n int64) { cloneLimit = n }(cloneLimit)
+	cloneLimit = 1 << 20
+	h := mcpservertest.NewWorld(t)
+	big := make([]byte, 3<<20)
+	rand.Read(big) // random: git cannot compress it below the bound
+	h.Push(client.RepoName{Owner: "alice", Name: "demo"}, "main", "main",
+		map[string]string{"big.bin": string(big), "small.go": "package small\n\nfunc Needle() {}\n"}, "a big blob")
+	s := serve(t, h)
+	msg := s.Fail("code_search", map[string]any{"query": "Needle"})
+	if msg != "alice/demo at main is over 1 MiB, the most repo_tree and code_search fetch of a repository: read its files with repo_contents" {
+		t.Errorf("code_search: %q", msg)
+	}
+	clones, _ := filepath.Glob(filepath.Join(h.Env["HOME"], ".cache", "forge", "code", "*", "alice", "*.git"))
+	if len(clones) != 0 {
+		t.Errorf("a clone over the bound is left in the cache: %v", clones)
+	}
+	// Within the bound: the blob gone, the repository is searched.
+	if _, err := h.Srv.CommitFiles("alice/demo", "", map[string]string{"big.bin": "small now\n"}, "the blob made small"); err != nil {
+		t.Fatal(err)
+	}
+	var m Matches
+	s.Call("code_search", map[string]any{"query": "Needle"}, &m)
+	if len(m.Matches) != 1 || m.Matches[0].Path != "small.go" {
+		t.Errorf("code_search within the bound: %+v", m)
+	}
+}
+
+// TestWatchStopsAGrowingFetch: the watch cancels a fetch once the clone
+// has grown past the bound while the fetch runs (a file written as git's
+// incoming pack is), and says so; one that stays within it is not
+// stopped. (TestCloneIsBounded's fetch may end before the watch looks.)
+func TestWatchStopsAGrowingFetch(t *testing.T) {
+	defer func(n int64) { cloneLimit = n }(cloneLimit)
+	cloneLimit = 1 << 20
+	g := &gitClone{dir: t.TempDir()}
+	os.WriteFile(filepath.Join(g.dir, "old.pack"), make([]byte, 2<<20), 0o600) // before: not counted
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	over := g.watch(ctx, cancel, dirSize(g.dir))
+	// One byte past the bound, then wait for the watch to stop the fetch.
+	os.WriteFile(filepath.Join(g.dir, "tmp_pack_1"), make([]byte, 1<<20+1), 0o600)
+	<-ctx.Done()
+	if !over() {
+		t.Error("the watch did not say it stopped the fetch")
+	}
+
+	ctx2, cancel2 := context.WithCancel(context.Background())
+	defer cancel2()
+	if over := g.watch(ctx2, cancel2, dirSize(g.dir)); over() || ctx2.Err() != nil {
+		t.Error("a fetch within the bound was stopped")
 	}
 }

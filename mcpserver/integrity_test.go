@@ -78,3 +78,34 @@ func TestCodeLogsAndTitlesArriveWhole(t *testing.T) {
 		t.Errorf("run_explain:\n%s", ex.Text)
 	}
 }
+
+// TestIndentedCodeInBodiesArrivesWhole: an indented code block (4 spaces
+// or a tab after a blank line, or in a list item 4 columns past its
+// content) in an issue body and a comment reaches the model as written
+// over MCP, while the same markup outside code — in the paragraphs, a
+// paragraph's indented continuation line, a list item's paragraph — is
+// still taken out. Before, the block lost its comment, script and hidden
+// element and its processing instruction.
+func TestIndentedCodeInBodiesArrivesWhole(t *testing.T) {
+	h := mcpservertest.NewWorld(t)
+	const code = "    <!-- kept: code -->\n    <script>init()</script>\n    <div hidden>shown</div>\n\n\t<?php echo 1; ?>\r\n"
+	body := "Steps: <!-- a note --> <script>x()</script>\n    <!-- a paragraph's line -->\n\n" + code +
+		"\nAfter: <div hidden>gone</div>\n- item\n\n  <!-- the item's paragraph -->\n\n      <script>in the item's code</script>\n"
+	want := "Steps: " + text.HiddenComment + " " + text.HiddenMarkup + "\n    " + text.HiddenComment + "\n\n" + code +
+		"\nAfter: " + text.HiddenMarkup + "\n- item\n\n  " + text.HiddenComment + "\n\n      <script>in the item's code</script>\n"
+	if _, err := h.Srv.CreateIssue("alice/demo", "carol", "code", body); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := h.Srv.AddComment("alice/demo", 1, "carol", body); err != nil {
+		t.Fatal(err)
+	}
+	s := serve(t, h)
+	var is Issue
+	raw := s.Call("issue_view", map[string]any{"number": 1}, &is)
+	if is.Body != want || len(is.Thread) != 1 || is.Thread[0].Body != want {
+		t.Errorf("issue_view:\n%s", raw)
+	}
+	if !strings.Contains(raw, strings.NewReplacer("\n", `\n`, "\t", `\t`, "\r", `\r`).Replace(code)) {
+		t.Errorf("the code block is not byte for byte in the result's JSON text:\n%s", raw)
+	}
+}

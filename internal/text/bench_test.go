@@ -22,17 +22,24 @@ func BenchmarkSanitize(b *testing.B) {
 }
 
 // BenchmarkForModel: a job log page (ordinary lines, the common case, and
-// lines with escapes) through ForModel, and an issue body with hidden
-// markup through ProseForModel.
+// lines with escapes) through ForModel, and issue bodies through
+// ProseForModel: one with hidden markup, one of paragraphs, list items
+// and indented code blocks (its blocks found line by line), and one
+// nested 8,000 list items deep.
 func BenchmarkForModel(b *testing.B) {
 	clean := strings.Repeat("2026-11-25T10:00:00Z ok  github.com/forgehq/forge/client 0.412s [no test files]\n", 200)
 	colour := strings.Repeat("\x1b[32mok\x1b[0m  github.com/forgehq/forge/client\t0.412s\n", 200)
 	issue := strings.Repeat("A paragraph of an issue with `code` and a <b>bold</b> word.\n", 100) + "<!-- hidden -->\n<div hidden>x</div>"
-	for _, c := range []struct{ name, s string }{{"clean-log", clean}, {"colour-log", colour}, {"issue-markup", issue}} {
+	blocks := strings.Repeat("Steps to see it, with <b>markup</b>:\n\n1.  run it\n\n        $ forge run <!-- not hidden: code -->\n\n- then\n    see\n\n\tpanic: at <main>\n\n", 40)
+	// Hostile: 8,000 nested list items, then lines as wide: each line's
+	// containers are matched without reading it again for each (these
+	// 48 KB took 547 ms when they were; 2.4 ms since).
+	deep := strings.Repeat("- ", 8000) + "x\n" + strings.Repeat(" ", 16000) + "\n" + strings.Repeat(" ", 16000) + "y <b>\n"
+	for _, c := range []struct{ name, s string }{{"clean-log", clean}, {"colour-log", colour}, {"issue-markup", issue}, {"issue-code-blocks", blocks}, {"issue-deep-list", deep}} {
 		b.Run(c.name, func(b *testing.B) {
 			b.SetBytes(int64(len(c.s)))
 			f := ForModel
-			if c.name == "issue-markup" {
+			if strings.HasPrefix(c.name, "issue-") {
 				f = ProseForModel
 			}
 			for b.Loop() {

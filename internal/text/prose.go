@@ -10,9 +10,10 @@ import (
 // ProseForModel is ForModel for rendered prose — the markdown bodies of
 // issues, pull requests, comments and releases — where a model is
 // attacked with what a person reading the rendered page would not see.
-// Besides what ForModel does, outside code spans and fenced code blocks
-// (which show their text as written) it takes out what the page hides,
-// leaving a marker where it was:
+// Besides what ForModel does, outside code spans and code blocks —
+// fenced or indented, in quotes and list items, as CommonMark finds them
+// (codeBlocks) — which show their text as written, it takes out what the
+// page hides, leaving a marker where it was:
 //
 //	HTML comments, <?...>, <!...>  [hidden HTML comment removed]
 //	<script>, <style>, <template>, [hidden markup removed]
@@ -25,7 +26,9 @@ import (
 //
 // A comment or hidden element never closed is not taken out (a browser
 // would hide the rest of the page): its opener becomes a marker saying
-// so, and the text after it is kept.
+// so, and the text after it is kept. A comment that would hold a code
+// block is not one (CommonMark ends it with its paragraph) and stays;
+// a hidden element's code goes with it, as the page hides it.
 func ProseForModel(s string) string {
 	if modelClean(s) && !strings.Contains(s, "<") && !strings.Contains(s, "]:") {
 		return s
@@ -48,49 +51,31 @@ const (
 	codeClose = "\ufdd1"
 )
 
-// maskCode replaces the fenced code blocks and code spans of markdown s
-// with placeholders, so the markup pass leaves them as written. An HTML
+// maskCode replaces the code blocks (fenced and indented, as CommonMark
+// finds them: codeBlocks) and code spans of markdown s with
+// placeholders, so the markup pass leaves them as written. An HTML
 // comment or tag that starts before a code span wins over it, as in
 // CommonMark.
 func maskCode(s string) (string, []string) {
-	if !strings.Contains(s, "`") && !strings.Contains(s, "~~~") {
+	if !strings.Contains(s, "`") && !strings.Contains(s, "~~~") && !strings.Contains(s, "    ") && !strings.Contains(s, "\t") {
 		return s, nil
 	}
 	var b strings.Builder
+	b.Grow(len(s) + 64) // markers may make it longer
 	var code []string
 	mask := func(c string) {
-		b.WriteString(codeOpen + strconv.Itoa(len(code)) + codeClose)
+		b.WriteString(codeOpen)
+		b.WriteString(strconv.Itoa(len(code)))
+		b.WriteString(codeClose)
 		code = append(code, c)
 	}
-	for len(s) > 0 {
-		line, rest := cutLine(s)
-		if n, fc := fence(line); n > 0 {
-			end := len(line)
-			for r := rest; r != ""; {
-				l, more := cutLine(r)
-				end += len(l)
-				if closes(l, fc, n) {
-					break
-				}
-				r = more
-			}
-			mask(s[:end])
-			s = s[end:]
-			continue
-		}
-		// Inline: up to the next fence.
-		end := len(line)
-		for r := rest; r != ""; {
-			l, more := cutLine(r)
-			if n, _ := fence(l); n > 0 {
-				break
-			}
-			end += len(l)
-			r = more
-		}
-		maskSpans(&b, s[:end], mask)
-		s = s[end:]
+	at := 0
+	for _, blk := range codeBlocks(s) {
+		maskSpans(&b, s[at:blk[0]], mask)
+		mask(s[blk[0]:blk[1]])
+		at = blk[1]
 	}
+	maskSpans(&b, s[at:], mask)
 	return b.String(), code
 }
 
@@ -121,9 +106,16 @@ func maskSpans(b *strings.Builder, s string, mask func(string)) {
 			end := tagEnd(s[i:])
 			b.WriteString(s[i : i+end])
 			i += end
-		default:
-			b.WriteByte(s[i])
+		case s[i] == '<':
+			b.WriteByte('<')
 			i++
+		default: // up to the next '`' or '<'
+			j := strings.IndexAny(s[i:], "`<")
+			if j < 0 {
+				j = len(s) - i
+			}
+			b.WriteString(s[i : i+j])
+			i += j
 		}
 	}
 }
@@ -177,43 +169,13 @@ func run(s string, c byte) int {
 	return n
 }
 
-// cutLine splits s after its first newline.
-func cutLine(s string) (line, rest string) {
-	if i := strings.IndexByte(s, '\n'); i >= 0 {
-		return s[:i+1], s[i+1:]
-	}
-	return s, ""
-}
-
-// fence is the length and character of the code fence line opens, or 0.
-func fence(line string) (int, byte) {
-	t := strings.TrimLeft(line, " ")
-	if len(line)-len(t) > 3 || t == "" || t[0] != '`' && t[0] != '~' {
-		return 0, 0
-	}
-	n := run(t, t[0])
-	if n < 3 || t[0] == '`' && strings.Contains(t[n:], "`") {
-		return 0, 0
-	}
-	return n, t[0]
-}
-
-// closes reports whether line closes a fence of n characters c.
-func closes(line string, c byte, n int) bool {
-	t := strings.TrimLeft(line, " ")
-	if len(line)-len(t) > 3 {
-		return false
-	}
-	m := run(t, c)
-	return m >= n && strings.TrimSpace(t[m:]) == ""
-}
-
 // unmask puts the code regions back in place of their placeholders.
 func unmask(s string, code []string) string {
 	if len(code) == 0 {
 		return s
 	}
 	var b strings.Builder
+	b.Grow(len(s) + 64) // markers may make it longer
 	for {
 		i := strings.Index(s, codeOpen)
 		if i < 0 {
@@ -238,7 +200,7 @@ func unmask(s string, code []string) string {
 // hiddenRules find markup a rendered page does not show. They are compiled
 // on first use: a package-level regexp would cost every forge invocation.
 var hiddenRules = sync.OnceValues(func() (open, mdComment *regexp.Regexp) {
-	return regexp.MustCompile(`(?is)<([a-z][a-z0-9-]*)\b((?:[^>"']|"[^"]*"|'[^']*')*)>`),
+	return regexp.MustCompile(`(?is)^<([a-z][a-z0-9-]*)\b((?:[^>"']|"[^"]*"|'[^']*')*)>`),
 		regexp.MustCompile(`(?m)^[ \t]{0,3}\[[^\]\n]+\]:[ \t]*(?:#|<>)[^\n]*$`)
 })
 
@@ -260,11 +222,12 @@ func stripHidden(s string) string {
 		s = md.ReplaceAllString(s, HiddenMarkup)
 	}
 	var b strings.Builder
+	b.Grow(len(s) + 64)      // markers may make it longer
 	lower := asciiLower(s)   // once: the closing tags are looked for in it
 	last := map[string]int{} // where each tag's last closing tag starts
 	for at := 0; ; {
-		loc := open.FindStringSubmatchIndex(s[at:])
-		if loc == nil {
+		loc, ok := nextTag(open, s, at)
+		if !ok {
 			b.WriteString(s[at:])
 			return b.String()
 		}
@@ -297,6 +260,50 @@ func stripHidden(s string) string {
 	}
 }
 
+// nextTag finds the first opening tag in s from at, as open (anchored)
+// matches it, its indexes relative to at: the pattern is tried where a
+// '<' and a letter are, not searched for at every byte, and a tag with
+// no attributes (<b>) is read without it.
+func nextTag(open *regexp.Regexp, s string, at int) (loc [6]int, ok bool) {
+	for i := at; ; i++ {
+		j := strings.IndexByte(s[i:], '<')
+		if j < 0 {
+			return loc, false
+		}
+		i += j
+		if i+1 >= len(s) || !isLetter(s[i+1]) {
+			continue
+		}
+		loc, ok = bareTag(s, i)
+		if !ok {
+			m := open.FindStringSubmatchIndex(s[i:])
+			ok = m != nil
+			copy(loc[:], m)
+		}
+		if ok {
+			for k := range loc {
+				loc[k] += i - at
+			}
+			return loc, true
+		}
+	}
+}
+
+// bareTag is open's match of a tag without attributes at s[i] (its
+// indexes from i). A name ending in '-' is left to open, which takes the
+// '-' for an attribute (\b).
+func bareTag(s string, i int) ([6]int, bool) {
+	k := i + 1
+	for k < len(s) && (isLetter(s[k]) || s[k] >= '0' && s[k] <= '9' || s[k] == '-') {
+		k++
+	}
+	if k == len(s) || s[k] != '>' || s[k-1] == '-' {
+		return [6]int{}, false
+	}
+	n := k - i
+	return [6]int{0, n + 1, 1, n, n, n}, true
+}
+
 func hidesContent(tag, attrs string) bool {
 	switch tag {
 	case "script", "style", "template", "noscript", "iframe", "object":
@@ -306,7 +313,8 @@ func hidesContent(tag, attrs string) bool {
 }
 
 // stripComments replaces each <!-- ... -->, <?...> and <!...> with
-// HiddenComment; the opener of a comment never closed with Unclosed.
+// HiddenComment; the opener of a comment never closed with Unclosed. One
+// that would hold code (a placeholder of maskCode) is left as it is.
 func stripComments(s string) string {
 	var b strings.Builder
 	unclosed := map[string]bool{} // an end not found once is not found later
@@ -318,6 +326,9 @@ func stripComments(s string) string {
 			}
 			b.WriteString(s)
 			return b.String()
+		}
+		if b.Cap() == 0 {
+			b.Grow(len(s) + 64)
 		}
 		b.WriteString(s[:i])
 		s = s[i:]
@@ -333,6 +344,13 @@ func stripComments(s string) string {
 			unclosed[end] = true
 			b.WriteString(Unclosed("HTML comment"))
 			s = s[len(open):]
+			continue
+		}
+		if strings.Contains(s[:len(open)+j], codeOpen) {
+			// Not a comment: one in a paragraph ends with it, and an HTML
+			// block's holds no code, so a page shows both ends as text.
+			b.WriteByte('<')
+			s = s[1:]
 			continue
 		}
 		b.WriteString(HiddenComment)
