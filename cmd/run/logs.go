@@ -87,7 +87,7 @@ func printLogs(ctx context.Context, ios *iostreams.IOStreams, c *client.Client, 
 	for _, j := range jobs {
 		prefix := text.Flatten(j.Name) + "\t"
 		if ios.IsStdoutTTY() {
-			prefix = cs.Cyan(fmt.Sprintf("%-*s", width, text.OneLine(j.Name))) + "  "
+			prefix = string(cs.Cyan(fmt.Sprintf("%-*s", width, text.OneLine(j.Name)))) + "  "
 		}
 		pw := &prefixWriter{w: out, prefix: prefix, atStart: true}
 		if err := copyJobLog(ctx, c, repo, j.ID, pw, ios.IsStdoutTTY()); err != nil {

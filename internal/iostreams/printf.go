@@ -1,0 +1,115 @@
+package iostreams
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/forgehq/forge/internal/text"
+)
+
+// Printf, Println and Print write to Out, ErrPrintf and ErrPrintln to
+// ErrOut, as fmt's functions would, with one difference: the format is
+// forge's own and trusted, and on a terminal every argument is shown as a
+// value from a server, whatever its origin:
+//
+//	Styled               as it is: forge's own words and colours
+//	numbers, bools       as they are
+//	error                text.Sanitize of its message (its lines kept:
+//	                     a hint on a line of its own)
+//	anything else        formatted with its verb (a string, []byte,
+//	                     fmt.Stringer, struct), then text.OneLine: no
+//	                     escape, control or bidi reordering, one line
+//
+// Piped (not a terminal), the arguments are written exactly as fmt writes
+// them, so what scripts read does not change. A command prints through
+// these instead of fmt.Fprint* on its streams (cmd's
+// TestPrintingGoesThroughTheStreams holds it), and cannot forget to
+// sanitize. They return the writer's error, which a message to stderr may
+// ignore and data on stdout should not.
+func (s *IOStreams) Printf(format string, a ...any) error {
+	if s.outTTY {
+		_, err := fmt.Fprintf(s.Out, format, shown(a)...)
+		return err
+	}
+	_, err := fmt.Fprintf(s.Out, format, a...)
+	return err
+}
+
+// Println writes its arguments to Out as fmt.Fprintln, shown as Printf
+// shows them.
+func (s *IOStreams) Println(a ...any) error {
+	if s.outTTY {
+		_, err := fmt.Fprintln(s.Out, shown(a)...)
+		return err
+	}
+	_, err := fmt.Fprintln(s.Out, a...)
+	return err
+}
+
+// Print writes its arguments to Out as fmt.Fprint, shown as Printf shows
+// them: a view rendered as a Styled is written as it is.
+func (s *IOStreams) Print(a ...any) error {
+	if s.outTTY {
+		_, err := fmt.Fprint(s.Out, shown(a)...)
+		return err
+	}
+	_, err := fmt.Fprint(s.Out, a...)
+	return err
+}
+
+// ErrPrintf is Printf for ErrOut: its arguments are sanitized when stderr
+// is a terminal.
+func (s *IOStreams) ErrPrintf(format string, a ...any) error {
+	if s.errTTY {
+		_, err := fmt.Fprintf(s.ErrOut, format, shown(a)...)
+		return err
+	}
+	_, err := fmt.Fprintf(s.ErrOut, format, a...)
+	return err
+}
+
+// ErrPrintln is Println for ErrOut.
+func (s *IOStreams) ErrPrintln(a ...any) error {
+	if s.errTTY {
+		_, err := fmt.Fprintln(s.ErrOut, shown(a)...)
+		return err
+	}
+	_, err := fmt.Fprintln(s.ErrOut, a...)
+	return err
+}
+
+// Sprintf is Printf's formatting for a part of a line or a view built
+// before it is printed: the arguments are shown as Printf shows them when
+// the scheme's stream is a terminal, and the result is Styled.
+func (c *ColorScheme) Sprintf(format string, a ...any) Styled {
+	if c.tty {
+		return Styled(fmt.Sprintf(format, shown(a)...))
+	}
+	return Styled(fmt.Sprintf(format, a...))
+}
+
+// shown are the arguments a as Printf shows them on a terminal.
+func shown(a []any) []any {
+	out := make([]any, len(a))
+	for i, v := range a {
+		switch v := v.(type) {
+		case Styled, bool, int, int8, int16, int32, int64, uint, uint8, uint16, uint32, uint64, uintptr, float32, float64, nil:
+			out[i] = v
+		case string:
+			out[i] = text.OneLine(v)
+		case error:
+			out[i] = text.Sanitize(v.Error())
+		default:
+			out[i] = oneLine{v}
+		}
+	}
+	return out
+}
+
+// oneLine formats a value with the verb and flags it is printed with, and
+// shows the result as text.OneLine.
+type oneLine struct{ v any }
+
+func (o oneLine) Format(f fmt.State, verb rune) {
+	io.WriteString(f, text.OneLine(fmt.Sprintf(fmt.FormatString(f, verb), o.v)))
+}
