@@ -3,7 +3,6 @@ package issue
 import (
 	"context"
 	"fmt"
-	"github.com/forgehq/forge/internal/iostreams"
 	"iter"
 	"strings"
 
@@ -13,6 +12,7 @@ import (
 	"github.com/forgehq/forge/cmd/internal/pick"
 	"github.com/forgehq/forge/completions"
 	"github.com/forgehq/forge/internal/browser"
+	"github.com/forgehq/forge/internal/iostreams"
 	"github.com/forgehq/forge/internal/markdown"
 	"github.com/forgehq/forge/internal/text"
 	"github.com/spf13/cobra"

@@ -3,7 +3,6 @@ package repo
 import (
 	"context"
 	"fmt"
-	"github.com/forgehq/forge/internal/iostreams"
 	"path"
 	"strings"
 
@@ -12,6 +11,7 @@ import (
 	"github.com/forgehq/forge/client"
 	"github.com/forgehq/forge/completions"
 	"github.com/forgehq/forge/internal/browser"
+	"github.com/forgehq/forge/internal/iostreams"
 	"github.com/forgehq/forge/internal/markdown"
 	"github.com/forgehq/forge/internal/text"
 	"github.com/spf13/cobra"

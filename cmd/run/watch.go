@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/forgehq/forge/internal/iostreams"
 	"io"
 	"net/http"
 	"strings"
@@ -15,6 +14,7 @@ import (
 	"github.com/forgehq/forge/client"
 	"github.com/forgehq/forge/cmd/internal/poll"
 	"github.com/forgehq/forge/cmd/internal/runid"
+	"github.com/forgehq/forge/internal/iostreams"
 	"github.com/forgehq/forge/internal/text"
 	"github.com/spf13/cobra"
 )

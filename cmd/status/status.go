@@ -254,4 +254,5 @@ func writeAligned(b *iostreams.Doc, cs *iostreams.ColorScheme, lines []line) {
 	for _, l := range lines {
 		b.Printf(cs, "  %s%*s  %s%*s  %s\n", l.lead, leadW-ansi.StringWidth(string(l.lead)), "",
 			l.what, whatW-ansi.StringWidth(string(l.what)), "", l.when)
+	}
 }

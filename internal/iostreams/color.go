@@ -49,9 +49,13 @@ func (c *ColorScheme) SuccessIcon() Styled { return c.Green("✓") }
 func (c *ColorScheme) WarningIcon() Styled { return c.Yellow("!") }
 func (c *ColorScheme) FailureIcon() Styled { return c.Red("X") }
 
-// NewColorScheme returns a scheme that colours when enabled is true; it
-// counts as bound for a terminal when it colours.
-func NewColorScheme(enabled bool) *ColorScheme { return &ColorScheme{enabled: enabled, tty: enabled} }
+// NewColorScheme returns a scheme that colours when enabled is true and
+// sanitizes nothing: for text sanitized before it is styled (a template's
+// data), whose colours may nest.
+func NewColorScheme(enabled bool) *ColorScheme { return &ColorScheme{enabled: enabled} }
+
+// BoldCyan is s in bold cyan (the chat's prompt).
+func (c *ColorScheme) BoldCyan(s string) Styled { return c.wrap("1;36", s) }
 
 // Named colours s by a colour's name, for templates.
 func (c *ColorScheme) Named(name, s string) Styled {
