@@ -67,7 +67,7 @@ func runLogout(ctx context.Context, opts *logoutOptions) error {
 			if k == "token" {
 				fate = "it was not revoked and may stay there"
 			}
-			fmt.Fprintf(ios.ErrOut, "%s Could not read the %s from the keyring (%s): %s; remove it with the keyring's own tool\n", cs.WarningIcon(), config.SecretName(k), text.OnTerminal(ios.IsStderrTTY(), err.Error()), fate)
+			ios.ErrPrintf("%s Could not read the %s from the keyring (%s): %s; remove it with the keyring's own tool\n", cs.WarningIcon(), config.SecretName(k), err.Error(), fate)
 		}
 	}
 	removed := p.StoredSecrets()
@@ -84,9 +84,9 @@ func runLogout(ctx context.Context, opts *logoutOptions) error {
 	if where == "" {
 		where = "the service"
 	}
-	fmt.Fprintf(ios.ErrOut, "%s Logged out of %s (profile %s): removed the %s\n", cs.SuccessIcon(), where, name, removed)
+	ios.ErrPrintf("%s Logged out of %s (profile %s): removed the %s\n", cs.SuccessIcon(), where, name, removed)
 	if opts.Getenv("FORGE_TOKEN") != "" {
-		fmt.Fprintf(ios.ErrOut, "%s FORGE_TOKEN is still set in the environment; unset it too\n", cs.WarningIcon())
+		ios.ErrPrintf("%s FORGE_TOKEN is still set in the environment; unset it too\n", cs.WarningIcon())
 	}
 	return nil
 }
@@ -99,7 +99,7 @@ func revoke(ctx context.Context, d cmdutil.Deps, baseURL, token string) {
 	ios := d.IO
 	cs := ios.ErrColorScheme()
 	notRevoked := func(why string) {
-		fmt.Fprintf(ios.ErrOut, "%s Could not revoke the token on the service: %s; it may stay valid there until it expires\n", cs.WarningIcon(), why)
+		ios.ErrPrintf("%s Could not revoke the token on the service: %s; it may stay valid there until it expires\n", cs.WarningIcon(), why)
 	}
 	if baseURL == "" {
 		notRevoked("the profile names no service address")
@@ -117,8 +117,8 @@ func revoke(ctx context.Context, d cmdutil.Deps, baseURL, token string) {
 	case got == authflow.NoEndpoint:
 		notRevoked("the service has no logout endpoint (POST /auth/logout)")
 	case got == authflow.Unknown:
-		fmt.Fprintf(ios.ErrOut, "%s The service no longer knew the token (revoked or expired before): nothing to revoke\n", cs.SuccessIcon())
+		ios.ErrPrintf("%s The service no longer knew the token (revoked or expired before): nothing to revoke\n", cs.SuccessIcon())
 	default:
-		fmt.Fprintf(ios.ErrOut, "%s Revoked the token on the service\n", cs.SuccessIcon())
+		ios.ErrPrintf("%s Revoked the token on the service\n", cs.SuccessIcon())
 	}
 }

@@ -3,7 +3,6 @@ package auth
 import (
 	"context"
 	"errors"
-	"fmt"
 	"strings"
 
 	"github.com/forgehq/forge/app/cmdutil"
@@ -123,7 +122,7 @@ func runStatusAll(ctx context.Context, opts *statusOptions) error {
 		all = append(all, st)
 		if !opts.exporter.Enabled() {
 			if i > 0 {
-				fmt.Fprintln(opts.IO.Out)
+				opts.IO.Println()
 			}
 			printStatus(pf, st)
 		}

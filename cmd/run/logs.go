@@ -73,7 +73,7 @@ func runLogs(ctx context.Context, opts *logsOptions) error {
 func printLogs(ctx context.Context, ios *iostreams.IOStreams, c *client.Client, repo client.RepoName, runID int64, jobs []*client.Job) error {
 	for _, j := range jobs {
 		if !client.Done(j.Status, j.Conclusion) {
-			fmt.Fprintf(ios.ErrOut, "%s run %d is still in progress; these are its logs so far (follow it with `forge run watch %d`)\n",
+			ios.ErrPrintf("%s run %d is still in progress; these are its logs so far (follow it with `forge run watch %d`)\n",
 				ios.ErrColorScheme().WarningIcon(), runID, runID)
 			break
 		}

@@ -78,6 +78,16 @@ func (s *IOStreams) ErrPrintln(a ...any) error {
 	return err
 }
 
+// ErrPrint is Print for ErrOut.
+func (s *IOStreams) ErrPrint(a ...any) error {
+	if s.errTTY {
+		_, err := fmt.Fprint(s.ErrOut, shown(a)...)
+		return err
+	}
+	_, err := fmt.Fprint(s.ErrOut, a...)
+	return err
+}
+
 // Sprintf is Printf's formatting for a part of a line or a view built
 // before it is printed: the arguments are shown as Printf shows them when
 // the scheme's stream is a terminal, and the result is Styled.
