@@ -14,8 +14,8 @@ import (
 //
 //	Styled               as it is: forge's own words and colours
 //	numbers, bools       as they are
-//	error                text.Sanitize of its message (its lines kept:
-//	                     a hint on a line of its own)
+//	error, Lines         text.Sanitize of its text (its lines kept: an
+//	                     error's hint on a line of its own, a document)
 //	anything else        formatted with its verb (a string, []byte,
 //	                     fmt.Stringer, struct), then text.OneLine: no
 //	                     escape, control or bidi reordering, one line
@@ -109,12 +109,19 @@ func shown(a []any) []any {
 			out[i] = text.OneLine(v)
 		case error:
 			out[i] = text.Sanitize(v.Error())
+		case Lines:
+			out[i] = text.Sanitize(string(v))
 		default:
 			out[i] = oneLine{v}
 		}
 	}
 	return out
 }
+
+// Lines is a value of several lines (a JSON document, a message with a
+// hint): Printf shows it on a terminal as text.Sanitize does, its lines
+// and tabs kept, where a string argument is put on one line.
+type Lines string
 
 // oneLine formats a value with the verb and flags it is printed with, and
 // shows the result as text.OneLine.

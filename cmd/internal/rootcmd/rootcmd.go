@@ -14,6 +14,7 @@ import (
 
 	"github.com/forgehq/forge/app/cmdutil"
 	"github.com/forgehq/forge/internal/build"
+	"github.com/forgehq/forge/internal/iostreams"
 	"github.com/spf13/cobra"
 )
 
@@ -95,9 +96,9 @@ func Execute(parent context.Context, root *cobra.Command, args []string) error {
 func Exit(f *cmdutil.Factory, err error) int {
 	if cmdutil.ShouldPrint(err) {
 		if cmdutil.ExitCode(err) == cmdutil.ExitInterrupted {
-			fmt.Fprintf(f.IOStreams.ErrOut, "forge: %s\n", cmdutil.InterruptedMessage(err))
+			f.IOStreams.ErrPrintf("forge: %s\n", iostreams.Lines(cmdutil.InterruptedMessage(err)))
 		} else {
-			fmt.Fprintf(f.IOStreams.ErrOut, "forge: %s\n", cmdutil.ErrorMessage(f.IOStreams, err))
+			f.IOStreams.ErrPrintf("forge: %v\n", err) // an error keeps its lines: the hint
 		}
 	}
 	return cmdutil.ExitCode(err)
