@@ -88,7 +88,7 @@ func NewCmd(f *cmdutil.Factory, c Command) *cobra.Command {
 	cmd.SetHelpFunc(func(cmd *cobra.Command, _ []string) {
 		err := Exec(f, Binary, []string{c.Name, "--help"})
 		if cmdutil.ShouldPrint(err) {
-			fmt.Fprintf(f.IOStreams.ErrOut, "forge: %s\n", err)
+			f.IOStreams.ErrPrintf("forge: %s\n", err)
 		}
 		if err != nil {
 			os.Exit(cmdutil.ExitCode(err))
@@ -189,7 +189,7 @@ func buildFromClone(f *cmdutil.Factory, root, binary, name string) (string, erro
 		return "", fmt.Errorf("building %s from the clone at %s: %w", binary, root, err)
 	}
 	watch(steps, func() {
-		fmt.Fprintf(f.IOStreams.ErrOut, "forge: building %s from the clone at %s (go build ./cmd/%s)\n", binary, root, binary)
+		f.IOStreams.ErrPrintf("forge: building %s from the clone at %s (go build ./cmd/%s)\n", binary, root, binary)
 	})
 	if gobuild.Wait() == nil {
 		return out, nil
