@@ -21,6 +21,10 @@ var rawAllowed = map[string]string{
 	// stream as it goes), piped it is the exact answer.
 	"api/api.go failure":       "forge api: the body of a failed answer, through the text.Writer on a terminal",
 	"api/paginate.go writeOne": "forge api: the answer, through the text.Writer on a terminal",
+	// The chat session's terminal is in raw mode: its errOut turns each
+	// newline into CRLF. The banner is forge's words, its model's name
+	// sanitized by cs.Gray.
+	"chat/session.go sessionIO": "chat session: the banner through the raw-mode terminal's CRLF writer",
 }
 
 // TestPrintingGoesThroughTheStreams: a command prints on its streams

@@ -135,7 +135,7 @@ func sessionIO(ctx context.Context, opts *chatOptions, s *chat.Session) (src lin
 		banner = ansi.Wordwrap(banner, ios.TerminalWidth(), "")
 	}
 	for _, line := range strings.Split(banner, "\n") {
-		ios.ErrPrintln(cs.Gray(line))
+		fmt.Fprintln(errOut, cs.Gray(line))
 	}
 	return t, out, errOut, true, nil
 }

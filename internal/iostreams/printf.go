@@ -27,64 +27,52 @@ import (
 // sanitize. They return the writer's error, which a message to stderr may
 // ignore and data on stdout should not.
 func (s *IOStreams) Printf(format string, a ...any) error {
-	if s.outTTY {
-		_, err := fmt.Fprintf(s.Out, format, shown(a)...)
-		return err
-	}
-	_, err := fmt.Fprintf(s.Out, format, a...)
-	return err
+	return fprintf(s.Out, s.outTTY, format, a...)
 }
 
 // Println writes its arguments to Out as fmt.Fprintln, shown as Printf
 // shows them.
-func (s *IOStreams) Println(a ...any) error {
-	if s.outTTY {
-		_, err := fmt.Fprintln(s.Out, shown(a)...)
-		return err
-	}
-	_, err := fmt.Fprintln(s.Out, a...)
-	return err
-}
+func (s *IOStreams) Println(a ...any) error { return fprint(s.Out, s.outTTY, true, a) }
 
 // Print writes its arguments to Out as fmt.Fprint, shown as Printf shows
 // them: a view rendered as a Styled is written as it is.
-func (s *IOStreams) Print(a ...any) error {
-	if s.outTTY {
-		_, err := fmt.Fprint(s.Out, shown(a)...)
-		return err
-	}
-	_, err := fmt.Fprint(s.Out, a...)
-	return err
-}
+func (s *IOStreams) Print(a ...any) error { return fprint(s.Out, s.outTTY, false, a) }
 
 // ErrPrintf is Printf for ErrOut: its arguments are sanitized when stderr
 // is a terminal.
 func (s *IOStreams) ErrPrintf(format string, a ...any) error {
-	if s.errTTY {
-		_, err := fmt.Fprintf(s.ErrOut, format, shown(a)...)
-		return err
-	}
-	_, err := fmt.Fprintf(s.ErrOut, format, a...)
-	return err
+	return fprintf(s.ErrOut, s.errTTY, format, a...)
 }
 
 // ErrPrintln is Println for ErrOut.
-func (s *IOStreams) ErrPrintln(a ...any) error {
-	if s.errTTY {
-		_, err := fmt.Fprintln(s.ErrOut, shown(a)...)
+func (s *IOStreams) ErrPrintln(a ...any) error { return fprint(s.ErrOut, s.errTTY, true, a) }
+
+// ErrPrint is Print for ErrOut.
+func (s *IOStreams) ErrPrint(a ...any) error { return fprint(s.ErrOut, s.errTTY, false, a) }
+
+// fprintf is fmt.Fprintf with the arguments shown as on a terminal when
+// tty (go vet checks its callers' formats as fmt's).
+func fprintf(w io.Writer, tty bool, format string, a ...any) error {
+	if tty {
+		_, err := fmt.Fprintf(w, format, shown(a)...)
 		return err
 	}
-	_, err := fmt.Fprintln(s.ErrOut, a...)
+	_, err := fmt.Fprintf(w, format, a...)
 	return err
 }
 
-// ErrPrint is Print for ErrOut.
-func (s *IOStreams) ErrPrint(a ...any) error {
-	if s.errTTY {
-		_, err := fmt.Fprint(s.ErrOut, shown(a)...)
-		return err
+// fprint is fmt.Fprint, or fmt.Fprintln when line, with the arguments
+// shown as on a terminal when tty.
+func fprint(w io.Writer, tty, line bool, a []any) error {
+	if tty {
+		a = shown(a)
 	}
-	_, err := fmt.Fprint(s.ErrOut, a...)
+	var err error
+	if line {
+		_, err = fmt.Fprintln(w, a...)
+	} else {
+		_, err = fmt.Fprint(w, a...)
+	}
 	return err
 }
 
