@@ -7,7 +7,6 @@ import (
 	"github.com/forgehq/forge/app/authflow"
 	"github.com/forgehq/forge/app/cmdutil"
 	"github.com/forgehq/forge/config"
-	"github.com/forgehq/forge/internal/text"
 	"github.com/spf13/cobra"
 )
 
@@ -107,13 +106,13 @@ func revoke(ctx context.Context, d cmdutil.Deps, baseURL, token string) {
 	}
 	c, err := d.RESTClient(baseURL, token)
 	if err != nil {
-		notRevoked(text.OnTerminal(ios.IsStderrTTY(), err.Error()))
+		notRevoked(err.Error())
 		return
 	}
 	got, err := authflow.Revoke(ctx, c)
 	switch {
 	case err != nil:
-		notRevoked(text.OnTerminal(ios.IsStderrTTY(), err.Error()))
+		notRevoked(err.Error())
 	case got == authflow.NoEndpoint:
 		notRevoked("the service has no logout endpoint (POST /auth/logout)")
 	case got == authflow.Unknown:
