@@ -31,8 +31,10 @@ var rawAllowed = map[string]string{
 // through IOStreams.Printf and its kin, which sanitize every argument on
 // a terminal, never with fmt.Fprint* (or io.WriteString, or Write) on Out,
 // ErrOut, os.Stdout or os.Stderr — a call that would have to remember to
-// sanitize; and it never makes an iostreams.Styled of anything but a
-// constant. The exceptions are rawAllowed, each with its reason.
+// sanitize; it never makes an iostreams.Styled of anything but a
+// constant; and it styles what it prints with its stream's scheme
+// (ColorScheme for Print*, ErrColorScheme for ErrPrint*). The exceptions
+// are rawAllowed, each with its reason.
 func TestPrintingGoesThroughTheStreams(t *testing.T) {
 	used := map[string]bool{}
 	var bad []string
@@ -81,6 +83,9 @@ func a(ios *iostreams.IOStreams, x string) {
 	io.WriteString(os.Stdout, x)
 	ios.Out.Write([]byte(x))
 	_ = iostreams.Styled(x)
+	cs := ios.ColorScheme()
+	ios.ErrPrintf("%s\n", cs.Bold(x))
+	ios.Printf("%s\n", ios.ErrColorScheme().Bold(x))
 }
 func b(ios *iostreams.IOStreams, x string) {
 	var sb strings.Builder
@@ -88,6 +93,9 @@ func b(ios *iostreams.IOStreams, x string) {
 	ios.Printf("%s\n", x)
 	_ = iostreams.Styled("constant")
 	_ = iostreams.Styled("a" + "b")
+	cs := ios.ErrColorScheme()
+	ios.ErrPrintf("%s\n", cs.Bold(x))
+	ios.Println(ios.ColorScheme().Bold(x))
 }
 `
 	fset := token.NewFileSet()
@@ -99,7 +107,7 @@ func b(ios *iostreams.IOStreams, x string) {
 	for _, f := range rawPrints(fset, file) {
 		got = append(got, fmt.Sprintf("%d %s", f.line, f.fn))
 	}
-	want := []string{"3 a", "4 a", "6 a", "7 a", "8 a", "9 a"}
+	want := []string{"3 a", "4 a", "6 a", "7 a", "8 a", "9 a", "11 a", "12 a"}
 	if strings.Join(got, ",") != strings.Join(want, ",") {
 		t.Errorf("found %v, want %v", got, want)
 	}
@@ -124,11 +132,19 @@ func rawPrints(fset *token.FileSet, file *ast.File) []rawPrint {
 			continue
 		}
 		aliases := map[string]bool{}
+		schemes := map[string]string{} // a ColorScheme's variable: the stream it styles for
 		ast.Inspect(fd.Body, func(n ast.Node) bool {
 			if as, ok := n.(*ast.AssignStmt); ok && len(as.Lhs) == len(as.Rhs) {
 				for i, r := range as.Rhs {
-					if id, ok := as.Lhs[i].(*ast.Ident); ok && isStream(r, nil) {
+					id, ok := as.Lhs[i].(*ast.Ident)
+					if !ok {
+						continue
+					}
+					if isStream(r, nil) {
 						aliases[id.Name] = true
+					}
+					if st := schemeOf(r); st != "" {
+						schemes[id.Name] = st
 					}
 				}
 			}
@@ -150,6 +166,14 @@ func rawPrints(fset *token.FileSet, file *ast.File) []rawPrint {
 					}
 				case fun.Sel.Name == "Write" && isStream(fun.X, aliases):
 					report(exprString(fun.X) + ".Write")
+				case strings.HasPrefix(fun.Sel.Name, "Print") || strings.HasPrefix(fun.Sel.Name, "ErrPrint"):
+					want := "stdout"
+					if strings.HasPrefix(fun.Sel.Name, "Err") {
+						want = "stderr"
+					}
+					if other := otherScheme(call.Args, schemes, want); other != "" {
+						report(fun.Sel.Name + " with the " + other + " colour scheme (a scheme sanitizes by its own stream's terminal)")
+					}
 				case pkg != nil && pkg.Name == "iostreams" && fun.Sel.Name == "Styled":
 					if len(call.Args) == 1 && !isConstant(call.Args[0]) {
 						report("iostreams.Styled of " + exprString(call.Args[0]) + " (only the colour helpers, Sprintf and Doc make one)")
@@ -160,6 +184,45 @@ func rawPrints(fset *token.FileSet, file *ast.File) []rawPrint {
 		})
 	}
 	return found
+}
+
+// schemeOf is the stream a ColorScheme e styles for, when e is one:
+// X.ColorScheme() stdout's, X.ErrColorScheme() stderr's.
+func schemeOf(e ast.Expr) string {
+	if call, ok := e.(*ast.CallExpr); ok {
+		if sel, ok := call.Fun.(*ast.SelectorExpr); ok {
+			switch sel.Sel.Name {
+			case "ColorScheme":
+				return "stdout"
+			case "ErrColorScheme":
+				return "stderr"
+			}
+		}
+	}
+	return ""
+}
+
+// otherScheme names the stream of a colour scheme used in args that is
+// not want's, or "".
+func otherScheme(args []ast.Expr, schemes map[string]string, want string) string {
+	other := ""
+	for _, a := range args {
+		ast.Inspect(a, func(n ast.Node) bool {
+			sel, ok := n.(*ast.SelectorExpr)
+			if !ok {
+				return true
+			}
+			st := schemeOf(sel.X)
+			if id, ok := sel.X.(*ast.Ident); ok {
+				st = schemes[id.Name]
+			}
+			if st != "" && st != want {
+				other = st
+			}
+			return true
+		})
+	}
+	return other
 }
 
 // isStream reports whether e is a command's output stream.
