@@ -7,8 +7,8 @@ import (
 	"github.com/forgehq/forge/internal/text"
 )
 
-// Printf, Println and Print write to Out, ErrPrintf and ErrPrintln to
-// ErrOut, as fmt's functions would, with one difference: the format is
+// Printf, Println and Print write to Out, ErrPrintf, ErrPrintln and
+// ErrPrint to ErrOut, as fmt's functions would, with one difference: the format is
 // forge's own and trusted, and on a terminal every argument is shown as a
 // value from a server, whatever its origin:
 //
@@ -16,9 +16,10 @@ import (
 //	numbers, bools       as they are
 //	error, Lines         text.Sanitize of its text (its lines kept: an
 //	                     error's hint on a line of its own, a document)
-//	anything else        formatted with its verb (a string, []byte,
-//	                     fmt.Stringer, struct), then text.OneLine: no
+//	string               text.OneLine, then formatted with its verb: no
 //	                     escape, control or bidi reordering, one line
+//	anything else        formatted with its verb ([]byte, fmt.Stringer,
+//	                     a struct), then text.OneLine
 //
 // Piped (not a terminal), the arguments are written exactly as fmt writes
 // them, so what scripts read does not change. A command prints through
