@@ -17,14 +17,40 @@ import (
 var rawAllowed = map[string]string{
 	// Bytes for a program, not a person.
 	"auth/gitcredential.go runGitCredentialGet": "git's credential protocol: git reads it byte for byte",
+	"completion/completion.go write":            "a completion script: the shell reads it",
+	"help_topics.go addHelpTopics":              "a help topic: forge's own text",
 	// forge api: on a terminal its Out is a text.Writer (sanitizing the
 	// stream as it goes), piped it is the exact answer.
 	"api/api.go failure":       "forge api: the body of a failed answer, through the text.Writer on a terminal",
+	"api/api.go writeHead":     "forge api --include: the head, through the text.Writer on a terminal",
 	"api/paginate.go writeOne": "forge api: the answer, through the text.Writer on a terminal",
-	// The chat session's terminal is in raw mode: its errOut turns each
-	// newline into CRLF. The banner is forge's words, its model's name
-	// sanitized by cs.Gray.
-	"chat/session.go sessionIO": "chat session: the banner through the raw-mode terminal's CRLF writer",
+	"api/paginate.go add":      "forge api --paginate --slurp: the separator, forge's own",
+	"api/paginate.go close":    "forge api --paginate --slurp: the closing bracket, forge's own",
+	// Only piped: a terminal gets the rendered view instead.
+	"run/view.go writePlain": "run view piped: the exact record for scripts (a terminal gets renderRun)",
+	"run/watch.go write":     "run watch piped: a line per change for scripts (a terminal gets the screen)",
+	// Screens drawn with forge's own escapes; what they show is Styled
+	// or sanitized where it is made.
+	"run/screen.go enter":          "run watch: the alternate screen's escapes",
+	"run/screen.go leave":          "run watch: the alternate screen's escapes",
+	"run/screen.go draw":           "run watch: the Styled lines of renderRun, and cursor escapes",
+	"run/explain.go explainRun":    "run explain: the answer into markdown.NewStream on a terminal (it sanitizes), exact piped",
+	"run/explain.go Close":         "run explain: the newline that ends the answer",
+	"image/progress.go event":      "image push piped: digests forge computed, sizes",
+	"image/progress.go drawLocked": "image push on a terminal: the progress lines (digests, sizes, Styled states) and cursor escapes",
+	"image/progress.go update":     "image pull/copy: the progress line (a reference, which name.ParseReference admits without controls; sizes) and its escape",
+	"image/progress.go finish":     "image pull/copy: erasing the progress line",
+	// The chat session's terminal is in raw mode: its out and errOut turn
+	// each newline into CRLF. What they print is Styled (cs.Dim and
+	// cs.Gray sanitize on a terminal) or an error through
+	// cmdutil.ErrorMessage.
+	"chat/session.go sessionIO":    "chat session: the banner through the raw-mode terminal's CRLF writer",
+	"chat/session.go runSession":   "chat session: notes and errors through the raw-mode CRLF writer",
+	"chat/session.go turn":         "chat session: the usage line (numbers) through the raw-mode CRLF writer",
+	"chat/context.go setUpContext": "chat: notes (forge's words, through cs.Dim) to the session's stderr",
+	"chat/input.go readMessage":    "chat: the line editor's own output on the raw-mode terminal",
+	"chat/render.go drawPreview":   "chat: the reply's preview line, Styled (v.dim), and its escape",
+	"chat/render.go clearPreview":  "chat: erasing the preview line",
 }
 
 // TestPrintingGoesThroughTheStreams: a command prints on its streams
@@ -87,6 +113,12 @@ func a(ios *iostreams.IOStreams, x string) {
 	ios.ErrPrintf("%s\n", cs.Bold(x))
 	ios.Printf("%s\n", ios.ErrColorScheme().Bold(x))
 }
+func c(w io.Writer, sb *strings.Builder, x string) {
+	fmt.Fprintf(w, "%s\n", x)
+	fmt.Fprintf(sb, "%s\n", x)
+	buf := &bytes.Buffer{}
+	fmt.Fprintln(buf, x)
+}
 func b(ios *iostreams.IOStreams, x string) {
 	var sb strings.Builder
 	fmt.Fprintf(&sb, "%s", x)
@@ -107,7 +139,7 @@ func b(ios *iostreams.IOStreams, x string) {
 	for _, f := range rawPrints(fset, file) {
 		got = append(got, fmt.Sprintf("%d %s", f.line, f.fn))
 	}
-	want := []string{"3 a", "4 a", "6 a", "7 a", "8 a", "9 a", "11 a", "12 a"}
+	want := []string{"3 a", "4 a", "6 a", "7 a", "8 a", "9 a", "11 a", "12 a", "15 c"}
 	if strings.Join(got, ",") != strings.Join(want, ",") {
 		t.Errorf("found %v, want %v", got, want)
 	}
@@ -133,6 +165,7 @@ func rawPrints(fset *token.FileSet, file *ast.File) []rawPrint {
 		}
 		aliases := map[string]bool{}
 		schemes := map[string]string{} // a ColorScheme's variable: the stream it styles for
+		buffers := buffersIn(fd)
 		ast.Inspect(fd.Body, func(n ast.Node) bool {
 			if as, ok := n.(*ast.AssignStmt); ok && len(as.Lhs) == len(as.Rhs) {
 				for i, r := range as.Rhs {
@@ -161,8 +194,12 @@ func rawPrints(fset *token.FileSet, file *ast.File) []rawPrint {
 				switch {
 				case pkg != nil && pkg.Name == "fmt" && strings.HasPrefix(fun.Sel.Name, "Fprint"),
 					pkg != nil && pkg.Name == "io" && fun.Sel.Name == "WriteString":
-					if len(call.Args) > 0 && isStream(call.Args[0], aliases) {
+					switch {
+					case len(call.Args) == 0:
+					case isStream(call.Args[0], aliases):
 						report(pkg.Name + "." + fun.Sel.Name + " to " + exprString(call.Args[0]))
+					case !isBuffer(call.Args[0], buffers):
+						report(pkg.Name + "." + fun.Sel.Name + " to " + exprString(call.Args[0]) + ", a writer that may be a stream handed on")
 					}
 				case fun.Sel.Name == "Write" && isStream(fun.X, aliases):
 					report(exprString(fun.X) + ".Write")
@@ -223,6 +260,63 @@ func otherScheme(args []ast.Expr, schemes map[string]string, want string) string
 		})
 	}
 	return other
+}
+
+// buffersIn names the in-memory buffers of fd (a strings.Builder or a
+// bytes.Buffer declared there, or a parameter pointing at one): text
+// written to them is printed, if at all, by a later call this check sees.
+func buffersIn(fd *ast.FuncDecl) map[string]bool {
+	names := map[string]bool{}
+	isBufType := func(e ast.Expr) bool {
+		if st, ok := e.(*ast.StarExpr); ok {
+			e = st.X
+		}
+		sel, ok := e.(*ast.SelectorExpr)
+		if !ok {
+			return false
+		}
+		pkg, _ := sel.X.(*ast.Ident)
+		return pkg != nil && (pkg.Name == "strings" && sel.Sel.Name == "Builder" || pkg.Name == "bytes" && sel.Sel.Name == "Buffer")
+	}
+	for _, f := range fd.Type.Params.List {
+		if isBufType(f.Type) {
+			for _, n := range f.Names {
+				names[n.Name] = true
+			}
+		}
+	}
+	ast.Inspect(fd.Body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.ValueSpec:
+			if n.Type != nil && isBufType(n.Type) {
+				for _, id := range n.Names {
+					names[id.Name] = true
+				}
+			}
+		case *ast.AssignStmt:
+			for i, r := range n.Rhs {
+				if u, ok := r.(*ast.UnaryExpr); ok && u.Op == token.AND {
+					r = u.X
+				}
+				if cl, ok := r.(*ast.CompositeLit); ok && isBufType(cl.Type) && i < len(n.Lhs) {
+					if id, ok := n.Lhs[i].(*ast.Ident); ok {
+						names[id.Name] = true
+					}
+				}
+			}
+		}
+		return true
+	})
+	return names
+}
+
+// isBuffer reports whether e is one of buffers, or its address.
+func isBuffer(e ast.Expr, buffers map[string]bool) bool {
+	if u, ok := e.(*ast.UnaryExpr); ok && u.Op == token.AND {
+		e = u.X
+	}
+	id, ok := e.(*ast.Ident)
+	return ok && buffers[id.Name]
 }
 
 // isStream reports whether e is a command's output stream.
