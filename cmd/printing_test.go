@@ -55,9 +55,10 @@ var rawAllowed = map[string]string{
 
 // TestPrintingGoesThroughTheStreams: a command prints on its streams
 // through IOStreams.Printf and its kin, which sanitize every argument on
-// a terminal, never with fmt.Fprint* (or io.WriteString, or Write) on Out,
-// ErrOut, os.Stdout or os.Stderr — a call that would have to remember to
-// sanitize; it never makes an iostreams.Styled of anything but a
+// a terminal, never with fmt.Fprint* or io.WriteString to a writer that
+// is not a local buffer (Out, ErrOut, os.Stdout, os.Stderr, or a stream
+// handed on as a parameter or a field), nor Write on a stream — a call
+// that would have to remember to sanitize; it never makes an iostreams.Styled of anything but a
 // constant; and it styles what it prints with its stream's scheme
 // (ColorScheme for Print*, ErrColorScheme for ErrPrint*). The exceptions
 // are rawAllowed, each with its reason.
