@@ -6,7 +6,6 @@ package cmd
 import (
 	"context"
 	"errors"
-	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -239,6 +238,6 @@ func runShellAlias(ctx context.Context, f *cmdutil.Factory, sh *exec.Cmd) int {
 	case ctx.Err() != nil:
 		return cmdutil.ExitInterrupted
 	}
-	fmt.Fprintf(ios.ErrOut, "forge: running the alias: %v\n", err)
+	ios.ErrPrintf("forge: running the alias: %v\n", err)
 	return cmdutil.ExitFailure
 }

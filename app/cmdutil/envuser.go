@@ -1,7 +1,6 @@
 package cmdutil
 
 import (
-	"fmt"
 	"strings"
 
 	"github.com/forgehq/forge/config"
@@ -29,6 +28,6 @@ func (f *Factory) WarnEnvUser(acting string) {
 		return
 	}
 	cs := f.IOStreams.ErrColorScheme()
-	fmt.Fprintf(f.IOStreams.ErrOut, "%s FORGE_USERNAME=%s is not %s, the user of profile %s: %s as %s (unset FORGE_USERNAME and FORGE_PASSWORD to act as %s)\n",
+	f.IOStreams.ErrPrintf("%s FORGE_USERNAME=%s is not %s, the user of profile %s: %s as %s (unset FORGE_USERNAME and FORGE_PASSWORD to act as %s)\n",
 		cs.WarningIcon(), env, s.User, s.Profile, acting, env, s.User)
 }

@@ -3,7 +3,6 @@ package cmdutil
 import (
 	"context"
 	"errors"
-	"fmt"
 	"net/url"
 	"os"
 	"strings"
@@ -94,7 +93,7 @@ func (f *Factory) noteRemote(ctx context.Context, dir string, remotes []gitremot
 		return // not said: it would be said again next time
 	}
 	ios := f.IOStreams
-	fmt.Fprintf(ios.ErrOut, "%s Using the git remote %s (%s), not %s; change it with `forge repo set-default`\n",
+	ios.ErrPrintf("%s Using the git remote %s (%s), not %s; change it with `forge repo set-default`\n",
 		ios.ErrColorScheme().WarningIcon(), rm.Name, r, strings.Join(others, ", "))
 }
 

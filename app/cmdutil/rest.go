@@ -1,7 +1,6 @@
 package cmdutil
 
 import (
-	"fmt"
 	"time"
 
 	"github.com/forgehq/forge/client"
@@ -52,13 +51,13 @@ func (f *Factory) RESTClient(baseURL, token string, more ...client.Option) (*cli
 	if err != nil {
 		return nil, err
 	}
-	errOut := f.IOStreams.ErrOut
-	cs := f.IOStreams.ErrColorScheme()
+	ios := f.IOStreams
+	cs := ios.ErrColorScheme()
 	c, err := client.New(baseURL, token, append([]client.Option{
 		client.WithHTTPClient(f.HTTPClient()),
 		client.WithUserAgent(build.UserAgent()),
 		client.WithTimeout(timeout),
-		client.WithNotify(func(msg string) { fmt.Fprintf(errOut, "%s %s\n", cs.WarningIcon(), msg) }),
+		client.WithNotify(func(msg string) { ios.ErrPrintf("%s %s\n", cs.WarningIcon(), msg) }),
 	}, more...)...)
 	if err != nil {
 		return nil, &UsageError{Err: err}

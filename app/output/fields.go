@@ -52,19 +52,19 @@ func (f *Fields) Render(w io.Writer) error {
 	}
 	var b strings.Builder
 	if label, value, ok := strings.Cut(f.title, "\x00"); ok {
-		b.WriteString(cs.Bold(label) + " " + show(value) + "\n")
+		b.WriteString(string(cs.Bold(label)) + " " + show(value) + "\n")
 	}
 	for _, l := range f.lines {
 		if l.key == "" {
-			b.WriteString("  " + cs.Gray(l.note) + "\n")
+			b.WriteString(string("  " + cs.Gray(l.note) + "\n"))
 			continue
 		}
 		v := show(l.value)
 		if v == "" {
-			v = cs.Gray("(not set)")
+			v = string(cs.Gray("(not set)"))
 		}
 		if l.note != "" {
-			v += cs.Gray("  " + l.note)
+			v += string(cs.Gray("  " + l.note))
 		}
 		b.WriteString(l.key + ":" + strings.Repeat(" ", width-len(l.key)) + v + "\n")
 	}

@@ -20,7 +20,7 @@ var toneColors = map[client.Tone]struct {
 }
 
 // StateMark is a state's mark in its colour, for lines drawn with cs.
-func StateMark(cs *iostreams.ColorScheme, s client.RunState) string {
+func StateMark(cs *iostreams.ColorScheme, s client.RunState) iostreams.Styled {
 	return cs.Named(toneColors[s.Tone].name, s.Mark)
 }
 

@@ -89,7 +89,7 @@ func newTemplate(src string, color bool, tbl *tplTable) (*template.Template, err
 			return string(r[:n-1]) + "…"
 		},
 		"color": func(name string, v any) string {
-			return cs.Named(name, fmt.Sprint(v))
+			return string(cs.Named(name, fmt.Sprint(v)))
 		},
 	}
 	return template.New("template").Funcs(funcs).Parse(src)

@@ -2,7 +2,6 @@ package account
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/forgehq/forge/app/cmdutil"
 	"github.com/forgehq/forge/client"
@@ -65,6 +64,6 @@ func runEdit(ctx context.Context, opts *editOptions) error {
 		return err
 	}
 	ios := opts.IO
-	fmt.Fprintf(ios.ErrOut, "%s Profile updated\n", ios.ErrColorScheme().SuccessIcon())
+	ios.ErrPrintf("%s Profile updated\n", ios.ErrColorScheme().SuccessIcon())
 	return nil
 }

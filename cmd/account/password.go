@@ -72,13 +72,13 @@ func runPassword(ctx context.Context, opts *passwordOptions) error {
 	}
 	ios := opts.IO
 	cs := ios.ErrColorScheme()
-	fmt.Fprintf(ios.ErrOut, "%s Password changed\n", cs.SuccessIcon())
+	ios.ErrPrintf("%s Password changed\n", cs.SuccessIcon())
 	ch, err := opts.changed(s, newPW, token)
 	if err != nil {
 		return err
 	}
 	if ch.Registry {
-		fmt.Fprintf(ios.ErrOut, "%s Stored the new password for the registry (profile %s)\n", cs.SuccessIcon(), s.Profile)
+		ios.ErrPrintf("%s Stored the new password for the registry (profile %s)\n", cs.SuccessIcon(), s.Profile)
 	}
 	return keepLoggedIn(ctx, ios, s, c, ch, token != "")
 }
@@ -115,7 +115,7 @@ func (o *passwordOptions) read(ctx context.Context) (oldPW, newPW string, err er
 			return "", "", err
 		}
 		if err := authflow.CheckNewPassword(oldPW, first); err != nil {
-			fmt.Fprintf(ios.ErrOut, "%s %v\n", cs.FailureIcon(), err)
+			ios.ErrPrintf("%s %v\n", cs.FailureIcon(), err)
 			continue
 		}
 		again, err := p.Password(ctx, "New password again")
@@ -123,7 +123,7 @@ func (o *passwordOptions) read(ctx context.Context) (oldPW, newPW string, err er
 			return "", "", err
 		}
 		if again != first {
-			fmt.Fprintf(ios.ErrOut, "%s The two new passwords differ; once more\n", cs.FailureIcon())
+			ios.ErrPrintf("%s The two new passwords differ; once more\n", cs.FailureIcon())
 			continue
 		}
 		return oldPW, first, nil
@@ -163,14 +163,14 @@ func keepLoggedIn(ctx context.Context, ios *iostreams.IOStreams, s *config.Setti
 	cs := ios.ErrColorScheme()
 	switch {
 	case ch.Token:
-		fmt.Fprintf(ios.ErrOut, "%s Stored the new token the service issued (profile %s)\n", cs.SuccessIcon(), s.Profile)
+		ios.ErrPrintf("%s Stored the new token the service issued (profile %s)\n", cs.SuccessIcon(), s.Profile)
 	case ch.TokenFromEnv:
-		fmt.Fprintf(ios.ErrOut, "%s The service issued a new token; the one in %s may no longer work. `forge auth login` stores a new one.\n", cs.WarningIcon(), config.EnvVar("token"))
+		ios.ErrPrintf("%s The service issued a new token; the one in %s may no longer work. `forge auth login` stores a new one.\n", cs.WarningIcon(), config.EnvVar("token"))
 	case !issued:
 		if _, err := c.Account.Me(ctx); err != nil {
 			var apiErr *client.Error
 			if errors.As(err, &apiErr) && apiErr.TokenRejected() {
-				fmt.Fprintf(ios.ErrOut, "%s The service revoked the token; run `forge auth login` with the new password\n", cs.WarningIcon())
+				ios.ErrPrintf("%s The service revoked the token; run `forge auth login` with the new password\n", cs.WarningIcon())
 				return nil
 			}
 			return err

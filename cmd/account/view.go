@@ -8,6 +8,7 @@ import (
 
 	"github.com/forgehq/forge/app/cmdutil"
 	"github.com/forgehq/forge/app/output"
+	"github.com/forgehq/forge/internal/iostreams"
 	"github.com/forgehq/forge/internal/text"
 	"github.com/spf13/cobra"
 )
@@ -88,22 +89,21 @@ func runView(ctx context.Context, opts *viewOptions) error {
 		} {
 			fmt.Fprintf(&b, "%s:\t%s\n", kv[0], kv[1])
 		}
-		_, err = fmt.Fprint(ios.Out, b.String())
-		return err
+		return ios.Print(b.String())
 	}
 	cs := ios.ColorScheme()
-	var b strings.Builder
-	title := cs.Bold(text.OneLine(me.Login))
+	var b iostreams.Doc
+	b.Add(cs.Bold(text.OneLine(me.Login)))
 	if me.FullName != "" && me.FullName != me.Login {
-		title += " (" + text.OneLine(me.FullName) + ")"
+		b.Printf(cs, " (%s)", me.FullName)
 	}
-	b.WriteString(title + "\n")
+	b.Add("\n")
 	row := func(k, v string) {
-		v = text.OneLine(v)
+		shown := cs.Sprintf("%s", v)
 		if v == "" {
-			v = cs.Gray("-")
+			shown = cs.Gray("-")
 		}
-		fmt.Fprintf(&b, "  %-12s %s\n", k+":", v)
+		b.Printf(cs, "  %-12s %s\n", k+":", shown)
 	}
 	row("email", me.Email)
 	row("id", fmt.Sprint(me.ID))
@@ -115,8 +115,7 @@ func runView(ctx context.Context, opts *viewOptions) error {
 	row("SSH key", onOff(state.SSHKeyAdded, "added", "none (add one: forge ssh-key add)"))
 	row("invited by", state.InvitedBy)
 	row("activated", activated)
-	_, err = fmt.Fprint(ios.Out, b.String())
-	return err
+	return ios.Print(b.Styled())
 }
 
 func onOff(v bool, on, off string) string {

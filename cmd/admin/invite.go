@@ -3,7 +3,6 @@ package admin
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"net/mail"
 	"slices"
 	"strings"
@@ -146,16 +145,16 @@ func runInviteCreate(ctx context.Context, opts *inviteCreateOptions) error {
 		}
 		return opts.exporter.Write(ios, raw)
 	}
-	fmt.Fprintf(ios.ErrOut, "%s Invited %s <%s> as %s\n", ios.ErrColorScheme().SuccessIcon(),
-		text.OnTerminal(ios.IsStderrTTY(), inv.Username), text.OnTerminal(ios.IsStderrTTY(), inv.Email), text.OnTerminal(ios.IsStderrTTY(), inv.Role))
+	ios.ErrPrintf("%s Invited %s <%s> as %s\n", ios.ErrColorScheme().SuccessIcon(),
+		inv.Username, inv.Email, inv.Role)
 	secret := secretOf(inv)
 	switch {
 	case secret.value == "":
 		return nil
 	case ios.IsStdoutTTY():
-		_, err = fmt.Fprintf(ios.Out, "%s (shown only now; pass it on privately): %s\n", secret.label, text.OneLine(secret.value))
+		err = ios.Printf("%s (shown only now; pass it on privately): %s\n", secret.label, text.OneLine(secret.value))
 	default:
-		_, err = fmt.Fprintln(ios.Out, secret.value)
+		err = ios.Println(secret.value)
 	}
 	return err
 }

@@ -3,7 +3,6 @@ package admin
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"strings"
 
 	"github.com/forgehq/forge/app/cmdutil"
@@ -189,10 +188,10 @@ func runUserState(ctx context.Context, opts *userActionOptions) error {
 	ios := opts.IO
 	cs := ios.ErrColorScheme()
 	if already {
-		fmt.Fprintf(ios.ErrOut, "%s %s was already %s\n", cs.WarningIcon(), opts.login, state)
+		ios.ErrPrintf("%s %s was already %s\n", cs.WarningIcon(), opts.login, state)
 		return nil
 	}
-	fmt.Fprintf(ios.ErrOut, "%s %s %s\n", cs.SuccessIcon(), done, opts.login)
+	ios.ErrPrintf("%s %s %s\n", cs.SuccessIcon(), done, opts.login)
 	return nil
 }
 
@@ -202,7 +201,7 @@ func perform(opts *userActionOptions, c *client.Client, done string, act func(*c
 		return err
 	}
 	ios := opts.IO
-	fmt.Fprintf(ios.ErrOut, "%s %s %s\n", ios.ErrColorScheme().SuccessIcon(), done, opts.login)
+	ios.ErrPrintf("%s %s %s\n", ios.ErrColorScheme().SuccessIcon(), done, opts.login)
 	return nil
 }
 
@@ -219,7 +218,7 @@ func runUserDelete(ctx context.Context, opts *userActionOptions) error {
 		return err
 	}
 	if !opts.yes {
-		fmt.Fprintf(ios.ErrOut, "This deletes the account %s with its SSH keys, tokens and repositories, for good.\n", opts.login)
+		ios.ErrPrintf("This deletes the account %s with its SSH keys, tokens and repositories, for good.\n", opts.login)
 		if err := confirm.Typed(ctx, opts.Deps, opts.login); err != nil {
 			return err
 		}

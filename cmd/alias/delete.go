@@ -2,7 +2,6 @@ package alias
 
 import (
 	"context"
-	"fmt"
 	"maps"
 	"slices"
 
@@ -47,6 +46,6 @@ func runDelete(_ context.Context, opts *deleteOptions) error {
 	if err := save(path, all); err != nil {
 		return err
 	}
-	fmt.Fprintf(opts.IO.ErrOut, "%s Deleted alias %s\n", opts.IO.ErrColorScheme().SuccessIcon(), opts.name)
+	opts.IO.ErrPrintf("%s Deleted alias %s\n", opts.IO.ErrColorScheme().SuccessIcon(), opts.name)
 	return nil
 }

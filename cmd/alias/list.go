@@ -2,7 +2,6 @@ package alias
 
 import (
 	"context"
-	"fmt"
 	"maps"
 	"slices"
 
@@ -54,7 +53,7 @@ func runList(_ context.Context, opts *listOptions) error {
 	}
 	if len(names) == 0 {
 		if ios.IsStdoutTTY() {
-			fmt.Fprintln(ios.ErrOut, "No aliases yet; add one with `forge alias set NAME EXPANSION`.")
+			ios.ErrPrintln("No aliases yet; add one with `forge alias set NAME EXPANSION`.")
 		}
 		return nil
 	}

@@ -2,7 +2,6 @@ package alias
 
 import (
 	"context"
-	"fmt"
 	"strings"
 
 	"github.com/forgehq/forge/app/cmdutil"
@@ -60,9 +59,9 @@ func runSet(_ context.Context, opts *setOptions) error {
 	}
 	cs := opts.IO.ErrColorScheme()
 	if had && old != exp {
-		fmt.Fprintf(opts.IO.ErrOut, "%s Changed alias %s (was: %s)\n", cs.SuccessIcon(), name, old)
+		opts.IO.ErrPrintf("%s Changed alias %s (was: %s)\n", cs.SuccessIcon(), name, old)
 	} else {
-		fmt.Fprintf(opts.IO.ErrOut, "%s Added alias %s\n", cs.SuccessIcon(), name)
+		opts.IO.ErrPrintf("%s Added alias %s\n", cs.SuccessIcon(), name)
 	}
 	return nil
 }

@@ -83,12 +83,12 @@ func runAgentKeySet(ctx context.Context, opts *agentKeySetOptions) error {
 		return err
 	}
 	cs := ios.ErrColorScheme()
-	fmt.Fprintf(ios.ErrOut, "%s Stored the agent API key (%s) in profile %s\n", cs.SuccessIcon(), config.Mask(key), cs.Bold(s.Profile))
+	ios.ErrPrintf("%s Stored the agent API key (%s) in profile %s\n", cs.SuccessIcon(), config.Mask(key), cs.Bold(s.Profile))
 	if n := saved.PlainTextNotice(); n != "" {
-		fmt.Fprintf(ios.ErrOut, "%s %s\n", cs.WarningIcon(), n)
+		ios.ErrPrintf("%s %s\n", cs.WarningIcon(), n)
 	}
 	if opts.Getenv("AGENT_API_KEY") != "" {
-		fmt.Fprintf(ios.ErrOut, "%s AGENT_API_KEY is set in the environment and takes precedence over the stored key\n", cs.WarningIcon())
+		ios.ErrPrintf("%s AGENT_API_KEY is set in the environment and takes precedence over the stored key\n", cs.WarningIcon())
 	}
 	return nil
 }

@@ -2,12 +2,10 @@ package auth
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/forgehq/forge/app/authflow"
 	"github.com/forgehq/forge/app/cmdutil"
 	"github.com/forgehq/forge/config"
-	"github.com/forgehq/forge/internal/text"
 )
 
 // codeAttempts is how many codes a prompt accepts before giving up; the
@@ -55,7 +53,7 @@ func withCode(ctx context.Context, d cmdutil.Deps, given, flagHint string, try f
 		if attempt == codeAttempts {
 			return cmdutil.AuthErrorf("the two-factor code was not accepted: %s", authflow.Summary(err))
 		}
-		fmt.Fprintf(ios.ErrOut, "%s %s. Try again; codes change every 30 seconds.\n", cs.FailureIcon(), text.OnTerminal(ios.IsStderrTTY(), authflow.Summary(err)))
+		ios.ErrPrintf("%s %s. Try again; codes change every 30 seconds.\n", cs.FailureIcon(), authflow.Summary(err))
 	}
 }
 

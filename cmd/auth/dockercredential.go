@@ -81,7 +81,7 @@ func newDockerCredActionCmd(f *cmdutil.Factory, name, short string, run, runF fu
 }
 
 func credVersion(_ context.Context, opts *dockerCredOptions) error {
-	_, err := fmt.Fprintln(opts.IO.Out, build.String())
+	err := opts.IO.Println(build.String())
 	return err
 }
 
@@ -116,7 +116,7 @@ func credReadStdin(d cmdutil.Deps) (string, error) {
 // credNotFound answers the protocol's "no credentials": the message on
 // stdout, exit status 1.
 func credNotFound(d cmdutil.Deps) error {
-	fmt.Fprintln(d.IO.Out, errCredNotFound)
+	d.IO.Println(errCredNotFound)
 	return cmdutil.ErrSilent
 }
 
@@ -175,8 +175,8 @@ func credStore(_ context.Context, opts *dockerCredOptions) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(d.IO.ErrOut, "Stored the credentials of %s for %s in profile %s\n",
-		text.OnTerminal(d.IO.IsStderrTTY(), c.Username), text.OnTerminal(d.IO.IsStderrTTY(), host), s.Profile)
+	d.IO.ErrPrintf("Stored the credentials of %s for %s in profile %s\n",
+		c.Username, host, s.Profile)
 	return nil
 }
 

@@ -131,6 +131,7 @@ func runGitCredentialGet(ctx context.Context, d cmdutil.Deps) error {
 		if req.username != "" && !strings.EqualFold(req.username, user) {
 			continue // git wants another account's credentials
 		}
+		// git's credential protocol: git reads it, byte for byte.
 		_, err := fmt.Fprintf(d.IO.Out, "protocol=%s\nhost=%s\nusername=%s\npassword=%s\n", req.protocol, req.host, user, c.token)
 		return err
 	}

@@ -12,7 +12,6 @@ import (
 	"github.com/forgehq/forge/client"
 	"github.com/forgehq/forge/config"
 	"github.com/forgehq/forge/internal/gitremote"
-	"github.com/forgehq/forge/internal/text"
 	"github.com/spf13/cobra"
 )
 
@@ -115,15 +114,15 @@ func runLogin(ctx context.Context, opts *loginOptions) error {
 	}
 	ios := opts.IO
 	cs := ios.ErrColorScheme()
-	fmt.Fprintf(ios.ErrOut, "%s Logged in to %s as %s (profile %s)\n", cs.SuccessIcon(), cred.baseURL, cs.Bold(text.OnTerminal(ios.IsStderrTTY(), me.Login)), name)
+	ios.ErrPrintf("%s Logged in to %s as %s (profile %s)\n", cs.SuccessIcon(), cred.baseURL, cs.Bold(me.Login), name)
 	if n := saved.PlainTextNotice(); n != "" {
-		fmt.Fprintf(ios.ErrOut, "%s %s\n", cs.WarningIcon(), n)
+		ios.ErrPrintf("%s %s\n", cs.WarningIcon(), n)
 	}
 	if replaced != "" {
-		fmt.Fprintf(ios.ErrOut, "%s Profile %s now points at %s instead of %s\n", cs.WarningIcon(), name, cred.baseURL, replaced)
+		ios.ErrPrintf("%s Profile %s now points at %s instead of %s\n", cs.WarningIcon(), name, cred.baseURL, replaced)
 	}
 	if opts.Getenv("FORGE_TOKEN") != "" {
-		fmt.Fprintf(ios.ErrOut, "%s FORGE_TOKEN is set in the environment and overrides the stored token\n", cs.WarningIcon())
+		ios.ErrPrintf("%s FORGE_TOKEN is set in the environment and overrides the stored token\n", cs.WarningIcon())
 	}
 	return opts.offerGit(ctx, cred.baseURL)
 }
@@ -209,7 +208,7 @@ func (opts *loginOptions) offerGit(ctx context.Context, baseURL string) error {
 			return err
 		}
 	default:
-		fmt.Fprintf(ios.ErrOut, "%s git over HTTPS to %s will ask for a password: run `forge auth setup-git` (or log in with --setup-git) to use this login\n", ios.ErrColorScheme().WarningIcon(), origin)
+		ios.ErrPrintf("%s git over HTTPS to %s will ask for a password: run `forge auth setup-git` (or log in with --setup-git) to use this login\n", ios.ErrColorScheme().WarningIcon(), origin)
 		return nil
 	}
 	if !want {
@@ -353,7 +352,7 @@ func askBaseURL(ctx context.Context, d cmdutil.Deps) (string, error) {
 		if _, err = config.NormalizeBaseURL(v); err == nil {
 			return v, nil
 		}
-		fmt.Fprintf(d.IO.ErrOut, "%s %v\n", cs.FailureIcon(), err)
+		d.IO.ErrPrintf("%s %v\n", cs.FailureIcon(), err)
 	}
 	return "", &cmdutil.UsageError{Err: fmt.Errorf("no valid base URL after 3 tries: %w", err)}
 }

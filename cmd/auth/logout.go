@@ -7,7 +7,6 @@ import (
 	"github.com/forgehq/forge/app/authflow"
 	"github.com/forgehq/forge/app/cmdutil"
 	"github.com/forgehq/forge/config"
-	"github.com/forgehq/forge/internal/text"
 	"github.com/spf13/cobra"
 )
 
@@ -67,7 +66,7 @@ func runLogout(ctx context.Context, opts *logoutOptions) error {
 			if k == "token" {
 				fate = "it was not revoked and may stay there"
 			}
-			fmt.Fprintf(ios.ErrOut, "%s Could not read the %s from the keyring (%s): %s; remove it with the keyring's own tool\n", cs.WarningIcon(), config.SecretName(k), text.OnTerminal(ios.IsStderrTTY(), err.Error()), fate)
+			ios.ErrPrintf("%s Could not read the %s from the keyring (%s): %s; remove it with the keyring's own tool\n", cs.WarningIcon(), config.SecretName(k), err.Error(), fate)
 		}
 	}
 	removed := p.StoredSecrets()
@@ -84,9 +83,9 @@ func runLogout(ctx context.Context, opts *logoutOptions) error {
 	if where == "" {
 		where = "the service"
 	}
-	fmt.Fprintf(ios.ErrOut, "%s Logged out of %s (profile %s): removed the %s\n", cs.SuccessIcon(), where, name, removed)
+	ios.ErrPrintf("%s Logged out of %s (profile %s): removed the %s\n", cs.SuccessIcon(), where, name, removed)
 	if opts.Getenv("FORGE_TOKEN") != "" {
-		fmt.Fprintf(ios.ErrOut, "%s FORGE_TOKEN is still set in the environment; unset it too\n", cs.WarningIcon())
+		ios.ErrPrintf("%s FORGE_TOKEN is still set in the environment; unset it too\n", cs.WarningIcon())
 	}
 	return nil
 }
@@ -99,7 +98,7 @@ func revoke(ctx context.Context, d cmdutil.Deps, baseURL, token string) {
 	ios := d.IO
 	cs := ios.ErrColorScheme()
 	notRevoked := func(why string) {
-		fmt.Fprintf(ios.ErrOut, "%s Could not revoke the token on the service: %s; it may stay valid there until it expires\n", cs.WarningIcon(), why)
+		ios.ErrPrintf("%s Could not revoke the token on the service: %s; it may stay valid there until it expires\n", cs.WarningIcon(), why)
 	}
 	if baseURL == "" {
 		notRevoked("the profile names no service address")
@@ -107,18 +106,18 @@ func revoke(ctx context.Context, d cmdutil.Deps, baseURL, token string) {
 	}
 	c, err := d.RESTClient(baseURL, token)
 	if err != nil {
-		notRevoked(text.OnTerminal(ios.IsStderrTTY(), err.Error()))
+		notRevoked(err.Error())
 		return
 	}
 	got, err := authflow.Revoke(ctx, c)
 	switch {
 	case err != nil:
-		notRevoked(text.OnTerminal(ios.IsStderrTTY(), err.Error()))
+		notRevoked(err.Error())
 	case got == authflow.NoEndpoint:
 		notRevoked("the service has no logout endpoint (POST /auth/logout)")
 	case got == authflow.Unknown:
-		fmt.Fprintf(ios.ErrOut, "%s The service no longer knew the token (revoked or expired before): nothing to revoke\n", cs.SuccessIcon())
+		ios.ErrPrintf("%s The service no longer knew the token (revoked or expired before): nothing to revoke\n", cs.SuccessIcon())
 	default:
-		fmt.Fprintf(ios.ErrOut, "%s Revoked the token on the service\n", cs.SuccessIcon())
+		ios.ErrPrintf("%s Revoked the token on the service\n", cs.SuccessIcon())
 	}
 }

@@ -70,9 +70,9 @@ func runSetupGit(ctx context.Context, opts *setupGitOptions) error {
 		}
 	}
 	ios := opts.IO
-	fmt.Fprintf(ios.ErrOut, "%s git now asks forge for credentials for %s (%s = %s)\n", ios.ErrColorScheme().SuccessIcon(), origin, key, helper)
+	ios.ErrPrintf("%s git now asks forge for credentials for %s (%s = %s)\n", ios.ErrColorScheme().SuccessIcon(), origin, key, helper)
 	if s.Token == "" {
-		fmt.Fprintf(ios.ErrOut, "%s profile %q is not logged in yet: %s\n", ios.ErrColorScheme().WarningIcon(), s.Profile, cmdutil.LoginHint(s))
+		ios.ErrPrintf("%s profile %q is not logged in yet: %s\n", ios.ErrColorScheme().WarningIcon(), s.Profile, cmdutil.LoginHint(s))
 	}
 	return nil
 }

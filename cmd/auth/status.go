@@ -3,13 +3,13 @@ package auth
 import (
 	"context"
 	"errors"
-	"fmt"
 	"strings"
 
 	"github.com/forgehq/forge/app/cmdutil"
 	"github.com/forgehq/forge/app/output"
 	"github.com/forgehq/forge/client"
 	"github.com/forgehq/forge/config"
+	"github.com/forgehq/forge/internal/iostreams"
 	"github.com/forgehq/forge/internal/text"
 	"github.com/spf13/cobra"
 )
@@ -122,7 +122,7 @@ func runStatusAll(ctx context.Context, opts *statusOptions) error {
 		all = append(all, st)
 		if !opts.exporter.Enabled() {
 			if i > 0 {
-				fmt.Fprintln(opts.IO.Out)
+				opts.IO.Println()
 			}
 			printStatus(pf, st)
 		}
@@ -243,71 +243,70 @@ func sourceName(s *config.Settings, key string) string {
 func printStatus(d cmdutil.Deps, st *status) {
 	ios := d.IO
 	cs := ios.ColorScheme()
-	// What the service says (names, role, errors) goes through text on a
-	// terminal, like every server string.
-	show := func(s string) string { return text.OnTerminal(ios.IsStdoutTTY(), s) }
-	var b strings.Builder
-	host := st.BaseURL
-	if host == "" {
+	// What the service says (names, role, errors) is an argument of
+	// Printf: sanitized on a terminal, like every server string.
+	var b iostreams.Doc
+	host := cs.Sprintf("%s", st.BaseURL)
+	if st.BaseURL == "" {
 		host = cs.Gray("(no service configured)")
 	}
-	fmt.Fprintf(&b, "%s  %s\n", cs.Bold(st.Profile), host)
+	b.Printf(cs, "%s  %s\n", cs.Bold(st.Profile), host)
 	switch {
 	case !st.LoggedIn && st.Error != "":
-		fmt.Fprintf(&b, "  %s Not logged in: %s\n", cs.FailureIcon(), show(st.Error))
+		b.Printf(cs, "  %s Not logged in: %s\n", cs.FailureIcon(), st.Error)
 	case !st.LoggedIn:
-		fmt.Fprintf(&b, "  %s Not logged in: %s\n", cs.FailureIcon(), st.login)
+		b.Printf(cs, "  %s Not logged in: %s\n", cs.FailureIcon(), st.login)
 	case !st.TokenValid:
 		if st.rejected {
 			// The error says it all: rejected, why, and the fix.
-			fmt.Fprintf(&b, "  %s %s\n", cs.FailureIcon(), show(st.Error))
+			b.Printf(cs, "  %s %s\n", cs.FailureIcon(), st.Error)
 		} else {
-			fmt.Fprintf(&b, "  %s Could not check the token\n", cs.FailureIcon())
-			fmt.Fprintf(&b, "  - Error: %s\n", show(st.Error))
+			b.Printf(cs, "  %s Could not check the token\n", cs.FailureIcon())
+			b.Printf(cs, "  - Error: %s\n", st.Error)
 		}
 	default:
-		who := cs.Bold(show(st.User))
+		who := cs.Bold(st.User)
 		if st.FullName != "" && st.FullName != st.User {
-			who += " (" + show(st.FullName) + ")"
+			who += cs.Sprintf(" (%s)", st.FullName)
 		}
-		fmt.Fprintf(&b, "  %s Logged in as %s\n", cs.SuccessIcon(), who)
+		b.Printf(cs, "  %s Logged in as %s\n", cs.SuccessIcon(), who)
 		if st.Role != "" {
-			fmt.Fprintf(&b, "  - Role: %s\n", show(st.Role))
+			b.Printf(cs, "  - Role: %s\n", st.Role)
 		}
 		if st.TwoFAEnabled != nil {
-			fmt.Fprintf(&b, "  - Two-factor authentication: %s\n", onOff(*st.TwoFAEnabled))
+			b.Printf(cs, "  - Two-factor authentication: %s\n", onOff(*st.TwoFAEnabled))
 		}
 		if st.Error != "" {
-			fmt.Fprintf(&b, "  - %s %s\n", cs.WarningIcon(), show(st.Error))
+			b.Printf(cs, "  - %s %s\n", cs.WarningIcon(), st.Error)
 		}
 	}
-	printSecrets(&b, cs.Gray, show, st)
+	printSecrets(&b, cs, st)
 	for _, n := range st.notes {
-		fmt.Fprintf(&b, "  - %s\n", cs.Gray(show(n)))
+		b.Printf(cs, "  - %s\n", cs.Gray(text.OneLine(n)))
 	}
-	fmt.Fprint(ios.Out, b.String())
+	ios.Print(b.Styled())
 }
 
 // printSecrets writes a line per secret in use or stored: the token masked
 // and where it comes from, and where the profile keeps each one.
-func printSecrets(b *strings.Builder, gray, show func(string) string, st *status) {
+func printSecrets(b *iostreams.Doc, cs *iostreams.ColorScheme, st *status) {
 	for _, k := range config.SecretKeys {
 		label := config.SecretName(k)
 		label = strings.ToUpper(label[:1]) + label[1:]
 		where := st.Storage[k]
 		if k == "token" && st.Token != "" {
-			where := from(gray, st.TokenSource)
+			where := from(cs, st.TokenSource)
 			if where == "" {
-				where = gray(" (in the " + st.Storage[k] + ")")
+				where = cs.Gray(" (in the " + st.Storage[k] + ")")
 			}
-			fmt.Fprintf(b, "  - %s: %s%s\n", label, st.Token, where)
+			b.Printf(cs, "  - %s: %s%s\n", label, st.Token, where)
 			continue
 		}
 		switch {
 		case st.unreadable[k] != "":
-			fmt.Fprintf(b, "  - %s: in the keyring, which did not give it: %s\n", label, show(st.unreadable[k]))
+			b.Printf(cs, "  - %s: in the keyring, which did not give it: %s\n", label, st.unreadable[k])
 		case where != "":
-			fmt.Fprintf(b, "  - %s: stored in the %s\n", label, where)
+			b.Printf(cs, "  - %s: stored in the %s\n", label, where)
 		}
 	}
 }
@@ -319,9 +318,9 @@ func onOff(b bool) string {
 	return "off"
 }
 
-func from(gray func(string) string, src string) string {
+func from(cs *iostreams.ColorScheme, src string) iostreams.Styled {
 	if src == "" || src == string(config.FromFile) {
 		return ""
 	}
-	return gray(" (from " + src + ")")
+	return cs.Gray(" (from " + src + ")")
 }

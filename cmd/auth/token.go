@@ -2,7 +2,6 @@ package auth
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/forgehq/forge/app/cmdutil"
 	"github.com/spf13/cobra"
@@ -38,7 +37,7 @@ func runToken(_ context.Context, opts *tokenOptions) error {
 		}
 		return cmdutil.AuthErrorf("not logged in (profile %q has no token): %s", s.Profile, cmdutil.LoginHint(s))
 	}
-	_, err = fmt.Fprintln(opts.IO.Out, s.Token)
+	err = opts.IO.Println(s.Token)
 	return err
 }
 

@@ -12,6 +12,7 @@ import (
 	"github.com/forgehq/forge/app/cmdutil"
 	"github.com/forgehq/forge/app/output"
 	"github.com/forgehq/forge/client"
+	"github.com/forgehq/forge/internal/iostreams"
 	"github.com/forgehq/forge/internal/qr"
 	"github.com/forgehq/forge/internal/text"
 	"github.com/spf13/cobra"
@@ -95,7 +96,7 @@ func runSetup(ctx context.Context, opts *setupOptions) error {
 		if err := withCode(ctx, opts.Deps, opts.code, "--code CODE", confirm); err != nil {
 			return alreadyOn(ctx, opts.Deps, c, err)
 		}
-		fmt.Fprintf(ios.ErrOut, "%s Two-factor authentication is on; logins now ask for a code\n", cs.SuccessIcon())
+		ios.ErrPrintf("%s Two-factor authentication is on; logins now ask for a code\n", cs.SuccessIcon())
 		return nil
 	}
 
@@ -112,26 +113,26 @@ func runSetup(ctx context.Context, opts *setupOptions) error {
 		if err := os.WriteFile(opts.qrPNG, png, 0o600); err != nil {
 			return fmt.Errorf("saving the QR code: %w", err)
 		}
-		fmt.Fprintf(ios.ErrOut, "%s Saved the QR code to %s\n", cs.SuccessIcon(), opts.qrPNG)
+		ios.ErrPrintf("%s Saved the QR code to %s\n", cs.SuccessIcon(), opts.qrPNG)
 	}
 	if opts.exporter.Enabled() {
 		if err := opts.exporter.Write(ios, setup.RawJSON()); err != nil {
 			return err
 		}
-		fmt.Fprintf(ios.ErrOut, "Enrolment started. Confirm it with `forge auth 2fa setup --code CODE`.\n")
+		ios.ErrPrintf("Enrolment started. Confirm it with `forge auth 2fa setup --code CODE`.\n")
 		return nil
 	}
 	if err := showSecret(opts.Deps, setup, opts.invert, opts.qrPNG != ""); err != nil {
 		return err
 	}
 	if !ios.CanPrompt() {
-		fmt.Fprintf(ios.ErrOut, "Enrolment started. Add the secret to your authenticator app, then confirm with `forge auth 2fa setup --code CODE`.\n")
+		ios.ErrPrintf("Enrolment started. Add the secret to your authenticator app, then confirm with `forge auth 2fa setup --code CODE`.\n")
 		return nil
 	}
 	if err := withCode(ctx, opts.Deps, "", "--code CODE", confirm); err != nil {
 		return err
 	}
-	fmt.Fprintf(ios.ErrOut, "%s Two-factor authentication is on; logins now ask for a code\n", cs.SuccessIcon())
+	ios.ErrPrintf("%s Two-factor authentication is on; logins now ask for a code\n", cs.SuccessIcon())
 	return nil
 }
 
@@ -146,7 +147,7 @@ func alreadyOn(ctx context.Context, d cmdutil.Deps, c *client.Client, err error)
 	if st, serr := c.Account.State(ctx); serr != nil || !st.TwoFAEnabled {
 		return err
 	}
-	fmt.Fprintf(d.IO.ErrOut, "%s Two-factor authentication is already on; to turn it off: forge auth 2fa disable\n", d.IO.ErrColorScheme().WarningIcon())
+	d.IO.ErrPrintf("%s Two-factor authentication is already on; to turn it off: forge auth 2fa disable\n", d.IO.ErrColorScheme().WarningIcon())
 	return nil
 }
 
@@ -156,26 +157,28 @@ func showSecret(d cmdutil.Deps, setup *client.TwoFactorSetup, invert, savedPNG b
 	otpURL := setup.OTPAuthURL
 	ios := d.IO
 	if !ios.IsStdoutTTY() {
-		_, err := fmt.Fprintf(ios.Out, "secret: %s\notpauth_url: %s\n", setup.Secret, otpURL)
+		err := ios.Printf("secret: %s\notpauth_url: %s\n", setup.Secret, otpURL)
 		return err
 	}
 	cs := ios.ColorScheme()
-	var b strings.Builder
+	var b iostreams.Doc
 	if otpURL != "" && !savedPNG {
-		b.WriteString("Scan this QR code with your authenticator app:\n\n")
+		b.Add("Scan this QR code with your authenticator app:\n\n")
 		opts := qr.Options{Color: ios.ColorEnabled(), Invert: invert || lightBackground(d.Getenv), MaxWidth: ios.TerminalWidth()}
-		if err := qr.Write(&b, otpURL, opts); err != nil {
-			fmt.Fprintf(&b, "%s %v; use --qr-png FILE or the secret below.\n", cs.Yellow("!"), err)
+		code, err := qr.Styled(otpURL, opts)
+		b.Add(code)
+		if err != nil {
+			b.Printf(cs, "%s %v; use --qr-png FILE or the secret below.\n", cs.Yellow("!"), err)
 		}
-		b.WriteString("\nOr enter this secret by hand")
+		b.Add("\nOr enter this secret by hand")
 	} else {
-		b.WriteString("Enter this secret in your authenticator app")
+		b.Add("Enter this secret in your authenticator app")
 	}
 	if acct := setup.Account(); acct != "" {
-		b.WriteString(" (account " + text.OneLine(acct) + ")")
+		b.Printf(cs, " (account %s)", acct)
 	}
-	fmt.Fprintf(&b, ":\n\n    %s\n\n", cs.Bold(text.OneLine(setup.GroupedSecret())))
-	_, err := fmt.Fprint(ios.Out, b.String())
+	b.Printf(cs, ":\n\n    %s\n\n", cs.Bold(text.OneLine(setup.GroupedSecret())))
+	err := ios.Print(b.Styled())
 	return err
 }
 
@@ -237,9 +240,9 @@ func runDisable(ctx context.Context, opts *disableOptions) error {
 	}
 	cs := opts.IO.ErrColorScheme()
 	if already {
-		fmt.Fprintf(opts.IO.ErrOut, "%s Two-factor authentication was already off\n", cs.WarningIcon())
+		opts.IO.ErrPrintf("%s Two-factor authentication was already off\n", cs.WarningIcon())
 		return nil
 	}
-	fmt.Fprintf(opts.IO.ErrOut, "%s Two-factor authentication is off\n", cs.SuccessIcon())
+	opts.IO.ErrPrintf("%s Two-factor authentication is off\n", cs.SuccessIcon())
 	return nil
 }

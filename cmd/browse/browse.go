@@ -107,7 +107,7 @@ func Run(ctx context.Context, opts *Options) error {
 		return err
 	}
 	if opts.NoBrowser {
-		_, err := fmt.Fprintln(opts.IO.Out, text.OnTerminal(opts.IO.IsStdoutTTY(), address))
+		err := opts.IO.Println(address)
 		return err
 	}
 	return opts.Open(address)
@@ -182,7 +182,7 @@ func findNumber(ctx context.Context, opts *Options, c *client.Client, repo clien
 	}
 	ios := opts.IO
 	if ios.CanPrompt() {
-		fmt.Fprintf(ios.ErrOut, "#%d is both an issue and a pull request in %s:\n", n, repo)
+		ios.ErrPrintf("#%d is both an issue and a pull request in %s:\n", n, repo)
 		items := []string{"issue: " + is.Title, "pull request: " + p.Title}
 		i, err := pick.One(ctx, ios, opts.Prompter, "Which one?", items, nil)
 		if err != nil {
@@ -194,7 +194,7 @@ func findNumber(ctx context.Context, opts *Options, c *client.Client, repo clien
 	if opts.RepoFlag != "" {
 		other += " -R " + repo.String()
 	}
-	fmt.Fprintf(ios.ErrOut, "%s #%d is both an issue and a pull request in %s: chose the issue; for the pull request: %s\n",
+	ios.ErrPrintf("%s #%d is both an issue and a pull request in %s: chose the issue; for the pull request: %s\n",
 		ios.ErrColorScheme().WarningIcon(), n, repo, other)
 	return is.HTMLURL, nil
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/forgehq/forge/app/cmdutil"
 	"github.com/forgehq/forge/chat"
 	"github.com/forgehq/forge/cmd/internal/ctxlimit"
+	"github.com/forgehq/forge/internal/iostreams"
 	"github.com/spf13/cobra"
 )
 
@@ -59,7 +60,7 @@ func (o *contextOptions) attacher(d cmdutil.Deps) chat.AttachFunc {
 // setUpContext gives the session its budget and /with, and attaches the
 // --with REFs to the first message. notes (nil for none) hears what was
 // attached and what the budget cut.
-func setUpContext(ctx context.Context, d cmdutil.Deps, o *contextOptions, s *chat.Session, notes io.Writer, dim func(string) string) error {
+func setUpContext(ctx context.Context, d cmdutil.Deps, o *contextOptions, s *chat.Session, notes io.Writer, dim func(string) iostreams.Styled) error {
 	limit, err := o.limit.Tokens(d)
 	if err != nil {
 		return err

@@ -48,7 +48,7 @@ func runOneShot(ctx context.Context, opts *chatOptions, s *chat.Session, message
 		return explain(err)
 	}
 	if ios.IsStderrTTY() {
-		fmt.Fprintln(ios.ErrOut, ios.ErrColorScheme().Dim(usageLine(usage, s.LastContextTokens)))
+		ios.ErrPrintln(ios.ErrColorScheme().Dim(usageLine(usage, s.LastContextTokens)))
 	}
 	return quotaCut(usage)
 }

@@ -50,7 +50,7 @@ type mdView struct {
 	out   io.Writer
 	md    *markdown.Stream
 	width int
-	dim   func(string) string
+	dim   func(string) iostreams.Styled
 	shown bool // a preview line is on the screen
 }
 
@@ -83,7 +83,7 @@ func (v *mdView) drawPreview(pending string) {
 	if max := v.width - 2; ansi.StringWidth(line) > max {
 		line = ansi.TruncateLeft(line, ansi.StringWidth(line)-max+1, "…")
 	}
-	io.WriteString(v.out, "\r\x1b[K"+v.dim(line))
+	io.WriteString(v.out, string("\r\x1b[K"+v.dim(line)))
 	v.shown = true
 }
 

@@ -12,6 +12,7 @@ import (
 
 	"github.com/forgehq/forge/app/cmdutil"
 	"github.com/forgehq/forge/chat"
+	"github.com/forgehq/forge/internal/iostreams"
 	"github.com/forgehq/forge/internal/text"
 )
 
@@ -126,7 +127,7 @@ func sessionIO(ctx context.Context, opts *chatOptions, s *chat.Session) (src lin
 	if ios.IsStdoutTTY() {
 		screen = os.Stdout
 	}
-	t, err := newTTYSource(ctx, stdin, screen, cs.Bold(cs.Cyan("> ")), cs.Gray("… "), cs.Gray("(cleared; the up arrow brings it back)")+"\r\n", completer(ctx, s))
+	t, err := newTTYSource(ctx, stdin, screen, string(cs.BoldCyan("> ")), string(cs.Gray("… ")), string(cs.Gray("(cleared; the up arrow brings it back)")+"\r\n"), completer(ctx, s))
 	if err != nil {
 		return nil, nil, nil, false, fmt.Errorf("cannot use the terminal for the session: %w; pipe the messages in with -i instead", err)
 	}
@@ -183,7 +184,7 @@ func command(ctx context.Context, src lineSource, s *chat.Session, line string, 
 
 // turn shows one reply as it streams (or, with --no-stream, once it is
 // whole). Ctrl-C stops only this reply.
-func turn(ctx context.Context, src lineSource, s *chat.Session, msg string, noStream bool, w replyView, errOut io.Writer, dim func(string) string) error {
+func turn(ctx context.Context, src lineSource, s *chat.Session, msg string, noStream bool, w replyView, errOut io.Writer, dim func(string) iostreams.Styled) error {
 	replyCtx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	done := src.replying(cancel)

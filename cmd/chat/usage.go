@@ -2,14 +2,13 @@ package chat
 
 import (
 	"context"
-	"fmt"
 	"strconv"
 	"time"
 
 	"github.com/forgehq/forge/app/cmdutil"
 	"github.com/forgehq/forge/app/output"
 	"github.com/forgehq/forge/chat"
-	"github.com/forgehq/forge/internal/text"
+	"github.com/forgehq/forge/internal/iostreams"
 	"github.com/spf13/cobra"
 )
 
@@ -60,23 +59,21 @@ func runUsage(ctx context.Context, opts *usageOptions) error {
 		if t, ok := u.Resets(); ok {
 			resets = t.UTC().Format(time.RFC3339) // ISO 8601, as every piped time
 		}
-		_, err := fmt.Fprintf(ios.Out, "tier\t%s\nused_tokens\t%d\nquota_tokens\t%d\nremaining\t%d\nperiod_resets\t%s\n",
+		return ios.Printf("tier\t%s\nused_tokens\t%d\nquota_tokens\t%d\nremaining\t%d\nperiod_resets\t%s\n",
 			u.Tier, u.UsedTokens, u.QuotaTokens, u.Remaining, resets)
-		return err
 	}
 	cs := ios.ColorScheme()
-	resets := text.OneLine(u.PeriodResets)
+	resets := cs.Sprintf("%s", u.PeriodResets)
 	if t, ok := u.Resets(); ok {
-		resets = t.UTC().Format("2006-01-02 15:04 MST") + cs.Gray(" (in "+chat.Until(t, time.Now())+")")
+		resets = cs.Sprintf("%s%s", t.UTC().Format("2006-01-02 15:04 MST"), cs.Gray(" (in "+chat.Until(t, time.Now())+")"))
 	}
-	pct := ""
+	var pct iostreams.Styled
 	if u.QuotaTokens > 0 {
 		pct = cs.Gray(" (" + strconv.FormatFloat(100*float64(u.UsedTokens)/float64(u.QuotaTokens), 'f', 1, 64) + "%)")
 	}
-	_, err = fmt.Fprintf(ios.Out, "%s %s\n%s %s of %s tokens%s\n%s %s\n%s %s\n",
-		cs.Bold("tier:     "), text.OneLine(u.Tier),
+	return ios.Printf("%s %s\n%s %s of %s tokens%s\n%s %s\n%s %s\n",
+		cs.Bold("tier:     "), u.Tier,
 		cs.Bold("used:     "), chat.Thousands(u.UsedTokens), chat.Thousands(u.QuotaTokens), pct,
 		cs.Bold("remaining:"), chat.Thousands(u.Remaining),
 		cs.Bold("resets:   "), resets)
-	return err
 }

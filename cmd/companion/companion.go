@@ -178,7 +178,7 @@ func buildFromClone(f cmdutil.Deps, root, binary, name string) (string, error) {
 		return "", fmt.Errorf("building %s from the clone at %s: %w", binary, root, err)
 	}
 	watch(steps, func() {
-		fmt.Fprintf(f.IO.ErrOut, "forge: building %s from the clone at %s (go build ./cmd/%s)\n", binary, root, binary)
+		f.IO.ErrPrintf("forge: building %s from the clone at %s (go build ./cmd/%s)\n", binary, root, binary)
 	})
 	if gobuild.Wait() == nil {
 		return out, nil

@@ -148,7 +148,7 @@ func Run(ctx context.Context, opts *Options) error {
 // a demo user in another (README.md, "Getting started", says the same).
 func nextSteps(ios *iostreams.IOStreams) {
 	cs := ios.ColorScheme()
-	fmt.Fprintf(ios.Out, "\n%s\n", cs.Bold("What next: forge on a server of your own, with the demo's data."))
+	ios.Printf("\n%s\n", cs.Bold("What next: forge on a server of your own, with the demo's data."))
 	for _, l := range []string{
 		"1. Put forge on your PATH with its companions, forge-server (the server that",
 		"   forge serve and this demo run) and forge-mcp (forge mcp serve), from a clone",
@@ -167,7 +167,7 @@ func nextSteps(ios *iostreams.IOStreams) {
 		"     forge run list -R alice/webapp",
 		"     forge tui",
 	} {
-		fmt.Fprintln(ios.Out, l)
+		ios.Println(l)
 	}
 }
 
@@ -198,9 +198,9 @@ func (t *tour) env(key string) string {
 // Enter or Ctrl-C.
 func (t *tour) linger() error {
 	ios := t.opts.IO
-	fmt.Fprintf(ios.Out, "\nThe server stays up. To use it from another shell (as alice):\n\n")
-	fmt.Fprintf(ios.Out, "  export FORGE_CONFIG_DIR=%s\n", t.env("FORGE_CONFIG_DIR"))
-	fmt.Fprintf(ios.Out, "  export AGENT_URL=%s AGENT_API_KEY=%s\n\n", t.env("AGENT_URL"), t.env("AGENT_API_KEY"))
+	ios.Printf("\nThe server stays up. To use it from another shell (as alice):\n\n")
+	ios.Printf("  export FORGE_CONFIG_DIR=%s\n", t.env("FORGE_CONFIG_DIR"))
+	ios.Printf("  export AGENT_URL=%s AGENT_API_KEY=%s\n\n", t.env("AGENT_URL"), t.env("AGENT_API_KEY"))
 	if t.hasTUI() {
 		ok, err := t.opts.Prompter.Confirm(t.ctx, "Open forge tui on this server?", true)
 		if err != nil {
@@ -210,10 +210,10 @@ func (t *tour) linger() error {
 			if err := t.exec(step{args: []string{"tui"}, interactive: true}); err != nil {
 				return err
 			}
-			fmt.Fprintln(ios.Out)
+			ios.Println()
 		}
 	}
-	fmt.Fprintf(ios.ErrOut, "Press Enter (or Ctrl-C) to stop the server.\n")
+	ios.ErrPrintf("Press Enter (or Ctrl-C) to stop the server.\n")
 	read := make(chan struct{})
 	go func() {
 		bufio.NewReader(ios.In).ReadString('\n')

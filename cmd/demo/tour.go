@@ -51,9 +51,9 @@ type step struct {
 func (t *tour) say(format string, a ...any) {
 	ios := t.opts.IO
 	cs := ios.ColorScheme()
-	fmt.Fprintln(ios.Out)
+	ios.Println()
 	for _, line := range strings.Split(fmt.Sprintf(format, a...), "\n") {
-		fmt.Fprintln(ios.Out, cs.Gray("# "+line))
+		ios.Println(cs.Gray("# " + line))
 	}
 }
 
@@ -63,7 +63,7 @@ func (t *tour) exec(s step) error {
 	outer := t.opts.IO
 	cs := outer.ColorScheme()
 	line := "$ " + shellLine(s)
-	fmt.Fprintln(outer.Out, cs.Bold(line))
+	outer.Println(cs.Bold(line))
 
 	ios := *outer
 	if !s.interactive {
@@ -85,7 +85,7 @@ func (t *tour) exec(s step) error {
 			// Interrupted, as the step has said: not a failure of the step.
 			return &cmdutil.ExitError{Code: cmdutil.ExitInterrupted}
 		}
-		fmt.Fprintf(outer.ErrOut, "forge: the demo stopped: `%s` failed (exit %d)\n", shellLine(step{args: s.args}), code)
+		outer.ErrPrintf("forge: the demo stopped: `%s` failed (exit %d)\n", shellLine(step{args: s.args}), code)
 		return &cmdutil.ExitError{Code: code}
 	}
 	return nil

@@ -2,7 +2,6 @@ package image
 
 import (
 	"context"
-	"fmt"
 	"strings"
 
 	"github.com/forgehq/forge/app/cmdutil"
@@ -119,11 +118,11 @@ func runCopy(ctx context.Context, opts *copyOptions) error {
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(ios.ErrOut, "%s Copied %s to %s\n", cs.SuccessIcon(), p[0], p[1])
-		fmt.Fprintln(ios.Out, pinned(p[1], p[1].Context().Digest(d.String())))
+		ios.ErrPrintf("%s Copied %s to %s\n", cs.SuccessIcon(), p[0], p[1])
+		ios.Println(pinned(p[1], p[1].Context().Digest(d.String())))
 	}
 	if len(pairs) == 0 {
-		fmt.Fprintf(ios.ErrOut, "No tags to copy in %s.\n", opts.src)
+		ios.ErrPrintf("No tags to copy in %s.\n", opts.src)
 	}
 	return nil
 }

@@ -85,7 +85,7 @@ func runDelete(ctx context.Context, opts *deleteOptions) error {
 			return err
 		}
 		if deleted {
-			fmt.Fprintf(ios.ErrOut, "%s Deleted the tag %s (its manifest and other tags stay)\n", cs.SuccessIcon(), tag)
+			ios.ErrPrintf("%s Deleted the tag %s (its manifest and other tags stay)\n", cs.SuccessIcon(), tag)
 			return nil
 		}
 	}
@@ -122,7 +122,7 @@ func deleteManifest(ctx context.Context, opts *deleteOptions, c *regclient.Clien
 		if isTag {
 			cause = fmt.Sprintf("the registry %s cannot delete a tag alone: ", ref.Context().RegistryStr())
 		}
-		fmt.Fprintf(ios.ErrOut, "%sdeleting %s removes the manifest %s and %s.\n", text.Capitalize(cause), ref, plan.Digest.DigestStr(), what)
+		ios.ErrPrintf("%sdeleting %s removes the manifest %s and %s.\n", text.Capitalize(cause), ref, plan.Digest.DigestStr(), what)
 		if err := confirm.YesNo(ctx, opts.Deps, "Delete?"); err != nil {
 			return err
 		}
@@ -130,6 +130,6 @@ func deleteManifest(ctx context.Context, opts *deleteOptions, c *regclient.Clien
 	if err := c.Delete(ctx, plan.Digest); err != nil {
 		return err
 	}
-	fmt.Fprintf(ios.ErrOut, "%s Deleted %s (%s)\n", ios.ErrColorScheme().SuccessIcon(), plan.Digest, what)
+	ios.ErrPrintf("%s Deleted %s (%s)\n", ios.ErrColorScheme().SuccessIcon(), plan.Digest, what)
 	return nil
 }

@@ -3,13 +3,13 @@ package image
 import (
 	"context"
 	"fmt"
-	"io"
 	"strconv"
 	"strings"
 
 	"github.com/forgehq/forge/app/cmdutil"
 	"github.com/forgehq/forge/app/output"
 	"github.com/forgehq/forge/completions"
+	"github.com/forgehq/forge/internal/iostreams"
 	"github.com/forgehq/forge/internal/text"
 	"github.com/forgehq/forge/regclient"
 	"github.com/google/go-containerregistry/pkg/v1/types"
@@ -71,12 +71,7 @@ func runInspect(ctx context.Context, opts *inspectOptions) error {
 	if opts.raw {
 		// Exact bytes for a pipe (jq, a digest check); on a terminal the
 		// annotations are the registry's text like any other.
-		raw := string(desc.Manifest)
-		if ios.IsStdoutTTY() {
-			raw = text.Sanitize(raw)
-		}
-		_, err := io.WriteString(ios.Out, raw)
-		return err
+		return ios.Print(iostreams.Lines(desc.Manifest))
 	}
 	in, err := regclient.Inspect(ctx, ref.Name(), desc)
 	if err != nil {
@@ -90,7 +85,6 @@ func runInspect(ctx context.Context, opts *inspectOptions) error {
 
 func printInspection(tty bool, d cmdutil.Deps, in *regclient.Inspection) error {
 	ios := d.IO
-	w := ios.Out
 	cs := ios.ColorScheme()
 	size := func(n int64) string {
 		if tty {
@@ -104,13 +98,13 @@ func printInspection(tty bool, d cmdutil.Deps, in *regclient.Inspection) error {
 		}
 		return d
 	}
-	// What the registry says, sanitized on a terminal.
-	val := func(s string) string { return text.OnTerminal(tty, s) }
-	fmt.Fprintf(w, "%s  %s\n", cs.Bold("Reference"), val(in.Reference))
-	fmt.Fprintf(w, "%s     %s\n", cs.Bold("Digest"), val(in.Digest))
-	fmt.Fprintf(w, "%s       %s\n", cs.Bold("Type"), val(describeType(in)))
+	// What the registry says is an argument of ios.Printf: sanitized on a
+	// terminal.
+	ios.Printf("%s  %s\n", cs.Bold("Reference"), in.Reference)
+	ios.Printf("%s     %s\n", cs.Bold("Digest"), in.Digest)
+	ios.Printf("%s       %s\n", cs.Bold("Type"), describeType(in))
 	if in.Platforms != nil {
-		fmt.Fprintf(w, "%s       %s\n\n", cs.Bold("Size"), size(in.Size))
+		ios.Printf("%s       %s\n\n", cs.Bold("Size"), size(in.Size))
 		t := output.NewTable(ios, "PLATFORM", "DIGEST", "SIZE", "LAYERS")
 		for _, p := range in.Platforms {
 			plat := p.Platform
@@ -126,13 +120,13 @@ func printInspection(tty bool, d cmdutil.Deps, in *regclient.Inspection) error {
 		return t.Render()
 	}
 	if in.Platform != "" {
-		fmt.Fprintf(w, "%s   %s\n", cs.Bold("Platform"), val(in.Platform))
+		ios.Printf("%s   %s\n", cs.Bold("Platform"), in.Platform)
 	}
 	if in.Created != "" {
-		fmt.Fprintf(w, "%s    %s\n", cs.Bold("Created"), val(in.Created))
+		ios.Printf("%s    %s\n", cs.Bold("Created"), in.Created)
 	}
-	fmt.Fprintf(w, "%s     %s\n", cs.Bold("Config"), val(in.Config))
-	fmt.Fprintf(w, "%s       %s in %s\n\n", cs.Bold("Size"), size(in.Size), text.Count(len(in.Layers), "layer"))
+	ios.Printf("%s     %s\n", cs.Bold("Config"), in.Config)
+	ios.Printf("%s       %s in %s\n\n", cs.Bold("Size"), size(in.Size), text.Count(len(in.Layers), "layer"))
 	t := output.NewTable(ios, "LAYER", "SIZE", "MEDIA TYPE")
 	for _, l := range in.Layers {
 		t.Add(digest(l.Digest))

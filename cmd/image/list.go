@@ -78,7 +78,7 @@ func runList(ctx context.Context, opts *listOptions) error {
 		return opts.exporter.Write(ios, list)
 	}
 	if len(names) == 0 && ios.IsStdoutTTY() {
-		ios.ErrOut.Write([]byte("No repositories yet; push one with `forge image push SRC REF`.\n"))
+		ios.ErrPrintln("No repositories yet; push one with `forge image push SRC REF`.")
 		return nil
 	}
 	t := output.NewTable(ios, "REPOSITORY")

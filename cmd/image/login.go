@@ -78,7 +78,7 @@ func runLogin(ctx context.Context, opts *loginOptions) error {
 	}
 	if !probe.NeedsLogin {
 		cs := ios.ErrColorScheme()
-		fmt.Fprintf(ios.ErrOut, "%s %s needs no login: it answers without credentials; nothing was stored, and image commands there work without one\n", cs.SuccessIcon(), c.Host())
+		ios.ErrPrintf("%s %s needs no login: it answers without credentials; nothing was stored, and image commands there work without one\n", cs.SuccessIcon(), c.Host())
 		return nil
 	}
 	// The password would be stored for the profile's registry: one it was
@@ -127,12 +127,12 @@ func runLogin(ctx context.Context, opts *loginOptions) error {
 		return err
 	}
 	cs := ios.ErrColorScheme()
-	fmt.Fprintf(ios.ErrOut, "%s Logged in to %s as %s (profile %s)\n", cs.SuccessIcon(), c.Host(), cs.Bold(user), s.Profile)
+	ios.ErrPrintf("%s Logged in to %s as %s (profile %s)\n", cs.SuccessIcon(), c.Host(), cs.Bold(user), s.Profile)
 	if n := saved.PlainTextNotice(); n != "" {
-		fmt.Fprintf(ios.ErrOut, "%s %s\n", cs.WarningIcon(), n)
+		ios.ErrPrintf("%s %s\n", cs.WarningIcon(), n)
 	}
 	if opts.Getenv("FORGE_USERNAME") != "" || opts.Getenv("FORGE_PASSWORD") != "" {
-		fmt.Fprintf(ios.ErrOut, "%s FORGE_USERNAME or FORGE_PASSWORD is set and takes precedence over the stored credentials\n", cs.WarningIcon())
+		ios.ErrPrintf("%s FORGE_USERNAME or FORGE_PASSWORD is set and takes precedence over the stored credentials\n", cs.WarningIcon())
 	}
 	return nil
 }

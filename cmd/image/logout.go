@@ -2,7 +2,6 @@ package image
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/forgehq/forge/app/cmdutil"
 	"github.com/forgehq/forge/config"
@@ -45,6 +44,6 @@ func runLogout(_ context.Context, opts *logoutOptions) error {
 	}
 	ios := opts.IO
 	cs := ios.ErrColorScheme()
-	fmt.Fprintf(ios.ErrOut, "%s Removed the registry credentials of %s from profile %s\n", cs.SuccessIcon(), user, s.Profile)
+	ios.ErrPrintf("%s Removed the registry credentials of %s from profile %s\n", cs.SuccessIcon(), user, s.Profile)
 	return nil
 }

@@ -135,9 +135,9 @@ func (p *pushProgress) rowLine(d v1.Hash, r *layerRow) string {
 func (p *pushProgress) stateWord(s regclient.LayerState) string {
 	switch s {
 	case regclient.LayerPushed:
-		return p.cs.Green(s.String())
+		return string(p.cs.Green(s.String()))
 	case regclient.LayerExists:
-		return p.cs.Gray(s.String())
+		return string(p.cs.Gray(s.String()))
 	}
 	return s.String()
 }

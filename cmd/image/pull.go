@@ -94,6 +94,6 @@ func runPull(ctx context.Context, opts *pullOptions) error {
 		dest = "stdout"
 	}
 	cs := ios.ErrColorScheme()
-	fmt.Fprintf(ios.ErrOut, "%s Pulled %s (%s) to %s: %s received\n", cs.SuccessIcon(), ref, what, dest, text.Bytes(res.Bytes))
+	ios.ErrPrintf("%s Pulled %s (%s) to %s: %s received\n", cs.SuccessIcon(), ref, what, dest, text.Bytes(res.Bytes))
 	return nil
 }

@@ -3,7 +3,6 @@ package image
 import (
 	"context"
 	"errors"
-	"fmt"
 	"io/fs"
 	"path/filepath"
 	"time"
@@ -102,13 +101,13 @@ func runPush(ctx context.Context, opts *pushOptions) error {
 	}
 	cs := ios.ErrColorScheme()
 	if res.Unchanged {
-		fmt.Fprintf(ios.ErrOut, "%s %s: already pushed: same manifest, nothing sent\n", cs.SuccessIcon(), ref)
-		fmt.Fprintln(ios.Out, pinned(ref, res.Ref))
+		ios.ErrPrintf("%s %s: already pushed: same manifest, nothing sent\n", cs.SuccessIcon(), ref)
+		ios.Println(pinned(ref, res.Ref))
 		return nil
 	}
-	fmt.Fprintf(ios.ErrOut, "%s Pushed %s: %s, %d sent (%s) in %s\n", cs.SuccessIcon(), ref, text.Count(res.Layers, "layer"), res.Sent,
+	ios.ErrPrintf("%s Pushed %s: %s, %d sent (%s) in %s\n", cs.SuccessIcon(), ref, text.Count(res.Layers, "layer"), res.Sent,
 		text.Bytes(res.Bytes), time.Since(start).Round(time.Millisecond))
-	fmt.Fprintln(ios.Out, pinned(ref, res.Ref))
+	ios.Println(pinned(ref, res.Ref))
 	return nil
 }
 

@@ -82,7 +82,7 @@ func runTags(ctx context.Context, opts *tagsOptions) error {
 	}
 	if len(tags) == 0 {
 		if ios.IsStdoutTTY() {
-			ios.ErrOut.Write([]byte("No tags in " + repo.String() + ".\n"))
+			ios.ErrPrintf("No tags in %s.\n", repo)
 		}
 		return nil
 	}

@@ -124,7 +124,7 @@ func edit(ctx context.Context, d cmdutil.Deps, what string) (*draft, error) {
 	t := &draft{file: path, temp: true, typed: true}
 	ed := editor.Name(d.Getenv)
 	ios := d.IO
-	fmt.Fprintf(ios.ErrOut, "Write the %s's text in %s; save and quit to continue.\n", what, ed)
+	ios.ErrPrintf("Write the %s's text in %s; save and quit to continue.\n", what, ed)
 	if err := runEditor(ctx, d, ed, path); err != nil {
 		if data, rerr := os.ReadFile(path); rerr == nil && len(data) > 0 {
 			t.body = string(data)

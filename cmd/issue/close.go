@@ -92,7 +92,7 @@ func runState(ctx context.Context, opts *stateOptions) error {
 		if opts.comment != "" {
 			note = "; the comment was not posted"
 		}
-		fmt.Fprintf(ios.ErrOut, "%s Issue #%d (%s) is already %s%s\n", cs.WarningIcon(), is.Number, title, opts.want, note)
+		ios.ErrPrintf("%s Issue #%d (%s) is already %s%s\n", cs.WarningIcon(), is.Number, title, opts.want, note)
 		return nil
 	}
 	// The comment first, then the state, as gh does: a comment the
@@ -102,11 +102,11 @@ func runState(ctx context.Context, opts *stateOptions) error {
 		if _, err := c.Issues.Comment(ctx, name, opts.number, opts.comment); err != nil {
 			return fmt.Errorf("adding the comment (the issue is left %s): %w", is.State, err)
 		}
-		fmt.Fprintf(ios.ErrOut, "%s Commented on issue #%d\n", cs.SuccessIcon(), is.Number)
+		ios.ErrPrintf("%s Commented on issue #%d\n", cs.SuccessIcon(), is.Number)
 	}
 	if _, err := c.Issues.SetState(ctx, name, opts.number, opts.want); err != nil {
 		return err
 	}
-	fmt.Fprintf(ios.ErrOut, "%s %s issue #%d (%s)\n", cs.SuccessIcon(), past, is.Number, title)
+	ios.ErrPrintf("%s %s issue #%d (%s)\n", cs.SuccessIcon(), past, is.Number, title)
 	return nil
 }

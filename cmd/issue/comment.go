@@ -2,12 +2,10 @@ package issue
 
 import (
 	"context"
-	"fmt"
 	"strings"
 
 	"github.com/forgehq/forge/app/cmdutil"
 	"github.com/forgehq/forge/completions"
-	"github.com/forgehq/forge/internal/text"
 	"github.com/spf13/cobra"
 )
 
@@ -72,9 +70,9 @@ func runComment(ctx context.Context, opts *commentOptions) error {
 		return d.keep(err)
 	}
 	d.sent()
-	fmt.Fprintf(ios.ErrOut, "%s Commented on issue #%d in %s\n", ios.ErrColorScheme().SuccessIcon(), opts.number, name)
+	ios.ErrPrintf("%s Commented on issue #%d in %s\n", ios.ErrColorScheme().SuccessIcon(), opts.number, name)
 	if cm.HTMLURL != "" {
-		_, err = fmt.Fprintln(ios.Out, text.OnTerminal(ios.IsStdoutTTY(), cm.HTMLURL))
+		err = ios.Println(cm.HTMLURL)
 	}
 	return err
 }

@@ -9,7 +9,6 @@ import (
 	"github.com/forgehq/forge/app/cmdutil"
 	"github.com/forgehq/forge/app/output"
 	"github.com/forgehq/forge/client"
-	"github.com/forgehq/forge/internal/text"
 	"github.com/spf13/cobra"
 )
 
@@ -100,11 +99,11 @@ func runCreate(ctx context.Context, opts *createOptions) error {
 	if opts.exporter.Enabled() {
 		return opts.exporter.Write(ios, is.RawJSON())
 	}
-	fmt.Fprintf(ios.ErrOut, "%s Created issue #%d in %s\n", ios.ErrColorScheme().SuccessIcon(), is.Number, name)
+	ios.ErrPrintf("%s Created issue #%d in %s\n", ios.ErrColorScheme().SuccessIcon(), is.Number, name)
 	url := is.HTMLURL
 	if url == "" {
 		url = fmt.Sprintf("#%d", is.Number)
 	}
-	_, err = fmt.Fprintln(ios.Out, text.OnTerminal(ios.IsStdoutTTY(), url))
+	err = ios.Println(url)
 	return err
 }

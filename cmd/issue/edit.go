@@ -2,7 +2,6 @@ package issue
 
 import (
 	"context"
-	"fmt"
 	"strings"
 
 	"github.com/forgehq/forge/app/cmdutil"
@@ -103,6 +102,6 @@ func runEdit(ctx context.Context, opts *editOptions) error {
 	if opts.exporter.Enabled() {
 		return opts.exporter.Write(ios, is.RawJSON())
 	}
-	fmt.Fprintf(ios.ErrOut, "%s Edited issue #%d in %s\n", ios.ErrColorScheme().SuccessIcon(), opts.number, name)
+	ios.ErrPrintf("%s Edited issue #%d in %s\n", ios.ErrColorScheme().SuccessIcon(), opts.number, name)
 	return nil
 }

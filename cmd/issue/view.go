@@ -12,6 +12,7 @@ import (
 	"github.com/forgehq/forge/cmd/internal/pick"
 	"github.com/forgehq/forge/completions"
 	"github.com/forgehq/forge/internal/browser"
+	"github.com/forgehq/forge/internal/iostreams"
 	"github.com/forgehq/forge/internal/markdown"
 	"github.com/forgehq/forge/internal/text"
 	"github.com/spf13/cobra"
@@ -87,7 +88,7 @@ func runView(ctx context.Context, opts *viewOptions) error {
 		return browser.Open(ios, opts.Getenv, is.HTMLURL)
 	}
 	defer ios.StartPager()()
-	var out string
+	var out iostreams.Styled
 	switch {
 	case opts.exporter.Enabled():
 		return opts.exporter.Write(ios, is.RawJSON())
@@ -96,52 +97,52 @@ func runView(ctx context.Context, opts *viewOptions) error {
 	default:
 		out = opts.plain(is)
 	}
-	_, err = fmt.Fprint(ios.Out, out)
-	return err
+	return ios.Print(out)
 }
 
 // render is the terminal form: a header, the rendered body, the comments
 // and the issue's address.
-func (opts *viewOptions) render(is *client.Issue) string {
+func (opts *viewOptions) render(is *client.Issue) iostreams.Styled {
 	ios := opts.IO
 	cs := ios.ColorScheme()
-	var b strings.Builder
-	fmt.Fprintf(&b, "%s %s\n", cs.Bold(text.OneLine(is.Title)), cs.Gray(fmt.Sprintf("#%d", is.Number)))
+	var b iostreams.Doc
+	b.Printf(cs, "%s %s\n", cs.Bold(text.OneLine(is.Title)), cs.Gray(fmt.Sprintf("#%d", is.Number)))
 	state := cs.Green("Open")
 	if is.State != "open" {
 		state = cs.Magenta(text.Capitalize(text.OneLine(is.State)))
 	}
-	meta := []string{state, text.OneLine(is.User.Login) + " opened " + output.FormatTime(is.CreatedAt.Time, true)}
+	b.Printf(cs, "%s • %s opened %s", state, is.User.Login, output.FormatTime(is.CreatedAt.Time, true))
 	if n := commentCount(is); n > 0 {
-		meta = append(meta, text.Count(n, "comment"))
+		b.Printf(cs, " • %s", text.Count(n, "comment"))
 	}
-	b.WriteString(strings.Join(meta, " • ") + "\n\n")
+	b.Add("\n\n")
 	if strings.TrimSpace(is.Body) == "" {
-		b.WriteString(cs.Gray("No description provided.") + "\n\n")
+		b.Add(cs.Gray("No description provided.") + "\n\n")
 	} else {
-		b.WriteString(markdown.ForStdout(ios, is.Body) + "\n")
+		b.Add(markdown.ForStdout(ios, is.Body) + "\n")
 	}
 	n := commentCount(is)
 	switch {
 	case opts.comments:
 		for _, cm := range is.CommentsList {
-			fmt.Fprintf(&b, "%s %s\n\n", cs.Bold(text.OneLine(cm.User.Login)), cs.Gray("commented "+output.FormatTime(cm.CreatedAt.Time, true)))
-			b.WriteString(markdown.ForStdout(ios, cm.Body) + "\n")
+			b.Printf(cs, "%s %s\n\n", cs.Bold(text.OneLine(cm.User.Login)), cs.Gray("commented "+output.FormatTime(cm.CreatedAt.Time, true)))
+			b.Add(markdown.ForStdout(ios, cm.Body) + "\n")
 		}
 	case n > 0:
-		b.WriteString(cs.Gray(fmt.Sprintf("%s; show them with --comments", text.Count(n, "comment"))) + "\n")
+		b.Add(cs.Gray(fmt.Sprintf("%s; show them with --comments", text.Count(n, "comment"))) + "\n")
 	}
 	if is.HTMLURL != "" {
-		b.WriteString(cs.Gray("View this issue on the web: "+text.OneLine(is.HTMLURL)) + "\n")
+		b.Add(cs.Gray("View this issue on the web: "+text.OneLine(is.HTMLURL)) + "\n")
 	}
-	return b.String()
+	return b.Styled()
 }
 
 // plain is the piped form, after gh: key:<TAB>value lines, "--", the body
 // as written.
-func (opts *viewOptions) plain(is *client.Issue) string {
-	var b strings.Builder
-	row := func(k, v string) { fmt.Fprintf(&b, "%s:\t%s\n", k, v) }
+func (opts *viewOptions) plain(is *client.Issue) iostreams.Styled {
+	cs := opts.IO.ColorScheme()
+	var b iostreams.Doc
+	row := func(k, v string) { b.Printf(cs, "%s:\t%s\n", k, v) }
 	row("title", is.Title)
 	row("state", is.State)
 	row("author", is.User.Login)
@@ -149,18 +150,18 @@ func (opts *viewOptions) plain(is *client.Issue) string {
 	row("comments", fmt.Sprint(commentCount(is)))
 	row("created", output.FormatTime(is.CreatedAt.Time, false))
 	row("url", is.HTMLURL)
-	b.WriteString("--\n")
-	b.WriteString(markdown.ForStdout(opts.IO, is.Body))
+	b.Add("--\n")
+	b.Add(markdown.ForStdout(opts.IO, is.Body))
 	if opts.comments {
 		for _, cm := range is.CommentsList {
-			b.WriteString("--\n")
+			b.Add("--\n")
 			row("author", cm.User.Login)
 			row("created", output.FormatTime(cm.CreatedAt.Time, false))
-			b.WriteString("--\n")
-			b.WriteString(markdown.ForStdout(opts.IO, cm.Body))
+			b.Add("--\n")
+			b.Add(markdown.ForStdout(opts.IO, cm.Body))
 		}
 	}
-	return b.String()
+	return b.Styled()
 }
 
 // commentCount is the count the service sent, or the comments it listed.

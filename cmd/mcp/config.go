@@ -3,12 +3,12 @@ package mcp
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"os"
 	"slices"
 	"strings"
 
 	"github.com/forgehq/forge/app/cmdutil"
+	"github.com/forgehq/forge/internal/iostreams"
 	"github.com/spf13/cobra"
 )
 
@@ -109,9 +109,9 @@ func runConfig(_ context.Context, opts *configOptions) error {
 		return err
 	}
 	ios := opts.IO
-	if _, err := fmt.Fprintf(ios.Out, "%s\n", b); err != nil {
+	if err := ios.Printf("%s\n", iostreams.Lines(b)); err != nil {
 		return err
 	}
-	fmt.Fprintf(ios.ErrOut, "%s (merge it with the servers already there).\n", where)
+	ios.ErrPrintf("%s (merge it with the servers already there).\n", where)
 	return nil
 }

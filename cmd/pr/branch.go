@@ -8,7 +8,6 @@ import (
 	"github.com/forgehq/forge/app/cmdutil"
 	"github.com/forgehq/forge/client"
 	"github.com/forgehq/forge/internal/gitremote"
-	"github.com/forgehq/forge/internal/text"
 )
 
 // branchScan bounds how many open pull requests are read to find the one
@@ -32,7 +31,7 @@ func pullNumber(ctx context.Context, d cmdutil.Deps, repoFlag, verb string) (int
 			}
 			noWay = cmdutil.UsageErrorf("no open pull request has this branch (%s) as its head; pass a NUMBER", branch)
 			if d.IO.CanPrompt() {
-				fmt.Fprintf(d.IO.ErrOut, "No open pull request has this branch (%s) as its head.\n", text.OnTerminal(d.IO.IsStderrTTY(), branch))
+				d.IO.ErrPrintf("No open pull request has this branch (%s) as its head.\n", branch)
 			}
 		}
 	}

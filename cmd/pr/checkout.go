@@ -2,10 +2,8 @@ package pr
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/forgehq/forge/app/cmdutil"
-	"github.com/forgehq/forge/internal/text"
 	"github.com/spf13/cobra"
 )
 
@@ -43,6 +41,6 @@ func runCheckout(ctx context.Context, opts *gitOptions) error {
 		return err
 	}
 	ios := opts.IO
-	fmt.Fprintf(ios.ErrOut, "%s Checked out pull request #%d on branch %s\n", ios.ErrColorScheme().SuccessIcon(), p.Number, text.OnTerminal(ios.IsStderrTTY(), branch))
+	ios.ErrPrintf("%s Checked out pull request #%d on branch %s\n", ios.ErrColorScheme().SuccessIcon(), p.Number, branch)
 	return nil
 }

@@ -70,7 +70,7 @@ func runChecks(ctx context.Context, opts *checksOptions) error {
 	runs, err := headRuns(ctx, c, name, p)
 	for err == nil && opts.watch && pending(runs) > 0 {
 		if opts.IO.IsStderrTTY() {
-			fmt.Fprintf(opts.IO.ErrOut, "Waiting for %s of pull request #%d (%s); Ctrl-C to stop\n",
+			opts.IO.ErrPrintf("Waiting for %s of pull request #%d (%s); Ctrl-C to stop\n",
 				text.Count(pending(runs), "run"), p.Number, text.OneLine(checksSummary(runs)))
 		}
 		if err = poll.Sleep(ctx, interval); err == nil {
@@ -90,7 +90,7 @@ func runChecks(ctx context.Context, opts *checksOptions) error {
 	}
 	if n := pending(runs); n > 0 {
 		if opts.IO.IsStderrTTY() {
-			fmt.Fprintf(opts.IO.ErrOut, "%s still going (exit 8); --watch waits for them\n", text.Count(n, "run"))
+			opts.IO.ErrPrintf("%s still going (exit 8); --watch waits for them\n", text.Count(n, "run"))
 		}
 		return &cmdutil.ExitError{Code: cmdutil.ExitPending}
 	}
@@ -118,7 +118,7 @@ func printChecks(opts *checksOptions, p *client.PullRequest, runs []*client.Work
 		return opts.exporter.Write(ios, raw)
 	}
 	if len(runs) == 0 {
-		fmt.Fprintf(ios.ErrOut, "No CI runs for the head of pull request #%d (%s)\n", p.Number, text.OneLine(text.ShortSHA(p.Head.SHA)))
+		ios.ErrPrintf("No CI runs for the head of pull request #%d (%s)\n", p.Number, text.OneLine(text.ShortSHA(p.Head.SHA)))
 		return nil
 	}
 	tty := ios.IsStdoutTTY()

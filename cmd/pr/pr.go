@@ -53,7 +53,7 @@ func stateColor(state string) output.Color {
 }
 
 // paintState writes s in state's colour, for lines drawn with cs.
-func paintState(cs *iostreams.ColorScheme, state, s string) string {
+func paintState(cs *iostreams.ColorScheme, state, s string) iostreams.Styled {
 	_, name := stateColors(state)
 	return cs.Named(name, s)
 }

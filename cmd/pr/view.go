@@ -95,62 +95,62 @@ func runView(ctx context.Context, opts *viewOptions) error {
 	if ios.IsStdoutTTY() {
 		out = render(opts, p)
 	}
-	_, err = fmt.Fprint(ios.Out, out)
-	return err
+	return ios.Print(out)
 }
 
-func render(opts *viewOptions, p *client.PullRequest) string {
+func render(opts *viewOptions, p *client.PullRequest) iostreams.Styled {
 	ios := opts.IO
 	cs := ios.ColorScheme()
 	st := p.StateWord()
-	var b strings.Builder
-	fmt.Fprintf(&b, "%s %s\n", cs.Bold(text.OneLine(p.Title)), cs.Gray(fmt.Sprintf("#%d", p.Number)))
+	var b iostreams.Doc
+	b.Printf(cs, "%s %s\n", cs.Bold(text.OneLine(p.Title)), cs.Gray(fmt.Sprintf("#%d", p.Number)))
 	label := paintState(cs, st, text.Capitalize(text.OneLine(st)))
-	fmt.Fprintf(&b, "%s • %s\n", label, byline(cs, p, st))
+	b.Printf(cs, "%s • %s\n", label, byline(cs, p, st))
 	if opts.checks != "none" {
-		fmt.Fprintf(&b, "%s %s\n", cs.Gray("Checks:"), text.OneLine(opts.checks)) // the service's words
+		b.Printf(cs, "%s %s\n", cs.Gray("Checks:"), text.OneLine(opts.checks)) // the service's words
 	}
-	b.WriteString("\n")
+	b.Add("\n")
 	if strings.TrimSpace(p.Body) == "" {
-		b.WriteString(cs.Gray("No description provided.") + "\n\n")
+		b.Add(cs.Gray("No description provided.") + "\n\n")
 	} else {
-		b.WriteString(markdown.ForStdout(ios, p.Body) + "\n")
+		b.Add(markdown.ForStdout(ios, p.Body), "\n")
 	}
 	if p.HTMLURL != "" {
-		b.WriteString(cs.Gray("View this pull request on the web: "+text.OneLine(p.HTMLURL)) + "\n")
+		b.Add(cs.Gray("View this pull request on the web: "+text.OneLine(p.HTMLURL)), "\n")
 	}
-	return b.String()
+	return b.Styled()
 }
 
 // byline says who did what to which branches, and when, in the tense of
 // the pull request's state: "bob merged feature into main • 2 days ago".
-func byline(cs *iostreams.ColorScheme, p *client.PullRequest, st string) string {
+func byline(cs *iostreams.ColorScheme, p *client.PullRequest, st string) iostreams.Styled {
 	head, base := cs.Cyan(text.OneLine(p.Head.Ref)), cs.Cyan(text.OneLine(p.Base.Ref))
-	author := text.OneLine(p.User.Login)
+	author := p.User.Login
 	switch st {
 	case "merged":
 		who := author
 		if p.MergedBy != nil && p.MergedBy.Login != "" {
-			who = text.OneLine(p.MergedBy.Login)
+			who = p.MergedBy.Login
 		}
-		s := fmt.Sprintf("%s merged %s into %s", who, head, base)
+		s := cs.Sprintf("%s merged %s into %s", who, head, base)
 		if !p.MergedAt.IsZero() {
-			s += " • " + output.FormatTime(p.MergedAt.Time, true)
+			s += cs.Sprintf(" • %s", output.FormatTime(p.MergedAt.Time, true))
 		}
 		return s
 	case "closed":
-		s := fmt.Sprintf("%s wanted to merge %s into %s", author, head, base)
+		s := cs.Sprintf("%s wanted to merge %s into %s", author, head, base)
 		if !p.ClosedAt.IsZero() {
-			s += " • closed " + output.FormatTime(p.ClosedAt.Time, true)
+			s += cs.Sprintf(" • closed %s", output.FormatTime(p.ClosedAt.Time, true))
 		}
 		return s
 	}
-	return fmt.Sprintf("%s wants to merge %s into %s • opened %s", author, head, base, output.FormatTime(p.CreatedAt.Time, true))
+	return cs.Sprintf("%s wants to merge %s into %s • opened %s", author, head, base, output.FormatTime(p.CreatedAt.Time, true))
 }
 
-func plain(opts *viewOptions, p *client.PullRequest) string {
-	var b strings.Builder
-	row := func(k, v string) { fmt.Fprintf(&b, "%s:\t%s\n", k, v) }
+func plain(opts *viewOptions, p *client.PullRequest) iostreams.Styled {
+	cs := opts.IO.ColorScheme()
+	var b iostreams.Doc
+	row := func(k, v string) { b.Printf(cs, "%s:\t%s\n", k, v) }
 	row("title", p.Title)
 	row("state", p.StateWord())
 	row("author", p.User.Login)
@@ -161,9 +161,9 @@ func plain(opts *viewOptions, p *client.PullRequest) string {
 	row("created", output.FormatTime(p.CreatedAt.Time, false))
 	row("url", p.HTMLURL)
 	row("checks", opts.checks)
-	b.WriteString("--\n")
-	b.WriteString(markdown.ForStdout(opts.IO, p.Body))
-	return b.String()
+	b.Add("--\n")
+	b.Add(markdown.ForStdout(opts.IO, p.Body))
+	return b.Styled()
 }
 
 // pickPull asks, on a terminal, which of the 10 most recent open pull

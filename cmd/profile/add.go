@@ -2,7 +2,6 @@ package profile
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/forgehq/forge/app/cmdutil"
 	"github.com/forgehq/forge/config"
@@ -101,9 +100,9 @@ func runAdd(_ context.Context, o *addOptions) error {
 	}
 	ios := o.IO
 	cs := ios.ErrColorScheme()
-	fmt.Fprintf(ios.ErrOut, "%s Added profile %s (%s)\n", cs.SuccessIcon(), cs.Bold(o.name), p.BaseURL)
+	ios.ErrPrintf("%s Added profile %s (%s)\n", cs.SuccessIcon(), cs.Bold(o.name), p.BaseURL)
 	if becameCurrent {
-		fmt.Fprintf(ios.ErrOut, "%s %s is the current profile\n", cs.SuccessIcon(), o.name)
+		ios.ErrPrintf("%s %s is the current profile\n", cs.SuccessIcon(), o.name)
 	}
 	return nil
 }

@@ -51,7 +51,7 @@ func runList(_ context.Context, opts *listOptions) error {
 	ios := opts.IO
 	if len(cf.Profiles) == 0 {
 		if ios.IsStdoutTTY() {
-			ios.ErrOut.Write([]byte("No profiles yet; add one with `forge profile add NAME --base-url URL`.\n"))
+			ios.ErrPrintln("No profiles yet; add one with `forge profile add NAME --base-url URL`.")
 		}
 		return nil
 	}

@@ -55,7 +55,7 @@ func runRemove(ctx context.Context, opts *removeOptions) error {
 			return err
 		}
 		if !ok {
-			fmt.Fprintln(ios.ErrOut, "Nothing removed.")
+			ios.ErrPrintln("Nothing removed.")
 			return cmdutil.ErrSilent
 		}
 		opts.yes = true
@@ -83,9 +83,9 @@ func runRemove(ctx context.Context, opts *removeOptions) error {
 		return err
 	}
 	cs := ios.ErrColorScheme()
-	fmt.Fprintf(ios.ErrOut, "%s Removed profile %s\n", cs.SuccessIcon(), name)
+	ios.ErrPrintf("%s Removed profile %s\n", cs.SuccessIcon(), name)
 	if wasCurrent {
-		fmt.Fprintf(ios.ErrOut, "%s No current profile now; pick one with `forge profile use NAME`\n", cs.WarningIcon())
+		ios.ErrPrintf("%s No current profile now; pick one with `forge profile use NAME`\n", cs.WarningIcon())
 	}
 	return nil
 }

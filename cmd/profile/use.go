@@ -2,7 +2,6 @@ package profile
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/forgehq/forge/app/cmdutil"
 	"github.com/forgehq/forge/config"
@@ -46,9 +45,9 @@ func runUse(_ context.Context, opts *useOptions) error {
 		return err
 	}
 	cs := opts.IO.ErrColorScheme()
-	fmt.Fprintf(opts.IO.ErrOut, "%s Switched to profile %s\n", cs.SuccessIcon(), cs.Bold(name))
+	opts.IO.ErrPrintf("%s Switched to profile %s\n", cs.SuccessIcon(), cs.Bold(name))
 	if override != "" {
-		fmt.Fprintf(opts.IO.ErrOut, "%s %s\n", cs.WarningIcon(), override)
+		opts.IO.ErrPrintf("%s %s\n", cs.WarningIcon(), override)
 	}
 	return nil
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/forgehq/forge/client"
 	"github.com/forgehq/forge/completions"
 	"github.com/forgehq/forge/internal/browser"
+	"github.com/forgehq/forge/internal/iostreams"
 	"github.com/forgehq/forge/internal/markdown"
 	"github.com/forgehq/forge/internal/text"
 	"github.com/spf13/cobra"
@@ -83,8 +84,7 @@ func runView(ctx context.Context, opts *viewOptions) error {
 	if ios.IsStdoutTTY() {
 		out = render(opts, r, kind)
 	}
-	_, err = fmt.Fprint(ios.Out, out)
-	return err
+	return ios.Print(out)
 }
 
 // findTag walks the release list for tag and returns its release and type
@@ -106,16 +106,16 @@ func findTag(ctx context.Context, c *client.Client, repo client.RepoName, tag st
 	return nil, "", fmt.Errorf("no release of tag %q in %s; see `forge release list -R %s`", text.OneLine(tag), repo, repo)
 }
 
-func render(opts *viewOptions, r *client.Release, kind string) string {
+func render(opts *viewOptions, r *client.Release, kind string) iostreams.Styled {
 	ios := opts.IO
 	cs := ios.ColorScheme()
-	var b strings.Builder
+	var b iostreams.Doc
 	if r.Name == "" || r.Name == r.TagName {
-		fmt.Fprintln(&b, cs.Bold(text.OneLine(r.TagName)))
+		b.Printf(cs, "%s\n", cs.Bold(text.OneLine(r.TagName)))
 	} else {
-		fmt.Fprintf(&b, "%s %s\n", cs.Bold(text.OneLine(r.Name)), cs.Cyan(text.OneLine(r.TagName)))
+		b.Printf(cs, "%s %s\n", cs.Bold(text.OneLine(r.Name)), cs.Cyan(text.OneLine(r.TagName)))
 	}
-	var meta []string
+	var meta []iostreams.Styled
 	switch kind {
 	case "Latest":
 		meta = append(meta, cs.Green(kind))
@@ -126,25 +126,26 @@ func render(opts *viewOptions, r *client.Release, kind string) string {
 	}
 	// A draft is not published: its age is its creation's.
 	if r.Draft || r.PublishedAt.Time.IsZero() {
-		meta = append(meta, fmt.Sprintf("%s created this %s", text.OneLine(r.Author.Login), output.FormatTime(r.CreatedAt.Time, true)))
+		meta = append(meta, cs.Sprintf("%s created this %s", r.Author.Login, output.FormatTime(r.CreatedAt.Time, true)))
 	} else {
-		meta = append(meta, fmt.Sprintf("%s published this %s", text.OneLine(r.Author.Login), output.FormatTime(r.PublishedAt.Time, true)))
+		meta = append(meta, cs.Sprintf("%s published this %s", r.Author.Login, output.FormatTime(r.PublishedAt.Time, true)))
 	}
-	b.WriteString(strings.Join(meta, " • ") + "\n\n")
+	b.Add(iostreams.Join(meta, " • "), "\n\n")
 	if strings.TrimSpace(r.Body) == "" {
-		b.WriteString(cs.Gray("No release notes.") + "\n\n")
+		b.Add(cs.Gray("No release notes.") + "\n\n")
 	} else {
-		b.WriteString(markdown.ForStdout(ios, r.Body) + "\n")
+		b.Add(markdown.ForStdout(ios, r.Body) + "\n")
 	}
 	if r.HTMLURL != "" {
-		b.WriteString(cs.Gray("View this release on the web: "+text.OneLine(r.HTMLURL)) + "\n")
+		b.Add(cs.Gray("View this release on the web: "+text.OneLine(r.HTMLURL)) + "\n")
 	}
-	return b.String()
+	return b.Styled()
 }
 
-func plain(opts *viewOptions, r *client.Release, kind string) string {
-	var b strings.Builder
-	row := func(k, v string) { fmt.Fprintf(&b, "%s:\t%s\n", k, v) }
+func plain(opts *viewOptions, r *client.Release, kind string) iostreams.Styled {
+	cs := opts.IO.ColorScheme()
+	var b iostreams.Doc
+	row := func(k, v string) { b.Printf(cs, "%s:\t%s\n", k, v) }
 	row("title", r.Name)
 	row("tag", r.TagName)
 	row("type", kind)
@@ -153,7 +154,7 @@ func plain(opts *viewOptions, r *client.Release, kind string) string {
 	row("created", output.FormatTime(r.CreatedAt.Time, false))
 	row("published", output.FormatTime(r.PublishedAt.Time, false))
 	row("url", r.HTMLURL)
-	b.WriteString("--\n")
-	b.WriteString(markdown.ForStdout(opts.IO, r.Body))
-	return b.String()
+	b.Add("--\n")
+	b.Add(markdown.ForStdout(opts.IO, r.Body))
+	return b.Styled()
 }

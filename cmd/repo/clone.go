@@ -11,6 +11,7 @@ import (
 	"github.com/forgehq/forge/app/cmdutil"
 	"github.com/forgehq/forge/completions"
 	"github.com/forgehq/forge/internal/gitremote"
+	"github.com/forgehq/forge/internal/iostreams"
 	"github.com/spf13/cobra"
 )
 
@@ -105,10 +106,10 @@ func runClone(ctx context.Context, opts *cloneOptions) error {
 	// The clone uses forge's token for this one git process; fetch and
 	// push later ask git's own credential helpers, which may know
 	// nothing: say so after the clone (unless git was told --quiet).
-	hint := ""
+	var hint iostreams.Styled
 	if u, err := url.Parse(remote); err == nil && !opts.ssh && sameOrigin(remote, c.BaseURL()) && !quiet(opts.gitArgs) &&
 		!gitremote.UsesForge(ctx, u.Scheme+"://"+u.Host) {
-		hint = fmt.Sprintf("%s git fetch and push in the clone will ask for a password: run `forge auth setup-git` once to let git use forge's login for %s\n", ios.ErrColorScheme().WarningIcon(), u.Host)
+		hint = ios.ErrColorScheme().Sprintf("%s git fetch and push in the clone will ask for a password: run `forge auth setup-git` once to let git use forge's login for %s\n", ios.ErrColorScheme().WarningIcon(), u.Host)
 	}
 	git := g.Command(ctx, opts.cloneArgs(remote)...)
 	git.Stdin, git.Stdout, git.Stderr = ios.In, ios.Out, ios.ErrOut
@@ -122,7 +123,7 @@ func runClone(ctx context.Context, opts *cloneOptions) error {
 		}
 		return fmt.Errorf("running git: %v", err)
 	}
-	fmt.Fprint(ios.ErrOut, hint)
+	ios.ErrPrint(hint)
 	return nil
 }
 

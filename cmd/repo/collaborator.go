@@ -2,7 +2,6 @@ package repo
 
 import (
 	"context"
-	"fmt"
 	"strings"
 
 	"github.com/forgehq/forge/app/cmdutil"
@@ -126,7 +125,7 @@ func runCollaboratorAdd(ctx context.Context, opts *collaboratorAddOptions) error
 		return err
 	}
 	ios := opts.IO
-	fmt.Fprintf(ios.ErrOut, "%s %s may now work on %s with %s permission\n", ios.ErrColorScheme().SuccessIcon(), opts.user, name, perm)
+	ios.ErrPrintf("%s %s may now work on %s with %s permission\n", ios.ErrColorScheme().SuccessIcon(), opts.user, name, perm)
 	return nil
 }
 
@@ -185,6 +184,6 @@ func runCollaboratorRemove(ctx context.Context, opts *collaboratorRemoveOptions)
 		})
 	}
 	ios := opts.IO
-	fmt.Fprintf(ios.ErrOut, "%s %s is no longer a collaborator on %s\n", ios.ErrColorScheme().SuccessIcon(), text.OneLine(opts.user), name)
+	ios.ErrPrintf("%s %s is no longer a collaborator on %s\n", ios.ErrColorScheme().SuccessIcon(), text.OneLine(opts.user), name)
 	return nil
 }

@@ -108,7 +108,7 @@ func runContents(ctx context.Context, opts *contentsOptions) error {
 		t.EndRow()
 	}
 	if t.Len() == 0 && ios.IsStdoutTTY() {
-		fmt.Fprintln(ios.ErrOut, "The directory is empty.")
+		ios.ErrPrintln("The directory is empty.")
 	}
 	return t.Render()
 }

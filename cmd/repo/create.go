@@ -2,13 +2,11 @@ package repo
 
 import (
 	"context"
-	"fmt"
 	"strings"
 
 	"github.com/forgehq/forge/app/cmdutil"
 	"github.com/forgehq/forge/app/output"
 	"github.com/forgehq/forge/client"
-	"github.com/forgehq/forge/internal/text"
 	"github.com/spf13/cobra"
 )
 
@@ -87,8 +85,8 @@ func runCreate(ctx context.Context, opts *createOptions) error {
 	if opts.exporter.Enabled() {
 		return opts.exporter.Write(ios, r.RawJSON())
 	}
-	fmt.Fprintf(ios.ErrOut, "%s Created %s repository %s\n", ios.ErrColorScheme().SuccessIcon(), visibility(r.Private), text.OnTerminal(ios.IsStderrTTY(), r.RepoName().String()))
-	if _, err = fmt.Fprintln(ios.Out, text.OnTerminal(ios.IsStdoutTTY(), r.HTMLURL)); err != nil || !opts.clone {
+	ios.ErrPrintf("%s Created %s repository %s\n", ios.ErrColorScheme().SuccessIcon(), visibility(r.Private), r.RepoName().String())
+	if err = ios.Println(r.HTMLURL); err != nil || !opts.clone {
 		return err
 	}
 	return runClone(ctx, &cloneOptions{Deps: opts.Deps, repo: r.RepoName().String()})

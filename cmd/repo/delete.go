@@ -2,7 +2,6 @@ package repo
 
 import (
 	"context"
-	"fmt"
 	"strings"
 
 	"github.com/forgehq/forge/app/cmdutil"
@@ -63,7 +62,7 @@ func runDelete(ctx context.Context, opts *deleteOptions) error {
 		if _, err := c.Repos.Get(ctx, opts.name); err != nil {
 			return err
 		}
-		fmt.Fprintf(ios.ErrOut, "%s This deletes %s with its issues, pull requests, releases and runs. It cannot be undone.\n",
+		ios.ErrPrintf("%s This deletes %s with its issues, pull requests, releases and runs. It cannot be undone.\n",
 			ios.ErrColorScheme().WarningIcon(), opts.name)
 		if err := confirm.Typed(ctx, opts.Deps, opts.name.String()); err != nil {
 			return err
@@ -72,6 +71,6 @@ func runDelete(ctx context.Context, opts *deleteOptions) error {
 	if err := c.Repos.Delete(ctx, opts.name); err != nil {
 		return err
 	}
-	fmt.Fprintf(ios.ErrOut, "%s Deleted repository %s\n", ios.ErrColorScheme().SuccessIcon(), opts.name)
+	ios.ErrPrintf("%s Deleted repository %s\n", ios.ErrColorScheme().SuccessIcon(), opts.name)
 	return nil
 }

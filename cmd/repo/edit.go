@@ -2,7 +2,6 @@ package repo
 
 import (
 	"context"
-	"fmt"
 	"strings"
 
 	"github.com/forgehq/forge/app/cmdutil"
@@ -96,6 +95,6 @@ func runEdit(ctx context.Context, opts *editOptions) error {
 	if u.DefaultBranch != nil {
 		changed = append(changed, "default branch "+*u.DefaultBranch)
 	}
-	fmt.Fprintf(ios.ErrOut, "%s Edited %s (%s)\n", ios.ErrColorScheme().SuccessIcon(), name, strings.Join(changed, ", "))
+	ios.ErrPrintf("%s Edited %s (%s)\n", ios.ErrColorScheme().SuccessIcon(), name, strings.Join(changed, ", "))
 	return nil
 }

@@ -3,7 +3,6 @@ package repo
 import (
 	"context"
 	"errors"
-	"fmt"
 	"net/url"
 	"os"
 	"strings"
@@ -83,15 +82,15 @@ func runSetDefault(ctx context.Context, opts *setDefaultOptions) error {
 	case opts.view:
 		c := cands[0]
 		if !c.Remote.Default {
-			fmt.Fprintf(ios.ErrOut, "No default set here; commands use the remote %s\n", c.Remote.Name)
+			ios.ErrPrintf("No default set here; commands use the remote %s\n", c.Remote.Name)
 		}
-		_, err := fmt.Fprintln(ios.Out, c.Repo)
+		err := ios.Println(c.Repo)
 		return err
 	case opts.unset:
 		if err := gitremote.SetDefault(ctx, dir, remotes, ""); err != nil {
 			return err
 		}
-		fmt.Fprintf(ios.ErrOut, "%s Forgot the default repository here\n", cs.SuccessIcon())
+		ios.ErrPrintf("%s Forgot the default repository here\n", cs.SuccessIcon())
 		return nil
 	}
 	i, err := chooseCandidate(ctx, opts, cands)
@@ -102,7 +101,7 @@ func runSetDefault(ctx context.Context, opts *setDefaultOptions) error {
 	if err := gitremote.SetDefault(ctx, dir, remotes, c.Remote.Name); err != nil {
 		return err
 	}
-	fmt.Fprintf(ios.ErrOut, "%s Commands here use %s (the git remote %s)\n", cs.SuccessIcon(), c.Repo, c.Remote.Name)
+	ios.ErrPrintf("%s Commands here use %s (the git remote %s)\n", cs.SuccessIcon(), c.Repo, c.Remote.Name)
 	return nil
 }
 

@@ -11,6 +11,7 @@ import (
 	"github.com/forgehq/forge/client"
 	"github.com/forgehq/forge/completions"
 	"github.com/forgehq/forge/internal/browser"
+	"github.com/forgehq/forge/internal/iostreams"
 	"github.com/forgehq/forge/internal/markdown"
 	"github.com/forgehq/forge/internal/text"
 	"github.com/spf13/cobra"
@@ -84,7 +85,7 @@ func runView(ctx context.Context, opts *viewOptions) error {
 	}
 	if !ios.IsStdoutTTY() {
 		if rd.cut != "" {
-			fmt.Fprintln(ios.ErrOut, rd.cut)
+			ios.ErrPrintln(rd.cut)
 		}
 		return printRepoRaw(opts, r, rd.text)
 	}
@@ -138,15 +139,15 @@ func findReadme(ctx context.Context, c *client.Client, name client.RepoName) (re
 func printRepo(opts *viewOptions, r *client.Repo, rd readme) error {
 	ios := opts.IO
 	cs := ios.ColorScheme()
-	var b strings.Builder
-	b.WriteString(cs.Bold(text.OneLine(r.RepoName().String())) + "\n")
+	var b iostreams.Doc
+	b.Add(cs.Bold(text.OneLine(r.RepoName().String())) + "\n")
 	if r.Description != "" {
-		b.WriteString(text.OneLine(r.Description) + "\n")
+		b.Printf(cs, "%s\n", r.Description)
 	}
-	b.WriteByte('\n')
+	b.Add("\n")
 	row := func(k, v string) {
 		if v != "" {
-			fmt.Fprintf(&b, "%-16s%s\n", k, text.OneLine(v))
+			b.Printf(cs, "%-16s%s\n", k, v)
 		}
 	}
 	row("visibility", visibility(r.Private))
@@ -154,31 +155,31 @@ func printRepo(opts *viewOptions, r *client.Repo, rd readme) error {
 	row("clone", r.CloneURL)
 	row("ssh", r.SSHURL)
 	row("updated", output.FormatTime(r.UpdatedAt.Time, true))
-	b.WriteByte('\n')
+	b.Add("\n")
 	switch {
 	case rd.text == "":
-		b.WriteString(cs.Gray("This repository has no README.") + "\n\n")
+		b.Add(cs.Gray("This repository has no README.") + "\n\n")
 	case markdown.IsFile(rd.name):
-		b.WriteString(markdown.ForStdout(ios, rd.text) + "\n")
+		b.Add(markdown.ForStdout(ios, rd.text) + "\n")
 	default:
 		for _, line := range strings.Split(strings.TrimRight(rd.text, "\n"), "\n") {
-			b.WriteString(text.OneLine(line) + "\n")
+			b.Printf(cs, "%s\n", line)
 		}
-		b.WriteByte('\n')
+		b.Add("\n")
 	}
 	if rd.cut != "" {
-		b.WriteString(cs.Gray(rd.cut) + "\n\n")
+		b.Add(cs.Gray(rd.cut) + "\n\n")
 	}
-	b.WriteString(cs.Gray("View this repository on the web: "+text.OneLine(r.HTMLURL)) + "\n")
-	_, err := fmt.Fprint(ios.Out, b.String())
-	return err
+	b.Add(cs.Gray("View this repository on the web: "+text.OneLine(r.HTMLURL)) + "\n")
+	return ios.Print(b.Styled())
 }
 
 // printRepoRaw is the piped form, after gh: key:<TAB>value lines, "--",
 // then the README as written.
 func printRepoRaw(opts *viewOptions, r *client.Repo, readme string) error {
-	var b strings.Builder
-	row := func(k, v string) { fmt.Fprintf(&b, "%s:\t%s\n", k, v) }
+	cs := opts.IO.ColorScheme()
+	var b iostreams.Doc
+	row := func(k, v string) { b.Printf(cs, "%s:\t%s\n", k, v) }
 	row("name", r.RepoName().String())
 	row("description", r.Description)
 	row("visibility", visibility(r.Private))
@@ -187,8 +188,7 @@ func printRepoRaw(opts *viewOptions, r *client.Repo, readme string) error {
 	row("ssh_url", r.SSHURL)
 	row("html_url", r.HTMLURL)
 	row("updated_at", output.FormatTime(r.UpdatedAt.Time, false))
-	b.WriteString("--\n")
-	b.WriteString(markdown.ForStdout(opts.IO, readme))
-	_, err := fmt.Fprint(opts.IO.Out, b.String())
-	return err
+	b.Add("--\n")
+	b.Add(markdown.ForStdout(opts.IO, readme))
+	return opts.IO.Print(b.Styled())
 }

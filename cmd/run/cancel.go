@@ -73,7 +73,7 @@ func runCancel(ctx context.Context, opts *actionOptions) error {
 			if opts.exporter.Enabled() {
 				return opts.exporter.Write(ios, answer(ended))
 			}
-			fmt.Fprintf(ios.ErrOut, "Run %d has already completed (%s): nothing to cancel\n", opts.id, text.OneLine(ended.State().Word))
+			ios.ErrPrintf("Run %d has already completed (%s): nothing to cancel\n", opts.id, text.OneLine(ended.State().Word))
 			return nil
 		}
 	}
@@ -83,7 +83,7 @@ func runCancel(ctx context.Context, opts *actionOptions) error {
 	if opts.exporter.Enabled() {
 		return opts.exporter.Write(ios, answer(run))
 	}
-	fmt.Fprintf(ios.ErrOut, "%s Cancelling run %d\n", ios.ErrColorScheme().SuccessIcon(), opts.id)
+	ios.ErrPrintf("%s Cancelling run %d\n", ios.ErrColorScheme().SuccessIcon(), opts.id)
 	return nil
 }
 

@@ -132,7 +132,7 @@ func explainRun(ctx context.Context, ios *iostreams.IOStreams, o *agentOptions, 
 	}
 	cs := ios.ErrColorScheme()
 	s := &chat.Session{Client: agent, Model: o.model, ContextLimit: limit,
-		Notify: func(note string) { fmt.Fprintln(ios.ErrOut, cs.Dim("forge: "+note)) }}
+		Notify: func(note string) { ios.ErrPrintln(cs.Dim("forge: " + note)) }}
 	s.AttachContext(a)
 	w := replyWriter(ios, out)
 	u, err := s.Turn(ctx, ExplainQuestion, func(d string) { io.WriteString(w, d) })
@@ -141,7 +141,7 @@ func explainRun(ctx context.Context, ios *iostreams.IOStreams, o *agentOptions, 
 		return agentError(err)
 	}
 	if ios.IsStderrTTY() {
-		fmt.Fprintln(ios.ErrOut, cs.Dim(fmt.Sprintf("%s tokens: %s prompt (about %s of it the run's context) + %s reply",
+		ios.ErrPrintln(cs.Dim(fmt.Sprintf("%s tokens: %s prompt (about %s of it the run's context) + %s reply",
 			chat.Thousands(u.TotalTokens), chat.Thousands(u.PromptTokens), chat.Thousands(s.LastContextTokens), chat.Thousands(u.CompletionTokens))))
 	}
 	if u.FinishReason == "quota" {
@@ -156,7 +156,7 @@ func notFailed(ios *iostreams.IOStreams, run *client.WorkflowRun) bool {
 	if !client.Done(run.Status, run.Conclusion) || run.Failed() {
 		return false
 	}
-	fmt.Fprintf(ios.ErrOut, "Run %s did not fail (%s); there is no failure to explain.\n", runTitle(run), run.State().Word)
+	ios.ErrPrintf("Run %s did not fail (%s); there is no failure to explain.\n", runTitle(run), run.State().Word)
 	return true
 }
 

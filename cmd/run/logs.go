@@ -73,7 +73,7 @@ func runLogs(ctx context.Context, opts *logsOptions) error {
 func printLogs(ctx context.Context, ios *iostreams.IOStreams, c *client.Client, repo client.RepoName, runID int64, jobs []*client.Job) error {
 	for _, j := range jobs {
 		if !client.Done(j.Status, j.Conclusion) {
-			fmt.Fprintf(ios.ErrOut, "%s run %d is still in progress; these are its logs so far (follow it with `forge run watch %d`)\n",
+			ios.ErrPrintf("%s run %d is still in progress; these are its logs so far (follow it with `forge run watch %d`)\n",
 				ios.ErrColorScheme().WarningIcon(), runID, runID)
 			break
 		}
@@ -87,7 +87,7 @@ func printLogs(ctx context.Context, ios *iostreams.IOStreams, c *client.Client, 
 	for _, j := range jobs {
 		prefix := text.Flatten(j.Name) + "\t"
 		if ios.IsStdoutTTY() {
-			prefix = cs.Cyan(fmt.Sprintf("%-*s", width, text.OneLine(j.Name))) + "  "
+			prefix = string(cs.Cyan(fmt.Sprintf("%-*s", width, text.OneLine(j.Name)))) + "  "
 		}
 		pw := &prefixWriter{w: out, prefix: prefix, atStart: true}
 		if err := copyJobLog(ctx, c, repo, j.ID, pw, ios.IsStdoutTTY()); err != nil {

@@ -5,7 +5,6 @@ import (
 	"fmt"
 
 	"github.com/forgehq/forge/app/cmdutil"
-	"github.com/forgehq/forge/internal/text"
 	"github.com/spf13/cobra"
 )
 
@@ -39,16 +38,16 @@ func runRerun(ctx context.Context, opts *actionOptions) error {
 	}
 	if run.ID == 0 {
 		// The service did not say which run it started (GitHub sends no body).
-		fmt.Fprintf(ios.ErrOut, "%s Run %d runs again: a new run is queued\n", ios.ErrColorScheme().SuccessIcon(), opts.id)
+		ios.ErrPrintf("%s Run %d runs again: a new run is queued\n", ios.ErrColorScheme().SuccessIcon(), opts.id)
 		return nil
 	}
 	if !ios.IsStdoutTTY() {
-		_, err := fmt.Fprintln(ios.Out, run.ID)
+		err := ios.Println(run.ID)
 		return err
 	}
-	fmt.Fprintf(ios.Out, "%s Started run %d, a re-run of run %d\n", ios.ColorScheme().SuccessIcon(), run.ID, opts.id)
+	ios.Printf("%s Started run %d, a re-run of run %d\n", ios.ColorScheme().SuccessIcon(), run.ID, opts.id)
 	if run.HTMLURL != "" {
-		fmt.Fprintln(ios.Out, text.OnTerminal(ios.IsStdoutTTY(), run.HTMLURL))
+		ios.Println(run.HTMLURL)
 	}
 	return nil
 }

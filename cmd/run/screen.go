@@ -59,17 +59,18 @@ func (s *screen) leave() {
 }
 
 // draw replaces the screen's content with lines.
-func (s *screen) draw(lines []string) {
+func (s *screen) draw(lines []iostreams.Styled) {
 	width, height := s.size()
 	if height > 0 && len(lines) > height {
 		lines = append(lines[:height-1:height-1], "…")
 	}
 	var b strings.Builder
 	b.WriteString(syncBegin + cursorHome)
-	for i, l := range lines {
+	for i, line := range lines {
 		if i > 0 {
 			b.WriteString("\r\n")
 		}
+		l := string(line)
 		if width > 0 && ansi.StringWidth(l) > width {
 			l = ansi.Truncate(l, width, "…")
 		}

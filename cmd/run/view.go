@@ -105,7 +105,7 @@ func runView(ctx context.Context, opts *viewOptions) error {
 			}
 		}
 		if len(failed) == 0 {
-			fmt.Fprintf(ios.ErrOut, "No failed jobs in run %d (%s)\n", run.ID, text.OnTerminal(ios.IsStderrTTY(), stateWords(run.Status, run.Conclusion)))
+			ios.ErrPrintf("No failed jobs in run %d (%s)\n", run.ID, stateWords(run.Status, run.Conclusion))
 		} else if err := printLogs(ctx, ios, c, repo, run.ID, failed); err != nil {
 			return err
 		}
@@ -127,7 +127,7 @@ func runView(ctx context.Context, opts *viewOptions) error {
 		if run.HTMLURL != "" {
 			lines = append(lines, cs.Gray(text.OneLine(run.HTMLURL))) // server text: a title, a clear screen, OSC 52 ...
 		}
-		_, err = fmt.Fprintln(ios.Out, strings.Join(lines, "\n"))
+		err = ios.Println(iostreams.Join(lines, "\n"))
 	}
 	if err == nil && opts.explain {
 		err = explainAfter(ctx, opts.IO, &opts.agent, c, repo, run, jobs)
@@ -153,7 +153,7 @@ func explainAfter(ctx context.Context, ios *iostreams.IOStreams, o *agentOptions
 	if !client.Done(run.Status, run.Conclusion) || notFailed(ios, run) {
 		return nil
 	}
-	fmt.Fprintln(ios.Out)
+	ios.Println()
 	return explainRun(ctx, ios, o, c, repo, run, jobs, ios.Out)
 }
 
@@ -179,12 +179,12 @@ func withJobs(run *client.WorkflowRun, jobs []*client.Job) (map[string]json.RawM
 // renderRun draws a run and its jobs for a terminal, one string per line
 // (none of them ends in a newline), the server's words sanitized; run
 // watch redraws the same lines.
-func renderRun(cs *iostreams.ColorScheme, run *client.WorkflowRun, jobs []*client.Job, now time.Time) []string {
+func renderRun(cs *iostreams.ColorScheme, run *client.WorkflowRun, jobs []*client.Job, now time.Time) []iostreams.Styled {
 	header := output.StateMark(cs, run.State()) + " " + cs.Bold(text.OneLine(joinNonEmpty(" ", run.HeadBranch, run.Name))) +
 		" · " + cs.Cyan(fmt.Sprint(run.ID))
-	lines := []string{header}
+	lines := []iostreams.Styled{header}
 	if run.DisplayTitle != "" && run.DisplayTitle != run.Name {
-		lines = append(lines, text.OneLine(run.DisplayTitle))
+		lines = append(lines, cs.Sprintf("%s", run.DisplayTitle))
 	}
 	trigger := ""
 	if run.Event != "" {
@@ -196,7 +196,7 @@ func renderRun(cs *iostreams.ColorScheme, run *client.WorkflowRun, jobs []*clien
 			trigger += " " + output.FormatTime(run.CreatedAt.Time, true)
 		}
 	}
-	lines = append(lines, text.OneLine(joinNonEmpty(" · ", trigger, text.ShortSHA(run.HeadSHA), stateText(run.Status, run.Conclusion, output.FormatElapsed(run.Elapsed(now))))))
+	lines = append(lines, cs.Sprintf("%s", joinNonEmpty(" · ", trigger, text.ShortSHA(run.HeadSHA), stateText(run.Status, run.Conclusion, output.FormatElapsed(run.Elapsed(now))))))
 	lines = append(lines, "", cs.Bold("JOBS"))
 	if len(jobs) == 0 {
 		lines = append(lines, cs.Gray("(no jobs yet)"))
@@ -204,7 +204,7 @@ func renderRun(cs *iostreams.ColorScheme, run *client.WorkflowRun, jobs []*clien
 	for _, j := range jobs {
 		line := output.StateMark(cs, j.State()) + " " + cs.Bold(text.OneLine(j.Name))
 		if d := output.FormatElapsed(j.Elapsed(now)); d != "" {
-			line += " in " + d
+			line += cs.Sprintf(" in %s", d)
 		}
 		if !client.Done(j.Status, j.Conclusion) {
 			line += " " + cs.Gray("("+text.OneLine(j.State().Word)+")")
@@ -213,7 +213,7 @@ func renderRun(cs *iostreams.ColorScheme, run *client.WorkflowRun, jobs []*clien
 		lines = append(lines, line)
 		if showSteps(j) {
 			for _, s := range j.Steps {
-				lines = append(lines, "  "+output.StateMark(cs, s.State())+" "+text.OneLine(s.Name))
+				lines = append(lines, cs.Sprintf("  %s %s", output.StateMark(cs, s.State()), s.Name))
 			}
 		}
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/forgehq/forge/client"
 	"github.com/forgehq/forge/cmd/internal/poll"
 	"github.com/forgehq/forge/cmd/internal/runid"
+	"github.com/forgehq/forge/internal/iostreams"
 	"github.com/forgehq/forge/internal/text"
 	"github.com/spf13/cobra"
 )
@@ -99,8 +100,8 @@ func runWatch(ctx context.Context, opts *watchOptions) error {
 	case client.Done(run.Status, run.Conclusion):
 		// Nothing to follow: show where it ended, like view.
 		if ios.IsStdoutTTY() {
-			fmt.Fprintln(ios.Out, strings.Join(renderRun(ios.ColorScheme(), run, jobs, time.Now()), "\n"))
-			fmt.Fprintf(ios.ErrOut, "Run %s has already completed with %q.\n", runTitle(run), run.State().Word)
+			ios.Println(iostreams.Join(renderRun(ios.ColorScheme(), run, jobs, time.Now()), "\n"))
+			ios.ErrPrintf("Run %s has already completed with %q.\n", runTitle(run), run.State().Word)
 		} else {
 			newChanges().write(ios.Out, run, jobs)
 		}
@@ -109,7 +110,7 @@ func runWatch(ctx context.Context, opts *watchOptions) error {
 			return err
 		}
 	default:
-		if run, err = w.plain(ios.Out, ios.ErrOut, run, jobs); err != nil {
+		if run, err = w.plain(ios, run, jobs); err != nil {
 			return err
 		}
 	}
@@ -206,10 +207,10 @@ func connectionLost(err error) bool {
 
 // plain prints a line per change until the run completes, and returns the
 // completed run.
-func (w *watcher) plain(out, errOut io.Writer, run *client.WorkflowRun, jobs []*client.Job) (*client.WorkflowRun, error) {
+func (w *watcher) plain(ios *iostreams.IOStreams, run *client.WorkflowRun, jobs []*client.Job) (*client.WorkflowRun, error) {
 	seen := newChanges()
 	for {
-		seen.write(out, run, jobs)
+		seen.write(ios.Out, run, jobs)
 		if client.Done(run.Status, run.Conclusion) {
 			return run, nil
 		}
@@ -221,7 +222,7 @@ func (w *watcher) plain(out, errOut io.Writer, run *client.WorkflowRun, jobs []*
 			if msg == "" {
 				msg = "reconnected"
 			}
-			fmt.Fprintf(errOut, "forge: %s\n", msg)
+			ios.ErrPrintf("forge: %s\n", msg)
 		})
 		if err != nil {
 			return nil, err
@@ -242,13 +243,15 @@ func (w *watcher) onTerminal(opts *watchOptions, run *client.WorkflowRun, jobs [
 	defer func() {
 		scr.leave()
 		if err != nil {
-			fmt.Fprintln(ios.Out, strings.Join(renderRun(cs, run, jobs, time.Now()), "\n"))
+			ios.Println(iostreams.Join(renderRun(cs, run, jobs, time.Now()), "\n"))
 		}
 	}()
 	resized := notifyResize(w.ctx)
 	refreshing := cs.Gray(fmt.Sprintf("Refreshing run status every %s. Press Ctrl+C to quit.", w.interval))
 	head := refreshing
-	frame := func() []string { return append([]string{head, ""}, renderRun(cs, run, jobs, time.Now())...) }
+	frame := func() []iostreams.Styled {
+		return append([]iostreams.Styled{head, ""}, renderRun(cs, run, jobs, time.Now())...)
+	}
 	for !client.Done(run.Status, run.Conclusion) {
 		scr.draw(frame())
 		t := time.NewTimer(w.interval)
@@ -277,8 +280,8 @@ func (w *watcher) onTerminal(opts *watchOptions, run *client.WorkflowRun, jobs [
 		run, jobs = next, nextJobs
 	}
 	scr.leave()
-	fmt.Fprintln(ios.Out, strings.Join(renderRun(cs, run, jobs, time.Now()), "\n"))
-	fmt.Fprintf(ios.Out, "\n%s Run %s completed with %q\n", output.StateMark(cs, run.State()), runTitle(run), run.State().Word)
+	ios.Println(iostreams.Join(renderRun(cs, run, jobs, time.Now()), "\n"))
+	ios.Printf("\n%s Run %s completed with %q\n", output.StateMark(cs, run.State()), runTitle(run), run.State().Word)
 	return run, nil
 }
 

@@ -17,6 +17,7 @@ import (
 	"github.com/forgehq/forge/app/cmdutil"
 	"github.com/forgehq/forge/cmd/companion"
 	"github.com/forgehq/forge/cmd/internal/rootcmd"
+	"github.com/forgehq/forge/internal/iostreams"
 	"github.com/forgehq/forge/internal/origin"
 	"github.com/forgehq/forge/internal/text"
 	"github.com/forgehq/forge/refserver"
@@ -228,7 +229,7 @@ func (o *Options) validate() error {
 		if !o.ListenAny {
 			return cmdutil.UsageErrorf("--addr %s is not a loopback address: other machines could reach the reference server, which is meant for tests and demos on this one; use 127.0.0.1:PORT, or pass --listen-any", o.Addr)
 		}
-		fmt.Fprintf(o.IO.ErrOut, "forge: listening on %s, which other machines may reach (--listen-any)\n", o.Addr)
+		o.IO.ErrPrintf("forge: listening on %s, which other machines may reach (--listen-any)\n", o.Addr)
 	}
 	return nil
 }
@@ -306,7 +307,6 @@ func runServe(ctx context.Context, o *Options) error {
 		return err
 	}
 	lines := envLines(srv.Env())
-	errOut := o.IO.ErrOut
 	if o.EnvFile != "" {
 		if err := writeEnvFile(o.EnvFile, lines); err != nil {
 			srv.Close()
@@ -318,35 +318,35 @@ func runServe(ctx context.Context, o *Options) error {
 		srv.Close()
 		return err
 	}
-	fmt.Fprint(o.IO.Out, lines)
-	fmt.Fprintf(errOut, "forge: serving %s (REST API at %s); Ctrl-C stops\n", srv.URL(), srv.BaseURL())
+	o.IO.Print(iostreams.Lines(lines))
+	o.IO.ErrPrintf("forge: serving %s (REST API at %s); Ctrl-C stops\n", srv.URL(), srv.BaseURL())
 	if srv.PublicURL() != srv.URL() {
-		fmt.Fprintf(errOut, "forge: public URL %s\n", srv.PublicURL())
+		o.IO.ErrPrintf("forge: public URL %s\n", srv.PublicURL())
 	} else if host, _, _ := net.SplitHostPort(o.Addr); unspecified(host) {
-		fmt.Fprintf(errOut, "forge: the settings and the URLs in answers name %s, which only this machine reaches; for other machines pass --public-url http://HOST:PORT naming this one\n", srv.URL())
+		o.IO.ErrPrintf("forge: the settings and the URLs in answers name %s, which only this machine reaches; for other machines pass --public-url http://HOST:PORT naming this one\n", srv.URL())
 	}
-	fmt.Fprintln(errOut, admin)
+	o.IO.ErrPrintln(admin)
 	if o.DataDir != "" {
-		fmt.Fprintf(errOut, "forge: state kept in %s across restarts (--memory keeps none)\n", o.DataDir)
+		o.IO.ErrPrintf("forge: state kept in %s across restarts (--memory keeps none)\n", o.DataDir)
 	} else {
-		fmt.Fprintln(errOut, "forge: state kept in memory only: tokens, accounts and repositories are gone at exit (without --memory they are kept)")
+		o.IO.ErrPrintln("forge: state kept in memory only: tokens, accounts and repositories are gone at exit (without --memory they are kept)")
 	}
 	if o.Demo {
 		users := make([]string, len(refserver.DemoUsers))
 		for i, u := range refserver.DemoUsers {
 			users[i] = u[0] + " (" + u[1] + ")"
 		}
-		fmt.Fprintf(errOut, "forge: demo accounts %s; password %s\n", strings.Join(users, ", "), refserver.DemoPassword)
+		o.IO.ErrPrintf("forge: demo accounts %s; password %s\n", strings.Join(users, ", "), refserver.DemoPassword)
 	}
 	if o.ready != nil {
 		o.ready(srv)
 	}
 	<-ctx.Done()
-	fmt.Fprintln(errOut, "forge: stopping")
+	o.IO.ErrPrintln("forge: stopping")
 	if err := srv.Close(); err != nil {
 		return err
 	}
-	fmt.Fprintln(errOut, "forge: stopped")
+	o.IO.ErrPrintln("forge: stopped")
 	return nil
 }
 

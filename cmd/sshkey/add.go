@@ -3,7 +3,6 @@ package sshkey
 import (
 	"context"
 	"errors"
-	"fmt"
 	"io"
 	"io/fs"
 	"os"
@@ -13,7 +12,6 @@ import (
 	"github.com/forgehq/forge/app/cmdutil"
 	"github.com/forgehq/forge/app/output"
 	"github.com/forgehq/forge/internal/sshpub"
-	"github.com/forgehq/forge/internal/text"
 	"github.com/spf13/cobra"
 )
 
@@ -94,10 +92,10 @@ func runAdd(ctx context.Context, opts *addOptions) error {
 	if fp == "" {
 		fp = key.Fingerprint()
 	} else if fp != key.Fingerprint() {
-		fmt.Fprintf(ios.ErrOut, "%s The service reports fingerprint %s; forge computed %s\n", cs.WarningIcon(), text.OnTerminal(ios.IsStderrTTY(), fp), key.Fingerprint())
+		ios.ErrPrintf("%s The service reports fingerprint %s; forge computed %s\n", cs.WarningIcon(), fp, key.Fingerprint())
 	}
-	fmt.Fprintf(ios.ErrOut, "%s Added SSH key %q (ID %d)\n", cs.SuccessIcon(), added.Title, added.ID)
-	_, err = fmt.Fprintln(ios.Out, text.OnTerminal(ios.IsStdoutTTY(), fp))
+	ios.ErrPrintf("%s Added SSH key %q (ID %d)\n", cs.SuccessIcon(), added.Title, added.ID)
+	err = ios.Println(fp)
 	return err
 }
 

@@ -57,6 +57,6 @@ func runDelete(ctx context.Context, opts *deleteOptions) error {
 	if err := c.Keys.Delete(ctx, opts.id); err != nil {
 		return err
 	}
-	fmt.Fprintf(ios.ErrOut, "%s Deleted SSH key %d\n", ios.ErrColorScheme().SuccessIcon(), opts.id)
+	ios.ErrPrintf("%s Deleted SSH key %d\n", ios.ErrColorScheme().SuccessIcon(), opts.id)
 	return nil
 }

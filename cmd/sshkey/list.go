@@ -58,7 +58,7 @@ func runList(ctx context.Context, opts *listOptions) error {
 	}
 	if len(keys) == 0 {
 		if ios.IsStdoutTTY() {
-			fmt.Fprintln(ios.ErrOut, "No SSH keys yet; add one with `forge ssh-key add`.")
+			ios.ErrPrintln("No SSH keys yet; add one with `forge ssh-key add`.")
 		}
 		return nil
 	}

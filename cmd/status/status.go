@@ -115,8 +115,7 @@ func run(ctx context.Context, opts *options) error {
 		}
 		return t.Render()
 	}
-	_, err = fmt.Fprint(ios.Out, render(ios, items, len(repos)))
-	return err
+	return ios.Print(render(ios, items, len(repos)))
 }
 
 // gather reads each repository's issues and runs, then the comments of
@@ -203,57 +202,57 @@ type issueRef struct {
 }
 
 // render is the terminal screen: a section per kind, each line made safe.
-func render(ios *iostreams.IOStreams, items []Item, repos int) string {
+func render(ios *iostreams.IOStreams, items []Item, repos int) iostreams.Styled {
 	cs := ios.ColorScheme()
-	var b strings.Builder
-	fmt.Fprintf(&b, "%s\n", cs.Gray("Across your "+text.Plural(repos, "repository", "repositories")))
+	var b iostreams.Doc
+	b.Printf(cs, "%s\n", cs.Gray("Across your "+text.Plural(repos, "repository", "repositories")))
 	sections := []struct{ kind, head, none string }{
 		{"issue", "Your open issues", "none"},
 		{"run", "Failed runs, last 7 days", "none"},
 		{"comment", "New comments on your issues, last 7 days", "none"},
 	}
 	for _, s := range sections {
-		fmt.Fprintf(&b, "\n%s\n", cs.Bold(s.head))
+		b.Printf(cs, "\n%s\n", cs.Bold(s.head))
 		var lines []line
 		for _, it := range items {
 			if it.Kind != s.kind {
 				continue
 			}
 			ref := fmt.Sprintf("%s#%d", it.Repo, it.Number)
-			lead, what := "", ""
+			var lead, what iostreams.Styled
 			switch it.Kind {
 			case "issue":
-				lead, what = cs.Cyan(text.OneLine(ref)), text.OneLine(it.Title)
+				lead, what = cs.Cyan(text.OneLine(ref)), cs.Sprintf("%s", it.Title)
 			case "run":
 				lead = output.StateMark(cs, it.state) + " " + cs.Red(text.OneLine(it.Repo))
-				what = text.OneLine(it.Title) + " " + cs.Gray(fmt.Sprintf("(run %d, %s, %s)", it.Number, text.OneLine(it.Who), text.OneLine(it.state.Word)))
+				what = cs.Sprintf("%s %s", it.Title, cs.Gray(fmt.Sprintf("(run %d, %s, %s)", it.Number, text.OneLine(it.Who), text.OneLine(it.state.Word))))
 			case "comment":
-				lead, what = cs.Cyan(text.OneLine(ref)), cs.Bold(text.OneLine(it.Who))+" on "+text.OneLine(it.Title)
+				lead, what = cs.Cyan(text.OneLine(ref)), cs.Sprintf("%s on %s", cs.Bold(text.OneLine(it.Who)), it.Title)
 			}
 			lines = append(lines, line{lead, what, cs.Gray(output.FormatTime(it.When, true))})
 		}
 		if len(lines) == 0 {
-			fmt.Fprintf(&b, "  %s\n", cs.Gray(s.none))
+			b.Printf(cs, "  %s\n", cs.Gray(s.none))
 		}
-		writeAligned(&b, lines)
+		writeAligned(&b, cs, lines)
 	}
-	return b.String()
+	return b.Styled()
 }
 
 // line is one line of a section: where (a repository, an issue), what,
 // and when.
-type line struct{ lead, what, when string }
+type line struct{ lead, what, when iostreams.Styled }
 
 // writeAligned writes a section's lines in three columns: the leads
 // aligned, the times after the longest text and two spaces, colour or not.
-func writeAligned(b *strings.Builder, lines []line) {
+func writeAligned(b *iostreams.Doc, cs *iostreams.ColorScheme, lines []line) {
 	leadW, whatW := 0, 0
 	for _, l := range lines {
-		leadW = max(leadW, ansi.StringWidth(l.lead))
-		whatW = max(whatW, ansi.StringWidth(l.what))
+		leadW = max(leadW, ansi.StringWidth(string(l.lead)))
+		whatW = max(whatW, ansi.StringWidth(string(l.what)))
 	}
 	for _, l := range lines {
-		fmt.Fprintf(b, "  %s%s  %s%s  %s\n", l.lead, strings.Repeat(" ", leadW-ansi.StringWidth(l.lead)),
-			l.what, strings.Repeat(" ", whatW-ansi.StringWidth(l.what)), l.when)
+		b.Printf(cs, "  %s%*s  %s%*s  %s\n", l.lead, leadW-ansi.StringWidth(string(l.lead)), "",
+			l.what, whatW-ansi.StringWidth(string(l.what)), "", l.when)
 	}
 }

@@ -15,6 +15,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/forgehq/forge/app/cmdutil"
 	"github.com/forgehq/forge/client"
+	"github.com/forgehq/forge/internal/iostreams"
 	"github.com/forgehq/forge/tui"
 	"github.com/forgehq/forge/tui/common"
 	"github.com/spf13/cobra"
@@ -193,8 +194,7 @@ func run(ctx context.Context, opts *options) error {
 	if opts.printConfig {
 		km := common.NewKeyMap()
 		settings.Bind(km)
-		_, err := io.WriteString(ios.Out, settings.YAML(km))
-		return err
+		return ios.Print(iostreams.Lines(settings.YAML(km)))
 	}
 	if !ios.IsStdinTTY() || !ios.IsStdoutTTY() {
 		return cmdutil.UsageErrorf("forge tui needs a terminal on stdin and stdout; in scripts use the commands (forge issue list, forge run view, ...)")
@@ -239,7 +239,7 @@ func run(ctx context.Context, opts *options) error {
 		Settings:   settings,
 	})
 	if debugLog != nil {
-		fmt.Fprintf(ios.ErrOut, "forge: the HTTP trace is in %s\n", debugLog.Name())
+		ios.ErrPrintf("forge: the HTTP trace is in %s\n", debugLog.Name())
 	}
 	return err
 }

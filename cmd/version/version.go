@@ -3,7 +3,6 @@ package version
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/forgehq/forge/app/cmdutil"
 	"github.com/forgehq/forge/internal/build"
@@ -31,6 +30,6 @@ func newVersionCmd(f *cmdutil.Factory, runF func(context.Context, *versionOption
 }
 
 func runVersion(_ context.Context, opts *versionOptions) error {
-	_, err := fmt.Fprintln(opts.IO.Out, build.String())
+	err := opts.IO.Println(build.String())
 	return err
 }

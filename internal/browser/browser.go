@@ -35,7 +35,7 @@ func Open(ios *iostreams.IOStreams, getenv func(string) string, address string) 
 		return printURL(ios, address, "no browser here (set $BROWSER to open pages); the address:")
 	}
 	if ios.IsStderrTTY() {
-		fmt.Fprintf(ios.ErrOut, "Opening %s in your browser.\n", text.OneLine(address))
+		ios.ErrPrintf("Opening %s in your browser.\n", text.OneLine(address))
 	}
 	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Stdout, cmd.Stderr = ios.ErrOut, ios.ErrOut
@@ -68,8 +68,8 @@ func command(getenv func(string) string, address string) []string {
 
 func printURL(ios *iostreams.IOStreams, address, note string) error {
 	if ios.IsStderrTTY() {
-		fmt.Fprintf(ios.ErrOut, "%s %s\n", ios.ErrColorScheme().WarningIcon(), text.Capitalize(note))
+		ios.ErrPrintf("%s %s\n", ios.ErrColorScheme().WarningIcon(), text.Capitalize(note))
 	}
-	_, err := fmt.Fprintln(ios.Out, text.OnTerminal(ios.IsStdoutTTY(), address))
+	err := ios.Println(address)
 	return err
 }

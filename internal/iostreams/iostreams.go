@@ -126,10 +126,12 @@ func (s *IOStreams) TerminalWidth() int {
 }
 
 // ColorScheme returns styling helpers that are no-ops when colour is off.
-func (s *IOStreams) ColorScheme() *ColorScheme { return &ColorScheme{enabled: s.colorEnabled} }
+func (s *IOStreams) ColorScheme() *ColorScheme {
+	return &ColorScheme{enabled: s.colorEnabled, tty: s.outTTY}
+}
 
 // ErrColorScheme styles text bound for stderr, which may be a terminal
 // while stdout is piped.
 func (s *IOStreams) ErrColorScheme() *ColorScheme {
-	return &ColorScheme{enabled: s.errTTY && colorWanted(true, s.getenv)}
+	return &ColorScheme{enabled: s.errTTY && colorWanted(true, s.getenv), tty: s.errTTY}
 }

@@ -10,14 +10,14 @@ import (
 // rendered for the terminal's width when stdout is a terminal (a dark
 // background is assumed: forge never queries the terminal), and as written
 // when piped, for scripts. The result ends in a newline unless it is empty.
-func ForStdout(ios *iostreams.IOStreams, src string) string {
+func ForStdout(ios *iostreams.IOStreams, src string) iostreams.Styled {
 	if !ios.IsStdoutTTY() {
 		if src != "" && !strings.HasSuffix(src, "\n") {
 			src += "\n"
 		}
-		return src
+		return iostreams.Styled(src)
 	}
-	return renderIndented(src, ios.TerminalWidth(), ios.ColorEnabled())
+	return iostreams.Styled(renderIndented(src, ios.TerminalWidth(), ios.ColorEnabled()))
 }
 
 // renderIndented renders src for a terminal of the given width, indented

@@ -9,7 +9,7 @@ import (
 func TestForStdoutPipedIsVerbatim(t *testing.T) {
 	ios, _, _, _ := iostreams.Test()
 	src := "# Title\n\n**bold** \x1b[31m\n"
-	if got := ForStdout(ios, src); got != src {
+	if got := ForStdout(ios, src); string(got) != src {
 		t.Errorf("piped = %q, want the source", got)
 	}
 	if got := ForStdout(ios, "no newline"); got != "no newline\n" {

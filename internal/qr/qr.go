@@ -20,6 +20,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/forgehq/forge/internal/iostreams"
 	"github.com/mdp/qrterminal/v3"
 	"rsc.io/qr"
 )
@@ -47,6 +48,14 @@ func Width(text string, level qr.Level, quiet int) (int, error) {
 		return 0, err
 	}
 	return code.Size + 2*quiet, nil
+}
+
+// Styled is the QR code Write draws, as forge's own styled text for a
+// command's view (the code encodes text; none of it is shown).
+func Styled(text string, opts Options) (iostreams.Styled, error) {
+	var b strings.Builder
+	err := Write(&b, text, opts)
+	return iostreams.Styled(b.String()), err
 }
 
 // Write draws text as a QR code to w. It picks the most robust error

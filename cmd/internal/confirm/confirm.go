@@ -5,7 +5,6 @@ package confirm
 
 import (
 	"context"
-	"fmt"
 	"strings"
 
 	"github.com/forgehq/forge/app/cmdutil"
@@ -32,7 +31,7 @@ func Typed(ctx context.Context, src cmdutil.DepsSource, name string) error {
 		return err
 	}
 	if strings.TrimSpace(typed) != name {
-		fmt.Fprintf(d.IO.ErrOut, "%q does not match %s; nothing deleted.\n", typed, text.OneLine(name))
+		d.IO.ErrPrintf("%q does not match %s; nothing deleted.\n", typed, text.OneLine(name))
 		return cmdutil.ErrSilent
 	}
 	return nil
@@ -47,7 +46,7 @@ func YesNo(ctx context.Context, src cmdutil.DepsSource, question string) error {
 		return err
 	}
 	if !ok {
-		fmt.Fprintln(d.IO.ErrOut, "Nothing deleted.")
+		d.IO.ErrPrintln("Nothing deleted.")
 		return cmdutil.ErrSilent
 	}
 	return nil

@@ -114,7 +114,7 @@ func NoteUnsure(ios *iostreams.IOStreams, why string, n int, noun string) {
 	if why == "" {
 		return
 	}
-	fmt.Fprintf(ios.ErrOut, "forge: cannot tell if more %s exist past these %d: %s\n", noun, n, why)
+	ios.ErrPrintf("forge: cannot tell if more %s exist past these %d: %s\n", noun, n, why)
 }
 
 func drain[T Record](ios *iostreams.IOStreams, l *Flags, seq iter.Seq2[T, error], row func(T)) (int, error) {

@@ -43,7 +43,7 @@ func Show[T Record](ctx context.Context, tl Tail, seq iter.Seq2[T, error], row f
 	tty := ios.IsStdoutTTY()
 	if n == 0 {
 		if tty && tl.Empty != "" {
-			fmt.Fprintln(ios.ErrOut, emptySentence(tl.Empty, l.filters))
+			ios.ErrPrintln(emptySentence(tl.Empty, l.filters))
 		}
 		return nil
 	}
@@ -61,7 +61,7 @@ func Show[T Record](ctx context.Context, tl Tail, seq iter.Seq2[T, error], row f
 	if head == "" {
 		head = fmt.Sprintf("Showing %d %s", n, what(n))
 	}
-	fmt.Fprintf(ios.Out, "%s\n\n", head)
+	ios.Printf("%s\n\n", head)
 	return tl.Table.Render()
 }
 

@@ -29,7 +29,7 @@ func One(ctx context.Context, ios *iostreams.IOStreams, p prompt.Prompter, quest
 		return 0, fmt.Errorf("nothing to choose from")
 	}
 	for i, it := range items {
-		fmt.Fprintf(ios.ErrOut, "%3d  %s\n", i+1, text.OneLine(it))
+		ios.ErrPrintf("%3d  %s\n", i+1, text.OneLine(it))
 	}
 	cs := ios.ErrColorScheme()
 	for range 3 {
@@ -41,7 +41,7 @@ func One(ctx context.Context, ios *iostreams.IOStreams, p prompt.Prompter, quest
 		if err == nil && n >= 1 && n <= len(items) {
 			return n - 1, nil
 		}
-		fmt.Fprintf(ios.ErrOut, "%s Type a number from 1 to %d\n", cs.FailureIcon(), len(items))
+		ios.ErrPrintf("%s Type a number from 1 to %d\n", cs.FailureIcon(), len(items))
 	}
 	return 0, fmt.Errorf("no choice after 3 tries")
 }

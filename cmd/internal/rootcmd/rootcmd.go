@@ -113,9 +113,9 @@ func Execute(parent context.Context, root *cobra.Command, args []string) error {
 func Exit(f *cmdutil.Factory, err error) int {
 	if cmdutil.ShouldPrint(err) {
 		if cmdutil.ExitCode(err) == cmdutil.ExitInterrupted {
-			fmt.Fprintf(f.IOStreams.ErrOut, "forge: %s\n", cmdutil.InterruptedMessage(err))
+			f.IOStreams.ErrPrintf("forge: %s\n", iostreams.Lines(cmdutil.InterruptedMessage(err)))
 		} else {
-			fmt.Fprintf(f.IOStreams.ErrOut, "forge: %s\n", cmdutil.ErrorMessage(f.IOStreams, err))
+			f.IOStreams.ErrPrintf("forge: %v\n", err) // an error keeps its lines: the hint
 		}
 	}
 	return cmdutil.ExitCode(err)
