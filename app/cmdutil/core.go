@@ -11,7 +11,9 @@ import (
 // did not all change when the error types, the argument and flag helpers
 // and the seam moved there (for forge-server, which links cmdcore and not
 // this package). New code writes cmdcore's names; a later sweep of cmd/
-// drops these.
+// drops these. ErrSilent has no alias: a variable copied from another
+// package's is set by an init function, which every forge start would run
+// (docs/DESIGN.md, "Start-up cost"); its users write cmdcore.ErrSilent.
 
 // Exit codes of forge (cmdcore's).
 const (
@@ -30,9 +32,6 @@ type (
 	KeptError  = cmdcore.KeptError
 	ExitError  = cmdcore.ExitError
 )
-
-// ErrSilent is cmdcore.ErrSilent, the same value.
-var ErrSilent = cmdcore.ErrSilent
 
 // The functions, each the very function of cmdcore (so that IsGroup knows
 // a command whose Args is cmdutil.GroupArgs).

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/forgehq/forge/app/cmdutil"
+	"github.com/forgehq/forge/app/cmdutil/cmdcore"
 	"github.com/forgehq/forge/internal/iostreams"
 	"github.com/forgehq/forge/internal/text"
 )
@@ -33,7 +34,7 @@ func Typed(ctx context.Context, src cmdutil.DepsSource, name string) error {
 	}
 	if strings.TrimSpace(typed) != name {
 		fmt.Fprintf(d.IO.ErrOut, "%q does not match %s; nothing deleted.\n", typed, text.OneLine(name))
-		return cmdutil.ErrSilent
+		return cmdcore.ErrSilent
 	}
 	return nil
 }
@@ -48,7 +49,7 @@ func YesNo(ctx context.Context, src cmdutil.DepsSource, question string) error {
 	}
 	if !ok {
 		fmt.Fprintln(d.IO.ErrOut, "Nothing deleted.")
-		return cmdutil.ErrSilent
+		return cmdcore.ErrSilent
 	}
 	return nil
 }
