@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/forgehq/forge/app/cmdutil/cmdcore"
+	"github.com/forgehq/forge/cmd/companion/companiontest"
 	"github.com/forgehq/forge/internal/iostreams"
 	"github.com/forgehq/forge/refserver"
 )
@@ -29,6 +30,15 @@ func TestForgeServerLinksNoOtherCommand(t *testing.T) {
 		if notInServer(p) {
 			t.Errorf("forge-server links %s", p)
 		}
+	}
+}
+
+// TestForgeServerExecutesNoTemplate: forge-server can execute no
+// template (cobra's version, usage or help templates among them), which
+// would keep every exported method in the binary: 3.5 MB more.
+func TestForgeServerExecutesNoTemplate(t *testing.T) {
+	if companiontest.ExecutesTemplates(t, "github.com/forgehq/forge/cmd/forge-server") {
+		t.Error("forge-server links text/template's executor: a template is set or executed on its path (rootcmd's --version is cobra's default function for that reason)")
 	}
 }
 
