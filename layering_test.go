@@ -112,6 +112,23 @@ func TestInterfacesStayApart(t *testing.T) {
 	}
 }
 
+// TestCmdcoreIsLeafEnough: app/cmdutil/cmdcore, what forge-server's root
+// and serve are built from, imports only leaf utilities: importing the
+// rest of the application layer would link the service's clients into
+// forge-server (cmd/serve's TestForgeServerLinksNoOtherCommand).
+func TestCmdcoreIsLeafEnough(t *testing.T) {
+	const cmdcore = module + "app/cmdutil/cmdcore"
+	deps, ok := imports(t)[cmdcore]
+	if !ok {
+		t.Fatalf("no package %s: say where it went here and in docs/DESIGN.md", cmdcore)
+	}
+	for _, dep := range deps {
+		if layer(dep) != "leaf" {
+			t.Errorf("%s imports %s: it may import only leaf utilities (internal/)", cmdcore, dep)
+		}
+	}
+}
+
 // TestFacesStayApart: the TUI and the MCP server import neither each other
 // nor the CLI; the CLI reaches the MCP server and the reference server only
 // from the companions' own trees (cmd/forge-mcp; cmd/serve, which

@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/forgehq/forge/app/cmdutil"
+	"github.com/forgehq/forge/app/cmdutil/cmdcore"
 	"github.com/forgehq/forge/internal/iostreams"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -197,10 +198,10 @@ func callsGetenvIndirectly(body *ast.BlockStmt) bool {
 }
 
 // TestHelpExitCodesIsComplete: `forge help exit-codes` lists every exit
-// code constant of app/cmdutil.
+// code constant of app/cmdutil/cmdcore.
 func TestHelpExitCodesIsComplete(t *testing.T) {
 	page := helpTopic(t, "exit-codes")
-	for _, code := range []int{cmdutil.ExitOK, cmdutil.ExitFailure, cmdutil.ExitUsage, cmdutil.ExitAuth, cmdutil.ExitPending, cmdutil.ExitInterrupted} {
+	for _, code := range []int{cmdcore.ExitOK, cmdcore.ExitFailure, cmdcore.ExitUsage, cmdcore.ExitAuth, cmdcore.ExitPending, cmdcore.ExitInterrupted} {
 		if !regexp.MustCompile(`(?m)^  ` + strconv.Itoa(code) + ` +\S`).MatchString(page) {
 			t.Errorf("`forge help exit-codes` does not list %d", code)
 		}
@@ -208,7 +209,7 @@ func TestHelpExitCodesIsComplete(t *testing.T) {
 	// The constants above are all there are: a new one must be added here
 	// and to the page.
 	fset := token.NewFileSet()
-	file, err := parser.ParseFile(fset, "../app/cmdutil/errors.go", nil, 0)
+	file, err := parser.ParseFile(fset, "../app/cmdutil/cmdcore/errors.go", nil, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -225,7 +226,7 @@ func TestHelpExitCodesIsComplete(t *testing.T) {
 		}
 	}
 	if n != 6 {
-		t.Errorf("app/cmdutil has %d Exit constants, this test knows 6: list the new one in cmd/help_topics.go and here", n)
+		t.Errorf("app/cmdutil/cmdcore has %d Exit constants, this test knows 6: list the new one in cmd/help_topics.go and here", n)
 	}
 }
 

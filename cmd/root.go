@@ -22,6 +22,7 @@ import (
 	"github.com/forgehq/forge/cmd/browse"
 	"github.com/forgehq/forge/cmd/chat"
 	"github.com/forgehq/forge/cmd/companion"
+	"github.com/forgehq/forge/cmd/companion/helptext"
 	"github.com/forgehq/forge/cmd/completion"
 	"github.com/forgehq/forge/cmd/demo"
 	"github.com/forgehq/forge/cmd/image"
@@ -85,7 +86,7 @@ func RunTree(parent context.Context, f *cmdutil.Factory, args []string, tree Tre
 	if err == nil {
 		err = rootcmd.Execute(parent, root, output.NormalizeJSONArgs(root, completions.Args(args)))
 	}
-	return rootcmd.Exit(f, err)
+	return rootcmd.Exit(f.IOStreams, err)
 }
 
 // NewRootCmd builds the whole command tree. Building it reads nothing and
@@ -103,7 +104,7 @@ func NewRootCmd(f *cmdutil.Factory) *cobra.Command { return NewTree(f, nil) }
 // that `forge --version` and every single command would otherwise pay
 // (bench/README.md, "Start-up: the command tree built lazily").
 func NewTree(f *cmdutil.Factory, args []string) *cobra.Command {
-	root := rootcmd.New(f)
+	root := rootcmd.New(&f.Globals)
 	setCobraGlobals()
 	flagError := root.FlagErrorFunc()
 	root.SetFlagErrorFunc(func(cmd *cobra.Command, err error) error {
@@ -186,7 +187,7 @@ var nouns = []noun{
 
 // The constructors of the nouns that take more than the Factory: named
 // functions, so that the table needs no init() work.
-func newServe(f *cmdutil.Factory) *cobra.Command  { return companion.NewCmd(f, companion.Serve) }
+func newServe(f *cmdutil.Factory) *cobra.Command  { return companion.NewCmd(f, helptext.Serve) }
 func newBrowse(f *cmdutil.Factory) *cobra.Command { return browse.NewCmd(f, nil) }
 
 // firstWord is args' first word that is not a root flag or a root flag's

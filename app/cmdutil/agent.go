@@ -1,6 +1,7 @@
 package cmdutil
 
 import (
+	"github.com/forgehq/forge/app/cmdutil/cmdcore"
 	"github.com/forgehq/forge/app/redact"
 	"github.com/forgehq/forge/chat"
 	"github.com/forgehq/forge/config"
@@ -19,23 +20,23 @@ func (f *Factory) Agent() (*chat.Client, error) {
 		return nil, err
 	}
 	if s.AgentURL == "" && s.AgentKey == "" {
-		return nil, AuthErrorf("the agent API is not configured: set AGENT_URL and AGENT_API_KEY, or store them in the profile with `forge profile add NAME --base-url URL --agent-url URL` and `forge auth agent-key set`")
+		return nil, cmdcore.AuthErrorf("the agent API is not configured: set AGENT_URL and AGENT_API_KEY, or store them in the profile with `forge profile add NAME --base-url URL --agent-url URL` and `forge auth agent-key set`")
 	}
 	if s.AgentURL == "" {
-		return nil, UsageErrorf("no agent API address: set AGENT_URL (and AGENT_API_KEY), or add one to the profile with `forge profile add %s --force --base-url URL --agent-url URL`", s.Profile)
+		return nil, cmdcore.UsageErrorf("no agent API address: set AGENT_URL (and AGENT_API_KEY), or add one to the profile with `forge profile add %s --force --base-url URL --agent-url URL`", s.Profile)
 	}
 	if msg := s.WithheldError("agent_url"); msg != "" && s.AgentKey == "" {
-		return nil, AuthErrorf("%s", msg)
+		return nil, cmdcore.AuthErrorf("%s", msg)
 	}
 	if s.AgentKey == "" {
-		return nil, AuthErrorf("no agent API key: set AGENT_API_KEY (and AGENT_URL), or store one in the profile with `forge auth agent-key set`")
+		return nil, cmdcore.AuthErrorf("no agent API key: set AGENT_API_KEY (and AGENT_URL), or store one in the profile with `forge auth agent-key set`")
 	}
 	u, err := config.NormalizeServiceURL("agent URL", s.AgentURL)
 	if err != nil {
 		if s.Sources["agent_url"] == config.FromEnv {
-			return nil, UsageErrorf("AGENT_URL: %v", err)
+			return nil, cmdcore.UsageErrorf("AGENT_URL: %v", err)
 		}
-		return nil, &UsageError{Err: err}
+		return nil, &cmdcore.UsageError{Err: err}
 	}
 	wait, err := f.httpTimeout()
 	if err != nil {

@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"sync"
 
+	"github.com/forgehq/forge/app/cmdutil/cmdcore"
 	"github.com/forgehq/forge/config"
 	"github.com/forgehq/forge/internal/httpdebug"
 	"github.com/forgehq/forge/internal/iostreams"
@@ -18,13 +19,10 @@ import (
 // reading the config file, building HTTP clients — happens on first use,
 // so `forge --version` and `forge help` touch no file and no network.
 type Factory struct {
-	IOStreams *iostreams.IOStreams
-	Getenv    func(string) string
-
-	// ProfileFlag and DebugFlag are bound to the global --profile and
-	// --debug flags.
-	ProfileFlag string
-	DebugFlag   bool
+	// Globals are the streams, the environment and the global flags
+	// (f.IOStreams, f.Getenv, f.ProfileFlag, f.DebugFlag), what forge's
+	// root command binds (cmd/internal/rootcmd).
+	cmdcore.Globals
 
 	// Prompter asks questions; tests replace it.
 	Prompter prompt.Prompter
@@ -46,7 +44,7 @@ type Factory struct {
 
 // New returns a Factory over the given streams and environment.
 func New(ios *iostreams.IOStreams, getenv func(string) string) *Factory {
-	return &Factory{IOStreams: ios, Getenv: getenv, Prompter: prompt.New(ios)}
+	return &Factory{Globals: cmdcore.Globals{IOStreams: ios, Getenv: getenv}, Prompter: prompt.New(ios)}
 }
 
 // Debug reports whether --debug or FORGE_DEBUG asks for HTTP traces.
@@ -116,7 +114,7 @@ func (f *Factory) Settings() (*config.Settings, error) {
 	}
 	s, err := config.Resolve(cf, name, f.Getenv)
 	if err != nil {
-		return nil, &UsageError{Err: err}
+		return nil, &cmdcore.UsageError{Err: err}
 	}
 	f.settings = s
 	return s, nil

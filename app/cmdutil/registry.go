@@ -6,6 +6,7 @@ import (
 	"net/url"
 	"strings"
 
+	"github.com/forgehq/forge/app/cmdutil/cmdcore"
 	"github.com/forgehq/forge/config"
 	"github.com/forgehq/forge/internal/build"
 	"github.com/forgehq/forge/regclient"
@@ -37,7 +38,7 @@ func (f *Factory) RegistryOver(rt http.RoundTripper) (*regclient.Client, error) 
 		return nil, err
 	}
 	if s.RegistryURL == "" {
-		return nil, UsageErrorf("no container registry configured: add a profile with `forge profile add NAME --base-url URL` (the registry defaults to its origin) or set FORGE_REGISTRY_URL")
+		return nil, cmdcore.UsageErrorf("no container registry configured: add a profile with `forge profile add NAME --base-url URL` (the registry defaults to its origin) or set FORGE_REGISTRY_URL")
 	}
 	passwordEnv := ""
 	if s.Sources["registry_password"] == config.FromEnv {
@@ -62,7 +63,7 @@ func (f *Factory) RegistryOver(rt http.RoundTripper) (*regclient.Client, error) 
 		Wait:           wait,
 	})
 	if err != nil {
-		return nil, &UsageError{Err: err}
+		return nil, &cmdcore.UsageError{Err: err}
 	}
 	return c, nil
 }

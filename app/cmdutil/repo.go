@@ -7,6 +7,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/forgehq/forge/app/cmdutil/cmdcore"
 	"github.com/forgehq/forge/client"
 	"github.com/forgehq/forge/config"
 	"github.com/forgehq/forge/internal/gitremote"
@@ -36,10 +37,10 @@ func (f *Factory) baseRepo(ctx context.Context, flag string) (gitremote.Repo, er
 		}
 		host, r, err := gitremote.Parse(v.value)
 		if err != nil && v.name != "" {
-			return gitremote.Repo{}, UsageErrorf("%s: %v", v.name, err)
+			return gitremote.Repo{}, cmdcore.UsageErrorf("%s: %v", v.name, err)
 		}
 		if err != nil {
-			return gitremote.Repo{}, &UsageError{Err: err}
+			return gitremote.Repo{}, &cmdcore.UsageError{Err: err}
 		}
 		if host != "" {
 			if err := f.useHost(v.name, host); err != nil {
@@ -54,21 +55,21 @@ func (f *Factory) baseRepo(ctx context.Context, flag string) (gitremote.Repo, er
 	}
 	u, err := url.Parse(s.BaseURL)
 	if s.BaseURL == "" || err != nil || u.Host == "" {
-		return gitremote.Repo{}, UsageErrorf("cannot tell which repository: pass -R OWNER/REPO (no base URL is configured to match git remotes against)")
+		return gitremote.Repo{}, cmdcore.UsageErrorf("cannot tell which repository: pass -R OWNER/REPO (no base URL is configured to match git remotes against)")
 	}
 	dir, err := os.Getwd()
 	if err != nil {
-		return gitremote.Repo{}, UsageErrorf("cannot tell which repository: pass -R OWNER/REPO")
+		return gitremote.Repo{}, cmdcore.UsageErrorf("cannot tell which repository: pass -R OWNER/REPO")
 	}
 	remotes, err := gitremote.Remotes(ctx, dir)
 	if errors.Is(err, gitremote.ErrNoGit) {
-		return gitremote.Repo{}, UsageErrorf("cannot tell which repository: not in a git repository; pass -R OWNER/REPO")
+		return gitremote.Repo{}, cmdcore.UsageErrorf("cannot tell which repository: not in a git repository; pass -R OWNER/REPO")
 	}
 	if r, rm, ok := gitremote.Pick(remotes, u.Host); ok {
 		f.noteRemote(ctx, dir, remotes, u.Host, rm, r)
 		return r, nil
 	}
-	return gitremote.Repo{}, UsageErrorf("cannot tell which repository: no git remote here points at %s; pass -R OWNER/REPO", u.Host)
+	return gitremote.Repo{}, cmdcore.UsageErrorf("cannot tell which repository: no git remote here points at %s; pass -R OWNER/REPO", u.Host)
 }
 
 // noteRemote says, once, which remote forge chose when remotes point at
@@ -115,7 +116,7 @@ func (f *Factory) useHost(from, host string) error {
 		return nil
 	}
 	if s.Sources["base_url"] == config.FromEnv {
-		return UsageErrorf("%s is on %s, but FORGE_BASE_URL is %s: unset FORGE_BASE_URL or give OWNER/REPO", what, host, s.BaseURL)
+		return cmdcore.UsageErrorf("%s is on %s, but FORGE_BASE_URL is %s: unset FORGE_BASE_URL or give OWNER/REPO", what, host, s.BaseURL)
 	}
 	cf, err := f.ConfigFile()
 	if err != nil {
@@ -123,10 +124,10 @@ func (f *Factory) useHost(from, host string) error {
 	}
 	names := cf.ProfilesForHost(host)
 	if len(names) == 0 {
-		return UsageErrorf("%s is on %s, but no profile is for that host (profiles: %s); add one with `forge auth login --base-url https://%s/api/v2`", what, host, knownProfiles(cf), host)
+		return cmdcore.UsageErrorf("%s is on %s, but no profile is for that host (profiles: %s); add one with `forge auth login --base-url https://%s/api/v2`", what, host, knownProfiles(cf), host)
 	}
 	if s.ProfileSource == config.FromFlag || s.ProfileSource == config.FromEnv {
-		return UsageErrorf("%s is on %s, but profile %q is for %s: use --profile %s", what, host, s.Profile, s.BaseURL, names[0])
+		return cmdcore.UsageErrorf("%s is on %s, but profile %q is for %s: use --profile %s", what, host, s.Profile, s.BaseURL, names[0])
 	}
 	f.mu.Lock()
 	f.profileFor, f.settings = names[0], nil

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/forgehq/forge/app/cmdutil/cmdcore"
 	"github.com/forgehq/forge/internal/iostreams"
 )
 
@@ -27,7 +28,7 @@ func TestBaseRepoPrecedence(t *testing.T) {
 	if r, err := f.BaseRepo(ctx, ""); err != nil || r.String() != "env/repo" {
 		t.Errorf("env: %v %v", r, err)
 	}
-	if _, err := f.BaseRepo(ctx, "not-a-repo"); ExitCode(err) != ExitUsage {
+	if _, err := f.BaseRepo(ctx, "not-a-repo"); cmdcore.ExitCode(err) != cmdcore.ExitUsage {
 		t.Errorf("bad -R: %v", err)
 	}
 }
@@ -56,11 +57,11 @@ func TestBaseRepoFromGitRemotes(t *testing.T) {
 	}
 	f = factoryWithEnv(t, map[string]string{"FORGE_BASE_URL": "https://nowhere.example/api/v2"})
 	_, err := f.BaseRepo(ctx, "")
-	if ExitCode(err) != ExitUsage || !strings.Contains(err.Error(), "pass -R OWNER/REPO") {
+	if cmdcore.ExitCode(err) != cmdcore.ExitUsage || !strings.Contains(err.Error(), "pass -R OWNER/REPO") {
 		t.Fatalf("no matching remote: %v", err)
 	}
 	t.Chdir(t.TempDir())
-	if _, err := f.BaseRepo(ctx, ""); ExitCode(err) != ExitUsage || !strings.Contains(err.Error(), "not in a git repository") {
+	if _, err := f.BaseRepo(ctx, ""); cmdcore.ExitCode(err) != cmdcore.ExitUsage || !strings.Contains(err.Error(), "not in a git repository") {
 		t.Fatalf("outside git: %v", err)
 	}
 }
@@ -84,7 +85,7 @@ func TestBaseRepoHostSelectsProfile(t *testing.T) {
 		t.Fatalf("profile after -R on b's host: %v (choice %q), %v", s, f.ProfileChoice(), err)
 	}
 	_, err = f.BaseRepo(ctx, "forge.example.com/alice/x")
-	if ExitCode(err) != ExitUsage || !strings.Contains(err.Error(), "profiles: a (http://127.0.0.1:1000/api/v2), b (http://127.0.0.1:2000/api/v2)") {
+	if cmdcore.ExitCode(err) != cmdcore.ExitUsage || !strings.Contains(err.Error(), "profiles: a (http://127.0.0.1:1000/api/v2), b (http://127.0.0.1:2000/api/v2)") {
 		t.Fatalf("unknown host: %v", err)
 	}
 }

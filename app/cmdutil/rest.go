@@ -3,6 +3,7 @@ package cmdutil
 import (
 	"time"
 
+	"github.com/forgehq/forge/app/cmdutil/cmdcore"
 	"github.com/forgehq/forge/client"
 	"github.com/forgehq/forge/config"
 	"github.com/forgehq/forge/internal/build"
@@ -21,19 +22,19 @@ func (f *Factory) REST() (*client.Client, error) {
 		return nil, err
 	}
 	if s.BaseURL == "" {
-		return nil, AuthErrorf("no service configured for profile %q: run `forge auth login --base-url https://HOST/api/v2`", s.Profile)
+		return nil, cmdcore.AuthErrorf("no service configured for profile %q: run `forge auth login --base-url https://HOST/api/v2`", s.Profile)
 	}
 	if _, err := config.NormalizeBaseURL(s.BaseURL); err != nil {
 		if s.Sources["base_url"] == config.FromEnv {
-			return nil, UsageErrorf("FORGE_BASE_URL: %v", err)
+			return nil, cmdcore.UsageErrorf("FORGE_BASE_URL: %v", err)
 		}
-		return nil, &UsageError{Err: err}
+		return nil, &cmdcore.UsageError{Err: err}
 	}
 	if s.Token == "" {
 		if msg := s.WithheldError("base_url"); msg != "" {
-			return nil, AuthErrorf("%s", msg)
+			return nil, cmdcore.AuthErrorf("%s", msg)
 		}
-		return nil, AuthErrorf("not logged in to %s (profile %q): %s", s.BaseURL, s.Profile, LoginHint(s))
+		return nil, cmdcore.AuthErrorf("not logged in to %s (profile %q): %s", s.BaseURL, s.Profile, LoginHint(s))
 	}
 	if s.Sources["token"] == config.FromEnv {
 		// Logging in would not help: FORGE_TOKEN wins over a stored token.
@@ -60,7 +61,7 @@ func (f *Factory) RESTClient(baseURL, token string, more ...client.Option) (*cli
 		client.WithNotify(func(msg string) { ios.ErrPrintf("%s %s\n", cs.WarningIcon(), msg) }),
 	}, more...)...)
 	if err != nil {
-		return nil, &UsageError{Err: err}
+		return nil, &cmdcore.UsageError{Err: err}
 	}
 	return c, nil
 }
@@ -68,7 +69,7 @@ func (f *Factory) RESTClient(baseURL, token string, more ...client.Option) (*cli
 func (f *Factory) httpTimeout() (time.Duration, error) {
 	d, err := httpwait.Parse(f.Getenv(httpwait.Var))
 	if err != nil {
-		return 0, &UsageError{Err: err}
+		return 0, &cmdcore.UsageError{Err: err}
 	}
 	return d, nil
 }

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/forgehq/forge/app/cmdutil/cmdcore"
 	"github.com/forgehq/forge/internal/iostreams"
 )
 
@@ -18,11 +19,11 @@ func factoryWith(t *testing.T, env map[string]string) *Factory {
 
 func TestRESTNeedsLogin(t *testing.T) {
 	_, err := factoryWith(t, map[string]string{}).REST()
-	if ExitCode(err) != ExitAuth || !strings.Contains(err.Error(), "forge auth login --base-url") {
+	if cmdcore.ExitCode(err) != cmdcore.ExitAuth || !strings.Contains(err.Error(), "forge auth login --base-url") {
 		t.Fatalf("no base URL: %v", err)
 	}
 	_, err = factoryWith(t, map[string]string{"FORGE_BASE_URL": "http://127.0.0.1:1/api/v2"}).REST()
-	if ExitCode(err) != ExitAuth || !strings.Contains(err.Error(), "not logged in to http://127.0.0.1:1/api/v2") || !strings.Contains(err.Error(), "run `forge auth login`") {
+	if cmdcore.ExitCode(err) != cmdcore.ExitAuth || !strings.Contains(err.Error(), "not logged in to http://127.0.0.1:1/api/v2") || !strings.Contains(err.Error(), "run `forge auth login`") {
 		t.Fatalf("no token: %v", err)
 	}
 	c, err := factoryWith(t, map[string]string{"FORGE_BASE_URL": "http://127.0.0.1:1/api/v2", "FORGE_TOKEN": "t"}).REST()

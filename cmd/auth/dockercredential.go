@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/forgehq/forge/app/cmdutil"
+	"github.com/forgehq/forge/app/cmdutil/cmdcore"
 	"github.com/forgehq/forge/config"
 	"github.com/forgehq/forge/internal/build"
 	"github.com/forgehq/forge/internal/text"
@@ -117,7 +118,7 @@ func credReadStdin(d cmdutil.Deps) (string, error) {
 // stdout, exit status 1.
 func credNotFound(d cmdutil.Deps) error {
 	d.IO.Println(errCredNotFound)
-	return cmdutil.ErrSilent
+	return cmdcore.ErrSilent
 }
 
 // credGet answers for the profile in force (FORGE_PROFILE, else the

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/forgehq/forge/app/cmdutil"
+	"github.com/forgehq/forge/app/cmdutil/cmdcore"
 	"github.com/forgehq/forge/app/output"
 	"github.com/forgehq/forge/client"
 	"github.com/forgehq/forge/config"
@@ -146,7 +147,7 @@ func (st *status) exit() error {
 	case !st.LoggedIn || st.rejected:
 		return &cmdutil.ExitError{Code: cmdutil.ExitAuth}
 	case !st.TokenValid:
-		return cmdutil.ErrSilent
+		return cmdcore.ErrSilent
 	}
 	return nil
 }

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/forgehq/forge/app/cmdutil"
+	"github.com/forgehq/forge/app/cmdutil/cmdcore"
 	"github.com/forgehq/forge/chat"
 	"github.com/forgehq/forge/internal/iostreams"
 	"github.com/forgehq/forge/internal/text"
@@ -162,7 +163,7 @@ func savedIn(opts *chatOptions) string {
 
 func sessionEnd(failed, tty bool) error {
 	if failed && !tty {
-		return cmdutil.ErrSilent
+		return cmdcore.ErrSilent
 	}
 	return nil
 }

@@ -42,6 +42,7 @@ import (
 	"strings"
 
 	"github.com/forgehq/forge/app/cmdutil"
+	"github.com/forgehq/forge/cmd/companion/helptext"
 	"github.com/spf13/cobra"
 )
 
@@ -54,22 +55,12 @@ const (
 // module is forge's module path, as a clone's go.mod names it.
 const module = "github.com/forgehq/forge"
 
-// A Command is one of forge-server's commands that forge offers as its
-// own. Short and Example are shared with the command itself (cmd/serve):
-// forge's help and forge-server's say the same.
-type Command struct{ Name, Short, Example string }
-
-// Serve is the command forge runs in forge-server.
-var Serve = Command{"serve", "Run the reference server of the whole service on this machine", `  forge serve
-  forge serve --demo --env-file forge.env
-  forge serve --addr 127.0.0.1:9000 --data ~/.local/share/forge-server --admin-password 'a long password'`}
-
-// NewCmd returns forge's c: every argument, --help included, goes to
-// `forge-server NAME`. It parses no flags of its own, so forge's `help`
+// NewCmd returns forge's c (helptext.Serve): every argument, --help
+// included, goes to `forge-server NAME`. It parses no flags of its own, so forge's `help`
 // command asks it for its help as `NAME --help` (cmd's strictHelp), exit
 // code included: a script asking for help from a forge without
 // forge-server sees exit 1, not 0.
-func NewCmd(f *cmdutil.Factory, c Command) *cobra.Command {
+func NewCmd(f *cmdutil.Factory, c helptext.Command) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:                c.Name,
 		Short:              c.Short,

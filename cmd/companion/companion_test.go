@@ -19,6 +19,7 @@ import (
 	"github.com/forgehq/forge/cmd"
 	"github.com/forgehq/forge/cmd/companion"
 	"github.com/forgehq/forge/cmd/companion/companiontest"
+	"github.com/forgehq/forge/cmd/companion/helptext"
 	"github.com/forgehq/forge/cmd/serve"
 	"github.com/forgehq/forge/internal/build"
 	"github.com/forgehq/forge/internal/iostreams"
@@ -129,7 +130,7 @@ func TestHelp(t *testing.T) {
 		t.Errorf("forge demo -h:\n%s", demo)
 	}
 	root := out("--help")
-	for _, want := range []string{companion.Serve.Short, "Tour forge's main jobs on a throw-away reference server"} {
+	for _, want := range []string{helptext.Serve.Short, "Tour forge's main jobs on a throw-away reference server"} {
 		if !strings.Contains(root, want) {
 			t.Errorf("forge --help lacks %q", want)
 		}

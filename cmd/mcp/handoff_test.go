@@ -125,3 +125,12 @@ func TestForgeMCPLinksNoOtherCommand(t *testing.T) {
 		}
 	}
 }
+
+// TestForgeMCPExecutesNoTemplate: forge-mcp can execute no template
+// (cobra's version, usage or help templates among them), which would keep
+// every exported method in the binary: 3.8 MB more.
+func TestForgeMCPExecutesNoTemplate(t *testing.T) {
+	if companiontest.ExecutesTemplates(t, "github.com/forgehq/forge/cmd/forge-mcp") {
+		t.Error("forge-mcp links text/template's executor: a template is set or executed on its path (rootcmd's --version is cobra's default function for that reason)")
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/forgehq/forge/app/cmdutil"
+	"github.com/forgehq/forge/app/cmdutil/cmdcore"
 	"github.com/forgehq/forge/app/output"
 	"github.com/forgehq/forge/client"
 	"github.com/forgehq/forge/cmd/internal/poll"
@@ -85,7 +86,7 @@ func runChecks(ctx context.Context, opts *checksOptions) error {
 	}
 	for _, r := range runs {
 		if r.Failed() {
-			return cmdutil.ErrSilent
+			return cmdcore.ErrSilent
 		}
 	}
 	if n := pending(runs); n > 0 {

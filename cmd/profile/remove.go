@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/forgehq/forge/app/cmdutil"
+	"github.com/forgehq/forge/app/cmdutil/cmdcore"
 	"github.com/forgehq/forge/config"
 	"github.com/spf13/cobra"
 )
@@ -56,7 +57,7 @@ func runRemove(ctx context.Context, opts *removeOptions) error {
 		}
 		if !ok {
 			ios.ErrPrintln("Nothing removed.")
-			return cmdutil.ErrSilent
+			return cmdcore.ErrSilent
 		}
 		opts.yes = true
 	}

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/forgehq/forge/app/cmdutil"
+	"github.com/forgehq/forge/app/cmdutil/cmdcore"
 	"github.com/forgehq/forge/internal/iostreams"
 )
 
@@ -15,7 +15,7 @@ import (
 // --agent-delay paces the stream; bad values are usage errors.
 func TestServeAgentFlags(t *testing.T) {
 	ios, _, out, _ := iostreams.Test()
-	f := cmdutil.New(ios, func(string) string { return "" })
+	f := &cmdcore.Globals{IOStreams: ios, Getenv: func(string) string { return "" }}
 	srv, stop := serving(t, &Options{Deps: f.Deps(), Addr: "127.0.0.1:0", AdminUser: "admin", CITick: time.Second,
 		AgentKey: "agk_chosen_by_flag", AgentDelay: 7 * time.Millisecond})
 	if !strings.Contains(out.String(), "\nAGENT_API_KEY=agk_chosen_by_flag\n") || srv.AgentKey() != "agk_chosen_by_flag" {
@@ -31,7 +31,7 @@ func TestServeAgentFlags(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	var usage *cmdutil.UsageError
+	var usage *cmdcore.UsageError
 	for _, o := range []*Options{
 		{Deps: f.Deps(), Addr: "127.0.0.1:0", CITick: time.Second, AgentKey: "sk-not-ours-123456"},
 		{Deps: f.Deps(), Addr: "127.0.0.1:0", CITick: time.Second, AgentDelay: -time.Second},

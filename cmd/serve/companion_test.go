@@ -8,28 +8,57 @@ import (
 	"testing"
 	"time"
 
-	"github.com/forgehq/forge/app/cmdutil"
+	"github.com/forgehq/forge/app/cmdutil/cmdcore"
+	"github.com/forgehq/forge/cmd/companion/companiontest"
 	"github.com/forgehq/forge/internal/iostreams"
 	"github.com/forgehq/forge/refserver"
 )
 
 // TestForgeServerLinksNoOtherCommand: forge-server is forge's root and
 // `serve` alone: forge's other commands, the demo among them, and the
-// terminal UI are forge's, not linked twice.
+// terminal UI are forge's, not linked twice; and since serve uses no
+// client of the service, it links none of them, nor the Factory that
+// builds them (cmdutil: cmdcore is what the root needs), the
+// configuration and what that brings (viper, the OS keyring and D-Bus,
+// docker's credential configuration, go-containerregistry).
 func TestForgeServerLinksNoOtherCommand(t *testing.T) {
 	out, err := exec.Command("go", "list", "-deps", "github.com/forgehq/forge/cmd/forge-server").Output()
 	if err != nil {
 		t.Skipf("go list: %v", err)
 	}
-	const module = "github.com/forgehq/forge/"
 	for _, p := range strings.Fields(string(out)) {
-		switch {
-		case p == module+"cmd", p == module+"cmd/issue", p == module+"cmd/demo", p == module+"cmd/withserver",
-			p == module+"cmd/auth", strings.HasPrefix(p, module+"tui"), strings.HasPrefix(p, module+"mcpserver"),
-			strings.HasPrefix(p, "charm.land/bubbletea"):
+		if notInServer(p) {
 			t.Errorf("forge-server links %s", p)
 		}
 	}
+}
+
+// TestForgeServerExecutesNoTemplate: forge-server can execute no
+// template (cobra's version, usage or help templates among them), which
+// would keep every exported method in the binary: 3.5 MB more.
+func TestForgeServerExecutesNoTemplate(t *testing.T) {
+	if companiontest.ExecutesTemplates(t, "github.com/forgehq/forge/cmd/forge-server") {
+		t.Error("forge-server links text/template's executor: a template is set or executed on its path (rootcmd's --version is cobra's default function for that reason)")
+	}
+}
+
+// notInServer reports whether forge-server must not link package p.
+func notInServer(p string) bool {
+	const module = "github.com/forgehq/forge/"
+	switch p {
+	case module + "cmd", module + "cmd/issue", module + "cmd/demo", module + "cmd/withserver", module + "cmd/auth",
+		module + "cmd/companion", module + "app/cmdutil":
+		return true
+	}
+	for _, prefix := range []string{module + "tui", module + "mcpserver", "charm.land/bubbletea",
+		module + "config", module + "client", module + "chat", module + "regclient",
+		"github.com/spf13/viper", "github.com/zalando/go-keyring", "github.com/godbus/dbus",
+		"github.com/docker/cli", "github.com/google/go-containerregistry"} {
+		if p == prefix || strings.HasPrefix(p, prefix+"/") {
+			return true
+		}
+	}
+	return false
 }
 
 // TestServeUntilStdinEOF: with --until-stdin-eof the server stops, as on
@@ -40,7 +69,7 @@ func TestServeUntilStdinEOF(t *testing.T) {
 	ios, _, _, errOut := iostreams.Test()
 	r, w := io.Pipe()
 	ios.In = r
-	f := cmdutil.New(ios, func(string) string { return "" })
+	f := &cmdcore.Globals{IOStreams: ios, Getenv: func(string) string { return "" }}
 	opts := &Options{Deps: f.Deps(), Addr: "127.0.0.1:0", AdminUser: "admin", CITick: time.Second, Memory: true, UntilStdinEOF: true}
 	ready := make(chan struct{})
 	opts.ready = func(*refserver.Server) { close(ready) }

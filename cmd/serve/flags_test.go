@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/forgehq/forge/app/cmdutil"
+	"github.com/forgehq/forge/app/cmdutil/cmdcore"
 	"github.com/forgehq/forge/cmd/serve"
 	"github.com/forgehq/forge/internal/iostreams"
 )
@@ -25,10 +25,10 @@ func TestPathFlags(t *testing.T) {
 		{[]string{"--env-file", "./--help"}, "forge: --ci-tick must be positive, as in --ci-tick 1s\n"},
 	} {
 		ios, _, out, errOut := iostreams.Test()
-		f := cmdutil.New(ios, func(string) string { return "" })
+		f := &cmdcore.Globals{IOStreams: ios, Getenv: func(string) string { return "" }}
 		args := append([]string{"serve", "--addr", "127.0.0.1:0", "--ci-tick", "0"}, c.args...)
 		code := serve.Run(context.Background(), f, args)
-		if code != cmdutil.ExitUsage || errOut.String() != c.want || out.Len() != 0 {
+		if code != cmdcore.ExitUsage || errOut.String() != c.want || out.Len() != 0 {
 			t.Errorf("forge %s: exit %d, stdout %q, stderr %q, want %q", strings.Join(args, " "), code, out.String(), errOut.String(), c.want)
 		}
 	}
@@ -38,10 +38,10 @@ func TestPathFlags(t *testing.T) {
 // error naming it, exit 2.
 func TestListenAnyFlag(t *testing.T) {
 	ios, _, out, errOut := iostreams.Test()
-	f := cmdutil.New(ios, func(string) string { return "" })
+	f := &cmdcore.Globals{IOStreams: ios, Getenv: func(string) string { return "" }}
 	code := serve.Run(context.Background(), f, []string{"serve", "--addr", "0.0.0.0:0"})
 	want := "forge: --addr 0.0.0.0:0 is not a loopback address: other machines could reach the reference server, which is meant for tests and demos on this one; use 127.0.0.1:PORT, or pass --listen-any\n"
-	if code != cmdutil.ExitUsage || errOut.String() != want || out.Len() != 0 {
+	if code != cmdcore.ExitUsage || errOut.String() != want || out.Len() != 0 {
 		t.Errorf("exit %d, stdout %q, stderr %q", code, out.String(), errOut.String())
 	}
 }

@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/forgehq/forge/app/cmdutil"
+	"github.com/forgehq/forge/app/cmdutil/cmdcore"
 	"github.com/forgehq/forge/client"
 	"github.com/forgehq/forge/internal/iostreams"
 	"github.com/forgehq/forge/refserver"
@@ -66,7 +66,7 @@ func TestServeKeepsStateByDefault(t *testing.T) {
 	}
 	start := func() (*refserver.Server, func() error, *bytes.Buffer) {
 		ios, _, _, errOut := iostreams.Test()
-		srv, stop := serving(t, &Options{Deps: cmdutil.New(ios, getenv).Deps(), Addr: "127.0.0.1:0", AdminUser: "admin", Demo: true,
+		srv, stop := serving(t, &Options{Deps: cmdcore.Deps{IO: ios, Getenv: getenv}, Addr: "127.0.0.1:0", AdminUser: "admin", Demo: true,
 			CITick: time.Second, defaultData: true})
 		return srv, stop, errOut
 	}
@@ -119,7 +119,7 @@ func TestServeKeepsStateByDefault(t *testing.T) {
 // forge's own error for the REST token, and the agent API's answer.
 func TestServeMemorySaysWhyATokenIsRefused(t *testing.T) {
 	ios, _, _, errOut := iostreams.Test()
-	f := cmdutil.New(ios, func(string) string { return "" })
+	f := &cmdcore.Globals{IOStreams: ios, Getenv: func(string) string { return "" }}
 	srv, stop := serving(t, &Options{Deps: f.Deps(), Addr: "127.0.0.1:0", AdminUser: "admin", Demo: true, CITick: time.Second, Memory: true})
 	if !strings.Contains(errOut.String(), "state kept in memory only") {
 		t.Errorf("serve's stderr does not say the state is in memory: %s", errOut)

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/forgehq/forge/app/cmdutil"
+	"github.com/forgehq/forge/app/cmdutil/cmdcore"
 	"github.com/forgehq/forge/internal/iostreams"
 )
 
@@ -16,11 +16,11 @@ import (
 // token's second request is 429 with Retry-After; the flag is off (0) by default; negative is a usage error.
 func TestServeRateLimit(t *testing.T) {
 	ios, _, _, _ := iostreams.Test()
-	f := cmdutil.New(ios, func(string) string { return "" })
+	f := &cmdcore.Globals{IOStreams: ios, Getenv: func(string) string { return "" }}
 	if fl := NewCmd(f).Flags().Lookup("rate-limit"); fl == nil || fl.DefValue != "0" {
 		t.Fatalf("--rate-limit flag %+v, want default 0", fl)
 	}
-	var usage *cmdutil.UsageError
+	var usage *cmdcore.UsageError
 	if err := runServe(context.Background(), &Options{Deps: f.Deps(), Addr: "127.0.0.1:0", CITick: time.Second, RateLimit: -1}); !errors.As(err, &usage) {
 		t.Errorf("--rate-limit -1: %v", err)
 	}

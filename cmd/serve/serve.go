@@ -14,8 +14,8 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/forgehq/forge/app/cmdutil"
-	"github.com/forgehq/forge/cmd/companion"
+	"github.com/forgehq/forge/app/cmdutil/cmdcore"
+	"github.com/forgehq/forge/cmd/companion/helptext"
 	"github.com/forgehq/forge/cmd/internal/rootcmd"
 	"github.com/forgehq/forge/internal/iostreams"
 	"github.com/forgehq/forge/internal/origin"
@@ -28,7 +28,7 @@ import (
 
 // Options hold `forge serve`'s flags.
 type Options struct {
-	cmdutil.Deps
+	cmdcore.Deps
 	Addr          string
 	ListenAny     bool
 	DataDir       string
@@ -61,23 +61,29 @@ type Options struct {
 
 // Main runs forge-server (cmd/forge-server) with the process's arguments
 // and returns the exit code: forge's root with `serve` alone, which forge
-// runs for `forge serve` and `forge demo` (package companion).
-func Main() int { return rootcmd.Main(NewCmd) }
+// runs for `forge serve` and `forge demo` (package companion). serve uses
+// no client of the service, so it is built from cmdcore's Globals, not
+// cmdutil's Factory: forge-server links no client, configuration or
+// keyring.
+func Main() int {
+	g := &cmdcore.Globals{IOStreams: iostreams.System(), Getenv: os.Getenv}
+	return rootcmd.Main(g, NewCmd(g))
+}
 
-// Run is Main with a Factory and arguments of the caller's (tests).
-func Run(ctx context.Context, f *cmdutil.Factory, args []string) int {
-	return rootcmd.Run(ctx, f, args, NewCmd)
+// Run is Main with Globals and arguments of the caller's (tests).
+func Run(ctx context.Context, g *cmdcore.Globals, args []string) int {
+	return rootcmd.Run(ctx, g, args, NewCmd(g))
 }
 
 // NewCmd returns `forge serve`.
-func NewCmd(f *cmdutil.Factory) *cobra.Command { return newServeCmd(f, nil) }
+func NewCmd(f *cmdcore.Globals) *cobra.Command { return newServeCmd(f, nil) }
 
-func newServeCmd(f *cmdutil.Factory, runF func(context.Context, *Options) error) *cobra.Command {
+func newServeCmd(f *cmdcore.Globals, runF func(context.Context, *Options) error) *cobra.Command {
 	opts := &Options{Deps: f.Deps()}
-	runF = cmdutil.Seam(runF, runServe)
+	runF = cmdcore.Seam(runF, runServe)
 	cmd := &cobra.Command{
 		Use:   "serve",
-		Short: companion.Serve.Short,
+		Short: helptext.Serve.Short,
 		Long: `Run forge's reference server in the foreground until Ctrl-C: the REST API
 under /api/v2, the agent chat API under /api/v1 and the container registry
 under /v2/, all on one loopback address (--listen-any allows another).
@@ -143,11 +149,11 @@ interface (--listen-any --addr 0.0.0.0:8080) without it they name
 127.0.0.1, which serves this machine only.
 
 refserver/README.md documents every endpoint, with curl examples.`,
-		Example: companion.Serve.Example,
-		Args:    cmdutil.NoArgs,
+		Example: helptext.Serve.Example,
+		Args:    cmdcore.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if opts.Memory && opts.DataDir != "" {
-				return cmdutil.UsageErrorf("--memory keeps no state and --data keeps it in DIR: pass one of them")
+				return cmdcore.UsageErrorf("--memory keeps no state and --data keeps it in DIR: pass one of them")
 			}
 			opts.defaultData = !opts.Memory && opts.DataDir == ""
 			return runF(cmd.Context(), opts)
@@ -156,12 +162,12 @@ refserver/README.md documents every endpoint, with curl examples.`,
 	fl := cmd.Flags()
 	fl.StringVar(&opts.Addr, "addr", "127.0.0.1:8080", "Listen `address` (port 0 picks a free port)")
 	fl.BoolVar(&opts.ListenAny, "listen-any", false, "Allow --addr on an address other than loopback, which other machines may reach")
-	cmdutil.PathFlag(cmd, &opts.DataDir, "data", "", "", "Keep all state in `DIR` across restarts (default: $XDG_DATA_HOME/forge/serve, else ~/.local/share/forge/serve)")
+	cmdcore.PathFlag(cmd, &opts.DataDir, "data", "", "", "Keep all state in `DIR` across restarts (default: $XDG_DATA_HOME/forge/serve, else ~/.local/share/forge/serve)")
 	fl.BoolVar(&opts.Memory, "memory", false, "Keep all state in memory, gone at exit (throwaway servers, tests)")
 	fl.StringVar(&opts.AdminUser, "admin-user", "admin", "Login `name` of the site_admin account")
 	fl.StringVar(&opts.AdminPassword, "admin-password", "", "`Password` of the site_admin account, at least 12 characters (default: generated)")
 	fl.BoolVar(&opts.Demo, "demo", false, "Seed an empty server with demo users, repositories, issues, pull requests, releases and CI runs")
-	cmdutil.PathFlag(cmd, &opts.EnvFile, "env-file", "", "", "Also write the settings to `FILE` (mode 0600)")
+	cmdcore.PathFlag(cmd, &opts.EnvFile, "env-file", "", "", "Also write the settings to `FILE` (mode 0600)")
 	fl.DurationVar(&opts.CITick, "ci-tick", time.Second, "How long a CI run takes per log line (`duration`)")
 	fl.StringVar(&opts.AgentKey, "agent-key", "", "Agent API `key` to accept, starting agk_ (default: generated, and kept in --data)")
 	fl.Float64Var(&opts.RateLimit, "rate-limit", 0, "Allow each token `N` requests per second, answering 429 with Retry-After past it (0: no limit)")
@@ -179,14 +185,14 @@ refserver/README.md documents every endpoint, with curl examples.`,
 
 func (o *Options) validate() error {
 	if o.AdminPassword != "" && len([]rune(o.AdminPassword)) < 12 {
-		return cmdutil.UsageErrorf("--admin-password must be at least 12 characters")
+		return cmdcore.UsageErrorf("--admin-password must be at least 12 characters")
 	}
 	if o.CITick <= 0 {
-		return cmdutil.UsageErrorf("--ci-tick must be positive, as in --ci-tick 1s")
+		return cmdcore.UsageErrorf("--ci-tick must be positive, as in --ci-tick 1s")
 	}
 	if o.AgentKey != "" {
 		if err := agent.CheckKey(o.AgentKey); err != nil {
-			return cmdutil.UsageErrorf("--agent-key: %v", err)
+			return cmdcore.UsageErrorf("--agent-key: %v", err)
 		}
 	}
 	for _, n := range []struct {
@@ -194,7 +200,7 @@ func (o *Options) validate() error {
 		v    int
 	}{{"--max-conns", o.MaxConns}, {"--max-conns-per-addr", o.MaxPerAddr}} {
 		if n.v < -1 {
-			return cmdutil.UsageErrorf("%s must be positive (or -1 for no bound), as in %s 256", n.flag, n.flag)
+			return cmdcore.UsageErrorf("%s must be positive (or -1 for no bound), as in %s 256", n.flag, n.flag)
 		}
 	}
 	for _, d := range []struct {
@@ -202,32 +208,32 @@ func (o *Options) validate() error {
 		v    time.Duration
 	}{{"--request-timeout", o.RequestTO}, {"--transfer-timeout", o.TransferTO}} {
 		if d.v < 0 {
-			return cmdutil.UsageErrorf("%s must be positive, as in %s 30s", d.flag, d.flag)
+			return cmdcore.UsageErrorf("%s must be positive, as in %s 30s", d.flag, d.flag)
 		}
 	}
 	if o.PushSpoolMiB < 0 {
-		return cmdutil.UsageErrorf("--max-push-spool must be positive, as in --max-push-spool 4096 (MiB)")
+		return cmdcore.UsageErrorf("--max-push-spool must be positive, as in --max-push-spool 4096 (MiB)")
 	}
 	if o.RateLimit < 0 {
-		return cmdutil.UsageErrorf("--rate-limit must not be negative, as in --rate-limit 10 (0: no limit)")
+		return cmdcore.UsageErrorf("--rate-limit must not be negative, as in --rate-limit 10 (0: no limit)")
 	}
 	if o.AgentDelay < 0 {
-		return cmdutil.UsageErrorf("--agent-delay must not be negative, as in --agent-delay 20ms")
+		return cmdcore.UsageErrorf("--agent-delay must not be negative, as in --agent-delay 20ms")
 	}
 	if o.PublicURL != "" {
 		u, err := refserver.CheckPublicURL(o.PublicURL)
 		if err != nil {
-			return cmdutil.UsageErrorf("--public-url: %v", err)
+			return cmdcore.UsageErrorf("--public-url: %v", err)
 		}
 		o.PublicURL = u
 	}
 	host, _, err := net.SplitHostPort(o.Addr)
 	if err != nil {
-		return cmdutil.UsageErrorf("--addr %q: want HOST:PORT, as in 127.0.0.1:8080", o.Addr)
+		return cmdcore.UsageErrorf("--addr %q: want HOST:PORT, as in 127.0.0.1:8080", o.Addr)
 	}
 	if !origin.IsLoopback(host) {
 		if !o.ListenAny {
-			return cmdutil.UsageErrorf("--addr %s is not a loopback address: other machines could reach the reference server, which is meant for tests and demos on this one; use 127.0.0.1:PORT, or pass --listen-any", o.Addr)
+			return cmdcore.UsageErrorf("--addr %s is not a loopback address: other machines could reach the reference server, which is meant for tests and demos on this one; use 127.0.0.1:PORT, or pass --listen-any", o.Addr)
 		}
 		o.IO.ErrPrintf("forge: listening on %s, which other machines may reach (--listen-any)\n", o.Addr)
 	}
@@ -253,7 +259,7 @@ func DefaultDataDir(getenv func(string) string) (string, error) {
 	if home == "" {
 		var err error
 		if home, err = os.UserHomeDir(); err != nil {
-			return "", cmdutil.UsageErrorf("no directory to keep the server's state in (HOME is not set): pass --data DIR, or --memory")
+			return "", cmdcore.UsageErrorf("no directory to keep the server's state in (HOME is not set): pass --data DIR, or --memory")
 		}
 	}
 	return filepath.Join(home, ".local", "share", "forge", "serve"), nil

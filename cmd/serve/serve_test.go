@@ -11,14 +11,14 @@ import (
 	"testing"
 	"time"
 
-	"github.com/forgehq/forge/app/cmdutil"
+	"github.com/forgehq/forge/app/cmdutil/cmdcore"
 	"github.com/forgehq/forge/internal/iostreams"
 	"github.com/forgehq/forge/refserver/store"
 )
 
 func TestServe(t *testing.T) {
 	ios, _, out, errOut := iostreams.Test()
-	f := cmdutil.New(ios, func(string) string { return "" })
+	f := &cmdcore.Globals{IOStreams: ios, Getenv: func(string) string { return "" }}
 	envFile := filepath.Join(t.TempDir(), "forge.env")
 	data := t.TempDir()
 	start := time.Now()
@@ -95,9 +95,9 @@ func TestServe(t *testing.T) {
 
 func TestServeBadInput(t *testing.T) {
 	ios, _, _, errOut := iostreams.Test()
-	f := cmdutil.New(ios, func(string) string { return "" })
+	f := &cmdcore.Globals{IOStreams: ios, Getenv: func(string) string { return "" }}
 	ctx := context.Background()
-	var usage *cmdutil.UsageError
+	var usage *cmdcore.UsageError
 	if err := runServe(ctx, &Options{Deps: f.Deps(), Addr: "127.0.0.1:0", AdminPassword: "short", CITick: time.Second}); !errors.As(err, &usage) {
 		t.Errorf("short admin password: %v", err)
 	}
@@ -159,7 +159,7 @@ func TestServeBadInput(t *testing.T) {
 // until --public-url names one for others.
 func TestServeListenAny(t *testing.T) {
 	ios, _, out, errOut := iostreams.Test()
-	f := cmdutil.New(ios, func(string) string { return "" })
+	f := &cmdcore.Globals{IOStreams: ios, Getenv: func(string) string { return "" }}
 	srv, stop := serving(t, &Options{Deps: f.Deps(), Addr: "0.0.0.0:0", ListenAny: true, AdminUser: "admin",
 		AdminPassword: "a-long-admin-password", CITick: time.Second})
 	defer stop()
@@ -196,7 +196,7 @@ func TestServeListenAny(t *testing.T) {
 // and nothing warns that they name the listen address.
 func TestServeListenAnyPublicURL(t *testing.T) {
 	ios, _, out, errOut := iostreams.Test()
-	f := cmdutil.New(ios, func(string) string { return "" })
+	f := &cmdcore.Globals{IOStreams: ios, Getenv: func(string) string { return "" }}
 	srv, stop := serving(t, &Options{Deps: f.Deps(), Addr: "0.0.0.0:0", ListenAny: true, PublicURL: "https://forge.example.com/",
 		AdminUser: "admin", AdminPassword: "a-long-admin-password", CITick: time.Second})
 	defer stop()
@@ -236,7 +236,7 @@ func TestServeDataDirLocked(t *testing.T) {
 	}
 	defer unlock()
 	ios, _, _, _ := iostreams.Test()
-	f := cmdutil.New(ios, func(string) string { return "" })
+	f := &cmdcore.Globals{IOStreams: ios, Getenv: func(string) string { return "" }}
 	err = runServe(context.Background(), &Options{Deps: f.Deps(), Addr: "127.0.0.1:0", DataDir: dir, AdminUser: "admin", CITick: time.Second})
 	if err == nil || !strings.Contains(err.Error(), "in use by another server") {
 		t.Errorf("second server on one --data: %v", err)

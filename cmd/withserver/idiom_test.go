@@ -11,7 +11,8 @@ import (
 
 // TestServeIsBuiltOneWay: the verb forge-server has of its own is built
 // as every verb of forge's tree is (cmd's TestEveryVerbIsBuiltOneWay
-// checks the rest, the demo among them).
+// checks the rest, the demo among them), from forge-server's Globals
+// instead of the Factory: its options embed cmdcore.Deps.
 func TestServeIsBuiltOneWay(t *testing.T) {
 	seamtest.CheckVerb(t, serve.Run, "forge serve")
 }

@@ -15,7 +15,7 @@ import (
 // NewRootCmd is cmd.NewRootCmd with serve of its own.
 func NewRootCmd(f *cmdutil.Factory) *cobra.Command {
 	root := cmd.NewRootCmd(f)
-	c := serve.NewCmd(f)
+	c := serve.NewCmd(&f.Globals)
 	if old, _, err := root.Find([]string{c.Name()}); err == nil && old != root {
 		root.RemoveCommand(old)
 	}

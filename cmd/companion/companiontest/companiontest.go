@@ -4,7 +4,10 @@
 package companiontest
 
 import (
+	"bytes"
+	"errors"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"testing"
@@ -94,3 +97,24 @@ func Ran(clone string) bool {
 }
 
 func ranFile(clone string) string { return filepath.Join(clone, "the-clone-ran") }
+
+// ExecutesTemplates reports whether the program of package pkg (a main
+// package's import path) links text/template's executor: once a binary
+// can execute a template, whose reflection may call any method by name,
+// the linker keeps every exported method of every type in it (3.5 MB of
+// forge-server). It builds the program; without go, the test is skipped.
+func ExecutesTemplates(t testing.TB, pkg string) bool {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), "prog")
+	if out, err := exec.Command("go", "build", "-o", bin, pkg).CombinedOutput(); err != nil {
+		if errors.Is(err, exec.ErrNotFound) {
+			t.Skipf("go build: %v", err)
+		}
+		t.Fatalf("go build %s: %v\n%s", pkg, err, out)
+	}
+	syms, err := exec.Command("go", "tool", "nm", bin).Output()
+	if err != nil {
+		t.Fatalf("go tool nm: %v", err)
+	}
+	return bytes.Contains(syms, []byte(" text/template.(*state).evalCall\n"))
+}

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/forgehq/forge/app/cmdutil"
+	"github.com/forgehq/forge/app/cmdutil/cmdcore"
 	"github.com/forgehq/forge/internal/iostreams"
 	"github.com/forgehq/forge/internal/text"
 )
@@ -32,7 +33,7 @@ func Typed(ctx context.Context, src cmdutil.DepsSource, name string) error {
 	}
 	if strings.TrimSpace(typed) != name {
 		d.IO.ErrPrintf("%q does not match %s; nothing deleted.\n", typed, text.OneLine(name))
-		return cmdutil.ErrSilent
+		return cmdcore.ErrSilent
 	}
 	return nil
 }
@@ -47,7 +48,7 @@ func YesNo(ctx context.Context, src cmdutil.DepsSource, question string) error {
 	}
 	if !ok {
 		d.IO.ErrPrintln("Nothing deleted.")
-		return cmdutil.ErrSilent
+		return cmdcore.ErrSilent
 	}
 	return nil
 }

@@ -1,7 +1,8 @@
 // Package rootcmd is forge's root command and the way a command line runs
 // on it: the part of package cmd that the companions, forge-server and
 // forge-mcp, share without linking forge's other commands (docs/DESIGN.md,
-// "Start-up cost").
+// "Start-up cost"). It works with cmdcore's Globals, not cmdutil's
+// Factory, so that forge-server links none of the service's clients.
 package rootcmd
 
 import (
@@ -10,18 +11,21 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"strconv"
+	"strings"
 	"sync"
 	"syscall"
 
-	"github.com/forgehq/forge/app/cmdutil"
+	"github.com/forgehq/forge/app/cmdutil/cmdcore"
 	"github.com/forgehq/forge/internal/build"
 	"github.com/forgehq/forge/internal/iostreams"
 	"github.com/spf13/cobra"
 )
 
 // New is forge's root command alone: its help, version, global flags
-// (--profile, --debug) and flag errors. Commands are added by the caller.
-func New(f *cmdutil.Factory) *cobra.Command {
+// (--profile, --debug, bound to g's) and flag errors. Commands are added
+// by the caller.
+func New(g *cmdcore.Globals) *cobra.Command {
 	root := &cobra.Command{
 		Use:   "forge <command> <subcommand> [flags]",
 		Short: "Work with the hosting service from the command line",
@@ -34,26 +38,25 @@ and two-factor authentication; the agent chat; and the container registry.`,
 		Version:       build.Version,
 		SilenceErrors: true,
 		SilenceUsage:  true,
-		Args:          cmdutil.GroupArgs,
+		Args:          cmdcore.GroupArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return cmd.Help()
 		},
 	}
 	globals.Do(setGlobals)
-	root.SetVersionTemplate("{{forgeVersion}}\n")
-	root.SetOut(f.IOStreams.Out)
-	root.SetErr(f.IOStreams.ErrOut)
+	root.SetOut(g.IOStreams.Out)
+	root.SetErr(g.IOStreams.ErrOut)
 	root.SetFlagErrorFunc(func(cmd *cobra.Command, err error) error {
-		if uerr := cmdutil.GroupFlagError(cmd); uerr != nil {
+		if uerr := cmdcore.GroupFlagError(cmd); uerr != nil {
 			return uerr
 		}
-		if ferr := cmdutil.FlagError(err); ferr != err {
+		if ferr := cmdcore.FlagError(err); ferr != err {
 			return ferr
 		}
-		return &cmdutil.UsageError{Err: fmt.Errorf("%w; see `%s --help`", err, cmd.CommandPath())}
+		return &cmdcore.UsageError{Err: fmt.Errorf("%w; see `%s --help`", err, cmd.CommandPath())}
 	})
-	root.PersistentFlags().StringVar(&f.ProfileFlag, "profile", "", "Use the named configuration `profile` (also FORGE_PROFILE)")
-	root.PersistentFlags().BoolVar(&f.DebugFlag, "debug", false, "Trace HTTP requests to stderr, secrets masked (also FORGE_DEBUG=1)")
+	root.PersistentFlags().StringVar(&g.ProfileFlag, "profile", "", "Use the named configuration `profile` (also FORGE_PROFILE)")
+	root.PersistentFlags().BoolVar(&g.DebugFlag, "debug", false, "Trace HTTP requests to stderr, secrets masked (also FORGE_DEBUG=1)")
 	// cmd/completion replaces cobra's own `completion` command.
 	root.CompletionOptions.DisableDefaultCmd = true
 
@@ -68,23 +71,64 @@ func setGlobals() {
 	// Every parent's persistent hooks run, not only the nearest one's, so
 	// the root's interrupt handling survives subcommands with hooks.
 	cobra.EnableTraverseRunHooks = true
-	cobra.AddTemplateFunc("forgeVersion", build.String)
 }
 
-// Main runs a companion with the process's arguments and environment and
-// returns the exit code: forge's root, for its global flags, errors and
-// exit codes, with the one command cmd builds (forge-server's serve,
-// forge-mcp's mcp) and no other.
-func Main(cmd func(*cmdutil.Factory) *cobra.Command) int {
-	f := cmdutil.New(iostreams.System(), os.Getenv)
-	return Run(context.Background(), f, os.Args[1:], cmd)
+// addVersionFlag gives root its --version (-v) as cobra would, before it
+// runs: cobra then prints "forge version VERSION" (its default version
+// function), and the flag's value fills VERSION in when it is set, from
+// the build information (build.String), which no other start reads. A
+// version template would say the same, but executing a template links
+// text/template's reflection, which keeps every exported method of every
+// type in the binary: 3.5 MB of forge-server, 3.8 MB of forge-mcp
+// (bench/README.md, "Companions decided again").
+func addVersionFlag(root *cobra.Command) {
+	if root.Version == "" || root.Flags().Lookup("version") != nil {
+		return
+	}
+	short := "v"
+	if root.Flags().ShorthandLookup("v") != nil || root.PersistentFlags().ShorthandLookup("v") != nil {
+		short = ""
+	}
+	fl := root.Flags().VarPF(&versionValue{root: root}, "version", short, "version for "+root.DisplayName())
+	fl.NoOptDefVal = "true"
+	_ = root.Flags().SetAnnotation("version", cobra.FlagSetByCobraAnnotation, []string{"true"})
 }
 
-// Run is Main with a Factory and arguments of the caller's (tests).
-func Run(ctx context.Context, f *cmdutil.Factory, args []string, cmd func(*cmdutil.Factory) *cobra.Command) int {
-	root := New(f)
-	root.AddCommand(cmd(f))
-	return Exit(f, Execute(ctx, root, args))
+// versionValue is --version's value: a bool, which sets root's Version
+// to the build's description when true.
+type versionValue struct {
+	root *cobra.Command
+	set  bool
+}
+
+func (v *versionValue) String() string   { return strconv.FormatBool(v.set) }
+func (v *versionValue) Type() string     { return "bool" }
+func (v *versionValue) IsBoolFlag() bool { return true }
+func (v *versionValue) Set(s string) error {
+	b, err := strconv.ParseBool(s)
+	if err != nil {
+		return err
+	}
+	v.set = b
+	if b {
+		v.root.Version = strings.TrimPrefix(build.String(), v.root.DisplayName()+" version ")
+	}
+	return nil
+}
+
+// Main runs a companion with the process's arguments and returns the exit
+// code: forge's root over g (the process's streams and environment), for
+// its global flags, errors and exit codes, with cmd (forge-server's serve,
+// forge-mcp's mcp, built over g) and no other command.
+func Main(g *cmdcore.Globals, cmd *cobra.Command) int {
+	return Run(context.Background(), g, os.Args[1:], cmd)
+}
+
+// Run is Main with arguments of the caller's (tests).
+func Run(ctx context.Context, g *cmdcore.Globals, args []string, cmd *cobra.Command) int {
+	root := New(g)
+	root.AddCommand(cmd)
+	return Exit(g.IOStreams, Execute(ctx, root, args))
 }
 
 // Execute runs root on args: Ctrl-C (or SIGTERM) cancels the command's
@@ -98,9 +142,10 @@ func Execute(parent context.Context, root *cobra.Command, args []string) error {
 		watchInterrupt(ctx, cancel)
 		return nil
 	}
+	addVersionFlag(root)
 	root.SetArgs(args)
 	err := root.ExecuteContext(ctx)
-	var reported *cmdutil.ExitError
+	var reported *cmdcore.ExitError
 	if err != nil && ctx.Err() != nil && !errors.As(err, &reported) && !errors.Is(err, context.Canceled) {
 		// Canceled decides the exit code; the command's error stays
 		// inside for what it says (where typed text was kept).
@@ -109,16 +154,16 @@ func Execute(parent context.Context, root *cobra.Command, args []string) error {
 	return err
 }
 
-// Exit prints err on stderr as forge does and returns the exit code.
-func Exit(f *cmdutil.Factory, err error) int {
-	if cmdutil.ShouldPrint(err) {
-		if cmdutil.ExitCode(err) == cmdutil.ExitInterrupted {
-			f.IOStreams.ErrPrintf("forge: %s\n", iostreams.Lines(cmdutil.InterruptedMessage(err)))
+// Exit prints err on ios's stderr as forge does and returns the exit code.
+func Exit(ios *iostreams.IOStreams, err error) int {
+	if cmdcore.ShouldPrint(err) {
+		if cmdcore.ExitCode(err) == cmdcore.ExitInterrupted {
+			ios.ErrPrintf("forge: %s\n", iostreams.Lines(cmdcore.InterruptedMessage(err)))
 		} else {
-			f.IOStreams.ErrPrintf("forge: %v\n", err) // an error keeps its lines: the hint
+			ios.ErrPrintf("forge: %v\n", err) // an error keeps its lines: the hint
 		}
 	}
-	return cmdutil.ExitCode(err)
+	return cmdcore.ExitCode(err)
 }
 
 // watchInterrupt makes Ctrl-C (or SIGTERM) cancel the running command's

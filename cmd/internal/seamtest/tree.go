@@ -3,10 +3,12 @@ package seamtest
 import (
 	"context"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/forgehq/forge/app/cmdutil"
+	"github.com/forgehq/forge/app/cmdutil/cmdcore"
 	"github.com/forgehq/forge/internal/iostreams"
 	"github.com/spf13/cobra"
 )
@@ -28,53 +30,69 @@ func Verbs(root *cobra.Command) []string {
 	return paths
 }
 
-// Runner runs a command line of a tree with a Factory (cmd.Run).
-type Runner func(ctx context.Context, f *cmdutil.Factory, args []string) int
+// A Factory is what a tree's commands are built from: forge's Factory
+// (cmd.Run), or the Globals alone in forge-server, whose serve uses no
+// client of the service (serve.Run).
+type Factory interface {
+	*cmdutil.Factory | *cmdcore.Globals
+}
 
 // CheckVerb runs the verb at path ("forge issue close") with args under
-// cmdutil.CaptureRuns, in an empty environment and configuration, and
-// fails unless it reached cmdutil.Seam with options that embed
-// cmdutil.Deps and hold no Factory (docs/DESIGN.md "How a command is
-// built"). A verb built another way runs its own code instead.
-func CheckVerb(t *testing.T, run Runner, path string, args ...string) {
+// cmdutil.CaptureRuns, in an empty environment and configuration, through
+// run (a tree's Run, taking its Factory), and fails unless it reached
+// cmdutil.Seam with options that embed the Deps that Factory gives
+// (cmdutil.Deps; from Globals, cmdcore.Deps) and hold neither the Factory
+// nor the Globals (docs/DESIGN.md "How a command is built"). A verb built
+// another way runs its own code instead.
+func CheckVerb[F Factory](t *testing.T, run func(ctx context.Context, f F, args []string) int, path string, args ...string) {
 	t.Helper()
 	ios, _, _, errOut := iostreams.Test()
 	dir := t.TempDir()
 	env := map[string]string{"HOME": dir, "FORGE_CONFIG_DIR": dir, "XDG_CACHE_HOME": dir}
 	f := cmdutil.New(ios, func(k string) string { return env[k] })
+	var factory F
+	deps := depsType
+	switch p := any(&factory).(type) {
+	case **cmdutil.Factory:
+		*p = f
+	case **cmdcore.Globals:
+		*p, deps = &f.Globals, coreDepsType
+	}
 	var opts any
 	ctx := cmdutil.CaptureRuns(context.Background(), func(o any) { opts = o })
 	line := append(strings.Fields(path)[1:], args...)
-	if code := run(ctx, f, line); opts == nil {
+	if code := run(ctx, factory, line); opts == nil {
 		t.Fatalf("`%s` did not reach cmdutil.Seam (exit %d, stderr %q): build it as newXCmd(f, runF) with runF = cmdutil.Seam(runF, runX), or give it the arguments it needs", strings.Join(append([]string{path}, args...), " "), code, errOut)
 	}
-	checkOptions(t, path, reflect.TypeOf(opts))
+	checkOptions(t, path, reflect.TypeOf(opts), deps)
 }
 
 var (
-	depsType    = reflect.TypeFor[cmdutil.Deps]()
-	factoryType = reflect.TypeFor[cmdutil.Factory]()
+	depsType     = reflect.TypeFor[cmdutil.Deps]()
+	coreDepsType = reflect.TypeFor[cmdcore.Deps]()
+	factoryTypes = []reflect.Type{reflect.TypeFor[cmdutil.Factory](), reflect.TypeFor[cmdcore.Globals]()}
 )
 
-// checkOptions: the options are a pointer to a struct embedding
-// cmdutil.Deps, and nothing in them is the Factory.
-func checkOptions(t *testing.T, path string, typ reflect.Type) {
+// checkOptions: the options are a pointer to a struct embedding deps, and
+// nothing in them is the Factory or the Globals.
+func checkOptions(t *testing.T, path string, typ, deps reflect.Type) {
 	t.Helper()
 	if typ.Kind() != reflect.Pointer || typ.Elem().Kind() != reflect.Struct {
 		t.Fatalf("`%s`'s options are a %s, not a pointer to a struct", path, typ)
 	}
 	st := typ.Elem()
-	if f, ok := st.FieldByName("Deps"); !ok || !f.Anonymous || f.Type != depsType {
-		t.Errorf("`%s`'s %s does not embed cmdutil.Deps", path, st)
+	if f, ok := st.FieldByName("Deps"); !ok || !f.Anonymous || f.Type != deps {
+		t.Errorf("`%s`'s %s does not embed %s", path, st, deps)
 	}
 	if where := holdsFactory(st, st.Name(), map[reflect.Type]bool{}); where != "" {
-		t.Errorf("`%s`'s options hold the Factory (%s): give the run function what it uses through cmdutil.Deps", path, where)
+		t.Errorf("`%s`'s options hold the Factory (%s): give the run function what it uses through %s", path, where, deps)
 	}
 }
 
-// holdsFactory names a field of typ (at any depth) that is the Factory.
+// holdsFactory names a field of typ (at any depth) that is the Factory or
+// the Globals.
 func holdsFactory(typ reflect.Type, at string, seen map[reflect.Type]bool) string {
-	if typ == factoryType {
+	if slices.Contains(factoryTypes, typ) {
 		return at
 	}
 	if seen[typ] {

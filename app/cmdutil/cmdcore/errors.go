@@ -1,6 +1,4 @@
-// Package cmdutil holds what every forge command shares: the Factory, the
-// error types and the one place where errors become exit codes.
-package cmdutil
+package cmdcore
 
 import (
 	"context"

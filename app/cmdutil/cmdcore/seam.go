@@ -1,11 +1,13 @@
-package cmdutil
+package cmdcore
 
 import "context"
 
 // Seam is the run function of a verb built by newXCmd(f, runF): runF, a
 // test's, when given (gh's runF seam), else run. The options P are a
-// pointer to a struct embedding Deps, never holding the Factory (and,
-// being a pointer, share one instantiation of Seam in the binary).
+// pointer to a struct embedding the Deps of the tree (cmdutil.Deps in
+// forge's; Deps in forge-server's), never holding the Factory or the
+// Globals (and, being a pointer, share one instantiation of Seam in the
+// binary).
 //
 // Under a context from CaptureRuns, run is not called: the options go to
 // the capture instead, which is how the command tree's test sees that
