@@ -39,7 +39,7 @@ type Error struct {
 	atRoot      bool   // the request was for an endpoint every service has
 }
 
-// HTTPStatus returns the status code; cmdutil.ExitCode maps 401 to exit
+// HTTPStatus returns the status code; cmdcore.ExitCode maps 401 to exit
 // code 4 through it.
 func (e *Error) HTTPStatus() int { return e.StatusCode }
 
@@ -50,7 +50,7 @@ func (e *Error) TokenRejected() bool {
 	return e.tokenSent && authanswer.Refused(e.StatusCode, e.Message)
 }
 
-// CredentialsRefused is TokenRejected: cmdutil.ExitCode makes it exit
+// CredentialsRefused is TokenRejected: cmdcore.ExitCode makes it exit
 // code 4, as a 401.
 func (e *Error) CredentialsRefused() bool { return e.TokenRejected() }
 

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/forgehq/forge/app/cmdutil"
+	"github.com/forgehq/forge/app/cmdutil/cmdcore"
 	"github.com/spf13/cobra"
 )
 
@@ -35,7 +35,7 @@ func habitError(cmd *cobra.Command, err error) error {
 	}
 	for _, h := range ghHabits {
 		if h.flag == cmd.CommandPath()+" "+name {
-			return cmdutil.UsageErrorf("%s (a gh flag): %s", msg, h.hint)
+			return cmdcore.UsageErrorf("%s (a gh flag): %s", msg, h.hint)
 		}
 	}
 	return nil

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/forgehq/forge/app/cmdutil"
+	"github.com/forgehq/forge/app/cmdutil/cmdcore"
 	"github.com/forgehq/forge/internal/iostreams"
 )
 
@@ -21,7 +22,7 @@ func TestGhHabitsNameForgesWay(t *testing.T) {
 		ios, _, _, errOut := iostreams.Test()
 		args := append(strings.Fields(h.flag)[1:], "1")
 		code := Run(t.Context(), cmdutil.New(ios, func(string) string { return "" }), args)
-		if code != cmdutil.ExitUsage || !strings.Contains(errOut.String(), hint) {
+		if code != cmdcore.ExitUsage || !strings.Contains(errOut.String(), hint) {
 			t.Errorf("forge %s: exit %d, stderr %q; want exit 2 naming %q", strings.Join(args, " "), code, errOut, hint)
 		}
 	}

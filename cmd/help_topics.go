@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/forgehq/forge/app/cmdutil"
+	"github.com/forgehq/forge/app/cmdutil/cmdcore"
 	"github.com/spf13/cobra"
 )
 
@@ -230,7 +230,7 @@ func strictHelp(root *cobra.Command) {
 	help.RunE = func(c *cobra.Command, args []string) error {
 		cmd, rest, err := c.Root().Find(args)
 		if cmd == nil || err != nil || len(rest) > 0 {
-			return cmdutil.UsageErrorf("no help topic or command %q: see `forge help` for the commands and topics", strings.Join(args, " "))
+			return cmdcore.UsageErrorf("no help topic or command %q: see `forge help` for the commands and topics", strings.Join(args, " "))
 		}
 		if cmd.DisableFlagParsing && cmd.RunE != nil {
 			return cmd.RunE(cmd, []string{"--help"})

@@ -73,7 +73,7 @@ var forwarded = map[string]bool{"forge serve": true}
 
 // TestEveryVerbIsBuiltOneWay walks the command tree and runs every verb
 // (every command with a run function but the help topics) with its run
-// captured: each must reach cmdutil.Seam, the runF seam of
+// captured: each must reach cmdcore.Seam, the runF seam of
 // newXCmd(f, runF), with options that embed cmdutil.Deps and hold no
 // Factory (seamtest.CheckVerb). A verb built another way runs its own
 // code instead and fails here.
@@ -107,9 +107,8 @@ func TestEveryVerbIsBuiltOneWay(t *testing.T) {
 	}
 }
 
-// TestSeamIsTheConstructorsRunF: every cmdutil.Seam call in cmd/ (or
-// cmdcore.Seam, the same function, in forge-server's serve) passes on a
-// runF its constructor takes as a parameter, so a test can give the verb
+// TestSeamIsTheConstructorsRunF: every cmdcore.Seam call in cmd/
+// (forge's verbs and forge-server's serve) passes on a runF its constructor takes as a parameter, so a test can give the verb
 // its own run function.
 func TestSeamIsTheConstructorsRunF(t *testing.T) {
 	fset := token.NewFileSet()
@@ -140,7 +139,7 @@ func TestSeamIsTheConstructorsRunF(t *testing.T) {
 				}
 				calls++
 				if id, ok := call.Args[0].(*ast.Ident); !ok || !params[id.Name] {
-					t.Errorf("%s: cmdutil.Seam's first argument is not a parameter of %s: pass the constructor's runF", fset.Position(call.Pos()), fn.Name.Name)
+					t.Errorf("%s: cmdcore.Seam's first argument is not a parameter of %s: pass the constructor's runF", fset.Position(call.Pos()), fn.Name.Name)
 				}
 				return true
 			})
@@ -151,7 +150,7 @@ func TestSeamIsTheConstructorsRunF(t *testing.T) {
 		t.Fatal(err)
 	}
 	if calls == 0 {
-		t.Fatal("found no cmdutil.Seam call under cmd/")
+		t.Fatal("found no cmdcore.Seam call under cmd/")
 	}
 }
 

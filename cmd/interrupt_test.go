@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/forgehq/forge/app/cmdutil"
+	"github.com/forgehq/forge/app/cmdutil/cmdcore"
 	"github.com/forgehq/forge/internal/iostreams"
 )
 
@@ -43,8 +44,8 @@ func TestInterruptSaysWhereTheTextIsKept(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	go func() { <-arrived; cancel() }()
 	code := Run(ctx, f, []string{"issue", "create", "-R", "alice/app", "--title", "Hung", "--body-file", "-"})
-	if code != cmdutil.ExitInterrupted {
-		t.Fatalf("exit code %d, want %d; stderr:\n%s", code, cmdutil.ExitInterrupted, errOut)
+	if code != cmdcore.ExitInterrupted {
+		t.Fatalf("exit code %d, want %d; stderr:\n%s", code, cmdcore.ExitInterrupted, errOut)
 	}
 	m := regexp.MustCompile(`^forge: interrupted; your text is kept in (\S+): send it again with --body-file (\S+)\n$`).FindStringSubmatch(errOut.String())
 	if m == nil || m[1] != m[2] {

@@ -43,7 +43,7 @@ var rawAllowed = map[string]string{
 	// The chat session's terminal is in raw mode: its out and errOut turn
 	// each newline into CRLF. What they print is Styled (cs.Dim and
 	// cs.Gray sanitize on a terminal) or an error through
-	// cmdutil.ErrorMessage.
+	// cmdcore.ErrorMessage.
 	"chat/session.go sessionIO":    "chat session: the banner through the raw-mode terminal's CRLF writer",
 	"chat/session.go runSession":   "chat session: notes and errors through the raw-mode CRLF writer",
 	"chat/session.go turn":         "chat session: the usage line (numbers) through the raw-mode CRLF writer",

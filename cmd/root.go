@@ -13,6 +13,7 @@ import (
 	"sync"
 
 	"github.com/forgehq/forge/app/cmdutil"
+	"github.com/forgehq/forge/app/cmdutil/cmdcore"
 	"github.com/forgehq/forge/app/output"
 	"github.com/forgehq/forge/cmd/account"
 	"github.com/forgehq/forge/cmd/admin"
@@ -237,8 +238,8 @@ func runShellAlias(ctx context.Context, f *cmdutil.Factory, sh *exec.Cmd) int {
 	case errors.As(err, &ee) && ee.ExitCode() >= 0:
 		return ee.ExitCode()
 	case ctx.Err() != nil:
-		return cmdutil.ExitInterrupted
+		return cmdcore.ExitInterrupted
 	}
 	ios.ErrPrintf("forge: running the alias: %v\n", err)
-	return cmdutil.ExitFailure
+	return cmdcore.ExitFailure
 }

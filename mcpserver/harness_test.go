@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/forgehq/forge/app/cmdutil"
+	"github.com/forgehq/forge/app/cmdutil/cmdcore"
 	"github.com/forgehq/forge/app/mcptools"
 	"github.com/forgehq/forge/mcpserver/mcpservertest"
 )
@@ -28,7 +29,7 @@ func runServe(set ...func(*mcptools.ServeOptions)) mcpservertest.Run {
 	for _, f := range set {
 		f(&opts)
 	}
-	return func(ctx context.Context, f *cmdutil.Factory) int { return cmdutil.ExitCode(Serve(ctx, f, opts)) }
+	return func(ctx context.Context, f *cmdutil.Factory) int { return cmdcore.ExitCode(Serve(ctx, f, opts)) }
 }
 
 func allowWrite(o *mcptools.ServeOptions) { o.AllowWrite = true }

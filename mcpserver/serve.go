@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/forgehq/forge/app/cmdutil"
+	"github.com/forgehq/forge/app/cmdutil/cmdcore"
 	"github.com/forgehq/forge/app/mcptools"
 	"github.com/forgehq/forge/client"
 	"github.com/forgehq/forge/internal/build"
@@ -44,7 +45,7 @@ func Serve(ctx context.Context, f *cmdutil.Factory, opts mcptools.ServeOptions) 
 		Redactor: f.Redactor(), Version: build.Version, RegistryHosts: opts.RegistryHosts, CodeCache: codeCache(f.Getenv),
 	})
 	if err != nil {
-		return &cmdutil.UsageError{Err: err}
+		return &cmdcore.UsageError{Err: err}
 	}
 	if opts.HTTPAddr != "" {
 		return serveHTTP(ctx, f, opts, ms)
@@ -125,10 +126,10 @@ func serveHTTP(ctx context.Context, f *cmdutil.Factory, opts mcptools.ServeOptio
 	ios := f.IOStreams
 	host, _, err := net.SplitHostPort(opts.HTTPAddr)
 	if err != nil {
-		return cmdutil.UsageErrorf("--http %q: %v; give host:port, as 127.0.0.1:8765", opts.HTTPAddr, err)
+		return cmdcore.UsageErrorf("--http %q: %v; give host:port, as 127.0.0.1:8765", opts.HTTPAddr, err)
 	}
 	if !opts.ListenAny && !origin.IsLoopback(host) {
-		return cmdutil.UsageErrorf("--http %s is not a loopback address: anyone who can reach it could try the token; use 127.0.0.1:PORT, or pass --listen-any", opts.HTTPAddr)
+		return cmdcore.UsageErrorf("--http %s is not a loopback address: anyone who can reach it could try the token; use 127.0.0.1:PORT, or pass --listen-any", opts.HTTPAddr)
 	}
 	token := f.Getenv("FORGE_MCP_TOKEN")
 	if token == "" {

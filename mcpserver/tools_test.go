@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/forgehq/forge/app/cmdutil"
+	"github.com/forgehq/forge/app/cmdutil/cmdcore"
 	"github.com/forgehq/forge/app/mcptools"
 	"github.com/forgehq/forge/client"
 	"github.com/forgehq/forge/internal/iostreams"
@@ -199,7 +199,7 @@ func TestServeOnATerminalSaysWhatItIsFor(t *testing.T) {
 	h := mcpservertest.NewWorld(t)
 	ios, _, _, errOut := iostreams.Test()
 	ios.SetStdinTTY(true)
-	code := cmdutil.ExitCode(Serve(context.Background(), h.Factory(ios), mcptools.ServeOptions{}))
+	code := cmdcore.ExitCode(Serve(context.Background(), h.Factory(ios), mcptools.ServeOptions{}))
 	if code != 0 || !strings.Contains(errOut.String(), "for an assistant to launch: `forge mcp config` prints the snippet") {
 		t.Errorf("exit %d, stderr %q", code, errOut)
 	}

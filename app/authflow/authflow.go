@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/forgehq/forge/app/cmdutil"
+	"github.com/forgehq/forge/app/cmdutil/cmdcore"
 	"github.com/forgehq/forge/client"
 	"github.com/forgehq/forge/config"
 )
@@ -43,9 +44,9 @@ func Start(ctx context.Context, anon *client.Client, username, password string) 
 		if errors.As(err, &apiErr) {
 			switch apiErr.StatusCode {
 			case http.StatusUnauthorized, http.StatusForbidden:
-				return nil, &cmdutil.AuthError{Err: fmt.Errorf("login to %s failed: %s", anon.BaseURL(), Summary(err))}
+				return nil, &cmdcore.AuthError{Err: fmt.Errorf("login to %s failed: %s", anon.BaseURL(), Summary(err))}
 			case http.StatusTooManyRequests:
-				return nil, &cmdutil.AuthError{Err: fmt.Errorf("login failed: %w", err)}
+				return nil, &cmdcore.AuthError{Err: fmt.Errorf("login failed: %w", err)}
 			}
 		}
 		return nil, fmt.Errorf("login failed: %w", err)
@@ -85,11 +86,11 @@ func CheckToken(ctx context.Context, anon *client.Client, token string) (*client
 	var apiErr *client.Error
 	switch {
 	case client.IsTwoFactorRequired(err):
-		return nil, cmdutil.AuthErrorf("the token works only after a two-factor code, which forge can send only in a login: log in with your password instead")
+		return nil, cmdcore.AuthErrorf("the token works only after a two-factor code, which forge can send only in a login: log in with your password instead")
 	case errors.As(err, &apiErr) && (apiErr.StatusCode == http.StatusUnauthorized || apiErr.CredentialsRefused()):
 		// forge's sentence, not the service's: its advice ("log in
 		// again") is not this command's fix.
-		return nil, cmdutil.AuthErrorf("%s did not accept the token: it is unknown there, expired or revoked", anon.BaseURL())
+		return nil, cmdcore.AuthErrorf("%s did not accept the token: it is unknown there, expired or revoked", anon.BaseURL())
 	}
 	return nil, fmt.Errorf("checking the token: %w", err)
 }
@@ -115,7 +116,7 @@ func CodeError(err error) error {
 		return locked
 	}
 	if WrongCode(err) {
-		return cmdutil.AuthErrorf("the two-factor code was not accepted: %s", Summary(err))
+		return cmdcore.AuthErrorf("the two-factor code was not accepted: %s", Summary(err))
 	}
 	return err
 }
@@ -226,7 +227,7 @@ func CodesLocked(err error) error {
 	if apiErr.RetryAfter > 0 {
 		wait = apiErr.RetryAfter.Round(time.Second).String()
 	}
-	return cmdutil.AuthErrorf("too many wrong two-factor codes: the service refuses codes for this account for now; wait %s, then log in again", wait)
+	return cmdcore.AuthErrorf("too many wrong two-factor codes: the service refuses codes for this account for now; wait %s, then log in again", wait)
 }
 
 // Summary is the server's message of an API error, else the error.

@@ -11,6 +11,7 @@ import (
 
 	"github.com/forgehq/forge/app/authflow"
 	"github.com/forgehq/forge/app/cmdutil"
+	"github.com/forgehq/forge/app/cmdutil/cmdcore"
 	"github.com/forgehq/forge/client"
 	"github.com/forgehq/forge/config"
 	"github.com/forgehq/forge/internal/iostreams"
@@ -65,9 +66,9 @@ func TestLogin(t *testing.T) {
 	}
 
 	_, err = authflow.Start(ctx, anon(t, srv), "alice", "not-her-password")
-	var auth *cmdutil.AuthError
-	if !errors.As(err, &auth) || cmdutil.ExitCode(err) != 4 || !strings.HasPrefix(err.Error(), "login to "+srv.BaseURL()+" failed: ") {
-		t.Errorf("wrong password: %v (exit %d)", err, cmdutil.ExitCode(err))
+	var auth *cmdcore.AuthError
+	if !errors.As(err, &auth) || cmdcore.ExitCode(err) != 4 || !strings.HasPrefix(err.Error(), "login to "+srv.BaseURL()+" failed: ") {
+		t.Errorf("wrong password: %v (exit %d)", err, cmdcore.ExitCode(err))
 	}
 }
 
@@ -83,8 +84,8 @@ func TestLoginLockedOut(t *testing.T) {
 			break
 		}
 	}
-	if !client.HasStatus(err, 429) || cmdutil.ExitCode(err) != 4 {
-		t.Errorf("after wrong passwords: %v (exit %d)", err, cmdutil.ExitCode(err))
+	if !client.HasStatus(err, 429) || cmdcore.ExitCode(err) != 4 {
+		t.Errorf("after wrong passwords: %v (exit %d)", err, cmdcore.ExitCode(err))
 	}
 }
 
@@ -111,7 +112,7 @@ func TestTwoFactor(t *testing.T) {
 	if !authflow.WrongCode(err) {
 		t.Fatalf("a wrong code: %v", err)
 	}
-	if cerr := authflow.CodeError(err); cmdutil.ExitCode(cerr) != 4 || !strings.HasPrefix(cerr.Error(), "the two-factor code was not accepted: ") {
+	if cerr := authflow.CodeError(err); cmdcore.ExitCode(cerr) != 4 || !strings.HasPrefix(cerr.Error(), "the two-factor code was not accepted: ") {
 		t.Errorf("CodeError: %v", cerr)
 	}
 	code, err := totp.GenerateCode(secret, time.Now())
@@ -142,7 +143,7 @@ func TestTwoFactor(t *testing.T) {
 			break
 		}
 	}
-	if locked == nil || cmdutil.ExitCode(locked) != 4 || !strings.Contains(locked.Error(), "too many wrong two-factor codes") || strings.Contains(locked.Error(), "wait a while") {
+	if locked == nil || cmdcore.ExitCode(locked) != 4 || !strings.Contains(locked.Error(), "too many wrong two-factor codes") || strings.Contains(locked.Error(), "wait a while") {
 		t.Errorf("after wrong codes: %v", locked)
 	}
 }

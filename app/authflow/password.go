@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/forgehq/forge/app/cmdutil"
+	"github.com/forgehq/forge/app/cmdutil/cmdcore"
 	"github.com/forgehq/forge/client"
 	"github.com/forgehq/forge/config"
 )
@@ -14,13 +15,13 @@ import (
 // errors.
 func CheckNewPassword(oldPW, newPW string) error {
 	if n := len([]rune(newPW)); n < client.MinPasswordLength {
-		return cmdutil.UsageErrorf("the new password has %d characters; it needs at least %d", n, client.MinPasswordLength)
+		return cmdcore.UsageErrorf("the new password has %d characters; it needs at least %d", n, client.MinPasswordLength)
 	}
 	if strings.TrimSpace(newPW) == "" {
-		return cmdutil.UsageErrorf("the new password is only blanks; choose one with at least %d characters that are not all spaces", client.MinPasswordLength)
+		return cmdcore.UsageErrorf("the new password is only blanks; choose one with at least %d characters that are not all spaces", client.MinPasswordLength)
 	}
 	if newPW == oldPW {
-		return cmdutil.UsageErrorf("the new password is the same as the current one")
+		return cmdcore.UsageErrorf("the new password is the same as the current one")
 	}
 	return nil
 }

@@ -41,7 +41,7 @@ func TestHTTPTimeoutSetting(t *testing.T) {
 		}
 	}
 	_, err := factoryWith(t, map[string]string{"FORGE_HTTP_TIMEOUT": "soon", "FORGE_BASE_URL": "http://x/api/v2", "FORGE_TOKEN": "t"}).REST()
-	var usage *UsageError
+	var usage *cmdcore.UsageError
 	if !errors.As(err, &usage) || !strings.Contains(err.Error(), "FORGE_HTTP_TIMEOUT") {
 		t.Fatalf("bad timeout: %v", err)
 	}

@@ -10,7 +10,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/forgehq/forge/app/cmdutil"
+	"github.com/forgehq/forge/app/cmdutil/cmdcore"
 	"github.com/forgehq/forge/internal/iostreams"
 	"github.com/forgehq/forge/internal/text"
 	"github.com/itchyny/gojq"
@@ -134,16 +134,16 @@ func (e *Exporter) Wants(fields ...string) bool {
 // exclude each other, the jq expression and the template must parse.
 func (e *Exporter) Validate() error {
 	if e.jq != "" && e.template != "" {
-		return cmdutil.UsageErrorf("--jq and --template cannot be used together")
+		return cmdcore.UsageErrorf("--jq and --template cannot be used together")
 	}
 	if e.jq != "" {
 		if _, err := gojq.Parse(e.jq); err != nil {
-			return cmdutil.UsageErrorf("bad --jq expression: %v", err)
+			return cmdcore.UsageErrorf("bad --jq expression: %v", err)
 		}
 	}
 	if e.template != "" {
 		if _, err := parseTemplate(e.template, false); err != nil {
-			return cmdutil.UsageErrorf("bad --template: %v", err)
+			return cmdcore.UsageErrorf("bad --template: %v", err)
 		}
 	}
 	return nil
@@ -256,7 +256,7 @@ func (e *Exporter) pick(v any) (any, error) {
 	}
 	for _, f := range want {
 		if !avail[f] {
-			return nil, cmdutil.UsageErrorf("unknown JSON field %q; available fields: %s", f, strings.Join(sortedKeys(avail), ", "))
+			return nil, cmdcore.UsageErrorf("unknown JSON field %q; available fields: %s", f, strings.Join(sortedKeys(avail), ", "))
 		}
 	}
 	project := func(m map[string]any) map[string]any {
@@ -308,7 +308,7 @@ func writeJSON(w io.Writer, v any, indent string) error {
 func runJQ(out io.Writer, tty bool, expr string, v any) error {
 	q, err := gojq.Parse(expr)
 	if err != nil {
-		return cmdutil.UsageErrorf("bad --jq expression: %v", err)
+		return cmdcore.UsageErrorf("bad --jq expression: %v", err)
 	}
 	indent := ""
 	if tty {
@@ -356,7 +356,7 @@ func runTemplate(out io.Writer, tty, color bool, src string, v any) error {
 	tbl := &tplTable{tty: tty}
 	t, err := newTemplate(src, color, tbl)
 	if err != nil {
-		return cmdutil.UsageErrorf("bad --template: %v", err)
+		return cmdcore.UsageErrorf("bad --template: %v", err)
 	}
 	if err := t.Execute(out, v); err != nil {
 		return fmt.Errorf("template: %v", err)

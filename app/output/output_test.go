@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/forgehq/forge/app/cmdutil"
+	"github.com/forgehq/forge/app/cmdutil/cmdcore"
 	"github.com/forgehq/forge/internal/iostreams"
 	"github.com/spf13/cobra"
 )
@@ -159,7 +159,7 @@ func TestExporterErrors(t *testing.T) {
 	e, _ := exporterFor("--json=number,bogus")
 	ios, _, _, _ := iostreams.Test()
 	err := e.Write(ios, []byte(issuesJSON))
-	var ue *cmdutil.UsageError
+	var ue *cmdcore.UsageError
 	if !errors.As(err, &ue) || !strings.Contains(err.Error(), "available fields: extra, number, state, title") {
 		t.Fatalf("unknown field error = %v", err)
 	}

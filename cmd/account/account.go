@@ -4,12 +4,13 @@ package account
 
 import (
 	"github.com/forgehq/forge/app/cmdutil"
+	"github.com/forgehq/forge/app/cmdutil/cmdcore"
 	"github.com/spf13/cobra"
 )
 
 // NewCmd returns `forge account` and its subcommands.
 func NewCmd(f *cmdutil.Factory) *cobra.Command {
-	cmd := cmdutil.Group(&cobra.Command{
+	cmd := cmdcore.Group(&cobra.Command{
 		Use:   "account <command>",
 		Short: "View and edit your account: profile and password",
 		Example: `  forge account view

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/forgehq/forge/app/cmdutil"
+	"github.com/forgehq/forge/app/cmdutil/cmdcore"
 	"github.com/forgehq/forge/client"
 	"github.com/spf13/cobra"
 )
@@ -15,7 +16,7 @@ type editOptions struct {
 
 func newEditCmd(f *cmdutil.Factory, runF func(context.Context, *editOptions) error) *cobra.Command {
 	opts := &editOptions{Deps: f.Deps()}
-	runF = cmdutil.Seam(runF, runEdit)
+	runF = cmdcore.Seam(runF, runEdit)
 	var fullName, email, location, website, description string
 	cmd := &cobra.Command{
 		Use:   "edit",
@@ -24,7 +25,7 @@ func newEditCmd(f *cmdutil.Factory, runF func(context.Context, *editOptions) err
 clears a field (--location "").`,
 		Example: `  forge account edit --full-name "Alice Liddell" --location Oxford
   forge account edit --website ""`,
-		Args: cmdutil.NoArgs,
+		Args: cmdcore.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			set := func(flag string, v *string) *string {
 				if cmd.Flags().Changed(flag) {
@@ -54,7 +55,7 @@ clears a field (--location "").`,
 func runEdit(ctx context.Context, opts *editOptions) error {
 	u := opts.update
 	if u.FullName == nil && u.Email == nil && u.Location == nil && u.Website == nil && u.Description == nil {
-		return cmdutil.UsageErrorf("nothing to change: pass at least one of --full-name, --email, --location, --website, --description")
+		return cmdcore.UsageErrorf("nothing to change: pass at least one of --full-name, --email, --location, --website, --description")
 	}
 	c, err := opts.REST()
 	if err != nil {

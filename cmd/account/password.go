@@ -10,6 +10,7 @@ import (
 
 	"github.com/forgehq/forge/app/authflow"
 	"github.com/forgehq/forge/app/cmdutil"
+	"github.com/forgehq/forge/app/cmdutil/cmdcore"
 	"github.com/forgehq/forge/client"
 	"github.com/forgehq/forge/config"
 	"github.com/forgehq/forge/internal/iostreams"
@@ -29,7 +30,7 @@ func newPasswordCmd(f *cmdutil.Factory, runF func(context.Context, *passwordOpti
 	opts.changed = func(s *config.Settings, newPW, token string) (authflow.Changed, error) {
 		return authflow.PasswordChanged(f, s, newPW, token)
 	}
-	runF = cmdutil.Seam(runF, runPassword)
+	runF = cmdcore.Seam(runF, runPassword)
 	cmd := &cobra.Command{
 		Use:   "password",
 		Short: "Change your password",
@@ -44,7 +45,7 @@ you stay logged in. The registry password the profile stores for this
 account (`+"`forge image login`"+`) is the account's password: it is updated too.`, client.MinPasswordLength),
 		Example: `  forge account password
   printf '%s\n%s\n' "$OLD" "$NEW" | forge account password --stdin`,
-		Args: cmdutil.NoArgs,
+		Args: cmdcore.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runF(cmd.Context(), opts)
 		},
@@ -94,13 +95,13 @@ func (o *passwordOptions) read(ctx context.Context) (oldPW, newPW string, err er
 			lines = append(lines, strings.TrimRight(sc.Text(), "\r"))
 		}
 		if len(lines) < 2 {
-			return "", "", cmdutil.UsageErrorf("--stdin needs two lines on standard input: the current password, then the new one")
+			return "", "", cmdcore.UsageErrorf("--stdin needs two lines on standard input: the current password, then the new one")
 		}
 		oldPW, newPW = lines[0], lines[1]
 		return oldPW, newPW, authflow.CheckNewPassword(oldPW, newPW)
 	}
 	if !ios.CanPrompt() {
-		return "", "", cmdutil.UsageErrorf("no terminal to ask for the passwords: pass --stdin and send the current and the new password as two lines")
+		return "", "", cmdcore.UsageErrorf("no terminal to ask for the passwords: pass --stdin and send the current and the new password as two lines")
 	}
 	p := o.Prompter
 	if oldPW, err = p.Password(ctx, "Current password"); err != nil {
@@ -128,7 +129,7 @@ func (o *passwordOptions) read(ctx context.Context) (oldPW, newPW string, err er
 		}
 		return oldPW, first, nil
 	}
-	return "", "", cmdutil.UsageErrorf("no new password after 3 tries; nothing changed")
+	return "", "", cmdcore.UsageErrorf("no new password after 3 tries; nothing changed")
 }
 
 // explainPasswordError turns the service's refusal of the current password
@@ -153,7 +154,7 @@ func explainPasswordError(ctx context.Context, c *client.Client, err error) erro
 	if msg == "" {
 		msg = "refused"
 	}
-	return cmdutil.AuthErrorf("the current password is not right (%s); nothing changed", msg)
+	return cmdcore.AuthErrorf("the current password is not right (%s); nothing changed", msg)
 }
 
 // keepLoggedIn says what became of the token: the new one the service

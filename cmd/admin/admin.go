@@ -4,12 +4,13 @@ package admin
 
 import (
 	"github.com/forgehq/forge/app/cmdutil"
+	"github.com/forgehq/forge/app/cmdutil/cmdcore"
 	"github.com/spf13/cobra"
 )
 
 // NewCmd returns `forge admin` and its subcommands.
 func NewCmd(f *cmdutil.Factory) *cobra.Command {
-	cmd := cmdutil.Group(&cobra.Command{
+	cmd := cmdcore.Group(&cobra.Command{
 		Use:   "admin <command>",
 		Short: "Invite people and administer accounts (admin roles)",
 		Example: `  forge admin invite create bob --email bob@example.com --role user

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/forgehq/forge/app/cmdutil"
+	"github.com/forgehq/forge/app/cmdutil/cmdcore"
 	"github.com/forgehq/forge/app/output"
 	"github.com/forgehq/forge/client"
 	"github.com/forgehq/forge/cmd/internal/listing"
@@ -19,7 +20,7 @@ var inviteFields = []string{"id", "username", "email", "full_name", "fullName", 
 
 // newInviteCmd returns `forge admin invite` and its subcommands.
 func newInviteCmd(f *cmdutil.Factory) *cobra.Command {
-	cmd := cmdutil.Group(&cobra.Command{
+	cmd := cmdcore.Group(&cobra.Command{
 		Use:   "invite <command>",
 		Short: "List and create invitations",
 		Example: `  forge admin invite list
@@ -36,7 +37,7 @@ type inviteListOptions struct {
 
 func newInviteListCmd(f *cmdutil.Factory, runF func(context.Context, *inviteListOptions) error) *cobra.Command {
 	opts := &inviteListOptions{Deps: f.Deps()}
-	runF = cmdutil.Seam(runF, runInviteList)
+	runF = cmdcore.Seam(runF, runInviteList)
 	cmd := &cobra.Command{
 		Use:     "list",
 		Aliases: []string{"ls"},
@@ -46,7 +47,7 @@ all). Piped: tab-separated username, email, full name, role, state, inviter
 and creation time.`,
 		Example: `  forge admin invite list
   forge admin invite list --json username,state --jq '.[] | select(.state == "pending") | .username'`,
-		Args: cmdutil.NoArgs,
+		Args: cmdcore.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runF(cmd.Context(), opts)
 		},
@@ -83,7 +84,7 @@ type inviteCreateOptions struct {
 
 func newInviteCreateCmd(f *cmdutil.Factory, runF func(context.Context, *inviteCreateOptions) error) *cobra.Command {
 	opts := &inviteCreateOptions{Deps: f.Deps()}
-	runF = cmdutil.Seam(runF, runInviteCreate)
+	runF = cmdcore.Seam(runF, runInviteCreate)
 	cmd := &cobra.Command{
 		Use:   "create USER --email EMAIL",
 		Short: "Invite someone to the service",
@@ -97,7 +98,7 @@ Messages go to stderr, so PASSWORD=$(forge admin invite create ...) captures
 just that.`,
 		Example: `  forge admin invite create bob --email bob@example.com --full-name "Bob Stone"
   forge admin invite create carol --email carol@example.com --role customer_admin`,
-		Args: cmdutil.ExactArgs(1, "the new account's user name"),
+		Args: cmdcore.ExactArgs(1, "the new account's user name"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.in.Username = args[0]
 			return runF(cmd.Context(), opts)
@@ -115,16 +116,16 @@ func runInviteCreate(ctx context.Context, opts *inviteCreateOptions) error {
 	in.Username = strings.TrimSpace(in.Username)
 	in.Email = strings.TrimSpace(in.Email)
 	if in.Username == "" || strings.HasPrefix(in.Username, "-") {
-		return cmdutil.UsageErrorf("give the new account's user name, as in `forge admin invite create bob --email bob@example.com`")
+		return cmdcore.UsageErrorf("give the new account's user name, as in `forge admin invite create bob --email bob@example.com`")
 	}
 	if in.Email == "" {
-		return cmdutil.UsageErrorf("--email is required: forge admin invite create %s --email ADDRESS", in.Username)
+		return cmdcore.UsageErrorf("--email is required: forge admin invite create %s --email ADDRESS", in.Username)
 	}
 	if a, err := mail.ParseAddress(in.Email); err != nil || a.Address != in.Email {
-		return cmdutil.UsageErrorf("--email %q is not an email address, such as bob@example.com", in.Email)
+		return cmdcore.UsageErrorf("--email %q is not an email address, such as bob@example.com", in.Email)
 	}
 	if !slices.Contains(roles, in.Role) {
-		return cmdutil.UsageErrorf("--role must be one of %s, not %q", strings.Join(roles, ", "), in.Role)
+		return cmdcore.UsageErrorf("--role must be one of %s, not %q", strings.Join(roles, ", "), in.Role)
 	}
 	if err := opts.exporter.Validate(); err != nil {
 		return err

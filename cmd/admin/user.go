@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/forgehq/forge/app/cmdutil"
+	"github.com/forgehq/forge/app/cmdutil/cmdcore"
 	"github.com/forgehq/forge/app/output"
 	"github.com/forgehq/forge/client"
 	"github.com/forgehq/forge/cmd/internal/confirm"
@@ -17,7 +18,7 @@ var userFields = []string{"id", "login", "email", "full_name", "is_admin", "role
 
 // newUserCmd returns `forge admin user` and its subcommands.
 func newUserCmd(f *cmdutil.Factory) *cobra.Command {
-	cmd := cmdutil.Group(&cobra.Command{
+	cmd := cmdcore.Group(&cobra.Command{
 		Use:   "user <command>",
 		Short: "List, disable, enable and delete accounts",
 		Example: `  forge admin user list
@@ -61,7 +62,7 @@ type userListOptions struct {
 
 func newUserListCmd(f *cmdutil.Factory, runF func(context.Context, *userListOptions) error) *cobra.Command {
 	opts := &userListOptions{Deps: f.Deps()}
-	runF = cmdutil.Seam(runF, runUserList)
+	runF = cmdcore.Seam(runF, runUserList)
 	cmd := &cobra.Command{
 		Use:     "list",
 		Aliases: []string{"ls"},
@@ -71,7 +72,7 @@ site_admin: all). Piped: tab-separated login, full name, email, role, state,
 two-factor (on/off) and creation time.`,
 		Example: `  forge admin user list
   forge admin user list --json login,state --jq '.[] | select(.state == "disabled") | .login'`,
-		Args: cmdutil.NoArgs,
+		Args: cmdcore.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runF(cmd.Context(), opts)
 		},
@@ -137,8 +138,8 @@ func newUserEnableCmd(f *cmdutil.Factory, runF func(context.Context, *userAction
 // account may sign in.
 func withUserState(f *cmdutil.Factory, cmd *cobra.Command, enable bool, runF func(context.Context, *userActionOptions) error) *cobra.Command {
 	opts := &userActionOptions{Deps: f.Deps(), enable: enable}
-	runF = cmdutil.Seam(runF, runUserState)
-	cmd.Args = cmdutil.ExactArgs(1, "a user name")
+	runF = cmdcore.Seam(runF, runUserState)
+	cmd.Args = cmdcore.ExactArgs(1, "a user name")
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
 		opts.login = args[0]
 		return runF(cmd.Context(), opts)
@@ -148,7 +149,7 @@ func withUserState(f *cmdutil.Factory, cmd *cobra.Command, enable bool, runF fun
 
 func newUserDeleteCmd(f *cmdutil.Factory, runF func(context.Context, *userActionOptions) error) *cobra.Command {
 	opts := &userActionOptions{Deps: f.Deps()}
-	runF = cmdutil.Seam(runF, runUserDelete)
+	runF = cmdcore.Seam(runF, runUserDelete)
 	cmd := &cobra.Command{
 		Use:   "delete USER",
 		Short: "Delete an account with its keys, tokens and repositories",
@@ -157,7 +158,7 @@ terminal forge asks you to type the user name to confirm; elsewhere pass
 --yes.`,
 		Example: `  forge admin user delete bob
   forge admin user delete bob --yes`,
-		Args: cmdutil.ExactArgs(1, "a user name"),
+		Args: cmdcore.ExactArgs(1, "a user name"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.login = args[0]
 			return runF(cmd.Context(), opts)
@@ -231,7 +232,7 @@ func runUserDelete(ctx context.Context, opts *userActionOptions) error {
 // checkLogin refuses an empty or flag-like user name before any request.
 func checkLogin(login string) error {
 	if strings.TrimSpace(login) == "" || strings.ContainsAny(login, "/ \t\n") {
-		return cmdutil.UsageErrorf("%q is not a user name", login)
+		return cmdcore.UsageErrorf("%q is not a user name", login)
 	}
 	return nil
 }

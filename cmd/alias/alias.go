@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"github.com/forgehq/forge/app/cmdutil"
+	"github.com/forgehq/forge/app/cmdutil/cmdcore"
 	"github.com/forgehq/forge/config"
 	"github.com/forgehq/forge/internal/atomicfile"
 	"github.com/spf13/cobra"
@@ -22,7 +23,7 @@ import (
 
 // NewCmd returns `forge alias` and its subcommands.
 func NewCmd(f *cmdutil.Factory) *cobra.Command {
-	cmd := cmdutil.Group(&cobra.Command{
+	cmd := cmdcore.Group(&cobra.Command{
 		Use:   "alias <command>",
 		Short: "Make short names for longer commands",
 		Long: `Aliases are short names for forge commands, as gh has them:

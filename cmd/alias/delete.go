@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/forgehq/forge/app/cmdutil"
+	"github.com/forgehq/forge/app/cmdutil/cmdcore"
 	"github.com/spf13/cobra"
 )
 
@@ -16,13 +17,13 @@ type deleteOptions struct {
 
 func newDeleteCmd(f *cmdutil.Factory, runF func(context.Context, *deleteOptions) error) *cobra.Command {
 	opts := &deleteOptions{Deps: f.Deps()}
-	runF = cmdutil.Seam(runF, runDelete)
+	runF = cmdcore.Seam(runF, runDelete)
 	return &cobra.Command{
 		Use:     "delete NAME",
 		Aliases: []string{"rm"},
 		Short:   "Delete an alias",
 		Example: `  forge alias delete bugs`,
-		Args:    cmdutil.ExactArgs(1, "an alias NAME"),
+		Args:    cmdcore.ExactArgs(1, "an alias NAME"),
 		ValidArgsFunction: func(cmd *cobra.Command, args []string, _ string) ([]string, cobra.ShellCompDirective) {
 			all, _, _ := load(f.Getenv)
 			return slices.Sorted(maps.Keys(all)), cobra.ShellCompDirectiveNoFileComp
@@ -40,7 +41,7 @@ func runDelete(_ context.Context, opts *deleteOptions) error {
 		return err
 	}
 	if _, ok := all[opts.name]; !ok {
-		return cmdutil.UsageErrorf("no alias %q; see `forge alias list`", opts.name)
+		return cmdcore.UsageErrorf("no alias %q; see `forge alias list`", opts.name)
 	}
 	delete(all, opts.name)
 	if err := save(path, all); err != nil {

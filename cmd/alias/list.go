@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/forgehq/forge/app/cmdutil"
+	"github.com/forgehq/forge/app/cmdutil/cmdcore"
 	"github.com/forgehq/forge/app/output"
 	"github.com/spf13/cobra"
 )
@@ -17,7 +18,7 @@ type listOptions struct {
 
 func newListCmd(f *cmdutil.Factory, runF func(context.Context, *listOptions) error) *cobra.Command {
 	opts := &listOptions{Deps: f.Deps()}
-	runF = cmdutil.Seam(runF, runList)
+	runF = cmdcore.Seam(runF, runList)
 	cmd := &cobra.Command{
 		Use:     "list",
 		Aliases: []string{"ls"},
@@ -25,7 +26,7 @@ func newListCmd(f *cmdutil.Factory, runF func(context.Context, *listOptions) err
 		Long:    "List the aliases: on a terminal a table, piped one NAME<TAB>EXPANSION line each.",
 		Example: `  forge alias list
   forge alias list --json name,expansion`,
-		Args: cmdutil.NoArgs,
+		Args: cmdcore.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runF(cmd.Context(), opts)
 		},

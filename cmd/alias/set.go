@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/forgehq/forge/app/cmdutil"
+	"github.com/forgehq/forge/app/cmdutil/cmdcore"
 	"github.com/spf13/cobra"
 )
 
@@ -15,29 +16,29 @@ type setOptions struct {
 
 func newSetCmd(f *cmdutil.Factory, runF func(context.Context, *setOptions) error) *cobra.Command {
 	opts := &setOptions{Deps: f.Deps()}
-	runF = cmdutil.Seam(runF, runSet)
+	runF = cmdcore.Seam(runF, runSet)
 	return &cobra.Command{
 		Use:   "set NAME EXPANSION",
 		Short: "Create or change an alias",
 		Example: `  forge alias set bugs 'issue list --search bug'
   forge alias set co 'pr checkout'
   forge alias set open '!forge browse "$1"'`,
-		Args: cmdutil.Operands("NAME", "EXPANSION"),
+		Args: cmdcore.Operands("NAME", "EXPANSION"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			name, exp := strings.TrimSpace(args[0]), strings.TrimSpace(args[1])
 			if name == "" || strings.ContainsAny(name, " \t\n/\\") || strings.HasPrefix(name, "-") {
-				return cmdutil.UsageErrorf("an alias NAME is one word, as in `forge alias set bugs 'issue list --search bug'`")
+				return cmdcore.UsageErrorf("an alias NAME is one word, as in `forge alias set bugs 'issue list --search bug'`")
 			}
 			if exp == "" || exp == "!" {
-				return cmdutil.UsageErrorf("the EXPANSION is empty")
+				return cmdcore.UsageErrorf("the EXPANSION is empty")
 			}
 			if c, _, err := cmd.Root().Find([]string{name}); err == nil && c != cmd.Root() {
-				return cmdutil.UsageErrorf("%q is a forge command already; pick another NAME", name)
+				return cmdcore.UsageErrorf("%q is a forge command already; pick another NAME", name)
 			}
 			if !strings.HasPrefix(exp, "!") {
 				word := strings.Fields(exp)[0]
 				if c, _, err := cmd.Root().Find([]string{word}); err != nil || c == cmd.Root() {
-					return cmdutil.UsageErrorf("the expansion must start with a forge command (%q is none), or with ! for a shell command", word)
+					return cmdcore.UsageErrorf("the expansion must start with a forge command (%q is none), or with ! for a shell command", word)
 				}
 			}
 			opts.name, opts.expansion = name, exp

@@ -15,6 +15,7 @@ import (
 	"strings"
 
 	"github.com/forgehq/forge/app/cmdutil"
+	"github.com/forgehq/forge/app/cmdutil/cmdcore"
 	"github.com/forgehq/forge/app/output"
 	"github.com/forgehq/forge/client"
 	"github.com/forgehq/forge/internal/iostreams"
@@ -42,7 +43,7 @@ func NewCmd(f *cmdutil.Factory) *cobra.Command { return newAPICmd(f, nil) }
 
 func newAPICmd(f *cmdutil.Factory, runF func(context.Context, *apiOptions) error) *cobra.Command {
 	opts := &apiOptions{Deps: f.Deps()}
-	runF = cmdutil.Seam(runF, runAPI)
+	runF = cmdcore.Seam(runF, runAPI)
 	cmd := &cobra.Command{
 		Use:   "api PATH",
 		Short: "Make an authenticated request to the REST API",
@@ -77,7 +78,7 @@ into one array; --jq and --template apply to the whole of it.`,
   forge api repos/alice/demo/issues -F body=@notes.md -f title=Notes
   forge api -X POST repos/alice/demo/issues --input issue.json
   forge api -i me`,
-		Args: cmdutil.ExactArgs(1, "an API path, such as repos/OWNER/REPO"),
+		Args: cmdcore.ExactArgs(1, "an API path, such as repos/OWNER/REPO"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.path = args[0]
 			if !cmd.Flags().Changed("method") {
@@ -91,7 +92,7 @@ into one array; --jq and --template apply to the whole of it.`,
 	fl.StringArrayVarP(&opts.rawFields, "raw-field", "f", nil, "Add a string field, `key=value`")
 	fl.StringArrayVarP(&opts.fields, "field", "F", nil, "Add a typed field, `key=value` (true, false, null, numbers, @file)")
 	fl.StringArrayVarP(&opts.headers, "header", "H", nil, "Add a request header, `'Name: value'`")
-	cmdutil.PathOrDashFlag(cmd, &opts.input, "input", "", "", "Send the `file`'s content as the request body (- for standard input)")
+	cmdcore.PathOrDashFlag(cmd, &opts.input, "input", "", "", "Send the `file`'s content as the request body (- for standard input)")
 	fl.BoolVar(&opts.paginate, "paginate", false, "Fetch every page (GET), joining JSON arrays into one")
 	fl.BoolVarP(&opts.include, "include", "i", false, "Print the HTTP status line and headers before the body")
 	fl.BoolVar(&opts.silent, "silent", false, "Print nothing of the answer's body")
@@ -156,13 +157,13 @@ func buildRequest(ctx context.Context, opts *apiOptions) (client.RawRequest, err
 		return client.RawRequest{}, err
 	}
 	if path == "" {
-		return client.RawRequest{}, cmdutil.UsageErrorf("give an API path, such as repos/OWNER/REPO")
+		return client.RawRequest{}, cmdcore.UsageErrorf("give an API path, such as repos/OWNER/REPO")
 	}
 	if strings.Contains(path, "://") && !strings.HasPrefix(path, "http://") && !strings.HasPrefix(path, "https://") {
-		return client.RawRequest{}, cmdutil.UsageErrorf("%q: give a path relative to the base URL, or an http(s) URL", opts.path)
+		return client.RawRequest{}, cmdcore.UsageErrorf("%q: give a path relative to the base URL, or an http(s) URL", opts.path)
 	}
 	if opts.input == "-" && hasStdinField(opts.fields) {
-		return client.RawRequest{}, cmdutil.UsageErrorf("--input - and a field @- both want standard input")
+		return client.RawRequest{}, cmdcore.UsageErrorf("--input - and a field @- both want standard input")
 	}
 	fields, err := parseFields(opts.rawFields, opts.fields, ios.In, expand)
 	if err != nil {
@@ -180,10 +181,10 @@ func buildRequest(ctx context.Context, opts *apiOptions) (client.RawRequest, err
 		}
 	}
 	if strings.ContainsAny(req.Method, " \t/:") {
-		return client.RawRequest{}, cmdutil.UsageErrorf("-X %q is not an HTTP method", opts.method)
+		return client.RawRequest{}, cmdcore.UsageErrorf("-X %q is not an HTTP method", opts.method)
 	}
 	if opts.paginate && req.Method != http.MethodGet {
-		return client.RawRequest{}, cmdutil.UsageErrorf("--paginate follows pages of a GET request; drop -X %s or --paginate", req.Method)
+		return client.RawRequest{}, cmdcore.UsageErrorf("--paginate follows pages of a GET request; drop -X %s or --paginate", req.Method)
 	}
 	inQuery := opts.input != "" || req.Method == http.MethodGet || req.Method == http.MethodHead
 	switch {
@@ -218,7 +219,7 @@ func parseHeaders(flags []string) (http.Header, error) {
 		name, value, ok := strings.Cut(f, ":")
 		name = strings.TrimSpace(name)
 		if !ok || name == "" || strings.ContainsAny(name, " \t") {
-			return nil, cmdutil.UsageErrorf("-H %q: give a header as 'Name: value'", f)
+			return nil, cmdcore.UsageErrorf("-H %q: give a header as 'Name: value'", f)
 		}
 		h.Add(name, strings.TrimSpace(value))
 	}

@@ -9,7 +9,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/forgehq/forge/app/cmdutil"
+	"github.com/forgehq/forge/app/cmdutil/cmdcore"
 )
 
 // field is one -f or -F: its key path ("labels[]" is labels and an
@@ -43,7 +43,7 @@ func parseFields(raw, typed []string, stdin io.Reader, expand func(string) (stri
 		case strings.HasPrefix(s, "@"):
 			if s == "@-" {
 				if stdinUsed {
-					return nil, cmdutil.UsageErrorf("only one field can read standard input (@-)")
+					return nil, cmdcore.UsageErrorf("only one field can read standard input (@-)")
 				}
 				stdinUsed = true
 			}
@@ -74,7 +74,7 @@ func parseFields(raw, typed []string, stdin io.Reader, expand func(string) (stri
 func splitField(flag, kv string) (field, error) {
 	key, value, ok := strings.Cut(kv, "=")
 	if !ok || key == "" {
-		return field{}, cmdutil.UsageErrorf("%s %q: give a field as key=value", flag, kv)
+		return field{}, cmdcore.UsageErrorf("%s %q: give a field as key=value", flag, kv)
 	}
 	name, rest, _ := strings.Cut(key, "[")
 	path := []string{name}
@@ -82,18 +82,18 @@ func splitField(flag, kv string) (field, error) {
 		rest = "[" + rest
 		for rest != "" {
 			if !strings.HasPrefix(rest, "[") {
-				return field{}, cmdutil.UsageErrorf("%s %q: bad key; write name, name[] or name[key]", flag, kv)
+				return field{}, cmdcore.UsageErrorf("%s %q: bad key; write name, name[] or name[key]", flag, kv)
 			}
 			end := strings.IndexByte(rest, ']')
 			if end < 0 {
-				return field{}, cmdutil.UsageErrorf("%s %q: bad key; write name, name[] or name[key]", flag, kv)
+				return field{}, cmdcore.UsageErrorf("%s %q: bad key; write name, name[] or name[key]", flag, kv)
 			}
 			path = append(path, rest[1:end])
 			rest = rest[end+1:]
 		}
 	}
 	if name == "" {
-		return field{}, cmdutil.UsageErrorf("%s %q: the key has no name", flag, kv)
+		return field{}, cmdcore.UsageErrorf("%s %q: the key has no name", flag, kv)
 	}
 	return field{path: path, value: value}, nil
 }
@@ -119,7 +119,7 @@ func readFileArg(name string, stdin io.Reader) ([]byte, error) {
 	b, err := os.ReadFile(name)
 	if err != nil {
 		if os.IsNotExist(err) {
-			return nil, cmdutil.UsageErrorf("no such file: %s", name)
+			return nil, cmdcore.UsageErrorf("no such file: %s", name)
 		}
 		return nil, err
 	}
@@ -150,7 +150,7 @@ func place(obj map[string]any, path []string, value any) error {
 	if next == "" { // an array
 		list, _ := obj[key].([]any)
 		if _, isList := obj[key].([]any); obj[key] != nil && !isList {
-			return cmdutil.UsageErrorf("field %s is both a value and a list", key)
+			return cmdcore.UsageErrorf("field %s is both a value and a list", key)
 		}
 		if len(path) == 2 {
 			obj[key] = append(list, value)
@@ -166,7 +166,7 @@ func place(obj map[string]any, path []string, value any) error {
 	child, ok := obj[key].(map[string]any)
 	if !ok {
 		if obj[key] != nil {
-			return cmdutil.UsageErrorf("field %s is both a value and an object", key)
+			return cmdcore.UsageErrorf("field %s is both a value and an object", key)
 		}
 		child = map[string]any{}
 		obj[key] = child
@@ -185,7 +185,7 @@ func addQuery(path string, fields []field) (string, error) {
 		case len(f.path) == 2 && f.path[1] == "":
 			key += "[]"
 		default:
-			return "", cmdutil.UsageErrorf("field %s: nested keys only make sense in a JSON body; add -X POST (or the method you want)", strings.Join(f.path, "."))
+			return "", cmdcore.UsageErrorf("field %s: nested keys only make sense in a JSON body; add -X POST (or the method you want)", strings.Join(f.path, "."))
 		}
 		q.Add(key, queryValue(f.value))
 	}

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/forgehq/forge/app/cmdutil"
+	"github.com/forgehq/forge/app/cmdutil/cmdcore"
 )
 
 func noExpand(s string) (string, error) { return s, nil }
@@ -48,7 +48,7 @@ func TestFieldsInQuery(t *testing.T) {
 		t.Fatalf("%q, %v", got, err)
 	}
 	nested, _ := parseFields([]string{"a[b]=c"}, nil, nil, noExpand)
-	if _, err := addQuery("x", nested); cmdutil.ExitCode(err) != cmdutil.ExitUsage {
+	if _, err := addQuery("x", nested); cmdcore.ExitCode(err) != cmdcore.ExitUsage {
 		t.Fatalf("nested field in a query: %v", err)
 	}
 }
@@ -74,7 +74,7 @@ func TestFieldErrors(t *testing.T) {
 			}
 			continue
 		}
-		if err == nil || !strings.Contains(err.Error(), c.want) || cmdutil.ExitCode(err) != cmdutil.ExitUsage {
+		if err == nil || !strings.Contains(err.Error(), c.want) || cmdcore.ExitCode(err) != cmdcore.ExitUsage {
 			t.Errorf("%v %v: err %v, want usage error with %q", c.raw, c.typed, err, c.want)
 		}
 	}

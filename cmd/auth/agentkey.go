@@ -7,12 +7,13 @@ import (
 	"strings"
 
 	"github.com/forgehq/forge/app/cmdutil"
+	"github.com/forgehq/forge/app/cmdutil/cmdcore"
 	"github.com/forgehq/forge/config"
 	"github.com/spf13/cobra"
 )
 
 func newAgentKeyCmd(f *cmdutil.Factory) *cobra.Command {
-	cmd := cmdutil.Group(&cobra.Command{
+	cmd := cmdcore.Group(&cobra.Command{
 		Use:     "agent-key <command>",
 		Short:   "Store the agent chat API key",
 		Example: `  printenv AGENT_API_KEY | forge auth agent-key set`,
@@ -31,7 +32,7 @@ type agentKeySetOptions struct {
 
 func newAgentKeySetCmd(f *cmdutil.Factory, runF func(context.Context, *agentKeySetOptions) error) *cobra.Command {
 	opts := &agentKeySetOptions{Deps: f.Deps()}
-	runF = cmdutil.Seam(runF, runAgentKeySet)
+	runF = cmdcore.Seam(runF, runAgentKeySet)
 	cmd := &cobra.Command{
 		Use:   "set",
 		Short: "Store an agent API key, read from stdin, in the current profile",
@@ -44,7 +45,7 @@ answers or with --insecure-storage.`,
 		Example: `  printenv AGENT_API_KEY | forge auth agent-key set
   forge auth agent-key set --agent-url https://agent.example.com < key.txt
   forge --profile dev auth agent-key set`,
-		Args: cmdutil.NoArgs,
+		Args: cmdcore.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runF(cmd.Context(), opts)
 		},
@@ -60,7 +61,7 @@ func runAgentKeySet(ctx context.Context, opts *agentKeySetOptions) error {
 	if opts.agentURL != "" {
 		u, err := config.NormalizeServiceURL("agent URL", opts.agentURL)
 		if err != nil {
-			return &cmdutil.UsageError{Err: err}
+			return &cmdcore.UsageError{Err: err}
 		}
 		agentURL = u
 	}
@@ -114,9 +115,9 @@ func readAgentKey(ctx context.Context, d cmdutil.Deps) (string, error) {
 	key = strings.TrimSpace(key)
 	switch {
 	case key == "":
-		return "", cmdutil.UsageErrorf("no agent API key given: pipe it in, as in `printenv AGENT_API_KEY | forge auth agent-key set`")
+		return "", cmdcore.UsageErrorf("no agent API key given: pipe it in, as in `printenv AGENT_API_KEY | forge auth agent-key set`")
 	case strings.ContainsAny(key, " \t\r\n"):
-		return "", cmdutil.UsageErrorf("the agent API key must be one word without spaces or line breaks; pipe in only the key")
+		return "", cmdcore.UsageErrorf("the agent API key must be one word without spaces or line breaks; pipe in only the key")
 	}
 	return key, nil
 }

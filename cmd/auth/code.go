@@ -5,6 +5,7 @@ import (
 
 	"github.com/forgehq/forge/app/authflow"
 	"github.com/forgehq/forge/app/cmdutil"
+	"github.com/forgehq/forge/app/cmdutil/cmdcore"
 	"github.com/forgehq/forge/config"
 )
 
@@ -20,7 +21,7 @@ func withCode(ctx context.Context, d cmdutil.Deps, given, flagHint string, try f
 	if given != "" {
 		code, err := authflow.NormalizeCode(given)
 		if err != nil {
-			return &cmdutil.UsageError{Err: err}
+			return &cmdcore.UsageError{Err: err}
 		}
 		if err := try(code); err != nil {
 			return authflow.CodeError(err)
@@ -29,7 +30,7 @@ func withCode(ctx context.Context, d cmdutil.Deps, given, flagHint string, try f
 	}
 	ios := d.IO
 	if !ios.CanPrompt() {
-		return cmdutil.UsageErrorf("a two-factor code is needed: pass %s", flagHint)
+		return cmdcore.UsageErrorf("a two-factor code is needed: pass %s", flagHint)
 	}
 	cs := ios.ErrColorScheme()
 	for attempt := 1; ; attempt++ {
@@ -51,7 +52,7 @@ func withCode(ctx context.Context, d cmdutil.Deps, given, flagHint string, try f
 			}
 		}
 		if attempt == codeAttempts {
-			return cmdutil.AuthErrorf("the two-factor code was not accepted: %s", authflow.Summary(err))
+			return cmdcore.AuthErrorf("the two-factor code was not accepted: %s", authflow.Summary(err))
 		}
 		ios.ErrPrintf("%s %s. Try again; codes change every 30 seconds.\n", cs.FailureIcon(), authflow.Summary(err))
 	}
@@ -73,7 +74,7 @@ func profileName(d cmdutil.Deps, cf *config.File) (string, error) {
 		name = config.DefaultProfile
 	}
 	if err := config.ValidProfileName(name); err != nil {
-		return "", &cmdutil.UsageError{Err: err}
+		return "", &cmdcore.UsageError{Err: err}
 	}
 	return name, nil
 }
@@ -86,7 +87,7 @@ func resolve(d cmdutil.Deps, cf *config.File, name string) (*config.Settings, er
 	}
 	s, err := config.Resolve(cf, name, d.Getenv)
 	if err != nil {
-		return nil, &cmdutil.UsageError{Err: err}
+		return nil, &cmdcore.UsageError{Err: err}
 	}
 	return s, nil
 }

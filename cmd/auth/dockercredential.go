@@ -22,7 +22,7 @@ import (
 const errCredNotFound = "credentials not found in native keychain"
 
 func newDockerCredCmd(f *cmdutil.Factory) *cobra.Command {
-	cmd := cmdutil.Group(&cobra.Command{
+	cmd := cmdcore.Group(&cobra.Command{
 		Use:   "docker-credential <get|store|erase|list>",
 		Short: "Serve forge's registry credentials to docker, crane and skopeo",
 		Long: `Speak docker's credential-helper protocol with the registry credentials forge
@@ -71,12 +71,12 @@ type dockerCredOptions struct{ cmdutil.Deps }
 // which run answers.
 func newDockerCredActionCmd(f *cmdutil.Factory, name, short string, run, runF func(context.Context, *dockerCredOptions) error) *cobra.Command {
 	opts := &dockerCredOptions{Deps: f.Deps()}
-	runF = cmdutil.Seam(runF, run)
+	runF = cmdcore.Seam(runF, run)
 	return &cobra.Command{
 		Use:     name,
 		Short:   short,
 		Example: "  echo 127.0.0.1:8080 | docker-credential-forge " + name,
-		Args:    cmdutil.NoArgs,
+		Args:    cmdcore.NoArgs,
 		RunE:    func(c *cobra.Command, _ []string) error { return runF(c.Context(), opts) },
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/forgehq/forge/app/cmdutil"
+	"github.com/forgehq/forge/app/cmdutil/cmdcore"
 	"github.com/forgehq/forge/config"
 	"github.com/spf13/cobra"
 )
@@ -21,7 +22,7 @@ type gitCredentialOptions struct {
 
 func newGitCredentialCmd(f *cmdutil.Factory, runF func(context.Context, *gitCredentialOptions) error) *cobra.Command {
 	opts := &gitCredentialOptions{Deps: f.Deps()}
-	runF = cmdutil.Seam(runF, runGitCredential)
+	runF = cmdcore.Seam(runF, runGitCredential)
 	return &cobra.Command{
 		Use:   "git-credential get|store|erase",
 		Short: "Answer git's credential requests with the profile's user and token",
@@ -39,7 +40,7 @@ profile, and forge auth logout removes it. Other operations are ignored, as
 the protocol asks.`,
 		Example: `  printf 'protocol=https\nhost=forge.example.com\n\n' | forge auth git-credential get`,
 		Hidden:  true,
-		Args:    cmdutil.ExactArgs(1, "an operation: get, store or erase"),
+		Args:    cmdcore.ExactArgs(1, "an operation: get, store or erase"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.operation = args[0]
 			return runF(cmd.Context(), opts)

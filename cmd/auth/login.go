@@ -9,6 +9,7 @@ import (
 
 	"github.com/forgehq/forge/app/authflow"
 	"github.com/forgehq/forge/app/cmdutil"
+	"github.com/forgehq/forge/app/cmdutil/cmdcore"
 	"github.com/forgehq/forge/client"
 	"github.com/forgehq/forge/config"
 	"github.com/forgehq/forge/internal/gitremote"
@@ -29,7 +30,7 @@ type loginOptions struct {
 
 func newLoginCmd(f *cmdutil.Factory, runF func(context.Context, *loginOptions) error) *cobra.Command {
 	opts := &loginOptions{Deps: f.Deps()}
-	runF = cmdutil.Seam(runF, runLogin)
+	runF = cmdcore.Seam(runF, runLogin)
 	cmd := &cobra.Command{
 		Use:   "login",
 		Short: "Log in to the service and store the token in the current profile",
@@ -61,7 +62,7 @@ which.`,
   forge auth login --username alice
   echo "$PASSWORD" | forge auth login --username alice --password-stdin --code 123456
   forge auth login --with-token < token.txt`,
-		Args: cmdutil.NoArgs,
+		Args: cmdcore.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.setupGitSet = cmd.Flags().Changed("setup-git")
 			return runF(cmd.Context(), opts)
@@ -146,7 +147,7 @@ func (opts *loginOptions) withPassword(ctx context.Context, name string, s *conf
 // checks it with the service (authflow.CheckToken), as gh's --with-token.
 func (opts *loginOptions) withGivenToken(ctx context.Context, name string, s *config.Settings) (*credentials, string, *client.User, error) {
 	if opts.username != "" || opts.passwordStdin || opts.code != "" {
-		return nil, "", nil, cmdutil.UsageErrorf("--with-token stores a token: it takes no --username, --password-stdin or --code")
+		return nil, "", nil, cmdcore.UsageErrorf("--with-token stores a token: it takes no --username, --password-stdin or --code")
 	}
 	baseURL, err := opts.baseURLFor(ctx, name, s)
 	if err != nil {
@@ -182,9 +183,9 @@ func (opts *loginOptions) readToken(ctx context.Context) (string, error) {
 	token := strings.TrimSpace(string(b))
 	switch {
 	case token == "":
-		return "", cmdutil.UsageErrorf("--with-token read no token from standard input: send it there, as in `forge auth login --with-token < token.txt`")
+		return "", cmdcore.UsageErrorf("--with-token read no token from standard input: send it there, as in `forge auth login --with-token < token.txt`")
 	case strings.ContainsAny(token, " \t\r\n"):
-		return "", cmdutil.UsageErrorf("--with-token read more than a token from standard input: send the token alone")
+		return "", cmdcore.UsageErrorf("--with-token read more than a token from standard input: send the token alone")
 	}
 	return token, nil
 }
@@ -236,7 +237,7 @@ func (o *loginOptions) gather(ctx context.Context, name string, s *config.Settin
 	}
 	if cred.username == "" {
 		if !ios.CanPrompt() || o.passwordStdin {
-			return nil, cmdutil.UsageErrorf("no username: pass --username NAME (or set FORGE_USERNAME)")
+			return nil, cmdcore.UsageErrorf("no username: pass --username NAME (or set FORGE_USERNAME)")
 		}
 		v, err := o.Prompter.Input(ctx, "Username", s.User)
 		if err != nil {
@@ -244,7 +245,7 @@ func (o *loginOptions) gather(ctx context.Context, name string, s *config.Settin
 		}
 		cred.username = strings.TrimSpace(v)
 		if cred.username == "" {
-			return nil, cmdutil.UsageErrorf("no username given")
+			return nil, cmdcore.UsageErrorf("no username given")
 		}
 	}
 
@@ -256,7 +257,7 @@ func (o *loginOptions) gather(ctx context.Context, name string, s *config.Settin
 		}
 		cred.password = strings.TrimRight(string(b), "\r\n")
 		if cred.password == "" {
-			return nil, cmdutil.UsageErrorf("--password-stdin read an empty password")
+			return nil, cmdcore.UsageErrorf("--password-stdin read an empty password")
 		}
 	case o.Getenv("FORGE_PASSWORD") != "":
 		cred.password = o.Getenv("FORGE_PASSWORD")
@@ -266,11 +267,11 @@ func (o *loginOptions) gather(ctx context.Context, name string, s *config.Settin
 			return nil, err
 		}
 		if v == "" {
-			return nil, cmdutil.UsageErrorf("no password given")
+			return nil, cmdcore.UsageErrorf("no password given")
 		}
 		cred.password = v
 	default:
-		return nil, cmdutil.UsageErrorf("no password: pass --password-stdin and send it on standard input (or set FORGE_PASSWORD)")
+		return nil, cmdcore.UsageErrorf("no password: pass --password-stdin and send it on standard input (or set FORGE_PASSWORD)")
 	}
 
 	if cred.code == "" {
@@ -278,7 +279,7 @@ func (o *loginOptions) gather(ctx context.Context, name string, s *config.Settin
 	}
 	if cred.code != "" {
 		if cred.code, err = authflow.NormalizeCode(cred.code); err != nil {
-			return nil, &cmdutil.UsageError{Err: err}
+			return nil, &cmdcore.UsageError{Err: err}
 		}
 	}
 	return cred, nil
@@ -293,7 +294,7 @@ func (o *loginOptions) baseURLFor(ctx context.Context, name string, s *config.Se
 	}
 	if baseURL == "" {
 		if !o.IO.CanPrompt() {
-			return "", cmdutil.UsageErrorf("profile %q has no base URL: pass --base-url https://HOST/api/v2", name)
+			return "", cmdcore.UsageErrorf("profile %q has no base URL: pass --base-url https://HOST/api/v2", name)
 		}
 		v, err := askBaseURL(ctx, o.Deps)
 		if err != nil {
@@ -303,7 +304,7 @@ func (o *loginOptions) baseURLFor(ctx context.Context, name string, s *config.Se
 	}
 	norm, err := config.NormalizeBaseURL(baseURL)
 	if err != nil {
-		return "", &cmdutil.UsageError{Err: err}
+		return "", &cmdcore.UsageError{Err: err}
 	}
 	return norm, nil
 }
@@ -354,5 +355,5 @@ func askBaseURL(ctx context.Context, d cmdutil.Deps) (string, error) {
 		}
 		d.IO.ErrPrintf("%s %v\n", cs.FailureIcon(), err)
 	}
-	return "", &cmdutil.UsageError{Err: fmt.Errorf("no valid base URL after 3 tries: %w", err)}
+	return "", &cmdcore.UsageError{Err: fmt.Errorf("no valid base URL after 3 tries: %w", err)}
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/forgehq/forge/app/authflow"
 	"github.com/forgehq/forge/app/cmdutil"
+	"github.com/forgehq/forge/app/cmdutil/cmdcore"
 	"github.com/forgehq/forge/config"
 	"github.com/spf13/cobra"
 )
@@ -14,7 +15,7 @@ type logoutOptions struct{ cmdutil.Deps }
 
 func newLogoutCmd(f *cmdutil.Factory, runF func(context.Context, *logoutOptions) error) *cobra.Command {
 	opts := &logoutOptions{Deps: f.Deps()}
-	runF = cmdutil.Seam(runF, runLogout)
+	runF = cmdcore.Seam(runF, runLogout)
 	return &cobra.Command{
 		Use:   "logout",
 		Short: "Log out: revoke the token and remove every secret of the current profile",
@@ -32,7 +33,7 @@ token may stay valid there until it expires) and removes the secrets here
 all the same.`,
 		Example: `  forge auth logout
   forge --profile dev auth logout`,
-		Args: cmdutil.NoArgs,
+		Args: cmdcore.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runF(cmd.Context(), opts)
 		},
@@ -55,7 +56,7 @@ func runLogout(ctx context.Context, opts *logoutOptions) error {
 		if opts.Getenv("FORGE_TOKEN") != "" {
 			return fmt.Errorf("no token stored in profile %q; the token in use comes from FORGE_TOKEN: unset it", name)
 		}
-		return cmdutil.AuthErrorf("not logged in (profile %q has no token)", name)
+		return cmdcore.AuthErrorf("not logged in (profile %q has no token)", name)
 	}
 	if p.Token != "" {
 		revoke(ctx, opts.Deps, p.BaseURL, p.Token)

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/forgehq/forge/app/cmdutil"
+	"github.com/forgehq/forge/app/cmdutil/cmdcore"
 	"github.com/forgehq/forge/config"
 	"github.com/forgehq/forge/internal/gitremote"
 	"github.com/spf13/cobra"
@@ -17,7 +18,7 @@ type setupGitOptions struct{ cmdutil.Deps }
 
 func newSetupGitCmd(f *cmdutil.Factory, runF func(context.Context, *setupGitOptions) error) *cobra.Command {
 	opts := &setupGitOptions{Deps: f.Deps()}
-	runF = cmdutil.Seam(runF, runSetupGit)
+	runF = cmdcore.Seam(runF, runSetupGit)
 	return &cobra.Command{
 		Use:   "setup-git",
 		Short: "Make git use forge's token for the profile's host",
@@ -36,7 +37,7 @@ set up for (!/path/to/forge --profile NAME auth git-credential): git acts
 as that account on that host, whichever profile is current later.`,
 		Example: `  forge auth setup-git
   forge repo clone alice/demo && cd demo && git push`,
-		Args: cmdutil.NoArgs,
+		Args: cmdcore.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runF(cmd.Context(), opts)
 		},
@@ -50,7 +51,7 @@ func runSetupGit(ctx context.Context, opts *setupGitOptions) error {
 	}
 	origin := config.Origin(s.BaseURL)
 	if origin == "" {
-		return cmdutil.AuthErrorf("no service configured for profile %q: run `forge auth login --base-url https://HOST/api/v2` first", s.Profile)
+		return cmdcore.AuthErrorf("no service configured for profile %q: run `forge auth login --base-url https://HOST/api/v2` first", s.Profile)
 	}
 	git, err := exec.LookPath("git")
 	if err != nil {

@@ -25,7 +25,7 @@ type statusOptions struct {
 
 func newStatusCmd(f *cmdutil.Factory, runF func(context.Context, *statusOptions) error) *cobra.Command {
 	opts := &statusOptions{Deps: f.Deps()}
-	runF = cmdutil.Seam(runF, runStatus)
+	runF = cmdcore.Seam(runF, runStatus)
 	cmd := &cobra.Command{
 		Use:   "status",
 		Short: "Show whether forge is logged in, as whom, and whether the token works",
@@ -47,7 +47,7 @@ of the profiles'.`,
   forge auth status --json user,role,token_valid
   forge --profile production auth status
   forge auth status --all`,
-		Args: cmdutil.NoArgs,
+		Args: cmdcore.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runF(cmd.Context(), opts)
 		},
@@ -127,7 +127,7 @@ func runStatusAll(ctx context.Context, opts *statusOptions) error {
 			}
 			printStatus(pf, st)
 		}
-		if e := st.exit(); e != nil && (worst == nil || cmdutil.ExitCode(e) > cmdutil.ExitCode(worst)) {
+		if e := st.exit(); e != nil && (worst == nil || cmdcore.ExitCode(e) > cmdcore.ExitCode(worst)) {
 			worst = e
 		}
 	}
@@ -145,7 +145,7 @@ func runStatusAll(ctx context.Context, opts *statusOptions) error {
 func (st *status) exit() error {
 	switch {
 	case !st.LoggedIn || st.rejected:
-		return &cmdutil.ExitError{Code: cmdutil.ExitAuth}
+		return &cmdcore.ExitError{Code: cmdcore.ExitAuth}
 	case !st.TokenValid:
 		return cmdcore.ErrSilent
 	}

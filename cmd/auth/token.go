@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/forgehq/forge/app/cmdutil"
+	"github.com/forgehq/forge/app/cmdutil/cmdcore"
 	"github.com/spf13/cobra"
 )
 
@@ -11,7 +12,7 @@ type tokenOptions struct{ cmdutil.Deps }
 
 func newTokenCmd(f *cmdutil.Factory, runF func(context.Context, *tokenOptions) error) *cobra.Command {
 	opts := &tokenOptions{Deps: f.Deps()}
-	runF = cmdutil.Seam(runF, runToken)
+	runF = cmdcore.Seam(runF, runToken)
 	return &cobra.Command{
 		Use:   "token",
 		Short: "Print the token of the current profile",
@@ -19,7 +20,7 @@ func newTokenCmd(f *cmdutil.Factory, runF func(context.Context, *tokenOptions) e
 scripts and other tools. This is the one command that shows the token
 unmasked; do not paste its output anywhere public.`,
 		Example: `  curl -H "Authorization: token $(forge auth token)" https://forge.example.com/api/v2/me`,
-		Args:    cmdutil.NoArgs,
+		Args:    cmdcore.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runF(cmd.Context(), opts)
 		},
@@ -33,9 +34,9 @@ func runToken(_ context.Context, opts *tokenOptions) error {
 	}
 	if s.Token == "" {
 		if err := keyringError(opts.Deps, s.Profile); err != nil {
-			return cmdutil.AuthErrorf("the token of profile %q is in the OS keyring, which did not give it (%v): unlock the keyring, or %s", s.Profile, err, cmdutil.LoginHint(s))
+			return cmdcore.AuthErrorf("the token of profile %q is in the OS keyring, which did not give it (%v): unlock the keyring, or %s", s.Profile, err, cmdutil.LoginHint(s))
 		}
-		return cmdutil.AuthErrorf("not logged in (profile %q has no token): %s", s.Profile, cmdutil.LoginHint(s))
+		return cmdcore.AuthErrorf("not logged in (profile %q has no token): %s", s.Profile, cmdutil.LoginHint(s))
 	}
 	err = opts.IO.Println(s.Token)
 	return err

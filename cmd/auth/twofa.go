@@ -10,6 +10,7 @@ import (
 
 	"github.com/forgehq/forge/app/authflow"
 	"github.com/forgehq/forge/app/cmdutil"
+	"github.com/forgehq/forge/app/cmdutil/cmdcore"
 	"github.com/forgehq/forge/app/output"
 	"github.com/forgehq/forge/client"
 	"github.com/forgehq/forge/internal/iostreams"
@@ -19,7 +20,7 @@ import (
 )
 
 func newTwoFACmd(f *cmdutil.Factory) *cobra.Command {
-	cmd := cmdutil.Group(&cobra.Command{
+	cmd := cmdcore.Group(&cobra.Command{
 		Use:   "2fa <command>",
 		Short: "Turn two-factor authentication (TOTP) on or off",
 		Example: `  forge auth 2fa setup
@@ -41,7 +42,7 @@ type setupOptions struct {
 
 func newTwoFASetupCmd(f *cmdutil.Factory, runF func(context.Context, *setupOptions) error) *cobra.Command {
 	opts := &setupOptions{Deps: f.Deps()}
-	runF = cmdutil.Seam(runF, runSetup)
+	runF = cmdcore.Seam(runF, runSetup)
 	cmd := &cobra.Command{
 		Use:   "setup",
 		Short: "Turn on two-factor authentication: scan a QR code, confirm with a code",
@@ -65,14 +66,14 @@ prints the secret; confirm it afterwards with --code:
 		Example: `  forge auth 2fa setup
   forge auth 2fa setup --qr-png qr.png
   forge auth 2fa setup --code 123456`,
-		Args: cmdutil.NoArgs,
+		Args: cmdcore.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runF(cmd.Context(), opts)
 		},
 	}
 	fl := cmd.Flags()
 	fl.StringVar(&opts.code, "code", "", "Confirm an enrolment already started, with this `code` from the app")
-	cmdutil.PathFlag(cmd, &opts.qrPNG, "qr-png", "", "", "Save the service's QR code image to `FILE` (PNG)")
+	cmdcore.PathFlag(cmd, &opts.qrPNG, "qr-png", "", "", "Save the service's QR code image to `FILE` (PNG)")
 	fl.BoolVar(&opts.invert, "invert", false, "Draw the QR code for dark text on a light background")
 	opts.exporter = output.AddJSONFlags(cmd, "secret", "otpauth_url", "qr_png_base64", "qr_base64")
 	return cmd
@@ -83,7 +84,7 @@ func runSetup(ctx context.Context, opts *setupOptions) error {
 		return err
 	}
 	if opts.code != "" && (opts.qrPNG != "" || opts.exporter.Enabled()) {
-		return cmdutil.UsageErrorf("--code confirms an enrolment started earlier; it cannot be combined with --qr-png or --json")
+		return cmdcore.UsageErrorf("--code confirms an enrolment started earlier; it cannot be combined with --qr-png or --json")
 	}
 	c, err := opts.REST()
 	if err != nil {
@@ -201,13 +202,13 @@ type disableOptions struct {
 
 func newTwoFADisableCmd(f *cmdutil.Factory, runF func(context.Context, *disableOptions) error) *cobra.Command {
 	opts := &disableOptions{Deps: f.Deps()}
-	runF = cmdutil.Seam(runF, runDisable)
+	runF = cmdcore.Seam(runF, runDisable)
 	cmd := &cobra.Command{
 		Use:   "disable",
 		Short: "Turn off two-factor authentication (needs a current code)",
 		Example: `  forge auth 2fa disable
   forge auth 2fa disable --code 123456`,
-		Args: cmdutil.NoArgs,
+		Args: cmdcore.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runF(cmd.Context(), opts)
 		},
@@ -223,7 +224,7 @@ func runDisable(ctx context.Context, opts *disableOptions) error {
 	}
 	if code != "" {
 		if _, err := authflow.NormalizeCode(code); err != nil {
-			return &cmdutil.UsageError{Err: err}
+			return &cmdcore.UsageError{Err: err}
 		}
 	}
 	c, err := opts.REST()

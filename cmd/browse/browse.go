@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/forgehq/forge/app/cmdutil"
+	"github.com/forgehq/forge/app/cmdutil/cmdcore"
 	"github.com/forgehq/forge/client"
 	"github.com/forgehq/forge/cmd/internal/pick"
 	"github.com/forgehq/forge/internal/browser"
@@ -39,7 +40,7 @@ func NewCmd(f *cmdutil.Factory, runF func(context.Context, *Options) error) *cob
 		Deps: f.Deps(),
 		Open: func(url string) error { return browser.Open(f.IOStreams, f.Getenv, url) },
 	}
-	runF = cmdutil.Seam(runF, Run)
+	runF = cmdcore.Seam(runF, Run)
 	cmd := &cobra.Command{
 		Use:   "browse [NUMBER | PATH]",
 		Short: "Open a repository, issue, pull request or file in the browser",
@@ -62,13 +63,13 @@ display) prints the address. --no-browser prints it always.`,
   forge browse 3 --pr
   forge browse README.md -R alice/demo
   forge browse --no-browser`,
-		Args: cmdutil.MaximumArgs(1, "one NUMBER or PATH"),
+		Args: cmdcore.MaximumArgs(1, "one NUMBER or PATH"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 1 {
 				opts.Target = args[0]
 			}
 			if (opts.Issue || opts.PR) && number(opts.Target) == 0 {
-				return cmdutil.UsageErrorf("--issue and --pr say which NUMBER to open: give one, as in `forge browse 3 --pr`")
+				return cmdcore.UsageErrorf("--issue and --pr say which NUMBER to open: give one, as in `forge browse 3 --pr`")
 			}
 			return runF(cmd.Context(), opts)
 		},

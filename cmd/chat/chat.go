@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/forgehq/forge/app/cmdutil"
+	"github.com/forgehq/forge/app/cmdutil/cmdcore"
 	"github.com/forgehq/forge/app/output"
 	"github.com/forgehq/forge/chat"
 	"github.com/spf13/cobra"
@@ -41,7 +42,7 @@ func NewCmd(f *cmdutil.Factory) *cobra.Command {
 
 func newChatCmd(f *cmdutil.Factory, runF func(context.Context, *chatOptions) error) *cobra.Command {
 	opts := &chatOptions{Deps: f.Deps()}
-	runF = cmdutil.Seam(runF, runChat)
+	runF = cmdcore.Seam(runF, runChat)
 	cmd := &cobra.Command{
 		Use:   "chat [flags]",
 		Short: "Chat with the service's agent",
@@ -106,7 +107,7 @@ profile's agent_url and agent_key (see ` + "`forge auth agent-key set`" + `).`,
   forge chat -R alice/webapp --with issue:12 --with file:main.go -m "Where would the fix go?"`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) > 0 {
-				return cmdutil.UsageErrorf("forge chat takes no arguments; pass the message with -m, as in `forge chat -m %q`", strings.Join(args, " "))
+				return cmdcore.UsageErrorf("forge chat takes no arguments; pass the message with -m, as in `forge chat -m %q`", strings.Join(args, " "))
 			}
 			return nil
 		},
@@ -123,8 +124,8 @@ profile's agent_url and agent_key (see ` + "`forge auth agent-key set`" + `).`,
 	fl.StringVar(&opts.model, "model", "", "Use this `model` (default: the saved conversation's, else the service's)")
 	fl.BoolVar(&opts.noStream, "no-stream", false, "Wait for the whole reply instead of streaming it")
 	fl.BoolVarP(&opts.interactive, "interactive", "i", false, "Hold a session even when stdin is not a terminal, one line per message or command")
-	cmdutil.PathFlag(cmd, &opts.historyFile, "history", "", "", "Continue the conversation saved in `FILE`")
-	cmdutil.PathFlag(cmd, &opts.saveFile, "save", "", "", "Save the conversation to `FILE` after each reply")
+	cmdcore.PathFlag(cmd, &opts.historyFile, "history", "", "", "Continue the conversation saved in `FILE`")
+	cmdcore.PathFlag(cmd, &opts.saveFile, "save", "", "", "Save the conversation to `FILE` after each reply")
 	addContextFlags(cmd, &opts.context)
 	opts.exporter = output.AddJSONFlags(cmd, "reply", "model", "usage", "finish_reason")
 	cmd.RegisterFlagCompletionFunc("model", completeModels(f))
@@ -153,10 +154,10 @@ func runChat(ctx context.Context, opts *chatOptions) error {
 	ios := opts.IO
 	session := !opts.messageSet && (opts.interactive || ios.IsStdinTTY())
 	if session && opts.exporter.Enabled() {
-		return cmdutil.UsageErrorf("--json, --jq and --template need one message: pass it with -m or on stdin")
+		return cmdcore.UsageErrorf("--json, --jq and --template need one message: pass it with -m or on stdin")
 	}
 	if opts.messageSet && opts.interactive {
-		return cmdutil.UsageErrorf("-m sends one message; -i holds a session: use one of them")
+		return cmdcore.UsageErrorf("-m sends one message; -i holds a session: use one of them")
 	}
 	if err := opts.context.checkRefs(); err != nil {
 		return err
@@ -174,7 +175,7 @@ func runChat(ctx context.Context, opts *chatOptions) error {
 		message = strings.TrimRight(string(data), "\r\n")
 	}
 	if !session && strings.TrimSpace(message) == "" {
-		return cmdutil.UsageErrorf("empty message: pass one with -m TEXT or on stdin")
+		return cmdcore.UsageErrorf("empty message: pass one with -m TEXT or on stdin")
 	}
 	conv, err := loadConversation(opts)
 	if err != nil {
@@ -208,9 +209,9 @@ func loadConversation(opts *chatOptions) (*chat.Conversation, error) {
 		// to continue yet, and --save creates it.
 		return &chat.Conversation{}, nil
 	case errors.Is(err, fs.ErrNotExist):
-		return nil, cmdutil.UsageErrorf("--history: no such file: %s (to start a conversation kept there, pass --save %s too)", opts.historyFile, opts.historyFile)
+		return nil, cmdcore.UsageErrorf("--history: no such file: %s (to start a conversation kept there, pass --save %s too)", opts.historyFile, opts.historyFile)
 	case err != nil:
-		return nil, cmdutil.UsageErrorf("--history: %v", err)
+		return nil, cmdcore.UsageErrorf("--history: %v", err)
 	}
 	return c, nil
 }
@@ -242,9 +243,9 @@ func explain(err error) error {
 	var he *chat.Error
 	switch {
 	case errors.As(err, &he) && he.CredentialsRefused():
-		return cmdutil.AuthErrorf("%v; check AGENT_API_KEY, or store a key with `forge auth agent-key set`", err)
+		return cmdcore.AuthErrorf("%v; check AGENT_API_KEY, or store a key with `forge auth agent-key set`", err)
 	case errors.Is(err, chat.ErrEmptyMessage):
-		return &cmdutil.UsageError{Err: err}
+		return &cmdcore.UsageError{Err: err}
 	}
 	return err
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/forgehq/forge/app/agentctx"
 	"github.com/forgehq/forge/app/cmdutil"
+	"github.com/forgehq/forge/app/cmdutil/cmdcore"
 	"github.com/forgehq/forge/chat"
 	"github.com/forgehq/forge/cmd/internal/ctxlimit"
 	"github.com/forgehq/forge/internal/iostreams"
@@ -36,7 +37,7 @@ func addContextFlags(cmd *cobra.Command, o *contextOptions) {
 func (o *contextOptions) checkRefs() error {
 	for _, ref := range o.with {
 		if _, err := agentctx.ParseRef(ref); err != nil {
-			return &cmdutil.UsageError{Err: fmt.Errorf("--with: %w", err)}
+			return &cmdcore.UsageError{Err: fmt.Errorf("--with: %w", err)}
 		}
 	}
 	return nil
@@ -72,7 +73,7 @@ func setUpContext(ctx context.Context, d cmdutil.Deps, o *contextOptions, s *cha
 		a, err := s.Attach(ctx, ref)
 		if err != nil {
 			if agentctx.IsRefError(err) {
-				return &cmdutil.UsageError{Err: err}
+				return &cmdcore.UsageError{Err: err}
 			}
 			return err
 		}

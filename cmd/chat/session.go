@@ -10,7 +10,6 @@ import (
 	"os"
 	"strings"
 
-	"github.com/forgehq/forge/app/cmdutil"
 	"github.com/forgehq/forge/app/cmdutil/cmdcore"
 	"github.com/forgehq/forge/chat"
 	"github.com/forgehq/forge/internal/iostreams"
@@ -47,7 +46,7 @@ func runSession(ctx context.Context, opts *chatOptions, s *chat.Session) error {
 	blank := spaced
 	report := func(err error) {
 		failed = true
-		fmt.Fprintf(errOut, "forge: %s\n", cmdutil.ErrorMessage(ios, explain(err)))
+		fmt.Fprintf(errOut, "forge: %s\n", cmdcore.ErrorMessage(ios, explain(err)))
 	}
 	for {
 		if out.ended() {

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/forgehq/forge/app/cmdutil"
+	"github.com/forgehq/forge/app/cmdutil/cmdcore"
 	"github.com/forgehq/forge/app/output"
 	"github.com/forgehq/forge/chat"
 	"github.com/forgehq/forge/internal/iostreams"
@@ -19,7 +20,7 @@ type usageOptions struct {
 
 func newUsageCmd(f *cmdutil.Factory, runF func(context.Context, *usageOptions) error) *cobra.Command {
 	opts := &usageOptions{Deps: f.Deps()}
-	runF = cmdutil.Seam(runF, runUsage)
+	runF = cmdcore.Seam(runF, runUsage)
 	cmd := &cobra.Command{
 		Use:   "usage",
 		Short: "Show the agent key's token usage and quota",
@@ -29,7 +30,7 @@ grouped and the reset time is relative; piped, each line is a tab-separated
 key and raw value.`,
 		Example: `  forge chat usage
   forge chat usage --json remaining --jq .remaining`,
-		Args: cmdutil.NoArgs,
+		Args: cmdcore.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runF(cmd.Context(), opts)
 		},

@@ -8,7 +8,7 @@ import (
 	"os"
 	"os/exec"
 
-	"github.com/forgehq/forge/app/cmdutil"
+	"github.com/forgehq/forge/app/cmdutil/cmdcore"
 )
 
 // run runs the companion as forge's child, on forge's own streams, and ends
@@ -20,7 +20,7 @@ func run(path string, args []string) error {
 	err := c.Run()
 	var exit *exec.ExitError
 	if errors.As(err, &exit) {
-		return &cmdutil.ExitError{Code: exit.ExitCode()}
+		return &cmdcore.ExitError{Code: exit.ExitCode()}
 	}
 	if err != nil {
 		return fmt.Errorf("running %s: %w", path, err)

@@ -10,6 +10,7 @@ import (
 	"io"
 
 	"github.com/forgehq/forge/app/cmdutil"
+	"github.com/forgehq/forge/app/cmdutil/cmdcore"
 	"github.com/spf13/cobra"
 )
 
@@ -27,7 +28,7 @@ type completionOptions struct {
 
 func newCompletionCmd(f *cmdutil.Factory, runF func(context.Context, *completionOptions) error) *cobra.Command {
 	opts := &completionOptions{Deps: f.Deps()}
-	runF = cmdutil.Seam(runF, runCompletion)
+	runF = cmdcore.Seam(runF, runCompletion)
 	cmd := &cobra.Command{
 		Use:   "completion {bash|zsh|fish|powershell}",
 		Short: "Print the shell completion script for bash, zsh, fish or PowerShell",
@@ -62,7 +63,7 @@ The deb and rpm packages install the bash, zsh and fish scripts already.`,
 		ValidArgs: shells,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) != 1 {
-				return cmdutil.UsageErrorf("name a shell: forge completion {bash|zsh|fish|powershell}")
+				return cmdcore.UsageErrorf("name a shell: forge completion {bash|zsh|fish|powershell}")
 			}
 			return nil
 		},
@@ -99,7 +100,7 @@ func write(w io.Writer, root *cobra.Command, shell string, desc bool) error {
 		}
 		return root.GenPowerShellCompletion(w)
 	}
-	return cmdutil.UsageErrorf("unknown shell %q: forge completion supports bash, zsh, fish and powershell", shell)
+	return cmdcore.UsageErrorf("unknown shell %q: forge completion supports bash, zsh, fish and powershell", shell)
 }
 
 // bashFallbacks stand in for the two bash-completion functions cobra's

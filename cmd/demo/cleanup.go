@@ -10,7 +10,7 @@ import (
 	"sync"
 	"syscall"
 
-	"github.com/forgehq/forge/app/cmdutil"
+	"github.com/forgehq/forge/app/cmdutil/cmdcore"
 )
 
 // dirPattern names the demo's directory under the system's temporary
@@ -72,7 +72,7 @@ func removeOnSignal(ctx context.Context, left *leftovers) (context.Context, func
 					continue
 				}
 				left.remove()
-				os.Exit(cmdutil.ExitInterrupted)
+				os.Exit(cmdcore.ExitInterrupted)
 			case <-done:
 				return
 			}

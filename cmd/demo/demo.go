@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/forgehq/forge/app/cmdutil"
+	"github.com/forgehq/forge/app/cmdutil/cmdcore"
 	"github.com/forgehq/forge/internal/iostreams"
 	"github.com/spf13/cobra"
 )
@@ -47,7 +48,7 @@ func NewCmd(f *cmdutil.Factory, run Runner) *cobra.Command { return newDemoCmd(f
 
 func newDemoCmd(f *cmdutil.Factory, run Runner, runF func(context.Context, *Options) error) *cobra.Command {
 	opts := NewOptions(f, run)
-	runF = cmdutil.Seam(runF, Run)
+	runF = cmdcore.Seam(runF, Run)
 	cmd := &cobra.Command{
 		Use:   "demo",
 		Short: "Tour forge's main jobs on a throw-away reference server",
@@ -88,7 +89,7 @@ in one terminal (a server to keep using), a login as a demo user in another.`,
 		Example: `  forge demo
   go run ./cmd/forge demo
   forge demo > tour.txt`,
-		Args: cmdutil.NoArgs,
+		Args: cmdcore.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.root = cmd.Root()
 			return runF(cmd.Context(), opts)

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/forgehq/forge/app/cmdutil"
+	"github.com/forgehq/forge/app/cmdutil/cmdcore"
 	"github.com/forgehq/forge/cmd"
 	"github.com/forgehq/forge/cmd/companion"
 	"github.com/forgehq/forge/cmd/companion/companiontest"
@@ -51,7 +52,7 @@ func fastDemo(t *testing.T, run demo.Runner) (*demo.Options, string, func() stri
 func TestDemo(t *testing.T) {
 	opts, userConfig, stdout, stderr := fastDemo(t, cmd.Run)
 	if err := demo.Run(context.Background(), opts); err != nil {
-		t.Fatalf("demo: %v (exit %d)\nstdout:\n%s\nstderr:\n%s", err, cmdutil.ExitCode(err), stdout(), stderr())
+		t.Fatalf("demo: %v (exit %d)\nstdout:\n%s\nstderr:\n%s", err, cmdcore.ExitCode(err), stdout(), stderr())
 	}
 	noChildren(t) // its forge-server is gone with it
 	out, errs := stdout(), stderr()
@@ -151,7 +152,7 @@ func TestDemoStopsOnFailure(t *testing.T) {
 	}
 	opts, _, stdout, stderr := fastDemo(t, failing)
 	err := demo.Run(context.Background(), opts)
-	if code := cmdutil.ExitCode(err); code != 4 {
+	if code := cmdcore.ExitCode(err); code != 4 {
 		t.Fatalf("exit %d (%v), want 4", code, err)
 	}
 	if !strings.Contains(stderr(), "forge: the demo stopped: `forge issue close 1 -R alice/hello --comment 'Done: bonjour.'` failed (exit 4)") {
@@ -179,7 +180,7 @@ func TestDemoWithoutForgeServer(t *testing.T) {
 	opts, _, stdout, _ := fastDemo(t, cmd.Run)
 	t.Setenv("PATH", t.TempDir())
 	err := demo.Run(context.Background(), opts)
-	if err == nil || cmdutil.ExitCode(err) != 1 || !strings.HasPrefix(err.Error(), "forge-server is not installed beside forge") || strings.Contains(err.Error(), "\n") {
+	if err == nil || cmdcore.ExitCode(err) != 1 || !strings.HasPrefix(err.Error(), "forge-server is not installed beside forge") || strings.Contains(err.Error(), "\n") {
 		t.Errorf("demo without forge-server: %v", err)
 	}
 	if stdout() != "" {

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/forgehq/forge/app/cmdutil"
+	"github.com/forgehq/forge/app/cmdutil/cmdcore"
 	"github.com/forgehq/forge/internal/text"
 	"github.com/forgehq/forge/internal/totp"
 )
@@ -81,12 +82,12 @@ func (t *tour) exec(s step) error {
 	}
 	f := cmdutil.New(&ios, t.env)
 	if code := t.opts.run(t.ctx, f, s.args); code != 0 {
-		if t.ctx.Err() != nil || code == cmdutil.ExitInterrupted {
+		if t.ctx.Err() != nil || code == cmdcore.ExitInterrupted {
 			// Interrupted, as the step has said: not a failure of the step.
-			return &cmdutil.ExitError{Code: cmdutil.ExitInterrupted}
+			return &cmdcore.ExitError{Code: cmdcore.ExitInterrupted}
 		}
 		outer.ErrPrintf("forge: the demo stopped: `%s` failed (exit %d)\n", shellLine(step{args: s.args}), code)
-		return &cmdutil.ExitError{Code: code}
+		return &cmdcore.ExitError{Code: code}
 	}
 	return nil
 }

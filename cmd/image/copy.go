@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/forgehq/forge/app/cmdutil"
+	"github.com/forgehq/forge/app/cmdutil/cmdcore"
 	"github.com/forgehq/forge/completions"
 	"github.com/forgehq/forge/regclient"
 	"github.com/google/go-containerregistry/pkg/name"
@@ -21,7 +22,7 @@ type copyOptions struct {
 
 func newCopyCmd(f *cmdutil.Factory, runF func(context.Context, *copyOptions) error) *cobra.Command {
 	opts := &copyOptions{Deps: f.Deps()}
-	runF = cmdutil.Seam(runF, runCopy)
+	runF = cmdcore.Seam(runF, runCopy)
 	cmd := &cobra.Command{
 		Use:   "copy SRC DST [--all-tags]",
 		Short: "Copy an image or a whole repository, within or between registries",
@@ -35,7 +36,7 @@ under the same name. Each copied DST@DIGEST is printed on stdout.`,
   forge image copy ghcr.io/org/tool:2 tool
   forge image copy bob/shared mine --all-tags`,
 		ValidArgsFunction: completions.ImageRefs(f, 0, 1),
-		Args:              cmdutil.Operands("SRC", "DST"),
+		Args:              cmdcore.Operands("SRC", "DST"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.src, opts.dst = args[0], args[1]
 			return runF(cmd.Context(), opts)
@@ -57,7 +58,7 @@ func hasIdentifier(s string) bool {
 
 func runCopy(ctx context.Context, opts *copyOptions) error {
 	if opts.jobs < 1 {
-		return cmdutil.UsageErrorf("--jobs must be at least 1")
+		return cmdcore.UsageErrorf("--jobs must be at least 1")
 	}
 	ios := opts.IO
 	c, err := opts.Registry()
@@ -66,7 +67,7 @@ func runCopy(ctx context.Context, opts *copyOptions) error {
 	}
 	if opts.allTags {
 		if hasIdentifier(opts.src) || hasIdentifier(opts.dst) {
-			return cmdutil.UsageErrorf("with --all-tags, SRC and DST are repositories without :tag or @digest")
+			return cmdcore.UsageErrorf("with --all-tags, SRC and DST are repositories without :tag or @digest")
 		}
 	}
 	var dst name.Reference
@@ -79,7 +80,7 @@ func runCopy(ctx context.Context, opts *copyOptions) error {
 		dstRepo, err = c.ParseRepository(opts.dst)
 	}
 	if err != nil {
-		return &cmdutil.UsageError{Err: err}
+		return &cmdcore.UsageError{Err: err}
 	}
 	if err := c.CheckWrite(dstRepo, "push"); err != nil {
 		return err
@@ -88,7 +89,7 @@ func runCopy(ctx context.Context, opts *copyOptions) error {
 	if opts.allTags {
 		srcRepo, err := c.ParseRepository(opts.src)
 		if err != nil {
-			return &cmdutil.UsageError{Err: err}
+			return &cmdcore.UsageError{Err: err}
 		}
 		tags, _, err := c.Tags(ctx, srcRepo)
 		if err != nil {
@@ -100,7 +101,7 @@ func runCopy(ctx context.Context, opts *copyOptions) error {
 	} else {
 		src, err := c.ParseReference(opts.src)
 		if err != nil {
-			return &cmdutil.UsageError{Err: err}
+			return &cmdcore.UsageError{Err: err}
 		}
 		if dst == nil {
 			dst = dstRepo.Tag(src.Identifier())

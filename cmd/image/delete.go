@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/forgehq/forge/app/cmdutil"
+	"github.com/forgehq/forge/app/cmdutil/cmdcore"
 	"github.com/forgehq/forge/cmd/internal/confirm"
 	"github.com/forgehq/forge/completions"
 	"github.com/forgehq/forge/internal/text"
@@ -22,7 +23,7 @@ type deleteOptions struct {
 
 func newDeleteCmd(f *cmdutil.Factory, runF func(context.Context, *deleteOptions) error) *cobra.Command {
 	opts := &deleteOptions{Deps: f.Deps()}
-	runF = cmdutil.Seam(runF, runDelete)
+	runF = cmdcore.Seam(runF, runDelete)
 	cmd := &cobra.Command{
 		Use:     "delete REF [--yes]",
 		Aliases: []string{"rm"},
@@ -41,7 +42,7 @@ collects no garbage.`,
 		Example: `  forge image delete app:1.0
   forge image delete app@sha256:4f2c... --yes`,
 		ValidArgsFunction: completions.ImageRefs(f, 0),
-		Args:              cmdutil.ExactArgs(1, "an image reference"),
+		Args:              cmdcore.ExactArgs(1, "an image reference"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.ref = args[0]
 			return runF(cmd.Context(), opts)
@@ -63,7 +64,7 @@ func runDelete(ctx context.Context, opts *deleteOptions) error {
 	}
 	ref, err := c.ParseReference(opts.ref)
 	if err != nil {
-		return &cmdutil.UsageError{Err: err}
+		return &cmdcore.UsageError{Err: err}
 	}
 	if err := c.CheckWrite(ref.Context(), "delete"); err != nil {
 		return err

@@ -5,12 +5,13 @@ package image
 
 import (
 	"github.com/forgehq/forge/app/cmdutil"
+	"github.com/forgehq/forge/app/cmdutil/cmdcore"
 	"github.com/spf13/cobra"
 )
 
 // NewCmd returns `forge image` and its subcommands.
 func NewCmd(f *cmdutil.Factory) *cobra.Command {
-	cmd := cmdutil.Group(&cobra.Command{
+	cmd := cmdcore.Group(&cobra.Command{
 		Use:   "image <command>",
 		Short: "Push, pull and manage container images in the registry",
 		Long: `Work with the service's private container registry. Images live under the

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/forgehq/forge/app/cmdutil"
+	"github.com/forgehq/forge/app/cmdutil/cmdcore"
 	"github.com/forgehq/forge/app/output"
 	"github.com/forgehq/forge/completions"
 	"github.com/forgehq/forge/internal/iostreams"
@@ -25,7 +26,7 @@ type inspectOptions struct {
 
 func newInspectCmd(f *cmdutil.Factory, runF func(context.Context, *inspectOptions) error) *cobra.Command {
 	opts := &inspectOptions{Deps: f.Deps()}
-	runF = cmdutil.Seam(runF, runInspect)
+	runF = cmdcore.Seam(runF, runInspect)
 	cmd := &cobra.Command{
 		Use:   "inspect REF",
 		Short: "Show an image's manifest or index: platforms, layers and sizes",
@@ -37,7 +38,7 @@ serves it (on a terminal, with control characters made visible).`,
   forge image inspect app:1.0 --raw | jq .
   forge image inspect app:1.0 --json platforms --jq '.platforms[].platform'`,
 		ValidArgsFunction: completions.ImageRefs(f, 0),
-		Args:              cmdutil.ExactArgs(1, "an image reference"),
+		Args:              cmdcore.ExactArgs(1, "an image reference"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.ref = args[0]
 			return runF(cmd.Context(), opts)
@@ -53,7 +54,7 @@ func runInspect(ctx context.Context, opts *inspectOptions) error {
 		return err
 	}
 	if opts.raw && opts.exporter.Enabled() {
-		return cmdutil.UsageErrorf("--raw and --json cannot be used together")
+		return cmdcore.UsageErrorf("--raw and --json cannot be used together")
 	}
 	ios := opts.IO
 	c, err := opts.Registry()
@@ -62,7 +63,7 @@ func runInspect(ctx context.Context, opts *inspectOptions) error {
 	}
 	ref, err := c.ParseReference(opts.ref)
 	if err != nil {
-		return &cmdutil.UsageError{Err: err}
+		return &cmdcore.UsageError{Err: err}
 	}
 	desc, err := c.Descriptor(ctx, ref)
 	if err != nil {

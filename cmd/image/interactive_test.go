@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/forgehq/forge/app/cmdutil"
+	"github.com/forgehq/forge/app/cmdutil/cmdcore"
 	"github.com/forgehq/forge/testkit/clitest"
 	"github.com/google/go-containerregistry/pkg/name"
 	"github.com/google/go-containerregistry/pkg/v1/random"
@@ -70,7 +70,7 @@ func TestLoginPrompts(t *testing.T) {
 	}
 	before := h.config()
 	code, errOut = h.run([]any{"wrong-password"}, "image", "login", "--username", "alice")
-	if code != cmdutil.ExitAuth || !strings.Contains(errOut, "nothing was stored") {
+	if code != cmdcore.ExitAuth || !strings.Contains(errOut, "nothing was stored") {
 		t.Fatalf("wrong password: %d %q", code, errOut)
 	}
 	if h.config() != before {

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/forgehq/forge/app/cmdutil"
+	"github.com/forgehq/forge/app/cmdutil/cmdcore"
 	"github.com/forgehq/forge/app/output"
 	"github.com/spf13/cobra"
 )
@@ -18,7 +19,7 @@ type listOptions struct {
 
 func newListCmd(f *cmdutil.Factory, runF func(context.Context, *listOptions) error) *cobra.Command {
 	opts := &listOptions{Deps: f.Deps()}
-	runF = cmdutil.Seam(runF, runList)
+	runF = cmdcore.Seam(runF, runList)
 	cmd := &cobra.Command{
 		Use:     "list [--all]",
 		Aliases: []string{"ls"},
@@ -28,7 +29,7 @@ shared with you. --all lists every repository with its tags (site admins only).`
 		Example: `  forge image list
   forge image list --all
   forge image list --json name --jq '.[].name'`,
-		Args: cmdutil.NoArgs,
+		Args: cmdcore.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error { return runF(cmd.Context(), opts) },
 	}
 	cmd.Flags().BoolVarP(&opts.all, "all", "a", false, "List every repository of the registry (site admins)")

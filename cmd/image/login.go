@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/forgehq/forge/app/cmdutil"
+	"github.com/forgehq/forge/app/cmdutil/cmdcore"
 	"github.com/forgehq/forge/config"
 	"github.com/forgehq/forge/internal/origin"
 	"github.com/forgehq/forge/internal/text"
@@ -25,7 +26,7 @@ type loginOptions struct {
 
 func newLoginCmd(f *cmdutil.Factory, runF func(context.Context, *loginOptions) error) *cobra.Command {
 	opts := &loginOptions{Deps: f.Deps()}
-	runF = cmdutil.Seam(runF, runLogin)
+	runF = cmdcore.Seam(runF, runLogin)
 	cmd := &cobra.Command{
 		Use:   "login [--username USER] [--password-stdin]",
 		Short: "Log in to the container registry and store the credentials",
@@ -50,7 +51,7 @@ you need not log in at all: FORGE_USERNAME and FORGE_PASSWORD are used directly.
   forge image login --username alice
   printenv FORGE_PASSWORD | forge image login --username alice --password-stdin
   forge image login --trust-token-host auth.example.com`,
-		Args: cmdutil.NoArgs,
+		Args: cmdcore.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error { return runF(cmd.Context(), opts) },
 	}
 	cmd.Flags().StringVarP(&opts.username, "username", "u", "", "Account `name` (default: FORGE_USERNAME, else the profile's user)")
@@ -84,7 +85,7 @@ func runLogin(ctx context.Context, opts *loginOptions) error {
 	// The password would be stored for the profile's registry: one it was
 	// not checked against must not receive it later.
 	if s.ProfileRegistry != "" && !origin.SameString(s.RegistryURL, s.ProfileRegistry) {
-		return cmdutil.UsageErrorf("%s is not profile %s's registry (%s): a login there would be stored for the wrong registry; add a profile for it (`forge profile add NAME --base-url URL --registry-url %s`), or unset FORGE_REGISTRY_URL", c.Host(), s.Profile, config.Origin(s.ProfileRegistry), s.RegistryURL)
+		return cmdcore.UsageErrorf("%s is not profile %s's registry (%s): a login there would be stored for the wrong registry; add a profile for it (`forge profile add NAME --base-url URL --registry-url %s`), or unset FORGE_REGISTRY_URL", c.Host(), s.Profile, config.Origin(s.ProfileRegistry), s.RegistryURL)
 	}
 	tokenHost, err := trustTokenHost(ctx, opts, c, s, probe)
 	if err != nil {
@@ -96,7 +97,7 @@ func runLogin(ctx context.Context, opts *loginOptions) error {
 	}
 	if user == "" {
 		if !ios.CanPrompt() {
-			return cmdutil.UsageErrorf("no username: pass --username USER (or set FORGE_USERNAME)")
+			return cmdcore.UsageErrorf("no username: pass --username USER (or set FORGE_USERNAME)")
 		}
 		if user, err = opts.Prompter.Input(ctx, "Username for "+c.Host(), ""); err != nil {
 			return err
@@ -108,8 +109,8 @@ func runLogin(ctx context.Context, opts *loginOptions) error {
 		return err
 	}
 	if err := c.Login(ctx, user, password); err != nil {
-		if cmdutil.ExitCode(err) == cmdutil.ExitAuth && !errors.As(err, new(*regclient.WithheldError)) {
-			return cmdutil.AuthErrorf("login to %s failed: wrong username or password for %s; nothing was stored", c.Host(), user)
+		if cmdcore.ExitCode(err) == cmdcore.ExitAuth && !errors.As(err, new(*regclient.WithheldError)) {
+			return cmdcore.AuthErrorf("login to %s failed: wrong username or password for %s; nothing was stored", c.Host(), user)
 		}
 		return err
 	}
@@ -158,10 +159,10 @@ func readPassword(ctx context.Context, opts *loginOptions, user, host string) (s
 	case opts.Getenv("FORGE_PASSWORD") != "":
 		pw = opts.Getenv("FORGE_PASSWORD")
 	default:
-		return "", cmdutil.UsageErrorf("no password: pipe it in with --password-stdin, as in `printenv FORGE_PASSWORD | forge image login --username %s --password-stdin`", user)
+		return "", cmdcore.UsageErrorf("no password: pipe it in with --password-stdin, as in `printenv FORGE_PASSWORD | forge image login --username %s --password-stdin`", user)
 	}
 	if pw == "" {
-		return "", cmdutil.UsageErrorf("empty password: pipe the password in with --password-stdin")
+		return "", cmdcore.UsageErrorf("empty password: pipe the password in with --password-stdin")
 	}
 	return pw, nil
 }
@@ -188,17 +189,17 @@ func trustTokenHost(ctx context.Context, opts *loginOptions, c *regclient.Client
 	switch {
 	case opts.trustHost != "" && (strings.EqualFold(opts.trustHost, realmHost) || origin.OfHost(opts.trustHost) == realm):
 	case opts.trustHost != "":
-		return "", cmdutil.UsageErrorf("%s sends logins to %s, not to %s: nothing was stored; pass --trust-token-host %s if you trust it", c.Host(), shown, opts.trustHost, shown)
+		return "", cmdcore.UsageErrorf("%s sends logins to %s, not to %s: nothing was stored; pass --trust-token-host %s if you trust it", c.Host(), shown, opts.trustHost, shown)
 	case ios.CanPrompt():
 		ok, err := opts.Prompter.Confirm(ctx, fmt.Sprintf("%s sends logins to its token service at %s, another host. Send your password there?", c.Host(), shown), false)
 		if err != nil {
 			return "", err
 		}
 		if !ok {
-			return "", cmdutil.UsageErrorf("login to %s cancelled: its token service at %s is not trusted; nothing was stored", c.Host(), shown)
+			return "", cmdcore.UsageErrorf("login to %s cancelled: its token service at %s is not trusted; nothing was stored", c.Host(), shown)
 		}
 	default:
-		return "", cmdutil.UsageErrorf("%s sends logins to its token service at %s, another host: pass --trust-token-host %s if you trust it (it is kept in the profile); nothing was stored", c.Host(), shown, shown)
+		return "", cmdcore.UsageErrorf("%s sends logins to its token service at %s, another host: pass --trust-token-host %s if you trust it (it is kept in the profile); nothing was stored", c.Host(), shown, shown)
 	}
 	c.Trust(realm)
 	return realm, nil

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/forgehq/forge/app/cmdutil"
+	"github.com/forgehq/forge/app/cmdutil/cmdcore"
 	"github.com/forgehq/forge/config"
 	"github.com/spf13/cobra"
 )
@@ -12,13 +13,13 @@ type logoutOptions struct{ cmdutil.Deps }
 
 func newLogoutCmd(f *cmdutil.Factory, runF func(context.Context, *logoutOptions) error) *cobra.Command {
 	opts := &logoutOptions{Deps: f.Deps()}
-	runF = cmdutil.Seam(runF, runLogout)
+	runF = cmdcore.Seam(runF, runLogout)
 	return &cobra.Command{
 		Use:   "logout",
 		Short: "Remove the stored registry credentials from the profile",
 		Example: `  forge image logout
   forge --profile dev image logout`,
-		Args: cmdutil.NoArgs,
+		Args: cmdcore.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error { return runF(cmd.Context(), opts) },
 	}
 }
@@ -33,7 +34,7 @@ func runLogout(_ context.Context, opts *logoutOptions) error {
 		p := cf.Profile(s.Profile)
 		if p == nil || (p.RegistryUser == "" && p.RegistryPassword == "") {
 			// Not logged in to the registry: exit 4, as auth logout.
-			return cmdutil.AuthErrorf("not logged in to the registry: no registry credentials are stored in profile %s", s.Profile)
+			return cmdcore.AuthErrorf("not logged in to the registry: no registry credentials are stored in profile %s", s.Profile)
 		}
 		user = p.RegistryUser
 		p.RegistryUser, p.RegistryPassword = "", ""

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/forgehq/forge/app/cmdutil"
+	"github.com/forgehq/forge/app/cmdutil/cmdcore"
 	"github.com/forgehq/forge/completions"
 	"github.com/forgehq/forge/internal/text"
 	"github.com/forgehq/forge/regclient"
@@ -22,7 +23,7 @@ type pullOptions struct {
 
 func newPullCmd(f *cmdutil.Factory, runF func(context.Context, *pullOptions) error) *cobra.Command {
 	opts := &pullOptions{Deps: f.Deps()}
-	runF = cmdutil.Seam(runF, runPull)
+	runF = cmdcore.Seam(runF, runPull)
 	cmd := &cobra.Command{
 		Use:   "pull REF DEST [--format tarball|oci] [--platform OS/ARCH]",
 		Short: "Pull an image to a tarball or an OCI layout",
@@ -41,7 +42,7 @@ is written under a temporary name and renamed when complete.`,
   forge image pull app:1.0 ./layout --format oci
   forge image pull app:1.0 app-arm.tar --platform linux/arm64`,
 		ValidArgsFunction: completions.ImageRefs(f, 0),
-		Args:              cmdutil.Operands("REF", "DEST"),
+		Args:              cmdcore.Operands("REF", "DEST"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.ref, opts.dest = args[0], args[1]
 			return runF(cmd.Context(), opts)
@@ -54,13 +55,13 @@ is written under a temporary name and renamed when complete.`,
 
 func runPull(ctx context.Context, opts *pullOptions) error {
 	if opts.format != regclient.FormatTarball && opts.format != regclient.FormatOCI {
-		return cmdutil.UsageErrorf("--format must be tarball or oci, not %q", opts.format)
+		return cmdcore.UsageErrorf("--format must be tarball or oci, not %q", opts.format)
 	}
 	var plat *v1.Platform
 	if opts.platform != "" {
 		p, err := v1.ParsePlatform(opts.platform)
 		if err != nil || p.OS == "" || p.Architecture == "" {
-			return cmdutil.UsageErrorf("--platform must be OS/ARCH[/VARIANT], as linux/arm64, not %q", opts.platform)
+			return cmdcore.UsageErrorf("--platform must be OS/ARCH[/VARIANT], as linux/arm64, not %q", opts.platform)
 		}
 		plat = p
 	}
@@ -71,10 +72,10 @@ func runPull(ctx context.Context, opts *pullOptions) error {
 	}
 	ref, err := c.ParseReference(opts.ref)
 	if err != nil {
-		return &cmdutil.UsageError{Err: err}
+		return &cmdcore.UsageError{Err: err}
 	}
 	if opts.dest == "-" && ios.IsStdoutTTY() {
-		return cmdutil.UsageErrorf("refusing to write a tarball to the terminal: redirect stdout, or name a file")
+		return cmdcore.UsageErrorf("refusing to write a tarball to the terminal: redirect stdout, or name a file")
 	}
 	prog := newByteProgress(ios, "Pulling", ref.String())
 	res, err := c.Pull(ctx, ref, opts.dest, ios.Out, regclient.PullOptions{Format: opts.format, Platform: plat, Progress: prog.update})

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/forgehq/forge/app/cmdutil"
+	"github.com/forgehq/forge/app/cmdutil/cmdcore"
 	"github.com/forgehq/forge/completions"
 	"github.com/forgehq/forge/internal/text"
 	"github.com/forgehq/forge/regclient"
@@ -24,7 +25,7 @@ type pushOptions struct {
 
 func newPushCmd(f *cmdutil.Factory, runF func(context.Context, *pushOptions) error) *cobra.Command {
 	opts := &pushOptions{Deps: f.Deps()}
-	runF = cmdutil.Seam(runF, runPush)
+	runF = cmdcore.Seam(runF, runPush)
 	cmd := &cobra.Command{
 		Use:   "push SRC REF",
 		Short: "Push a docker tarball, an OCI layout or a directory of files to the registry",
@@ -56,7 +57,7 @@ display on a terminal, one line per layer otherwise).`,
   forge image push ./oci-layout app:1.0 --jobs 8
   forge image push app.tar registry.example.com/team/app:1.0`,
 		ValidArgsFunction: completions.ImageRefs(f, 1),
-		Args:              cmdutil.Operands("SRC", "REF"),
+		Args:              cmdcore.Operands("SRC", "REF"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.src, opts.ref = args[0], args[1]
 			return runF(cmd.Context(), opts)
@@ -68,7 +69,7 @@ display on a terminal, one line per layer otherwise).`,
 
 func runPush(ctx context.Context, opts *pushOptions) error {
 	if opts.jobs < 1 {
-		return cmdutil.UsageErrorf("--jobs must be at least 1")
+		return cmdcore.UsageErrorf("--jobs must be at least 1")
 	}
 	ios := opts.IO
 	c, err := opts.Registry()
@@ -77,7 +78,7 @@ func runPush(ctx context.Context, opts *pushOptions) error {
 	}
 	ref, err := c.ParseReference(opts.ref)
 	if err != nil {
-		return &cmdutil.UsageError{Err: err}
+		return &cmdcore.UsageError{Err: err}
 	}
 	// Refused before reading the source or sending anything.
 	if err := c.CheckWrite(ref.Context(), "push"); err != nil {
@@ -87,7 +88,7 @@ func runPush(ctx context.Context, opts *pushOptions) error {
 	if err != nil {
 		// A missing local file is bad input (exit 2), as for ssh-key add.
 		if errors.Is(err, fs.ErrNotExist) {
-			return cmdutil.UsageErrorf("no such file: %s", opts.src)
+			return cmdcore.UsageErrorf("no such file: %s", opts.src)
 		}
 		return err
 	}

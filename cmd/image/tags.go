@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"github.com/forgehq/forge/app/cmdutil"
+	"github.com/forgehq/forge/app/cmdutil/cmdcore"
 	"github.com/forgehq/forge/app/output"
 	"github.com/forgehq/forge/completions"
 	"github.com/forgehq/forge/internal/text"
@@ -22,7 +23,7 @@ type tagsOptions struct {
 
 func newTagsCmd(f *cmdutil.Factory, runF func(context.Context, *tagsOptions) error) *cobra.Command {
 	opts := &tagsOptions{Deps: f.Deps()}
-	runF = cmdutil.Seam(runF, runTags)
+	runF = cmdcore.Seam(runF, runTags)
 	cmd := &cobra.Command{
 		Use:   "tags REPO",
 		Short: "List the tags of a repository",
@@ -38,7 +39,7 @@ service's registry each tag also shows its last update.
   forge image tags bob/tool --json name,digest,image_size
   forge image tags app | cut -f1`,
 		ValidArgsFunction: completions.ImageRepos(f),
-		Args:              cmdutil.ExactArgs(1, "a repository, as app or USER/app"),
+		Args:              cmdcore.ExactArgs(1, "a repository, as app or USER/app"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.repo = args[0]
 			return runF(cmd.Context(), opts)
@@ -59,7 +60,7 @@ func runTags(ctx context.Context, opts *tagsOptions) error {
 	}
 	repo, err := c.ParseRepository(opts.repo)
 	if err != nil {
-		return &cmdutil.UsageError{Err: err}
+		return &cmdcore.UsageError{Err: err}
 	}
 	tags, raw, err := c.Tags(ctx, repo)
 	if err != nil {

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/forgehq/forge/app/cmdutil"
+	"github.com/forgehq/forge/app/cmdutil/cmdcore"
 	"github.com/forgehq/forge/client"
 	"github.com/forgehq/forge/internal/editor"
 	"github.com/spf13/cobra"
@@ -41,7 +42,7 @@ type bodyFlags struct {
 // help ("The comment's").
 func (b *bodyFlags) add(cmd *cobra.Command, whose string) {
 	cmd.Flags().StringVarP(&b.body, "body", "b", "", whose+" `text` (markdown)")
-	cmdutil.PathOrDashFlag(cmd, &b.file, "body-file", "F", "", "Read the text from `file` (- for standard input)")
+	cmdcore.PathOrDashFlag(cmd, &b.file, "body-file", "F", "", "Read the text from `file` (- for standard input)")
 }
 
 // given reports whether --body or --body-file was passed.
@@ -53,7 +54,7 @@ func (b bodyFlags) given() bool { return b.bodySet || b.file != "" }
 func (b bodyFlags) read(ctx context.Context, d cmdutil.Deps, what string) (*draft, error) {
 	switch {
 	case b.bodySet && b.file != "":
-		return nil, cmdutil.UsageErrorf("--body and --body-file cannot be used together")
+		return nil, cmdcore.UsageErrorf("--body and --body-file cannot be used together")
 	case b.bodySet:
 		return &draft{body: b.body}, nil
 	case b.file == "-":
@@ -65,7 +66,7 @@ func (b bodyFlags) read(ctx context.Context, d cmdutil.Deps, what string) (*draf
 	case b.file != "":
 		data, err := os.ReadFile(b.file)
 		if errors.Is(err, fs.ErrNotExist) {
-			return nil, cmdutil.UsageErrorf("no such file: %s", b.file)
+			return nil, cmdcore.UsageErrorf("no such file: %s", b.file)
 		}
 		if err != nil {
 			return nil, err
@@ -94,22 +95,22 @@ func (t *draft) keep(err error) error {
 	if t.file == "" {
 		fh, ferr := os.CreateTemp("", "forge-draft-*.md")
 		if ferr != nil {
-			return &cmdutil.KeptError{Err: err, Note: fmt.Sprintf("your text could not be saved either (%v)", ferr)}
+			return &cmdcore.KeptError{Err: err, Note: fmt.Sprintf("your text could not be saved either (%v)", ferr)}
 		}
 		_, ferr = fh.WriteString(t.body)
 		if cerr := fh.Close(); ferr == nil {
 			ferr = cerr
 		}
 		if ferr != nil {
-			return &cmdutil.KeptError{Err: err, Note: fmt.Sprintf("your text could not be saved either (%v)", ferr)}
+			return &cmdcore.KeptError{Err: err, Note: fmt.Sprintf("your text could not be saved either (%v)", ferr)}
 		}
 		t.file, t.temp = fh.Name(), true
 	}
 	if client.HasStatus(err, http.StatusRequestEntityTooLarge) {
 		// The same file would be refused again: it has to get shorter.
-		return &cmdutil.KeptError{Err: err, Note: fmt.Sprintf("your text is kept in %s: make it shorter than the limit", t.file)}
+		return &cmdcore.KeptError{Err: err, Note: fmt.Sprintf("your text is kept in %s: make it shorter than the limit", t.file)}
 	}
-	return &cmdutil.KeptError{Err: err, Note: fmt.Sprintf("your text is kept in %s: send it again with --body-file %s", t.file, t.file)}
+	return &cmdcore.KeptError{Err: err, Note: fmt.Sprintf("your text is kept in %s: send it again with --body-file %s", t.file, t.file)}
 }
 
 // edit opens the user's editor on an empty draft file and returns what was

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/forgehq/forge/app/cmdutil"
+	"github.com/forgehq/forge/app/cmdutil/cmdcore"
 	"github.com/forgehq/forge/completions"
 	"github.com/forgehq/forge/internal/text"
 	"github.com/spf13/cobra"
@@ -53,9 +54,9 @@ issue.`,
 // withState completes close or reopen: both set the issue's state to want.
 func withState(f *cmdutil.Factory, cmd *cobra.Command, want string, runF func(context.Context, *stateOptions) error) *cobra.Command {
 	opts := &stateOptions{Deps: f.Deps(), want: want}
-	runF = cmdutil.Seam(runF, runState)
+	runF = cmdcore.Seam(runF, runState)
 	cmd.ValidArgsFunction = completions.IssuesNotIn(f, want)
-	cmd.Args = cmdutil.ExactArgs(1, "an issue NUMBER")
+	cmd.Args = cmdcore.ExactArgs(1, "an issue NUMBER")
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
 		n, err := parseNumber(args[0], &opts.repoFlag)
 		if err != nil {

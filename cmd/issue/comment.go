@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/forgehq/forge/app/cmdutil"
+	"github.com/forgehq/forge/app/cmdutil/cmdcore"
 	"github.com/forgehq/forge/completions"
 	"github.com/spf13/cobra"
 )
@@ -18,7 +19,7 @@ type commentOptions struct {
 
 func newCommentCmd(f *cmdutil.Factory, runF func(context.Context, *commentOptions) error) *cobra.Command {
 	opts := &commentOptions{Deps: f.Deps()}
-	runF = cmdutil.Seam(runF, runComment)
+	runF = cmdcore.Seam(runF, runComment)
 	cmd := &cobra.Command{
 		Use:   "comment NUMBER",
 		Short: "Comment on an issue",
@@ -28,7 +29,7 @@ refuses it, the text you typed is kept in a file whose path forge prints.`,
 		Example: `  forge issue comment 12 --body "Fixed in v1.2"
   echo "Same here" | forge issue comment 12 --body-file -`,
 		ValidArgsFunction: completions.Issues(f, "all"),
-		Args:              cmdutil.ExactArgs(1, "an issue NUMBER"),
+		Args:              cmdcore.ExactArgs(1, "an issue NUMBER"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			n, err := parseNumber(args[0], &opts.repoFlag)
 			if err != nil {
@@ -48,10 +49,10 @@ func runComment(ctx context.Context, opts *commentOptions) error {
 	ios := opts.IO
 	b := opts.body
 	if !b.given() && !ios.CanPrompt() {
-		return cmdutil.UsageErrorf("missing --body: pass --body TEXT or --body-file FILE (forge opens an editor only on a terminal)")
+		return cmdcore.UsageErrorf("missing --body: pass --body TEXT or --body-file FILE (forge opens an editor only on a terminal)")
 	}
 	if b.bodySet && b.file != "" {
-		return cmdutil.UsageErrorf("--body and --body-file cannot be used together")
+		return cmdcore.UsageErrorf("--body and --body-file cannot be used together")
 	}
 	c, name, err := opts.RepoClient(ctx, opts.repoFlag)
 	if err != nil {
@@ -63,7 +64,7 @@ func runComment(ctx context.Context, opts *commentOptions) error {
 	}
 	if strings.TrimSpace(d.body) == "" {
 		d.sent()
-		return cmdutil.UsageErrorf("the comment is empty; nothing sent")
+		return cmdcore.UsageErrorf("the comment is empty; nothing sent")
 	}
 	cm, err := c.Issues.Comment(ctx, name, opts.number, d.body)
 	if err != nil {

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/forgehq/forge/app/cmdutil"
+	"github.com/forgehq/forge/app/cmdutil/cmdcore"
 	"github.com/forgehq/forge/app/output"
 	"github.com/forgehq/forge/client"
 	"github.com/spf13/cobra"
@@ -22,7 +23,7 @@ type createOptions struct {
 
 func newCreateCmd(f *cmdutil.Factory, runF func(context.Context, *createOptions) error) *cobra.Command {
 	opts := &createOptions{Deps: f.Deps()}
-	runF = cmdutil.Seam(runF, runCreate)
+	runF = cmdcore.Seam(runF, runCreate)
 	cmd := &cobra.Command{
 		Use:     "create",
 		Aliases: []string{"new"},
@@ -41,7 +42,7 @@ whose path forge prints, to send again with --body-file.`,
   forge issue create -t "Crash on start" -b "It crashes when..."
   forge issue create --title "Crash on start" --body-file notes.md
   forge issue create -R alice/demo --title "Crash" --json number --jq .number`,
-		Args: cmdutil.NoArgs,
+		Args: cmdcore.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.body.bodySet = cmd.Flags().Changed("body")
 			return runF(cmd.Context(), opts)
@@ -61,10 +62,10 @@ func runCreate(ctx context.Context, opts *createOptions) error {
 	ios := opts.IO
 	title := strings.TrimSpace(opts.title)
 	if title == "" && !ios.CanPrompt() {
-		return cmdutil.UsageErrorf("missing --title: pass --title TEXT (forge asks for it only on a terminal)")
+		return cmdcore.UsageErrorf("missing --title: pass --title TEXT (forge asks for it only on a terminal)")
 	}
 	if opts.body.bodySet && opts.body.file != "" {
-		return cmdutil.UsageErrorf("--body and --body-file cannot be used together")
+		return cmdcore.UsageErrorf("--body and --body-file cannot be used together")
 	}
 	// Which repository, and whether forge is logged in, is settled before
 	// anything is typed.
@@ -77,7 +78,7 @@ func runCreate(ctx context.Context, opts *createOptions) error {
 			return err
 		}
 		if title = strings.TrimSpace(title); title == "" {
-			return cmdutil.UsageErrorf("an issue needs a title")
+			return cmdcore.UsageErrorf("an issue needs a title")
 		}
 	}
 	body, err := opts.body.read(ctx, opts.Deps, "issue")

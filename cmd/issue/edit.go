@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/forgehq/forge/app/cmdutil"
+	"github.com/forgehq/forge/app/cmdutil/cmdcore"
 	"github.com/forgehq/forge/app/output"
 	"github.com/forgehq/forge/client"
 	"github.com/forgehq/forge/completions"
@@ -23,7 +24,7 @@ type editOptions struct {
 
 func newEditCmd(f *cmdutil.Factory, runF func(context.Context, *editOptions) error) *cobra.Command {
 	opts := &editOptions{Deps: f.Deps()}
-	runF = cmdutil.Seam(runF, runEdit)
+	runF = cmdcore.Seam(runF, runEdit)
 	cmd := &cobra.Command{
 		Use:   "edit {NUMBER | URL}",
 		Short: "Change an issue's title or body",
@@ -38,7 +39,7 @@ prints.`,
 		Example: `  forge issue edit 12 --title "Crash on start with an empty config"
   forge issue edit 12 --body-file notes.md`,
 		ValidArgsFunction: completions.Issues(f, "all"),
-		Args:              cmdutil.ExactArgs(1, "an issue NUMBER"),
+		Args:              cmdcore.ExactArgs(1, "an issue NUMBER"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			n, err := parseNumber(args[0], &opts.repoFlag)
 			if err != nil {
@@ -62,13 +63,13 @@ func runEdit(ctx context.Context, opts *editOptions) error {
 		return err
 	}
 	if !opts.titleSet && !opts.body.given() {
-		return cmdutil.UsageErrorf("nothing to change: pass --title, --body or --body-file")
+		return cmdcore.UsageErrorf("nothing to change: pass --title, --body or --body-file")
 	}
 	var e client.IssueEdit
 	if opts.titleSet {
 		t := strings.TrimSpace(opts.title)
 		if t == "" {
-			return cmdutil.UsageErrorf("--title is empty: an issue needs a title")
+			return cmdcore.UsageErrorf("--title is empty: an issue needs a title")
 		}
 		e.Title = &t
 	}

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/forgehq/forge/app/cmdutil"
+	"github.com/forgehq/forge/app/cmdutil/cmdcore"
 	"github.com/forgehq/forge/app/output"
 	"github.com/spf13/cobra"
 )
@@ -21,7 +22,7 @@ var viewFields = append(issueFields[:len(issueFields):len(issueFields)], "commen
 
 // NewCmd returns `forge issue` and its subcommands.
 func NewCmd(f *cmdutil.Factory) *cobra.Command {
-	cmd := cmdutil.Group(&cobra.Command{
+	cmd := cmdcore.Group(&cobra.Command{
 		Use:   "issue <command>",
 		Short: "List, open, read, comment on and close issues",
 		Example: `  forge issue list -R alice/demo

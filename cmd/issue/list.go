@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/forgehq/forge/app/cmdutil"
+	"github.com/forgehq/forge/app/cmdutil/cmdcore"
 	"github.com/forgehq/forge/app/output"
 	"github.com/forgehq/forge/client"
 	"github.com/forgehq/forge/cmd/internal/listing"
@@ -23,7 +24,7 @@ type listOptions struct {
 
 func newListCmd(f *cmdutil.Factory, runF func(context.Context, *listOptions) error) *cobra.Command {
 	opts := &listOptions{Deps: f.Deps()}
-	runF = cmdutil.Seam(runF, runList)
+	runF = cmdcore.Seam(runF, runList)
 	cmd := &cobra.Command{
 		Use:     "list",
 		Aliases: []string{"ls"},
@@ -36,7 +37,7 @@ Pages are fetched as they are printed and no further than --limit needs.`,
 		Example: `  forge issue list -R alice/demo
   forge issue list --state all --limit 100
   forge issue list --state closed --json number,state --jq '.[].number'`,
-		Args: cmdutil.NoArgs,
+		Args: cmdcore.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runF(cmd.Context(), opts)
 		},
@@ -44,7 +45,7 @@ Pages are fetched as they are printed and no further than --limit needs.`,
 	cmdutil.AddRepoFlag(cmd, &opts.repoFlag)
 	cmd.Flags().StringVarP(&opts.author, "author", "A", "", "Only issues opened by this `login` (filtered by forge)")
 	cmd.Flags().StringVarP(&opts.search, "search", "S", "", "Only issues whose title or body holds this `text`, in any case (filtered by forge)")
-	cmdutil.EnumFlag(cmd, &opts.state, "state", "s", "open", []string{"open", "closed", "all"}, "Show issues in this `state`")
+	cmdcore.EnumFlag(cmd, &opts.state, "state", "s", "open", []string{"open", "closed", "all"}, "Show issues in this `state`")
 	opts.list.Add(cmd, listing.DefaultLimit, "issues", issueFields...)
 	return cmd
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/forgehq/forge/app/cmdutil"
+	"github.com/forgehq/forge/app/cmdutil/cmdcore"
 	"github.com/forgehq/forge/app/output"
 	"github.com/forgehq/forge/client"
 	"github.com/forgehq/forge/cmd/internal/pick"
@@ -29,7 +30,7 @@ type viewOptions struct {
 
 func newViewCmd(f *cmdutil.Factory, runF func(context.Context, *viewOptions) error) *cobra.Command {
 	opts := &viewOptions{Deps: f.Deps()}
-	runF = cmdutil.Seam(runF, runView)
+	runF = cmdcore.Seam(runF, runView)
 	cmd := &cobra.Command{
 		Use:   "view [NUMBER | URL]",
 		Short: "Show an issue and, with --comments, its discussion",
@@ -46,10 +47,10 @@ choose from.`,
   forge issue view 12 --comments
   forge issue view 12 --json title,state,comments_list`,
 		ValidArgsFunction: completions.Issues(f, "all"),
-		Args:              cmdutil.MaximumArgs(1, "an issue NUMBER"),
+		Args:              cmdcore.MaximumArgs(1, "an issue NUMBER"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 0 {
-				n, err := pickIssue(cmd.Context(), opts.Deps, opts.repoFlag, cmdutil.UsageErrorf("missing an issue NUMBER; see `forge issue view --help`"))
+				n, err := pickIssue(cmd.Context(), opts.Deps, opts.repoFlag, cmdcore.UsageErrorf("missing an issue NUMBER; see `forge issue view --help`"))
 				if err != nil {
 					return err
 				}

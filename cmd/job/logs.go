@@ -6,6 +6,7 @@ import (
 	"io"
 
 	"github.com/forgehq/forge/app/cmdutil"
+	"github.com/forgehq/forge/app/cmdutil/cmdcore"
 	"github.com/forgehq/forge/internal/text"
 	"github.com/spf13/cobra"
 )
@@ -18,7 +19,7 @@ type logsOptions struct {
 
 func newLogsCmd(f *cmdutil.Factory, runF func(context.Context, *logsOptions) error) *cobra.Command {
 	opts := &logsOptions{Deps: f.Deps()}
-	runF = cmdutil.Seam(runF, runLogs)
+	runF = cmdcore.Seam(runF, runLogs)
 	cmd := &cobra.Command{
 		Use:   "logs JOB_ID",
 		Short: "Print a job's log as plain text",
@@ -29,9 +30,9 @@ log so far.`,
 		Example: `  forge job logs 34
   forge job logs 34 -R alice/demo > build.log
   forge job logs "$(forge run view 12 --jq '.jobs[0].id')" | tail -n 20`,
-		Args: cmdutil.ExactArgs(1, "a job ID"),
+		Args: cmdcore.ExactArgs(1, "a job ID"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			id, err := cmdutil.ParseNumber(args[0], "job ID")
+			id, err := cmdcore.ParseNumber(args[0], "job ID")
 			if err != nil {
 				return err
 			}

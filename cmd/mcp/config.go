@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/forgehq/forge/app/cmdutil"
+	"github.com/forgehq/forge/app/cmdutil/cmdcore"
 	"github.com/forgehq/forge/internal/iostreams"
 	"github.com/spf13/cobra"
 )
@@ -26,7 +27,7 @@ var clients = []string{"claude", "vscode", "cursor"}
 
 func newConfigCmd(f *cmdutil.Factory, runF func(context.Context, *configOptions) error) *cobra.Command {
 	opts := &configOptions{Deps: f.Deps()}
-	runF = cmdutil.Seam(runF, runConfig)
+	runF = cmdcore.Seam(runF, runConfig)
 	cmd := &cobra.Command{
 		Use:   "config --client claude|vscode|cursor",
 		Short: "Print the snippet that connects an assistant to `forge mcp serve`",
@@ -44,7 +45,7 @@ FORGE_PROFILE).`,
 		Example: `  forge mcp config --client claude > .mcp.json
   forge mcp config --client vscode --toolsets issues,actions -R alice/demo
   forge --profile work mcp config --client cursor --allow-write`,
-		Args: cmdutil.NoArgs,
+		Args: cmdcore.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runF(cmd.Context(), opts)
 		},
@@ -68,7 +69,7 @@ type serverEntry struct {
 
 func runConfig(_ context.Context, opts *configOptions) error {
 	if !slices.Contains(clients, opts.client) {
-		return cmdutil.UsageErrorf("--client %q: give claude, vscode or cursor", opts.client)
+		return cmdcore.UsageErrorf("--client %q: give claude, vscode or cursor", opts.client)
 	}
 	exe, err := os.Executable()
 	if err != nil {

@@ -5,12 +5,13 @@ package mcp
 
 import (
 	"github.com/forgehq/forge/app/cmdutil"
+	"github.com/forgehq/forge/app/cmdutil/cmdcore"
 	"github.com/spf13/cobra"
 )
 
 // NewCmd returns `forge mcp` and its subcommands.
 func NewCmd(f *cmdutil.Factory) *cobra.Command {
-	cmd := cmdutil.Group(&cobra.Command{
+	cmd := cmdcore.Group(&cobra.Command{
 		Use:   "mcp <command>",
 		Short: "Serve the hosting service to AI coding assistants (Model Context Protocol)",
 		Example: `  forge mcp config --client claude

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/forgehq/forge/app/cmdutil"
+	"github.com/forgehq/forge/app/cmdutil/cmdcore"
 	"github.com/forgehq/forge/app/mcptools"
 	"github.com/forgehq/forge/cmd/companion"
 	"github.com/spf13/cobra"
@@ -34,7 +35,7 @@ func newServeCmd(f *cmdutil.Factory, runF func(context.Context, *serveOptions) e
 		}
 		return companion.Exec(f, companion.MCP, append([]string{"mcp", "serve"}, flags...))
 	}}
-	runF = cmdutil.Seam(runF, runServe)
+	runF = cmdcore.Seam(runF, runServe)
 	cmd := &cobra.Command{
 		Use:   "serve",
 		Short: "Serve the hosting service as MCP tools, over stdio or HTTP",
@@ -72,7 +73,7 @@ FORGE_MCP_ALLOW_WRITE=1, FORGE_MCP_LOCKDOWN=1, FORGE_MCP_TOKEN; flags win.`,
   forge mcp serve --toolsets issues,actions -R alice/demo
   forge mcp serve --allow-write --lockdown
   forge mcp serve --http 127.0.0.1:8765`,
-		Args: cmdutil.NoArgs,
+		Args: cmdcore.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := opts.fromEnv(cmd); err != nil {
 				return err
@@ -114,7 +115,7 @@ func (o *serveOptions) fromEnv(cmd *cobra.Command) error {
 		}
 		on, err := strconv.ParseBool(v)
 		if err != nil {
-			return cmdutil.UsageErrorf("%s=%q is not true or false (1 or 0)", b.env, v)
+			return cmdcore.UsageErrorf("%s=%q is not true or false (1 or 0)", b.env, v)
 		}
 		*b.target = on
 	}

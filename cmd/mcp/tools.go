@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/forgehq/forge/app/cmdutil"
+	"github.com/forgehq/forge/app/cmdutil/cmdcore"
 	"github.com/forgehq/forge/app/mcptools"
 	"github.com/forgehq/forge/app/output"
 	"github.com/spf13/cobra"
@@ -14,14 +15,14 @@ type toolsOptions struct{ cmdutil.Deps }
 
 func newToolsCmd(f *cmdutil.Factory, runF func(context.Context, *toolsOptions) error) *cobra.Command {
 	opts := &toolsOptions{Deps: f.Deps()}
-	runF = cmdutil.Seam(runF, runTools)
+	runF = cmdcore.Seam(runF, runTools)
 	return &cobra.Command{
 		Use:   "tools",
 		Short: "List the tools `forge mcp serve` offers, by toolset",
 		Long: `List every tool of ` + "`forge mcp serve`" + ` with its toolset. Tools marked write
 change something on the service and are offered only with --allow-write.`,
 		Example: `  forge mcp tools`,
-		Args:    cmdutil.NoArgs,
+		Args:    cmdcore.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runF(cmd.Context(), opts)
 		},

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/forgehq/forge/app/cmdutil"
+	"github.com/forgehq/forge/app/cmdutil/cmdcore"
 	"github.com/forgehq/forge/client"
 	"github.com/forgehq/forge/internal/gitremote"
 )
@@ -21,7 +22,7 @@ const branchScan = 300
 // the branch. With -R the checkout here says nothing of that repository, so
 // the branch is not used.
 func pullNumber(ctx context.Context, d cmdutil.Deps, repoFlag, verb string) (int64, error) {
-	noWay := cmdutil.UsageErrorf("missing a pull request NUMBER; see `forge pr %s --help`", verb)
+	noWay := cmdcore.UsageErrorf("missing a pull request NUMBER; see `forge pr %s --help`", verb)
 	if repoFlag == "" {
 		branch, err := gitremote.CurrentBranch(ctx, ".")
 		if err == nil && branch != "" {
@@ -29,7 +30,7 @@ func pullNumber(ctx context.Context, d cmdutil.Deps, repoFlag, verb string) (int
 			if err != nil || found {
 				return n, err
 			}
-			noWay = cmdutil.UsageErrorf("no open pull request has this branch (%s) as its head; pass a NUMBER", branch)
+			noWay = cmdcore.UsageErrorf("no open pull request has this branch (%s) as its head; pass a NUMBER", branch)
 			if d.IO.CanPrompt() {
 				d.IO.ErrPrintf("No open pull request has this branch (%s) as its head.\n", branch)
 			}
@@ -69,5 +70,5 @@ func branchPull(ctx context.Context, d cmdutil.Deps, branch string) (n int64, fo
 	for i, p := range hits {
 		nums[i] = fmt.Sprintf("#%d", p.Number)
 	}
-	return 0, false, cmdutil.UsageErrorf("open pull requests %s all have this branch (%s) as their head; pass a NUMBER", strings.Join(nums, ", "), branch)
+	return 0, false, cmdcore.UsageErrorf("open pull requests %s all have this branch (%s) as their head; pass a NUMBER", strings.Join(nums, ", "), branch)
 }

@@ -4,11 +4,12 @@ import (
 	"context"
 
 	"github.com/forgehq/forge/app/cmdutil"
+	"github.com/forgehq/forge/app/cmdutil/cmdcore"
 	"github.com/spf13/cobra"
 )
 
 func newCheckoutCmd(f *cmdutil.Factory, runF func(context.Context, *gitOptions) error) *cobra.Command {
-	runF = cmdutil.Seam(runF, runCheckout)
+	runF = cmdcore.Seam(runF, runCheckout)
 	return prArg(&cobra.Command{
 		Use:     "checkout [NUMBER | URL]",
 		Aliases: []string{"co"},

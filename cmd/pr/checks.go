@@ -28,7 +28,7 @@ type checksOptions struct {
 
 func newChecksCmd(f *cmdutil.Factory, runF func(context.Context, *checksOptions) error) *cobra.Command {
 	opts := &checksOptions{gitOptions: gitOptions{Deps: f.Deps()}}
-	runF = cmdutil.Seam(runF, runChecks)
+	runF = cmdcore.Seam(runF, runChecks)
 	cmd := prArg(&cobra.Command{
 		Use:   "checks [NUMBER | URL]",
 		Short: "Show the CI runs of a pull request's head commit",
@@ -93,7 +93,7 @@ func runChecks(ctx context.Context, opts *checksOptions) error {
 		if opts.IO.IsStderrTTY() {
 			opts.IO.ErrPrintf("%s still going (exit 8); --watch waits for them\n", text.Count(n, "run"))
 		}
-		return &cmdutil.ExitError{Code: cmdutil.ExitPending}
+		return &cmdcore.ExitError{Code: cmdcore.ExitPending}
 	}
 	return nil
 }

@@ -4,11 +4,12 @@ import (
 	"context"
 
 	"github.com/forgehq/forge/app/cmdutil"
+	"github.com/forgehq/forge/app/cmdutil/cmdcore"
 	"github.com/spf13/cobra"
 )
 
 func newDiffCmd(f *cmdutil.Factory, runF func(context.Context, *gitOptions) error) *cobra.Command {
-	runF = cmdutil.Seam(runF, runDiff)
+	runF = cmdcore.Seam(runF, runDiff)
 	return prArg(&cobra.Command{
 		Use:   "diff [NUMBER | URL]",
 		Short: "Show a pull request's changes",

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/forgehq/forge/app/cmdutil"
+	"github.com/forgehq/forge/app/cmdutil/cmdcore"
 	"github.com/forgehq/forge/client"
 	"github.com/forgehq/forge/internal/gitremote"
 	"github.com/forgehq/forge/internal/iostreams"
@@ -29,14 +30,14 @@ func cloneRemote(ctx context.Context, repo client.RepoName) (gitremote.Remote, e
 	}
 	remotes, err := gitremote.Remotes(ctx, dir)
 	if errors.Is(err, gitremote.ErrNoGit) {
-		return gitremote.Remote{}, cmdutil.UsageErrorf("not in a git repository: run it in a clone of %s (forge repo clone %s)", repo, repo)
+		return gitremote.Remote{}, cmdcore.UsageErrorf("not in a git repository: run it in a clone of %s (forge repo clone %s)", repo, repo)
 	}
 	for _, rm := range remotes {
 		if _, r, ok := gitremote.ParseURL(rm.URL); ok && strings.EqualFold(r.Owner, repo.Owner) && strings.EqualFold(r.Name, repo.Name) {
 			return rm, nil
 		}
 	}
-	return gitremote.Remote{}, cmdutil.UsageErrorf("no git remote here points at %s: run it in a clone of it (forge repo clone %s)", repo, repo)
+	return gitremote.Remote{}, cmdcore.UsageErrorf("no git remote here points at %s: run it in a clone of it (forge repo clone %s)", repo, repo)
 }
 
 // git runs git with the command's streams, with forge's login for the
@@ -103,7 +104,7 @@ type gitOptions struct {
 // prArg makes cmd take one pull request NUMBER or URL into opts; without
 // one, the current branch's (pullNumber).
 func prArg(cmd *cobra.Command, opts *gitOptions, run func(context.Context, *gitOptions) error) *cobra.Command {
-	cmd.Args = cmdutil.MaximumArgs(1, "a pull request NUMBER")
+	cmd.Args = cmdcore.MaximumArgs(1, "a pull request NUMBER")
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
 		var n int64
 		var err error

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/forgehq/forge/app/cmdutil"
+	"github.com/forgehq/forge/app/cmdutil/cmdcore"
 	"github.com/forgehq/forge/app/output"
 	"github.com/forgehq/forge/client"
 	"github.com/forgehq/forge/cmd/internal/listing"
@@ -21,7 +22,7 @@ type listOptions struct {
 
 func newListCmd(f *cmdutil.Factory, runF func(context.Context, *listOptions) error) *cobra.Command {
 	opts := &listOptions{Deps: f.Deps()}
-	runF = cmdutil.Seam(runF, runList)
+	runF = cmdcore.Seam(runF, runList)
 	cmd := &cobra.Command{
 		Use:     "list",
 		Aliases: []string{"ls"},
@@ -33,13 +34,13 @@ one tab-separated line each: number, title, head branch, state and the ISO
 		Example: `  forge pr list -R alice/demo
   forge pr list --state merged --limit 10
   forge pr list --json number,head --jq '.[] | "\(.number) \(.head.ref)"'`,
-		Args: cmdutil.NoArgs,
+		Args: cmdcore.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runF(cmd.Context(), opts)
 		},
 	}
 	cmdutil.AddRepoFlag(cmd, &opts.repoFlag)
-	cmdutil.EnumFlag(cmd, &opts.state, "state", "s", "open", []string{"open", "closed", "merged", "all"}, "Show pull requests in this `state`")
+	cmdcore.EnumFlag(cmd, &opts.state, "state", "s", "open", []string{"open", "closed", "merged", "all"}, "Show pull requests in this `state`")
 	opts.list.Add(cmd, listing.DefaultLimit, "pull requests", pullFields...)
 	return cmd
 }

@@ -3,6 +3,7 @@ package pr
 
 import (
 	"github.com/forgehq/forge/app/cmdutil"
+	"github.com/forgehq/forge/app/cmdutil/cmdcore"
 	"github.com/forgehq/forge/app/output"
 	"github.com/forgehq/forge/internal/iostreams"
 	"github.com/spf13/cobra"
@@ -16,7 +17,7 @@ var pullFields = []string{"id", "number", "title", "body", "state", "user", "hea
 
 // NewCmd returns `forge pr` and its subcommands.
 func NewCmd(f *cmdutil.Factory) *cobra.Command {
-	cmd := cmdutil.Group(&cobra.Command{
+	cmd := cmdcore.Group(&cobra.Command{
 		Use:   "pr <command>",
 		Short: "List, view, check out and diff pull requests",
 		Example: `  forge pr list -R alice/demo --state merged

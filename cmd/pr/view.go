@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/forgehq/forge/app/cmdutil"
+	"github.com/forgehq/forge/app/cmdutil/cmdcore"
 	"github.com/forgehq/forge/app/output"
 	"github.com/forgehq/forge/client"
 	"github.com/forgehq/forge/cmd/internal/pick"
@@ -28,7 +29,7 @@ type viewOptions struct {
 
 func newViewCmd(f *cmdutil.Factory, runF func(context.Context, *viewOptions) error) *cobra.Command {
 	opts := &viewOptions{Deps: f.Deps()}
-	runF = cmdutil.Seam(runF, runView)
+	runF = cmdcore.Seam(runF, runView)
 	cmd := &cobra.Command{
 		Use:   "view [NUMBER | URL]",
 		Short: "Show a pull request",
@@ -42,7 +43,7 @@ out here (as gh chooses); when none is, on a terminal forge offers the
 recent open pull requests to choose from.`,
 		Example: `  forge pr view 3
   forge pr view 3 -R alice/demo --json state,merged,head`,
-		Args: cmdutil.MaximumArgs(1, "a pull request NUMBER"),
+		Args: cmdcore.MaximumArgs(1, "a pull request NUMBER"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 0 {
 				n, err := pullNumber(cmd.Context(), opts.Deps, opts.repoFlag, "view")

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/forgehq/forge/app/cmdutil"
+	"github.com/forgehq/forge/app/cmdutil/cmdcore"
 	"github.com/forgehq/forge/config"
 	"github.com/spf13/cobra"
 )
@@ -20,7 +21,7 @@ type addOptions struct {
 
 func newAddCmd(f *cmdutil.Factory, runF func(context.Context, *addOptions) error) *cobra.Command {
 	opts := &addOptions{Deps: f.Deps()}
-	runF = cmdutil.Seam(runF, runAdd)
+	runF = cmdcore.Seam(runF, runAdd)
 	cmd := &cobra.Command{
 		Use:   "add NAME --base-url URL",
 		Short: "Add a profile for a deployment of the service",
@@ -33,7 +34,7 @@ stored as work); a profile written with capitals by an older forge keeps
 its name. The first profile added becomes the current one.`,
 		Example: `  forge profile add production --base-url https://forge.example.com/api/v2
   forge profile add dev --base-url http://127.0.0.1:8080/api/v2 --use`,
-		Args: cmdutil.ExactArgs(1, "a profile name"),
+		Args: cmdcore.ExactArgs(1, "a profile name"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.name = args[0]
 			return runF(cmd.Context(), opts)
@@ -50,24 +51,24 @@ its name. The first profile added becomes the current one.`,
 
 func (o *addOptions) validate() (*config.Profile, error) {
 	if err := config.ValidProfileName(o.name); err != nil {
-		return nil, &cmdutil.UsageError{Err: err}
+		return nil, &cmdcore.UsageError{Err: err}
 	}
 	if o.baseURL == "" {
-		return nil, cmdutil.UsageErrorf("--base-url is required, as in `forge profile add %s --base-url https://HOST/api/v2`", o.name)
+		return nil, cmdcore.UsageErrorf("--base-url is required, as in `forge profile add %s --base-url https://HOST/api/v2`", o.name)
 	}
 	p := &config.Profile{}
 	var err error
 	if p.BaseURL, err = config.NormalizeBaseURL(o.baseURL); err != nil {
-		return nil, &cmdutil.UsageError{Err: err}
+		return nil, &cmdcore.UsageError{Err: err}
 	}
 	if o.agentURL != "" {
 		if p.AgentURL, err = config.NormalizeServiceURL("agent URL", o.agentURL); err != nil {
-			return nil, &cmdutil.UsageError{Err: err}
+			return nil, &cmdcore.UsageError{Err: err}
 		}
 	}
 	if o.registryURL != "" {
 		if p.RegistryURL, err = config.NormalizeServiceURL("registry URL", o.registryURL); err != nil {
-			return nil, &cmdutil.UsageError{Err: err}
+			return nil, &cmdcore.UsageError{Err: err}
 		}
 	}
 	return p, nil
@@ -83,7 +84,7 @@ func runAdd(_ context.Context, o *addOptions) error {
 		o.name = cf.ProfileKey(o.name) // names are case-insensitive, new ones lower-case
 		if old := cf.Profile(o.name); old != nil {
 			if !o.force {
-				return cmdutil.UsageErrorf("profile %q already exists; pass --force to replace its addresses or `forge profile remove %s` first", o.name, o.name)
+				return cmdcore.UsageErrorf("profile %q already exists; pass --force to replace its addresses or `forge profile remove %s` first", o.name, o.name)
 			}
 			old.BaseURL, old.AgentURL, old.RegistryURL = p.BaseURL, p.AgentURL, p.RegistryURL
 		} else {

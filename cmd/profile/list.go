@@ -3,6 +3,7 @@ package profile
 import (
 	"context"
 	"github.com/forgehq/forge/app/cmdutil"
+	"github.com/forgehq/forge/app/cmdutil/cmdcore"
 	"github.com/forgehq/forge/app/output"
 	"github.com/forgehq/forge/config"
 	"github.com/spf13/cobra"
@@ -18,14 +19,14 @@ type listOptions struct {
 
 func newListCmd(f *cmdutil.Factory, runF func(context.Context, *listOptions) error) *cobra.Command {
 	opts := &listOptions{Deps: f.Deps()}
-	runF = cmdutil.Seam(runF, runList)
+	runF = cmdcore.Seam(runF, runList)
 	cmd := &cobra.Command{
 		Use:     "list",
 		Aliases: []string{"ls"},
 		Short:   "List profiles",
 		Example: `  forge profile list
   forge profile list --json name,base_url --jq '.[].name'`,
-		Args: cmdutil.NoArgs,
+		Args: cmdcore.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error { return runF(cmd.Context(), opts) },
 	}
 	opts.exporter = output.AddJSONFlags(cmd, fields...)

@@ -4,12 +4,13 @@ package profile
 
 import (
 	"github.com/forgehq/forge/app/cmdutil"
+	"github.com/forgehq/forge/app/cmdutil/cmdcore"
 	"github.com/spf13/cobra"
 )
 
 // NewCmd returns `forge profile` and its subcommands.
 func NewCmd(f *cmdutil.Factory) *cobra.Command {
-	cmd := cmdutil.Group(&cobra.Command{
+	cmd := cmdcore.Group(&cobra.Command{
 		Use:   "profile <command>",
 		Short: "Manage configuration profiles (production, dev, ...)",
 		Example: `  forge profile add dev --base-url http://127.0.0.1:8080/api/v2

@@ -18,7 +18,7 @@ type removeOptions struct {
 
 func newRemoveCmd(f *cmdutil.Factory, runF func(context.Context, *removeOptions) error) *cobra.Command {
 	opts := &removeOptions{Deps: f.Deps()}
-	runF = cmdutil.Seam(runF, runRemove)
+	runF = cmdcore.Seam(runF, runRemove)
 	cmd := &cobra.Command{
 		Use:     "remove NAME",
 		Aliases: []string{"rm"},
@@ -29,7 +29,7 @@ credentials is removed only after a yes on a terminal, or with --yes.
 The token is not revoked on the service: ` + "`forge auth logout`" + ` does that.`,
 		Example: `  forge profile remove dev
   forge profile remove dev --yes`,
-		Args:              cmdutil.ExactArgs(1, "a profile name"),
+		Args:              cmdcore.ExactArgs(1, "a profile name"),
 		ValidArgsFunction: completeNames(f),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.name = args[0]
@@ -49,7 +49,7 @@ func runRemove(ctx context.Context, opts *removeOptions) error {
 	}
 	if p := cf.Profile(name); p != nil && p.HasSecrets() && !opts.yes {
 		if !ios.CanPrompt() {
-			return cmdutil.UsageErrorf("profile %s holds credentials (%s): pass --yes to remove it", name, p.StoredSecrets())
+			return cmdcore.UsageErrorf("profile %s holds credentials (%s): pass --yes to remove it", name, p.StoredSecrets())
 		}
 		ok, err := d.Prompter.Confirm(ctx, fmt.Sprintf("Remove profile %s and its %s?", name, p.StoredSecrets()), false)
 		if err != nil {
@@ -65,13 +65,13 @@ func runRemove(ctx context.Context, opts *removeOptions) error {
 	err = d.UpdateConfig(func(cf *config.File) error {
 		p := cf.Profile(name)
 		if p == nil {
-			return &cmdutil.UsageError{Err: &config.UnknownProfileError{Name: name, Known: cf.ProfileNames()}}
+			return &cmdcore.UsageError{Err: &config.UnknownProfileError{Name: name, Known: cf.ProfileNames()}}
 		}
 		name = cf.ProfileKey(name)
 
 		if p.HasSecrets() && !opts.yes {
 			// Credentials stored since the check above.
-			return cmdutil.UsageErrorf("profile %s holds credentials (%s): pass --yes to remove it", name, p.StoredSecrets())
+			return cmdcore.UsageErrorf("profile %s holds credentials (%s): pass --yes to remove it", name, p.StoredSecrets())
 		}
 		delete(cf.Profiles, name)
 		if cf.ProfileKey(cf.CurrentProfile) == name {

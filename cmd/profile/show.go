@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/forgehq/forge/app/cmdutil"
+	"github.com/forgehq/forge/app/cmdutil/cmdcore"
 	"github.com/forgehq/forge/app/output"
 	"github.com/forgehq/forge/config"
 	"github.com/forgehq/forge/internal/text"
@@ -19,7 +20,7 @@ type showOptions struct {
 
 func newShowCmd(f *cmdutil.Factory, runF func(context.Context, *showOptions) error) *cobra.Command {
 	opts := &showOptions{Deps: f.Deps()}
-	runF = cmdutil.Seam(runF, runShow)
+	runF = cmdcore.Seam(runF, runShow)
 	cmd := &cobra.Command{
 		Use:   "show [NAME]",
 		Short: "Show a profile's settings, secrets masked",
@@ -28,7 +29,7 @@ default): each value with where it came from — a flag, the environment, the
 config file or a default. Secrets are masked; ` + "`forge auth token`" + ` prints the token.`,
 		Example: `  forge profile show
   forge profile show dev --json base_url --jq .base_url`,
-		Args:              cmdutil.MaximumArgs(1, "at most one profile name"),
+		Args:              cmdcore.MaximumArgs(1, "at most one profile name"),
 		ValidArgsFunction: completeNames(f),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 1 {
@@ -55,7 +56,7 @@ func runShow(_ context.Context, opts *showOptions) error {
 	}
 	s, err := config.Resolve(cf, flag, opts.Getenv)
 	if err != nil {
-		return &cmdutil.UsageError{Err: err}
+		return &cmdcore.UsageError{Err: err}
 	}
 	if opts.exporter.Enabled() {
 		return opts.exporter.Write(opts.IO, settingsRecord(s, s.Profile == currentName(opts.Deps, cf)))

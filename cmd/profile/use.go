@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/forgehq/forge/app/cmdutil"
+	"github.com/forgehq/forge/app/cmdutil/cmdcore"
 	"github.com/forgehq/forge/config"
 	"github.com/spf13/cobra"
 )
@@ -15,12 +16,12 @@ type useOptions struct {
 
 func newUseCmd(f *cmdutil.Factory, runF func(context.Context, *useOptions) error) *cobra.Command {
 	opts := &useOptions{Deps: f.Deps()}
-	runF = cmdutil.Seam(runF, runUse)
+	runF = cmdcore.Seam(runF, runUse)
 	return &cobra.Command{
 		Use:               "use NAME",
 		Short:             "Make a profile the current one",
 		Example:           `  forge profile use dev`,
-		Args:              cmdutil.ExactArgs(1, "a profile name"),
+		Args:              cmdcore.ExactArgs(1, "a profile name"),
 		ValidArgsFunction: completeNames(f),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.name = args[0]
@@ -34,7 +35,7 @@ func runUse(_ context.Context, opts *useOptions) error {
 	var override string
 	err := opts.UpdateConfig(func(cf *config.File) error {
 		if cf.Profile(name) == nil {
-			return &cmdutil.UsageError{Err: &config.UnknownProfileError{Name: name, Known: cf.ProfileNames()}}
+			return &cmdcore.UsageError{Err: &config.UnknownProfileError{Name: name, Known: cf.ProfileNames()}}
 		}
 		name = cf.ProfileKey(name)
 		cf.CurrentProfile = name

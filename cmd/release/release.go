@@ -4,6 +4,7 @@ package release
 
 import (
 	"github.com/forgehq/forge/app/cmdutil"
+	"github.com/forgehq/forge/app/cmdutil/cmdcore"
 	"github.com/spf13/cobra"
 )
 
@@ -14,7 +15,7 @@ var releaseFields = []string{"id", "tag_name", "name", "body", "draft", "prerele
 
 // NewCmd returns `forge release` and its subcommands.
 func NewCmd(f *cmdutil.Factory) *cobra.Command {
-	cmd := cmdutil.Group(&cobra.Command{
+	cmd := cmdcore.Group(&cobra.Command{
 		Use:   "release <command>",
 		Short: "List and view releases",
 		Example: `  forge release list -R alice/demo

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/forgehq/forge/app/cmdutil"
+	"github.com/forgehq/forge/app/cmdutil/cmdcore"
 	"github.com/forgehq/forge/app/output"
 	"github.com/forgehq/forge/client"
 	"github.com/forgehq/forge/completions"
@@ -26,7 +27,7 @@ type viewOptions struct {
 
 func newViewCmd(f *cmdutil.Factory, runF func(context.Context, *viewOptions) error) *cobra.Command {
 	opts := &viewOptions{Deps: f.Deps()}
-	runF = cmdutil.Seam(runF, runView)
+	runF = cmdcore.Seam(runF, runView)
 	cmd := &cobra.Command{
 		Use:   "view [TAG]",
 		Short: "Show a release",
@@ -43,12 +44,12 @@ the tag in the list (newest first, a page of 100 at a time).`,
   forge release view v1.0.0 -R alice/demo
   forge release view v1.0.0 --json name,body --jq .body`,
 		ValidArgsFunction: completions.Releases(f),
-		Args:              cmdutil.MaximumArgs(1, "a release TAG"),
+		Args:              cmdcore.MaximumArgs(1, "a release TAG"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 1 {
 				opts.tag = strings.TrimSpace(args[0])
 				if opts.tag == "" {
-					return cmdutil.UsageErrorf("the release TAG is empty; leave it out for the latest release")
+					return cmdcore.UsageErrorf("the release TAG is empty; leave it out for the latest release")
 				}
 			}
 			return runF(cmd.Context(), opts)

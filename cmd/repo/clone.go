@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/forgehq/forge/app/cmdutil"
+	"github.com/forgehq/forge/app/cmdutil/cmdcore"
 	"github.com/forgehq/forge/completions"
 	"github.com/forgehq/forge/internal/gitremote"
 	"github.com/forgehq/forge/internal/iostreams"
@@ -25,7 +26,7 @@ type cloneOptions struct {
 
 func newCloneCmd(f *cmdutil.Factory, runF func(context.Context, *cloneOptions) error) *cobra.Command {
 	opts := &cloneOptions{Deps: f.Deps()}
-	runF = cmdutil.Seam(runF, runClone)
+	runF = cmdcore.Seam(runF, runClone)
 	cmd := &cobra.Command{
 		Use:   "clone OWNER/REPO [DIR] [-- GITFLAGS...]",
 		Short: "Clone a repository with git",
@@ -49,10 +50,10 @@ fetches and pushes, run ` + "`forge auth setup-git`" + ` once.`,
 				n = dash
 			}
 			if n == 0 {
-				return cmdutil.UsageErrorf("missing the OWNER/REPO to clone; see `%s --help`", cmd.CommandPath())
+				return cmdcore.UsageErrorf("missing the OWNER/REPO to clone; see `%s --help`", cmd.CommandPath())
 			}
 			if n > 2 {
-				return cmdutil.UsageErrorf("unexpected argument %q; git flags go after \"--\", as in `forge repo clone OWNER/REPO -- --depth 1`", args[2])
+				return cmdcore.UsageErrorf("unexpected argument %q; git flags go after \"--\", as in `forge repo clone OWNER/REPO -- --depth 1`", args[2])
 			}
 			return nil
 		},

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/forgehq/forge/app/cmdutil"
+	"github.com/forgehq/forge/app/cmdutil/cmdcore"
 	"github.com/forgehq/forge/app/output"
 	"github.com/forgehq/forge/client"
 	"github.com/forgehq/forge/cmd/internal/listing"
@@ -15,7 +16,7 @@ import (
 var collaboratorFields = []string{"id", "login", "permission"}
 
 func newCollaboratorCmd(f *cmdutil.Factory) *cobra.Command {
-	cmd := cmdutil.Group(&cobra.Command{
+	cmd := cmdcore.Group(&cobra.Command{
 		Use:     "collaborator <command>",
 		Aliases: []string{"collaborators"},
 		Short:   "List, add and remove the people who may work on a repository",
@@ -35,7 +36,7 @@ type collaboratorListOptions struct {
 
 func newCollaboratorListCmd(f *cmdutil.Factory, runF func(context.Context, *collaboratorListOptions) error) *cobra.Command {
 	opts := &collaboratorListOptions{Deps: f.Deps()}
-	runF = cmdutil.Seam(runF, runCollaboratorList)
+	runF = cmdcore.Seam(runF, runCollaboratorList)
 	cmd := &cobra.Command{
 		Use:     "list",
 		Aliases: []string{"ls"},
@@ -44,7 +45,7 @@ func newCollaboratorListCmd(f *cmdutil.Factory, runF func(context.Context, *coll
 write or admin); the owner comes first. Piped: "login<TAB>permission".`,
 		Example: `  forge repo collaborator list -R alice/demo
   forge repo collaborator list --json login,permission`,
-		Args: cmdutil.NoArgs,
+		Args: cmdcore.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runF(cmd.Context(), opts)
 		},
@@ -90,7 +91,7 @@ type collaboratorAddOptions struct {
 
 func newCollaboratorAddCmd(f *cmdutil.Factory, runF func(context.Context, *collaboratorAddOptions) error) *cobra.Command {
 	opts := &collaboratorAddOptions{Deps: f.Deps()}
-	runF = cmdutil.Seam(runF, runCollaboratorAdd)
+	runF = cmdcore.Seam(runF, runCollaboratorAdd)
 	cmd := &cobra.Command{
 		Use:   "add USER",
 		Short: "Give a user access to a repository",
@@ -101,21 +102,21 @@ default is write, as on GitHub. Adding someone already there changes their
 permission. Needs admin permission on the repository.`,
 		Example: `  forge repo collaborator add bob -R alice/demo
   forge repo collaborator add carol --permission read`,
-		Args: cmdutil.ExactArgs(1, "the USER to add"),
+		Args: cmdcore.ExactArgs(1, "the USER to add"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.user = strings.TrimPrefix(strings.TrimSpace(args[0]), "@")
 			return runF(cmd.Context(), opts)
 		},
 	}
 	cmdutil.AddRepoFlag(cmd, &opts.repoFlag)
-	cmdutil.EnumFlag(cmd, &opts.permission, "permission", "p", "write", permissions, "The `permission`")
+	cmdcore.EnumFlag(cmd, &opts.permission, "permission", "p", "write", permissions, "The `permission`")
 	return cmd
 }
 
 func runCollaboratorAdd(ctx context.Context, opts *collaboratorAddOptions) error {
 	perm := opts.permission
 	if opts.user == "" {
-		return cmdutil.UsageErrorf("missing the USER to add")
+		return cmdcore.UsageErrorf("missing the USER to add")
 	}
 	c, name, err := opts.RepoClient(ctx, opts.repoFlag)
 	if err != nil {
@@ -137,7 +138,7 @@ type collaboratorRemoveOptions struct {
 
 func newCollaboratorRemoveCmd(f *cmdutil.Factory, runF func(context.Context, *collaboratorRemoveOptions) error) *cobra.Command {
 	opts := &collaboratorRemoveOptions{Deps: f.Deps()}
-	runF = cmdutil.Seam(runF, runCollaboratorRemove)
+	runF = cmdcore.Seam(runF, runCollaboratorRemove)
 	cmd := &cobra.Command{
 		Use:     "remove USER",
 		Aliases: []string{"rm"},
@@ -151,7 +152,7 @@ answers 404 or 405, and forge says that the service does not offer it. A
 404 for a USER who is not a collaborator is told apart by listing the
 collaborators.`,
 		Example: `  forge repo collaborator remove bob -R alice/demo`,
-		Args:    cmdutil.ExactArgs(1, "the USER to remove"),
+		Args:    cmdcore.ExactArgs(1, "the USER to remove"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.user = strings.TrimPrefix(strings.TrimSpace(args[0]), "@")
 			return runF(cmd.Context(), opts)
@@ -163,7 +164,7 @@ collaborators.`,
 
 func runCollaboratorRemove(ctx context.Context, opts *collaboratorRemoveOptions) error {
 	if opts.user == "" {
-		return cmdutil.UsageErrorf("missing the USER to remove")
+		return cmdcore.UsageErrorf("missing the USER to remove")
 	}
 	c, name, err := opts.RepoClient(ctx, opts.repoFlag)
 	if err != nil {

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/forgehq/forge/app/cmdutil"
+	"github.com/forgehq/forge/app/cmdutil/cmdcore"
 	"github.com/forgehq/forge/app/output"
 	"github.com/forgehq/forge/client"
 	"github.com/forgehq/forge/cmd/internal/listing"
@@ -23,7 +24,7 @@ type commitsOptions struct {
 
 func newCommitsCmd(f *cmdutil.Factory, runF func(context.Context, *commitsOptions) error) *cobra.Command {
 	opts := &commitsOptions{Deps: f.Deps()}
-	runF = cmdutil.Seam(runF, runCommits)
+	runF = cmdcore.Seam(runF, runCommits)
 	cmd := &cobra.Command{
 		Use:   "commits",
 		Short: "List the latest commits of a repository",
@@ -33,7 +34,7 @@ one tab-separated line each with the full hash and an ISO 8601 date.`,
 		Example: `  forge repo commits -R alice/demo
   forge repo commits --limit 5
   forge repo commits --limit 1 --json sha --jq '.[0].sha'`,
-		Args: cmdutil.NoArgs,
+		Args: cmdcore.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runF(cmd.Context(), opts)
 		},

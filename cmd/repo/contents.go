@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/forgehq/forge/app/cmdutil"
+	"github.com/forgehq/forge/app/cmdutil/cmdcore"
 	"github.com/forgehq/forge/app/output"
 	"github.com/forgehq/forge/client"
 	"github.com/forgehq/forge/internal/text"
@@ -26,7 +27,7 @@ type contentsOptions struct {
 
 func newContentsCmd(f *cmdutil.Factory, runF func(context.Context, *contentsOptions) error) *cobra.Command {
 	opts := &contentsOptions{Deps: f.Deps()}
-	runF = cmdutil.Seam(runF, runContents)
+	runF = cmdcore.Seam(runF, runContents)
 	cmd := &cobra.Command{
 		Use:   "contents [PATH]",
 		Short: "List a directory or print a file of a repository",
@@ -48,7 +49,7 @@ redirect it to a file.
   forge repo contents src --ref v1.0
   forge repo contents README.md
   forge repo contents --json name,type --jq '.[] | select(.type == "dir") | .name'`,
-		Args: cmdutil.MaximumArgs(1, "at most one PATH"),
+		Args: cmdcore.MaximumArgs(1, "at most one PATH"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 1 {
 				opts.path = args[0]

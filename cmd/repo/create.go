@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/forgehq/forge/app/cmdutil"
+	"github.com/forgehq/forge/app/cmdutil/cmdcore"
 	"github.com/forgehq/forge/app/output"
 	"github.com/forgehq/forge/client"
 	"github.com/spf13/cobra"
@@ -22,7 +23,7 @@ type createOptions struct {
 
 func newCreateCmd(f *cmdutil.Factory, runF func(context.Context, *createOptions) error) *cobra.Command {
 	opts := &createOptions{Deps: f.Deps()}
-	runF = cmdutil.Seam(runF, runCreate)
+	runF = cmdcore.Seam(runF, runCreate)
 	cmd := &cobra.Command{
 		Use:   "create NAME",
 		Short: "Create a repository under your account",
@@ -36,7 +37,7 @@ Prints the repository's web address; --json prints the whole repository.
   forge repo create demo --private --init --description "A demo app"
   forge repo create demo --init --clone
   forge repo create demo --json clone_url --jq .clone_url`,
-		Args: cmdutil.ExactArgs(1, "the repository NAME"),
+		Args: cmdcore.ExactArgs(1, "the repository NAME"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.name = args[0]
 			return runF(cmd.Context(), opts)
@@ -55,14 +56,14 @@ func runCreate(ctx context.Context, opts *createOptions) error {
 		return err
 	}
 	if opts.clone && opts.exporter.Enabled() {
-		return cmdutil.UsageErrorf("--clone prints git's progress, which does not go with --json, --jq or --template")
+		return cmdcore.UsageErrorf("--clone prints git's progress, which does not go with --json, --jq or --template")
 	}
 	owner, name, hasOwner := strings.Cut(strings.TrimSpace(opts.name), "/")
 	if !hasOwner {
 		name, owner = owner, ""
 	}
 	if name == "" || strings.Contains(name, "/") {
-		return cmdutil.UsageErrorf("invalid repository name %q: give NAME, as in `forge repo create demo`", opts.name)
+		return cmdcore.UsageErrorf("invalid repository name %q: give NAME, as in `forge repo create demo`", opts.name)
 	}
 	c, err := opts.REST()
 	if err != nil {
@@ -74,7 +75,7 @@ func runCreate(ctx context.Context, opts *createOptions) error {
 			return err
 		}
 		if !strings.EqualFold(owner, me.Login) {
-			return cmdutil.UsageErrorf("repositories are created under your own account (%s), not %s: give just the NAME", me.Login, owner)
+			return cmdcore.UsageErrorf("repositories are created under your own account (%s), not %s: give just the NAME", me.Login, owner)
 		}
 	}
 	r, err := c.Repos.Create(ctx, client.RepoCreate{Name: name, Description: opts.description, Private: opts.private, AutoInit: opts.init})

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/forgehq/forge/app/cmdutil"
+	"github.com/forgehq/forge/app/cmdutil/cmdcore"
 	"github.com/forgehq/forge/client"
 	"github.com/forgehq/forge/cmd/internal/confirm"
 	"github.com/forgehq/forge/completions"
@@ -19,7 +20,7 @@ type deleteOptions struct {
 
 func newDeleteCmd(f *cmdutil.Factory, runF func(context.Context, *deleteOptions) error) *cobra.Command {
 	opts := &deleteOptions{Deps: f.Deps()}
-	runF = cmdutil.Seam(runF, runDelete)
+	runF = cmdcore.Seam(runF, runDelete)
 	cmd := &cobra.Command{
 		Use:   "delete OWNER/REPO",
 		Short: "Delete a repository for good",
@@ -30,10 +31,10 @@ to type that name again; elsewhere pass --yes.`,
 		Example: `  forge repo delete alice/demo
   forge repo delete alice/demo --yes`,
 		ValidArgsFunction: completions.RepoArg(f),
-		Args:              cmdutil.ExactArgs(1, "the OWNER/REPO to delete"),
+		Args:              cmdcore.ExactArgs(1, "the OWNER/REPO to delete"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if !strings.Contains(args[0], "/") {
-				return cmdutil.UsageErrorf("name the repository in full, as in `forge repo delete OWNER/%s`", args[0])
+				return cmdcore.UsageErrorf("name the repository in full, as in `forge repo delete OWNER/%s`", args[0])
 			}
 			name, err := parseRepoArg(cmd.Context(), opts.Deps, args[0])
 			if err != nil {

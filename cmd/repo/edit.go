@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/forgehq/forge/app/cmdutil"
+	"github.com/forgehq/forge/app/cmdutil/cmdcore"
 	"github.com/forgehq/forge/app/output"
 	"github.com/forgehq/forge/client"
 	"github.com/forgehq/forge/completions"
@@ -21,7 +22,7 @@ type editOptions struct {
 
 func newEditCmd(f *cmdutil.Factory, runF func(context.Context, *editOptions) error) *cobra.Command {
 	opts := &editOptions{Deps: f.Deps()}
-	runF = cmdutil.Seam(runF, runEdit)
+	runF = cmdcore.Seam(runF, runEdit)
 	var description, branch string
 	var private bool
 	cmd := &cobra.Command{
@@ -34,7 +35,7 @@ on the repository.`,
   forge repo edit --private
   forge repo edit alice/demo --private=false`,
 		ValidArgsFunction: completions.RepoArg(f),
-		Args:              cmdutil.MaximumArgs(1, "at most one OWNER/REPO"),
+		Args:              cmdcore.MaximumArgs(1, "at most one OWNER/REPO"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.args = args
 			fl := cmd.Flags()
@@ -46,7 +47,7 @@ on the repository.`,
 			}
 			if fl.Changed("default-branch") {
 				if strings.TrimSpace(branch) == "" {
-					return cmdutil.UsageErrorf("--default-branch needs a branch name")
+					return cmdcore.UsageErrorf("--default-branch needs a branch name")
 				}
 				opts.update.DefaultBranch = &branch
 			}
@@ -67,7 +68,7 @@ func runEdit(ctx context.Context, opts *editOptions) error {
 	}
 	u := opts.update
 	if u.Description == nil && u.Private == nil && u.DefaultBranch == nil {
-		return cmdutil.UsageErrorf("nothing to change: pass --description, --private=BOOL or --default-branch")
+		return cmdcore.UsageErrorf("nothing to change: pass --description, --private=BOOL or --default-branch")
 	}
 	name, err := targetRepo(ctx, opts.Deps, opts.args, opts.repoFlag)
 	if err != nil {

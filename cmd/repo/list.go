@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/forgehq/forge/app/cmdutil"
+	"github.com/forgehq/forge/app/cmdutil/cmdcore"
 	"github.com/forgehq/forge/app/output"
 	"github.com/forgehq/forge/client"
 	"github.com/forgehq/forge/cmd/internal/listing"
@@ -18,7 +19,7 @@ type listOptions struct {
 
 func newListCmd(f *cmdutil.Factory, runF func(context.Context, *listOptions) error) *cobra.Command {
 	opts := &listOptions{Deps: f.Deps()}
-	runF = cmdutil.Seam(runF, runList)
+	runF = cmdcore.Seam(runF, runList)
 	cmd := &cobra.Command{
 		Use:     "list",
 		Aliases: []string{"ls"},
@@ -28,12 +29,12 @@ first: on a terminal a table, piped one tab-separated line each (full name,
 description, visibility, last update in ISO 8601).`,
 		Example: `  forge repo list
   forge repo list --limit 100 --json full_name,private --jq '.[] | select(.private) | .full_name'`,
-		Args: cmdutil.NoArgs,
+		Args: cmdcore.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runF(cmd.Context(), opts)
 		},
 	}
-	cmdutil.EnumFlag(cmd, &opts.visibility, "visibility", "", "", []string{"public", "private"}, "Only repositories of this `visibility` (filtered by forge)")
+	cmdcore.EnumFlag(cmd, &opts.visibility, "visibility", "", "", []string{"public", "private"}, "Only repositories of this `visibility` (filtered by forge)")
 	opts.list.Add(cmd, listing.DefaultLimit, "repositories", repoFields...)
 	return cmd
 }

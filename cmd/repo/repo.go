@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/forgehq/forge/app/cmdutil"
+	"github.com/forgehq/forge/app/cmdutil/cmdcore"
 	"github.com/forgehq/forge/client"
 	"github.com/spf13/cobra"
 )
@@ -18,7 +19,7 @@ var repoFields = []string{"id", "name", "full_name", "owner", "description", "pr
 
 // NewCmd returns `forge repo` and its subcommands.
 func NewCmd(f *cmdutil.Factory) *cobra.Command {
-	cmd := cmdutil.Group(&cobra.Command{
+	cmd := cmdcore.Group(&cobra.Command{
 		Use:   "repo <command>",
 		Short: "Create, view, clone and manage repositories",
 		Example: `  forge repo create demo --private --init
@@ -46,7 +47,7 @@ func targetRepo(ctx context.Context, d cmdutil.Deps, args []string, flag string)
 		return d.BaseRepo(ctx, flag)
 	}
 	if flag != "" {
-		return client.RepoName{}, cmdutil.UsageErrorf("give the repository either as an argument or with -R, not both")
+		return client.RepoName{}, cmdcore.UsageErrorf("give the repository either as an argument or with -R, not both")
 	}
 	return parseRepoArg(ctx, d, args[0])
 }

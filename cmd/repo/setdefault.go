@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/forgehq/forge/app/cmdutil"
+	"github.com/forgehq/forge/app/cmdutil/cmdcore"
 	"github.com/forgehq/forge/cmd/internal/pick"
 	"github.com/forgehq/forge/internal/gitremote"
 	"github.com/spf13/cobra"
@@ -22,7 +23,7 @@ type setDefaultOptions struct {
 
 func newSetDefaultCmd(f *cmdutil.Factory, runF func(context.Context, *setDefaultOptions) error) *cobra.Command {
 	opts := &setDefaultOptions{Deps: f.Deps()}
-	runF = cmdutil.Seam(runF, runSetDefault)
+	runF = cmdcore.Seam(runF, runSetDefault)
 	cmd := &cobra.Command{
 		Use:   "set-default [OWNER/REPO]",
 		Short: "Choose which git remote's repository commands use here",
@@ -38,7 +39,7 @@ the choice.`,
 		Example: `  forge repo set-default alice/app
   forge repo set-default --view
   forge repo set-default --unset`,
-		Args: cmdutil.MaximumArgs(1, "one OWNER/REPO"),
+		Args: cmdcore.MaximumArgs(1, "one OWNER/REPO"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 1 {
 				opts.repo = args[0]
@@ -54,7 +55,7 @@ the choice.`,
 
 func runSetDefault(ctx context.Context, opts *setDefaultOptions) error {
 	if opts.repo != "" && (opts.view || opts.unset) {
-		return cmdutil.UsageErrorf("give OWNER/REPO or --view or --unset, not both")
+		return cmdcore.UsageErrorf("give OWNER/REPO or --view or --unset, not both")
 	}
 	s, err := opts.Settings()
 	if err != nil {
@@ -62,7 +63,7 @@ func runSetDefault(ctx context.Context, opts *setDefaultOptions) error {
 	}
 	u, err := url.Parse(s.BaseURL)
 	if s.BaseURL == "" || err != nil || u.Host == "" {
-		return cmdutil.UsageErrorf("no base URL is configured to match git remotes against: run `forge auth login`")
+		return cmdcore.UsageErrorf("no base URL is configured to match git remotes against: run `forge auth login`")
 	}
 	dir, err := os.Getwd()
 	if err != nil {
@@ -70,11 +71,11 @@ func runSetDefault(ctx context.Context, opts *setDefaultOptions) error {
 	}
 	remotes, err := gitremote.Remotes(ctx, dir)
 	if errors.Is(err, gitremote.ErrNoGit) {
-		return cmdutil.UsageErrorf("not in a git repository: set-default chooses among the git remotes of a working tree")
+		return cmdcore.UsageErrorf("not in a git repository: set-default chooses among the git remotes of a working tree")
 	}
 	cands := gitremote.Candidates(remotes, u.Host)
 	if len(cands) == 0 {
-		return cmdutil.UsageErrorf("no git remote here points at %s", u.Host)
+		return cmdcore.UsageErrorf("no git remote here points at %s", u.Host)
 	}
 	ios := opts.IO
 	cs := ios.ErrColorScheme()
@@ -112,7 +113,7 @@ func chooseCandidate(ctx context.Context, opts *setDefaultOptions, cands []gitre
 		names = append(names, c.Repo.String()+" ("+c.Remote.Name+")")
 	}
 	if opts.repo == "" {
-		noWay := cmdutil.UsageErrorf("which repository? pass one of %s", strings.Join(names, ", "))
+		noWay := cmdcore.UsageErrorf("which repository? pass one of %s", strings.Join(names, ", "))
 		return pick.One(ctx, opts.IO, opts.Prompter, "Which repository should commands here use?", names, noWay)
 	}
 	for i, c := range cands {
@@ -120,5 +121,5 @@ func chooseCandidate(ctx context.Context, opts *setDefaultOptions, cands []gitre
 			return i, nil
 		}
 	}
-	return 0, cmdutil.UsageErrorf("no git remote here points at %s; the remotes point at %s", opts.repo, strings.Join(names, ", "))
+	return 0, cmdcore.UsageErrorf("no git remote here points at %s; the remotes point at %s", opts.repo, strings.Join(names, ", "))
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/forgehq/forge/app/cmdutil"
+	"github.com/forgehq/forge/app/cmdutil/cmdcore"
 	"github.com/forgehq/forge/app/output"
 	"github.com/forgehq/forge/client"
 	"github.com/forgehq/forge/completions"
@@ -27,7 +28,7 @@ type viewOptions struct {
 
 func newViewCmd(f *cmdutil.Factory, runF func(context.Context, *viewOptions) error) *cobra.Command {
 	opts := &viewOptions{Deps: f.Deps()}
-	runF = cmdutil.Seam(runF, runView)
+	runF = cmdcore.Seam(runF, runView)
 	cmd := &cobra.Command{
 		Use:   "view [OWNER/REPO]",
 		Short: "Show a repository and its README",
@@ -41,7 +42,7 @@ bare NAME is your own repository. --web opens it in the browser ($BROWSER).`,
   forge repo view --web
   forge repo view alice/demo --json clone_url,default_branch`,
 		ValidArgsFunction: completions.RepoArg(f),
-		Args:              cmdutil.MaximumArgs(1, "at most one OWNER/REPO"),
+		Args:              cmdcore.MaximumArgs(1, "at most one OWNER/REPO"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.args = args
 			return runF(cmd.Context(), opts)
@@ -58,7 +59,7 @@ func runView(ctx context.Context, opts *viewOptions) error {
 		return err
 	}
 	if opts.web && opts.exporter.Enabled() {
-		return cmdutil.UsageErrorf("--web and --json cannot be used together")
+		return cmdcore.UsageErrorf("--web and --json cannot be used together")
 	}
 	name, err := targetRepo(ctx, opts.Deps, opts.args, opts.repoFlag)
 	if err != nil {

@@ -7,6 +7,7 @@ import (
 	"net/http"
 
 	"github.com/forgehq/forge/app/cmdutil"
+	"github.com/forgehq/forge/app/cmdutil/cmdcore"
 	"github.com/forgehq/forge/app/output"
 	"github.com/forgehq/forge/client"
 	"github.com/forgehq/forge/cmd/internal/runid"
@@ -43,7 +44,7 @@ func newActionCmd(f *cmdutil.Factory, cmd *cobra.Command, run func(context.Conte
 }
 
 func newCancelCmd(f *cmdutil.Factory, runF func(context.Context, *actionOptions) error) *cobra.Command {
-	runF = cmdutil.Seam(runF, runCancel)
+	runF = cmdcore.Seam(runF, runCancel)
 	return newActionCmd(f, &cobra.Command{
 		Use:   "cancel ID",
 		Short: "Cancel a workflow run that has not completed",

@@ -8,6 +8,7 @@ import (
 
 	"github.com/forgehq/forge/app/agentctx"
 	"github.com/forgehq/forge/app/cmdutil"
+	"github.com/forgehq/forge/app/cmdutil/cmdcore"
 	"github.com/forgehq/forge/app/redact"
 	"github.com/forgehq/forge/chat"
 	"github.com/forgehq/forge/client"
@@ -53,7 +54,7 @@ type explainOptions struct {
 
 func newExplainCmd(f *cmdutil.Factory, runF func(context.Context, *explainOptions) error) *cobra.Command {
 	opts := &explainOptions{Deps: f.Deps()}
-	runF = cmdutil.Seam(runF, runExplain)
+	runF = cmdcore.Seam(runF, runExplain)
 	cmd := &cobra.Command{
 		Use:   "explain ID",
 		Short: "Ask the agent why a workflow run failed",
@@ -110,7 +111,7 @@ func runExplain(ctx context.Context, opts *explainOptions) error {
 	if err := explainRun(ctx, opts.IO, &opts.agentOptions, c, repo, run, jobs, ios.Out); err != nil {
 		return err
 	}
-	return &cmdutil.ExitError{Code: cmdutil.ExitFailure}
+	return &cmdcore.ExitError{Code: cmdcore.ExitFailure}
 }
 
 // explainRun asks the agent why run failed and streams the answer to out.
@@ -205,7 +206,7 @@ func (r *rawReply) Close() error {
 func agentError(err error) error {
 	var he *chat.Error
 	if errors.As(err, &he) && he.CredentialsRefused() {
-		return cmdutil.AuthErrorf("%v; check AGENT_API_KEY, or store a key with `forge auth agent-key set`", err)
+		return cmdcore.AuthErrorf("%v; check AGENT_API_KEY, or store a key with `forge auth agent-key set`", err)
 	}
 	return err
 }

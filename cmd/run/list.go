@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/forgehq/forge/app/cmdutil"
+	"github.com/forgehq/forge/app/cmdutil/cmdcore"
 	"github.com/forgehq/forge/app/output"
 	"github.com/forgehq/forge/client"
 	"github.com/forgehq/forge/cmd/internal/listing"
@@ -27,7 +28,7 @@ type listOptions struct {
 
 func newListCmd(f *cmdutil.Factory, runF func(context.Context, *listOptions) error) *cobra.Command {
 	opts := &listOptions{Deps: f.Deps()}
-	runF = cmdutil.Seam(runF, runList)
+	runF = cmdcore.Seam(runF, runList)
 	cmd := &cobra.Command{
 		Use:     "list",
 		Aliases: []string{"ls"},
@@ -40,14 +41,14 @@ time (ISO 8601).`,
 		Example: `  forge run list
   forge run list -R alice/demo --limit 5
   forge run list --status failure --json id,head_branch`,
-		Args: cmdutil.NoArgs,
+		Args: cmdcore.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runF(cmd.Context(), opts)
 		},
 	}
 	cmdutil.AddRepoFlag(cmd, &opts.repo)
 	cmd.Flags().StringVarP(&opts.branch, "branch", "b", "", "Only runs on this `branch`")
-	cmdutil.EnumFlag(cmd, &opts.status, "status", "s", "", runStatuses, "Only runs with this `status` or conclusion")
+	cmdcore.EnumFlag(cmd, &opts.status, "status", "s", "", runStatuses, "Only runs with this `status` or conclusion")
 	cmd.Flags().StringVarP(&opts.event, "event", "e", "", "Only runs triggered by this `event` (push, pull_request, ...)")
 	cmd.Flags().StringVarP(&opts.workflow, "workflow", "w", "", "Only runs of the workflow of this `name` (filtered by forge)")
 	cmd.Flags().StringVarP(&opts.commit, "commit", "c", "", "Only runs of the commit whose SHA starts with `sha` (filtered by forge)")

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/forgehq/forge/app/cmdutil"
+	"github.com/forgehq/forge/app/cmdutil/cmdcore"
 	"github.com/forgehq/forge/client"
 	"github.com/forgehq/forge/cmd/internal/runid"
 	"github.com/forgehq/forge/internal/iostreams"
@@ -26,7 +27,7 @@ type logsOptions struct {
 
 func newLogsCmd(f *cmdutil.Factory, runF func(context.Context, *logsOptions) error) *cobra.Command {
 	opts := &logsOptions{Deps: f.Deps()}
-	runF = cmdutil.Seam(runF, runLogs)
+	runF = cmdcore.Seam(runF, runLogs)
 	cmd := &cobra.Command{
 		Use:   "logs ID",
 		Short: "Print the logs of a run's jobs, each line prefixed by its job's name",

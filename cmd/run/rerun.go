@@ -5,11 +5,12 @@ import (
 	"fmt"
 
 	"github.com/forgehq/forge/app/cmdutil"
+	"github.com/forgehq/forge/app/cmdutil/cmdcore"
 	"github.com/spf13/cobra"
 )
 
 func newRerunCmd(f *cmdutil.Factory, runF func(context.Context, *actionOptions) error) *cobra.Command {
-	runF = cmdutil.Seam(runF, runRerun)
+	runF = cmdcore.Seam(runF, runRerun)
 	return newActionCmd(f, &cobra.Command{
 		Use:   "rerun ID",
 		Short: "Start a workflow run again, at the same commit",

@@ -10,6 +10,7 @@ import (
 	"sync"
 
 	"github.com/forgehq/forge/app/cmdutil"
+	"github.com/forgehq/forge/app/cmdutil/cmdcore"
 	"github.com/forgehq/forge/client"
 	"github.com/forgehq/forge/internal/text"
 	"github.com/spf13/cobra"
@@ -17,7 +18,7 @@ import (
 
 // NewCmd returns `forge run` and its subcommands.
 func NewCmd(f *cmdutil.Factory) *cobra.Command {
-	cmd := cmdutil.Group(&cobra.Command{
+	cmd := cmdcore.Group(&cobra.Command{
 		Use:   "run <command>",
 		Short: "List, view, watch, cancel and re-run CI workflow runs, and ask the agent why one failed",
 		Example: `  forge run list -R alice/demo

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/forgehq/forge/app/cmdutil"
+	"github.com/forgehq/forge/app/cmdutil/cmdcore"
 	"github.com/forgehq/forge/app/output"
 	"github.com/forgehq/forge/client"
 	"github.com/forgehq/forge/cmd/internal/runid"
@@ -33,7 +34,7 @@ type viewOptions struct {
 
 func newViewCmd(f *cmdutil.Factory, runF func(context.Context, *viewOptions) error) *cobra.Command {
 	opts := &viewOptions{Deps: f.Deps()}
-	runF = cmdutil.Seam(runF, runView)
+	runF = cmdcore.Seam(runF, runView)
 	cmd := &cobra.Command{
 		Use:   "view [ID | URL]",
 		Short: "Show a workflow run and its jobs",
@@ -80,7 +81,7 @@ func runView(ctx context.Context, opts *viewOptions) error {
 		return err
 	}
 	if opts.explain && opts.exporter.Enabled() {
-		return cmdutil.UsageErrorf("--explain streams the agent's answer after the run; it does not go with --json, --jq or --template")
+		return cmdcore.UsageErrorf("--explain streams the agent's answer after the run; it does not go with --json, --jq or --template")
 	}
 	c, repo, err := opts.RepoClient(ctx, opts.repo)
 	if err != nil {
@@ -141,7 +142,7 @@ func runView(ctx context.Context, opts *viewOptions) error {
 // exit is --exit-status: 1 when the run failed.
 func (opts *viewOptions) exit(run *client.WorkflowRun) error {
 	if opts.exitStatus && run.Failed() {
-		return &cmdutil.ExitError{Code: cmdutil.ExitFailure}
+		return &cmdcore.ExitError{Code: cmdcore.ExitFailure}
 	}
 	return nil
 }

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/forgehq/forge/app/cmdutil"
+	"github.com/forgehq/forge/app/cmdutil/cmdcore"
 	"github.com/forgehq/forge/app/output"
 	"github.com/forgehq/forge/client"
 	"github.com/forgehq/forge/cmd/internal/poll"
@@ -31,7 +32,7 @@ type watchOptions struct {
 
 func newWatchCmd(f *cmdutil.Factory, runF func(context.Context, *watchOptions) error) *cobra.Command {
 	opts := &watchOptions{Deps: f.Deps()}
-	runF = cmdutil.Seam(runF, runWatch)
+	runF = cmdcore.Seam(runF, runWatch)
 	cmd := &cobra.Command{
 		Use:   "watch [ID | URL]",
 		Short: "Follow a workflow run until it completes",
@@ -69,7 +70,7 @@ normal screen; the run goes on.`,
 			return err
 		}
 		if opts.explain && !opts.exitStatus {
-			return cmdutil.UsageErrorf("--explain goes with --exit-status: forge run watch %d --exit-status --explain", opts.id)
+			return cmdcore.UsageErrorf("--explain goes with --exit-status: forge run watch %d --exit-status --explain", opts.id)
 		}
 		return runF(cmd.Context(), opts)
 	})
@@ -124,7 +125,7 @@ func runWatch(ctx context.Context, opts *watchOptions) error {
 				return err
 			}
 		}
-		return &cmdutil.ExitError{Code: cmdutil.ExitFailure}
+		return &cmdcore.ExitError{Code: cmdcore.ExitFailure}
 	}
 	return nil
 }

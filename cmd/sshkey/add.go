@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/forgehq/forge/app/cmdutil"
+	"github.com/forgehq/forge/app/cmdutil/cmdcore"
 	"github.com/forgehq/forge/app/output"
 	"github.com/forgehq/forge/internal/sshpub"
 	"github.com/spf13/cobra"
@@ -24,7 +25,7 @@ type addOptions struct {
 
 func newAddCmd(f *cmdutil.Factory, runF func(context.Context, *addOptions) error) *cobra.Command {
 	opts := &addOptions{Deps: f.Deps()}
-	runF = cmdutil.Seam(runF, runAdd)
+	runF = cmdcore.Seam(runF, runAdd)
 	cmd := &cobra.Command{
 		Use:   "add [FILE]",
 		Short: "Add an SSH public key to your account",
@@ -38,7 +39,7 @@ SHA256 fingerprint, as ` + "`ssh-keygen -l`" + ` shows it.`,
 		Example: `  forge ssh-key add
   forge ssh-key add ~/.ssh/work.pub --title "work laptop"
   cat key.pub | forge ssh-key add - --title ci`,
-		Args: cmdutil.MaximumArgs(1, "at most one key file"),
+		Args: cmdcore.MaximumArgs(1, "at most one key file"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 1 {
 				opts.file = args[0]
@@ -61,7 +62,7 @@ func runAdd(ctx context.Context, opts *addOptions) error {
 	}
 	key, err := sshpub.Parse(data)
 	if err != nil {
-		return cmdutil.UsageErrorf("%s: %v", name, err)
+		return cmdcore.UsageErrorf("%s: %v", name, err)
 	}
 	title := strings.TrimSpace(opts.title)
 	if title == "" {
@@ -73,7 +74,7 @@ func runAdd(ctx context.Context, opts *addOptions) error {
 		}
 	}
 	if title == "" {
-		return cmdutil.UsageErrorf("the key has no comment to name it by: pass --title")
+		return cmdcore.UsageErrorf("the key has no comment to name it by: pass --title")
 	}
 	c, err := opts.REST()
 	if err != nil {
@@ -110,7 +111,7 @@ func (o *addOptions) readKey() (string, []byte, error) {
 	if o.file != "" {
 		data, err := readLimited(o.file, limit)
 		if errors.Is(err, fs.ErrNotExist) {
-			return "", nil, cmdutil.UsageErrorf("no such file: %s", o.file)
+			return "", nil, cmdcore.UsageErrorf("no such file: %s", o.file)
 		}
 		return o.file, data, err
 	}
@@ -130,7 +131,7 @@ func (o *addOptions) readKey() (string, []byte, error) {
 		}
 		tried = append(tried, p)
 	}
-	return "", nil, cmdutil.UsageErrorf("no public key found (tried %s): create one with `ssh-keygen -t ed25519` or give the file, as in `forge ssh-key add ~/.ssh/KEY.pub`", strings.Join(tried, ", "))
+	return "", nil, cmdcore.UsageErrorf("no public key found (tried %s): create one with `ssh-keygen -t ed25519` or give the file, as in `forge ssh-key add ~/.ssh/KEY.pub`", strings.Join(tried, ", "))
 }
 
 func readLimited(path string, limit int64) ([]byte, error) {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/forgehq/forge/app/cmdutil"
+	"github.com/forgehq/forge/app/cmdutil/cmdcore"
 	"github.com/forgehq/forge/cmd/internal/confirm"
 	"github.com/spf13/cobra"
 )
@@ -17,7 +18,7 @@ type deleteOptions struct {
 
 func newDeleteCmd(f *cmdutil.Factory, runF func(context.Context, *deleteOptions) error) *cobra.Command {
 	opts := &deleteOptions{Deps: f.Deps()}
-	runF = cmdutil.Seam(runF, runDelete)
+	runF = cmdcore.Seam(runF, runDelete)
 	cmd := &cobra.Command{
 		Use:     "delete ID",
 		Aliases: []string{"rm"},
@@ -26,9 +27,9 @@ func newDeleteCmd(f *cmdutil.Factory, runF func(context.Context, *deleteOptions)
 first; elsewhere pass --yes.`,
 		Example: `  forge ssh-key delete 3
   forge ssh-key delete 3 --yes`,
-		Args: cmdutil.ExactArgs(1, "a key ID"),
+		Args: cmdcore.ExactArgs(1, "a key ID"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			id, err := cmdutil.ParseNumber(args[0], "key ID")
+			id, err := cmdcore.ParseNumber(args[0], "key ID")
 			if err != nil {
 				return err
 			}

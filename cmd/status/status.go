@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/forgehq/forge/app/cmdutil"
+	"github.com/forgehq/forge/app/cmdutil/cmdcore"
 	"github.com/forgehq/forge/app/output"
 	"github.com/forgehq/forge/client"
 	"github.com/forgehq/forge/internal/iostreams"
@@ -53,7 +54,7 @@ func NewCmd(f *cmdutil.Factory) *cobra.Command { return newStatusCmd(f, nil) }
 
 func newStatusCmd(f *cmdutil.Factory, runF func(context.Context, *options) error) *cobra.Command {
 	opts := &options{Deps: f.Deps()}
-	runF = cmdutil.Seam(runF, run)
+	runF = cmdcore.Seam(runF, run)
 	cmd := &cobra.Command{
 		Use:   "status",
 		Short: "Your open issues, recent failed runs and new comments, across your repositories",
@@ -69,7 +70,7 @@ time. Piped, one line each: kind (issue, run, comment), OWNER/REPO,
 number or run ID, title, who, and the ISO 8601 time.`,
 		Example: `  forge status
   forge status --json kind,repo,number --jq '.[] | select(.kind == "run")'`,
-		Args: cmdutil.NoArgs,
+		Args: cmdcore.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runF(cmd.Context(), opts)
 		},

@@ -14,6 +14,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/forgehq/forge/app/cmdutil"
+	"github.com/forgehq/forge/app/cmdutil/cmdcore"
 	"github.com/forgehq/forge/client"
 	"github.com/forgehq/forge/internal/iostreams"
 	"github.com/forgehq/forge/tui"
@@ -41,7 +42,7 @@ func newTUICmd(f *cmdutil.Factory, runF func(context.Context, *options) error) *
 	opts := &options{Deps: f.Deps(), screenFactory: func(profile string, notes io.Writer, debugLog *os.File) *cmdutil.Factory {
 		return screenFactory(f, profile, notes, debugLog)
 	}}
-	runF = cmdutil.Seam(runF, run)
+	runF = cmdcore.Seam(runF, run)
 	cmd := &cobra.Command{
 		Use:   "tui",
 		Short: "Browse and work with repos, issues, CI, images, chat and your account in one screen",
@@ -173,7 +174,7 @@ SIGINT end forge tui at once, the terminal restored, exit status 130.`,
   forge tui -R alice/webapp --tab ci
   forge tui --print-config
   forge --profile dev tui`,
-		Args: cmdutil.NoArgs,
+		Args: cmdcore.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runF(cmd.Context(), opts)
 		},
@@ -197,7 +198,7 @@ func run(ctx context.Context, opts *options) error {
 		return ios.Print(iostreams.Lines(settings.YAML(km)))
 	}
 	if !ios.IsStdinTTY() || !ios.IsStdoutTTY() {
-		return cmdutil.UsageErrorf("forge tui needs a terminal on stdin and stdout; in scripts use the commands (forge issue list, forge run view, ...)")
+		return cmdcore.UsageErrorf("forge tui needs a terminal on stdin and stdout; in scripts use the commands (forge issue list, forge run view, ...)")
 	}
 	tab := -1
 	for i, t := range tabs {
@@ -206,7 +207,7 @@ func run(ctx context.Context, opts *options) error {
 		}
 	}
 	if tab < 0 {
-		return cmdutil.UsageErrorf("--tab %q: choose one of %s", opts.tab, strings.Join(tabs, ", "))
+		return cmdcore.UsageErrorf("--tab %q: choose one of %s", opts.tab, strings.Join(tabs, ", "))
 	}
 	// Bad settings (an unknown --profile) fail before the screen changes.
 	if _, err := opts.Settings(); err != nil {

@@ -5,6 +5,7 @@ import (
 	"context"
 
 	"github.com/forgehq/forge/app/cmdutil"
+	"github.com/forgehq/forge/app/cmdutil/cmdcore"
 	"github.com/forgehq/forge/internal/build"
 	"github.com/spf13/cobra"
 )
@@ -16,13 +17,13 @@ type versionOptions struct{ cmdutil.Deps }
 
 func newVersionCmd(f *cmdutil.Factory, runF func(context.Context, *versionOptions) error) *cobra.Command {
 	opts := &versionOptions{Deps: f.Deps()}
-	runF = cmdutil.Seam(runF, runVersion)
+	runF = cmdcore.Seam(runF, runVersion)
 	return &cobra.Command{
 		Use:   "version",
 		Short: "Show forge's version, commit and build date",
 		Example: `  forge version
   forge --version`,
-		Args: cmdutil.NoArgs,
+		Args: cmdcore.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runF(cmd.Context(), opts)
 		},

@@ -17,7 +17,7 @@ import (
 // --yes was not given: a script must say yes itself, never be asked.
 func Possible(ios *iostreams.IOStreams, yes bool, what string) error {
 	if !yes && !ios.CanPrompt() {
-		return cmdutil.UsageErrorf("pass --yes to delete %s without a prompt", what)
+		return cmdcore.UsageErrorf("pass --yes to delete %s without a prompt", what)
 	}
 	return nil
 }

@@ -7,6 +7,7 @@ package ctxlimit
 import (
 	"github.com/forgehq/forge/app/agentctx"
 	"github.com/forgehq/forge/app/cmdutil"
+	"github.com/forgehq/forge/app/cmdutil/cmdcore"
 	"github.com/forgehq/forge/chat"
 	"github.com/spf13/cobra"
 )
@@ -28,7 +29,7 @@ func (l *Flag) Add(cmd *cobra.Command, what string) {
 func (l *Flag) Check(cmd *cobra.Command) error {
 	l.set = cmd.Flags().Changed("context-limit")
 	if l.set && l.n < 1 {
-		return cmdutil.UsageErrorf("--context-limit must be a positive number of tokens, not %d", l.n)
+		return cmdcore.UsageErrorf("--context-limit must be a positive number of tokens, not %d", l.n)
 	}
 	return nil
 }
@@ -50,7 +51,7 @@ func (l *Flag) Tokens(src cmdutil.DepsSource) (int, error) {
 	}
 	n, err := agentctx.ProfileLimit(cf, s.Profile)
 	if err != nil {
-		return 0, &cmdutil.UsageError{Err: err}
+		return 0, &cmdcore.UsageError{Err: err}
 	}
 	return n, nil
 }

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/forgehq/forge/app/cmdutil"
+	"github.com/forgehq/forge/app/cmdutil/cmdcore"
 	"github.com/forgehq/forge/chat"
 	"github.com/forgehq/forge/cmd/internal/ctxlimit"
 	"github.com/forgehq/forge/internal/iostreams"
@@ -74,8 +75,8 @@ func TestRefusals(t *testing.T) {
 		{"-3", nil, "it must be a positive number of tokens"},
 	} {
 		_, err := tokens(t, c.setting, c.args...)
-		if err == nil || cmdutil.ExitCode(err) != 2 || !strings.Contains(err.Error(), c.want) {
-			t.Errorf("setting %q, flags %q: %v (exit %d); want a usage error saying %q", c.setting, c.args, err, cmdutil.ExitCode(err), c.want)
+		if err == nil || cmdcore.ExitCode(err) != 2 || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("setting %q, flags %q: %v (exit %d); want a usage error saying %q", c.setting, c.args, err, cmdcore.ExitCode(err), c.want)
 		}
 	}
 }

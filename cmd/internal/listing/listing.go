@@ -12,7 +12,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/forgehq/forge/app/cmdutil"
+	"github.com/forgehq/forge/app/cmdutil/cmdcore"
 	"github.com/forgehq/forge/app/output"
 	"github.com/forgehq/forge/client"
 	"github.com/forgehq/forge/internal/iostreams"
@@ -52,12 +52,12 @@ func (l *Flags) Add(cmd *cobra.Command, def int, noun string, fields ...string) 
 func (l *Flags) Validate() error {
 	if l.paginate {
 		if l.limitSet != nil && l.limitSet() {
-			return cmdutil.UsageErrorf("--limit and --paginate cannot be used together")
+			return cmdcore.UsageErrorf("--limit and --paginate cannot be used together")
 		}
 		l.Limit = math.MaxInt
 	}
 	if l.Limit < 1 {
-		return cmdutil.UsageErrorf("--limit must be at least 1, not %d", l.Limit)
+		return cmdcore.UsageErrorf("--limit must be at least 1, not %d", l.Limit)
 	}
 	return l.Exporter.Validate()
 }

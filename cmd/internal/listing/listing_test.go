@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/forgehq/forge/app/cmdutil"
+	"github.com/forgehq/forge/app/cmdutil/cmdcore"
 	"github.com/forgehq/forge/client"
 	"github.com/forgehq/forge/internal/iostreams"
 	"github.com/forgehq/forge/refserver"
@@ -47,10 +47,10 @@ func flagsFor(t *testing.T, args ...string) *Flags {
 }
 
 func TestValidate(t *testing.T) {
-	if err := flagsFor(t, "--limit", "0").Validate(); cmdutil.ExitCode(err) != cmdutil.ExitUsage {
+	if err := flagsFor(t, "--limit", "0").Validate(); cmdcore.ExitCode(err) != cmdcore.ExitUsage {
 		t.Errorf("--limit 0: %v", err)
 	}
-	if err := flagsFor(t, "--jq", ".[").Validate(); cmdutil.ExitCode(err) != cmdutil.ExitUsage {
+	if err := flagsFor(t, "--jq", ".[").Validate(); cmdcore.ExitCode(err) != cmdcore.ExitUsage {
 		t.Errorf("bad jq: %v", err)
 	}
 	if err := flagsFor(t, "-L", "250").Validate(); err != nil {

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/forgehq/forge/app/cmdutil"
+	"github.com/forgehq/forge/app/cmdutil/cmdcore"
 )
 
 // ParseInterval reads --interval: a number of seconds or a Go duration, at
@@ -24,7 +24,7 @@ func ParseInterval(s string) (time.Duration, error) {
 		}
 	}
 	if err != nil || d <= 0 {
-		return 0, cmdutil.UsageErrorf("--interval must be a positive number of seconds or a duration such as 500ms, not %q", s)
+		return 0, cmdcore.UsageErrorf("--interval must be a positive number of seconds or a duration such as 500ms, not %q", s)
 	}
 	return d, nil
 }

@@ -8,6 +8,7 @@ import (
 	"iter"
 
 	"github.com/forgehq/forge/app/cmdutil"
+	"github.com/forgehq/forge/app/cmdutil/cmdcore"
 	"github.com/forgehq/forge/client"
 	"github.com/forgehq/forge/cmd/internal/pick"
 	"github.com/forgehq/forge/completions"
@@ -19,7 +20,7 @@ import (
 // its RunE reads the ID into *id, then calls run.
 func Arg(cmd *cobra.Command, f *cmdutil.Factory, id *int64, repo *string, run func(cmd *cobra.Command) error) {
 	cmd.ValidArgsFunction = completions.Runs(f)
-	cmd.Args = cmdutil.ExactArgs(1, "a run ID")
+	cmd.Args = cmdcore.ExactArgs(1, "a run ID")
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
 		n, err := Parse(args[0], repo)
 		if err != nil {
@@ -36,12 +37,12 @@ func Arg(cmd *cobra.Command, f *cmdutil.Factory, id *int64, repo *string, run fu
 func ArgOrPick(cmd *cobra.Command, f *cmdutil.Factory, id *int64, repo *string, run func(cmd *cobra.Command) error) {
 	Arg(cmd, f, id, repo, run)
 	one := cmd.RunE
-	cmd.Args = cmdutil.MaximumArgs(1, "a run ID")
+	cmd.Args = cmdcore.MaximumArgs(1, "a run ID")
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
 		if len(args) == 1 {
 			return one(cmd, args)
 		}
-		noWay := cmdutil.UsageErrorf("missing a run ID; see `%s --help`", cmd.CommandPath())
+		noWay := cmdcore.UsageErrorf("missing a run ID; see `%s --help`", cmd.CommandPath())
 		if !f.IOStreams.CanPrompt() {
 			return noWay
 		}
@@ -77,7 +78,7 @@ func choose(ctx context.Context, f *cmdutil.Factory, repo string, noWay error) (
 func Parse(arg string, repo *string) (int64, error) {
 	id, err := cmdutil.ParseRef(arg, "run ID", "actions/runs", repo)
 	if err != nil {
-		return 0, cmdutil.UsageErrorf("%w; `forge run list` shows the IDs", err)
+		return 0, cmdcore.UsageErrorf("%w; `forge run list` shows the IDs", err)
 	}
 	return id, nil
 }

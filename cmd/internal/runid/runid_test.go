@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/forgehq/forge/app/cmdutil"
+	"github.com/forgehq/forge/app/cmdutil/cmdcore"
 	"github.com/forgehq/forge/cmd/internal/runid"
 	"github.com/forgehq/forge/refserver"
 	"github.com/forgehq/forge/testkit/clitest"
@@ -27,7 +27,7 @@ func TestParse(t *testing.T) {
 			t.Errorf("Parse(%q) accepted", arg)
 			continue
 		}
-		if code := cmdutil.ExitCode(err); code != 2 {
+		if code := cmdcore.ExitCode(err); code != 2 {
 			t.Errorf("Parse(%q): exit %d, want 2", arg, code)
 		}
 		msg := err.Error()

@@ -19,7 +19,7 @@ func Verbs(root *cobra.Command) []string {
 	var paths []string
 	var walk func(c *cobra.Command)
 	walk = func(c *cobra.Command) {
-		if c.Runnable() && c != root && !cmdutil.IsGroup(c) {
+		if c.Runnable() && c != root && !cmdcore.IsGroup(c) {
 			paths = append(paths, c.CommandPath())
 		}
 		for _, sub := range c.Commands() {
@@ -38,9 +38,9 @@ type Factory interface {
 }
 
 // CheckVerb runs the verb at path ("forge issue close") with args under
-// cmdutil.CaptureRuns, in an empty environment and configuration, through
+// cmdcore.CaptureRuns, in an empty environment and configuration, through
 // run (a tree's Run, taking its Factory), and fails unless it reached
-// cmdutil.Seam with options that embed the Deps that Factory gives
+// cmdcore.Seam with options that embed the Deps that Factory gives
 // (cmdutil.Deps; from Globals, cmdcore.Deps) and hold neither the Factory
 // nor the Globals (docs/DESIGN.md "How a command is built"). A verb built
 // another way runs its own code instead.
@@ -59,10 +59,10 @@ func CheckVerb[F Factory](t *testing.T, run func(ctx context.Context, f F, args 
 		*p, deps = &f.Globals, coreDepsType
 	}
 	var opts any
-	ctx := cmdutil.CaptureRuns(context.Background(), func(o any) { opts = o })
+	ctx := cmdcore.CaptureRuns(context.Background(), func(o any) { opts = o })
 	line := append(strings.Fields(path)[1:], args...)
 	if code := run(ctx, factory, line); opts == nil {
-		t.Fatalf("`%s` did not reach cmdutil.Seam (exit %d, stderr %q): build it as newXCmd(f, runF) with runF = cmdutil.Seam(runF, runX), or give it the arguments it needs", strings.Join(append([]string{path}, args...), " "), code, errOut)
+		t.Fatalf("`%s` did not reach cmdcore.Seam (exit %d, stderr %q): build it as newXCmd(f, runF) with runF = cmdcore.Seam(runF, runX), or give it the arguments it needs", strings.Join(append([]string{path}, args...), " "), code, errOut)
 	}
 	checkOptions(t, path, reflect.TypeOf(opts), deps)
 }
