@@ -68,7 +68,7 @@ func TestAccountEditAndPassword(t *testing.T) {
 	// The session goes on with the new token.
 	h.keys("r")
 	h.wait("alice (Alice Liddell)")
-	if s := h.settled(); strings.Contains(s, "Log in") || strings.Contains(s, "401") {
+	if s := h.settled(); strings.Contains(s, "Log in") || said401(s) {
 		t.Errorf("the session lost its token:\n%s", h.plain())
 	}
 }

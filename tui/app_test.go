@@ -107,6 +107,12 @@ func startEnv(t *testing.T, srv *refserver.Server, env map[string]string, w, h i
 // plain is the last frame without its styling.
 func (h *harness) plain() string { return ansi.Strip(h.screen()) }
 
+// said401 says whether a screen shows an HTTP 401 as a number of its own,
+// not inside a port of the server's URL (127.0.0.1:42401).
+func said401(screen string) bool { return status401.MatchString(screen) }
+
+var status401 = regexp.MustCompile(`\b401\b`)
+
 // screen is the last frame drawn.
 func (h *harness) screen() string {
 	s, _, _ := h.rec.frame()

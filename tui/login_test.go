@@ -275,7 +275,7 @@ func TestLoginFormOpenedByItselfWaitsForEnter(t *testing.T) {
 	// longer shows it.
 	h.keys("3")
 	h.wait("CI on slog")
-	if s := h.plain(); strings.Contains(s, "L logs in again") || strings.Contains(s, "401") {
+	if s := h.plain(); strings.Contains(s, "L logs in again") || said401(s) {
 		t.Errorf("the CI tab still shows the refusal:\n%s", s)
 	}
 }
