@@ -81,12 +81,17 @@ func hangingUp(t *testing.T) string {
 
 // TestIssueCreateMayHaveOpenedOnAHangUp: a connection that breaks after
 // the issue was sent is no answer either: forge says the issue may have
-// been opened, as after a timeout.
+// been opened, as after a timeout; and of a comment, that it may have
+// been posted.
 func TestIssueCreateMayHaveOpenedOnAHangUp(t *testing.T) {
 	h := clitest.Against(t, hangingUp(t)+"/api/v2", "some-token-value")
 	r := h.Run(clitest.Run{}, "issue", "create", "-R", "alice/app", "--title", "t", "--body", "b")
 	if r.Code != 1 || !strings.Contains(r.Err, "; the issue may have been opened all the same: look with `forge issue list -R alice/app` before creating it again") {
 		t.Errorf("exit %d\n%s", r.Code, r.Err)
+	}
+	r = h.Run(clitest.Run{}, "issue", "comment", "3", "-R", "alice/app", "--body", "b")
+	if r.Code != 1 || !strings.Contains(r.Err, "; the comment may have been posted all the same: look with `forge issue view 3 -R alice/app --comments` before sending it again") {
+		t.Errorf("issue comment: exit %d\n%s", r.Code, r.Err)
 	}
 }
 
