@@ -1,10 +1,12 @@
 package client
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"mime"
+	"net"
 	"net/http"
 	"strings"
 	"time"
@@ -253,6 +255,29 @@ type TimeoutError struct {
 
 func (e *TimeoutError) Error() string {
 	return (&httpwait.Error{What: e.Method + " " + e.URL, Wait: e.Timeout}).Error()
+}
+
+// Unanswered reports whether a request that failed with err may have
+// been carried out all the same: it was sent (or may have been), and no
+// answer came back — a timeout, a connection that broke after the
+// request left. A refusal to connect, or any answer of the service's
+// (an HTTP error), means it was not. What sent something (an issue, a
+// comment) reads the service again, or says to, before it calls it not
+// sent or sends it twice: the TUI's forms, `forge issue create`.
+func Unanswered(err error) bool {
+	if err == nil {
+		return false
+	}
+	var te *TimeoutError
+	if errors.As(err, &te) || errors.Is(err, context.DeadlineExceeded) {
+		return true
+	}
+	var ne *NetworkError
+	if !errors.As(err, &ne) {
+		return false
+	}
+	var op *net.OpError
+	return !errors.As(err, &op) || op.Op != "dial"
 }
 
 // IsNotFound reports whether err is the service's 404.

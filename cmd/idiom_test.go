@@ -163,7 +163,7 @@ func isSeam(fun ast.Expr) bool {
 		return false
 	}
 	pkg, ok := sel.X.(*ast.Ident)
-	return ok && (pkg.Name == "cmdutil" || pkg.Name == "cmdcore")
+	return ok && pkg.Name == "cmdcore"
 }
 
 // BenchmarkVerbTree builds the whole command tree, every verb's options

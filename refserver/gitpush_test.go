@@ -120,15 +120,23 @@ func TestGitRefRules(t *testing.T) {
 	t.Run("disk", func(t *testing.T) { t.Parallel(); testRefRules(t, t.TempDir()) })
 }
 
-func testRefRules(t *testing.T, dataDir string) {
-	s := refservertest.Start(t, refservertest.DataDir(dataDir))
-	alice := mustUser(t, s, "alice", "alice-password-123", "")
+// clonedApp is a server (on dataDir, or in memory) where alice has the
+// repository app, with its first commit, and her clone of it.
+func clonedApp(t *testing.T, dataDir string) (s *refserver.Server, alice, dir string) {
+	t.Helper()
+	s = refservertest.Start(t, refservertest.DataDir(dataDir))
+	alice = mustUser(t, s, "alice", "alice-password-123", "")
 	want(t, call(t, s, "POST", "/repos", alice, map[string]any{"name": "app", "auto_init": true}), 201)
 	u, _ := url.Parse(s.URL() + "/alice/app.git")
 	u.User = url.UserPassword("x", alice)
 	work := t.TempDir()
 	mustGit(t, work, "clone", "-q", u.String(), "app")
-	dir := filepath.Join(work, "app")
+	dir = filepath.Join(work, "app")
+	return s, alice, dir
+}
+
+func testRefRules(t *testing.T, dataDir string) {
+	s, alice, dir := clonedApp(t, dataDir)
 	branches := func() string {
 		var names []string
 		for _, b := range want(t, call(t, s, "GET", "/repos/alice/app/branches", alice, nil), 200).arr {
@@ -228,14 +236,7 @@ func TestGitPushMustBeConnected(t *testing.T) {
 }
 
 func testConnected(t *testing.T, dataDir string) {
-	s := refservertest.Start(t, refservertest.DataDir(dataDir))
-	alice := mustUser(t, s, "alice", "alice-password-123", "")
-	want(t, call(t, s, "POST", "/repos", alice, map[string]any{"name": "app", "auto_init": true}), 201)
-	u, _ := url.Parse(s.URL() + "/alice/app.git")
-	u.User = url.UserPassword("x", alice)
-	work := t.TempDir()
-	mustGit(t, work, "clone", "-q", u.String(), "app")
-	dir := filepath.Join(work, "app")
+	s, alice, dir := clonedApp(t, dataDir)
 	head := strings.TrimSpace(mustGit(t, dir, "rev-parse", "HEAD"))
 	// commit makes, without pushing, a commit on HEAD adding name.
 	commit := func(name string) (c, tree, blob string) {

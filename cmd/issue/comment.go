@@ -2,10 +2,12 @@ package issue
 
 import (
 	"context"
+	"fmt"
 	"strings"
 
 	"github.com/forgehq/forge/app/cmdutil"
 	"github.com/forgehq/forge/app/cmdutil/cmdcore"
+	"github.com/forgehq/forge/client"
 	"github.com/forgehq/forge/completions"
 	"github.com/spf13/cobra"
 )
@@ -67,6 +69,11 @@ func runComment(ctx context.Context, opts *commentOptions) error {
 		return cmdcore.UsageErrorf("the comment is empty; nothing sent")
 	}
 	cm, err := c.Issues.Comment(ctx, name, opts.number, d.body)
+	if client.Unanswered(err) {
+		// As issue create: the service may have posted it, and forge
+		// does not post again on its own.
+		err = fmt.Errorf("%w; the comment may have been posted all the same: look with `forge issue view %d -R %s --comments` before sending it again", err, opts.number, name)
+	}
 	if err != nil {
 		return d.keep(err)
 	}

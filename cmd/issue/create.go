@@ -2,7 +2,6 @@ package issue
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strings"
 
@@ -86,8 +85,7 @@ func runCreate(ctx context.Context, opts *createOptions) error {
 		return err
 	}
 	is, err := c.Issues.Create(ctx, name, client.IssueCreate{Title: title, Body: body.body})
-	var te *client.TimeoutError
-	if errors.As(err, &te) {
+	if client.Unanswered(err) {
 		// The service may have opened it before its answer was lost:
 		// forge never posts again on its own (client/retry.go), and says
 		// to look before the user does.

@@ -63,8 +63,8 @@ func notInServer(p string) bool {
 
 // TestServeUntilStdinEOF: with --until-stdin-eof the server stops, as on
 // Ctrl-C, when its stdin ends (the demo's lifeline: it ends when the
-// forge holding the pipe does); without it an ended stdin is no reason
-// to stop.
+// forge holding the pipe does). Without it an ended stdin is no reason
+// to stop: this package's other tests serve with an empty stdin.
 func TestServeUntilStdinEOF(t *testing.T) {
 	ios, _, _, errOut := iostreams.Test()
 	r, w := io.Pipe()

@@ -139,6 +139,10 @@ Rules (refserver/README.md has them all):
   - ref names: what git check-ref-format refuses, and names holding
     invisible characters (U+202E and the other bidirectional controls),
     are refused; a push does not delete the default branch
+  - a push moves a ref only when everything its new value reaches is in
+    the repository (git's connectivity check: else "missing necessary
+    objects"), a check of at most 1,048,576 objects a ref (else that ref
+    is refused: push its history in parts)
 
 The server is meant for tests and demos on this machine: an --addr other
 than loopback (127.0.0.1, ::1, localhost) is refused unless --listen-any

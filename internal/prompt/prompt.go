@@ -7,7 +7,6 @@ import (
 	"bufio"
 	"context"
 	"errors"
-	"fmt"
 	"io"
 	"os"
 	"strings"
@@ -25,7 +24,8 @@ type Prompter interface {
 }
 
 // New returns a Prompter reading from ios.In and writing questions to
-// ios.ErrOut, so stdout keeps only data.
+// ios.ErrOut, so stdout keeps only data, through ErrPrintf: on a terminal
+// a question is one line without escapes, whatever values it holds.
 func New(ios *iostreams.IOStreams) Prompter {
 	return &terminal{ios: ios, r: bufio.NewReader(ios.In)}
 }
@@ -49,7 +49,7 @@ func (t *terminal) Input(ctx context.Context, question, def string) (string, err
 	if def != "" {
 		q += " (" + def + ")"
 	}
-	fmt.Fprintf(t.ios.ErrOut, "? %s: ", q)
+	t.ios.ErrPrintf("? %s: ", q)
 	line, err := t.readLine(ctx)
 	if err != nil {
 		return "", err
@@ -65,7 +65,7 @@ func (t *terminal) Confirm(ctx context.Context, question string, def bool) (bool
 	if def {
 		hint = "Y/n"
 	}
-	fmt.Fprintf(t.ios.ErrOut, "? %s [%s]: ", question, hint)
+	t.ios.ErrPrintf("? %s [%s]: ", question, hint)
 	line, err := t.readLine(ctx)
 	if err != nil {
 		return false, err
@@ -81,7 +81,7 @@ func (t *terminal) Confirm(ctx context.Context, question string, def bool) (bool
 
 // Password reads a line without echo when stdin is a terminal.
 func (t *terminal) Password(ctx context.Context, question string) (string, error) {
-	fmt.Fprintf(t.ios.ErrOut, "? %s: ", question)
+	t.ios.ErrPrintf("? %s: ", question)
 	f, ok := t.ios.In.(*os.File)
 	if !ok || !term.IsTerminal(int(f.Fd())) {
 		return t.readLine(ctx)
@@ -102,11 +102,11 @@ func (t *terminal) Password(ctx context.Context, question string) (string, error
 	}()
 	select {
 	case r := <-ch:
-		fmt.Fprintln(t.ios.ErrOut)
+		t.ios.ErrPrintln()
 		return r.s, r.err
 	case <-ctx.Done():
 		_ = term.Restore(fd, state)
-		fmt.Fprintln(t.ios.ErrOut)
+		t.ios.ErrPrintln()
 		return "", ctx.Err()
 	}
 }

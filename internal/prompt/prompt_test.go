@@ -106,3 +106,24 @@ func TestCancelledWhileWaiting(t *testing.T) {
 		}
 	}
 }
+
+// TestQuestionsAreSanitizedOnATerminal: a question goes through the
+// streams' ErrPrintf, so on a terminal a value in it (a default, a name)
+// cannot carry escapes or a line break, as every other message.
+func TestQuestionsAreSanitizedOnATerminal(t *testing.T) {
+	t.Parallel()
+	ios, in, _, errOut := iostreams.Test()
+	ios.SetStderrTTY(true)
+	in.WriteString("\n\n")
+	p := prompt.New(ios)
+	ctx := context.Background()
+	if _, err := p.Input(ctx, "Name", "a\x1b]0;owned\a\nb"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.Confirm(ctx, "Delete x\x1b[2J?", false); err != nil {
+		t.Fatal(err)
+	}
+	if got := errOut.String(); strings.ContainsAny(got, "\x1b\a\n") {
+		t.Errorf("stderr %q holds an escape or a line break", got)
+	}
+}

@@ -1,6 +1,7 @@
 package servicefixture_test
 
 import (
+	"io"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -61,6 +62,36 @@ func TestIssueCreateMayHaveOpened(t *testing.T) {
 	r := h.Run(clitest.Run{}, "issue", "create", "-R", "alice/app", "--title", "t", "--body", "b")
 	if r.Code != 1 || !strings.Contains(r.Err, "no answer within 1s") || !strings.Contains(r.Err, "; the issue may have been opened all the same: look with `forge issue list -R alice/app` before creating it again") {
 		t.Errorf("exit %d\n%s", r.Code, r.Err)
+	}
+}
+
+// hangingUp reads each request whole, then closes the connection without
+// an answer: the request reached the service, its answer was lost.
+func hangingUp(t *testing.T) string {
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.Copy(io.Discard, r.Body)
+		c, _, err := http.NewResponseController(w).Hijack()
+		if err == nil {
+			c.Close()
+		}
+	}))
+	t.Cleanup(ts.Close)
+	return ts.URL
+}
+
+// TestIssueCreateMayHaveOpenedOnAHangUp: a connection that breaks after
+// the issue was sent is no answer either: forge says the issue may have
+// been opened, as after a timeout; and of a comment, that it may have
+// been posted.
+func TestIssueCreateMayHaveOpenedOnAHangUp(t *testing.T) {
+	h := clitest.Against(t, hangingUp(t)+"/api/v2", "some-token-value")
+	r := h.Run(clitest.Run{}, "issue", "create", "-R", "alice/app", "--title", "t", "--body", "b")
+	if r.Code != 1 || !strings.Contains(r.Err, "; the issue may have been opened all the same: look with `forge issue list -R alice/app` before creating it again") {
+		t.Errorf("exit %d\n%s", r.Code, r.Err)
+	}
+	r = h.Run(clitest.Run{}, "issue", "comment", "3", "-R", "alice/app", "--body", "b")
+	if r.Code != 1 || !strings.Contains(r.Err, "; the comment may have been posted all the same: look with `forge issue view 3 -R alice/app --comments` before sending it again") {
+		t.Errorf("issue comment: exit %d\n%s", r.Code, r.Err)
 	}
 }
 

@@ -17,7 +17,7 @@ import (
 )
 
 // createdMsg is the outcome of a send: the issue opened, or err. After
-// an attempt that got no answer (common.Unanswered) the issue list is read
+// an attempt that got no answer (client.Unanswered) the issue list is read
 // again: found says the issue is there after all (issue is it);
 // unanswered that err got no answer and the list does not hold the
 // issue; unsure that the list could not be read either, so forge does
@@ -221,7 +221,7 @@ func (f *Form) send() tea.Cmd {
 			}
 		}
 		is, err := c.Issues.Create(ctx, repo, in)
-		if !common.Unanswered(err) {
+		if !client.Unanswered(err) {
 			return createdMsg{owner: owner, issue: is, err: err}
 		}
 		// No answer: the service may have opened it. Its list says.

@@ -2,6 +2,7 @@ package issues
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -282,5 +283,40 @@ func TestUnansweredIssueNotThere(t *testing.T) {
 	notice(d, "the issue list read again does not hold it (the draft is kept: ctrl+s looks once more, then opens it)")
 	if f.title.Value() != "Twice asked" {
 		t.Errorf("draft %q", f.title.Value())
+	}
+}
+
+// TestFindCreatedReadsTheNewest100: the look for an issue a send that got
+// no answer may have opened reads the newest 100 issues and no further:
+// the issue is found with 99 opened after it, not with 100.
+func TestFindCreatedReadsTheNewest100(t *testing.T) {
+	t.Parallel()
+	srv := tuitest.Server(t)
+	c, err := tuitest.Context(t, srv, "alice").REST()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	open := func(title string) {
+		t.Helper()
+		if _, err := c.Issues.Create(ctx, tuitest.Webapp, client.IssueCreate{Title: title}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	open("Sent once")
+	for i := range 100 {
+		if i == 99 {
+			if is, err := findCreated(ctx, c, tuitest.Webapp, "Sent once", "alice", time.Time{}); err != nil || is == nil {
+				t.Fatalf("with 99 issues after it: found %v (%v); want it found", is != nil, err)
+			}
+		}
+		open(fmt.Sprintf("Later %d", i))
+	}
+	is, err := findCreated(ctx, c, tuitest.Webapp, "Sent once", "alice", time.Time{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if is != nil {
+		t.Errorf("with 100 issues after it, #%d was found: only the newest 100 are read", is.Number)
 	}
 }

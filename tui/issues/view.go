@@ -238,7 +238,7 @@ func (v *View) sendComment() tea.Cmd {
 			}
 		}
 		_, err := c.Issues.Comment(ctx, repo, n, body)
-		if !common.Unanswered(err) {
+		if !client.Unanswered(err) {
 			return commentMsg{owner: owner, err: err}
 		}
 		// No answer: the service may have taken it. The thread says.
@@ -263,7 +263,7 @@ func (v *View) commented(msg commentMsg) tea.Cmd {
 	case msg.unsure:
 		// The draft stays, and the next ctrl+s looks before it sends.
 		return common.Error(fmt.Errorf("the comment may have been sent: %w, and the thread could not be read again to see (the draft is kept: ctrl+s reads the thread before sending again, r reads it now)", msg.err))
-	case msg.err != nil && common.Unanswered(msg.err):
+	case msg.err != nil && client.Unanswered(msg.err):
 		return common.Error(fmt.Errorf("the comment was not sent: %w, and the thread read again does not hold it (the draft is kept: ctrl+s sends it)", msg.err))
 	case msg.err != nil:
 		// The draft stays in the editor, to send again.
