@@ -1,6 +1,7 @@
 package markdown
 
 import (
+	"github.com/forgehq/forge/internal/text"
 	"strconv"
 	"strings"
 )
@@ -121,7 +122,7 @@ func (r *renderer) classify(s string) plan {
 			}
 			continue
 		}
-		if isThematicBreak(s[p:]) {
+		if text.ThematicBreak(s[p:]) {
 			break
 		}
 		if para && all && len(pl.opens) == 0 && setextLevel(s[p:]) > 0 {
@@ -176,7 +177,7 @@ func (r *renderer) classify(s string) plan {
 			pl.action = actFenceOpen
 		case atxLevel(rest) > 0:
 			pl.action, pl.level = actATX, atxLevel(rest)
-		case isThematicBreak(rest):
+		case text.ThematicBreak(rest):
 			pl.action = actHR
 		default:
 			pl.action = actPara
@@ -200,7 +201,7 @@ func startsBlock(s string) bool {
 	if s == "" {
 		return true
 	}
-	if s[0] == '>' || fenceOpen(s) > 0 || atxLevel(s) > 0 || isThematicBreak(s) || htmlStart(s, true) > 0 {
+	if s[0] == '>' || fenceOpen(s) > 0 || atxLevel(s) > 0 || text.ThematicBreak(s) || htmlStart(s, true) > 0 {
 		return true
 	}
 	_, _, ok := listMarker(s, 0)
@@ -291,23 +292,6 @@ func listMarker(s string, p int) (op opening, content int, ok bool) {
 		op.indent = w + sp
 		return op, q, true
 	}
-}
-
-func isThematicBreak(s string) bool {
-	if s == "" || (s[0] != '-' && s[0] != '*' && s[0] != '_') {
-		return false
-	}
-	n := 0
-	for i := 0; i < len(s); i++ {
-		switch s[i] {
-		case s[0]:
-			n++
-		case ' ':
-		default:
-			return false
-		}
-	}
-	return n >= 3
 }
 
 func setextLevel(s string) int {

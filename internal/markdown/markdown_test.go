@@ -60,6 +60,7 @@ func TestRenderConstructs(t *testing.T) {
 		{"indented code", "    a\n\n    b\n\nc", "  a\n\n  b\n\nc\n", 0},
 		{"indented code cannot interrupt a paragraph", "a\n    b", "a b\n", 0},
 		{"rules", "***\n- - -\n___", strings.Repeat("─", 30) + "\n\n" + strings.Repeat("─", 30) + "\n\n" + strings.Repeat("─", 30) + "\n", 0},
+		{"a rule spaced with tabs (CommonMark allows them)", "*\t*\t*", strings.Repeat("─", 30) + "\n", 0},
 		{"table aligned", "| a | b | c |\n|:--|:-:|--:|\n| x | yy | zzz |\n| 1 |",
 			"a │ b  │   c\n──┼────┼────\nx │ yy │ zzz\n1 │    │\n", 0},
 		{"table without outer pipes, split from a paragraph", "intro\na | b\n--|--\n1 | 2",

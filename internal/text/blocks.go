@@ -115,7 +115,7 @@ const breakChars = "*-_"
 // reading it again for each list marker of a line of them ("- - - x").
 func (c cursor) breakAt(p int) bool {
 	k := strings.IndexByte(breakChars, c.s[p])
-	return k >= 0 && c.other[k] < p && isBreak(c.s[p:])
+	return k >= 0 && c.other[k] < p && ThematicBreak(c.s[p:])
 }
 
 // blank reports whether the line is blank from the cursor on.
@@ -286,7 +286,7 @@ func (b *blockScanner) starts(rest string, ind int, cont, interrupts bool) lineK
 	case htmlStart(rest, cont) > 0: // kind 7 interrupts no paragraph, not even a lazy one
 		b.htmlKind = htmlStart(rest, cont)
 		return lineHTML
-	case isBreak(rest) || atxHeading(rest) || interrupts && setextLine(rest):
+	case ThematicBreak(rest) || atxHeading(rest) || interrupts && setextLine(rest):
 		return lineOther
 	}
 	return lineText
@@ -423,9 +423,10 @@ func closesFence(s string, c byte, n int) bool {
 	return m >= n && strings.Trim(s[m:], " \t") == ""
 }
 
-// isBreak reports whether s is a thematic break: three or more *, - or _
-// and nothing else but spaces and tabs.
-func isBreak(s string) bool {
+// ThematicBreak reports whether s (a line after its indentation) is a
+// CommonMark thematic break: three or more *, - or _ and nothing else but
+// spaces and tabs. internal/markdown's renderer asks it too.
+func ThematicBreak(s string) bool {
 	if s == "" || s[0] != '*' && s[0] != '-' && s[0] != '_' {
 		return false
 	}
