@@ -293,6 +293,11 @@ func (s *Server) accountID(login string) string {
 // its token service's certificate.
 func (s *Server) Registry() *registry.Registry { return s.registry }
 
+// PushesHeld is the bytes the git pushes being received hold now in their
+// spools, out of Options.MaxPushSpool: a test waits on it to know a push's
+// bytes are in.
+func (s *Server) PushesHeld() int64 { return s.api.PushesHeld() }
+
 // ensureAdmin creates the site_admin account, or resets its password when
 // one is given and differs. A generated password is kept in DataDir's
 // admin-password file (mode 0600) so later starts can print it again.

@@ -80,6 +80,10 @@ type API struct {
 	pushes *gitstore.Budget
 }
 
+// PushesHeld is the bytes the pushes being received hold now in their
+// spools, out of Config.PushSpool.
+func (a *API) PushesHeld() int64 { return a.pushes.Used() }
+
 // New returns the API's handler; it serves paths under Prefix.
 func New(cfg Config) *API {
 	if cfg.Now == nil {
