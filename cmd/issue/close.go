@@ -101,7 +101,7 @@ func runState(ctx context.Context, opts *stateOptions) error {
 	// shell's history), never closed without its explanation.
 	if opts.comment != "" {
 		if _, err := c.Issues.Comment(ctx, name, opts.number, opts.comment); err != nil {
-			return fmt.Errorf("adding the comment (the issue is left %s): %w", is.State, err)
+			return fmt.Errorf("adding the comment (the issue is left %s): %w", is.State, mayHavePosted(err, opts.number, name))
 		}
 		ios.ErrPrintf("%s Commented on issue #%d\n", cs.SuccessIcon(), is.Number)
 	}

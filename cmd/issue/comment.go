@@ -69,13 +69,8 @@ func runComment(ctx context.Context, opts *commentOptions) error {
 		return cmdcore.UsageErrorf("the comment is empty; nothing sent")
 	}
 	cm, err := c.Issues.Comment(ctx, name, opts.number, d.body)
-	if client.Unanswered(err) {
-		// As issue create: the service may have posted it, and forge
-		// does not post again on its own.
-		err = fmt.Errorf("%w; the comment may have been posted all the same: look with `forge issue view %d -R %s --comments` before sending it again", err, opts.number, name)
-	}
 	if err != nil {
-		return d.keep(err)
+		return d.keep(mayHavePosted(err, opts.number, name))
 	}
 	d.sent()
 	ios.ErrPrintf("%s Commented on issue #%d in %s\n", ios.ErrColorScheme().SuccessIcon(), opts.number, name)
@@ -83,4 +78,16 @@ func runComment(ctx context.Context, opts *commentOptions) error {
 		err = ios.Println(cm.HTMLURL)
 	}
 	return err
+}
+
+// mayHavePosted says, of a comment on issue number of repo sent without an
+// answer (a timeout, a connection broken once it had left), that the
+// service may have posted it all the same, and where to look: forge does
+// not post again on its own (as issue create). Other errors pass as they
+// are.
+func mayHavePosted(err error, number int64, repo client.RepoName) error {
+	if !client.Unanswered(err) {
+		return err
+	}
+	return fmt.Errorf("%w; the comment may have been posted all the same: look with `forge issue view %d -R %s --comments` before sending it again", err, number, repo)
 }

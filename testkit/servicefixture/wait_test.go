@@ -69,6 +69,13 @@ func TestIssueCreateMayHaveOpened(t *testing.T) {
 // an answer: the request reached the service, its answer was lost.
 func hangingUp(t *testing.T) string {
 	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		// Issue #3 reads as open, so `issue close 3 --comment` gets as
+		// far as sending its comment.
+		if r.Method == http.MethodGet && strings.HasSuffix(r.URL.Path, "/issues/3") {
+			w.Header().Set("Content-Type", "application/json")
+			io.WriteString(w, `{"number": 3, "title": "t", "state": "open"}`)
+			return
+		}
 		io.Copy(io.Discard, r.Body)
 		c, _, err := http.NewResponseController(w).Hijack()
 		if err == nil {
@@ -81,8 +88,8 @@ func hangingUp(t *testing.T) string {
 
 // TestIssueCreateMayHaveOpenedOnAHangUp: a connection that breaks after
 // the issue was sent is no answer either: forge says the issue may have
-// been opened, as after a timeout; and of a comment, that it may have
-// been posted.
+// been opened, as after a timeout; and of a comment (issue comment,
+// issue close --comment), that it may have been posted.
 func TestIssueCreateMayHaveOpenedOnAHangUp(t *testing.T) {
 	h := clitest.Against(t, hangingUp(t)+"/api/v2", "some-token-value")
 	r := h.Run(clitest.Run{}, "issue", "create", "-R", "alice/app", "--title", "t", "--body", "b")
@@ -92,6 +99,10 @@ func TestIssueCreateMayHaveOpenedOnAHangUp(t *testing.T) {
 	r = h.Run(clitest.Run{}, "issue", "comment", "3", "-R", "alice/app", "--body", "b")
 	if r.Code != 1 || !strings.Contains(r.Err, "; the comment may have been posted all the same: look with `forge issue view 3 -R alice/app --comments` before sending it again") {
 		t.Errorf("issue comment: exit %d\n%s", r.Code, r.Err)
+	}
+	r = h.Run(clitest.Run{}, "issue", "close", "3", "-R", "alice/app", "--comment", "b")
+	if r.Code != 1 || !strings.Contains(r.Err, "adding the comment (the issue is left open): ") || !strings.Contains(r.Err, "; the comment may have been posted all the same: look with `forge issue view 3 -R alice/app --comments` before sending it again") {
+		t.Errorf("issue close --comment: exit %d\n%s", r.Code, r.Err)
 	}
 }
 
